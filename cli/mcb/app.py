@@ -1,0 +1,109 @@
+"""Root Typer application: global options, the error boundary, and the command groups.
+
+Command modules are imported here; each keeps its module level to Typer declarations so that ``mcb --help`` and
+shell completion never import numpy, nbtlib, httpx, jsonschema or PIL.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+
+import typer
+from typer.core import TyperGroup
+
+from mcb import __version__
+from mcb.errors import ExitCode, McbError
+from mcb.options import AppState, NoColorOpt, ProfileOpt, QuietOpt, ServerOpt, TimeoutOpt, VerboseOpt, app_state
+
+# Every module listed here exposes ``register(app: typer.Typer) -> None``.
+COMMAND_MODULES = [
+    "help",
+    "block",
+    "schem",
+    "recipe",
+    "terrain",
+    "serve",
+    "config",
+    "rpc_commands",
+    "build",
+    "batch",
+]
+
+
+class McbGroup(TyperGroup):
+    """Root group: turns McbError and Ctrl-C into a message and an exit code, never a traceback."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except McbError as error:
+            report_error(ctx, error)
+            raise typer.Exit(int(error.exit_code)) from None
+        except KeyboardInterrupt:
+            sys.stderr.write("interrupted\n")
+            raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
+        except BrokenPipeError:
+            raise typer.Exit(0) from None
+
+
+def report_error(ctx, error: McbError) -> None:
+    state = ctx.obj if isinstance(ctx.obj, AppState) else AppState()
+    json_requested = state.json or "--json" in sys.argv[1:]
+    if json_requested:
+        sys.stderr.write(json.dumps({"error": error.to_json()}) + "\n")
+        return
+    state.terminal().error(error.message, error.hint)
+
+
+app = typer.Typer(
+    name="mcb",
+    cls=McbGroup,
+    help="Build in Minecraft with the minecraft-builder plugin: RPC commands, offline schematic and recipe tools, "
+    "and a local reference server.\n\nRun `mcb help exit-codes` for the exit-code table.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        sys.stdout.write(f"mcb {__version__}\n")
+        raise typer.Exit()
+
+
+def _root_callback(
+    ctx: typer.Context,
+    version: bool = typer.Option(False, "--version", callback=_version_callback, is_eager=True, help="Print the version and exit."),
+    json_output: bool = typer.Option(False, "--json", help="Print machine-readable JSON on stdout for every command."),
+    quiet: QuietOpt = 0,
+    verbose: VerboseOpt = 0,
+    no_color: NoColorOpt = False,
+    server: ServerOpt = None,
+    profile: ProfileOpt = None,
+    timeout: TimeoutOpt = None,
+) -> None:
+    state = app_state(ctx)
+    state.json = json_output
+    state.verbosity = verbose - quiet
+    state.no_color = no_color
+    state.server = server
+    state.profile = profile
+    state.timeout = timeout
+
+
+app.callback()(_root_callback)
+
+for _name in COMMAND_MODULES:
+    importlib.import_module(f"mcb.commands.{_name}").register(app)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    try:
+        app()
+    except KeyboardInterrupt:  # raised before the group's boundary, e.g. during start-up
+        sys.stderr.write("interrupted\n")
+        sys.exit(int(ExitCode.INTERRUPTED))

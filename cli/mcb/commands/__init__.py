@@ -1,0 +1,1 @@
+"""Thin command modules: parse arguments, call one core function, hand the result to ``mcb.terminal``."""

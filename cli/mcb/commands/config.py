@@ -1,0 +1,7 @@
+"""`mcb config` commands (not implemented yet)."""
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the root app."""

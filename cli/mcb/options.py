@@ -1,0 +1,59 @@
+"""Shared command-line options, defined once and reused by every command module.
+
+Also holds :class:`AppState`, the per-invocation object that the root callback stores on the Typer context.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+
+import typer
+
+from mcb.terminal import Terminal
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout (stable shape).")]
+QuietOpt = Annotated[int, typer.Option("--quiet", "-q", count=True, help="Less output on stderr (repeatable).")]
+VerboseOpt = Annotated[int, typer.Option("--verbose", "-v", count=True, help="More output on stderr (repeatable).")]
+NoColorOpt = Annotated[bool, typer.Option("--no-color", help="Disable colour (NO_COLOR is honoured too).")]
+ServerOpt = Annotated[
+    str | None, typer.Option("--server", envvar="MCB_SERVER", help="RPC server URL, e.g. http://127.0.0.1:8765.")
+]
+ProfileOpt = Annotated[str | None, typer.Option("--profile", envvar="MCB_PROFILE", help="Named profile from the config file.")]
+TimeoutOpt = Annotated[float | None, typer.Option("--timeout", help="Per-request timeout in seconds.", min=0.1)]
+McVersionOpt = Annotated[
+    str | None,
+    typer.Option("--mc-version", envvar="MCB_MC_VERSION", help="Minecraft release or DataVersion of the block registry (default 26.2)."),
+]
+FormatOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--format", "-f",
+        help="Report format: text, json, github, sarif or junit (github is chosen automatically when GITHUB_ACTIONS=true).",
+    ),
+]
+
+
+@dataclass
+class AppState:
+    json: bool = False
+    verbosity: int = 0
+    no_color: bool = False
+    server: str | None = None
+    profile: str | None = None
+    timeout: float | None = None
+
+    def terminal(self, json_flag: bool = False) -> Terminal:
+        return Terminal(json_mode=self.json or json_flag, verbosity=self.verbosity, no_color=self.no_color)
+
+
+def app_state(ctx: typer.Context) -> AppState:
+    """The root's :class:`AppState`, from any (sub)command context."""
+    root = ctx.find_root()
+    if not isinstance(root.obj, AppState):
+        root.obj = AppState()
+    return root.obj
+
+
+def terminal(ctx: typer.Context, json_flag: bool = False) -> Terminal:
+    return app_state(ctx).terminal(json_flag)

@@ -1,0 +1,178 @@
+"""All terminal output goes through here.
+
+Data goes to stdout, everything else (progress, warnings, hints, errors) to stderr. ``--json`` switches data
+output to stable JSON. Colour follows ``--no-color``, ``NO_COLOR`` (non-empty), ``TERM=dumb`` and whether the
+stream is a TTY. Rich is imported on first use so that ``mcb --help`` stays light.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+
+def color_allowed(no_color_flag: bool = False, stream=None) -> bool:
+    if no_color_flag:
+        return False
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("TERM") == "dumb":
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    stream = stream or sys.stderr
+    return bool(getattr(stream, "isatty", lambda: False)())
+
+
+def to_json_text(data: Any, *, indent: int | None = 2) -> str:
+    return json.dumps(data, indent=indent, ensure_ascii=False, sort_keys=False, default=_json_default)
+
+
+def _json_default(obj: Any) -> Any:
+    if hasattr(obj, "model_dump"):
+        return obj.model_dump(mode="json", by_alias=True)
+    if hasattr(obj, "to_json"):
+        return obj.to_json()
+    if isinstance(obj, (set, frozenset)):
+        return sorted(obj)
+    if hasattr(obj, "tolist"):
+        return obj.tolist()
+    if isinstance(obj, os.PathLike):
+        return os.fspath(obj)
+    raise TypeError(f"not JSON serialisable: {type(obj).__name__}")
+
+
+class Terminal:
+    """Output for one command invocation."""
+
+    def __init__(self, *, json_mode: bool = False, verbosity: int = 0, no_color: bool = False):
+        self.json_mode = json_mode
+        self.verbosity = verbosity  # -1 quiet, 0 normal, >0 verbose
+        self.no_color = no_color
+        self._out = None
+        self._err = None
+
+    # -- consoles (lazy) -------------------------------------------------
+    @property
+    def out(self):
+        if self._out is None:
+            from rich.console import Console
+
+            color = color_allowed(self.no_color, sys.stdout)
+            self._out = Console(
+                file=sys.stdout, no_color=not color, color_system="auto" if color else None,
+                highlight=False, soft_wrap=True,
+            )
+        return self._out
+
+    @property
+    def err(self):
+        if self._err is None:
+            from rich.console import Console
+
+            color = color_allowed(self.no_color, sys.stderr)
+            self._err = Console(
+                file=sys.stderr, no_color=not color, color_system="auto" if color else None,
+                highlight=False, soft_wrap=True,
+            )
+        return self._err
+
+    # -- data (stdout) -----------------------------------------------------
+    def json(self, data: Any) -> None:
+        sys.stdout.write(to_json_text(data) + "\n")
+        sys.stdout.flush()
+
+    def line(self, text: str = "") -> None:
+        """A plain line of data on stdout (no markup interpretation)."""
+        sys.stdout.write(text + "\n")
+
+    def rich(self, renderable: Any) -> None:
+        self.out.print(renderable)
+
+    def table(self, columns: Sequence[str], rows: Sequence[Sequence[Any]], *, title: str | None = None) -> None:
+        from rich.table import Table
+
+        table = Table(title=title, show_edge=False, header_style="bold")
+        for column in columns:
+            table.add_column(column)
+        for row in rows:
+            table.add_row(*("" if v is None else str(v) for v in row))
+        self.out.print(table)
+
+    def kv(self, pairs: Sequence[tuple[str, Any]]) -> None:
+        """Aligned ``key: value`` lines on stdout."""
+        width = max((len(k) for k, _ in pairs), default=0)
+        for key, value in pairs:
+            self.line(f"{key + ':':<{width + 1}} {value}")
+
+    def emit(self, data: Any, human: Any = None) -> None:
+        """JSON when --json, else call ``human`` (a callable) or print ``data`` readably."""
+        if self.json_mode:
+            self.json(data)
+        elif callable(human):
+            human()
+        elif human is not None:
+            self.line(str(human))
+        else:
+            self.line(to_json_text(data))
+
+    # -- diagnostics (stderr) ------------------------------------------------
+    def _status(self, prefix: str, style: str, message: str) -> None:
+        from rich.markup import escape
+
+        self.err.print(f"[{style}]{prefix}[/{style}]{escape(message)}" if prefix else escape(message))
+
+    def info(self, message: str) -> None:
+        if self.verbosity >= 0:
+            sys.stderr.write(message + "\n")
+
+    def success(self, message: str) -> None:
+        if self.verbosity >= 0:
+            self._status("✓ ", "green", message)
+
+    def warn(self, message: str) -> None:
+        self._status("warning: ", "yellow", message)
+
+    def error(self, message: str, hint: str | None = None) -> None:
+        self._status("error: ", "bold red", message)
+        if hint:
+            self._status("hint: ", "cyan", hint)
+
+    def debug(self, message: str) -> None:
+        if self.verbosity > 0:
+            self._status("debug: ", "dim", message)
+
+    # -- progress (stderr) -----------------------------------------------
+    @contextlib.contextmanager
+    def progress(self, description: str, total: float | None = None) -> Iterator["ProgressHandle"]:
+        """A progress bar on stderr; a silent no-op when stderr is not a TTY or output is quiet."""
+        if self.verbosity < 0 or not sys.stderr.isatty():
+            yield ProgressHandle(None, None)
+            return
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        with Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            console=self.err, transient=True,
+        ) as progress:
+            task = progress.add_task(description, total=total)
+            yield ProgressHandle(progress, task)
+
+
+class ProgressHandle:
+    def __init__(self, progress, task):
+        self._progress = progress
+        self._task = task
+
+    def advance(self, amount: float = 1) -> None:
+        if self._progress is not None:
+            self._progress.advance(self._task, amount)
+
+    def update(self, *, completed: float | None = None, total: float | None = None, description: str | None = None) -> None:
+        if self._progress is not None:
+            kwargs = {k: v for k, v in (("completed", completed), ("total", total), ("description", description)) if v is not None}
+            self._progress.update(self._task, **kwargs)
