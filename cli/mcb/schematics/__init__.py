@@ -1,0 +1,5 @@
+"""Sponge schematic codec (read v1/v2/v3, write v2/v3), validation rules and the in-memory model.
+
+Public API lives in :mod:`mcb.schematics.sponge` (``read_schematic``, ``write_schematic``, ``encode_schematic``),
+:mod:`mcb.schematics.rules` (``validate_schematic``, ``check_server_subset``) and :mod:`mcb.schematics.model`.
+"""

@@ -1,0 +1,149 @@
+"""In-memory model of a Sponge schematic, independent of the file version it came from.
+
+Coordinates: +X east, +Y up, +Z south (Minecraft). Every position in the model is **local**: relative to the
+schematic's minimum corner (local (0,0,0)), whatever the file stored. The reader normalises producer quirks
+(WorldEdit v2 stores absolute entity positions and an absolute ``Offset``); :class:`SourceInfo` keeps the raw
+values for diagnostics.
+
+Offsets (spec sponge-rotation-blockdata.md §A.6, §C.2):
+
+* ``Schematic.offset`` is the **paste offset** ``O = min - anchor``: pasting at anchor P puts local (0,0,0) at
+  ``P + O``. This is the upstream server's reading of v2 ``Offset``, the v3 ``Offset``, and WorldEdit v2's
+  ``Metadata.WEOffsetX/Y/Z``. Rotation formulas of §C.2 apply to it directly.
+* ``Schematic.world_origin`` is the absolute world position of the anchor (the WorldEdit "origin", where the
+  player stood at ``//copy``) when the file records one, else ``None``. It never changes under rotation; the
+  absolute min corner is ``world_origin + offset``.
+
+Transform recipe (what rotate/mirror needs to touch): ``blocks`` (numpy, axes [y, z, x]), ``palette`` strings,
+``width``/``length``, ``offset``, ``BlockEntity.pos``, ``Entity.pos`` (+ optional yaw in ``Entity.data``),
+``biomes`` (same axes as ``blocks``). Everything else is carried through untouched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+Vec3i = tuple[int, int, int]
+Vec3f = tuple[float, float, float]
+
+AIR_STATES = frozenset({"minecraft:air", "minecraft:cave_air", "minecraft:void_air"})
+
+
+@dataclass
+class BlockEntity:
+    """A block entity (chest contents, sign text, ...).
+
+    ``pos`` is local (relative to the schematic's min corner). ``id`` is the block-entity type, e.g.
+    ``minecraft:chest``. ``data`` holds the remaining NBT as an ``nbtlib.Compound`` (v2: the inline fields minus
+    ``Pos``/``Id``; v3: the nested ``Data`` compound; v1: the fields minus ``Pos``/``Id``/``ContentVersion``).
+    """
+
+    pos: Vec3i
+    id: str
+    data: Any  # nbtlib.Compound
+
+
+@dataclass
+class Entity:
+    """A (non-block) entity such as an item frame or armour stand.
+
+    ``pos`` is local and continuous (block (0,0,0) spans [0,1)^3). ``data`` is an ``nbtlib.Compound`` of the other
+    fields (v2 inline fields minus ``Pos``/``Id``; v3 nested ``Data``; a hand-made v2 ``Extra`` compound is
+    flattened into it). Yaw lives in ``data['Rotation'][0]`` when present; hanging entities may carry absolute
+    ``TileX/Y/Z`` which the model does not rewrite.
+    """
+
+    pos: Vec3f
+    id: str
+    data: Any  # nbtlib.Compound
+
+
+@dataclass
+class SourceInfo:
+    """Where the schematic came from and what the file literally said (for diagnostics and round trips)."""
+
+    format: str = "sponge"              # 'sponge' (litematica / structure files are refused by the reader)
+    version: int | None = 2             # Sponge Version tag; None when absent (hand-made v1)
+    compressed: bool = True             # gzip container (False: raw NBT)
+    root_name: str = "Schematic"
+    producer: str | None = None         # 'worldedit' when WorldEdit metadata is present, else None
+    stored_offset: Vec3i | None = None  # the file's ``Offset`` tag as written (None when absent)
+    we_offset: Vec3i | None = None      # Metadata.WEOffsetX/Y/Z when present
+    path: str | None = None
+    compressed_size: int | None = None
+    inflated_size: int | None = None
+    nonconforming_v3: bool = False      # "v3" fields placed directly in the root (schematic4j fixture)
+
+
+@dataclass
+class Schematic:
+    """A schematic: a W x H x L box of palette indices plus optional block entities, entities and biomes.
+
+    ``blocks[y, z, x]`` is an ``int32`` palette index (shape ``(height, length, width)``), so
+    ``blocks.ravel()`` is exactly the Sponge cell order ``x + z*W + y*W*L``. ``palette[i]`` is the block-state
+    string of index ``i`` as stored (canonicalisation is the validator's job). ``biomes``, when present, uses the
+    same axes; a v2 file's 2-D biomes are stored with a y-extent of 1 (shape ``(1, length, width)``).
+    ``metadata`` is an ``nbtlib.Compound`` of the file's ``Metadata`` without the WorldEdit offset keys, which
+    are modelled by ``offset``/``world_origin``.
+    """
+
+    width: int
+    height: int
+    length: int
+    palette: list[str]
+    blocks: np.ndarray
+    data_version: int
+    offset: Vec3i = (0, 0, 0)
+    world_origin: Vec3i | None = None
+    block_entities: list[BlockEntity] = field(default_factory=list)
+    entities: list[Entity] = field(default_factory=list)
+    biome_palette: list[str] | None = None
+    biomes: np.ndarray | None = None
+    metadata: Any = None  # nbtlib.Compound or None
+    source: SourceInfo = field(default_factory=SourceInfo)
+
+    @property
+    def size(self) -> Vec3i:
+        return (self.width, self.height, self.length)
+
+    @property
+    def volume(self) -> int:
+        return self.width * self.height * self.length
+
+    @property
+    def world_min(self) -> Vec3i | None:
+        """Absolute world position of local (0,0,0) when the file recorded an origin."""
+        if self.world_origin is None:
+            return None
+        return tuple(o + d for o, d in zip(self.world_origin, self.offset))  # type: ignore[return-value]
+
+    def state_at(self, x: int, y: int, z: int) -> str:
+        return self.palette[int(self.blocks[y, z, x])]
+
+    def palette_counts(self) -> list[tuple[str, int]]:
+        """(state, cell count) for every palette entry, in palette order (unused entries count 0)."""
+        counts = np.bincount(self.blocks.ravel(), minlength=len(self.palette)) if self.blocks.size else []
+        return [(state, int(counts[i]) if i < len(counts) else 0) for i, state in enumerate(self.palette)]
+
+    def non_air_count(self) -> int:
+        air = [i for i, s in enumerate(self.palette) if s.split("[", 1)[0] in AIR_STATES or s in ("air",)]
+        if not self.blocks.size:
+            return 0
+        return int(self.blocks.size - np.isin(self.blocks, air).sum()) if air else int(self.blocks.size)
+
+    def compact_palette(self) -> Schematic:
+        """A copy whose palette keeps only used entries, ordered by first appearance in y, z, x scan order.
+
+        This is the order the server's exporter assigns indices in (protocol §6.3).
+        """
+        flat = self.blocks.ravel()
+        if not flat.size:
+            return replace(self, palette=[], blocks=self.blocks.copy())
+        uniques, first = np.unique(flat, return_index=True)
+        order = uniques[np.argsort(first, kind="stable")]
+        remap = np.zeros(max(len(self.palette), int(flat.max()) + 1), dtype=np.int32)
+        remap[order] = np.arange(len(order), dtype=np.int32)
+        return replace(self, palette=[self.palette[i] for i in order], blocks=remap[self.blocks])
