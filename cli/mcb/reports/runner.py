@@ -1,0 +1,87 @@
+"""Walk files and directories and run one checker over them, in parallel, with optional progress."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
+
+from mcb.errors import InputError
+from mcb.reports.model import Diagnostic, FileReport, Severity
+
+
+def collect_files(paths: Iterable[str | os.PathLike], patterns: list[str]) -> list[Path]:
+    """Files named directly are always taken; directories are walked for files matching any pattern.
+
+    Order is stable (the order given, directories sorted), and a file is listed once.
+    """
+    found: list[Path] = []
+    seen: set[Path] = set()
+
+    def add(path: Path) -> None:
+        key = path.resolve()
+        if key not in seen:
+            seen.add(key)
+            found.append(path)
+
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            for root, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                for name in sorted(files):
+                    if any(fnmatch.fnmatch(name, pattern) for pattern in patterns):
+                        add(Path(root) / name)
+        elif path.is_file():
+            add(path)
+        elif path.exists():
+            raise InputError(f"{path}: not a regular file or directory")
+        else:
+            raise InputError(f"{path}: no such file or directory", hint="check the path")
+    return found
+
+
+def _safe_check(check_one: Callable[[Path], FileReport], path: Path) -> FileReport:
+    """A checker bug or an unexpected input must not abort the whole run; it becomes a diagnostic."""
+    try:
+        return check_one(path)
+    except InputError as error:
+        return FileReport(str(path), [Diagnostic(error.code, Severity.ERROR, error.message, str(path), hint=error.hint)])
+    except OSError as error:
+        return FileReport(str(path), [Diagnostic("io.read", Severity.ERROR, f"cannot read file: {error.strerror or error}", str(path))])
+    except MemoryError:
+        return FileReport(str(path), [Diagnostic("input.too_large", Severity.ERROR, "file needs too much memory to check", str(path))])
+
+
+def check_files(
+    files: list[Path],
+    check_one: Callable[[Path], FileReport],
+    *,
+    jobs: int | None = None,
+    progress: Callable[..., AbstractContextManager] | None = None,
+) -> list[FileReport]:
+    """Run ``check_one`` over ``files``; results come back in input order.
+
+    Threads suffice: the heavy parts (zlib, numpy) release the GIL, and threads keep start-up cheap.
+    """
+    jobs = jobs or min(8, (os.cpu_count() or 2))
+    context = progress("checking", total=len(files)) if (progress and len(files) > 1) else nullcontext(None)
+    with context as bar:
+        if jobs <= 1 or len(files) <= 1:
+            results = []
+            for path in files:
+                results.append(_safe_check(check_one, path))
+                if bar is not None:
+                    bar.advance()
+            return results
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(_safe_check, check_one, path) for path in files]
+            results = []
+            for future in futures:
+                results.append(future.result())
+                if bar is not None:
+                    bar.advance()
+            return results
