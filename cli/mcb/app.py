@@ -103,7 +103,7 @@ for _name in COMMAND_MODULES:
 def main() -> None:
     """Console-script entry point."""
     try:
-        app()
+        app(prog_name="mcb")
     except KeyboardInterrupt:  # raised before the group's boundary, e.g. during start-up
         sys.stderr.write("interrupted\n")
         sys.exit(int(ExitCode.INTERRUPTED))

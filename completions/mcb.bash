@@ -1,0 +1,12 @@
+
+_mcb_completion() {
+    local IFS=$'
+'
+    COMPREPLY=( $( env COMP_WORDS="${COMP_WORDS[*]}" \
+                   COMP_CWORD=$COMP_CWORD \
+                   _MCB_COMPLETE=complete_bash $1 ) )
+    return 0
+}
+
+complete -o default -F _mcb_completion mcb
+
