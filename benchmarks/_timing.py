@@ -1,0 +1,41 @@
+"""Small helpers shared by the benchmark scripts: interleaved whole-process timing and ratio printing."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+
+
+def run_once(argv: Sequence[str], env: dict | None = None, cwd: str | None = None) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - start
+
+
+def side_by_side(commands: dict[str, Sequence[str]], repeats: int = 7, env: dict | None = None, warmup: int = 1) -> dict[str, float]:
+    """Median wall time per command, runs interleaved so machine noise hits every command alike."""
+    env = env or dict(os.environ)
+    for _ in range(warmup):
+        for argv in commands.values():
+            run_once(argv, env)
+    samples: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(repeats):
+        for name, argv in commands.items():
+            samples[name].append(run_once(argv, env))
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
+def report(title: str, medians: dict[str, float], baseline: str) -> None:
+    print(f"\n## {title}")
+    base = medians[baseline]
+    for name, value in medians.items():
+        ratio = value / base if base else float("nan")
+        print(f"  {name:<40} {value * 1000:9.1f} ms   {ratio:5.2f}x {baseline}")

@@ -1,0 +1,60 @@
+"""Every command documents itself: help renders, shows an example, and offers --json."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import typer
+
+from mcb.app import app
+
+
+def _walk(command, path=()):
+    commands = getattr(command, "commands", None)
+    if commands:
+        for name, sub in sorted(commands.items()):
+            yield from _walk(sub, path + (name,))
+    else:
+        yield path, command
+
+
+COMMANDS = list(_walk(typer.main.get_command(app)))
+IDS = [" ".join(path) for path, _ in COMMANDS]
+
+
+@pytest.mark.parametrize("path,command", COMMANDS, ids=IDS)
+def test_every_command_has_help_with_an_example_and_json(path, command, cli):
+    result = cli(*path, "--help")
+    assert result.exit_code == 0, result.stderr
+    assert "Example" in result.stdout, f"`mcb {' '.join(path)} --help` shows no example"
+    option_names = {name for param in command.params for name in getattr(param, "opts", [])}
+    # `serve` is a long-running process, not a data command; everything else must speak JSON.
+    if path[0] != "serve":
+        assert "--json" in option_names, f"`mcb {' '.join(path)}` has no --json"
+
+
+def test_root_help_and_version(cli):
+    result = cli("--help")
+    assert result.exit_code == 0 and "exit-codes" in result.stdout
+    version = cli("--version")
+    assert version.exit_code == 0 and version.stdout.startswith("mcb ")
+
+
+def test_exit_code_table_json(cli):
+    result = cli("help", "exit-codes", "--json")
+    assert result.exit_code == 0
+    table = json.loads(result.stdout)
+    codes = [row["code"] for row in table]
+    assert codes == sorted(codes) and {0, 1, 2, 130} <= set(codes)
+
+
+def test_unknown_topic_is_a_usage_error_without_traceback(cli):
+    result = cli("help", "nope")
+    assert result.exit_code == 2
+    assert "error: unknown help topic" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_usage_error_exit_code(cli):
+    result = cli("--definitely-not-an-option")
+    assert result.exit_code == 2
