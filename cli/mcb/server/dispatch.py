@@ -1,0 +1,136 @@
+"""The method table and the dispatcher (protocol §1.3 steps 7-9, §1.6, §3 "order of checks").
+
+Handlers are plain functions ``handler(ctx: RequestContext, params: dict) -> dict`` registered by name. Modules
+add themselves with :func:`register_method` when :data:`PLUGIN_MODULES` are imported at server start.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable
+
+from mcb.server.errors import RpcError
+
+if TYPE_CHECKING:
+    from mcb.server.state import ServerState
+
+# Imported at start (missing modules are skipped, so a partial checkout still serves the core methods).
+CORE_MODULES = ["mcb.server.methods_core"]
+PLUGIN_MODULES = ["mcb.server.methods_peripheral", "mcb.server.terrain_rpc"]
+TEST_HOOK_MODULES = ["mcb.server.hooks"]
+
+UNSCOPED_CHAT = frozenset({"chat_poll", "chat_reply"})
+
+
+@dataclass
+class RequestContext:
+    """What a handler gets besides its params.
+
+    ``state`` is the :class:`~mcb.server.state.ServerState`; ``is_admin`` tells which token was used;
+    ``player_id``/``project_id`` are the scope values that passed the check (``None`` for unscoped methods).
+    """
+
+    state: "ServerState"
+    method: str
+    is_admin: bool
+    player_id: str | None = None
+    project_id: str | None = None
+    extras: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class MethodSpec:
+    name: str
+    handler: Callable[[RequestContext, dict], dict]
+    admin_only: bool = False
+    scoped: bool = True
+    main_thread: bool = True
+    admin_message: str = "Recovery requires explicit administrator capability"
+
+
+_METHODS: dict[str, MethodSpec] = {}
+
+
+def register_method(
+    name: str,
+    handler: Callable[[RequestContext, dict], dict],
+    *,
+    admin_only: bool = False,
+    scoped: bool = True,
+    main_thread: bool = True,
+    admin_message: str | None = None,
+) -> None:
+    """Add (or replace) an RPC method.
+
+    - ``admin_only``: non-admin callers get 403 ``permission_denied`` (``admin_message``; ``chat_*`` names are
+      refused for non-admins earlier anyway, with the chat message).
+    - ``scoped``: run the §1.6 ``player_id``/``project_id`` check first (every method except chat_poll/chat_reply).
+    - ``main_thread``: run while holding ``state.lock`` (the emulated Minecraft main thread, 20 s wait then
+      ``timeout``). Pure functions that never touch the world or journal may pass ``False``.
+    """
+    _METHODS[name] = MethodSpec(
+        name, handler, admin_only, scoped, main_thread,
+        admin_message or "Recovery requires explicit administrator capability",
+    )
+
+
+def registered_methods() -> dict[str, MethodSpec]:
+    return dict(_METHODS)
+
+
+def unregister_method(name: str) -> None:
+    _METHODS.pop(name, None)
+
+
+def load_method_modules(*, test_hooks: bool = False) -> list[str]:
+    """Import the method modules; returns the names that were loaded. Absent optional modules are skipped."""
+    loaded = []
+    names = CORE_MODULES + PLUGIN_MODULES + (TEST_HOOK_MODULES if test_hooks else [])
+    for name in names:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as error:
+            if error.name != name and name in CORE_MODULES:
+                raise
+            if error.name == name:
+                continue
+            raise
+        register = getattr(module, "register_methods", None)
+        if callable(register):
+            register()
+        loaded.append(name)
+    return loaded
+
+
+def dispatch(state: "ServerState", method: str, params: dict, *, is_admin: bool) -> dict:
+    """Route one request after the HTTP layer has checked the token and parsed the envelope."""
+    if method.startswith("chat_") and not is_admin:
+        raise RpcError("permission_denied", "Chat routing requires the administrator capability")
+    spec = _METHODS.get(method)
+    hooks_enabled = state.config.test_hooks
+    if spec is not None and spec.name.startswith("test_") and not hooks_enabled:
+        spec = None
+    ctx = RequestContext(state=state, method=method, is_admin=is_admin)
+    if method in UNSCOPED_CHAT or (spec is not None and not spec.scoped):
+        if spec is None:
+            raise RpcError("unsupported_method", f"Method not implemented: {method}")
+        if spec.admin_only and not is_admin:
+            raise RpcError("permission_denied", spec.admin_message)
+        return _run(state, spec, ctx, params)
+    with state.main_thread():
+        ctx.player_id, ctx.project_id = state.check_scope(params)
+        if spec is None:
+            raise RpcError("unsupported_method", f"Method not implemented: {method}")
+        if spec.admin_only and not is_admin:
+            raise RpcError("permission_denied", spec.admin_message)
+        if spec.main_thread:
+            return spec.handler(ctx, params)
+    return spec.handler(ctx, params)
+
+
+def _run(state: "ServerState", spec: MethodSpec, ctx: RequestContext, params: dict) -> dict:
+    if spec.main_thread:
+        with state.main_thread():
+            return spec.handler(ctx, params)
+    return spec.handler(ctx, params)
