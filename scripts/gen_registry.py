@@ -46,15 +46,51 @@ class IncompleteData(ValueError):
     """The block list lacks information needed for validation; the release is not shipped."""
 
 
-def decode_block(record: dict) -> tuple[str, list[tuple[str, tuple[str, ...]]], list[int]]:
+class IntDomains:
+    """Value lists of int properties seen in complete block lists, to fill the ones older folders omit.
+
+    Some minecraft-data folders (1.13-1.16, 1.18) give an int property only its ``num_values``. The values are taken
+    from the same block and property with the same count in another release, else from any block whose property of
+    that name and count has one unambiguous value list (e.g. ``age`` with 4 values is always 0..3). Anything else
+    makes the release incomplete and it is not shipped.
+    """
+
+    # Facts for int properties that no complete list repeats (vanilla BlockStateProperties of that release).
+    KNOWN = {
+        ("cauldron", "level", 4): ("0", "1", "2", "3"),  # LEVEL_CAULDRON 0..3 until 1.17 split the cauldrons
+    }
+
+    def __init__(self) -> None:
+        self.by_block: dict[tuple[str, str, int], tuple[str, ...]] = dict(self.KNOWN)
+        self.by_property: dict[tuple[str, int], set[tuple[str, ...]]] = {}
+
+    def learn(self, records: list[dict]) -> None:
+        for record in records:
+            for state in record.get("states") or []:
+                if state["type"] == "int" and "values" in state:
+                    values = tuple(str(value) for value in state["values"])
+                    self.by_block.setdefault((record["name"], state["name"], len(values)), values)
+                    self.by_property.setdefault((state["name"], len(values)), set()).add(values)
+
+    def lookup(self, block: str, prop: str, count: int) -> tuple[str, ...]:
+        if (block, prop, count) in self.by_block:
+            return self.by_block[(block, prop, count)]
+        candidates = self.by_property.get((prop, count), set())
+        if len(candidates) == 1:
+            return next(iter(candidates))
+        raise IncompleteData(f"{block}.{prop} has no values list and none can be inferred")
+
+
+def decode_block(record: dict, int_domains: IntDomains | None = None) -> tuple[str, list[tuple[str, tuple[str, ...]]], list[int]]:
     """(name, [(property, values)], default value indices) for one minecraft-data block record."""
     properties: list[tuple[str, tuple[str, ...]]] = []
     for state in record.get("states") or []:
         if state["type"] == "bool":
             values: tuple[str, ...] = ("true", "false")
         elif "values" not in state:
-            # Some older folders list int properties without values; their first value is unknowable.
-            raise IncompleteData(f"{record['name']}.{state['name']} has no values list")
+            if state["type"] != "int" or int_domains is None:
+                raise IncompleteData(f"{record['name']}.{state['name']} has no values list")
+            values = int_domains.lookup(record["name"], state["name"], state["num_values"])
         else:
             values = tuple(str(value) for value in state["values"])
         if len(values) != state["num_values"] or len(set(values)) != len(values):
@@ -95,10 +131,15 @@ class Interner:
 def build(release_files: dict[str, tuple[int, Path, str]]) -> dict:
     domains, props, blocks, lists = Interner(), Interner(), Interner(), Interner()
     releases = []
-    for release, (data_version, path, source) in sorted(release_files.items(), key=lambda kv: kv[1][0]):
-        records = json.loads(path.read_text(encoding="utf-8"))
+    ordered = sorted(release_files.items(), key=lambda kv: kv[1][0])
+    loaded = {release: json.loads(path.read_text(encoding="utf-8")) for release, (_, path, _) in ordered}
+    int_domains = IntDomains()
+    for release, _ in reversed(ordered):  # newest first: prefer the values of the nearest complete release
+        int_domains.learn(loaded[release])
+    for release, (data_version, path, source) in ordered:
+        records = loaded[release]
         try:
-            decoded = [decode_block(record) for record in records]
+            decoded = [decode_block(record, int_domains) for record in records]
         except IncompleteData as exc:
             print(f"skipping {release} ({source}): {exc}", file=sys.stderr)
             continue

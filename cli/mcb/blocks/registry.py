@@ -10,12 +10,11 @@ read at import time; :func:`load_registry` reads the file once and caches one :c
 
 from __future__ import annotations
 
-import difflib
 import functools
 import gzip
 import json
 from dataclasses import dataclass, field
-from importlib import resources
+from pathlib import Path
 
 from mcb.blocks.releases import DEFAULT_RELEASE, KNOWN_RELEASES, SHIPPED_RELEASES
 from mcb.blocks.state import (
@@ -34,6 +33,13 @@ __all__ = [
 ]
 
 _DATA_FORMAT = 1
+_DATA_FILE = Path(__file__).with_name("data") / "registry.json.gz"
+
+
+def _close_matches(word: str, candidates, limit: int) -> list[str]:
+    import difflib  # only needed on the error path; keeps import time down
+
+    return difflib.get_close_matches(word, list(candidates), n=limit, cutoff=0.6)
 
 
 class UnknownBlockError(BlockStateError):
@@ -128,7 +134,7 @@ class Registry:
     def suggest(self, name: str, limit: int = 3) -> list[str]:
         """Close block ids for a misspelt one (difflib), namespaced."""
         path = name.partition(":")[2] if ":" in name else name
-        matches = difflib.get_close_matches(path, list(self._entries), n=limit, cutoff=0.6)
+        matches = _close_matches(path, self._entries, limit)
         return [f"{DEFAULT_NAMESPACE}:{match}" for match in matches]
 
     def canonicalize(self, state: str | BlockState) -> str:
@@ -194,7 +200,7 @@ class Registry:
         if not known:
             hint = f"{info.name} has no properties; write it without brackets"
         else:
-            close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+            close = _close_matches(key, known, 1)
             hint = (f"did you mean {close[0]!r}? " if close else "") + f"properties of {info.id}: {', '.join(known)}"
         return UnknownPropertyError(
             f"{info.name} has no property {key!r}", hint=hint,
@@ -244,7 +250,7 @@ def resolve_release(version: str | int | None) -> str:
             return release
         raise UsageError(f"Minecraft {text} is older than every packaged block list",
                          hint=f"the oldest packaged release is {_oldest_shipped()}")
-    close = difflib.get_close_matches(text, list(KNOWN_RELEASES), n=3, cutoff=0.6)
+    close = _close_matches(text, KNOWN_RELEASES, 3)
     hint = (f"did you mean {' or '.join(close)}? " if close else "") + (
         f"packaged releases: {', '.join(SHIPPED_RELEASES)} (or give a DataVersion number)")
     raise UsageError(f"unknown Minecraft version {text!r}", hint=hint)
@@ -272,7 +278,7 @@ def _load_release(release: str) -> Registry:
 
 @functools.lru_cache(maxsize=1)
 def _read_tables() -> dict:
-    raw = resources.files("mcb.blocks").joinpath("data/registry.json.gz").read_bytes()
+    raw = _DATA_FILE.read_bytes()
     tables = json.loads(gzip.decompress(raw))
     if tables.get("format") != _DATA_FORMAT:
         raise UsageError("packaged block data has an unknown format", hint="reinstall mcb")
