@@ -1,0 +1,105 @@
+"""JSON values that remember the literal text of every number.
+
+The server's ``terrain_id`` hashes each number exactly as it arrived (``12`` and ``12.0`` differ) and its integer
+fields demand an integer-looking literal, so recipes are parsed into plain dicts/lists/strings with every number
+kept as a :class:`JsonNumber` (literal text + float value).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+_INTEGER_LITERAL = re.compile(r"-?(0|[1-9][0-9]*)")
+
+
+class JsonNumber:
+    """A JSON number with its source text; compares by text so literals stay distinguishable."""
+
+    __slots__ = ("text", "value")
+
+    def __init__(self, text: str):
+        self.text = text
+        self.value = float(text)
+
+    def looks_integral(self) -> bool:
+        """True when the literal is written as an integer (``5``, ``-12``; not ``5.0`` or ``5e0``)."""
+        return _INTEGER_LITERAL.fullmatch(self.text) is not None
+
+    def __eq__(self, other):
+        return isinstance(other, JsonNumber) and other.text == self.text
+
+    def __hash__(self):
+        return hash(self.text)
+
+    def __repr__(self):
+        return f"JsonNumber({self.text!r})"
+
+
+def loads_keeping_numbers(text: str):
+    """Parse JSON text; numbers become :class:`JsonNumber` (NaN/Infinity too, rejected later as out of range)."""
+    return json.loads(text, parse_int=JsonNumber, parse_float=JsonNumber, parse_constant=JsonNumber)
+
+
+def number_text(value) -> str | None:
+    """Literal text of a number from either parser (ours or plain ``json``); ``None`` for non-numbers."""
+    if isinstance(value, JsonNumber):
+        return value.text
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        # Plain json lost the literal; repr is the closest stable rendering (what Python clients send).
+        if math.isfinite(value):
+            return repr(value)
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    return None
+
+
+def number_value(value) -> float | None:
+    if isinstance(value, JsonNumber):
+        return value.value
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    return None
+
+
+def is_number(value) -> bool:
+    return number_text(value) is not None
+
+
+def canonical_text(value) -> str:
+    """Compact JSON with object keys sorted recursively and number literals kept verbatim (§1.7)."""
+    if isinstance(value, dict):
+        # Java String order compares UTF-16 code units; encode to utf-16-be for non-BMP safety.
+        keys = sorted(value, key=lambda k: k.encode("utf-16-be"))
+        return "{" + ",".join(json.dumps(k) + ":" + canonical_text(value[k]) for k in keys) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(canonical_text(v) for v in value) + "]"
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    text = number_text(value)
+    if text is None:
+        raise TypeError(f"not a JSON value: {type(value).__name__}")
+    return text
+
+
+def to_plain(value):
+    """Convert a parsed value to ordinary Python JSON types (numbers as int when integral-looking)."""
+    if isinstance(value, dict):
+        return {k: to_plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [to_plain(v) for v in value]
+    if isinstance(value, JsonNumber):
+        return int(value.text) if value.looks_integral() else value.value
+    return value
