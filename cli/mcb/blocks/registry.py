@@ -174,7 +174,7 @@ class Registry:
                 raise self._unknown_property(info, key, text)
             if value not in allowed:
                 raise BadValueError(
-                    f"{info.name}: {value!r} is not a valid value of property {key!r}",
+                    f"invalid value {value!r} for property {key!r} of {info.name}",
                     hint=f"allowed values of {key}: {', '.join(allowed)}",
                     details={"block": info.name, "property": key, "value": value, "allowed": list(allowed)},
                 )
@@ -252,7 +252,7 @@ def resolve_release(version: str | int | None) -> str:
                          hint=f"the oldest packaged release is {_oldest_shipped()}")
     close = _close_matches(text, KNOWN_RELEASES, 3)
     hint = (f"did you mean {' or '.join(close)}? " if close else "") + (
-        f"packaged releases: {', '.join(SHIPPED_RELEASES)} (or give a DataVersion number)")
+        f"known releases run from {_oldest_shipped()} to {DEFAULT_RELEASE}; a DataVersion number works too")
     raise UsageError(f"unknown Minecraft version {text!r}", hint=hint)
 
 
