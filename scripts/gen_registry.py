@@ -161,24 +161,42 @@ def build(release_files: dict[str, tuple[int, Path, str]]) -> dict:
     }
 
 
-def known_releases(mcd_data: Path) -> dict[str, int]:
-    rows = json.loads((mcd_data / "pc" / "common" / "protocolVersions.json").read_text(encoding="utf-8"))
+def protocol_table(mcd_data: Path) -> list[dict]:
+    return json.loads((mcd_data / "pc" / "common" / "protocolVersions.json").read_text(encoding="utf-8"))
+
+
+def known_releases(rows: list[dict]) -> dict[str, int]:
     known = {row["minecraftVersion"]: row["dataVersion"] for row in rows
              if RELEASE_NAME.fullmatch(row["minecraftVersion"]) and (row.get("dataVersion") or 0) > 0}
     known.update(EXTRA_DATA_VERSIONS)
     return dict(sorted(known.items(), key=lambda kv: (kv[1], version_key(kv[0]))))
 
 
-def shipped_files(mcd_data: Path, known: dict[str, int], extras: dict[str, Path], package_version: str):
+def shipped_files(mcd_data: Path, rows: list[dict], known: dict[str, int], extras: dict[str, Path],
+                  package_version: str):
+    """release -> (DataVersion, blocks.json, source text) for every release whose block list is known.
+
+    A release without its own folder borrows the folder of a sibling with the same network protocol (hotfix
+    releases such as 1.21.2/1.21.3, 1.21.7/1.21.8, 26.1/26.1.2 share their block registry).
+    """
     paths = json.loads((mcd_data / "dataPaths.json").read_text(encoding="utf-8"))["pc"]
+    protocol = {row["minecraftVersion"]: row.get("version") for row in rows}
+    folder_of = {release: paths.get(release, {}).get("blocks") for release in known}
+    for release in known:
+        if folder_of[release] is None and protocol.get(release) is not None:
+            siblings = [other for other in known if folder_of.get(other) and paths.get(other, {}).get("blocks")
+                        and protocol.get(other) == protocol[release]]
+            if siblings:
+                folder_of[release] = paths[max(siblings, key=version_key)]["blocks"]
     files: dict[str, tuple[int, Path, str]] = {}
     for release, data_version in known.items():
-        folder = paths.get(release, {}).get("blocks")
+        folder = folder_of[release]
         if folder and version_key(release)[:2] >= OLDEST_SHIPPED:
             files[release] = (data_version, mcd_data / folder / "blocks.json",
                               f"minecraft-data {package_version} data/{folder}/blocks.json")
     for release, path in extras.items():
-        files[release] = (known[release], path, f"{path} (minecraft-data PR #1211, commit e385f588)")
+        files[release] = (known[release], path,
+                          f"minecraft-data commit e385f588 (PR #1211) data/pc/{release}/blocks.json")
     return files
 
 
@@ -210,8 +228,9 @@ def main(argv: list[str] | None = None) -> int:
     for item in args.extra:
         release, _, path = item.partition("=")
         extras[release] = Path(path)
-    known = known_releases(mcd_data)
-    files = shipped_files(mcd_data, known, extras, package_version)
+    rows = protocol_table(mcd_data)
+    known = known_releases(rows)
+    files = shipped_files(mcd_data, rows, known, extras, package_version)
     data = build(files)
     DATA_FILE.parent.mkdir(parents=True, exist_ok=True)
     payload = json.dumps(data, separators=(",", ":"), sort_keys=False).encode("utf-8")
