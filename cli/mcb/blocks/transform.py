@@ -282,13 +282,8 @@ class StateTransformer:
         if info is None:  # unknown block: classify each property by the value it has
             kinds = {p: classify_property(parsed.name, p, [v]) for p, v in props.items()}
         else:
+            self.registry.canonicalize(parsed)  # raises the registry's own error for a bad property or value
             known = info.properties
-            for prop, value in props.items():
-                if prop not in known:
-                    raise BlockStateError(f"{parsed.name} has no property {prop!r}", code="block.property.unknown")
-                if value not in known[prop]:
-                    raise BlockStateError(f"{value!r} is not a valid {prop!r} for {parsed.name}",
-                                          code="block.value.invalid")
             kinds = _block_kinds(parsed.name, tuple((p, tuple(v)) for p, v in known.items()))
             # Fill omitted direction-bearing properties from the release's defaults: rotating an implicit default
             # is only right if the default is written out (sign rotation defaults changed in 26.x, §C.3).
