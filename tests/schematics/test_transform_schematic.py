@@ -1,0 +1,167 @@
+"""Schematic rotate/mirror: placement equivalence with the server's import formula (protocol §6.5), group laws,
+block entities / entities / biomes moving with their blocks, upstream test expectations (spec §B.6)."""
+
+from __future__ import annotations
+
+import math
+
+import nbtlib
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mcb.blocks.registry import load_registry
+from mcb.blocks.transform import mirror_state, rotate_state
+from mcb.errors import UsageError
+from mcb.schematics.model import BlockEntity, Entity, Schematic
+from mcb.schematics.transform import mirror_schematic, rotate_schematic
+
+REG = load_registry("26.2")
+STATES = [
+    "minecraft:air", "minecraft:stone", "minecraft:oak_stairs[facing=north,half=bottom,shape=outer_left,waterlogged=false]",
+    "minecraft:oak_log[axis=x]", "minecraft:rail[shape=south_east,waterlogged=false]", "minecraft:oak_sign[rotation=3,waterlogged=false]",
+    "minecraft:chest[facing=west,type=left,waterlogged=false]",
+]
+
+
+def server_placement(schem: Schematic, target, degrees: int) -> dict:
+    """Protocol §6.5, written out independently: d = p + Offset, turned (dx, dz) <- (-dz, dx) per 90°, plus target."""
+    placed = {}
+    for y in range(schem.height):
+        for z in range(schem.length):
+            for x in range(schem.width):
+                dx, dy, dz = x + schem.offset[0], y + schem.offset[1], z + schem.offset[2]
+                for _ in range(degrees // 90):
+                    dx, dz = -dz, dx
+                placed[(target[0] + dx, target[1] + dy, target[2] + dz)] = schem.palette[int(schem.blocks[y, z, x])]
+    return placed
+
+
+@st.composite
+def schematics(draw):
+    w, h, l = (draw(st.integers(1, 5)) for _ in range(3))
+    blocks = np.array(draw(st.lists(st.integers(0, len(STATES) - 1), min_size=w * h * l, max_size=w * h * l)),
+                      dtype=np.int32).reshape(h, l, w)
+    offset = tuple(draw(st.integers(-6, 6)) for _ in range(3))
+    return Schematic(width=w, height=h, length=l, palette=list(STATES), blocks=blocks, data_version=4903,
+                     offset=offset)
+
+
+@settings(max_examples=150, deadline=None)
+@given(schematics(), st.sampled_from([90, 180, 270]), st.sampled_from(["vanilla", "geometric"]))
+def test_rotating_offline_then_importing_at_0_equals_importing_at_that_rotation(schem, degrees, rules):
+    target = (10, 64, -20)
+    expected = {pos: rotate_state(state, degrees // 90, rules, REG)
+                for pos, state in server_placement(schem, target, degrees).items()}
+    rotated = rotate_schematic(schem, degrees, rules, REG)
+    assert rotated.blocks.shape == (schem.height, *((schem.width, schem.length) if degrees != 180 else
+                                                    (schem.length, schem.width)))
+    assert rotated.blocks.flags["C_CONTIGUOUS"]
+    assert server_placement(rotated, target, 0) == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(schematics(), st.sampled_from("xz"))
+def test_mirror_keeps_the_anchor_and_reflects_world_positions(schem, axis):
+    target = (3, 70, 5)
+    expected = {}
+    for (x, y, z), state in server_placement(schem, target, 0).items():
+        dx, dz = x - target[0], z - target[2]
+        pos = (target[0] - dx, y, z) if axis == "x" else (x, y, target[2] - dz)
+        expected[pos] = mirror_state(state, axis, "geometric", REG)
+    mirrored = mirror_schematic(schem, axis, "geometric", REG)
+    assert server_placement(mirrored, target, 0) == expected
+
+
+def canonical_cells(schem: Schematic):
+    return [[[REG.canonicalize(schem.palette[i]) for i in row] for row in layer] for layer in schem.blocks.tolist()]
+
+
+@settings(max_examples=100, deadline=None)
+@given(schematics(), st.sampled_from(["vanilla", "geometric"]))
+def test_group_laws(schem, rules):
+    four = schem
+    for _ in range(4):
+        four = rotate_schematic(four, 90, rules, REG)
+    there_back = rotate_schematic(rotate_schematic(schem, 90, rules, REG), 270, rules, REG)
+    for result in (four, there_back, mirror_schematic(mirror_schematic(schem, "x", rules, REG), "x", rules, REG),
+                   mirror_schematic(mirror_schematic(schem, "z", rules, REG), "z", rules, REG)):
+        assert result.size == schem.size and result.offset == schem.offset
+        assert canonical_cells(result) == canonical_cells(schem)
+
+
+def test_upstream_rotation_expectations():
+    """Spec §B.6: blocks at x = 1,2,3 (Offset (1,0,0)) rotated 90 at target (10,64,20)."""
+    palette = ["minecraft:oak_stairs[facing=north]", "minecraft:oak_log[axis=x]", "minecraft:oak_slab[type=top]"]
+    schem = Schematic(3, 1, 1, palette, np.array([[[0, 1, 2]]], dtype=np.int32), 4903, offset=(1, 0, 0))
+    placed = server_placement(rotate_schematic(schem, 90, registry=REG), (10, 64, 20), 0)
+    assert "facing=east" in placed[(10, 64, 21)]
+    assert "axis=z" in placed[(10, 64, 22)]
+    assert "type=top" in placed[(10, 64, 23)]
+    assert rotate_schematic(schem, 90, registry=REG).offset == (0, 0, 1)  # (-(O.z + L - 1), O.y, O.x)
+
+
+def test_offset_formulas_from_the_spec_table():
+    schem = Schematic(4, 2, 3, ["minecraft:stone"], np.zeros((2, 3, 4), dtype=np.int32), 4903, offset=(5, -1, 7))
+    w, l = 4, 3
+    assert rotate_schematic(schem, 90, registry=REG).offset == (-(7 + l - 1), -1, 5)
+    assert rotate_schematic(schem, 180, registry=REG).offset == (-(5 + w - 1), -1, -(7 + l - 1))
+    assert rotate_schematic(schem, 270, registry=REG).offset == (7, -1, -(5 + w - 1))
+    assert (rotate_schematic(schem, 90, registry=REG).width, rotate_schematic(schem, 90, registry=REG).length) == (3, 4)
+
+
+def test_block_entities_entities_and_biomes_follow_their_blocks():
+    w, h, l = 3, 1, 2
+    blocks = np.zeros((h, l, w), dtype=np.int32)
+    blocks[0, 1, 2] = 1  # chest at local (2, 0, 1)
+    palette = ["minecraft:air", "minecraft:chest[facing=north]"]
+    be = BlockEntity((2, 0, 1), "minecraft:chest", nbtlib.Compound({"Items": nbtlib.List[nbtlib.Compound]()}))
+    frame = Entity((2.5, 0.5, 1.5), "minecraft:item_frame",
+                   nbtlib.Compound({"Facing": nbtlib.Byte(2), "Rotation": nbtlib.List[nbtlib.Float]([0.0, 10.0])}))
+    biomes = np.array([[[0, 0, 1], [0, 0, 0]]], dtype=np.int32)
+    schem = Schematic(w, h, l, palette, blocks, 4903, block_entities=[be], entities=[frame],
+                      biome_palette=["minecraft:plains", "minecraft:desert"], biomes=biomes)
+    out = rotate_schematic(schem, 90, registry=REG)
+    # 90° CW: local (x, z) -> (L - 1 - z, x) = (0, 2)
+    assert out.state_at(0, 0, 2).startswith("minecraft:chest[facing=east")
+    assert out.block_entities[0].pos == (0, 0, 2)
+    assert out.entities[0].pos == pytest.approx((0.5, 0.5, 2.5))  # still the centre of the chest's cell
+    assert int(out.entities[0].data["Facing"]) == 5  # north -> east (3-D data value 5)
+    assert float(out.entities[0].data["Rotation"][0]) == pytest.approx(90.0)  # yaw south(0) -> west(90)
+    assert float(out.entities[0].data["Rotation"][1]) == pytest.approx(10.0)
+    assert out.biomes.shape == (1, 3, 2) and out.biomes[0, 2, 1] == 1 and out.biomes.sum() == 1  # (2,0) -> (1,2)
+    assert int(schem.entities[0].data["Facing"]) == 2  # input untouched
+    mirrored = mirror_schematic(schem, "x", registry=REG)
+    assert mirrored.block_entities[0].pos == (0, 0, 1)
+    assert mirrored.entities[0].pos == pytest.approx((0.5, 0.5, 1.5))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(-179.0, 179.0), st.sampled_from([None, "x", "z"]))
+def test_entity_yaw_round_trips(yaw, axis):
+    data = nbtlib.Compound({"Rotation": nbtlib.List[nbtlib.Float]([yaw, 0.0])})
+    schem = Schematic(2, 1, 3, ["minecraft:air"], np.zeros((1, 3, 2), dtype=np.int32), 4903,
+                      entities=[Entity((0.25, 0.0, 1.75), "minecraft:armor_stand", data)])
+    out = schem
+    for _ in range(2 if axis else 4):
+        out = mirror_schematic(out, axis, registry=REG) if axis else rotate_schematic(out, 90, registry=REG)
+    back = float(out.entities[0].data["Rotation"][0])
+    assert math.isclose(math.cos(math.radians(back)), math.cos(math.radians(yaw)), abs_tol=1e-4)
+    assert math.isclose(math.sin(math.radians(back)), math.sin(math.radians(yaw)), abs_tol=1e-4)
+    assert out.entities[0].pos == pytest.approx((0.25, 0.0, 1.75))
+
+
+def test_bad_degrees_and_axis_are_usage_errors():
+    schem = Schematic(1, 1, 1, ["minecraft:stone"], np.zeros((1, 1, 1), dtype=np.int32), 4903)
+    with pytest.raises(UsageError):
+        rotate_schematic(schem, 45)
+    with pytest.raises(UsageError):
+        mirror_schematic(schem, "y")
+
+
+def test_palette_entries_that_become_equal_are_merged():
+    palette = ["minecraft:oak_sign", "minecraft:oak_sign[rotation=8]"]  # same state, one implicit
+    schem = Schematic(2, 1, 1, palette, np.array([[[0, 1]]], dtype=np.int32), 4903)
+    out = rotate_schematic(schem, 90, registry=REG)
+    assert len(out.palette) == 1 and out.blocks.tolist() == [[[0], [0]]]
