@@ -1,0 +1,72 @@
+"""Start-up hygiene, checked in fresh interpreters: every module imports on its own (no import cycles), and
+`mcb --help` does not pull in the heavy libraries."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import mcb
+
+PACKAGE_ROOT = Path(mcb.__file__).resolve().parent
+HEAVY = ("numpy", "nbtlib", "httpx", "jsonschema", "PIL")
+
+
+def all_modules() -> list[str]:
+    names = []
+    for path in sorted(PACKAGE_ROOT.rglob("*.py")):
+        parts = path.relative_to(PACKAGE_ROOT.parent).with_suffix("").parts
+        if parts[-1] == "__main__":
+            continue  # running it would start the CLI
+        names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return names
+
+
+def _import_alone(module: str) -> tuple[str, int, str]:
+    proc = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True, timeout=120)
+    last_line = (proc.stderr.strip().splitlines() or [""])[-1]
+    return module, proc.returncode, last_line
+
+
+def test_every_module_imports_first_in_a_fresh_interpreter():
+    """Importing a module as the very first one exposes cycles that a warm interpreter hides."""
+    modules = all_modules()
+    assert "mcb.blocks.registry" in modules and "mcb.app" in modules
+    with ThreadPoolExecutor(max_workers=2) as pool:  # the machine has 2 cores shared with others
+        failures = [(m, err) for m, rc, err in pool.map(_import_alone, modules) if rc != 0]
+    assert not failures, failures
+
+
+def test_help_does_not_import_heavy_libraries():
+    script = (
+        "import json, sys\n"
+        "sys.argv = ['mcb', '--help']\n"
+        "from mcb.app import main\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        f"heavy = [m for m in {HEAVY!r} if m in sys.modules]\n"
+        "sys.stderr.write('HEAVY=' + json.dumps(heavy) + '\\n')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          env={"NO_COLOR": "1", "COLUMNS": "120", "PATH": "/usr/bin:/bin"})
+    assert "Usage" in proc.stdout, proc.stderr
+    marker = [line for line in proc.stderr.splitlines() if line.startswith("HEAVY=")]
+    assert marker, proc.stderr
+    assert json.loads(marker[0][len("HEAVY="):]) == []
+
+
+def test_blocks_import_loads_no_data():
+    """The registry is lazy: importing it reads no data file and builds nothing."""
+    script = (
+        "import mcb.blocks.registry as r, mcb.blocks.state\n"
+        "print(r._read_tables.cache_info().currsize, r._load_release.cache_info().currsize)\n"
+        "r.load_registry()\n"
+        "print(r._read_tables.cache_info().currsize, r._load_release.cache_info().currsize)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.stdout.split() == ["0", "0", "1", "1"], proc.stderr
