@@ -25,8 +25,22 @@ def _recipe_schema() -> str:
     return schema_text()
 
 
+def _terrain_schema() -> str:
+    from mcb.terrain.model import schema_text
+
+    return schema_text("terrain.schema.json")
+
+
+def _brush_schema() -> str:
+    from mcb.terrain.model import schema_text
+
+    return schema_text("brush.schema.json")
+
+
 SCHEMAS: dict[str, Callable[[], str]] = {
     "recipes/recipe.schema.json": _recipe_schema,
+    "recipes/terrain.schema.json": _terrain_schema,
+    "recipes/brush.schema.json": _brush_schema,
 }
 
 

@@ -37,6 +37,18 @@ class JsonNumber:
         return f"JsonNumber({self.text!r})"
 
 
+class LiteralFloat(float):
+    """A ``float`` that also remembers its literal; a drop-in ``json.loads(parse_float=LiteralFloat)`` for servers.
+
+    Everywhere else it is an ordinary float, so only code that asks for :func:`number_text` sees the difference.
+    """
+
+    def __new__(cls, text: str):
+        obj = super().__new__(cls, text)
+        obj.literal = text
+        return obj
+
+
 def loads_keeping_numbers(text: str):
     """Parse JSON text; numbers become :class:`JsonNumber` (NaN/Infinity too, rejected later as out of range)."""
     return json.loads(text, parse_int=JsonNumber, parse_float=JsonNumber, parse_constant=JsonNumber)
@@ -48,6 +60,8 @@ def number_text(value) -> str | None:
         return value.text
     if isinstance(value, bool):
         return None
+    if isinstance(value, LiteralFloat):
+        return value.literal
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
@@ -92,6 +106,21 @@ def canonical_text(value) -> str:
     if text is None:
         raise TypeError(f"not a JSON value: {type(value).__name__}")
     return text
+
+
+def from_source_map(value, source_map, pointer: str = ""):
+    """Re-type numbers of a ``mcb.recipes.jsonpos`` parse as :class:`JsonNumber` using their exact source text."""
+    if isinstance(value, dict):
+        return {k: from_source_map(v, source_map, f"{pointer}/{_escape(k)}") for k, v in value.items()}
+    if isinstance(value, list):
+        return [from_source_map(v, source_map, f"{pointer}/{i}") for i, v in enumerate(value)]
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return JsonNumber(source_map.source(pointer) or repr(value))
+    return value
+
+
+def _escape(key: str) -> str:
+    return str(key).replace("~", "~0").replace("/", "~1")
 
 
 def to_plain(value):

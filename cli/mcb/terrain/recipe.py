@@ -291,3 +291,11 @@ def parse_recipe_text(text: str) -> TerrainRecipe:
     except (json.JSONDecodeError, RecursionError) as exc:
         raise TerrainRecipeError(f"Invalid JSON: {exc}") from None
     return validate_recipe(obj)
+
+
+def replaceable(state: str) -> bool:
+    """Natural terrain (§1.6): air variants or one of the 11 materials, properties ignored."""
+    name = state.split("[", 1)[0]
+    if name in ("minecraft:air", "minecraft:cave_air", "minecraft:void_air"):
+        return True
+    return name.startswith("minecraft:") and name[len("minecraft:"):] in MATERIALS

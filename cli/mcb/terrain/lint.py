@@ -1,0 +1,180 @@
+"""``mcb terrain lint``: server-exact validation of terrain recipes and brushes, as diagnostics with line numbers.
+
+The first error is exactly the one the server would answer (``invalid_request`` + message); warnings point at things
+the server accepts but that surprise people (literal-sensitive ``terrain_id``, features that miss the envelope, a
+surface entirely outside the envelope).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from mcb.reports.model import Diagnostic, FileReport, Severity
+from mcb.terrain.jsontext import JsonNumber, from_source_map
+from mcb.terrain.recipe import TerrainRecipe, TerrainRecipeError, validate_recipe
+
+FILE_PATTERNS = ["*.json"]
+SCHEMA_FILES = {"terrain.schema.json", "brush.schema.json", "recipe.schema.json"}
+
+RULES = {
+    "terrain.json.syntax": "The file is not valid JSON.",
+    "terrain.field.unknown": "A key the server does not allow.",
+    "terrain.field.missing": "A required key is missing or null.",
+    "terrain.type": "A value has the wrong JSON type (integer fields need an integer literal such as 5, not 5.0).",
+    "terrain.range": "A value is outside its allowed range.",
+    "terrain.envelope": "The envelope (min..max) is inverted or too large.",
+    "terrain.material": "A palette material is not one of the 11 natural terrain materials.",
+    "terrain.feature": "A feature is malformed (unknown type, bad plateau bounds, too few path points).",
+    "terrain.preserve": "A preserve box is malformed or outside the envelope/scan window.",
+    "terrain.invalid": "Another server validation failure.",
+    "brush.invalid": "The brush would be refused by the server.",
+    "terrain.number.literal": "A number written with a fraction or exponent: terrain_id hashes the literal text.",
+    "terrain.json.duplicate_key": "A key appears twice; the later value wins.",
+    "terrain.feature.outside": "A feature's whole influence zone misses the envelope, so it changes nothing.",
+    "terrain.surface.clipped": "The sampled surface lies outside the envelope's Y range everywhere.",
+}
+
+_RULE_PATTERNS = [
+    (re.compile(r"^Unknown (brush )?field"), "terrain.field.unknown"),
+    (re.compile(r"^Missing field"), "terrain.field.missing"),
+    (re.compile(r"must be (an integer|numeric|text|an object|an array)|^Expected (object|path point)$"),
+     "terrain.type"),
+    (re.compile(r"out of range|^Mode must"), "terrain.range"),
+    (re.compile(r"^Terrain envelope|^Invalid inclusive region"), "terrain.envelope"),
+    (re.compile(r"^Unsupported terrain material"), "terrain.material"),
+    (re.compile(r"^Unsupported terrain feature|^Invalid plateau|^A path needs|^Feature must"), "terrain.feature"),
+    (re.compile(r"^Preserve box"), "terrain.preserve"),
+]
+
+
+def rule_for(message: str, pointer: str) -> str:
+    if pointer.startswith("/preserve") and message.startswith("Invalid inclusive"):
+        return "terrain.preserve"
+    for pattern, rule in _RULE_PATTERNS:
+        if pattern.search(message):
+            return rule
+    return "terrain.invalid"
+
+
+def is_brush(obj) -> bool:
+    """Brushes have an ``action`` and no ``version``; everything else is linted as a recipe."""
+    return isinstance(obj, dict) and "action" in obj and "version" not in obj
+
+
+def lint_text(text: str, file: str) -> FileReport:
+    from mcb.recipes.jsonpos import JsonSyntaxError, parse_with_positions
+
+    report = FileReport(file)
+    try:
+        raw, source_map = parse_with_positions(text)
+    except JsonSyntaxError as error:
+        report.diagnostics.append(Diagnostic("terrain.json.syntax", Severity.ERROR, error.reason, file,
+                                             line=error.line, column=error.column))
+        return report
+
+    def add(rule, severity, message, pointer, hint=None, key=False):
+        line_col = source_map.locate(pointer, key=key) or (None, None)
+        report.diagnostics.append(Diagnostic(rule, severity, message, file, pointer or "", line_col[0], line_col[1],
+                                             hint))
+
+    for pointer in source_map.duplicate_keys:
+        add("terrain.json.duplicate_key", Severity.WARNING, f"duplicate key {pointer.rsplit('/', 1)[-1]!r}; the "
+            "later value wins", pointer, key=True)
+    obj = from_source_map(raw, source_map)
+    brush = is_brush(obj)
+    report.facts["kind"] = "brush" if brush else "terrain_recipe"
+    try:
+        if brush:
+            from mcb.terrain.brush import parse_brush
+
+            spec = parse_brush(obj)
+            report.facts["scan_cells"] = spec.bounds.volume
+            return report
+        recipe = validate_recipe(obj)
+    except TerrainRecipeError as error:
+        rule = "brush.invalid" if brush else rule_for(error.message, error.pointer)
+        key = error.message.startswith("Unknown")
+        add(rule, Severity.ERROR, error.message, error.pointer, _hint(rule), key=key)
+        return report
+    _literal_warnings(obj, "", add)
+    _recipe_warnings(recipe, add)
+    report.facts.update(_facts(recipe))
+    return report
+
+
+def lint_file(path: Path) -> FileReport:
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        return FileReport(str(path), [Diagnostic("terrain.json.syntax", Severity.ERROR,
+                                                 f"not UTF-8 text ({error.reason})", str(path))])
+    return lint_text(text, str(path))
+
+
+def _hint(rule: str) -> str | None:
+    return {
+        "terrain.type": "integer fields (coordinates, seed, base_height, soil_depth) must be written like 5, not 5.0",
+        "terrain.envelope": "width/length ≤ 2048, height ≤ 384, ≤ 1,048,576 columns; min ≤ max on every axis",
+        "terrain.material": "use minecraft:stone, andesite, granite, diorite, deepslate, cobbled_deepslate, dirt, "
+                            "grass_block, moss_block, sandstone or terracotta",
+    }.get(rule)
+
+
+def _literal_warnings(value, pointer: str, add) -> None:
+    if isinstance(value, dict):
+        for key, child in value.items():
+            _literal_warnings(child, f"{pointer}/{key}", add)
+    elif isinstance(value, list):
+        for i, child in enumerate(value):
+            _literal_warnings(child, f"{pointer}/{i}", add)
+    elif isinstance(value, JsonNumber) and not value.looks_integral():
+        plain = repr(value.value)
+        if value.value.is_integer() or "e" in value.text.lower() or value.text != plain:
+            add("terrain.number.literal", Severity.WARNING,
+                f"number {value.text} is hashed as written; terrain_id changes if a tool rewrites it", pointer,
+                "write integral values as integers and avoid exponents so every client computes the same ID")
+
+
+def _recipe_warnings(recipe: TerrainRecipe, add) -> None:
+    from mcb.terrain.preview import sample_heights
+
+    lo, hi = recipe.bounds.min, recipe.bounds.max
+    for i, f in enumerate(recipe.features):
+        reach = _feature_footprint(f)
+        if reach is None:
+            continue
+        x0, z0, x1, z1 = reach
+        if x1 < lo[0] or x0 > hi[0] or z1 < lo[2] or z0 > hi[2]:
+            add("terrain.feature.outside", Severity.WARNING,
+                f"{f.type} never reaches the envelope (its influence ends before x {lo[0]}..{hi[0]}, "
+                f"z {lo[2]}..{hi[2]})", f"/features/{i}")
+    _, _, heights = sample_heights(recipe, 64)
+    if bool(((heights < lo[1]) | (heights > hi[1])).all()):
+        where = "below" if int(heights.max()) < lo[1] else "above" if int(heights.min()) > hi[1] else "outside"
+        add("terrain.surface.clipped", Severity.WARNING,
+            f"the surface ({int(heights.min())}..{int(heights.max())}) is {where} the envelope's Y range "
+            f"{lo[1]}..{hi[1]} everywhere", "/min",
+            "move the envelope's y range to include the surface, or it only writes air or solid ground")
+
+
+def _feature_footprint(f) -> tuple[float, float, float, float] | None:
+    """(min x, min z, max x, max z) beyond which the feature's weight is exactly 0; None for global features."""
+    if f.type == "terrace":
+        return None
+    if f.type in ("hill", "basin"):
+        r = f.radius + f.falloff
+        return f.center[0] - r, f.center[1] - r, f.center[0] + r, f.center[1] + r
+    if f.type == "plateau":
+        return (f.center[0] - f.falloff, f.center[1] - f.falloff, f.corner[0] + f.falloff, f.corner[1] + f.falloff)
+    r = f.radius + f.falloff
+    xs = [p[0] for p in f.points]
+    zs = [p[1] for p in f.points]
+    return min(xs) - r, min(zs) - r, max(xs) + r, max(zs) + r
+
+
+def _facts(recipe: TerrainRecipe) -> dict:
+    from mcb.terrain.tiling import tile_grid
+
+    return {"terrain_id": recipe.terrain_id, "envelope": recipe.bounds.region("terrain"),
+            "tile_count": tile_grid(recipe).count}

@@ -1,0 +1,102 @@
+"""Offline entry points used by ``mcb terrain preview --offline`` and ``mcb terrain tiles``."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+
+from mcb.errors import InputError
+from mcb.terrain.heightfield import surface_heights
+from mcb.terrain.jsontext import canonical_text, loads_keeping_numbers, to_plain
+from mcb.terrain.recipe import TerrainRecipe, TerrainRecipeError, validate_recipe
+from mcb.terrain.tiling import DEFAULT_TILE_BUDGET, tile_bounds, tile_grid, tile_targets
+
+
+def read_json_text(source: str | Path, what: str = "recipe") -> str:
+    import sys
+
+    if str(source) == "-":
+        return sys.stdin.read()
+    try:
+        return Path(source).read_bytes().decode("utf-8-sig")
+    except FileNotFoundError:
+        raise InputError(f"{what} {source} does not exist", hint="check the path") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"cannot read {what} {source}: {error}") from None
+
+
+def load_recipe(source: str | Path) -> tuple[object, TerrainRecipe]:
+    """(parsed JSON with literal numbers, validated recipe); errors carry the server's message."""
+    text = read_json_text(source)
+    try:
+        obj = loads_keeping_numbers(text)
+    except (ValueError, RecursionError) as error:
+        raise InputError(f"recipe {source} is not valid JSON: {error}") from None
+    try:
+        return obj, validate_recipe(obj)
+    except TerrainRecipeError as error:
+        where = f" at {error.pointer}" if error.pointer else ""
+        raise TerrainRecipeError(f"{error.message}{where}", error.pointer) from None
+
+
+def wire_terrain_id(obj) -> str:
+    """The ID a server computes for this recipe after a JSON round trip through Python (what mcb sends)."""
+    plain = json.loads(json.dumps(to_plain(obj)))
+    return hashlib.sha256(canonical_text(plain).encode("utf-8")).hexdigest()
+
+
+def offline_preview(source: str | Path, resolution: int = 256, budget: int = DEFAULT_TILE_BUDGET) -> dict:
+    """The ``terrain_preview`` result computed locally; ``png`` holds the image bytes, ``wire_terrain_id`` the ID
+    the server would compute for the recipe as ``mcb`` sends it (differs only for unusual number literals)."""
+    from mcb.terrain.preview import render_preview
+
+    obj, recipe = load_recipe(source)
+    result = render_preview(recipe, resolution, budget)
+    result["png"] = base64.b64decode(result.pop("imageBase64"))
+    result["wire_terrain_id"] = wire_terrain_id(obj)
+    return result
+
+
+def tile_table(recipe: TerrainRecipe, budget: int = DEFAULT_TILE_BUDGET, *, start: int = 0,
+               count: int | None = None) -> list[dict]:
+    """Index, bounds and target cell count of tiles ``start..start+count`` (all by default)."""
+    grid = tile_grid(recipe, budget)
+    stop = grid.count if count is None else min(grid.count, start + count)
+    if start < 0 or (start >= grid.count and grid.count):
+        raise TerrainRecipeError("Tile index outside terrain")
+    b = recipe.bounds
+    xs = np.arange(b.min[0], b.max[0] + 1, dtype=np.int64)
+    zs = np.arange(b.min[2], b.max[2] + 1, dtype=np.int64)
+    rows = []
+    heights_cache: dict[tuple[int, int], np.ndarray] = {}
+    for index in range(start, stop):
+        box = tile_bounds(recipe, index, budget)
+        key = (box.min[0], box.min[2])
+        if key not in heights_cache:
+            cx = xs[box.min[0] - b.min[0]:box.max[0] - b.min[0] + 1]
+            cz = zs[box.min[2] - b.min[2]:box.max[2] - b.min[2] + 1]
+            heights_cache[key] = surface_heights(recipe, cx[None, :], cz[:, None])
+        rows.append({"index": index, "bounds": box.region("terrain"),
+                     "targets": _target_count(recipe, box, heights_cache[key])})
+    return rows
+
+
+def _target_count(recipe: TerrainRecipe, box, heights: np.ndarray) -> int:
+    if any(_overlaps(box, p) for p in recipe.preserve):
+        return len(tile_targets(recipe, box))  # exact enumeration where preserve boxes cut the tile
+    y0, y1 = box.min[1], box.max[1]
+    span = y1 - y0 + 1
+    solid = np.clip(heights - y0 + 1, 0, span)  # cells with y <= h inside the tile, per column
+    if recipe.mode == "fill":
+        return int(solid.sum())
+    if recipe.mode == "cut":
+        return int((span - solid).sum())
+    return int(span * heights.size)
+
+
+def _overlaps(a, b) -> bool:
+    return all(a.min[i] <= b.max[i] and b.min[i] <= a.max[i] for i in range(3))
