@@ -27,6 +27,9 @@ COMMAND_MODULES = [
     "serve",
     "config",
     "rpc_commands",
+    "plan_commands",
+    "library_commands",
+    "admin_commands",
     "build",
     "batch",
 ]

@@ -1,7 +1,154 @@
-"""`mcb rpc_commands` commands (not implemented yet)."""
+"""Read-only RPC commands: `mcb health`, `context`, `inspect`, `changes`, and the raw `mcb rpc METHOD`."""
+
+from __future__ import annotations
+
+from typing import Annotated
 
 import typer
 
+from mcb.commands.rpc_support import EXIT_CODES_HELP, open_client, parse_position, read_json_source
+from mcb.errors import UsageError
+from mcb.options import JsonOpt, terminal
+
+
+def health(ctx: typer.Context, json_: JsonOpt = False) -> None:
+    """Check that the server answers `GET /health` (no token needed).
+
+    Examples:
+
+        mcb health
+
+        mcb --server http://127.0.0.1:18765 health --json
+    """
+    term = terminal(ctx, json_)
+    with open_client(ctx, term) as client:
+        result = client.health()
+    term.emit(result.wire(), lambda: term.line(f"{result.service} {result.version}: {result.status} ({client.server})"))
+
+
+
+def context(ctx: typer.Context, json_: JsonOpt = False) -> None:
+    """Show the project: area, limits, material catalog, parts and recent operations (`project_context`).
+
+    Examples:
+
+        mcb context
+
+        mcb context --json | jq .region
+    """
+    term = terminal(ctx, json_)
+    with open_client(ctx, term) as client:
+        result = client.project_context()
+
+    def human() -> None:
+        catalog = result.material_catalog
+        term.kv([
+            ("project", result.project_id), ("world", result.world_id), ("epoch", result.world_epoch),
+            ("project area", result.region.text() if result.region else "?"),
+            ("max plan blocks", result.max_plan_blocks),
+            ("materials", f"{catalog.materials} ({catalog.blocks} blocks, {catalog.items} items), catalog {catalog.version}"
+             if catalog else "?"),
+            ("parts", result.parts_total), ("operations", result.operations_total),
+        ])
+        if result.parts:
+            term.table(["part", "name", "blocks", "protected"],
+                       [(p.part_id, p.name, p.block_count, "yes" if p.protected else "") for p in result.parts])
+        if result.operations:
+            term.table(["operation", "status", "written", "plan"],
+                       [(o.operation_id, o.status, f"{o.written}/{o.total_changes}", o.plan_id) for o in result.operations])
+
+    term.emit(result.wire(), human)
+
+
+def inspect(
+    ctx: typer.Context,
+    min_: Annotated[str, typer.Option("--min", help="Lowest corner x,y,z (inclusive).")],
+    max_: Annotated[str, typer.Option("--max", help="Highest corner x,y,z (inclusive).")],
+    blocks: Annotated[bool, typer.Option("--blocks", help="Return every block (y, z, x order), not just the palette.")] = False,
+    json_: JsonOpt = False,
+) -> None:
+    """Read a box of at most 4096 blocks and show its palette (`region_inspect`).
+
+    `--blocks --json` output can be saved and passed to `mcb prepare --expected` so the plan is refused if the
+    world changed in between.
+
+    Examples:
+
+        mcb inspect --min 0,64,0 --max 9,70,9
+
+        mcb inspect --min 0,64,0 --max 4,64,4 --blocks --json > before.json
+    """
+    term = terminal(ctx, json_)
+    low, high = parse_position(min_, "--min"), parse_position(max_, "--max")
+    with open_client(ctx, term) as client:
+        result = client.region_inspect(low, high, blocks=blocks)
+
+    def human() -> None:
+        total = sum(result.palette.values())
+        term.line(f"{result.region.text()}: {total} blocks, {len(result.palette)} states")
+        term.table(["state", "count"], sorted(result.palette.items(), key=lambda kv: (-kv[1], kv[0])))
+        if blocks:
+            term.table(["pos", "state"], [(b.pos.text(), b.state) for b in result.blocks])
+
+    term.emit(result.wire(), human)
+
+
+def changes(ctx: typer.Context, json_: JsonOpt = False) -> None:
+    """Ask for world changes since the last read (`region_changes`; the plugin always answers resync_required).
+
+    Examples:
+
+        mcb changes --json
+    """
+    term = terminal(ctx, json_)
+    with open_client(ctx, term) as client:
+        result = client.region_changes()
+    term.emit(result.wire(), lambda: term.line(f"{result.status}: {result.reason or ''}"))
+
+
+def rpc(
+    ctx: typer.Context,
+    method: Annotated[str, typer.Argument(help="RPC method name, e.g. project_context.")],
+    params: Annotated[str | None, typer.Argument(help="Params as a JSON object, or - to read it from stdin.")] = None,
+    admin: Annotated[bool, typer.Option("--admin", help="Use the admin token (chat_* and recovery_* always do).")] = False,
+    no_scope: Annotated[bool, typer.Option("--no-scope", help="Do not add player_id/project_id to params.")] = False,
+    json_: JsonOpt = False,
+) -> None:
+    """Call any RPC method with raw JSON params and print the raw result (always JSON).
+
+    player_id/project_id are added to params like the plugin's bridge does, unless --no-scope.
+    Writes are sent once: a lost answer is never repeated blindly (build_apply is, with the same key).
+
+    Examples:
+
+        mcb rpc project_context
+
+        mcb rpc region_inspect '{"min":{"x":0,"y":64,"z":0},"max":{"x":1,"y":64,"z":1}}'
+
+        echo '{"query":"oak","limit":5}' | mcb rpc material_search -
+    """
+    import json
+
+    term = terminal(ctx, True)
+    if not method.replace("_", "").isalnum() or not method.islower():
+        raise UsageError(f"method name {method!r} must be lowercase letters and underscores")
+    if params is None:
+        body = {}
+    elif params == "-":
+        body = read_json_source("-", "params")
+    else:
+        try:
+            body = json.loads(params)
+        except ValueError as error:
+            raise UsageError(f"PARAMS is not valid JSON: {error}") from None
+    if not isinstance(body, dict):
+        raise UsageError("PARAMS must be a JSON object")
+    with open_client(ctx, term) as client:
+        result = client.call(method, body, admin=True if admin else None, scoped=False if no_scope else None)
+    term.json(result)
+
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the root app."""
+    for name, function in (("health", health), ("context", context), ("inspect", inspect), ("changes", changes),
+                           ("rpc", rpc)):
+        app.command(name, epilog=EXIT_CODES_HELP)(function)

@@ -1,0 +1,224 @@
+"""HTTP transport for the plugin's JSON RPC: envelope, timeouts, retries and error mapping.
+
+Retry policy (protocol §1.7, §3.7, §13), and nothing more:
+- a connection that could not be opened is retried by httpx itself (the request never left, so any method is safe);
+- ``busy`` and ``invalid_request`` "busy: ..." are retried with a short bounded backoff, for every method (the
+  server refused before doing anything);
+- a read-only method is repeated once after the connection dropped or timed out mid-request;
+- ``build_apply`` is repeated after a lost response with the *same* params, hence the same idempotency key: the
+  server returns the existing operation instead of starting a second one;
+- any other write is never repeated after it may have reached the server.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+import uuid
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from mcb.client.errors import error_from_envelope, is_busy
+from mcb.errors import McbError, NetworkError, ServerError
+
+READ_ONLY_METHODS = frozenset({
+    "project_context", "material_search", "material_describe", "region_inspect", "region_changes",
+    "operation_status", "part_get", "camera_list", "asset_list", "terrain_preview", "recovery_review",
+})
+# Methods that may be sent again after a lost response because a key makes the second call a replay.
+REPLAY_SAFE_METHODS = frozenset({"build_apply"})
+
+DEFAULT_TIMEOUT = 30.0  # above the server's 20 s main-thread limit
+CAMERA_TIMEOUT = 60.0
+CONNECT_TIMEOUT = 3.0
+MAX_RESPONSE_BYTES = 32 * 1024 * 1024  # camera PNGs come base64-encoded, up to ~11 MiB
+BUSY_ATTEMPTS = 100
+BUSY_DELAY = (0.05, 0.1)
+LOST_RESPONSE_ATTEMPTS = 3
+
+Logger = Callable[[str], None]
+
+
+class RpcTransport:
+    """One keep-alive HTTP connection pool to one server; safe to reuse for many calls."""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        timeout: float | None = None,
+        log: Logger | None = None,
+        secrets: Iterable[str] = (),
+        busy_attempts: int = BUSY_ATTEMPTS,
+        busy_delay: tuple[float, float] = BUSY_DELAY,
+    ):
+        import httpx
+
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout or DEFAULT_TIMEOUT
+        self._log = log
+        self._secrets = [s for s in secrets if s]
+        self.busy_attempts = busy_attempts
+        self.busy_delay = busy_delay
+        self.retries_done = 0  # busy + lost-response retries, for tests and --verbose summaries
+        self._httpx = httpx
+        self._client = httpx.Client(
+            transport=httpx.HTTPTransport(retries=2),
+            timeout=httpx.Timeout(self.timeout, connect=min(CONNECT_TIMEOUT, self.timeout)),
+            follow_redirects=False,
+            trust_env=False,  # a loopback plugin must never be reached through a proxy from the environment
+            headers={"User-Agent": "mcb"},
+        )
+
+    # -- public ----------------------------------------------------------------
+    def close(self) -> None:
+        self._client.close()
+
+    def health(self) -> dict:
+        """``GET /health`` (no authentication)."""
+        started = time.perf_counter()
+        try:
+            response = self._client.get(self.base_url + "/health")
+        except self._httpx.HTTPError as error:
+            raise self._network_error("health", error) from None
+        self._debug(f"<- GET /health {response.status_code} in {_ms(started)} ms")
+        body = self._decode("health", response.status_code, response.content)
+        if response.status_code != 200 or not isinstance(body, dict):
+            raise ServerError(f"health: unexpected answer (HTTP {response.status_code})", code="invalid_response")
+        return body
+
+    def call(self, method: str, params: dict, token: str, *, timeout: float | None = None) -> Any:
+        """Send one RPC and return its ``result``; raises an :class:`McbError` subclass on any failure."""
+        envelope = {"method": method, "params": params, "requestId": str(uuid.uuid4())}
+        body = json.dumps(envelope, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        if len(body) > 1_048_576:
+            raise McbError(f"{method}: request is {len(body)} bytes; the server accepts at most 1 MiB",
+                           code="request_too_large", hint="split the work into smaller recipes or plans")
+        lost_left = 1 if method in READ_ONLY_METHODS else LOST_RESPONSE_ATTEMPTS if method in REPLAY_SAFE_METHODS else 0
+        busy_seen = 0
+        while True:
+            try:
+                status, content = self._post(method, envelope["requestId"], body, token, timeout)
+            except _LostResponse as lost:
+                if lost_left > 0:
+                    lost_left -= 1
+                    self.retries_done += 1
+                    self._debug(f"{method}: {lost.reason}; sending the same request again")
+                    time.sleep(0.2)
+                    continue
+                raise self._network_error(method, lost.error, maybe_applied=method not in READ_ONLY_METHODS) from None
+            result, error = self._parse(method, status, content)
+            if error is None:
+                return result
+            code, message = error
+            if is_busy(code, message) and busy_seen < self.busy_attempts:
+                busy_seen += 1
+                self.retries_done += 1
+                if busy_seen == 1 or busy_seen % 20 == 0:
+                    self._debug(f"{method}: {code} ({self._redact(message)[:80]}); retry {busy_seen}")
+                time.sleep(random.uniform(*self.busy_delay))
+                continue
+            raise error_from_envelope(method, code, self._redact(message))
+
+    # -- internals ---------------------------------------------------------------
+    def _post(self, method: str, request_id: str, body: bytes, token: str, timeout: float | None) -> tuple[int, bytes]:
+        httpx = self._httpx
+        headers = {"Authorization": "Bearer " + token, "Content-Type": "application/json"}
+        request_timeout = None
+        if timeout is not None:
+            request_timeout = httpx.Timeout(timeout, connect=min(CONNECT_TIMEOUT, timeout))
+        self._debug(f"-> POST /v1/rpc {method} requestId={request_id} ({len(body)} bytes)")
+        started = time.perf_counter()
+        try:
+            kwargs = {"content": body, "headers": headers}
+            if request_timeout is not None:
+                kwargs["timeout"] = request_timeout
+            with self._client.stream("POST", self.base_url + "/v1/rpc", **kwargs) as response:
+                chunks, size = [], 0
+                for chunk in response.iter_bytes():
+                    size += len(chunk)
+                    if size > MAX_RESPONSE_BYTES:
+                        raise ServerError(f"{method}: response exceeds {MAX_RESPONSE_BYTES // 1048576} MiB",
+                                          code="response_too_large")
+                    chunks.append(chunk)
+                status = response.status_code
+        except (httpx.ConnectError, httpx.ConnectTimeout) as error:
+            raise self._network_error(method, error) from None  # never sent; httpx already retried
+        except (httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError) as error:
+            raise _LostResponse(error, _describe(error)) from None
+        except httpx.HTTPError as error:
+            raise self._network_error(method, error) from None
+        self._debug(f"<- {status} {method} in {_ms(started)} ms ({size} bytes)")
+        return status, b"".join(chunks)
+
+    def _parse(self, method: str, status: int, content: bytes) -> tuple[Any, tuple[str, str] | None]:
+        body = self._decode(method, status, content)
+        if not isinstance(body, dict):
+            raise ServerError(f"{method}: HTTP {status} with a body that is not a JSON object",
+                              code="invalid_response", hint=_WRONG_SERVER_HINT)
+        if status == 200 and body.get("ok") is True and "result" in body:
+            return body["result"], None
+        error = body.get("error")
+        if body.get("ok") is False and isinstance(error, dict):
+            code = str(error.get("code") or "unknown_error")
+            message = str(error.get("message") or "")
+            return None, (code, message)
+        raise ServerError(f"{method}: HTTP {status} without a valid RPC envelope", code="invalid_response",
+                          hint=_WRONG_SERVER_HINT)
+
+    def _decode(self, method: str, status: int, content: bytes) -> Any:
+        try:
+            return json.loads(content.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            raise ServerError(
+                f"{method}: HTTP {status} with a body that is not JSON ({len(content)} bytes)",
+                code="invalid_response", hint=_WRONG_SERVER_HINT,
+            ) from None
+
+    def _network_error(self, method: str, error: Exception, *, maybe_applied: bool = False) -> NetworkError:
+        hint = "is the server running? check --server / MCB_SERVER (`mcb config show`)"
+        if maybe_applied:
+            hint = ("the request may have reached the server; check `mcb context` or `mcb status` before "
+                    "sending it again")
+        return NetworkError(f"{method}: {_describe(error)} talking to {self.base_url}", hint=hint, code="network")
+
+    def _redact(self, text: str) -> str:
+        for secret in self._secrets:
+            text = text.replace(secret, "[redacted]")
+        return text
+
+    def _debug(self, message: str) -> None:
+        if self._log is not None:
+            self._log(self._redact(message))
+
+
+class _LostResponse(Exception):
+    """The request may have been delivered but no complete answer came back."""
+
+    def __init__(self, error: Exception, reason: str):
+        super().__init__(reason)
+        self.error = error
+        self.reason = reason
+
+
+_WRONG_SERVER_HINT = "is --server pointing at the minecraft-builder plugin or `mcb serve`?"
+
+
+def _describe(error: Exception) -> str:
+    kind = type(error).__name__
+    names = {
+        "ConnectError": "connection refused or unreachable",
+        "ConnectTimeout": "connection timed out",
+        "ReadTimeout": "no answer before the timeout",
+        "WriteTimeout": "timed out while sending",
+        "PoolTimeout": "no free connection",
+        "RemoteProtocolError": "connection closed without a complete answer",
+        "ReadError": "connection dropped while reading the answer",
+        "WriteError": "connection dropped while sending",
+    }
+    return names.get(kind, kind)
+
+
+def _ms(started: float) -> int:
+    return round((time.perf_counter() - started) * 1000)

@@ -1,0 +1,212 @@
+"""Camera, chat (admin) and recovery (admin) commands."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from mcb.commands.rpc_support import EXIT_CODES_HELP, open_client, show_status, write_text_atomic
+from mcb.errors import NetworkError, ServerError, UsageError
+from mcb.options import JsonOpt, terminal
+
+camera_app = typer.Typer(help="Saved cameras and screenshots through the spectator camera.", no_args_is_help=True)
+chat_app = typer.Typer(help="In-game /ai chat queue (admin token; normally the bridge does this).", no_args_is_help=True)
+recovery_app = typer.Typer(help="Review and abandon interrupted operations (admin token).", no_args_is_help=True)
+
+CHAT_HAZARD = (
+    "chat polling changes server state: once anything has polled, the plugin cancels every running operation "
+    "whenever no poll arrives for 15 s (unless local automation is on), and polling with a new client id while "
+    "the bridge holds messages pauses writes and cancels operations. Do not poll while the real bridge runs."
+)
+
+
+@camera_app.command("list", epilog=EXIT_CODES_HELP)
+def camera_list(ctx: typer.Context, json_: JsonOpt = False) -> None:
+    """List saved cameras (`camera_list`).
+
+    Examples:
+
+        mcb camera list --json
+    """
+    term = terminal(ctx, json_)
+    with open_client(ctx, term) as client:
+        result = client.camera_list()
+
+    def human() -> None:
+        term.line(f"camera account configured: {'yes' if result.configured else 'no'}")
+        term.table(["camera", "x", "y", "z", "yaw", "pitch"],
+                   [(c.camera_id, c.x, c.y, c.z, c.yaw, c.pitch) for c in result.cameras])
+
+    term.emit(result.wire(), human)
+
+
+def parse_pose(text: str, fov: int | None, width: int | None, height: int | None) -> dict:
+    parts = text.split(",")
+    try:
+        if len(parts) != 5:
+            raise ValueError
+        x, y, z, yaw, pitch = (float(p) for p in parts)
+    except ValueError:
+        raise UsageError(f"--pose expects x,y,z,yaw,pitch numbers, got {text!r}") from None
+    pose: dict = {"x": x, "y": y, "z": z, "yaw": yaw, "pitch": pitch}
+    for key, value in (("fov", fov), ("width", width), ("height", height)):
+        if value is not None:
+            pose[key] = value
+    return pose
+
+
+@camera_app.command("capture", epilog=EXIT_CODES_HELP)
+def camera_capture(
+    ctx: typer.Context,
+    output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the PNG.")],
+    camera: Annotated[str | None, typer.Option("--camera", help="Saved camera id.")] = None,
+    pose: Annotated[str | None, typer.Option("--pose", help="x,y,z,yaw,pitch (wins over --camera).")] = None,
+    after: Annotated[str | None, typer.Option("--after", help="Only once this operation is applied.")] = None,
+    fov: Annotated[int | None, typer.Option("--fov", help="Field of view 30..110.")] = None,
+    width: Annotated[int | None, typer.Option("--width", help="Image width 320..1920.")] = None,
+    height: Annotated[int | None, typer.Option("--height", help="Image height 180..1080.")] = None,
+    timeout: Annotated[float, typer.Option("--timeout", help="Seconds to wait for the picture.", min=1)] = 90.0,
+    json_: JsonOpt = False,
+) -> None:
+    """Take a screenshot (`camera_capture`), poll until it is done, and write the PNG.
+
+    --json prints the final capture result with `imageBase64` replaced by `"image": "<output path>"`.
+
+    Examples:
+
+        mcb camera capture --camera front -o front.png
+
+        mcb camera capture --pose 0,80,-20,0,30 --after 0b6d...-uuid -o after.png
+    """
+    import base64
+    import binascii
+
+    if not camera and not pose:
+        raise UsageError("give --camera ID or --pose x,y,z,yaw,pitch")
+    term = terminal(ctx, json_)
+    pose_body = parse_pose(pose, fov, width, height) if pose else None
+    deadline = time.monotonic() + timeout
+    with open_client(ctx, term) as client:
+        result = client.camera_capture(camera_id=camera, pose=pose_body, after_operation_id=after)
+        with term.progress("capturing", total=None):
+            while result.status == "pending":
+                if time.monotonic() > deadline:
+                    raise NetworkError(f"capture {result.captureId} still pending after {timeout:g} s", code="wait_timeout")
+                time.sleep(0.5)
+                result = client.camera_capture(capture_id=result.captureId)
+    if result.status != "completed":
+        raise ServerError(f"capture {result.captureId} failed: {result.error}: {result.message}",
+                          code=result.error or "capture_failed")
+    try:
+        image = base64.b64decode(result.imageBase64 or "", validate=True)
+    except (binascii.Error, ValueError):
+        raise ServerError("capture result carries invalid base64 image data", code="invalid_image") from None
+    if not image.startswith(b"\x89PNG"):
+        raise ServerError(f"capture result is not a PNG ({result.mimeType})", code="invalid_image")
+    write_text_atomic(output, image)
+    data = {k: v for k, v in result.wire().items() if k != "imageBase64"}
+    data["image"] = str(output)
+    term.emit(data, lambda: term.line(f"wrote {output} ({result.width}×{result.height}, {len(image)} bytes)"))
+
+
+@chat_app.command("poll", epilog=EXIT_CODES_HELP)
+def chat_poll(
+    ctx: typer.Context,
+    client_id: Annotated[str, typer.Option("--client-id", help="Stable id of this poller.")],
+    json_: JsonOpt = False,
+) -> None:
+    """Lease up to 8 queued /ai chat messages (`chat_poll`, admin token). Read the warning first.
+
+    Warning: polling starts the plugin's 15-second chat-silence rule, which cancels running operations if polling
+    stops (unless local automation is on); a new --client-id while the bridge holds messages pauses writes.
+
+    Examples:
+
+        mcb chat poll --client-id my-bot --json
+    """
+    term = terminal(ctx, json_)
+    term.warn(CHAT_HAZARD)
+    with open_client(ctx, term) as client:
+        result = client.chat_poll(client_id)
+    term.emit(result.wire(), lambda: term.table(
+        ["id", "player", "type", "text"], [(m.id, m.playerId, m.type, m.text) for m in result.messages]))
+
+
+@chat_app.command("reply", epilog=EXIT_CODES_HELP)
+def chat_reply(
+    ctx: typer.Context,
+    message_id: Annotated[str, typer.Argument(metavar="ID", help="Message id from `mcb chat poll`.")],
+    player: Annotated[str, typer.Option("--player", help="playerId of the message's sender.")],
+    text: Annotated[str | None, typer.Option("--text", help="Reply shown in game (first 1600 characters).")] = None,
+    done: Annotated[bool, typer.Option("--done", help="Mark the message finished (removes its lease).")] = False,
+    json_: JsonOpt = False,
+) -> None:
+    """Answer a chat message in game (`chat_reply`, admin token).
+
+    Examples:
+
+        mcb chat reply 4e1f...-uuid --player 9a7b...-uuid --text "Tower built" --done
+    """
+    term = terminal(ctx, json_)
+    term.warn(CHAT_HAZARD)
+    with open_client(ctx, term) as client:
+        result = client.chat_reply(message_id, player, text=text, done=done)
+    term.emit(result.wire(), lambda: term.line("delivered" if result.delivered else "not delivered (player offline)"))
+
+
+@recovery_app.command("review", epilog=EXIT_CODES_HELP)
+def recovery_review(
+    ctx: typer.Context,
+    operation_id: Annotated[str, typer.Argument(help="An operation in recovery_required.")],
+    json_: JsonOpt = False,
+) -> None:
+    """Compare an interrupted operation's blocks with their before/after values (`recovery_review`, admin).
+
+    Prints `currentDigest`; pass it to `mcb recovery abandon --digest` to confirm you reviewed this exact state.
+
+    Examples:
+
+        mcb recovery review 0b6d...-uuid
+    """
+    term = terminal(ctx, json_)
+    with open_client(ctx, term) as client:
+        result = client.recovery_review(operation_id)
+    term.emit(result.wire(), lambda: term.kv([
+        ("operation", result.operationId), ("plan", result.planId), ("positions", result.positions),
+        ("match before", result.matchesBefore), ("match after", result.matchesAfter),
+        ("foreign states", result.foreignStates), ("digest", result.currentDigest),
+    ]))
+
+
+@recovery_app.command("abandon", epilog=EXIT_CODES_HELP)
+def recovery_abandon(
+    ctx: typer.Context,
+    operation_id: Annotated[str, typer.Argument(help="An operation in recovery_required.")],
+    digest: Annotated[str, typer.Option("--digest", help="currentDigest printed by `mcb recovery review`.")],
+    json_: JsonOpt = False,
+) -> None:
+    """Give up on an interrupted operation without touching the world (`recovery_abandon`, admin).
+
+    The server refuses if the blocks changed since the review that produced --digest. The operation becomes
+    `failed` and can never be undone.
+
+    Examples:
+
+        mcb recovery abandon 0b6d...-uuid --digest "$(mcb recovery review 0b6d...-uuid --json | jq -r .currentDigest)"
+    """
+    if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+        raise UsageError("--digest must be the 64-character lowercase hex currentDigest from `mcb recovery review`")
+    term = terminal(ctx, json_)
+    with open_client(ctx, term) as client:
+        result = client.recovery_abandon(operation_id, digest)
+    term.emit(result.wire(), lambda: show_status(term, result))
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(camera_app, name="camera")
+    app.add_typer(chat_app, name="chat")
+    app.add_typer(recovery_app, name="recovery")
+

@@ -1,0 +1,207 @@
+"""Parts, materials and schematic assets: `mcb part`, `material`, `asset list`, `export`, `import-prepare`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from mcb.commands.rpc_support import EXIT_CODES_HELP, open_client, parse_position, show_plan
+from mcb.errors import UsageError
+from mcb.options import JsonOpt, terminal
+
+part_app = typer.Typer(help="Named parts: the exact blocks an applied operation wrote.", no_args_is_help=True)
+material_app = typer.Typer(help="Search and describe the server's material catalog.", no_args_is_help=True)
+asset_app = typer.Typer(help="The server's schematic library.", no_args_is_help=True)
+
+
+@part_app.command("define", epilog=EXIT_CODES_HELP)
+def part_define(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="Part name (at most 64 characters).")],
+    operation_id: Annotated[str, typer.Argument(help="An applied operation whose written blocks form the part.")],
+    json_: JsonOpt = False,
+) -> None:
+    """Register the blocks an applied operation wrote as a named part (`part_define`).
+
+    Examples:
+
+        mcb part define north-tower 0b6d...-uuid
+    """
+    term = terminal(ctx, json_)
+    with open_client(ctx, term) as client:
+        result = client.part_define(name, operation_id)
+    term.emit(result.wire(), lambda: term.kv([("part", result.part_id), ("name", result.name),
+                                              ("blocks", result.block_count)]))
+
+
+@part_app.command("get", epilog=EXIT_CODES_HELP)
+def part_get(
+    ctx: typer.Context,
+    part_id: Annotated[str, typer.Argument(help="Part id.")],
+    json_: JsonOpt = False,
+) -> None:
+    """Show a part: name, size, protection and bounds (`part_get`).
+
+    Examples:
+
+        mcb part get 7c2e...-uuid --json
+    """
+    term = terminal(ctx, json_)
+    with open_client(ctx, term) as client:
+        result = client.part_get(part_id)
+    term.emit(result.wire(), lambda: term.kv([
+        ("part", result.part_id), ("name", result.name), ("blocks", result.block_count),
+        ("protected", "yes" if result.protected else "no"), ("operation", result.operation_id),
+        ("bounds", result.bounds.text() if result.bounds else "?"),
+    ]))
+
+
+@material_app.command("search", epilog=EXIT_CODES_HELP)
+def material_search(
+    ctx: typer.Context,
+    query: Annotated[str, typer.Argument(help="Space-separated substrings that must all occur in the id.")] = "",
+    kind: Annotated[str, typer.Option("--kind", help="block, item or all.")] = "block",
+    limit: Annotated[int | None, typer.Option("--limit", help="Results per page (1..32).", min=1, max=32)] = None,
+    all_pages: Annotated[bool, typer.Option("--all", help="Follow cursors and return every match.")] = False,
+    json_: JsonOpt = False,
+) -> None:
+    """Search the material catalog (`material_search`).
+
+    With --all every page is fetched and --json prints one object {catalog_version, query, kind, total, results}.
+
+    Examples:
+
+        mcb material search oak stairs
+
+        mcb material search glass --kind all --all --json
+    """
+    if kind not in {"block", "item", "all"}:
+        raise UsageError("--kind must be block, item or all")
+    term = terminal(ctx, json_)
+    with open_client(ctx, term) as client:
+        if all_pages:
+            pages = list(client.material_search_pages(query, kind=kind, limit=limit))
+            first = pages[0]
+            data = {"catalog_version": first.catalog_version, "query": first.query, "kind": first.kind,
+                    "total": first.total, "results": [r.wire() for p in pages for r in p.results]}
+        else:
+            page = client.material_search(query, kind=kind, limit=limit)
+            data = page.wire()
+
+    def human() -> None:
+        term.table(["id", "block", "item"], [(r["id"], r["block"], r["item"]) for r in data["results"]])
+        more = " (more: use --all)" if data.get("next_cursor") else ""
+        term.info(f"{len(data['results'])} of {data['total']} shown{more}")
+
+    term.emit(data, human)
+
+
+@material_app.command("describe", epilog=EXIT_CODES_HELP)
+def material_describe(
+    ctx: typer.Context,
+    material_id: Annotated[str, typer.Argument(metavar="ID", help="Material id, e.g. minecraft:oak_stairs.")],
+    json_: JsonOpt = False,
+) -> None:
+    """Describe one material: default state, properties and behaviour (`material_describe`).
+
+    Examples:
+
+        mcb material describe minecraft:oak_stairs
+    """
+    term = terminal(ctx, json_)
+    with open_client(ctx, term) as client:
+        result = client.material_describe(material_id)
+
+    def human() -> None:
+        term.kv([("id", result.id), ("block", result.block), ("item", result.item),
+                 ("default state", result.default_state or "-"), ("behavior", ", ".join(result.behavior or []) or "-")])
+        if result.properties:
+            term.table(["property", "values"], [(k, ", ".join(v)) for k, v in result.properties.items()])
+
+    term.emit(result.wire(), human)
+
+
+@asset_app.command("list", epilog=EXIT_CODES_HELP)
+def asset_list(
+    ctx: typer.Context,
+    query: Annotated[str | None, typer.Option("--query", help="Case-insensitive substring of the asset name.")] = None,
+    json_: JsonOpt = False,
+) -> None:
+    """List the schematics in the server's library (`asset_list`).
+
+    Examples:
+
+        mcb asset list --query tower
+    """
+    term = terminal(ctx, json_)
+    with open_client(ctx, term) as client:
+        result = client.asset_list(query)
+    term.emit(result.wire(), lambda: term.table(
+        ["asset", "name", "size (w×h×l)", "blocks", "data version"],
+        [(a.assetId, a.name, f"{a.width}×{a.height}×{a.length}", a.blockCount, a.dataVersion) for a in result.assets],
+    ))
+
+
+def export(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="Asset name stored in the schematic (1..64 printable characters).")],
+    min_: Annotated[str, typer.Option("--min", help="Lowest corner x,y,z.")],
+    max_: Annotated[str, typer.Option("--max", help="Highest corner x,y,z.")],
+    origin: Annotated[str | None, typer.Option("--origin", help="Anchor x,y,z (default: --min).")] = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Save a box of the world as a schematic in the server's library (`schematic_export`).
+
+    Examples:
+
+        mcb export "gate house" --min 0,64,0 --max 8,72,8
+
+        mcb export hut --min 0,64,0 --max 4,68,4 --origin 2,64,2 --json | jq -r .assetId
+    """
+    term = terminal(ctx, json_)
+    low, high = parse_position(min_, "--min"), parse_position(max_, "--max")
+    anchor = parse_position(origin, "--origin") if origin else None
+    with open_client(ctx, term) as client:
+        asset = client.schematic_export(name, low, high, anchor)
+    term.emit(asset.wire(), lambda: term.kv([
+        ("asset", asset.assetId), ("name", asset.name), ("size", f"{asset.width}×{asset.height}×{asset.length}"),
+        ("offset", asset.offset.text() if asset.offset else "0,0,0"), ("sha256", asset.sha256),
+        ("bytes", asset.size_bytes),
+    ]))
+
+
+def import_prepare(
+    ctx: typer.Context,
+    asset_id: Annotated[str, typer.Argument(metavar="ASSET", help="Asset id from `mcb asset list`.")],
+    target: Annotated[str, typer.Option("--target", help="Anchor position x,y,z.")],
+    rotation: Annotated[int, typer.Option("--rotation", help="Clockwise degrees: 0, 90, 180 or 270.")] = 0,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Save the plan summary for `mcb apply`.")] = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Prepare placing a library schematic at a target (`schematic_import_prepare`); apply with `mcb apply`.
+
+    Examples:
+
+        mcb import-prepare 5d0c...-uuid --target 10,64,10 --rotation 90 -o plan.json && mcb apply plan.json --wait
+    """
+    from mcb.commands.plan_commands import save_plan
+
+    if rotation not in (0, 90, 180, 270):
+        raise UsageError("--rotation must be 0, 90, 180 or 270")
+    term = terminal(ctx, json_)
+    anchor = parse_position(target, "--target")
+    with open_client(ctx, term) as client:
+        plan = client.schematic_import_prepare(asset_id, anchor, rotation)
+        if output is not None:
+            save_plan(output, plan, client, f"asset {asset_id}")
+    term.emit(plan.wire(), lambda: show_plan(term, plan))
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(part_app, name="part")
+    app.add_typer(material_app, name="material")
+    app.add_typer(asset_app, name="asset")
+    app.command("export", epilog=EXIT_CODES_HELP)(export)
+    app.command("import-prepare", epilog=EXIT_CODES_HELP)(import_prepare)

@@ -1,0 +1,238 @@
+"""Plan lifecycle commands: `mcb prepare`, `apply`, `status`, `cancel`, `undo`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from mcb.commands.rpc_support import (
+    EXIT_CODES_HELP, finish_status, open_client, parse_position, read_json_source, show_plan, show_status,
+    wait_with_progress, write_json_atomic,
+)
+from mcb.errors import InputError, UsageError
+from mcb.options import JsonOpt, terminal
+
+WaitTimeoutOpt = Annotated[float, typer.Option("--timeout", help="Seconds to wait for a terminal status.", min=0.1)]
+IntervalOpt = Annotated[float, typer.Option("--interval", help="Seconds between status polls.", min=0.02)]
+OutputPlanOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Save the plan summary (for `mcb apply FILE`).")]
+
+
+def save_plan(path: Path, plan, client, source: str) -> None:
+    """A plan file: the server's plan summary plus where it came from (extra keys are ignored by `mcb apply`)."""
+    data = {**plan.wire(), "mcb_plan": 1, "server": client.server, "project_id": client.project_id, "source": source}
+    write_json_atomic(path, data)
+
+
+def expected_blocks(inspection: object, recipe: dict) -> list[dict]:
+    """``expected_blocks`` from an `inspect --blocks --json` result, limited to the recipe's positions when known."""
+    if not isinstance(inspection, dict) or not isinstance(inspection.get("blocks"), list):
+        raise InputError("--expected needs the JSON of `mcb inspect --blocks --json` (with a `blocks` list)")
+    entries = []
+    for block in inspection["blocks"]:
+        if not isinstance(block, dict) or "pos" not in block or "state" not in block:
+            raise InputError("--expected: every block needs `pos` and `state`")
+        entry = {"pos": block["pos"], "state": block["state"]}
+        if block.get("snapshot_id"):
+            entry["snapshot_id"] = block["snapshot_id"]
+        entries.append(entry)
+    wanted = recipe_positions(recipe)
+    if wanted is not None:
+        entries = [e for e in entries if (e["pos"]["x"], e["pos"]["y"], e["pos"]["z"]) in wanted]
+    return entries
+
+
+def recipe_positions(recipe: dict) -> set[tuple[int, int, int]] | None:
+    """The recipe's compiled positions via the offline compiler, or None when it is unavailable or fails."""
+    try:
+        from mcb.recipes.compile import compile_recipe  # owned by the recipes engineer
+    except ImportError:
+        return None
+    try:
+        compiled = compile_recipe(recipe)
+    except Exception:  # the server reports recipe errors with its own exact messages
+        return None
+    positions = getattr(compiled, "positions", compiled)
+    try:
+        return {tuple(p) if not isinstance(p, dict) else (p["x"], p["y"], p["z"]) for p in positions}
+    except (TypeError, KeyError):
+        return None
+
+
+def prepare(
+    ctx: typer.Context,
+    recipe_file: Annotated[str, typer.Argument(metavar="RECIPE", help="Recipe JSON file, or - for stdin.")],
+    dependency: Annotated[list[str] | None, typer.Option("--dependency", "-d", help="Read dependency x,y,z (repeatable).")] = None,
+    part: Annotated[str | None, typer.Option("--part", help="Restrict writes to this part's exact mask.")] = None,
+    expected: Annotated[Path | None, typer.Option("--expected", help="Saved `mcb inspect --blocks --json`: refuse if the world changed.")] = None,
+    output: OutputPlanOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Prepare a recipe on the server and show the plan (`build_prepare`); nothing is written yet.
+
+    Prints the plan id, plan hash and the number of blocks that would change. Apply it with `mcb apply`.
+
+    Examples:
+
+        mcb prepare recipes/tower.json -o plan.json
+
+        cat tower.json | mcb prepare - --json
+
+        mcb prepare wall.json --expected before.json --dependency 0,63,0
+    """
+    term = terminal(ctx, json_)
+    recipe = read_json_source(recipe_file, "recipe")
+    if not isinstance(recipe, dict):
+        raise InputError("a recipe must be a JSON object {version, operations}")
+    deps = [parse_position(d, "--dependency") for d in dependency or []]
+    expected_list = expected_blocks(read_json_source(str(expected), "--expected file"), recipe) if expected else None
+    with open_client(ctx, term) as client:
+        plan = client.build_prepare(recipe, dependencies=deps, part_id=part, expected_blocks=expected_list)
+        if output is not None:
+            save_plan(output, plan, client, recipe_file)
+    term.emit(plan.wire(), lambda: show_plan(term, plan))
+    if output is not None:
+        term.info(f"plan saved to {output}; apply with `mcb apply {output}`")
+
+
+def load_plan_reference(plan: str, plan_hash: str | None) -> tuple[str, str]:
+    if plan_hash is not None:
+        return plan, plan_hash
+    path = Path(plan)
+    if not path.is_file():
+        raise UsageError("give PLAN_ID and PLAN_HASH, or a plan file saved with `mcb prepare -o`")
+    data = read_json_source(plan, "plan file")
+    if not isinstance(data, dict) or not isinstance(data.get("plan_id"), str) or not isinstance(data.get("plan_hash"), str):
+        raise InputError(f"{plan} is not a plan file (needs plan_id and plan_hash)")
+    return data["plan_id"], data["plan_hash"]
+
+
+def apply(
+    ctx: typer.Context,
+    plan: Annotated[str, typer.Argument(metavar="PLAN", help="Plan id, or a plan file from `mcb prepare -o`.")],
+    plan_hash: Annotated[str | None, typer.Argument(metavar="[PLAN_HASH]", help="Plan hash (with a plan id).")] = None,
+    idempotency_key: Annotated[str | None, typer.Option("--idempotency-key", help="Key to (re)use; default mcb-<plan id>.")] = None,
+    wait: Annotated[bool, typer.Option("--wait", help="Wait until the operation is terminal (progress on stderr).")] = False,
+    timeout: WaitTimeoutOpt = 600.0,
+    interval: IntervalOpt = 0.1,
+    json_: JsonOpt = False,
+) -> None:
+    """Apply a prepared plan (`build_apply`) and print the operation status.
+
+    The idempotency key defaults to `mcb-<plan id>` and is printed on stderr: running the same command again
+    after a crash or a lost answer returns the same operation instead of writing twice.
+
+    Examples:
+
+        mcb apply plan.json --wait
+
+        mcb apply 3f1c...-uuid 9ab2...hash --idempotency-key my-key-1 --json
+    """
+    from mcb.client.workflow import default_idempotency_key
+
+    term = terminal(ctx, json_)
+    plan_id, hash_value = load_plan_reference(plan, plan_hash)
+    key = idempotency_key or default_idempotency_key(plan_id)
+    term.info(f"idempotency key: {key}")
+    with open_client(ctx, term) as client:
+        status = client.build_apply(plan_id, hash_value, key)
+        if wait:
+            status = wait_with_progress(term, client, status.operation_id, timeout=timeout, interval=interval,
+                                        first=status)
+    if wait:
+        finish_status(term, status)
+    else:
+        term.emit(status.wire(), lambda: show_status(term, status))
+
+
+def status(
+    ctx: typer.Context,
+    operation_id: Annotated[str, typer.Argument(help="Operation id (from `mcb apply` or `mcb context`).")],
+    wait: Annotated[bool, typer.Option("--wait", help="Poll until the status is terminal.")] = False,
+    timeout: WaitTimeoutOpt = 600.0,
+    interval: IntervalOpt = 0.1,
+    json_: JsonOpt = False,
+) -> None:
+    """Show an operation's status (`operation_status`); `--wait` polls until it is terminal.
+
+    With --wait the exit code says how it ended: 0 applied, 7 conflict or recovery_required, 1 failed or
+    cancelled, 6 when --timeout runs out.
+
+    Examples:
+
+        mcb status 0b6d...-uuid
+
+        mcb status 0b6d...-uuid --wait --timeout 120 --json
+    """
+    term = terminal(ctx, json_)
+    with open_client(ctx, term) as client:
+        if wait:
+            result = wait_with_progress(term, client, operation_id, timeout=timeout, interval=interval)
+        else:
+            result = client.operation_status(operation_id)
+    if wait:
+        finish_status(term, result)
+    else:
+        term.emit(result.wire(), lambda: show_status(term, result))
+
+
+def cancel(
+    ctx: typer.Context,
+    operation_id: Annotated[str, typer.Argument(help="Operation id.")],
+    json_: JsonOpt = False,
+) -> None:
+    """Ask the server to stop an operation (`operation_cancel`); confirmed writes stay and can be undone.
+
+    Examples:
+
+        mcb cancel 0b6d...-uuid && mcb status 0b6d...-uuid --wait
+    """
+    term = terminal(ctx, json_)
+    with open_client(ctx, term) as client:
+        result = client.operation_cancel(operation_id)
+    term.emit(result.wire(), lambda: show_status(term, result))
+
+
+def undo(
+    ctx: typer.Context,
+    operation_id: Annotated[str, typer.Argument(help="Operation to revert.")],
+    apply_: Annotated[bool, typer.Option("--apply", help="Also apply the undo plan and wait for it.")] = False,
+    output: OutputPlanOpt = None,
+    timeout: WaitTimeoutOpt = 600.0,
+    json_: JsonOpt = False,
+) -> None:
+    """Prepare the plan that reverts an operation's confirmed writes (`operation_undo_prepare`).
+
+    Without --apply this prints the undo plan (apply it with `mcb apply`). With --apply it applies the plan with
+    key mcb-<plan id> and waits; --json then prints {"plan", "idempotency_key", "operation"}.
+
+    Examples:
+
+        mcb undo 0b6d...-uuid -o undo-plan.json
+
+        mcb undo 0b6d...-uuid --apply
+    """
+    from mcb.client.workflow import PlanOutcome, default_idempotency_key, raise_for_outcome
+
+    term = terminal(ctx, json_)
+    with open_client(ctx, term) as client:
+        plan = client.operation_undo_prepare(operation_id)
+        if output is not None:
+            save_plan(output, plan, client, f"undo of {operation_id}")
+        if not apply_:
+            term.emit(plan.wire(), lambda: show_plan(term, plan))
+            return
+        key = default_idempotency_key(plan.plan_id)
+        term.info(f"undo plan {plan.plan_id}: {plan.changed_blocks} blocks; idempotency key: {key}")
+        first = client.build_apply(plan.plan_id, plan.plan_hash, key)
+        final = wait_with_progress(term, client, first.operation_id, timeout=timeout, interval=0.1, first=first)
+    outcome = PlanOutcome(plan=plan, idempotency_key=key, status=final)
+    term.emit(outcome.to_json(), lambda: (show_plan(term, plan), show_status(term, final)))
+    raise_for_outcome(final)
+
+
+def register(app: typer.Typer) -> None:
+    for name, function in (("prepare", prepare), ("apply", apply), ("status", status), ("cancel", cancel),
+                           ("undo", undo)):
+        app.command(name, epilog=EXIT_CODES_HELP)(function)

@@ -1,0 +1,144 @@
+"""Helpers shared by the RPC command modules: settings → client, argument parsing, plan/status printing.
+
+Only stdlib, typer, ``mcb.options`` and ``mcb.errors`` at module level; the client is imported on use.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from mcb.errors import InputError, UsageError
+from mcb.options import app_state, terminal
+
+EXIT_CODES_HELP = (
+    "Exit codes: 0 ok · 1 operation ended badly · 2 usage · 3 config · 4 auth/permission · 5 server error · "
+    "6 network/timeout · 7 conflict/stale/busy · 130 interrupted."
+)
+
+
+def load_settings(ctx: typer.Context):
+    from mcb.config import load_settings as resolve
+
+    state = app_state(ctx)
+    return resolve(server=state.server, profile=state.profile, timeout=state.timeout)
+
+
+def open_client(ctx: typer.Context, term=None):
+    """An :class:`McbClient` for the effective settings; HTTP lines go to ``term.debug`` at ``-vv``."""
+    from mcb.client import McbClient
+
+    settings = load_settings(ctx)
+    log = None
+    if term is not None and term.verbosity >= 2:
+        log = term.debug
+    if term is not None:
+        term.debug(f"server {settings.server} (from {settings.sources.get('server', 'default')})")
+    return McbClient.from_settings(settings, log=log)
+
+
+def parse_position(text: str, option: str) -> dict[str, int]:
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        if len(parts) != 3:
+            raise ValueError
+        x, y, z = (int(p) for p in parts)
+    except ValueError:
+        raise UsageError(f"{option} expects x,y,z integers, got {text!r}", hint=f"e.g. {option} 0,64,0") from None
+    return {"x": x, "y": y, "z": z}
+
+
+def read_json_source(source: str, what: str) -> Any:
+    """JSON from a file path or ``-`` (stdin)."""
+    if source == "-":
+        text = sys.stdin.read()
+        name = "stdin"
+    else:
+        path = Path(source)
+        try:
+            text = path.read_text("utf-8")
+        except FileNotFoundError:
+            raise InputError(f"{what} {source} does not exist") from None
+        except (OSError, UnicodeDecodeError) as error:
+            raise InputError(f"cannot read {what} {source}: {error}") from None
+        name = source
+    try:
+        return json.loads(text)
+    except ValueError as error:
+        raise InputError(f"{what} {name} is not valid JSON: {error}") from None
+
+
+def write_text_atomic(path: Path, data: bytes | str) -> None:
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    write_text_atomic(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def show_plan(term, plan, *, title: str = "plan") -> None:
+    pairs = [("plan id", plan.plan_id), ("plan hash", plan.plan_hash), ("changed blocks", plan.changed_blocks)]
+    if plan.region is not None:
+        pairs.append(("project area", plan.region.text()))
+    if plan.expires_at:
+        import time
+
+        pairs.append(("expires in", f"{max(0, round(plan.expires_at / 1000 - time.time()))} s"))
+    term.kv(pairs)
+
+
+def show_status(term, status) -> None:
+    term.kv([
+        ("operation", status.operation_id), ("status", status.status),
+        ("written", f"{status.written}/{status.total_changes} (processed {status.processed})"),
+        ("message", status.message),
+    ])
+    if status.conflicts:
+        term.table(["pos", "reason", "expected", "current", "desired"],
+                   [(c.pos.text(), c.reason, c.expected, c.current, c.desired) for c in status.conflicts])
+
+
+def wait_with_progress(term, client, operation_id: str, *, timeout: float, interval: float, first=None):
+    """Wait for a terminal status with a progress bar on stderr (silent when stderr is not a TTY)."""
+    from mcb.client.workflow import wait_for_operation
+
+    total = first.total_changes if first is not None else None
+    with term.progress(f"operation {operation_id[:8]}", total=total or None) as bar:
+        def on_progress(status) -> None:
+            bar.update(completed=status.processed, total=status.total_changes or None,
+                       description=f"{status.status} {operation_id[:8]}")
+
+        return wait_for_operation(client, operation_id, timeout=timeout, interval=interval,
+                                  on_progress=on_progress, first=first)
+
+
+def finish_status(term, status) -> None:
+    """Print a (terminal) status, then raise the error that gives the right exit code if it did not apply."""
+    from mcb.client.workflow import raise_for_outcome
+
+    term.emit(status.wire(), lambda: show_status(term, status))
+    raise_for_outcome(status)
+
+
+__all__ = [
+    "EXIT_CODES_HELP", "finish_status", "load_settings", "open_client", "parse_position", "read_json_source",
+    "show_plan", "show_status", "terminal", "wait_with_progress", "write_json_atomic", "write_text_atomic",
+]
