@@ -199,3 +199,47 @@ def test_behavior_flags(reg):
     assert reg.behavior("stone")["behavior"] == []
     with pytest.raises(UnknownBlockError):
         reg.behavior("oak_stair")
+
+
+# -- property tests over real blocks ------------------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_REG = load_registry()
+_WITH_PROPS = [name for name in _REG.names() if _REG.block(name).properties]
+
+
+@st.composite
+def partial_states(draw):
+    """A real block with a random subset of its properties, random allowed values, in random order."""
+    info = _REG.block(draw(st.sampled_from(_WITH_PROPS)))
+    keys = draw(st.permutations(list(info.properties)))
+    keys = keys[: draw(st.integers(0, len(keys)))]
+    chosen = {key: draw(st.sampled_from(info.properties[key])) for key in keys}
+    return info, chosen
+
+
+@settings(max_examples=200)
+@given(partial_states())
+def test_canonical_form_is_complete_sorted_and_order_independent(sample):
+    info, chosen = sample
+    text = info.name + ("[" + ",".join(f"{k}={v}" for k, v in chosen.items()) + "]" if chosen else "")
+    canonical = _REG.canonicalize(text)
+    expected = dict(info.defaults, **chosen)
+    assert canonical == info.name + "[" + ",".join(f"{k}={expected[k]}" for k in sorted(expected)) + "]"
+    reversed_text = info.name + ("[" + ",".join(f"{k}={v}" for k, v in reversed(chosen.items())) + "]" if chosen else "")
+    assert _REG.canonicalize(reversed_text) == canonical
+    assert _REG.canonicalize(canonical) == canonical
+
+
+@settings(max_examples=200)
+@given(partial_states(), st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789_", min_size=1, max_size=12))
+def test_any_value_outside_the_domain_is_rejected_with_its_allowed_values(sample, value):
+    info, _ = sample
+    prop = next(iter(info.properties))
+    if value in info.properties[prop]:
+        return
+    with pytest.raises(BadValueError) as error:
+        _REG.canonicalize(f"{info.name}[{prop}={value}]")
+    assert error.value.hint.endswith(", ".join(info.properties[prop]))

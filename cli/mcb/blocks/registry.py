@@ -150,6 +150,8 @@ class Registry:
             if len(self._canonical_cache) < 65536:
                 self._canonical_cache[state] = canonical
             return canonical
+        if not isinstance(state, BlockState):
+            parse_state(state)  # raises StateSyntaxError for anything that is not text
         return self._canonicalize_parsed(state, str(state))
 
     def canonical_state(self, state: str | BlockState) -> BlockState:

@@ -54,6 +54,10 @@ class StateSyntaxError(BlockStateError):
             details={"position": position},
         )
 
+    def __reduce__(self):
+        # Rebuild from the constructor's own arguments so the error survives a process-pool boundary.
+        return (type(self), (self.reason, self.text, self.position))
+
 
 @dataclass(frozen=True)
 class BlockState:
