@@ -1,7 +1,83 @@
-"""`mcb serve` commands (not implemented yet)."""
+"""`mcb serve`: run the local reference server (the plugin's HTTP JSON RPC against a local world)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
 
 import typer
+
+from mcb.options import JsonOpt, terminal
+
+
+def serve(
+    ctx: typer.Context,
+    data: Annotated[Path | None, typer.Option("--data", help="Data directory (world, journal, tokens). "
+                                              "Default: the user data dir, e.g. ~/.local/share/mcb/server.")] = None,
+    port: Annotated[int, typer.Option("--port", help="TCP port; 0 picks a free one.", min=0, max=65535)] = 8765,
+    host: Annotated[str, typer.Option("--host", help="Listen address (loopback unless --allow-remote).")] = "127.0.0.1",
+    allow_remote: Annotated[bool, typer.Option("--allow-remote", help="Permit a non-loopback --host (no TLS!).")] = False,
+    tick_ms: Annotated[int, typer.Option("--tick-ms", help="Milliseconds between engine steps; 0 = as fast as possible.", min=0)] = 50,
+    test_hooks: Annotated[bool, typer.Option("--test-hooks", help="Enable admin-only test_* methods (player edits, "
+                                             "owner offline, /ai stop, chat prompts).")] = False,
+    owner: Annotated[str | None, typer.Option("--owner", help="Owner UUID (saved; default: generated once).")] = None,
+    project: Annotated[str | None, typer.Option("--project", help="Project id (saved; default 'default').")] = None,
+    local_automation: Annotated[bool | None, typer.Option("--local-automation/--no-local-automation",
+                                help="Accept player_id 'console' (default on; saved).")] = None,
+    region: Annotated[str | None, typer.Option("--region", metavar="X1,Y1,Z1,X2,Y2,Z2",
+                      help="Project area, inclusive (saved; default -64,0,-64,64,128,64).")] = None,
+    loaded_chunk_radius: Annotated[int | None, typer.Option("--loaded-chunk-radius", min=0,
+                                   help="Only chunks within this Chebyshev radius of chunk 0,0 are loaded.")] = None,
+    world_border: Annotated[int | None, typer.Option("--world-border", min=1, help="World-border radius in blocks.")] = None,
+    max_plan_blocks: Annotated[int | None, typer.Option("--max-plan-blocks", min=1, max=4096)] = None,
+    data_version: Annotated[int | None, typer.Option("--data-version", help="Reported DataVersion (default 4903).")] = None,
+    ready_file: Annotated[Path | None, typer.Option("--ready-file", hidden=True)] = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Run the local reference server until Ctrl-C; the world and journal survive restarts.
+
+    Listens on 127.0.0.1 only unless --allow-remote. Tokens (admin, agent) are generated on first start and kept in
+    DATA/tokens.json (mode 0600); they are never printed. With --json, one line {url, data_dir, token_file} is
+    printed to stdout once the server is ready.
+
+    Examples:
+
+        mcb serve
+
+        mcb serve --data ./world --port 0 --tick-ms 0 --test-hooks
+
+        mcb serve --owner 0f6c3a6e-8a39-4a5b-9d4e-2f3f0d0c0a01 --no-local-automation
+    """
+    from mcb.errors import UsageError
+    from mcb.server.runner import ServeRequest, run_until_stopped
+
+    term = terminal(ctx, json_)
+    request = ServeRequest(
+        data_dir=data, host=host, port=port, allow_remote=allow_remote, tick_ms=tick_ms, test_hooks=test_hooks,
+        owner=owner, project=project, local_automation=local_automation, region=region,
+        loaded_chunk_radius=loaded_chunk_radius, world_border=world_border, max_plan_blocks=max_plan_blocks,
+        data_version=data_version, ready_file=ready_file, verbose=term.verbosity > 0,
+    )
+
+    def on_ready(info: dict) -> None:
+        if info.get("remote_warning"):
+            term.warn(info["remote_warning"])
+        term.info(f"mcb serve listening on {info['url']} (tick {tick_ms} ms{', test hooks on' if test_hooks else ''})")
+        term.info(f"data: {info['data_dir']}")
+        term.info(f"tokens: {info['token_file']} (admin_token, agent_token; mode 0600)")
+        if info.get("recovery_required"):
+            term.warn(f"{info['recovery_required']} interrupted operation(s) need recovery_review/recovery_abandon")
+        term.info("press Ctrl-C to stop")
+        if term.json_mode:
+            term.json({k: info[k] for k in ("url", "data_dir", "token_file")})
+
+    try:
+        run_until_stopped(request, on_ready)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    term.info("stopped; world and journal saved")
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
+    app.command("serve")(serve)

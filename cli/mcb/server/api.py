@@ -31,6 +31,9 @@ should see. ``params`` still contains ``player_id``/``project_id``; ignore unkno
   waiting > 20 s gives ``timeout``). Keep it ``True`` for anything that reads or writes the world, plans, parts or
   operations. Pure lookups (material catalog) may use ``False``.
 
+``register_context_field(key, provider)``: ``provider(state) -> value`` fills one ``project_context`` key (the
+peripheral module supplies ``material_catalog`` this way; the core has a zero placeholder until it does).
+
 ``RequestContext``: ``state`` (ServerState), ``method``, ``is_admin``, ``player_id``, ``project_id``.
 
 ServerState (``ctx.state``)
@@ -78,7 +81,7 @@ Test hooks (only with ``mcb serve --test-hooks``, admin token only, unscoped): s
 
 from __future__ import annotations
 
-from mcb.server.dispatch import RequestContext, register_method, registered_methods
+from mcb.server.dispatch import RequestContext, register_context_field, register_method, registered_methods
 from mcb.server.errors import RpcError, invalid
 from mcb.server.params import (
     blockpos_text,
@@ -95,6 +98,6 @@ from mcb.server.params import (
 
 __all__ = [
     "RequestContext", "RpcError", "blockpos_text", "integer_param", "invalid", "loose_int", "loose_pos", "now_ms",
-    "optional_string", "pos_json", "pos_param", "region_json", "register_method", "registered_methods",
+    "optional_string", "pos_json", "pos_param", "region_json", "register_context_field", "register_method", "registered_methods",
     "required_string",
 ]

@@ -75,6 +75,18 @@ def register_method(
     )
 
 
+_CONTEXT_FIELDS: dict[str, Callable] = {}
+
+
+def register_context_field(key: str, provider: Callable) -> None:
+    """Let a module supply one ``project_context`` field, e.g. ``material_catalog`` (``provider(state) -> value``)."""
+    _CONTEXT_FIELDS[key] = provider
+
+
+def context_field_providers() -> dict[str, Callable]:
+    return dict(_CONTEXT_FIELDS)
+
+
 def registered_methods() -> dict[str, MethodSpec]:
     return dict(_METHODS)
 
@@ -83,24 +95,29 @@ def unregister_method(name: str) -> None:
     _METHODS.pop(name, None)
 
 
-def load_method_modules(*, test_hooks: bool = False) -> list[str]:
-    """Import the method modules; returns the names that were loaded. Absent optional modules are skipped."""
-    loaded = []
+def load_method_modules(*, test_hooks: bool = False) -> tuple[list[str], dict[str, str]]:
+    """Import the method modules and call their ``register_methods()``.
+
+    Returns (loaded names, {name: error text}). Core modules must load; a plugin module that is absent or fails
+    to import is skipped (its methods then answer ``unsupported_method``) so a partial checkout still serves.
+    """
+    loaded: list[str] = []
+    failed: dict[str, str] = {}
     names = CORE_MODULES + PLUGIN_MODULES + (TEST_HOOK_MODULES if test_hooks else [])
     for name in names:
         try:
             module = importlib.import_module(name)
-        except ModuleNotFoundError as error:
-            if error.name != name and name in CORE_MODULES:
+            register = getattr(module, "register_methods", None)
+            if callable(register):
+                register()
+        except Exception as error:
+            if name not in PLUGIN_MODULES:
                 raise
-            if error.name == name:
-                continue
-            raise
-        register = getattr(module, "register_methods", None)
-        if callable(register):
-            register()
+            if not (isinstance(error, ModuleNotFoundError) and error.name == name):
+                failed[name] = f"{type(error).__name__}: {error}"
+            continue
         loaded.append(name)
-    return loaded
+    return loaded, failed
 
 
 def dispatch(state: "ServerState", method: str, params: dict, *, is_admin: bool) -> dict:

@@ -106,7 +106,7 @@ def pos_json(pos: Pos) -> dict:
 
 def pos_order(pos: Pos) -> tuple[int, int, int]:
     """Sort key of BlockPos: y, then z, then x."""
-    return (pos[1], pos[0 + 2], pos[0])
+    return (pos[1], pos[2], pos[0])
 
 
 def region_json(world_id: str, low: Pos, high: Pos) -> dict:

@@ -1,0 +1,89 @@
+"""Assemble and run the local reference server: state + method modules + HTTP listener + tick loop."""
+
+from __future__ import annotations
+
+import ipaddress
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from mcb.server.config import TOKENS_FILE
+from mcb.server.dispatch import load_method_modules
+from mcb.server.http import RpcHttpServer
+from mcb.server.state import ServerState
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+class NonLoopbackRefused(ValueError):
+    pass
+
+
+@dataclass
+class ServeOptions:
+    host: str = "127.0.0.1"
+    port: int = 8765
+    tick_ms: int = 50
+    test_hooks: bool = False
+    allow_remote: bool = False
+    verbose: bool = False
+    config_overrides: dict | None = None
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class LocalServer:
+    """A running server. ``start()`` binds and starts threads; ``close()`` stops them and closes the journal."""
+
+    def __init__(self, data_dir: Path, options: ServeOptions):
+        if not is_loopback(options.host) and not options.allow_remote:
+            raise NonLoopbackRefused(f"refusing to listen on non-loopback address {options.host}")
+        overrides = dict(options.config_overrides or {})
+        overrides.update(tick_ms=options.tick_ms, test_hooks=options.test_hooks)
+        self.data_dir = Path(data_dir)
+        self.options = options
+        self.modules, self.module_errors = load_method_modules(test_hooks=options.test_hooks)
+        self.state = ServerState(self.data_dir, overrides)
+        self.httpd: RpcHttpServer | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        host, port = self.httpd.server_address[:2]
+        host = f"[{host}]" if ":" in str(host) else host
+        return f"http://{host}:{port}"
+
+    @property
+    def token_file(self) -> Path:
+        return self.data_dir / TOKENS_FILE
+
+    def start(self) -> "LocalServer":
+        family_v6 = ":" in self.options.host
+        server_class = RpcHttpServer
+        if family_v6:
+            import socket
+
+            server_class = type("RpcHttpServer6", (RpcHttpServer,), {"address_family": socket.AF_INET6})
+        self.httpd = server_class((self.options.host, self.options.port), self.state, verbose=self.options.verbose)
+        self.state.start()
+        self._thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.2},
+                                        name="mcb-http", daemon=True)
+        self._thread.start()
+        return self
+
+    def serve_until_interrupted(self, stop: threading.Event) -> None:
+        while not stop.wait(0.5):
+            pass
+
+    def close(self) -> None:
+        if self.httpd is not None:
+            self.httpd.shutdown()
+            self.httpd.server_close()
+        self.state.close()

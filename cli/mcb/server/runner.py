@@ -1,0 +1,100 @@
+"""Run the server in the foreground for ``mcb serve``: resolve options, start, report readiness, stop cleanly."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from mcb.server.app import LocalServer, ServeOptions, is_loopback
+from mcb.server.config import write_atomic
+
+
+@dataclass
+class ServeRequest:
+    data_dir: Path | None = None
+    host: str = "127.0.0.1"
+    port: int = 8765
+    allow_remote: bool = False
+    tick_ms: int = 50
+    test_hooks: bool = False
+    owner: str | None = None
+    project: str | None = None
+    local_automation: bool | None = None
+    region: str | None = None
+    loaded_chunk_radius: int | None = None
+    world_border: int | None = None
+    max_plan_blocks: int | None = None
+    data_version: int | None = None
+    ready_file: Path | None = None
+    verbose: bool = False
+
+
+def default_data_dir() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("mcb")) / "server"
+
+
+def parse_region(text: str) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    try:
+        numbers = [int(part) for part in text.replace(" ", "").split(",")]
+    except ValueError:
+        raise ValueError(f"--region needs six integers X1,Y1,Z1,X2,Y2,Z2, got {text!r}") from None
+    if len(numbers) != 6:
+        raise ValueError(f"--region needs six integers X1,Y1,Z1,X2,Y2,Z2, got {text!r}")
+    low, high = tuple(numbers[:3]), tuple(numbers[3:])
+    if any(a > b for a, b in zip(low, high)):
+        raise ValueError("--region minimum must be <= maximum on every axis")
+    return low, high  # type: ignore[return-value]
+
+
+def build_server(request: ServeRequest) -> LocalServer:
+    overrides: dict = {}
+    if request.owner is not None:
+        overrides["owner_uuid"] = request.owner.strip().lower()
+    if request.project is not None:
+        overrides["project_id"] = request.project
+    if request.local_automation is not None:
+        overrides["allow_local_automation"] = request.local_automation
+    if request.region is not None:
+        overrides["region_min"], overrides["region_max"] = parse_region(request.region)
+    for key in ("loaded_chunk_radius", "world_border", "max_plan_blocks", "data_version"):
+        if getattr(request, key) is not None:
+            overrides[key] = getattr(request, key)
+    options = ServeOptions(host=request.host, port=request.port, tick_ms=request.tick_ms,
+                           test_hooks=request.test_hooks, allow_remote=request.allow_remote,
+                           verbose=request.verbose, config_overrides=overrides)
+    return LocalServer(request.data_dir or default_data_dir(), options)
+
+
+def run_until_stopped(request: ServeRequest, on_ready: Callable[[dict], None]) -> None:
+    """Serve until SIGINT/SIGTERM; always closes the listener, the tick loop and the journal."""
+    server = build_server(request)
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        server.start()
+        info = {
+            "url": server.url, "data_dir": str(server.data_dir), "token_file": str(server.token_file),
+            "pid": os.getpid(),
+            "recovery_required": sum(1 for o in server.state.engine.ops.values() if o.status == "recovery_required"),
+        }
+        if not is_loopback(request.host):
+            info["remote_warning"] = (f"listening on non-loopback address {request.host}: anyone who can reach it "
+                                      "and holds a token can edit the world; there is no TLS")
+        if request.ready_file is not None:
+            write_atomic(Path(request.ready_file), json.dumps(info), mode=0o600)
+        on_ready(info)
+        try:
+            while not stop.wait(0.5):
+                pass
+        except KeyboardInterrupt:
+            pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        server.close()
