@@ -1,7 +1,198 @@
-"""`mcb recipe` commands (not implemented yet)."""
+"""`mcb recipe`: lint, compile, format and describe build recipes offline (protocol §4)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
 
 import typer
+
+from mcb.options import FormatOpt, JsonOpt, McVersionOpt, terminal
+
+recipe_app = typer.Typer(
+    help="Build recipes (build_prepare.recipe) offline: lint with line numbers, compile exactly as the server "
+    "does, format, print the JSON Schema.",
+    no_args_is_help=True,
+)
+
+MaxBlocksOpt = Annotated[
+    int, typer.Option("--max-plan-blocks", min=1, max=2_000_000,
+                      help="The server's max_plan_blocks: block limit, and 16x that (at most 2,000,000) scan budget.")
+]
+
+
+@recipe_app.command("lint")
+def lint(
+    ctx: typer.Context,
+    paths: Annotated[list[Path], typer.Argument(metavar="FILE|DIR...", help="Recipe files, or directories to walk.")],
+    mc_version: McVersionOpt = None,
+    max_plan_blocks: MaxBlocksOpt = 4096,
+    format_: FormatOpt = None,
+    strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too (exit 1).")] = False,
+    glob: Annotated[list[str] | None, typer.Option("--glob", help="File-name pattern when walking directories "
+                                                   "(repeatable; default *.json).")] = None,
+    exclude: Annotated[list[str] | None, typer.Option("--exclude", help="Skip walked files whose name or relative "
+                                                      "path matches (repeatable; default *.schema.json).")] = None,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Files checked in parallel.")] = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Check recipes the way the server will: JSON syntax, the recipe schema, the strict integer grammar, block
+    states against the registry, box bounds, and every budget (scan, blocks, operations, nesting).
+
+    Every finding has a rule id, a JSON pointer, line:column, the server's own message and a hint. Exit 0 when no
+    file has errors (warnings fail only with --strict), 1 otherwise.
+
+    Examples:
+
+        mcb recipe lint recipes/
+
+        mcb recipe lint tower.json --format github
+
+        mcb recipe lint recipes/ --exclude 'terrain/*' --format sarif > recipes.sarif
+    """
+    from mcb.errors import FindingsError
+    from mcb.recipes.lint_files import lint_paths
+    from mcb.recipes.rules import DESCRIPTIONS
+    from mcb.reports.formatters import render_reports, resolve_format
+
+    term = terminal(ctx, json_)
+    fmt = "json" if term.json_mode and not format_ else resolve_format(format_)
+    reports = lint_paths(paths, mc_version=mc_version, max_blocks=max_plan_blocks, globs=glob, excludes=exclude,
+                         jobs=jobs, progress=term.progress)
+    term.line(render_reports(reports, fmt, tool="mcb recipe lint", strict=strict, rules=DESCRIPTIONS).rstrip("\n"))
+    failed = sum(1 for report in reports if report.failed(strict))
+    if failed:
+        raise FindingsError(f"{failed} of {len(reports)} recipe files have "
+                            f"{'errors or warnings' if strict else 'errors'}", code="recipe.lint.failed")
+
+
+@recipe_app.command("compile")
+def compile_(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="Recipe file.")],
+    mc_version: McVersionOpt = None,
+    max_plan_blocks: MaxBlocksOpt = 4096,
+    schem: Annotated[Path | None, typer.Option("--schem", help="Write the bounding box as a Sponge v2 schematic "
+                                               "(unset cells become air).")] = None,
+    png: Annotated[Path | None, typer.Option("--png", help="Render the result to a PNG image.")] = None,
+    view: Annotated[str, typer.Option("--view", help="PNG view: iso, top, front or side.")] = "iso",
+    json_: JsonOpt = False,
+) -> None:
+    """Compile a recipe offline exactly as build_prepare does, with states canonicalized by the block registry.
+
+    Prints the block count, bounds, palette with counts and the budgets used; --json adds every block as
+    {pos: {x, y, z}, state} in the order the plan applies them (y, then z, then x).
+
+    --schem writes the bounding box as a Sponge v2 schematic the server accepts (at most 4096 cells). Cells the
+    recipe does not set are air, and an import writes every cell: importing clears what stands there. Import it
+    with target = the printed min corner to place blocks where the recipe would.
+
+    Exit 1 when the server would refuse the recipe (the message is the server's, with file:line:column).
+
+    Examples:
+
+        mcb recipe compile recipes/tower.json
+
+        mcb recipe compile recipes/tower.json --json | jq '.blocks | length'
+
+        mcb recipe compile recipes/silo.json --schem silo.schem --png silo.png
+    """
+    from mcb.blocks.registry import load_registry
+    from mcb.recipes.source import compile_file
+
+    term = terminal(ctx, json_)
+    registry = load_registry(mc_version)
+    compiled = compile_file(file, registry, max_blocks=max_plan_blocks)
+    summary = {"file": str(file), "release": registry.release, **compiled.summary()}
+    if schem is not None or png is not None:
+        from mcb.recipes.outputs import write_outputs
+
+        summary["outputs"] = write_outputs(compiled, registry.data_version, schem=schem, png=png, view=view)
+    if term.json_mode:
+        blocks = [{"pos": {"x": x, "y": y, "z": z}, "state": state} for (x, y, z), state in compiled.blocks()]
+        term.json({**summary, "blocks": blocks})
+        return
+    _print_summary(term, summary)
+
+
+def _print_summary(term, summary: dict) -> None:
+    bounds = summary["bounds"]
+    budgets = summary["budgets"]
+    pairs = [("file", summary["file"]), ("blocks", f"{summary['blocks']:,}")]
+    if bounds:
+        lo, hi, size = bounds["min"], bounds["max"], bounds["size"]
+        pairs.append(("bounds", f"({lo['x']}, {lo['y']}, {lo['z']}) .. ({hi['x']}, {hi['y']}, {hi['z']})  "
+                                f"size {size['x']}×{size['y']}×{size['z']}"))
+    for name in ("blocks", "scan", "operations", "nesting"):
+        used, limit = budgets[name]["used"], budgets[name]["limit"]
+        pairs.append((f"{name} budget", f"{used:,} / {limit:,} ({100 * used / limit:.1f}%)"))
+    for kind, path in summary.get("outputs", {}).items():
+        pairs.append((kind, path))
+    term.kv(pairs)
+    if summary["palette"]:
+        term.line()
+        term.line("palette:")
+        width = max(len(f"{p['count']:,}") for p in summary["palette"])
+        for entry in summary["palette"]:
+            term.line(f"  {entry['count']:>{width},}  {entry['state']}")
+
+
+@recipe_app.command("fmt")
+def fmt(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="Recipe file.")],
+    in_place: Annotated[bool, typer.Option("--in-place", "-i", help="Rewrite the file (atomically).")] = False,
+    check: Annotated[bool, typer.Option("--check", help="Change nothing; exit 1 if the file is not formatted.")] = False,
+    json_: JsonOpt = False,
+) -> None:
+    """Print a recipe in canonical layout: schema key order, inline positions, one short shape per line.
+
+    Values and number spellings are kept exactly (a later duplicate key replaces the earlier one, as parsers do).
+
+    Examples:
+
+        mcb recipe fmt tower.json
+
+        mcb recipe fmt -i recipes/*.json
+
+        mcb recipe fmt --check tower.json
+    """
+    from mcb.errors import FindingsError
+    from mcb.recipes.source import format_file, write_text_atomically
+
+    term = terminal(ctx, json_)
+    original, formatted = format_file(file)
+    changed = original != formatted
+    if check:
+        term.emit({"file": str(file), "formatted": not changed},
+                  lambda: term.info(f"{file}: {'would reformat' if changed else 'already formatted'}"))
+        if changed:
+            raise FindingsError(f"{file} is not formatted", hint=f"run `mcb recipe fmt -i {file}`", code="recipe.fmt")
+        return
+    if in_place:
+        if changed:
+            write_text_atomically(file, formatted)
+        term.emit({"file": str(file), "changed": changed},
+                  lambda: term.info(f"{file}: {'reformatted' if changed else 'unchanged'}"))
+        return
+    term.emit({"file": str(file), "text": formatted}, lambda: term.line(formatted.rstrip("\n")))
+
+
+@recipe_app.command("schema")
+def schema(ctx: typer.Context, json_: JsonOpt = False) -> None:
+    """Print the recipe JSON Schema (draft 2020-12), the same text as recipes/recipe.schema.json.
+
+    Point your editor at it through its settings (the server refuses a "$schema" key inside a recipe).
+
+    Examples:
+
+        mcb recipe schema > recipe.schema.json
+    """
+    from mcb.recipes.model import schema_text
+
+    terminal(ctx, json_).line(schema_text().rstrip("\n"))
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
+    app.add_typer(recipe_app, name="recipe")

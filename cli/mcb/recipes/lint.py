@@ -1,0 +1,393 @@
+"""`mcb recipe lint`: JSON syntax → JSON Schema → semantic rules, every finding with a JSON pointer and line:column.
+
+    linter = RecipeLinter(registry=load_registry("26.2"), max_blocks=4096)
+    report = linter.lint_file(Path("recipes/tower.json"))      # -> mcb.reports.FileReport
+
+Stages (a stage that finds errors stops the later ones only where they would be meaningless):
+1. syntax: UTF-8 and strict JSON, errors located by our own parser (:mod:`mcb.recipes.jsonpos`);
+2. schema: the published schema (:mod:`mcb.recipes.model`) through ``jsonschema``, with a type checker that
+   applies the server's lexical integer rule, so ``5.0``/``5e0``/``"5"`` are reported where they are written;
+3. semantics: block states against the registry (item-only materials named as such), box min ≤ max, and — when
+   the recipe is otherwise valid — the server's own compiler for the scan, block and expanded-operation budgets and
+   int32 overflow, so a lint-clean recipe is one ``build_prepare`` compiles.
+
+Clean files are parsed with the C ``json`` module; the position-keeping parser runs only when a finding needs a
+location.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from mcb.recipes import rules as R
+from mcb.recipes.compile import (
+    BLOCK_PATTERN, INT32_MAX, INT32_MIN, MAX_DEPTH, RecipeRejected, compile_geometry, scan_budget,
+)
+from mcb.recipes.jsonpos import JsonSyntaxError, SourceMap, join_pointer, parse_with_positions
+from mcb.reports.model import Diagnostic, FileReport, Severity
+
+MAX_FILE_BYTES = 16 * 1024 * 1024
+REQUEST_BODY_LIMIT = 1024 * 1024
+_JSON_TYPES = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", type(None): "null",
+               int: "an integer", float: "a number"}
+
+_validator = None
+
+
+def recipe_validator():
+    """The compiled Draft 2020-12 validator of the recipe schema (built once per process)."""
+    global _validator
+    if _validator is None:
+        from jsonschema import Draft202012Validator
+        from jsonschema.validators import extend
+
+        from mcb.recipes.model import recipe_json_schema
+
+        # The server's integers are lexical: 5.0 is a JSON number that is not an integer literal.
+        checker = Draft202012Validator.TYPE_CHECKER.redefine(
+            "integer", lambda _checker, value: type(value) is int
+        )
+        validator_class = extend(Draft202012Validator, type_checker=checker)
+        _validator = validator_class(recipe_json_schema())
+    return _validator
+
+
+class RecipeLinter:
+    def __init__(self, *, registry=None, max_blocks: int = 4096):
+        self.registry = registry
+        self.max_blocks = max_blocks
+        self._state_verdicts: dict[str, tuple | None] = {}
+
+    def lint_file(self, path: Path) -> FileReport:
+        name = str(path)
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            return FileReport(name, [Diagnostic(R.FILE_SIZE, Severity.ERROR, f"file is {size} bytes; recipes over "
+                                                f"{MAX_FILE_BYTES} bytes are not read", name, "", 1, 1)])
+        return self.lint_bytes(path.read_bytes(), name)
+
+    def lint_bytes(self, data: bytes, name: str) -> FileReport:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            return FileReport(name, [Diagnostic(R.ENCODING, Severity.ERROR, f"not UTF-8: {error.reason} at byte "
+                                                f"{error.start}", name, "", 1, 1, "save the file as UTF-8")])
+        return self.lint_text(text, name)
+
+    def lint_text(self, text: str, name: str) -> FileReport:
+        return _FileLint(self, text, name).run()
+
+    def state_verdict(self, state: str) -> tuple | None:
+        """None when the registry accepts ``state``; else (rule, message, hint). Cached per linter."""
+        if state not in self._state_verdicts:
+            self._state_verdicts[state] = self._judge_state(state)
+        return self._state_verdicts[state]
+
+    def _judge_state(self, state: str) -> tuple | None:
+        if self.registry is None:
+            return None
+        from mcb.blocks.state import BlockStateError
+        from mcb.recipes.items import item_only
+
+        try:
+            self.registry.canonicalize(state)
+            return None
+        except BlockStateError as error:
+            block_id = state.split("[", 1)[0]
+            is_item, suggestion = item_only(block_id)
+            if is_item and error.code == "block.unknown":
+                hint = f"use the block {suggestion}" if suggestion else "pick a block; items cannot be placed"
+                return (R.BLOCK_ITEM_ONLY, f"{block_id} is an item, not a block (server: unsupported_block)", hint)
+            rule = {"block.unknown": R.BLOCK_UNKNOWN, "block.property.unknown": R.BLOCK_PROPERTY,
+                    "block.value.invalid": R.BLOCK_VALUE}.get(error.code, R.BLOCK_SYNTAX)
+            return rule, f"{error.message} (server: unsupported_block)", error.hint
+
+
+class _FileLint:
+    """One file's lint run: collects findings, locates them at the end."""
+
+    def __init__(self, linter: RecipeLinter, text: str, name: str):
+        self.linter = linter
+        self.text = text
+        self.name = name
+        self.findings: list[tuple[str, Severity, str, str, str | None, bool]] = []
+        self._source_map: SourceMap | None = None
+        self.facts: dict = {}
+
+    def add(self, rule: str, message: str, pointer: str, hint: str | None = None, *,
+            severity: Severity = Severity.ERROR, at_key: bool = False) -> None:
+        finding = (rule, severity, message, pointer, hint, at_key)
+        if finding not in self.findings:  # jsonschema may report one problem through several keywords
+            self.findings.append(finding)
+
+    @property
+    def source_map(self) -> SourceMap:
+        if self._source_map is None:
+            self._source_map = parse_with_positions(self.text)[1]
+        return self._source_map
+
+    def run(self) -> FileReport:
+        recipe = self.parse()
+        other = _other_document_kind(recipe)
+        if other:
+            self.add(R.NOT_BUILD_RECIPE, f"this is {other}, not a build recipe; not linted", "",
+                     "lint terrain recipes with `mcb terrain lint`; skip files with --exclude",
+                     severity=Severity.WARNING)
+        elif recipe is not _SYNTAX_ERROR:
+            if len(self.text.encode("utf-8")) > REQUEST_BODY_LIMIT:
+                self.add(R.FILE_SIZE, "recipe is larger than the server's 1 MiB request body limit", "",
+                         "split it into several recipes", severity=Severity.WARNING)
+            schema_ok = self.check_schema(recipe)
+            self.check_semantics(recipe)
+            if schema_ok and not any(f[1] is Severity.ERROR for f in self.findings):
+                self.check_budgets(recipe)
+        return FileReport(self.name, self.diagnostics(), self.facts)
+
+    # -- stage 1 -----------------------------------------------------------------------------------------------
+    def parse(self):
+        duplicates = []
+
+        def pairs_hook(pairs):
+            result = dict(pairs)
+            if len(result) != len(pairs):
+                duplicates.append(True)
+            return result
+
+        try:
+            value = json.loads(self.text, object_pairs_hook=pairs_hook, parse_constant=_refuse_constant)
+        except (ValueError, RecursionError):
+            value = None
+        if value is None or duplicates or self.text.startswith("\ufeff"):
+            try:
+                value, self._source_map = parse_with_positions(self.text.removeprefix("\ufeff"))
+            except JsonSyntaxError as error:
+                self.findings.append((R.JSON_SYNTAX, Severity.ERROR, error.message, "", None, False))
+                self._error_location = (error.line, error.column)
+                return _SYNTAX_ERROR
+            if self.text.startswith("\ufeff"):
+                self.add(R.JSON_BOM, "file starts with a UTF-8 byte-order mark", "", "save without BOM",
+                         severity=Severity.WARNING)
+                self.text = self.text[1:]
+            for pointer in self._source_map.duplicate_keys:
+                self.add(R.JSON_DUPLICATE_KEY, f"key {pointer.rsplit('/', 1)[1]!r} appears twice; the later value "
+                         "is used", pointer, "remove one of them", severity=Severity.WARNING, at_key=True)
+        return value
+
+    # -- stage 2 -----------------------------------------------------------------------------------------------
+    def check_schema(self, recipe) -> bool:
+        errors = list(recipe_validator().iter_errors(recipe))
+        for error in errors:
+            self.explain_schema_error(error)
+        return not errors
+
+    def explain_schema_error(self, error) -> None:
+        pointer = "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in error.absolute_path)
+        keyword, instance, expected = error.validator, error.instance, error.validator_value
+        where = _describe_parent(error)
+        if keyword == "additionalProperties":
+            allowed = list(error.schema.get("properties", {}))
+            for key in instance:
+                if key in allowed:
+                    continue
+                hint = f"allowed keys{where}: {', '.join(allowed)}"
+                rule = R.UNKNOWN_KEY
+                if key == "$schema":
+                    rule = R.SCHEMA_KEY
+                    hint = ("the server refuses every key it does not know; associate recipes/recipe.schema.json "
+                            "in your editor settings (e.g. VS Code json.schemas) instead")
+                self.add(rule, f"unknown key {key!r}{where} (server: \"Unknown field: {key}\")",
+                         join_pointer(pointer, key), hint, at_key=True)
+        elif keyword == "required":
+            for key in expected:
+                if key not in instance:
+                    self.add(R.MISSING_KEY, f"missing key {key!r}{where} (server: \"Missing field: {key}\")", pointer,
+                             f"add \"{key}\"")
+        elif keyword == "type" and expected == "integer":
+            self.explain_not_integer(pointer, instance)
+        elif keyword == "type":
+            self.add(R.TYPE, f"expected {_type_name(expected)}, found {_JSON_TYPES.get(type(instance), 'a value')}",
+                     pointer)
+        elif keyword in ("minimum", "maximum") and (instance < INT32_MIN or instance > INT32_MAX):
+            self.add(R.INT32, f"{instance} does not fit in a 32-bit integer (server: \"{_last(pointer)} exceeds "
+                     "32-bit bounds\")", pointer, f"use a value in {INT32_MIN}..{INT32_MAX}")
+        elif keyword in ("minimum", "maximum"):
+            self.explain_range(pointer, instance)
+        elif keyword == "const" and pointer == "/version":
+            self.add(R.VERSION, f"version must be 1, found {json.dumps(instance)} (server: \"Unsupported recipe "
+                     "version\")", pointer, "write \"version\": 1")
+        elif keyword == "enum" and instance == "repeat":
+            self.add(R.NESTING, f"repeat nested more than {MAX_DEPTH} levels deep (server: \"Recipe nesting exceeds "
+                     "limit\")", pointer, "flatten the innermost repeats")
+        elif keyword == "enum":
+            self.add(R.OPERATION_TYPE, f"unsupported operation type {json.dumps(instance)} (server: \"Unsupported "
+                     f"operation: {instance}\")", pointer, "use box, line, cylinder or repeat")
+        elif keyword in ("pattern", "maxLength"):
+            self.add(R.BLOCK_SYNTAX, f"{_excerpt(instance)} is not a recipe block state (server: \"Expected a "
+                     "Minecraft block state string\")", pointer,
+                     "write minecraft:<id> or minecraft:<id>[k=v,...]: lowercase, no spaces, no NBT, at most 1024 "
+                     "characters")
+        elif keyword == "maxItems":
+            self.add(R.BUDGET_ARRAY, f"{len(instance)} operations in one array; the limit is {expected} (server: "
+                     "\"Too many operations\")", pointer, "split the recipe")
+        else:
+            self.add(R.SCHEMA, error.message, pointer)
+
+    def explain_not_integer(self, pointer: str, instance) -> None:
+        name = _last(pointer)
+        server = f"(server: \"{name} must be an integer\")"
+        if isinstance(instance, float):
+            written = self.source_map.source(pointer) or repr(instance)
+            hint = f"write {int(instance)}" if instance.is_integer() else "use a whole number"
+            self.add(R.STRICT_INTEGER, f"{written} is not an integer literal {server}", pointer, hint)
+        elif isinstance(instance, str) and re.fullmatch(r"-?(0|[1-9][0-9]*)", instance):
+            self.add(R.STRICT_INTEGER, f"the string \"{instance}\" is not an integer {server}", pointer,
+                     f"write {instance} without quotes")
+        else:
+            self.add(R.TYPE, f"expected an integer, found {_JSON_TYPES.get(type(instance), 'a value')} {server}",
+                     pointer)
+
+    def explain_range(self, pointer: str, value: int) -> None:
+        name = _last(pointer)
+        if name == "count":
+            self.add(R.RANGE, f"count {value} is outside 1..1024 (server: \"Repeat count must be 1..1024\")", pointer)
+        else:
+            self.add(R.RANGE, f"{name} {value} is out of range: radius must be ≥ 0 and height ≥ 1 (server: "
+                     "\"Cylinder radius must be nonnegative and height positive\")", pointer)
+
+    # -- stage 3 -----------------------------------------------------------------------------------------------
+    def check_semantics(self, recipe) -> None:
+        if not isinstance(recipe, dict):
+            return
+        operations = recipe.get("operations")
+        if isinstance(operations, list) and not operations:
+            self.add(R.EMPTY, "recipe has no operations: the server accepts it as a plan with no changes, the MCP "
+                     "bridge refuses it", "/operations", "add an operation", severity=Severity.WARNING)
+        for pointer, operation in _walk_operations(recipe.get("operations"), "/operations"):
+            block = operation.get("block")
+            if isinstance(block, str) and BLOCK_PATTERN.fullmatch(block):
+                verdict = self.linter.state_verdict(block)
+                if verdict is not None:
+                    self.add(verdict[0], verdict[1], pointer + "/block", verdict[2])
+            if operation.get("type") == "box":
+                self.check_box_bounds(operation, pointer)
+
+    def check_box_bounds(self, box: dict, pointer: str) -> None:
+        low, high = box.get("min"), box.get("max")
+        if not (isinstance(low, dict) and isinstance(high, dict)):
+            return
+        for axis in "xyz":
+            a, b = low.get(axis), high.get(axis)
+            if type(a) is int and type(b) is int and a > b:
+                self.add(R.BOX_BOUNDS, f"box min.{axis} {a} is greater than max.{axis} {b}; corners are not "
+                         "reordered (server: \"Invalid inclusive region bounds\")", f"{pointer}/min/{axis}",
+                         f"swap the {axis} values of min and max")
+
+    def check_budgets(self, recipe: dict) -> None:
+        from mcb.recipes.budget import measure
+
+        limit = self.linter.max_blocks
+        try:
+            compiled = compile_geometry(recipe, max_blocks=limit)
+        except RecipeRejected as rejected:
+            self.explain_rejection(recipe, rejected, measure(recipe))
+            return
+        self.facts.update(compiled.summary())
+        self.facts.pop("palette", None)
+
+    def explain_rejection(self, recipe: dict, rejected: RecipeRejected, totals) -> None:
+        limit = self.linter.max_blocks
+        server = f"(server: \"{rejected.message}\")"
+        if rejected.message == "Recipe scan budget exceeded":
+            self.add(R.BUDGET_SCAN, f"the shapes cost {totals.scan:,} cell visits; the scan budget is "
+                     f"{scan_budget(limit):,} {server}", rejected.pointer,
+                     "box = volume, line = steps+1, cylinder = (2r+1)²×height; repeats and overlaps are charged "
+                     "again each time")
+        elif rejected.message == "Recipe block limit exceeded":
+            unique = len(compile_geometry(recipe, max_blocks=2_000_000))
+            self.add(R.BUDGET_BLOCKS, f"the recipe places {unique:,} distinct blocks; the limit is {limit:,} "
+                     f"{server}", rejected.pointer, "split it into several recipes, or raise --max-plan-blocks "
+                     "to match the server's max_plan_blocks")
+        elif rejected.message == "Expanded operation count exceeds limit":
+            self.add(R.BUDGET_OPERATIONS, f"expanding repeats visits {totals.expanded:,} operations; the limit is "
+                     f"4,096 {server}", rejected.pointer, "use bigger shapes or fewer repeat iterations")
+        elif rejected.message in ("integer overflow", "long overflow"):
+            self.add(R.INT32, f"coordinate arithmetic overflows 32 bits here {server}", rejected.pointer,
+                     "keep every coordinate (with repeat offsets added) within int32")
+        else:
+            self.add(R.SERVER_REJECT, f"the server would refuse this recipe: {rejected.message}", rejected.pointer)
+
+    # -- locating ----------------------------------------------------------------------------------------------
+    def diagnostics(self) -> list[Diagnostic]:
+        result = []
+        for rule, severity, message, pointer, hint, at_key in self.findings:
+            if rule == R.JSON_SYNTAX:
+                line, column = self._error_location
+                result.append(Diagnostic(rule, severity, message, self.name, None, line, column, hint))
+                continue
+            location = self.source_map.locate(pointer, key=at_key) or (1, 1)
+            result.append(Diagnostic(rule, severity, message, self.name, pointer, location[0], location[1], hint))
+        result.sort(key=lambda d: (d.line or 0, d.column or 0))
+        return result
+
+
+_SYNTAX_ERROR = object()
+
+
+def _other_document_kind(value) -> str | None:
+    """A terrain recipe, terrain brush or JSON Schema found among the recipes (they share recipes/ directories)."""
+    if not isinstance(value, dict) or "operations" in value:
+        return None
+    if "base_height" in value and "noise" in value:
+        return "a terrain recipe"
+    if "action" in value and "center" in value:
+        return "a terrain brush"
+    if "json-schema.org" in str(value.get("$schema", "")):
+        return "a JSON Schema"
+    return None
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+def _walk_operations(operations, pointer: str):
+    """(pointer, operation) for every object in an operations array, depth first, whatever its validity."""
+    if not isinstance(operations, list):
+        return
+    for index, operation in enumerate(operations):
+        if isinstance(operation, dict):
+            here = f"{pointer}/{index}"
+            yield here, operation
+            if operation.get("type") == "repeat":
+                yield from _walk_operations(operation.get("operations"), here + "/operations")
+
+
+def _describe_parent(error) -> str:
+    instance = error.instance
+    if isinstance(instance, dict) and isinstance(instance.get("type"), str):
+        return f" in a {instance['type']} operation"
+    path = list(error.absolute_path)
+    if not path:
+        return " in the recipe"
+    if isinstance(path[-1], str) and path[-1] not in ("operations",):
+        return f" in position {path[-1]!r}"
+    return ""
+
+
+def _type_name(expected) -> str:
+    names = {"object": "an object", "array": "an array", "string": "a string", "boolean": "a boolean",
+             "integer": "an integer", "number": "a number", "null": "null"}
+    if isinstance(expected, list):
+        return " or ".join(names.get(e, e) for e in expected)
+    return names.get(expected, expected)
+
+
+def _last(pointer: str) -> str:
+    return pointer.rsplit("/", 1)[-1] if pointer else ""
+
+
+def _excerpt(value, limit: int = 60) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…\""

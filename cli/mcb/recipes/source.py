@@ -1,0 +1,77 @@
+"""Reading recipe files for `compile` and `fmt`: UTF-8, strict JSON, errors with line:column."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from mcb.errors import InputError
+from mcb.recipes.compile import CompiledRecipe, RecipeRejected, compile_recipe
+from mcb.recipes.jsonpos import JsonSyntaxError, SourceMap, parse_with_positions
+
+MAX_RECIPE_BYTES = 16 * 1024 * 1024
+
+
+def read_recipe_text(path: Path) -> str:
+    try:
+        size = path.stat().st_size
+        if size > MAX_RECIPE_BYTES:
+            raise InputError(f"{path}: {size} bytes is too large for a recipe", hint="recipes must be under 1 MiB")
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file", hint="check the path") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory", hint="name a recipe file") from None
+    except OSError as error:
+        raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as error:
+        raise InputError(f"{path}: not UTF-8 (byte {error.start})", hint="save the file as UTF-8") from None
+
+
+def load_recipe(path: Path) -> tuple[object, SourceMap]:
+    """The decoded recipe and its source map; InputError with line:column for bad JSON."""
+    text = read_recipe_text(path)
+    try:
+        return parse_with_positions(text)
+    except JsonSyntaxError as error:
+        raise InputError(f"{path}:{error.line}:{error.column}: {error.reason}", code="json.syntax",
+                         hint=f"run `mcb recipe lint {path}`") from None
+
+
+def compile_file(path: Path, registry, *, max_blocks: int = 4096) -> CompiledRecipe:
+    """Compile a recipe file exactly as the server would; a refusal becomes InputError naming file:line:column."""
+    recipe, source_map = load_recipe(path)
+    try:
+        return compile_recipe(recipe, registry, max_blocks=max_blocks)
+    except RecipeRejected as rejected:
+        where = source_map.locate(rejected.pointer) if rejected.pointer else None
+        place = f"{path}:{where[0]}:{where[1]}" if where else str(path)
+        at = f" (at {rejected.pointer})" if rejected.pointer else ""
+        raise InputError(f"{place}: the server would refuse this recipe: {rejected.code}: {rejected.message}{at}",
+                         code=rejected.code, hint=f"run `mcb recipe lint {path}` for every problem with hints",
+                         details={"pointer": rejected.pointer, "server_code": rejected.code}) from None
+
+
+def write_text_atomically(path: Path, text: str) -> None:
+    fd, temp = tempfile.mkstemp(dir=path.parent or Path("."), prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(temp, path)
+    except BaseException:
+        os.unlink(temp)
+        raise
+
+
+def format_file(path: Path) -> tuple[str, str]:
+    """(original text, canonical text); InputError with line:column for bad JSON."""
+    from mcb.recipes.fmt import format_recipe
+
+    text = read_recipe_text(path)
+    try:
+        return text, format_recipe(text)
+    except JsonSyntaxError as error:
+        raise InputError(f"{path}:{error.line}:{error.column}: {error.reason}", code="json.syntax") from None
