@@ -82,9 +82,10 @@ def _canonical_text(name: str, values: dict[str, str]) -> str:
 class Registry:
     """Blocks of one release. Build with :func:`load_registry`."""
 
-    def __init__(self, release: str, data_version: int, entries: dict[str, tuple], tables: dict):
+    def __init__(self, release: str, data_version: int, entries: dict[str, tuple], tables: dict, source: str = ""):
         self.release = release
         self.data_version = data_version
+        self.source = source  # which upstream block list this release was built from (see data/SOURCES.md)
         self._entries = entries  # 'oak_stairs' -> raw record [name, prop ids, default indices]
         self._tables = tables
         self._infos: dict[str, BlockInfo] = {}
@@ -270,11 +271,11 @@ def load_registry(version: str | int | None = None) -> Registry:
 @functools.lru_cache(maxsize=None)
 def _load_release(release: str) -> Registry:
     tables = _read_tables()
-    for name, data_version, list_id, _source in tables["releases"]:
+    for name, data_version, list_id, source in tables["releases"]:
         if name == release:
             blocks = tables["blocks"]
             entries = {blocks[i][0]: blocks[i] for i in tables["block_lists"][list_id]}
-            return Registry(name, data_version, entries, tables)
+            return Registry(name, data_version, entries, tables, source)
     raise UsageError(f"release {release} is not in the packaged block data", hint="rebuild with scripts/gen_registry.py")
 
 
