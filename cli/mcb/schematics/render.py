@@ -292,3 +292,14 @@ def write_png(image, path: str | os.PathLike) -> Path:
         Path(tmp).unlink(missing_ok=True)
         raise
     return target
+
+
+def render_file(source, output, view: str = "both", scale: int | None = None) -> dict:
+    """Read a schematic file and write its PNG rendering atomically; return a summary for the CLI."""
+    from mcb.schematics.sponge import read_schematic
+
+    schem = read_schematic(source)
+    image = render_schematic(schem, view, scale)
+    write_png(image, output)
+    return {"input": str(source), "output": str(output), "view": view, "width": image.width,
+            "height": image.height, "size": list(schem.size), "non_air": schem.non_air_count()}

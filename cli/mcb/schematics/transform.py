@@ -213,3 +213,68 @@ def _move_entity_data(data, entity_id: str, move: _Move, schem: Schematic):
         data["TileX"] = type(data["TileX"])(new_min[0] + nx)
         data["TileZ"] = type(data["TileZ"])(new_min[2] + nz)
     return data
+
+
+def transform_file(source, output, *, degrees: int | None = None, mirror_axis: str | None = None,
+                   rules: str = "vanilla", version: int | None = None, mc_version: str | None = None) -> dict:
+    """Read ``source``, rotate or mirror it, write ``output`` atomically; return a summary for the CLI.
+
+    ``version`` (2 or 3) picks the Sponge version written; None keeps the input's. ``mc_version`` picks the block
+    registry; None uses the schematic's DataVersion. ``output`` may equal ``source`` (in-place edit).
+    """
+    from mcb.schematics.sponge import read_schematic
+
+    schem = read_schematic(source)
+    registry = _registry_option(mc_version) if mc_version else registry_for(schem)
+    if mirror_axis is not None:
+        result = mirror_schematic(schem, mirror_axis, rules, registry)
+    else:
+        result = rotate_schematic(schem, degrees or 0, rules, registry)
+    written_version = version or schem.source.version or 2
+    _write_atomically(result, output, written_version)
+    changed = sum(1 for before, after in zip(schem.palette, result.palette) if before != after)
+    return {
+        "input": str(source),
+        "output": str(output),
+        "operation": "mirror" if mirror_axis is not None else "rotate",
+        "degrees": None if mirror_axis is not None else (degrees or 0),
+        "axis": mirror_axis,
+        "rules": rules,
+        "release": registry.release,
+        "format": f"v{written_version}",
+        "size": list(result.size),
+        "offset": list(result.offset),
+        "palette_size": len(result.palette),
+        "palette_changed": changed,
+        "block_entities": len(result.block_entities),
+        "entities": len(result.entities),
+    }
+
+
+def _registry_option(mc_version: str):
+    from mcb.blocks.registry import load_registry
+
+    return load_registry(mc_version)
+
+
+def _write_atomically(schem: Schematic, output, version: int) -> None:
+    """Encode to a temp file beside ``output`` and rename it into place, so readers never see half a file."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    from mcb.errors import InputError
+    from mcb.schematics.sponge import write_schematic
+
+    target = Path(output)
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        raise InputError(f"output directory does not exist: {directory}")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    os.close(fd)
+    try:
+        write_schematic(schem, tmp, version=version)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
