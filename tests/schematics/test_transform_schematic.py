@@ -165,3 +165,41 @@ def test_palette_entries_that_become_equal_are_merged():
     schem = Schematic(2, 1, 1, palette, np.array([[[0, 1]]], dtype=np.int32), 4903)
     out = rotate_schematic(schem, 90, registry=REG)
     assert len(out.palette) == 1 and out.blocks.tolist() == [[[0], [0]]]
+
+
+def test_hanging_entity_absolute_tile_position_moves_with_its_block():
+    """WorldEdit files keep TileX/Y/Z absolute; with a world origin the support block moves like a cell."""
+    schem = Schematic(3, 1, 2, ["minecraft:stone"], np.zeros((1, 2, 3), dtype=np.int32), 4903,
+                      offset=(-1, 0, -2), world_origin=(100, 64, 200))
+    # local cell (2, 0, 1) is world (100 - 1 + 2, 64, 200 - 2 + 1) = (101, 64, 199)
+    frame = Entity((2.5, 0.5, 1.05), "minecraft:item_frame", nbtlib.Compound({
+        "TileX": nbtlib.Int(101), "TileY": nbtlib.Int(64), "TileZ": nbtlib.Int(199), "Facing": nbtlib.Byte(3),
+        "block_pos": nbtlib.IntArray([101, 64, 199])}))
+    schem.entities.append(frame)
+    out = rotate_schematic(schem, 90, registry=REG)
+    # The cell moves to local (L - 1 - z, x) = (0, 2) of the rotated box whose min is origin + new offset.
+    new_min = (100 + out.offset[0], 64 + out.offset[1], 200 + out.offset[2])
+    data = out.entities[0].data
+    assert (int(data["TileX"]), int(data["TileY"]), int(data["TileZ"])) == (new_min[0] + 0, 64, new_min[2] + 2)
+    assert list(data["block_pos"]) == [new_min[0], 64, new_min[2] + 2]
+    assert int(data["Facing"]) == 4  # south (3) turned clockwise -> west (4)
+    # Same world position as the server would compute for the original cell at 90°: anchor-relative (-dz, dx).
+    dx, dz = 101 - 100, 199 - 200
+    assert (100 - dz, 200 + dx) == (int(data["TileX"]), int(data["TileZ"]))
+
+
+def test_geometric_mirror_moves_bookshelf_books_with_the_slot_state():
+    palette = ["minecraft:chiseled_bookshelf[facing=north,slot_0_occupied=true,slot_1_occupied=false,"
+               "slot_2_occupied=false,slot_3_occupied=false,slot_4_occupied=true,slot_5_occupied=false]"]
+    items = nbtlib.List[nbtlib.Compound]([
+        nbtlib.Compound({"Slot": nbtlib.Byte(0), "id": nbtlib.String("minecraft:book")}),
+        nbtlib.Compound({"Slot": nbtlib.Byte(4), "id": nbtlib.String("minecraft:book")}),
+    ])
+    be = BlockEntity((0, 0, 0), "minecraft:chiseled_bookshelf", nbtlib.Compound({"Items": items}))
+    schem = Schematic(1, 1, 1, palette, np.zeros((1, 1, 1), dtype=np.int32), 4903, block_entities=[be])
+    out = mirror_schematic(schem, "x", "geometric", REG)
+    state = out.palette[0]
+    assert "slot_2_occupied=true" in state and "slot_0_occupied=false" in state and "slot_4_occupied=true" in state
+    assert sorted(int(i["Slot"]) for i in out.block_entities[0].data["Items"]) == [2, 4]
+    vanilla = mirror_schematic(schem, "x", "vanilla", REG)
+    assert sorted(int(i["Slot"]) for i in vanilla.block_entities[0].data["Items"]) == [0, 4]

@@ -153,7 +153,7 @@ def _apply(schem: Schematic, move: _Move, rules: str, registry) -> Schematic:
         palette=palette,
         blocks=blocks,
         offset=move.offset(schem.offset),
-        block_entities=[_move_block_entity(be, move, schem) for be in schem.block_entities],
+        block_entities=[_move_block_entity(be, move, rules) for be in schem.block_entities],
         entities=[_move_entity(entity, move, schem) for entity in schem.entities],
         biomes=biomes,
     )
@@ -174,10 +174,32 @@ def _merge_duplicates(palette: list[str], blocks: np.ndarray) -> tuple[list[str]
     return merged, remap[blocks]
 
 
-def _move_block_entity(be: BlockEntity, move: _Move, schem: Schematic) -> BlockEntity:
+def _move_block_entity(be: BlockEntity, move: _Move, rules: str) -> BlockEntity:
     x, y, z = be.pos
     nx, nz = move.cell(x, z)
-    return replace(be, pos=(nx, y, nz))
+    data = be.data
+    if move.mirror and rules == "geometric" and be.id == "minecraft:chiseled_bookshelf" and data is not None:
+        data = _mirror_bookshelf_items(data)
+    return replace(be, pos=(nx, y, nz), data=data)
+
+
+def _mirror_bookshelf_items(data):
+    """Keep the books matching the mirrored ``slot_N_occupied`` state: columns swap (0<->2, 3<->5)."""
+    import nbtlib
+
+    items = data.get("Items")
+    if not items:
+        return data
+    swap = {0: 2, 2: 0, 3: 5, 5: 3}
+    moved = []
+    for item in items:
+        item = nbtlib.Compound(item)
+        if "Slot" in item:
+            item["Slot"] = type(item["Slot"])(swap.get(int(item["Slot"]), int(item["Slot"])))
+        moved.append(item)
+    data = nbtlib.Compound(data)
+    data["Items"] = nbtlib.List[nbtlib.Compound](moved)
+    return data
 
 
 def _move_entity(entity: Entity, move: _Move, schem: Schematic) -> Entity:
@@ -205,13 +227,22 @@ def _move_entity_data(data, entity_id: str, move: _Move, schem: Schematic):
         if value is not None and 0 <= int(value) < len(table):
             data[key] = type(value)(table.index(move.direction(table[int(value)])))
     world_min = schem.world_min
-    if world_min is not None and all(k in data for k in ("TileX", "TileY", "TileZ")):
-        # Absolute block position of the support block: move it like a cell, around the same anchor.
-        lx, lz = int(data["TileX"]) - world_min[0], int(data["TileZ"]) - world_min[2]
-        nx, nz = move.cell(lx, lz)
+    if world_min is not None:
+        # Hanging entities store the absolute position of their block (TileX/Y/Z, or block_pos since 1.21);
+        # move it like a cell around the same anchor.
         new_min = tuple(o + d for o, d in zip(schem.world_origin, move.offset(schem.offset)))
-        data["TileX"] = type(data["TileX"])(new_min[0] + nx)
-        data["TileZ"] = type(data["TileZ"])(new_min[2] + nz)
+
+        def moved(wx: int, wz: int) -> tuple[int, int]:
+            nx, nz = move.cell(wx - world_min[0], wz - world_min[2])
+            return new_min[0] + nx, new_min[2] + nz
+
+        if all(k in data for k in ("TileX", "TileY", "TileZ")):
+            tx, tz = moved(int(data["TileX"]), int(data["TileZ"]))
+            data["TileX"], data["TileZ"] = type(data["TileX"])(tx), type(data["TileZ"])(tz)
+        block_pos = data.get("block_pos")
+        if block_pos is not None and len(block_pos) == 3:
+            bx, bz = moved(int(block_pos[0]), int(block_pos[2]))
+            data["block_pos"] = nbtlib.IntArray([bx, int(block_pos[1]), bz])
     return data
 
 
