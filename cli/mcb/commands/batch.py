@@ -1,7 +1,106 @@
-"""`mcb batch` commands (not implemented yet)."""
+"""`mcb batch FILE`: run a documented batch of builds in order, resumably (docs/batch.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
 
 import typer
 
+from mcb.commands.rpc_support import EXIT_CODES_HELP, open_client
+from mcb.options import JsonOpt, terminal
+
+
+def batch(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="Batch file (JSON; schema recipes/batch.schema.json).")],
+    continue_on_error: Annotated[bool, typer.Option("--continue", help="Go on with later steps after a failure.")] = False,
+    retry_failed: Annotated[bool, typer.Option("--retry-failed", help="Prepare steps whose operation ended badly again.")] = False,
+    restart: Annotated[bool, typer.Option("--restart", help="Ignore the state file (kept as .bak) and run every step again.")] = False,
+    check: Annotated[bool, typer.Option("--check", help="Only validate the batch file and list its steps.")] = False,
+    wait_timeout: Annotated[float, typer.Option("--wait-timeout", help="Seconds to wait for each operation.", min=0.1)] = 600.0,
+    json_: JsonOpt = False,
+) -> None:
+    """Run the steps of a batch file in order: recipe builds, schematic imports, undo of earlier steps.
+
+    Progress goes to stderr. Every step's plan id, hash, idempotency key and operation id are recorded in
+    FILE's .state.json (beside it) before each request, so re-running after a crash, Ctrl-C or a lost connection
+    resumes where it stopped and never writes a step twice. Stops at the first failing step unless --continue.
+    --json prints {"batch", "state_file", "ok", "steps": [...]}. The exit code is the first failing step's
+    (7 conflict, 6 network, 1 failed/cancelled, ...), 0 when every step applied.
+
+    Examples:
+
+        mcb batch castle.batch.json
+
+        mcb batch castle.batch.json --continue --json > report.json
+
+        mcb batch castle.batch.json --check
+    """
+    from mcb.batch import BatchRunner, BatchState, load_batch, state_path_for
+
+    term = terminal(ctx, json_)
+    plan = load_batch(file)
+    if check:
+        rows = [{"name": s.name, "kind": s.kind, "description": s.description} for s in plan.steps]
+        term.emit({"batch": str(file), "steps": rows},
+                  lambda: term.table(["#", "step", "kind", "description"],
+                                     [(i + 1, r["name"], r["kind"], r["description"] or "") for i, r in enumerate(rows)]))
+        return
+    state_path = state_path_for(plan.path)
+    if restart and state_path.exists():
+        backup = state_path.with_name(state_path.name + ".bak")
+        state_path.replace(backup)
+        term.warn(f"previous state moved to {backup}; every step runs again")
+    total = len(plan.steps)
+    positions = {s.name: i + 1 for i, s in enumerate(plan.steps)}
+
+    def on_event(event: str, name: str, details: dict) -> None:
+        prefix = f"[{positions[name]}/{total}] {name}"
+        messages = {
+            "start": lambda: f"{details['kind']}" + (f": {details['description']}" if details.get("description") else ""),
+            "skip": lambda: f"already done ({details['reason']}), skipped",
+            "prepared": lambda: f"plan {details['plan_id']} ({details['changed_blocks']} blocks to change)",
+            "expired": lambda: f"plan {details['plan_id']} expired before it was applied; preparing again",
+            "started": lambda: f"operation {details['operation_id']}",
+            "resume": lambda: f"resuming operation {details['operation_id']}",
+            "finished": lambda: f"{details['status']} ({details['written']}/{details['total']} written)",
+            "nothing": lambda: "nothing to change",
+            "error": lambda: f"error: {details['message']}",
+        }
+        term.info(f"{prefix}: {messages[event]()}")
+
+    with open_client(ctx, term) as client:
+        state = BatchState.load(state_path, server=client.server, project_id=client.project_id)
+        with term.progress("batch", total=None) as bar:
+            def on_progress(name: str, status) -> None:
+                bar.update(completed=status.processed, total=status.total_changes or None,
+                           description=f"{name} {status.status}")
+
+            runner = BatchRunner(client, plan, state, continue_on_error=continue_on_error, retry_failed=retry_failed,
+                                 wait_timeout=wait_timeout, on_event=on_event, on_progress=on_progress)
+            report = runner.run()
+
+    def human() -> None:
+        term.table(["step", "kind", "result", "operation", "written"],
+                   [(s.name, s.kind, s.result, (s.record.get("operation_id") or "")[:8],
+                     _written(s.record)) for s in report.steps])
+        term.info(f"state: {report.state_file}")
+
+    term.emit(report.to_json(), human)
+    error = report.first_error()
+    if error is not None:
+        failed = sum(1 for s in report.steps if s.error is not None)
+        raise type(error)(f"{failed} of {total} steps did not complete: {error.message}", hint=error.hint,
+                          code=error.code, details=error.details)
+
+
+def _written(record: dict) -> str:
+    status = record.get("status") or {}
+    if not status:
+        return ""
+    return f"{status.get('written')}/{status.get('total_changes')}"
+
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the root app."""
+    app.command("batch", epilog=EXIT_CODES_HELP)(batch)

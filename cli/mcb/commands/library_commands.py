@@ -61,7 +61,7 @@ def part_get(
 @material_app.command("search", epilog=EXIT_CODES_HELP)
 def material_search(
     ctx: typer.Context,
-    query: Annotated[str, typer.Argument(help="Space-separated substrings that must all occur in the id.")] = "",
+    words: Annotated[list[str] | None, typer.Argument(metavar="[QUERY]...", help="Substrings that must all occur in the id.")] = None,
     kind: Annotated[str, typer.Option("--kind", help="block, item or all.")] = "block",
     limit: Annotated[int | None, typer.Option("--limit", help="Results per page (1..32).", min=1, max=32)] = None,
     all_pages: Annotated[bool, typer.Option("--all", help="Follow cursors and return every match.")] = False,
@@ -80,6 +80,7 @@ def material_search(
     if kind not in {"block", "item", "all"}:
         raise UsageError("--kind must be block, item or all")
     term = terminal(ctx, json_)
+    query = " ".join(words or [])
     with open_client(ctx, term) as client:
         if all_pages:
             pages = list(client.material_search_pages(query, kind=kind, limit=limit))

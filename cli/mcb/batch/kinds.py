@@ -1,0 +1,164 @@
+"""Batch step kinds: a registry where a new kind is one pydantic model plus one prepare function.
+
+A prepare function gets a :class:`StepContext` and the validated step, and returns the server's plan summary (or
+``None`` when there is nothing to change). The runner does everything else: recording, applying with a stable
+idempotency key, waiting, resuming. To add a kind (e.g. terrain tiles)::
+
+    from mcb.batch.kinds import BaseStep, register_step_kind
+
+    class TerrainTileStep(BaseStep):
+        kind: Literal["terrain_tile"]
+        recipe: str | dict
+        tile_index: int
+
+    @register_step_kind(TerrainTileStep)
+    def prepare_terrain_tile(ctx, step):
+        preview = ctx.client.terrain_preview(ctx.load_json(step.recipe))
+        return ctx.client.terrain_prepare(preview.terrain_id, step.tile_index).plan()
+
+Modules listed in ``EXTRA_KIND_MODULES`` are imported when present, so other packages can add kinds.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from mcb.client.methods import McbClient
+from mcb.client.models import PlanSummary
+from mcb.errors import InputError
+
+EXTRA_KIND_MODULES = ("mcb.terrain.batch_steps",)
+STEP_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+
+
+class Position(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    x: int
+    y: int
+    z: int
+
+
+def _position(value: Any) -> Any:
+    if isinstance(value, (list, tuple)) and len(value) == 3:
+        return {"x": value[0], "y": value[1], "z": value[2]}
+    return value
+
+
+class BaseStep(BaseModel):
+    """Fields every step has."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(pattern=STEP_NAME_PATTERN, description="Unique step name; used by undo steps and the state file.")
+    description: str | None = Field(default=None, description="Free text shown in progress output.")
+
+
+class RecipeStep(BaseStep):
+    """Build a recipe (`build_prepare`)."""
+
+    kind: Literal["recipe"]
+    recipe: str | dict = Field(description="Recipe file (relative to the batch file) or an inline recipe object.")
+    dependencies: list[Position] = Field(default_factory=list, description="Read dependencies [x,y,z] or {x,y,z}.")
+    part: str | None = Field(default=None, description="Restrict writes to this part id's exact mask.")
+
+    @field_validator("dependencies", mode="before")
+    @classmethod
+    def _positions(cls, value: Any) -> Any:
+        return [_position(p) for p in value] if isinstance(value, list) else value
+
+
+class ImportStep(BaseStep):
+    """Place a schematic from the server's library (`schematic_import_prepare`)."""
+
+    kind: Literal["import"]
+    asset: str = Field(description="Asset id (from `mcb asset list`).")
+    target: Position = Field(description="Anchor position [x,y,z] or {x,y,z}.")
+    rotation: Literal[0, 90, 180, 270] = 0
+
+    @field_validator("target", mode="before")
+    @classmethod
+    def _target(cls, value: Any) -> Any:
+        return _position(value)
+
+
+class UndoStep(BaseStep):
+    """Revert an earlier step of this batch (`operation_undo_prepare`)."""
+
+    kind: Literal["undo"]
+    step: str = Field(description="Name of an earlier step whose operation is reverted.")
+
+
+@dataclass
+class StepContext:
+    client: McbClient
+    base_dir: Path
+    operation_of: Callable[[str], str | None]  # step name -> recorded operation id
+
+    def load_json(self, value: str | dict) -> Any:
+        if isinstance(value, dict):
+            return value
+        path = self.base_dir / value
+        try:
+            return json.loads(path.read_text("utf-8"))
+        except FileNotFoundError:
+            raise InputError(f"{path} does not exist") from None
+        except (OSError, UnicodeDecodeError, ValueError) as error:
+            raise InputError(f"cannot read {path} as JSON: {error}") from None
+
+
+PrepareFunction = Callable[[StepContext, Any], PlanSummary | None]
+
+
+@dataclass
+class StepKind:
+    name: str
+    model: type[BaseStep]
+    prepare: PrepareFunction
+
+
+STEP_KINDS: dict[str, StepKind] = {}
+
+
+def register_step_kind(model: type[BaseStep]) -> Callable[[PrepareFunction], PrepareFunction]:
+    kind = model.model_fields["kind"].annotation.__args__[0]
+
+    def decorator(prepare: PrepareFunction) -> PrepareFunction:
+        STEP_KINDS[kind] = StepKind(kind, model, prepare)
+        return prepare
+
+    return decorator
+
+
+@register_step_kind(RecipeStep)
+def prepare_recipe(ctx: StepContext, step: RecipeStep) -> PlanSummary:
+    recipe = ctx.load_json(step.recipe)
+    deps = [p.model_dump() for p in step.dependencies]
+    return ctx.client.build_prepare(recipe, dependencies=deps, part_id=step.part)
+
+
+@register_step_kind(ImportStep)
+def prepare_import(ctx: StepContext, step: ImportStep) -> PlanSummary:
+    return ctx.client.schematic_import_prepare(step.asset, step.target.model_dump(), step.rotation)
+
+
+@register_step_kind(UndoStep)
+def prepare_undo(ctx: StepContext, step: UndoStep) -> PlanSummary:
+    operation_id = ctx.operation_of(step.step)
+    if operation_id is None:
+        raise InputError(f"step {step.step!r} has no applied operation to undo")
+    return ctx.client.operation_undo_prepare(operation_id)
+
+
+def load_extra_kinds() -> None:
+    for module in EXTRA_KIND_MODULES:
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as error:
+            if error.name != module:
+                raise

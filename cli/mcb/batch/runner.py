@@ -1,0 +1,185 @@
+"""Run a batch in order, resumably: every phase of every step is recorded before the next request goes out."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mcb.batch.kinds import STEP_KINDS, BaseStep, StepContext
+from mcb.batch.model import Batch
+from mcb.batch.state import BatchState
+from mcb.client.methods import McbClient
+from mcb.client.models import OperationStatus, PlanSummary
+from mcb.client.workflow import default_idempotency_key, outcome_error, wait_for_operation
+from mcb.errors import ConflictError, McbError
+
+EventSink = Callable[[str, str, dict], None]  # (event, step name, details)
+
+
+@dataclass
+class StepReport:
+    name: str
+    kind: str
+    result: str  # applied | already_done | nothing_to_change | failed | error | not_run
+    record: dict = field(default_factory=dict)
+    error: McbError | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        plan = self.record.get("plan") or {}
+        status = self.record.get("status") or {}
+        data = {
+            "name": self.name, "kind": self.kind, "result": self.result,
+            "plan_id": plan.get("plan_id"), "plan_hash": plan.get("plan_hash"),
+            "changed_blocks": plan.get("changed_blocks"),
+            "idempotency_key": self.record.get("idempotency_key"),
+            "operation_id": self.record.get("operation_id"),
+            "status": status.get("status"), "written": status.get("written"),
+            "total_changes": status.get("total_changes"), "message": status.get("message"),
+        }
+        if self.error is not None:
+            data["error"] = self.error.to_json()
+        return data
+
+
+@dataclass
+class BatchReport:
+    batch: Path
+    state_file: Path
+    steps: list[StepReport]
+
+    @property
+    def ok(self) -> bool:
+        return all(s.result in {"applied", "already_done", "nothing_to_change"} for s in self.steps)
+
+    def first_error(self) -> McbError | None:
+        return next((s.error for s in self.steps if s.error is not None), None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"batch": str(self.batch), "state_file": str(self.state_file), "ok": self.ok,
+                "steps": [s.to_json() for s in self.steps]}
+
+
+class BatchRunner:
+    def __init__(self, client: McbClient, batch: Batch, state: BatchState, *, continue_on_error: bool = False,
+                 retry_failed: bool = False, wait_timeout: float = 600.0, interval: float = 0.1,
+                 on_event: EventSink | None = None,
+                 on_progress: Callable[[str, OperationStatus], None] | None = None):
+        self.client = client
+        self.batch = batch
+        self.state = state
+        self.continue_on_error = continue_on_error
+        self.retry_failed = retry_failed
+        self.wait_timeout = wait_timeout
+        self.interval = interval
+        self._event = on_event or (lambda event, name, details: None)
+        self._progress = on_progress
+        self.context = StepContext(client=client, base_dir=batch.path.parent, operation_of=state.operation_of)
+
+    def run(self) -> BatchReport:
+        reports: list[StepReport] = []
+        stopped = False
+        for index, step in enumerate(self.batch.steps):
+            if stopped:
+                reports.append(StepReport(step.name, step.kind, "not_run"))
+                continue
+            report = self._run_one(index, step)
+            reports.append(report)
+            if report.error is not None and not self.continue_on_error:
+                stopped = True
+        return BatchReport(self.batch.path, self.state.path, reports)
+
+    # -- one step --------------------------------------------------------------------------
+    def _run_one(self, index: int, step: BaseStep) -> StepReport:
+        name = step.name
+        definition = self.batch.definition_hash(index)
+        record = self.state.step(name)
+        if record is not None and record.get("definition") != definition and not record.get("idempotency_key"):
+            self.state.reset(name)  # only a plan was made: nothing reached the world, so start the step afresh
+            record = None
+        if record is not None and record.get("definition") != definition:
+            error = ConflictError(f"step {name!r} changed since it was started or applied",
+                                  hint="give the changed step a new name, or run with --restart to begin again")
+            return StepReport(name, step.kind, "error", record, error)
+        if record is not None and record.get("phase") == "done":
+            self._event("skip", name, {"reason": record.get("result", "applied")})
+            return StepReport(name, step.kind, "already_done", record)
+        if record is not None and record.get("phase") == "failed":
+            if not self.retry_failed:
+                return StepReport(name, step.kind, "failed", record, self._recorded_failure(record))
+            self.state.reset(name)
+            record = None
+        self._event("start", name, {"index": index, "total": len(self.batch.steps), "kind": step.kind,
+                                    "description": step.description})
+        try:
+            return self._advance(step, definition, record or {})
+        except McbError as error:
+            # Nothing recorded is lost: a re-run resumes from the last phase on disk.
+            record = self.state.step(name) or {}
+            if record:
+                self.state.update(name, last_error=error.to_json())
+            self._event("error", name, {"message": error.message})
+            return StepReport(name, step.kind, "error", record, error)
+
+    def _advance(self, step: BaseStep, definition: str, record: dict) -> StepReport:
+        name = step.name
+        if not record.get("operation_id"):
+            started = self._apply(step, definition, record)
+            if started is None:
+                record = self.state.update(name, definition=definition, phase="done", result="nothing_to_change")
+                self._event("nothing", name, {})
+                return StepReport(name, step.kind, "nothing_to_change", record)
+            record = self.state.update(name, phase="started", operation_id=started.operation_id)
+            self._event("started", name, {"operation_id": started.operation_id})
+        else:
+            started = None
+            self._event("resume", name, {"operation_id": record["operation_id"]})
+        final = wait_for_operation(
+            self.client, record["operation_id"], timeout=self.wait_timeout, interval=self.interval, first=started,
+            on_progress=(lambda status: self._progress(name, status)) if self._progress else None,
+        )
+        phase = "done" if final.status == "applied" else "failed"
+        record = self.state.update(name, phase=phase, status=final.wire(), result=final.status)
+        self._event("finished", name, {"status": final.status, "written": final.written,
+                                       "total": final.total_changes})
+        if phase == "done":
+            return StepReport(name, step.kind, "applied", record)
+        return StepReport(name, step.kind, "failed", record, outcome_error(final))
+
+    def _apply(self, step: BaseStep, definition: str, record: dict) -> OperationStatus | None:
+        name = step.name
+        for attempt in range(2):
+            plan_data = record.get("plan")
+            if plan_data is None:
+                plan = STEP_KINDS[step.kind].prepare(self.context, step)
+                if plan is None:
+                    return None
+                record = self.state.update(name, definition=definition, phase="prepared", plan=plan.wire())
+                self._event("prepared", name, {"plan_id": plan.plan_id, "changed_blocks": plan.changed_blocks})
+            else:
+                plan = PlanSummary.model_validate(plan_data)
+            key = record.get("idempotency_key")
+            if key is None:
+                key = default_idempotency_key(plan.plan_id)
+                record = self.state.update(name, phase="applying", idempotency_key=key)
+            try:
+                return self.client.build_apply(plan.plan_id, plan.plan_hash, key)
+            except ConflictError as error:
+                # The server checks expiry only after looking the key up, so "expired" proves the key was never
+                # used: preparing afresh cannot duplicate a write.
+                if error.details.get("reason") != "plan_expired" or attempt == 1:
+                    raise
+                self._event("expired", name, {"plan_id": plan.plan_id})
+                record = self.state.update(name, phase="expired", plan=None, idempotency_key=None)
+        raise AssertionError("unreachable")
+
+    @staticmethod
+    def _recorded_failure(record: dict) -> McbError:
+        status = record.get("status")
+        if status:
+            error = outcome_error(OperationStatus.model_validate(status))
+            if error is not None:
+                error.hint = (error.hint or "") + "; re-run with --retry-failed to prepare it again"
+                return error
+        return McbError("step failed in an earlier run", hint="re-run with --retry-failed to prepare it again")

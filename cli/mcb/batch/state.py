@@ -1,0 +1,85 @@
+"""The batch state file (``<batch stem>.state.json`` beside the batch file), rewritten atomically at every phase.
+
+Each step moves through phases, and each phase is on disk *before* the next request goes out:
+``prepared`` (plan id + hash) → ``applying`` (idempotency key chosen; ``build_apply`` may have been sent) →
+``started`` (operation id known) → ``done`` / ``failed``. A re-run continues from the recorded phase, and the
+only request it repeats is ``build_apply`` with the recorded key, which the server answers with the existing
+operation: a step is never written twice.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from mcb.errors import ConfigError, InputError
+
+STATE_FORMAT = 1
+
+
+def state_path_for(batch_path: Path) -> Path:
+    batch_path = Path(batch_path)
+    stem = batch_path.name[:-5] if batch_path.name.endswith(".json") else batch_path.name
+    return batch_path.with_name(f"{stem}.state.json")
+
+
+class BatchState:
+    def __init__(self, path: Path, data: dict):
+        self.path = path
+        self.data = data
+
+    @classmethod
+    def load(cls, path: Path, *, server: str, project_id: str | None) -> BatchState:
+        if not path.exists():
+            return cls(path, {"format": STATE_FORMAT, "server": server, "project_id": project_id, "steps": {}})
+        try:
+            data = json.loads(path.read_text("utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError) as error:
+            raise InputError(f"state file {path} is unreadable: {error}",
+                             hint="restore it, or start over with --restart (steps already applied would run again)")
+        if not isinstance(data, dict) or data.get("format") != STATE_FORMAT or not isinstance(data.get("steps"), dict):
+            raise InputError(f"{path} is not an mcb batch state file")
+        if data.get("server") != server or data.get("project_id") != project_id:
+            raise ConfigError(
+                f"{path} belongs to server {data.get('server')} project {data.get('project_id')!r}, "
+                f"not {server} project {project_id!r}",
+                hint="use the same --server/profile as the first run, or --restart to begin again",
+            )
+        return cls(path, data)
+
+    def step(self, name: str) -> dict | None:
+        return self.data["steps"].get(name)
+
+    def update(self, name: str, **fields: Any) -> dict:
+        record = self.data["steps"].setdefault(name, {})
+        record.update(fields)
+        record["updated_at"] = int(time.time() * 1000)
+        self.save()
+        return record
+
+    def reset(self, name: str) -> None:
+        self.data["steps"].pop(name, None)
+        self.save()
+
+    def operation_of(self, name: str) -> str | None:
+        record = self.step(name)
+        if record and record.get("phase") == "done":
+            return record.get("operation_id")
+        return None
+
+    def save(self) -> None:
+        text = json.dumps(self.data, indent=2, ensure_ascii=False) + "\n"
+        fd, temp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temp, self.path)
+        except BaseException:
+            Path(temp).unlink(missing_ok=True)
+            raise
