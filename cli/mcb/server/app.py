@@ -73,7 +73,7 @@ class LocalServer:
             server_class = type("RpcHttpServer6", (RpcHttpServer,), {"address_family": socket.AF_INET6})
         self.httpd = server_class((self.options.host, self.options.port), self.state, verbose=self.options.verbose)
         self.state.start()
-        self._thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.2},
+        self._thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05},
                                         name="mcb-http", daemon=True)
         self._thread.start()
         return self
