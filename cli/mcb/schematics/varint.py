@@ -1,0 +1,145 @@
+"""Vectorised unsigned-LEB128 varints (Sponge ``BlockData``/``Data``): no per-block Python loop.
+
+Rules follow the server's ``readVarInt`` (protocol §6.4 rule 12): at most 5 bytes, the 5th byte's top 4 bits zero,
+value non-negative as an int32, canonical (a multi-byte varint may not end in 0x00), not truncated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass
+class VarintProblem:
+    """Why a varint stream is not acceptable; ``index`` is the 0-based varint (cell) number."""
+
+    kind: str  # truncated | too_long | negative | non_canonical | too_few | too_many
+    index: int
+    message: str
+
+
+@dataclass
+class _Scan:
+    last_bytes: np.ndarray      # uint8: the final byte of every complete varint, in order
+    multi: np.ndarray           # indices of the multi-byte varints
+    multi_values: np.ndarray    # their decoded values (int64)
+    limit: int                  # number of varints that decoded cleanly
+    problem: VarintProblem | None
+
+
+def _scan(data: bytes | np.ndarray) -> _Scan:
+    raw = np.frombuffer(data, dtype=np.uint8) if not isinstance(data, np.ndarray) else data.view(np.uint8)
+    cont = raw >= 0x80
+    cpos = np.flatnonzero(cont)
+    if cpos.size == 0:  # every entry is one byte (palettes up to 128 entries): zero-copy
+        empty = np.zeros(0, dtype=np.int64)
+        return _Scan(raw, empty, empty, raw.size, None)
+    last = raw[~cont]
+    problem: VarintProblem | None = None
+    limit = last.size
+    if cont[-1]:
+        # the stream ends inside a varint: that entry is truncated
+        problem = VarintProblem("truncated", last.size, f"BlockData entry {last.size} is a truncated varint")
+        cpos = cpos[cpos < np.flatnonzero(~cont)[-1]] if last.size else cpos[:0]
+    multi = np.zeros(0, dtype=np.int64)
+    full = np.zeros(0, dtype=np.int64)
+    if cpos.size:
+        owner = cpos - np.arange(cpos.size)  # varint index = number of terminators before the byte
+        run_start = np.empty(owner.size, dtype=bool)
+        run_start[0] = True
+        np.not_equal(owner[1:], owner[:-1], out=run_start[1:])
+        first = np.flatnonzero(run_start)
+        run_len = np.diff(np.append(first, owner.size))  # continuation bytes of each multi-byte varint
+        shift_in_run = np.arange(owner.size) - np.repeat(first, run_len)
+        contrib = (raw[cpos].astype(np.int64) & 0x7F) << (7 * shift_in_run)
+        multi = owner[first]
+        final = last[multi].astype(np.int64)
+        full = np.add.reduceat(contrib, first) + (final << (7 * run_len))
+        rules = [
+            ("too_long", run_len > 4, "is longer than 5 bytes"),
+            ("too_long", (run_len == 4) & (final > 0x0F), "has bits set in the top 4 bits of its 5th byte"),
+            ("negative", full > 0x7FFFFFFF, "decodes to a negative int"),
+            ("non_canonical", final == 0, "is non-canonical (ends in a 0x00 continuation byte)"),
+        ]
+        for kind, mask, text in rules:
+            hits = np.flatnonzero(mask)
+            if hits.size and int(multi[hits[0]]) < limit:
+                limit = int(multi[hits[0]])
+                problem = VarintProblem(kind, limit, f"BlockData entry {limit} {text}")
+    return _Scan(last, multi, full, limit, problem)
+
+
+def decode_varints(data: bytes | np.ndarray, count: int, dtype=np.int32) -> tuple[np.ndarray, VarintProblem | None]:
+    """Decode ``data`` into an integer array (``dtype``, default int32).
+
+    Returns ``(values, problem)``. ``problem`` is the first rule broken (by stream position), or a count mismatch
+    against ``count`` (the expected number of entries); ``values`` holds the entries that decoded cleanly before
+    the problem (for a count mismatch: all decoded entries).
+    """
+    scan = _scan(data)
+    values = scan.last_bytes.astype(dtype)
+    ok = scan.multi < scan.limit
+    values[scan.multi[ok]] = scan.multi_values[ok].astype(dtype)
+    if scan.problem is not None:
+        return values[:scan.limit], scan.problem
+    return values, _count_problem(values.size, count)
+
+
+def histogram_varints(data: bytes | np.ndarray, count: int) -> tuple[np.ndarray, VarintProblem | None]:
+    """How often each index occurs, without materialising a full index array (the validation fast path).
+
+    On a problem the histogram covers the entries before it.
+    """
+    scan = _scan(data)
+    last = scan.last_bytes[:scan.limit]
+    counts = np.zeros(256, dtype=np.int64)
+    for start in range(0, last.size, 1 << 20):  # chunks: bincount widens its input to int64
+        counts += np.bincount(last[start:start + (1 << 20)], minlength=256)
+    ok = scan.multi < scan.limit
+    if ok.any():
+        counts -= np.bincount(last[scan.multi[ok]], minlength=counts.size)
+        extra = np.bincount(scan.multi_values[ok])
+        if extra.size > counts.size:
+            counts = np.concatenate([counts, np.zeros(extra.size - counts.size, dtype=np.int64)])
+        counts[:extra.size] += extra
+    problem = scan.problem or _count_problem(scan.limit, count)
+    return counts, problem
+
+
+def _count_problem(found: int, expected: int) -> VarintProblem | None:
+    if found > expected:
+        return VarintProblem("too_many", expected, f"BlockData has {found} entries, {found - expected} more than "
+                             f"the {expected} cells")
+    if found < expected:
+        return VarintProblem("too_few", found, f"BlockData has {found} entries for {expected} cells")
+    return None
+
+
+def encode_varints(values: np.ndarray) -> bytes:
+    """Canonical unsigned LEB128 of non-negative int32 values, in array order."""
+    flat = np.ascontiguousarray(values).ravel()
+    if flat.size == 0:
+        return b""
+    top = int(flat.max())
+    if int(flat.min()) < 0 or top > 0x7FFFFFFF:
+        raise ValueError("varints must be in 0..2^31-1")
+    if top < 0x80:
+        return flat.astype(np.uint8).tobytes()
+    wide = flat.astype(np.int64, copy=False)
+    nbytes = (wide >= 0x80).astype(np.int8) + 1
+    for bits in (14, 21, 28):
+        if top >= (1 << bits):
+            nbytes += wide >= (1 << bits)
+    starts = np.cumsum(nbytes, dtype=np.int64) - nbytes
+    out = np.empty(int(starts[-1] + nbytes[-1]), dtype=np.uint8)
+    more = nbytes > 1
+    out[starts] = (wide & 0x7F | (more.astype(np.int64) << 7)).astype(np.uint8)
+    sel = np.flatnonzero(more)
+    for k in range(1, int(nbytes.max())):
+        part = wide[sel]
+        more_k = nbytes[sel] > k + 1
+        out[starts[sel] + k] = ((part >> (7 * k)) & 0x7F | (more_k.astype(np.int64) << 7)).astype(np.uint8)
+        sel = sel[more_k]
+    return out.tobytes()
