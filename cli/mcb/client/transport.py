@@ -63,8 +63,10 @@ class RpcTransport:
         self.busy_delay = busy_delay
         self.retries_done = 0  # busy + lost-response retries, for tests and --verbose summaries
         self._httpx = httpx
+        # The plugin speaks plain HTTP on loopback; skip loading CA certificates (tens of ms) unless https is used.
+        plain = self.base_url.startswith("http://")
         self._client = httpx.Client(
-            transport=httpx.HTTPTransport(retries=2),
+            transport=httpx.HTTPTransport(retries=2, verify=not plain),
             timeout=httpx.Timeout(self.timeout, connect=min(CONNECT_TIMEOUT, self.timeout)),
             follow_redirects=False,
             trust_env=False,  # a loopback plugin must never be reached through a proxy from the environment

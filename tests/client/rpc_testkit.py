@@ -1,0 +1,185 @@
+"""Fault injection for client tests: a loopback HTTP proxy in front of a *real* `mcb serve`, and a tiny server that
+answers with broken bodies. Neither implements any RPC method; the real server does all the work.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import threading
+import time
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlsplit
+
+# A decision for one proxied request: "forward", "drop_after_forward" (server processes it, client gets no answer),
+# "drop" (never reaches the server), ("respond", status, body_bytes), ("sleep_then_forward", seconds).
+Decision = str | tuple
+Decider = Callable[[dict], Decision]
+
+
+class _QuietServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def server_bind(self):  # skip the reverse-DNS lookup of HTTPServer.server_bind
+        import socketserver
+
+        socketserver.TCPServer.server_bind(self)
+        host, port = self.server_address[:2]
+        self.server_name, self.server_port = host, port
+
+
+class FaultProxy:
+    """Forwards to ``upstream`` unless ``decide(request)`` says otherwise; records every request it saw."""
+
+    def __init__(self, upstream: str, decide: Decider | None = None):
+        parts = urlsplit(upstream)
+        self.upstream = (parts.hostname, parts.port)
+        self.decide = decide or (lambda request: "forward")
+        self.requests: list[dict] = []
+        proxy = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def setup(self):
+                super().setup()
+                _no_delay(self.connection)
+
+            def do_GET(self):
+                proxy._handle(self, b"")
+
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                proxy._handle(self, self.rfile.read(length))
+
+        self.httpd = _QuietServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self._thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+
+    def __enter__(self) -> FaultProxy:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def methods(self) -> list[str]:
+        return [r["json"].get("method") for r in self.requests if isinstance(r.get("json"), dict)]
+
+    def _handle(self, handler: BaseHTTPRequestHandler, body: bytes) -> None:
+        try:
+            parsed = json.loads(body) if body else None
+        except ValueError:
+            parsed = None
+        request = {"method": handler.command, "path": handler.path, "headers": dict(handler.headers.items()),
+                   "body": body, "json": parsed}
+        self.requests.append(request)
+        decision = self.decide(request)
+        if decision == "drop":
+            return _drop(handler)
+        if isinstance(decision, tuple) and decision[0] == "respond":
+            return _respond(handler, decision[1], decision[2])
+        if isinstance(decision, tuple) and decision[0] == "sleep_then_forward":
+            time.sleep(decision[1])
+        status, headers, content = self._forward(handler, body)
+        if decision == "drop_after_forward":
+            return _drop(handler)
+        _respond(handler, status, content, headers.get("Content-Type", "application/json"))
+
+    def _forward(self, handler: BaseHTTPRequestHandler, body: bytes):
+        connection = http.client.HTTPConnection(*self.upstream, timeout=30)
+        headers = {k: v for k, v in handler.headers.items() if k.lower() not in {"host", "connection"}}
+        connection.request(handler.command, handler.path, body=body or None, headers=headers)
+        response = connection.getresponse()
+        content = response.read()
+        connection.close()
+        return response.status, dict(response.getheaders()), content
+
+
+def _no_delay(connection) -> None:
+    # Headers and body go out in two writes; without this, delayed ACKs add ~40 ms to every keep-alive answer.
+    connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+def _drop(handler: BaseHTTPRequestHandler) -> None:
+    handler.close_connection = True
+    try:
+        handler.connection.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+
+
+def _respond(handler: BaseHTTPRequestHandler, status: int, content: bytes, content_type: str = "application/json"):
+    handler.send_response(status)
+    handler.send_header("Content-Type", content_type)
+    handler.send_header("Content-Length", str(len(content)))
+    handler.end_headers()
+    handler.wfile.write(content)
+
+
+def busy_body(message: str = "A journal step is in progress; retry", code: str = "busy") -> bytes:
+    return json.dumps({"ok": False, "error": {"code": code, "message": message}}).encode()
+
+
+class BrokenServer:
+    """Answers every request with the same fixed status and body (for malformed / non-JSON answers)."""
+
+    def __init__(self, status: int, body: bytes, content_type: str = "application/json", delay: float = 0.0):
+        outer = self
+        self.hits = 0
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def setup(self):
+                super().setup()
+                _no_delay(self.connection)
+
+            def _answer(self):
+                outer.hits += 1
+                length = int(self.headers.get("Content-Length") or 0)
+                if length:
+                    self.rfile.read(length)
+                if delay:
+                    time.sleep(delay)
+                try:
+                    _respond(self, status, body, content_type)
+                except OSError:
+                    pass
+
+            do_GET = do_POST = _answer
+
+        self.httpd = _QuietServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self._thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+
+    def __enter__(self) -> BrokenServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def box_recipe(x: int, y: int, z: int, size: int = 3, block: str = "minecraft:stone_bricks", hollow: bool = False) -> dict:
+    return {"version": 1, "operations": [{
+        "type": "box", "min": {"x": x, "y": y, "z": z},
+        "max": {"x": x + size - 1, "y": y + size - 1, "z": z + size - 1}, "block": block, "hollow": hollow,
+    }]}
