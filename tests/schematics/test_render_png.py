@@ -51,7 +51,9 @@ def test_iso_view_draws_shaded_faces():
     schem = tower_schematic()
     image = render_schematic(schem, "iso", scale=8)
     s, w, h, l = 8, 4, 3, 2
-    assert image.size == ((w + l) * s + 2, (w + l) * s // 2 + h * s + 2)
+    # The whole box projects to (W + L)·s wide and (W + L)·s/2 + H·s high; the tower fills it, plus a small margin.
+    assert (w + l) * s <= image.width <= (w + l) * s + 14
+    assert image.height <= (w + l) * s // 2 + h * s + 14
     colours = {tuple(p) for p in np.asarray(image.convert("RGB")).reshape(-1, 3)}
     # background + at least top/east/south shades of two materials
     assert len(colours) >= 5
@@ -103,3 +105,27 @@ def test_block_colours_tell_materials_apart():
     unknown = block_colour("othermod:glowing_thing")
     assert unknown == block_colour("othermod:glowing_thing[lit=true]")  # stable
     assert all(0 <= c <= 255 for c in unknown)
+
+
+def test_iso_view_is_cropped_to_the_drawing():
+    """A single block in a big air box gives a small picture, not a big empty one."""
+    palette = ["minecraft:air", "minecraft:gold_block"]
+    blocks = np.zeros((20, 20, 20), dtype=np.int32)
+    blocks[5, 5, 5] = 1
+    image = render_schematic(Schematic(20, 20, 20, palette, blocks, 4903), "iso", scale=4)
+    assert image.width <= 2 * 4 + 14 and image.height <= 2 * 4 + 14
+    colours = {tuple(p) for p in np.asarray(image.convert("RGB")).reshape(-1, 3)}
+    assert len(colours - {BACKGROUND}) == 3  # top, east and south shades
+
+
+def test_iso_nearer_block_hides_the_one_behind():
+    """Voxel (1,1,1) projects exactly onto voxel (0,0,0): drawn back to front, no gold pixel may remain."""
+    palette = ["minecraft:air", "minecraft:gold_block", "minecraft:stone"]
+    blocks = np.zeros((2, 2, 2), dtype=np.int32)
+    blocks[0, 0, 0] = 1  # gold, far corner
+    gold_only = np.asarray(render_schematic(Schematic(2, 2, 2, palette, blocks, 4903), "iso", scale=8))
+    blocks[1, 1, 1] = 2  # stone, the near corner one block up
+    both = np.asarray(render_schematic(Schematic(2, 2, 2, palette, blocks, 4903), "iso", scale=8))
+    gold_colours = {tuple(p) for p in gold_only.reshape(-1, 3)} - {BACKGROUND}
+    assert len(gold_colours) == 3
+    assert not gold_colours & {tuple(p) for p in both.reshape(-1, 3)}

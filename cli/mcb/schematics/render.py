@@ -231,50 +231,81 @@ def render_top(schem: Schematic, scale: int):
 
 
 def render_iso(schem: Schematic, scale: int):
-    """Isometric view from the south-east: top, east and south faces, painter's order (x + y + z ascending)."""
-    from PIL import Image, ImageDraw
+    """Isometric view from the south-east: top, east and south faces, painter's order (x + y + z ascending).
 
-    s = max(2, scale)
+    Faces are stamped as pre-rasterised pixel sprites; each pixel keeps the face drawn last (highest rank), which
+    is what drawing polygons back to front would give, without a Python call per face.
+    """
+    from PIL import Image
+
+    s = max(2, scale + scale % 2)  # even, so every cube corner lands on a whole pixel
     w, h, l = schem.width, schem.height, schem.length
     width_px = (w + l) * s + 2
     height_px = (w + l) * s // 2 + h * s + 2
-    image = Image.new("RGB", (width_px, height_px), BACKGROUND)
     if not schem.blocks.size:
-        return image
+        return Image.new("RGB", (width_px, height_px), BACKGROUND)
     colours, visible = _palette_tables(schem)
     solid = visible[schem.blocks]  # [y, z, x]
     padded = np.pad(solid, ((0, 1), (0, 1), (0, 1)))  # outside the box counts as air
-    open_top = ~padded[1:, :-1, :-1] & solid
-    open_south = ~padded[:-1, 1:, :-1] & solid
-    open_east = ~padded[:-1, :-1, 1:] & solid
-    exposed = open_top | open_south | open_east
-    ys, zs, xs = np.nonzero(exposed)
+    open_faces = (~padded[1:, :-1, :-1] & solid, ~padded[:-1, :-1, 1:] & solid, ~padded[:-1, 1:, :-1] & solid)
+    ys, zs, xs = np.nonzero(open_faces[0] | open_faces[1] | open_faces[2])
     order = np.argsort(xs + ys + zs, kind="stable")
     ys, zs, xs = ys[order], zs[order], xs[order]
     base = colours[schem.blocks[ys, zs, xs]]
-    shades = {"top": np.clip(base * 1.08, 0, 255), "east": base * 0.82, "south": base * 0.62}
-    x0 = l * s + 1  # screen x of world (0, *, 0)
-    y0 = h * s + 1  # screen y of world y = 0 plane at x = z = 0
+    shades = np.stack([np.clip(base * 1.08, 0, 255), base * 0.82, base * 0.62])  # top, east, south
+    # Screen position of each voxel's (x, y, z) corner.
+    u = (l * s + 1 + (xs - zs) * s).astype(np.int64)
+    v = (h * s + 1 + (xs + zs) * s // 2 - ys * s).astype(np.int64)
+    rank = np.full(width_px * height_px, -1, dtype=np.int64)
+    for face, (du, dv) in enumerate(_face_sprites(s)):
+        voxels = np.nonzero(open_faces[face][ys, zs, xs])[0]
+        step = max(1, 2_000_000 // len(du))
+        for begin in range(0, len(voxels), step):
+            chunk = voxels[begin:begin + step]
+            pixels = ((v[chunk, None] + dv[None, :]) * width_px + (u[chunk, None] + du[None, :])).ravel()
+            np.maximum.at(rank, pixels, np.repeat(chunk * 3 + face, len(du)))
+    rgb = np.empty((width_px * height_px, 3), dtype=np.float32)
+    rgb[:] = BACKGROUND
+    drawn = rank >= 0
+    rgb[drawn] = shades[rank[drawn] % 3, rank[drawn] // 3]
+    image = Image.fromarray(rgb.reshape(height_px, width_px, 3).astype(np.uint8), "RGB")
+    return _crop_to_content(image)
+
+
+def _face_sprites(s: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Pixel offsets of the top, east and south faces of the cube at (0,0,0), relative to its corner's pixel."""
+    from PIL import Image, ImageDraw
+
+    size = 2 * s + 3
+    origin = s + 1
 
     def project(x, y, z):
-        return x0 + (x - z) * s, y0 + (x + z) * s / 2 - y * s
+        return origin + (x - z) * s, origin + (x + z) * s // 2 - y * s
 
-    draw = ImageDraw.Draw(image)
-    faces = (("top", open_top), ("east", open_east), ("south", open_south))
-    for i in range(len(xs)):
-        x, y, z = int(xs[i]), int(ys[i]), int(zs[i])
-        for name, mask in faces:
-            if not mask[y, z, x]:
-                continue
-            if name == "top":
-                corners = ((x, y + 1, z), (x + 1, y + 1, z), (x + 1, y + 1, z + 1), (x, y + 1, z + 1))
-            elif name == "east":
-                corners = ((x + 1, y, z), (x + 1, y + 1, z), (x + 1, y + 1, z + 1), (x + 1, y, z + 1))
-            else:
-                corners = ((x, y, z + 1), (x + 1, y, z + 1), (x + 1, y + 1, z + 1), (x, y + 1, z + 1))
-            colour = tuple(int(c) for c in shades[name][i])
-            draw.polygon([project(*c) for c in corners], fill=colour)
-    return image
+    faces = (
+        ((0, 1, 0), (1, 1, 0), (1, 1, 1), (0, 1, 1)),  # top
+        ((1, 0, 0), (1, 1, 0), (1, 1, 1), (1, 0, 1)),  # east (+x)
+        ((0, 0, 1), (1, 0, 1), (1, 1, 1), (0, 1, 1)),  # south (+z)
+    )
+    sprites = []
+    for corners in faces:
+        mask = Image.new("L", (size, size), 0)
+        ImageDraw.Draw(mask).polygon([project(*c) for c in corners], fill=255)
+        dv, du = np.nonzero(np.asarray(mask))
+        sprites.append((du.astype(np.int64) - origin, dv.astype(np.int64) - origin))
+    return sprites
+
+
+def _crop_to_content(image, margin: int = 6):
+    """Trim the empty background around the drawing (a mostly-air box would otherwise be mostly margin)."""
+    pixels = np.asarray(image)
+    content = np.any(pixels != np.array(BACKGROUND, dtype=np.uint8), axis=2)
+    if not content.any():
+        return image
+    rows, cols = np.nonzero(content.any(axis=1))[0], np.nonzero(content.any(axis=0))[0]
+    top, bottom = max(0, rows[0] - margin), min(image.height, rows[-1] + 1 + margin)
+    left, right = max(0, cols[0] - margin), min(image.width, cols[-1] + 1 + margin)
+    return image.crop((left, top, right, bottom))
 
 
 def write_png(image, path: str | os.PathLike) -> Path:
