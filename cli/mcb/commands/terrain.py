@@ -176,6 +176,175 @@ def _xyz(p: dict) -> str:
     return f"{p['x']},{p['y']},{p['z']}"
 
 
+@terrain_app.command("prepare")
+def prepare(
+    ctx: typer.Context,
+    terrain_id: Annotated[str, typer.Argument(metavar="TERRAIN_ID", help="ID from `mcb terrain preview`.")],
+    tile: Annotated[int | None, typer.Argument(metavar="[TILE]", min=0, help="Tile index (see `mcb terrain "
+                                                                             "tiles`).")] = None,
+    all_tiles: Annotated[bool, typer.Option("--all", help="Every tile in order (from --start).")] = False,
+    apply: Annotated[bool, typer.Option("--apply", help="Apply each plan and wait for it.")] = False,
+    recipe: Annotated[Path | None, typer.Option("--recipe", help="Re-preview this recipe first (the server "
+                                                "forgets IDs on restart); must have TERRAIN_ID.")] = None,
+    state: Annotated[Path | None, typer.Option("--state", help="Resume file for --all --apply (default "
+                                               "terrain-<id12>.state.json).")] = None,
+    start: Annotated[int, typer.Option("--start", min=0, help="First tile for --all.")] = 0,
+    wait_timeout: Annotated[float, typer.Option("--wait-timeout", min=1, help="Seconds to wait per tile.")] = 600,
+    json_: JsonOpt = False,
+) -> None:
+    """Prepare (and with --apply, apply) terrain tiles of a previewed recipe.
+
+    One TILE prints its plan, or "empty" when nothing would change. --all --apply runs every tile in order:
+    prepare, apply, wait; tiles that are empty are skipped. Each phase is saved in the state file first, so re-running
+    the same command resumes where it stopped without writing any tile twice. It stops at the first conflict or
+    error (exit 7 for conflicts, 5 for server errors). Never resume under a different tile budget.
+
+    Examples:
+
+        mcb terrain prepare 5f0c33cd...aabf8 0
+
+        mcb terrain prepare 5f0c33cd...aabf8 0 --apply
+
+        mcb terrain prepare 5f0c33cd...aabf8 --all --apply --recipe massif.json
+    """
+    from mcb.commands.rpc_support import open_client
+    from mcb.errors import UsageError
+
+    term = terminal(ctx, json_)
+    if (tile is None) == (not all_tiles):
+        raise UsageError("give either a TILE index or --all", hint="e.g. `mcb terrain prepare ID 0` or `--all`")
+    recipe_obj = _load_plain_recipe(recipe) if recipe is not None else None
+    with open_client(ctx, term) as client:
+        if all_tiles:
+            _prepare_all(term, client, terrain_id, recipe_obj, state, start, apply, wait_timeout)
+        else:
+            _prepare_one(term, client, terrain_id, tile, recipe_obj, apply, wait_timeout)
+
+
+def _load_plain_recipe(path: Path) -> dict:
+    from mcb.terrain.jsontext import to_plain
+    from mcb.terrain.offline import load_recipe
+
+    obj, _ = load_recipe(path)
+    return to_plain(obj)
+
+
+def _prepare_one(term, client, terrain_id, tile, recipe_obj, apply, wait_timeout) -> None:
+    from mcb.commands.rpc_support import finish_status, show_plan, wait_with_progress
+    from mcb.client.workflow import apply_plan
+    from mcb.terrain.batch_steps import register_recipe
+
+    if recipe_obj is not None:
+        register_recipe(client, recipe_obj, terrain_id)
+    result = client.terrain_prepare(terrain_id, tile)
+    plan = result.plan()
+    if plan is None:
+        term.emit(result.wire(), lambda: term.line(f"tile {tile}: empty ({result.reason})"))
+        return
+    if not apply:
+        term.emit(result.wire(), lambda: show_plan(term, plan))
+        return
+    term.info(f"tile {tile}: {plan.changed_blocks} blocks to change; applying")
+    started = apply_plan(client, plan, wait=False)
+    finish_status(term, wait_with_progress(term, client, started.operation_id, timeout=wait_timeout,
+                                           interval=0.1, first=started))
+
+
+def _prepare_all(term, client, terrain_id, recipe_obj, state, start, apply, wait_timeout) -> None:
+    from mcb.terrain.batch_steps import run_all_tiles
+
+    state_path = state or Path(f"terrain-{terrain_id[:12]}.state.json")
+
+    def on_tile(index, report) -> None:
+        written = (report.record.get("status") or {}).get("written")
+        term.info(f"tile {index}: {report.result}" + (f" ({written} written)" if written is not None else ""))
+
+    summary = run_all_tiles(client, terrain_id, state_path, recipe=recipe_obj, start=start, dry_run=not apply,
+                            on_tile=on_tile, wait_timeout=wait_timeout)
+    error = summary.pop("error")
+    if not apply:
+        summary.pop("state_file")
+    counts: dict[str, int] = {}
+    for entry in summary["tiles"]:
+        counts[entry["result"]] = counts.get(entry["result"], 0) + 1
+
+    def human() -> None:
+        term.kv([("terrain id", terrain_id), ("status", summary["status"]),
+                 ("tiles", ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "none"),
+                 *([("state file", summary["state_file"])] if apply else [])])
+
+    term.emit({**summary, "error": error.to_json() if error else None}, human)
+    if error is not None:
+        raise error
+
+
+@terrain_app.command("brush")
+def brush(
+    ctx: typer.Context,
+    brush_file: Annotated[str, typer.Argument(metavar="BRUSH.json", help="Brush JSON file ('-' = stdin).")],
+    output: OutputOpt = None,
+    apply: Annotated[bool, typer.Option("--apply", help="Apply the prepared plan and wait.")] = False,
+    wait_timeout: Annotated[float, typer.Option("--wait-timeout", min=1, help="Seconds to wait.")] = 600,
+    json_: JsonOpt = False,
+) -> None:
+    """Prepare a relative terrain brush (raise, lower, flatten, smooth) against the live surface.
+
+    Prints changed columns, raised/lowered volume and the plan; -o writes the BEFORE / AFTER / HEIGHT CHANGE
+    image. Nothing changes in the world until --apply (or `mcb apply` with the printed plan).
+
+    Examples:
+
+        mcb terrain brush recipes/terrain/raise-brush.json -o stroke.png
+
+        mcb terrain brush stroke.json --apply --json
+    """
+    import base64
+
+    from mcb.client.workflow import apply_plan
+    from mcb.commands.rpc_support import finish_status, open_client, wait_with_progress, write_text_atomic
+    from mcb.errors import InputError
+    from mcb.terrain.brush import parse_brush
+    from mcb.terrain.jsontext import loads_keeping_numbers, to_plain
+    from mcb.terrain.offline import read_json_text
+
+    term = terminal(ctx, json_)
+    try:
+        obj = loads_keeping_numbers(read_json_text(brush_file, "brush"))
+    except ValueError as error:
+        raise InputError(f"brush {brush_file} is not valid JSON: {error}") from None
+    parse_brush(obj)  # the server's own message for a bad brush, without a round trip
+    with open_client(ctx, term) as client:
+        result = client.call("terrain_brush_prepare", {"brush": to_plain(obj)})
+        png = base64.b64decode(result.pop("imageBase64", "") or b"")
+        if output is not None:
+            write_text_atomic(output, png)
+        result["image"] = str(output) if output is not None else None
+        from mcb.client.models import TerrainPlan
+
+        plan = TerrainPlan.model_validate(result).plan()
+        if not (apply and plan is not None):
+            term.emit(result, lambda: _show_brush(term, result))
+            return
+        _show_brush(term, result, stream=term.info)
+        started = apply_plan(client, plan, wait=False)
+        finish_status(term, wait_with_progress(term, client, started.operation_id, timeout=wait_timeout,
+                                               interval=0.1, first=started))
+
+
+def _show_brush(term, r: dict, stream=None) -> None:
+    pairs = [("plan state", r["plan_state"]), ("columns changed", r["changed_columns"]),
+             ("raised / lowered", f"{r['raised_volume']} / {r['lowered_volume']} blocks"),
+             ("surface", f"{r['height_min']} .. {r['height_max']}"), ("read dependencies", r["dependency_blocks"])]
+    if r.get("plan_id"):
+        pairs += [("plan id", r["plan_id"]), ("plan hash", r["plan_hash"]), ("changed blocks", r["changed_blocks"])]
+    pairs.append(("image", r.get("image") or "(not written; use -o FILE)"))
+    if stream is None:
+        term.kv(pairs)
+    else:
+        for key, value in pairs:
+            stream(f"{key}: {value}")
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
     app.add_typer(terrain_app, name="terrain")
