@@ -32,7 +32,7 @@ def lint(
     glob: Annotated[list[str] | None, typer.Option("--glob", help="File-name pattern when walking directories "
                                                    "(repeatable; default *.json).")] = None,
     exclude: Annotated[list[str] | None, typer.Option("--exclude", help="Skip walked files whose name or relative "
-                                                      "path matches (repeatable; default *.schema.json).")] = None,
+                                                      "path matches (repeatable; *.schema.json is always skipped).")] = None,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Files checked in parallel.")] = None,
     json_: JsonOpt = False,
 ) -> None:
@@ -75,7 +75,7 @@ def compile_(
     schem: Annotated[Path | None, typer.Option("--schem", help="Write the bounding box as a Sponge v2 schematic "
                                                "(unset cells become air).")] = None,
     png: Annotated[Path | None, typer.Option("--png", help="Render the result to a PNG image.")] = None,
-    view: Annotated[str, typer.Option("--view", help="PNG view: iso, top, front or side.")] = "iso",
+    view: Annotated[str, typer.Option("--view", help="PNG view: iso, top or both.")] = "iso",
     json_: JsonOpt = False,
 ) -> None:
     """Compile a recipe offline exactly as build_prepare does, with states canonicalized by the block registry.

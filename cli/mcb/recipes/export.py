@@ -13,6 +13,8 @@ from mcb.errors import InputError
 from mcb.recipes.compile import CompiledRecipe
 
 SERVER_SCHEMATIC_VOLUME = 4096
+# Rendering has no server limit; this only keeps a far-flung recipe from allocating gigabytes.
+RENDER_VOLUME_LIMIT = 16 * 1024 * 1024
 AIR = "minecraft:air"
 
 
@@ -30,8 +32,9 @@ def recipe_to_schematic(compiled: CompiledRecipe, data_version: int, *, max_volu
     volume = width * height * length
     if volume > max_volume:
         raise InputError(
-            f"the recipe's bounding box is {width}×{height}×{length} = {volume} cells; the server imports "
-            f"schematics of at most {max_volume} cells",
+            f"the recipe's bounding box is {width}×{height}×{length} = {volume:,} cells; "
+            + (f"the server imports schematics of at most {max_volume:,} cells" if max_volume == SERVER_SCHEMATIC_VOLUME
+               else f"at most {max_volume:,} cells can be rendered"),
             hint="export a smaller recipe, or split it; `mcb recipe compile --json` lists every block",
         )
     palette = [AIR]

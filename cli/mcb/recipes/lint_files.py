@@ -41,7 +41,7 @@ def lint_paths(paths: list[str | os.PathLike], *, mc_version: str | None = None,
     from mcb.recipes.lint import RecipeLinter, recipe_validator
     from mcb.reports.runner import check_files
 
-    files = collect_recipe_files(paths, globs or DEFAULT_GLOBS, DEFAULT_EXCLUDES if excludes is None else excludes)
+    files = collect_recipe_files(paths, globs or DEFAULT_GLOBS, DEFAULT_EXCLUDES + list(excludes or []))
     linter = RecipeLinter(registry=load_registry(mc_version), max_blocks=max_blocks)
     recipe_validator()  # build the validator once, before the worker threads start
     return check_files(files, linter.lint_file, jobs=jobs, progress=progress)

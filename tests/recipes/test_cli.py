@@ -1,0 +1,178 @@
+"""`mcb recipe ...` as a user runs it: exit codes, stdout/stderr, --json shapes, atomic in-place formatting."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from .helpers import box, line, recipe, repeat
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def write(path: Path, value) -> Path:
+    path.write_text(value if isinstance(value, str) else json.dumps(value), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def good(tmp_path):
+    return write(tmp_path / "good.json", recipe(box((0, 64, 0), (2, 64, 1), "minecraft:oak_stairs[facing=east]"),
+                                                line((0, 65, 0), (0, 66, 0))))
+
+
+@pytest.fixture
+def bad(tmp_path):
+    return write(tmp_path / "bad.json", '{"version": 1,\n "operations": [{"type": "box"}]}\n')
+
+
+def test_lint_clean_file_exits_0(cli, good):
+    result = cli("recipe", "lint", str(good))
+    assert result.exit_code == 0, result.stderr
+    assert f"{good}: ok" in result.stdout
+
+
+def test_lint_errors_exit_1_with_file_line_column(cli, bad):
+    result = cli("recipe", "lint", str(bad))
+    assert result.exit_code == 1
+    assert f"{bad}:2:17: error[recipe.missing-key] at /operations/0:" in result.stdout
+    assert "1 of 1 recipe files have errors" in result.stderr
+
+
+def test_lint_warnings_fail_only_with_strict(cli, tmp_path):
+    path = write(tmp_path / "empty.json", recipe())
+    assert cli("recipe", "lint", str(path)).exit_code == 0
+    assert cli("recipe", "lint", "--strict", str(path)).exit_code == 1
+
+
+def test_lint_json_format_shape(cli, good, bad):
+    result = cli("recipe", "lint", "--format", "json", str(good), str(bad))
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["summary"] == {"files": 2, "failed": 1, "errors": 3, "warnings": 0}
+    by_file = {entry["file"]: entry for entry in data["files"]}
+    assert by_file[str(good)]["ok"] and by_file[str(good)]["facts"]["blocks"] == 8
+    diagnostic = by_file[str(bad)]["diagnostics"][0]
+    assert set(diagnostic) == {"rule", "severity", "message", "file", "pointer", "line", "column", "hint"}
+    assert (diagnostic["line"], diagnostic["column"], diagnostic["pointer"]) == (2, 17, "/operations/0")
+
+
+def test_root_json_flag_selects_json_report(cli, good):
+    result = cli("--json", "recipe", "lint", str(good))
+    assert result.exit_code == 0 and json.loads(result.stdout)["ok"] is True
+
+
+def test_lint_github_format_auto_detected(cli, bad):
+    result = cli("recipe", "lint", str(bad), env={"GITHUB_ACTIONS": "true"})
+    assert result.exit_code == 1
+    assert f"::error file={bad},line=2,col=17,title=mcb recipe lint recipe.missing-key::" in result.stdout
+
+
+def test_lint_sarif_has_rule_descriptions(cli, bad):
+    data = json.loads(cli("recipe", "lint", "--format", "sarif", str(bad)).stdout)
+    rules = data["runs"][0]["tool"]["driver"]["rules"]
+    assert {"id": "recipe.missing-key",
+            "shortDescription": {"text": "A required key is missing or null"}} in rules
+
+
+def test_lint_walks_directories_with_glob_and_exclude(cli, tmp_path, good, bad):
+    sub = tmp_path / "nested"
+    sub.mkdir()
+    write(sub / "other.recipe", recipe(box((0, 0, 0), (0, 0, 0))))
+    write(tmp_path / "x.schema.json", {"type": "object"})
+    result = cli("recipe", "lint", "--format", "json", str(tmp_path))
+    assert sorted(Path(f["file"]).name for f in json.loads(result.stdout)["files"]) == ["bad.json", "good.json"]
+    result = cli("recipe", "lint", "--format", "json", "--glob", "*.recipe", str(tmp_path))
+    assert [Path(f["file"]).name for f in json.loads(result.stdout)["files"]] == ["other.recipe"]
+    result = cli("recipe", "lint", "--format", "json", "--exclude", "bad*", str(tmp_path))
+    assert result.exit_code == 0
+
+
+def test_lint_missing_path_is_a_clean_error(cli, tmp_path):
+    result = cli("recipe", "lint", str(tmp_path / "nope.json"))
+    assert result.exit_code == 1 and "no such file" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_lint_max_plan_blocks(cli, good):
+    result = cli("recipe", "lint", "--max-plan-blocks", "4", str(good))
+    assert result.exit_code == 1 and "recipe.budget.blocks" in result.stdout
+
+
+def test_compile_summary(cli, good):
+    result = cli("recipe", "compile", str(good))
+    assert result.exit_code == 0, result.stderr
+    assert "blocks:" in result.stdout and "8" in result.stdout
+    assert "(0, 64, 0) .. (2, 66, 1)" in result.stdout
+    assert "minecraft:oak_stairs[facing=east,half=bottom,shape=straight,waterlogged=false]" in result.stdout
+
+
+def test_compile_json_lists_blocks_in_plan_order(cli, good):
+    result = cli("recipe", "compile", "--json", str(good))
+    data = json.loads(result.stdout)
+    assert data["blocks"][0] == {"pos": {"x": 0, "y": 64, "z": 0},
+                                 "state": "minecraft:oak_stairs[facing=east,half=bottom,shape=straight,waterlogged=false]"}
+    assert [b["pos"]["y"] for b in data["blocks"]] == [64] * 6 + [65, 66]
+    assert data["palette"] == [
+        {"state": "minecraft:oak_stairs[facing=east,half=bottom,shape=straight,waterlogged=false]", "count": 6},
+        {"state": "minecraft:stone", "count": 2}]
+    assert data["budgets"]["scan"] == {"used": 8, "limit": 65536}
+    assert data["bounds"]["size"] == {"x": 3, "y": 3, "z": 2}
+
+
+def test_compile_refusal_names_file_line_column_and_server_message(cli, tmp_path):
+    path = write(tmp_path / "r.json", '{"version": 1, "operations": [\n  {"type": "cone"}]}')
+    result = cli("recipe", "compile", str(path))
+    assert result.exit_code == 1
+    assert f"{path}:2:12: the server would refuse this recipe: invalid_request: Unsupported operation: cone" \
+        in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_compile_unsupported_block(cli, tmp_path):
+    path = write(tmp_path / "r.json", recipe(box((0, 0, 0), (0, 0, 0), "minecraft:diamond")))
+    result = cli("--json", "recipe", "compile", str(path))
+    assert result.exit_code == 1
+    error = json.loads(result.stderr)["error"]
+    assert error["code"] == "unsupported_block"
+    assert "Invalid registered block or block properties" in error["message"]
+
+
+def test_compile_syntax_error(cli, tmp_path):
+    path = write(tmp_path / "r.json", '{"version": 1,\n  "operations": [}')
+    result = cli("recipe", "compile", str(path))
+    assert result.exit_code == 1 and f"{path}:2:18:" in result.stderr
+
+
+def test_fmt_prints_canonical_text_and_keeps_the_input(cli, tmp_path):
+    original = '{"operations":[{"block":"minecraft:stone","type":"line","to":{"z":0,"y":0,"x":1},' \
+               '"from":{"x":0,"y":0,"z":0}}],"version":1}'
+    path = write(tmp_path / "r.json", original)
+    result = cli("recipe", "fmt", str(path))
+    assert result.exit_code == 0
+    assert result.stdout == (
+        '{\n  "version": 1,\n  "operations": [\n'
+        '    {"type": "line", "from": {"x": 0, "y": 0, "z": 0}, "to": {"x": 1, "y": 0, "z": 0}, '
+        '"block": "minecraft:stone"}\n  ]\n}\n')
+    assert path.read_text() == original
+
+
+def test_fmt_check_and_in_place(cli, tmp_path):
+    path = write(tmp_path / "r.json", recipe(repeat(2, (1, 0, 0), [box((0, 0, 0), (0, 0, 0))])))
+    assert cli("recipe", "fmt", "--check", str(path)).exit_code == 1
+    assert cli("recipe", "fmt", "-i", str(path)).exit_code == 0
+    assert cli("recipe", "fmt", "--check", str(path)).exit_code == 0
+    assert json.loads(path.read_text()) == recipe(repeat(2, (1, 0, 0), [box((0, 0, 0), (0, 0, 0))]))
+    assert list(tmp_path.iterdir()) == [path]
+
+
+def test_fmt_keeps_number_spelling(cli, tmp_path):
+    path = write(tmp_path / "r.json", '{"version": 1.0, "operations": []}')
+    assert '"version": 1.0' in cli("recipe", "fmt", str(path)).stdout
+
+
+def test_schema_command_prints_the_committed_schema(cli):
+    result = cli("recipe", "schema")
+    assert result.exit_code == 0
+    assert result.stdout == (ROOT / "recipes" / "recipe.schema.json").read_text(encoding="utf-8")
