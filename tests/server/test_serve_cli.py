@@ -1,0 +1,53 @@
+"""`mcb serve` as a user runs it: loopback by default, explicit opt-in (with a warning) for other addresses,
+clean Ctrl-C, data directory defaults."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from server_rpc import Rpc
+
+from mcb.server.testing import spawn_server
+
+
+def test_non_loopback_host_needs_allow_remote(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "mcb", "serve", "--data", str(tmp_path / "d"), "--host", "0.0.0.0",
+                             "--port", "0"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert "non-loopback" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_allow_remote_warns_and_serves(tmp_path):
+    handle = spawn_server(tmp_path / "d", extra_args=("--host", "0.0.0.0", "--allow-remote"))
+    try:
+        handle.url = handle.url.replace("0.0.0.0", "127.0.0.1")
+        client = Rpc(handle)
+        assert client.call("project_context")["project_id"] == "default"
+        client.close()
+    finally:
+        assert handle.stop() == 0
+    log = handle.stderr_path.read_text()
+    assert "warning" in log.lower() and "non-loopback" in log
+
+
+def test_default_data_dir_is_the_user_data_dir(tmp_path):
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg")}
+    process = subprocess.Popen([sys.executable, "-m", "mcb", "serve", "--port", "0", "--json"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+    try:
+        text = ""
+        while not text.rstrip().endswith("}"):
+            text += process.stdout.readline()
+        info = json.loads(text)
+        assert info["url"].startswith("http://127.0.0.1:")
+        assert info["data_dir"] == str(tmp_path / "xdg" / "mcb" / "server")
+        assert info["token_file"] == str(tmp_path / "xdg" / "mcb" / "server" / "tokens.json")
+        assert os.stat(info["token_file"]).st_mode & 0o777 == 0o600
+    finally:
+        process.send_signal(2)
+        process.wait(timeout=20)
+    assert process.returncode == 0
+    assert "stopped" in process.stderr.read()
