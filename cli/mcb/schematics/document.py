@@ -1,0 +1,137 @@
+"""Loading a file into an NBT document and recognising what it is (Sponge v1/v2/v3, Litematica, structure, ...).
+
+The format is decided by content, never by file extension (corpus: a Litematica file named ``.schem``).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from mcb.errors import InputError
+from mcb.schematics.nbt import Compound, NbtError, ReadLimits, ReadStats, read_nbt
+
+# Sponge containers whose entries we only structure-check on the fast path (their payload is opaque to us).
+_BULK_LISTS = frozenset({"BlockEntities", "TileEntities", "Entities"})
+
+
+class SchematicError(InputError):
+    """A file that cannot be turned into a schematic model; ``rule`` and ``pointer`` locate the problem."""
+
+    kind = "invalid_schematic"
+
+    def __init__(self, message: str, *, rule: str, pointer: str | None = None, hint: str | None = None):
+        super().__init__(message, hint=hint, code=rule)
+        self.rule = rule
+        self.pointer = pointer
+
+
+@dataclass
+class Document:
+    """A parsed NBT file plus what it was recognised as.
+
+    ``body`` is the compound holding the schematic fields: the root for v1/v2 (and the non-conforming "v3" whose
+    fields sit in the root), ``root['Schematic']`` for v3. ``kind`` is ``sponge``, ``litematica``, ``structure``,
+    ``mcedit`` or ``unknown``; ``version`` the Sponge ``Version`` tag (None when absent or not an int).
+    """
+
+    root: Compound
+    body: Compound
+    stats: ReadStats
+    kind: str
+    version: int | None
+    data: bytes
+    path: str | None
+    body_pointer: str = ""  # NBT path prefix of ``body`` ("" or "/Schematic")
+    nonconforming_v3: bool = False
+
+    def pointer(self, *parts: str | int) -> str:
+        return self.body_pointer + "".join(f"/{p}" for p in parts)
+
+    @property
+    def label(self) -> str:
+        if self.kind != "sponge":
+            return {"litematica": "Litematica schematic", "structure": "vanilla structure (.nbt)",
+                    "mcedit": "MCEdit/Schematica .schematic", "unknown": "unknown NBT"}[self.kind]
+        return f"Sponge v{self.version}" if self.version is not None else "Sponge (no Version tag)"
+
+
+def read_source(source: str | os.PathLike | bytes, limits: ReadLimits) -> tuple[bytes, str | None]:
+    """File bytes (size-capped before reading) and a display path."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source), None
+    path = Path(source)
+    try:
+        size = path.stat().st_size
+        if not path.is_file():
+            raise InputError(f"{path}: not a regular file", code="file.not_regular")
+        if size > limits.max_compressed:
+            raise NbtError(f"file is {size} bytes, above the {limits.max_compressed} byte limit",
+                           rule="nbt.limit.compressed", pointer="/")
+        with path.open("rb") as handle:
+            return handle.read(limits.max_compressed + 1), str(path)
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file", code="file.missing") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory", code="file.not_regular") from None
+    except PermissionError:
+        raise InputError(f"{path}: permission denied", code="file.unreadable") from None
+    except OSError as error:
+        raise InputError(f"{path}: cannot read ({error.strerror or error})", code="file.unreadable") from None
+
+
+def _skim(path: list[str]) -> bool:
+    # Entry payloads of block entities / entities: keep their own top-level scalars (Pos, Id), skip the rest.
+    return len(path) >= 3 and path[-1] != "Pos" and path[-3] in _BULK_LISTS
+
+
+def load_document(source: str | os.PathLike | bytes, limits: ReadLimits | None = None, *,
+                  fast: bool = False) -> Document:
+    """Read and recognise a file. ``fast=True`` skims block-entity/entity payloads (validation path).
+
+    Raises ``NbtError``/``InputError`` (clean diagnostics) for unreadable or malformed input.
+    """
+    limits = limits or ReadLimits()
+    data, path = read_source(source, limits)
+    root, stats = read_nbt(data, limits, skim=_skim if fast else None)
+    return recognise(root, stats, data, path)
+
+
+def recognise(root: Compound, stats: ReadStats, data: bytes, path: str | None) -> Document:
+    def doc(kind: str, body: Compound = root, version: int | None = None, **extra) -> Document:
+        return Document(root, body, stats, kind, version, data, path, **extra)
+
+    if "Regions" in root and ("MinecraftDataVersion" in root or "Metadata" in root):
+        return doc("litematica")
+    if "size" in root and "blocks" in root and ("palette" in root or "palettes" in root):
+        return doc("structure")
+    if "Materials" in root and "Blocks" in root and "Palette" not in root:
+        return doc("mcedit")
+    inner = root.get("Schematic")
+    if isinstance(inner, dict) and ("Version" in inner or "Blocks" in inner or "Width" in inner):
+        return doc("sponge", inner, _int(inner.get("Version")), body_pointer="/Schematic")
+    version = _int(root.get("Version"))
+    if isinstance(root.get("Blocks"), dict) and "BlockData" not in root:
+        return doc("sponge", root, version, nonconforming_v3=True)
+    if any(key in root for key in ("BlockData", "Palette", "Width", "Version")):
+        return doc("sponge", root, version)
+    return doc("unknown")
+
+
+def _int(value) -> int | None:
+    return int(value) if isinstance(value, int) and getattr(value, "tag_id", 3) in (1, 2, 3, 4) else None
+
+
+def not_sponge_error(document: Document) -> SchematicError:
+    hints = {
+        "litematica": "convert it to a Sponge v2 .schem (e.g. load it with Litematica and save with WorldEdit "
+                      "'//schem save <name> sponge.2')",
+        "structure": "load the structure in a world with a structure block and save it with WorldEdit "
+                     "'//schem save <name> sponge.2'",
+        "mcedit": "the legacy MCEdit format predates block states; re-save it with WorldEdit as sponge.2",
+        "unknown": "expected a Sponge schematic (root with Version, Width/Height/Length, Palette, BlockData)",
+    }
+    keys = ",".join(sorted(document.root)[:6])
+    return SchematicError(f"this is a {document.label}, not a Sponge schematic (root keys: {keys})",
+                          rule=f"sponge.format.{document.kind}", pointer="/", hint=hints[document.kind])

@@ -1,0 +1,220 @@
+"""Sponge schematic codec: read v1/v2/v3 (gzip or raw) into :class:`~mcb.schematics.model.Schematic`, write v2/v3.
+
+Public API::
+
+    read_schematic(source, limits=None) -> Schematic          # path, or the file's bytes
+    encode_schematic(schem, version=2, **options) -> bytes    # see mcb.schematics.writer
+    write_schematic(schem, path, version=2, **options) -> Path  # atomic (temp file + os.replace)
+
+Every failure is an ``InputError`` subclass (``SchematicError``/``NbtError``) with ``rule`` and ``pointer``.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from mcb.schematics.document import Document, SchematicError, load_document, not_sponge_error
+from mcb.schematics.model import BlockEntity, Entity, Schematic, SourceInfo
+from mcb.schematics.nbt import Compound, ReadLimits, tag_type
+from mcb.schematics.varint import decode_varints
+from mcb.schematics.writer import encode_schematic, write_schematic
+
+__all__ = ["read_schematic", "schematic_from_document", "encode_schematic", "write_schematic", "SchematicError",
+           "ReadLimits"]
+
+DATA_VERSION_1_13_2 = 1631  # what WorldEdit assumes for v1 files without DataVersion
+WE_OFFSET_KEYS = ("WEOffsetX", "WEOffsetY", "WEOffsetZ")
+INT_TAGS = (1, 2, 3, 4)
+
+
+def read_schematic(source: str | os.PathLike | bytes, limits: ReadLimits | None = None) -> Schematic:
+    """Read a Sponge v1/v2/v3 file (gzip or raw NBT, detected by content) into the model."""
+    return schematic_from_document(load_document(source, limits))
+
+
+def schematic_from_document(doc: Document) -> Schematic:
+    if doc.kind != "sponge":
+        raise not_sponge_error(doc)
+    return _Builder(doc).build()
+
+
+class _Builder:
+    def __init__(self, doc: Document):
+        self.doc = doc
+        self.body = doc.body
+        self.v3 = doc.version == 3 or doc.nonconforming_v3 or (doc.body_pointer == "/Schematic")
+
+    def fail(self, message: str, rule: str, *where: str | int, hint: str | None = None) -> SchematicError:
+        return SchematicError(message, rule=rule, pointer=self.doc.pointer(*where), hint=hint)
+
+    def integer(self, key: str, required: bool = True, container: Compound | None = None, *where) -> int | None:
+        value = (self.body if container is None else container).get(key)
+        if value is None:
+            if required:
+                raise self.fail(f"required tag {key} is missing", "sponge.field.missing", *where, key)
+            return None
+        if tag_type(value) not in INT_TAGS:
+            raise self.fail(f"{key} must be an integer tag", "sponge.field.type", *where, key)
+        return int(value)
+
+    def build(self) -> Schematic:
+        doc, body = self.doc, self.body
+        width = self.integer("Width") & 0xFFFF  # unsigned shorts (spec v3: value & 0xFFFF)
+        height = self.integer("Height") & 0xFFFF
+        length = self.integer("Length") & 0xFFFF
+        data_version = self.integer("DataVersion", required=False)
+        if data_version is None:
+            if doc.version not in (1, None):
+                raise self.fail("required tag DataVersion is missing", "sponge.field.missing", "DataVersion")
+            data_version = DATA_VERSION_1_13_2
+        stored_offset = self.vector("Offset")
+        metadata = body.get("Metadata")
+        metadata = metadata if isinstance(metadata, dict) else Compound()
+        we_offset = self.we_offset(metadata)
+        offset, origin = self.offsets(stored_offset, we_offset, metadata)
+        if self.v3 and isinstance(body.get("Blocks"), dict):
+            blocks_box, where = body["Blocks"], ("Blocks",)
+            palette_tag, data_tag = blocks_box.get("Palette"), blocks_box.get("Data")
+            entity_list = blocks_box.get("BlockEntities")
+        else:
+            blocks_box, where = body, ()
+            palette_tag, data_tag = body.get("Palette"), body.get("BlockData")
+            entity_list = body.get("BlockEntities", body.get("TileEntities"))
+        palette, remap = self.palette(palette_tag, *where, "Palette")
+        blocks = self.cells(data_tag, remap, (height, length, width), len(palette), *where,
+                            "Data" if where else "BlockData")
+        biome_palette, biomes = self.biomes(width, height, length)
+        producer = "worldedit" if we_offset is not None or "WorldEdit" in metadata else None
+        kept_metadata = Compound((k, v) for k, v in metadata.items() if k not in WE_OFFSET_KEYS)
+        source = SourceInfo(format="sponge", version=doc.version, compressed=doc.stats.compressed,
+                            root_name=doc.stats.root_name, producer=producer, stored_offset=stored_offset,
+                            we_offset=we_offset, path=doc.path, compressed_size=doc.stats.compressed_size,
+                            inflated_size=doc.stats.inflated_size, nonconforming_v3=doc.nonconforming_v3)
+        # WorldEdit v2 writes absolute entity positions; make them local like everything else.
+        entity_shift = stored_offset if (not self.v3 and we_offset is not None and stored_offset) else (0, 0, 0)
+        return Schematic(
+            width=width, height=height, length=length, palette=palette, blocks=blocks, data_version=data_version,
+            offset=offset, world_origin=origin,
+            block_entities=self.block_entities(entity_list, *where, "BlockEntities"),
+            entities=self.entities(body.get("Entities"), entity_shift),
+            biome_palette=biome_palette, biomes=biomes, metadata=kept_metadata, source=source)
+
+    def vector(self, key: str, container: Compound | None = None, *where) -> tuple[int, int, int] | None:
+        value = (self.body if container is None else container).get(key)
+        if value is None:
+            return None
+        if tag_type(value) != 11 or len(value) != 3:
+            raise self.fail(f"{key} must be an Int_Array of length 3", "sponge.offset.shape", *where, key)
+        return (int(value[0]), int(value[1]), int(value[2]))
+
+    def we_offset(self, metadata: Compound) -> tuple[int, int, int] | None:
+        values = [metadata.get(key) for key in WE_OFFSET_KEYS]
+        if all(tag_type(v) in INT_TAGS for v in values):
+            return tuple(int(v) for v in values)  # type: ignore[return-value]
+        return None
+
+    def offsets(self, stored, we_offset, metadata) -> tuple[tuple[int, int, int], tuple[int, int, int] | None]:
+        if self.v3 and not (self.doc.nonconforming_v3 and we_offset is not None):
+            worldedit = metadata.get("WorldEdit")
+            origin = self.vector("Origin", worldedit, "Metadata", "WorldEdit") if isinstance(worldedit, dict) else None
+            return stored or (0, 0, 0), origin
+        if we_offset is not None:
+            # WorldEdit v1/v2: Offset is the absolute min corner; WEOffset = min - origin is the paste offset.
+            origin = tuple(m - w for m, w in zip(stored, we_offset)) if stored is not None else None
+            return we_offset, origin  # type: ignore[return-value]
+        return stored or (0, 0, 0), None
+
+    def palette(self, tag, *where) -> tuple[list[str], np.ndarray]:
+        if tag is None:
+            raise self.fail("Palette is missing (global block ids are not supported by any tool)",
+                            "sponge.palette.missing", *where)
+        if tag_type(tag) != 10:
+            raise self.fail("Palette must be a compound", "sponge.field.type", *where)
+        by_index: dict[int, str] = {}
+        for state, index in tag.items():
+            if tag_type(index) not in INT_TAGS or int(index) < 0:
+                raise self.fail(f"palette entry {state!r} has no valid index", "sponge.palette.index", *where,
+                                state)
+            if int(index) in by_index:
+                raise self.fail(f"palette index {int(index)} is used by {by_index[int(index)]!r} and {state!r}",
+                                "sponge.palette.duplicate_index", *where, state)
+            by_index[int(index)] = state
+        # Indices may be sparse (the server allows any index below PaletteMax): renumber densely.
+        order = sorted(by_index)
+        remap = np.full((order[-1] + 1) if order else 0, -1, dtype=np.int64)
+        remap[order] = np.arange(len(order))
+        return [by_index[i] for i in order], remap
+
+    def cells(self, tag, remap: np.ndarray, shape, palette_size: int, *where) -> np.ndarray:
+        if tag is None:
+            raise self.fail("block data is missing", "sponge.blockdata.missing", *where)
+        if tag_type(tag) != 7:
+            raise self.fail("block data must be a Byte_Array", "sponge.field.type", *where)
+        volume = shape[0] * shape[1] * shape[2]
+        values, problem = decode_varints(tag, volume)
+        if problem is not None:
+            raise self.fail(problem.message, f"sponge.blockdata.{problem.kind}", *where)
+        if values.size and (int(values.max()) >= remap.size or (remap[values] < 0).any()):
+            bad = values[(values >= remap.size) | (remap[np.minimum(values, max(remap.size - 1, 0))] < 0)]
+            raise self.fail(f"block data refers to palette index {int(bad[0])}, which the palette does not define",
+                            "sponge.blockdata.index", *where)
+        dense = remap[values].astype(np.int32) if values.size else values.astype(np.int32)
+        return dense.reshape(shape)
+
+    def block_entities(self, tag, *where) -> list[BlockEntity]:
+        result = []
+        for i, entry in enumerate(self.entries(tag, *where)):
+            pos = self.vector("Pos", entry, *where, i)
+            ident = entry.get("Id", entry.get("id"))
+            if pos is None or tag_type(ident) != 8:
+                raise self.fail("block entity needs Pos (Int_Array[3]) and Id (String)", "sponge.block_entity.shape",
+                                *where, i)
+            nested = entry.get("Data")
+            if self.v3 and isinstance(nested, dict):
+                data = nested
+            else:
+                data = Compound((k, v) for k, v in entry.items() if k not in ("Pos", "Id", "ContentVersion"))
+            result.append(BlockEntity(pos, str(ident), data))
+        return result
+
+    def entities(self, tag, shift) -> list[Entity]:
+        result = []
+        for i, entry in enumerate(self.entries(tag, "Entities")):
+            pos, ident = entry.get("Pos"), entry.get("Id", entry.get("id"))
+            if tag_type(pos) != 9 or len(pos) != 3 or pos.subtype not in (5, 6) or tag_type(ident) != 8:
+                raise self.fail("entity needs Pos (3 doubles) and Id (String)", "sponge.entity.shape", "Entities", i)
+            nested = entry.get("Data")
+            if isinstance(nested, dict):
+                data = nested
+            else:
+                data = Compound((k, v) for k, v in entry.items() if k not in ("Pos", "Id", "Extra"))
+                extra = entry.get("Extra")
+                if isinstance(extra, dict):  # a literal reading of the v2 spec's "Extra" field
+                    data.update(extra)
+            local = tuple(float(p) - s for p, s in zip(pos, shift))
+            result.append(Entity(local, str(ident), data))  # type: ignore[arg-type]
+        return result
+
+    def entries(self, tag, *where) -> list[Compound]:
+        if tag is None:
+            return []
+        if tag_type(tag) != 9 or tag.subtype not in (0, 10):
+            raise self.fail("must be a list of compounds", "sponge.field.type", *where)
+        return list(tag)
+
+    def biomes(self, width: int, height: int, length: int):
+        body = self.body
+        if self.v3:
+            box = body.get("Biomes")
+            if not isinstance(box, dict):
+                return None, None
+            palette, remap = self.palette(box.get("Palette"), "Biomes", "Palette")
+            cells = self.cells(box.get("Data"), remap, (height, length, width), len(palette), "Biomes", "Data")
+            return palette, cells
+        if "BiomeData" not in body and "BiomePalette" not in body:
+            return None, None
+        palette, remap = self.palette(body.get("BiomePalette"), "BiomePalette")
+        cells = self.cells(body.get("BiomeData"), remap, (1, length, width), len(palette), "BiomeData")
+        return palette, cells

@@ -1,0 +1,257 @@
+"""Writing Sponge v2 and v3 files from the model.
+
+A schematic inside the server's subset (no block entities, entities or biomes) comes out byte-for-byte in the
+layout the server's own exporter writes (protocol §6.3): root ``Schematic`` with ``Version``, ``DataVersion``,
+``Width``, ``Height``, ``Length``, ``Offset``, ``PaletteMax``, ``Palette`` (first-seen y-z-x order),
+``BlockData``, empty ``BlockEntities`` and ``Entities`` lists of compounds, then ``Metadata`` {``Name``,
+``Author``, ``Date``}. ``Offset`` is always the paste offset (the server's meaning, §A.6).
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import struct
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from mcb.schematics.model import Schematic
+from mcb.schematics.nbt import (ByteArray, Compound, Double, Int, IntArray, List, Long, Short, String, encode_mutf8,
+                                tag_type)
+from mcb.schematics.varint import encode_varints
+
+SERVER_AUTHOR = "minecraft-builder-mcp"
+
+
+# --- NBT encoding ---------------------------------------------------------------------------------------------
+
+def _infer(value):
+    """Tag id for a value: our tag classes and nbtlib's carry ``tag_id``; plain Python values are inferred."""
+    tid = tag_type(value)
+    if tid > 0:
+        return tid
+    if isinstance(value, bool) or isinstance(value, int):
+        return 3
+    if isinstance(value, float):
+        return 6
+    if isinstance(value, str):
+        return 8
+    if isinstance(value, dict):
+        return 10
+    if isinstance(value, (bytes, bytearray)):
+        return 7
+    if isinstance(value, np.ndarray):
+        return {1: 7, 4: 11, 8: 12}[value.dtype.itemsize]
+    if isinstance(value, (list, tuple)):
+        return 9
+    raise TypeError(f"cannot encode {type(value).__name__} as NBT")
+
+
+def _list_subtype(value) -> int:
+    sub = getattr(value, "subtype", None)
+    if isinstance(sub, int):
+        return sub
+    if sub is not None and hasattr(sub, "tag_id"):  # nbtlib List[...] carries a class
+        return sub.tag_id
+    return _infer(value[0]) if len(value) else 0
+
+
+_SCALAR_FMT = {1: ">b", 2: ">h", 3: ">i", 4: ">q", 5: ">f", 6: ">d"}
+
+
+def _payload(out: list[bytes], tid: int, value) -> None:
+    fmt = _SCALAR_FMT.get(tid)
+    if fmt:
+        out.append(struct.pack(fmt, value))
+    elif tid == 8:
+        raw = encode_mutf8(str(value))
+        if len(raw) > 0xFFFF:
+            raise ValueError("NBT string longer than 65535 bytes")
+        out.append(struct.pack(">H", len(raw)) + raw)
+    elif tid == 10:
+        for key, item in value.items():
+            _named(out, str(key), item)
+        out.append(b"\x00")
+    elif tid == 9:
+        sub = _list_subtype(value)
+        out.append(struct.pack(">bi", sub, len(value)))
+        for item in value:
+            _payload(out, sub, item)
+    elif tid == 7:
+        raw = bytes(value) if not isinstance(value, np.ndarray) else value.astype(np.int8).tobytes()
+        out.append(struct.pack(">i", len(raw)) + raw)
+    elif tid in (11, 12):
+        arr = np.asarray(value, dtype=">i4" if tid == 11 else ">i8")
+        out.append(struct.pack(">i", arr.size) + arr.tobytes())
+    else:
+        raise ValueError(f"cannot encode tag type {tid}")
+
+
+def _named(out: list[bytes], name: str, value) -> None:
+    tid = _infer(value)
+    raw = encode_mutf8(name)
+    out.append(struct.pack(">bH", tid, len(raw)) + raw)
+    _payload(out, tid, value)
+
+
+def encode_nbt(root: dict, root_name: str = "") -> bytes:
+    """Uncompressed big-endian NBT of one root compound."""
+    out: list[bytes] = []
+    _named(out, root_name, root if tag_type(root) == 10 else Compound(root))
+    return b"".join(out)
+
+
+# --- schematic layout -------------------------------------------------------------------------------------------
+
+def unique_palette(schem: Schematic) -> tuple[list[str], np.ndarray]:
+    """Palette in first-seen y-z-x order with duplicate strings merged, and the re-indexed cells (flat)."""
+    flat = schem.blocks.ravel()
+    if not flat.size:
+        return [], flat.astype(np.int32)
+    by_string: dict[str, int] = {}
+    merge = np.array([by_string.setdefault(s, len(by_string)) for s in schem.palette], dtype=np.int64)
+    merged = merge[flat]
+    uniques, first = np.unique(merged, return_index=True)
+    order = uniques[np.argsort(first, kind="stable")]
+    renumber = np.zeros(len(by_string), dtype=np.int32)
+    renumber[order] = np.arange(order.size, dtype=np.int32)
+    strings = list(by_string)
+    return [strings[i] for i in order], renumber[merged]
+
+
+def _metadata(schem: Schematic, name, author, date_ms, worldedit_offsets: bool, version: int) -> Compound:
+    source = schem.metadata if isinstance(schem.metadata, dict) else {}
+    meta = Compound()
+    for key, value in (("Name", name), ("Author", author)):
+        value = value if value is not None else source.get(key)
+        if value is not None:
+            meta[key] = String(value)
+    date = date_ms if date_ms is not None else source.get("Date")
+    if date is not None:
+        meta["Date"] = Long(int(date))
+    for key, value in source.items():
+        if key not in meta and not (version == 3 and key == "WorldEdit"):
+            meta[key] = value
+    if version == 2 and worldedit_offsets:
+        for axis, value in zip("XYZ", schem.offset):
+            meta[f"WEOffset{axis}"] = Int(value)
+    if version == 3 and schem.world_origin is not None:
+        worldedit = Compound(source.get("WorldEdit") or {})
+        worldedit["Origin"] = IntArray(schem.world_origin)
+        meta["WorldEdit"] = worldedit
+    return meta
+
+
+def _entity_entries(schem: Schematic, version: int):
+    block_entities, entities = List((), 10), List((), 10)
+    for be in schem.block_entities:
+        entry = Compound(Pos=IntArray(be.pos), Id=String(be.id))
+        if version == 3:
+            entry["Data"] = Compound(be.data or {})
+        else:
+            entry.update(be.data or {})
+        block_entities.append(entry)
+    for entity in schem.entities:
+        entry = Compound(Pos=List([Double(p) for p in entity.pos], 6), Id=String(entity.id))
+        if version == 3:
+            entry["Data"] = Compound(entity.data or {})
+        else:
+            entry.update(entity.data or {})
+        entities.append(entry)
+    return block_entities, entities
+
+
+def build_tree(schem: Schematic, version: int = 2, *, name: str | None = None, author: str | None = None,
+               date_ms: int | None = None, worldedit_offsets: bool = False) -> tuple[str, Compound]:
+    """(root name, root compound) for ``schem`` as Sponge ``version`` 2 or 3."""
+    if version not in (2, 3):
+        raise ValueError("only Sponge v2 and v3 can be written")
+    for axis, size in zip("WHL", schem.size):
+        if not 1 <= size <= 0xFFFF:
+            raise ValueError(f"size along {axis} must be 1..65535, got {size}")
+    palette, cells = unique_palette(schem)
+    palette_tag = Compound((state, Int(i)) for i, state in enumerate(palette))
+    data = ByteArray(encode_varints(cells))
+    block_entities, entities = _entity_entries(schem, version)
+    meta = _metadata(schem, name, author, date_ms, worldedit_offsets, version)
+    sizes = dict(Width=Short(_signed16(schem.width)), Height=Short(_signed16(schem.height)),
+                 Length=Short(_signed16(schem.length)))
+    if version == 2:
+        body = Compound(Version=Int(2), DataVersion=Int(schem.data_version), **sizes,
+                        Offset=IntArray(schem.offset), PaletteMax=Int(len(palette)), Palette=palette_tag,
+                        BlockData=data, BlockEntities=block_entities, Entities=entities)
+        if schem.biomes is not None and schem.biome_palette is not None:
+            biome_palette, biome_cells = _biome_layer(schem, two_d=True)
+            body["BiomePaletteMax"] = Int(len(biome_palette))
+            body["BiomePalette"] = Compound((b, Int(i)) for i, b in enumerate(biome_palette))
+            body["BiomeData"] = ByteArray(encode_varints(biome_cells))
+        body["Metadata"] = meta
+        return "Schematic", body
+    body = Compound(Version=Int(3), DataVersion=Int(schem.data_version))
+    if meta:
+        body["Metadata"] = meta
+    body.update(sizes)
+    body["Offset"] = IntArray(schem.offset)
+    body["Blocks"] = Compound(Palette=palette_tag, Data=data, BlockEntities=block_entities)
+    if schem.biomes is not None and schem.biome_palette is not None:
+        biome_palette, biome_cells = _biome_layer(schem, two_d=False)
+        body["Biomes"] = Compound(Palette=Compound((b, Int(i)) for i, b in enumerate(biome_palette)),
+                                  Data=ByteArray(encode_varints(biome_cells)))
+    if entities:
+        body["Entities"] = entities
+    return "", Compound(Schematic=body)
+
+
+def _signed16(value: int) -> int:
+    return value - 0x10000 if value >= 0x8000 else value
+
+
+def _biome_layer(schem: Schematic, two_d: bool) -> tuple[list[str], np.ndarray]:
+    biomes = schem.biomes
+    if two_d:
+        biomes = biomes[:1]  # v2 biomes are 2-D; WorldEdit samples the lowest layer too
+    elif biomes.shape[0] == 1 and schem.height > 1:
+        biomes = np.broadcast_to(biomes, (schem.height,) + biomes.shape[1:])
+    proxy = Schematic(schem.width, biomes.shape[0], schem.length, list(schem.biome_palette), biomes, 0)
+    return unique_palette(proxy)
+
+
+def encode_schematic(schem: Schematic, version: int = 2, *, compress: bool = True, name: str | None = None,
+                     author: str | None = None, date_ms: int | None = None, worldedit_offsets: bool = False) -> bytes:
+    """The file bytes of ``schem`` as Sponge v2 (default) or v3.
+
+    ``name``/``author``/``date_ms`` override ``Metadata.Name/Author/Date`` (the server's exporter passes the asset
+    name, ``SERVER_AUTHOR`` and the current time). ``worldedit_offsets=True`` (v2 only) also writes
+    ``Metadata.WEOffsetX/Y/Z`` = ``offset`` so WorldEdit pastes the file where the server would.
+    """
+    root_name, root = build_tree(schem, version, name=name, author=author, date_ms=date_ms,
+                                 worldedit_offsets=worldedit_offsets)
+    raw = encode_nbt(root, root_name)
+    return gzip.compress(raw, compresslevel=6, mtime=0) if compress else raw
+
+
+def write_bytes_atomic(path: str | os.PathLike, payload: bytes) -> Path:
+    """Write ``payload`` to ``path`` via a temp file in the same directory, fsync, then os.replace."""
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, target)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
+    return target
+
+
+def write_schematic(schem: Schematic, path: str | os.PathLike, version: int = 2, **options) -> Path:
+    """Encode (see :func:`encode_schematic`) and write atomically; returns the path."""
+    return write_bytes_atomic(path, encode_schematic(schem, version, **options))
