@@ -8,9 +8,9 @@ from typing import Annotated
 
 import typer
 
-from mcb.commands.rpc_support import EXIT_CODES_HELP, open_client, show_status, write_text_atomic
+from mcb.commands.rpc_support import EXIT_CODES_HELP, json_terminal, open_client, show_status, write_text_atomic
 from mcb.errors import NetworkError, ServerError, UsageError
-from mcb.options import JsonOpt, terminal
+from mcb.options import JsonOpt
 
 camera_app = typer.Typer(help="Saved cameras and screenshots through the spectator camera.", no_args_is_help=True)
 chat_app = typer.Typer(help="In-game /ai chat queue (admin token; normally the bridge does this).", no_args_is_help=True)
@@ -31,7 +31,7 @@ def camera_list(ctx: typer.Context, json_: JsonOpt = False) -> None:
 
         mcb camera list --json
     """
-    term = terminal(ctx, json_)
+    term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
         result = client.camera_list()
 
@@ -86,7 +86,7 @@ def camera_capture(
 
     if not camera and not pose:
         raise UsageError("give --camera ID or --pose x,y,z,yaw,pitch")
-    term = terminal(ctx, json_)
+    term = json_terminal(ctx, json_)
     pose_body = parse_pose(pose, fov, width, height) if pose else None
     deadline = time.monotonic() + timeout
     with open_client(ctx, term) as client:
@@ -127,7 +127,7 @@ def chat_poll(
 
         mcb chat poll --client-id my-bot --json
     """
-    term = terminal(ctx, json_)
+    term = json_terminal(ctx, json_)
     term.warn(CHAT_HAZARD)
     with open_client(ctx, term) as client:
         result = client.chat_poll(client_id)
@@ -150,7 +150,7 @@ def chat_reply(
 
         mcb chat reply 4e1f...-uuid --player 9a7b...-uuid --text "Tower built" --done
     """
-    term = terminal(ctx, json_)
+    term = json_terminal(ctx, json_)
     term.warn(CHAT_HAZARD)
     with open_client(ctx, term) as client:
         result = client.chat_reply(message_id, player, text=text, done=done)
@@ -171,7 +171,7 @@ def recovery_review(
 
         mcb recovery review 0b6d...-uuid
     """
-    term = terminal(ctx, json_)
+    term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
         result = client.recovery_review(operation_id)
     term.emit(result.wire(), lambda: term.kv([
@@ -199,7 +199,7 @@ def recovery_abandon(
     """
     if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
         raise UsageError("--digest must be the 64-character lowercase hex currentDigest from `mcb recovery review`")
-    term = terminal(ctx, json_)
+    term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
         result = client.recovery_abandon(operation_id, digest)
     term.emit(result.wire(), lambda: show_status(term, result))

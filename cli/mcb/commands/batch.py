@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from mcb.commands.rpc_support import EXIT_CODES_HELP, open_client
-from mcb.options import JsonOpt, terminal
+from mcb.commands.rpc_support import EXIT_CODES_HELP, json_terminal, open_client
+from mcb.options import JsonOpt
 
 
 def batch(
@@ -39,7 +39,7 @@ def batch(
     """
     from mcb.batch import BatchRunner, BatchState, load_batch, state_path_for
 
-    term = terminal(ctx, json_)
+    term = json_terminal(ctx, json_)
     plan = load_batch(file)
     if check:
         rows = [{"name": s.name, "kind": s.kind, "description": s.description} for s in plan.steps]

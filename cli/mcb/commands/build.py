@@ -7,10 +7,11 @@ from typing import Annotated
 import typer
 
 from mcb.commands.rpc_support import (
-    EXIT_CODES_HELP, open_client, parse_position, read_json_source, show_plan, show_status, wait_with_progress,
+    EXIT_CODES_HELP, json_terminal, open_client, parse_position, read_json_source, show_plan, show_status,
+    wait_with_progress,
 )
 from mcb.errors import InputError, UsageError
-from mcb.options import JsonOpt, terminal
+from mcb.options import JsonOpt
 
 
 def build(
@@ -40,7 +41,7 @@ def build(
     """
     from mcb.client.workflow import raise_for_outcome, run_plan
 
-    term = terminal(ctx, json_)
+    term = json_terminal(ctx, json_)
     if (recipe_file is None) == (asset is None):
         raise UsageError("give either RECIPE or --asset ID --target x,y,z")
     if asset is not None:

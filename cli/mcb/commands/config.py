@@ -8,7 +8,8 @@ from typing import Annotated
 import typer
 
 from mcb.errors import UsageError
-from mcb.options import JsonOpt, terminal
+from mcb.commands.rpc_support import json_terminal
+from mcb.options import JsonOpt
 
 config_app = typer.Typer(
     help="Client settings: server URL, scope, profiles and token files. Precedence: flag > MCB_* env > "
@@ -31,7 +32,7 @@ def show(ctx: typer.Context, json_: JsonOpt = False) -> None:
     from mcb.commands.rpc_support import load_settings
     from mcb.config import user_config_path
 
-    term = terminal(ctx, json_)
+    term = json_terminal(ctx, json_)
     settings = load_settings(ctx)
     rows = settings.public_view()
     files = {"user": str(user_config_path()), **settings.files}
@@ -70,7 +71,7 @@ def init(
     """
     from mcb.config import DEFAULT_PLAYER_ID, DEFAULT_SERVER, set_profile_values
 
-    term = terminal(ctx, json_)
+    term = json_terminal(ctx, json_)
     updates = {
         "server": server or DEFAULT_SERVER, "player_id": player_id or DEFAULT_PLAYER_ID, "project_id": project_id,
         "token_file": str(token_file) if token_file else None,
@@ -94,7 +95,7 @@ def use(
     """
     from mcb.config import use_profile
 
-    term = terminal(ctx, json_)
+    term = json_terminal(ctx, json_)
     path = use_profile(profile)
     term.emit({"file": str(path), "profile": profile}, lambda: term.line(f"active profile: {profile}"))
 
@@ -120,7 +121,7 @@ def set_value(
     if key in {"token", "admin_token", "agent_token"}:
         raise UsageError("tokens are never accepted as values",
                          hint="use MCB_TOKEN / MCB_AGENT_TOKEN, or `mcb config set token_file PATH`")
-    term = terminal(ctx, json_)
+    term = json_terminal(ctx, json_)
     name = profile or load_user_config().get("profile") or "default"
     path = set_profile_values(name, {key: value})
     term.emit({"file": str(path), "profile": name, "key": key},

@@ -7,9 +7,9 @@ from typing import Annotated
 
 import typer
 
-from mcb.commands.rpc_support import EXIT_CODES_HELP, open_client, parse_position, show_plan
+from mcb.commands.rpc_support import EXIT_CODES_HELP, json_terminal, open_client, parse_position, show_plan
 from mcb.errors import UsageError
-from mcb.options import JsonOpt, terminal
+from mcb.options import JsonOpt
 
 part_app = typer.Typer(help="Named parts: the exact blocks an applied operation wrote.", no_args_is_help=True)
 material_app = typer.Typer(help="Search and describe the server's material catalog.", no_args_is_help=True)
@@ -29,7 +29,7 @@ def part_define(
 
         mcb part define north-tower 0b6d...-uuid
     """
-    term = terminal(ctx, json_)
+    term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
         result = client.part_define(name, operation_id)
     term.emit(result.wire(), lambda: term.kv([("part", result.part_id), ("name", result.name),
@@ -48,7 +48,7 @@ def part_get(
 
         mcb part get 7c2e...-uuid --json
     """
-    term = terminal(ctx, json_)
+    term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
         result = client.part_get(part_id)
     term.emit(result.wire(), lambda: term.kv([
@@ -79,7 +79,7 @@ def material_search(
     """
     if kind not in {"block", "item", "all"}:
         raise UsageError("--kind must be block, item or all")
-    term = terminal(ctx, json_)
+    term = json_terminal(ctx, json_)
     query = " ".join(words or [])
     with open_client(ctx, term) as client:
         if all_pages:
@@ -111,7 +111,7 @@ def material_describe(
 
         mcb material describe minecraft:oak_stairs
     """
-    term = terminal(ctx, json_)
+    term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
         result = client.material_describe(material_id)
 
@@ -136,7 +136,7 @@ def asset_list(
 
         mcb asset list --query tower
     """
-    term = terminal(ctx, json_)
+    term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
         result = client.asset_list(query)
     term.emit(result.wire(), lambda: term.table(
@@ -161,7 +161,7 @@ def export(
 
         mcb export hut --min 0,64,0 --max 4,68,4 --origin 2,64,2 --json | jq -r .assetId
     """
-    term = terminal(ctx, json_)
+    term = json_terminal(ctx, json_)
     low, high = parse_position(min_, "--min"), parse_position(max_, "--max")
     anchor = parse_position(origin, "--origin") if origin else None
     with open_client(ctx, term) as client:
@@ -191,7 +191,7 @@ def import_prepare(
 
     if rotation not in (0, 90, 180, 270):
         raise UsageError("--rotation must be 0, 90, 180 or 270")
-    term = terminal(ctx, json_)
+    term = json_terminal(ctx, json_)
     anchor = parse_position(target, "--target")
     with open_client(ctx, term) as client:
         plan = client.schematic_import_prepare(asset_id, anchor, rotation)

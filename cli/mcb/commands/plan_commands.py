@@ -8,11 +8,11 @@ from typing import Annotated
 import typer
 
 from mcb.commands.rpc_support import (
-    EXIT_CODES_HELP, finish_status, open_client, parse_position, read_json_source, show_plan, show_status,
-    wait_with_progress, write_json_atomic,
+    EXIT_CODES_HELP, finish_status, json_terminal, open_client, parse_position, read_json_source, show_plan,
+    show_status, wait_with_progress, write_json_atomic,
 )
 from mcb.errors import InputError, UsageError
-from mcb.options import JsonOpt, terminal
+from mcb.options import JsonOpt
 
 WaitTimeoutOpt = Annotated[float, typer.Option("--timeout", help="Seconds to wait for a terminal status.", min=0.1)]
 IntervalOpt = Annotated[float, typer.Option("--interval", help="Seconds between status polls.", min=0.02)]
@@ -81,7 +81,7 @@ def prepare(
 
         mcb prepare wall.json --expected before.json --dependency 0,63,0
     """
-    term = terminal(ctx, json_)
+    term = json_terminal(ctx, json_)
     recipe = read_json_source(recipe_file, "recipe")
     if not isinstance(recipe, dict):
         raise InputError("a recipe must be a JSON object {version, operations}")
@@ -131,7 +131,7 @@ def apply(
     """
     from mcb.client.workflow import default_idempotency_key
 
-    term = terminal(ctx, json_)
+    term = json_terminal(ctx, json_)
     plan_id, hash_value = load_plan_reference(plan, plan_hash)
     key = idempotency_key or default_idempotency_key(plan_id)
     term.info(f"idempotency key: {key}")
@@ -165,7 +165,7 @@ def status(
 
         mcb status 0b6d...-uuid --wait --timeout 120 --json
     """
-    term = terminal(ctx, json_)
+    term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
         if wait:
             result = wait_with_progress(term, client, operation_id, timeout=timeout, interval=interval)
@@ -188,7 +188,7 @@ def cancel(
 
         mcb cancel 0b6d...-uuid && mcb status 0b6d...-uuid --wait
     """
-    term = terminal(ctx, json_)
+    term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
         result = client.operation_cancel(operation_id)
     term.emit(result.wire(), lambda: show_status(term, result))
@@ -215,7 +215,7 @@ def undo(
     """
     from mcb.client.workflow import PlanOutcome, default_idempotency_key, raise_for_outcome
 
-    term = terminal(ctx, json_)
+    term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
         plan = client.operation_undo_prepare(operation_id)
         if output is not None:

@@ -6,9 +6,9 @@ from typing import Annotated
 
 import typer
 
-from mcb.commands.rpc_support import EXIT_CODES_HELP, open_client, parse_position, read_json_source
+from mcb.commands.rpc_support import EXIT_CODES_HELP, json_terminal, open_client, parse_position, read_json_source
 from mcb.errors import UsageError
-from mcb.options import JsonOpt, terminal
+from mcb.options import JsonOpt
 
 
 def health(ctx: typer.Context, json_: JsonOpt = False) -> None:
@@ -20,7 +20,7 @@ def health(ctx: typer.Context, json_: JsonOpt = False) -> None:
 
         mcb --server http://127.0.0.1:18765 health --json
     """
-    term = terminal(ctx, json_)
+    term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
         result = client.health()
     term.emit(result.wire(), lambda: term.line(f"{result.service} {result.version}: {result.status} ({client.server})"))
@@ -36,7 +36,7 @@ def context(ctx: typer.Context, json_: JsonOpt = False) -> None:
 
         mcb context --json | jq .region
     """
-    term = terminal(ctx, json_)
+    term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
         result = client.project_context()
 
@@ -78,7 +78,7 @@ def inspect(
 
         mcb inspect --min 0,64,0 --max 4,64,4 --blocks --json > before.json
     """
-    term = terminal(ctx, json_)
+    term = json_terminal(ctx, json_)
     low, high = parse_position(min_, "--min"), parse_position(max_, "--max")
     with open_client(ctx, term) as client:
         result = client.region_inspect(low, high, blocks=blocks)
@@ -100,7 +100,7 @@ def changes(ctx: typer.Context, json_: JsonOpt = False) -> None:
 
         mcb changes --json
     """
-    term = terminal(ctx, json_)
+    term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
         result = client.region_changes()
     term.emit(result.wire(), lambda: term.line(f"{result.status}: {result.reason or ''}"))
@@ -129,7 +129,8 @@ def rpc(
     """
     import json
 
-    term = terminal(ctx, True)
+    term = json_terminal(ctx, json_)
+    term.json_mode = True
     if not method.replace("_", "").isalnum() or not method.islower():
         raise UsageError(f"method name {method!r} must be lowercase letters and underscores")
     if params is None:

@@ -23,6 +23,13 @@ EXIT_CODES_HELP = (
 )
 
 
+def json_terminal(ctx: typer.Context, json_flag: bool):
+    """The command's terminal; a subcommand ``--json`` also makes errors come out as JSON on stderr."""
+    state = app_state(ctx)
+    state.json = state.json or json_flag
+    return terminal(ctx, json_flag)
+
+
 def load_settings(ctx: typer.Context):
     from mcb.config import load_settings as resolve
 
@@ -139,6 +146,6 @@ def finish_status(term, status) -> None:
 
 
 __all__ = [
-    "EXIT_CODES_HELP", "finish_status", "load_settings", "open_client", "parse_position", "read_json_source",
+    "EXIT_CODES_HELP", "finish_status", "json_terminal", "load_settings", "open_client", "parse_position", "read_json_source",
     "show_plan", "show_status", "terminal", "wait_with_progress", "write_json_atomic", "write_text_atomic",
 ]

@@ -1,0 +1,41 @@
+"""Fixtures for command tests: every command runs in-process (CliRunner) against a live `mcb serve` over HTTP."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "client"))  # rpc_testkit
+
+
+@pytest.fixture
+def live_server(tmp_path):
+    from mcb.server.testing import run_server
+
+    with run_server(tmp_path / "server", tick_ms=2) as server:
+        yield server
+
+
+@pytest.fixture
+def rpc_env(live_server, monkeypatch):
+    """Point mcb at the live server through the environment, as a user would."""
+    monkeypatch.setenv("MCB_SERVER", live_server.url)
+    monkeypatch.setenv("MCB_AGENT_TOKEN", live_server.agent_token)
+    monkeypatch.setenv("MCB_TOKEN", live_server.admin_token)
+    monkeypatch.setenv("MCB_PLAYER_ID", "console")
+    return live_server
+
+
+@pytest.fixture
+def mcb(cli, rpc_env):
+    """``mcb("context", "--json")`` → result; ``.json()`` parses stdout."""
+
+    def invoke(*args, input=None):
+        result = cli(*[str(a) for a in args], input=input)
+        result.json = lambda: json.loads(result.stdout)
+        return result
+
+    return invoke
