@@ -226,3 +226,22 @@ def test_owner_going_offline_mid_operation_fails_the_context(tmp_path):
                 "failed", "Context no longer valid: Project owner must be online and authorised")
         finally:
             client.close()
+
+
+def test_area_shrinking_after_prepare_is_out_of_bounds_at_apply(rpc):
+    plan = rpc.prepare([box((40, 70, 0), (40, 70, 0), STONE)])
+    with_dep = rpc.prepare([box((0, 70, 0), (0, 70, 0), STONE)], dependencies=[pos(40, 63, 0)])
+    rpc.admin("test_set_area", min=pos(-32, 0, -32), max=pos(32, 128, 32))
+    assert rpc.error("build_apply", plan_id=plan["plan_id"], plan_hash=plan["plan_hash"], idempotency_key="a") == (
+        400, "out_of_bounds", "Plan exceeds current project area")
+    assert rpc.error("build_apply", plan_id=with_dep["plan_id"], plan_hash=with_dep["plan_hash"],
+                     idempotency_key="b") == (400, "out_of_bounds", "Dependency exceeds current project area")
+    assert rpc.call("project_context")["region"]["max"] == pos(32, 128, 32)
+
+
+def test_new_world_epoch_makes_old_plans_version_mismatch(rpc):
+    plan = rpc.prepare([box((0, 70, 0), (0, 70, 0), STONE)])
+    epoch = rpc.admin("test_new_world_epoch")["world_epoch"]
+    assert rpc.call("project_context")["world_epoch"] == epoch
+    assert rpc.error("build_apply", plan_id=plan["plan_id"], plan_hash=plan["plan_hash"], idempotency_key="v") == (
+        400, "version_mismatch", "Project or world changed")

@@ -12,6 +12,8 @@ from players and ``/ai`` commands, so clients can test conflicts, undo ownership
 - ``test_protect_part {part_id}`` — ``/ai protect``. Result: the part summary.
 - ``test_set_chunk_loaded {chunk:{x,z}, loaded:bool}`` — load/unload one chunk. Result ``{loaded}``.
 - ``test_set_area {min, max}`` — ``/ai area`` (refused with ``busy`` while an operation runs). Result: the Region.
+- ``test_new_world_epoch {}`` — a new ``world-epoch`` (as after a world reset); older plans then fail the guard
+  with ``version_mismatch``. Result ``{world_epoch}``.
 """
 
 from __future__ import annotations
@@ -99,6 +101,18 @@ def set_area(ctx, params):
     return ctx.state.world.region_json()
 
 
+def new_world_epoch(ctx, params):
+    import uuid
+
+    from mcb.server.config import save_config
+
+    state = ctx.state
+    state.config.world_epoch = str(uuid.uuid4())
+    state.world.epoch = state.config.world_epoch
+    save_config(state.data_dir, state.config)
+    return {"world_epoch": state.world.epoch}
+
+
 def _flag(params, key) -> bool:
     value = params.get(key)
     if not isinstance(value, bool):
@@ -111,6 +125,7 @@ def register_methods() -> None:
         ("test_set_blocks", set_blocks), ("test_set_owner_online", set_owner_online),
         ("test_pause_writes", pause_writes), ("test_chat_enqueue", chat_enqueue),
         ("test_protect_part", protect_part), ("test_set_chunk_loaded", set_chunk_loaded),
-        ("test_set_area", set_area),
+        ("test_set_area", set_area), ("test_new_world_epoch", new_world_epoch),
     ]:
-        register_method(name, handler, admin_only=True, scoped=False, admin_message="Test hooks require the administrator capability")
+        register_method(name, handler, admin_only=True, scoped=False,
+                        admin_message="Test hooks require the administrator capability")
