@@ -39,3 +39,23 @@ def mcb(cli, rpc_env):
         return result
 
     return invoke
+
+
+@pytest.fixture
+def slow_mcb(cli, tmp_path, monkeypatch):
+    """Like ``mcb`` but against a server ticking every 150 ms, so operations stay in flight for a while."""
+    from mcb.server.testing import run_server
+
+    with run_server(tmp_path / "slow-server", tick_ms=150) as server:
+        monkeypatch.setenv("MCB_SERVER", server.url)
+        monkeypatch.setenv("MCB_AGENT_TOKEN", server.agent_token)
+        monkeypatch.setenv("MCB_TOKEN", server.admin_token)
+        monkeypatch.setenv("MCB_PLAYER_ID", "console")
+
+        def invoke(*args, input=None):
+            result = cli(*[str(a) for a in args], input=input)
+            result.json = lambda: json.loads(result.stdout)
+            return result
+
+        invoke.server = server
+        yield invoke

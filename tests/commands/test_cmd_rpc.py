@@ -122,16 +122,23 @@ def test_apply_wait_conflict_exit_7(mcb, tmp_path):
     assert result.exit_code == 7 and result.json()["status"] == "conflict" and "2,102,2" in result.stderr
 
 
-def test_status_cancel_and_wait(mcb, tmp_path, rpc_env):
-    rpc_env.state.config.tick_ms = 200  # slow the engine so the cancel lands mid-operation
-    plan = mcb("prepare", write_recipe(tmp_path, box_recipe(0, 100, 0, size=10)), "--json").json()
-    started = mcb("apply", plan["plan_id"], plan["plan_hash"], "--json").json()
-    cancelled = mcb("cancel", started["operation_id"], "--json")
+def test_status_cancel_and_wait(slow_mcb, tmp_path):
+    plan = slow_mcb("prepare", write_recipe(tmp_path, box_recipe(0, 100, 0, size=10)), "--json").json()
+    started = slow_mcb("apply", plan["plan_id"], plan["plan_hash"], "--json").json()
+    cancelled = slow_mcb("cancel", started["operation_id"], "--json")
     assert cancelled.exit_code == 0 and cancelled.json()["operation_id"] == started["operation_id"]
-    rpc_env.state.config.tick_ms = 2
-    final = mcb("status", started["operation_id"], "--wait", "--timeout", "20", "--json")
+    final = slow_mcb("status", started["operation_id"], "--wait", "--timeout", "20", "--json")
     assert final.json()["status"] == "cancelled" and final.exit_code == 1
-    assert mcb("status", started["operation_id"]).exit_code == 0
+    assert "can revert them" in final.stderr
+    shown = slow_mcb("status", started["operation_id"])
+    assert shown.exit_code == 0 and "status:    cancelled" in shown.stdout
+
+
+def test_status_wait_timeout_exit_6(slow_mcb, tmp_path):
+    plan = slow_mcb("prepare", write_recipe(tmp_path, box_recipe(0, 100, 0, size=10)), "--json").json()
+    started = slow_mcb("apply", plan["plan_id"], plan["plan_hash"], "--json").json()
+    result = slow_mcb("status", started["operation_id"], "--wait", "--timeout", "0.2")
+    assert result.exit_code == 6 and "--wait" in result.stderr
 
 
 def test_status_unknown_operation(mcb):

@@ -163,6 +163,7 @@ class BatchRunner:
             if key is None:
                 key = default_idempotency_key(plan.plan_id)
                 record = self.state.update(name, phase="applying", idempotency_key=key)
+                self._event("applying", name, {"idempotency_key": key})
             try:
                 return self.client.build_apply(plan.plan_id, plan.plan_hash, key)
             except ConflictError as error:

@@ -62,6 +62,7 @@ def batch(
             "skip": lambda: f"already done ({details['reason']}), skipped",
             "prepared": lambda: f"plan {details['plan_id']} ({details['changed_blocks']} blocks to change)",
             "expired": lambda: f"plan {details['plan_id']} expired before it was applied; preparing again",
+            "applying": lambda: f"applying with idempotency key {details['idempotency_key']}",
             "started": lambda: f"operation {details['operation_id']}",
             "resume": lambda: f"resuming operation {details['operation_id']}",
             "finished": lambda: f"{details['status']} ({details['written']}/{details['total']} written)",

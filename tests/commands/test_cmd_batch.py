@@ -1,0 +1,210 @@
+"""`mcb build` and `mcb batch` against a live server: summaries, dry runs, resume after crashes and lost answers."""
+
+from __future__ import annotations
+
+import json
+
+from rpc_testkit import FaultProxy, box_recipe
+
+AREA = ("--min", "0,100,0", "--max", "15,104,15")
+
+
+def write_batch(tmp_path, steps, name="castle.batch.json"):
+    (tmp_path / "walls.json").write_text(json.dumps(box_recipe(0, 100, 0, size=4, hollow=True)))
+    path = tmp_path / name
+    path.write_text(json.dumps({"version": 1, "steps": steps}))
+    return path
+
+
+STEPS = [
+    {"name": "walls", "kind": "recipe", "recipe": "walls.json", "description": "hollow cube"},
+    {"name": "floor", "kind": "recipe", "recipe": box_recipe(6, 100, 6, size=3, block="minecraft:oak_planks")},
+    {"name": "pillar", "kind": "recipe", "dependencies": [[6, 99, 6]], "recipe": {"version": 1, "operations": [
+        {"type": "line", "from": {"x": 12, "y": 100, "z": 12}, "to": {"x": 12, "y": 104, "z": 12},
+         "block": "minecraft:oak_log[axis=y]"}]}},
+    {"name": "undo-floor", "kind": "undo", "step": "floor"},
+    {"name": "cap", "kind": "recipe", "recipe": box_recipe(0, 104, 0, size=1, block="minecraft:glowstone")},
+]
+
+
+def world(mcb):
+    return mcb("inspect", *AREA, "--blocks", "--json").json()["blocks"]
+
+
+def test_build_recipe_summary_and_json(mcb, tmp_path):
+    recipe = tmp_path / "r.json"
+    recipe.write_text(json.dumps(box_recipe(0, 100, 0)))
+    human = mcb("build", recipe)
+    assert human.exit_code == 0 and "status:    applied" in human.stdout and "changed blocks: 27" in human.stdout
+    again = mcb("build", recipe, "--json").json()
+    assert again["operation"]["status"] == "applied" and again["plan"]["changed_blocks"] == 0
+    assert again["idempotency_key"] == "mcb-" + again["plan"]["plan_id"]
+
+
+def test_build_dry_run_writes_nothing(mcb, tmp_path):
+    recipe = tmp_path / "r.json"
+    recipe.write_text(json.dumps(box_recipe(0, 100, 0)))
+    result = mcb("build", recipe, "--dry-run", "--json")
+    assert result.exit_code == 0 and result.json()["operation"] is None
+    assert mcb("context", "--json").json()["operations_total"] == 0
+
+
+def test_build_usage_errors(mcb, tmp_path):
+    assert mcb("build").exit_code == 2
+    assert mcb("build", "--asset", "abc").exit_code == 2
+    assert mcb("build", "--asset", "abc", "--target", "0,100,0", "--rotation", "30").exit_code == 2
+
+
+def test_build_conflict_exit_code(mcb, tmp_path, rpc_env, monkeypatch):
+    """A player breaks a planned block between prepare and apply (done by a proxy just before build_apply)."""
+    from mcb.client import McbClient
+
+    def decide(request):
+        if request["json"] and request["json"]["method"] == "build_apply":
+            with McbClient(rpc_env.url, admin_token=rpc_env.admin_token) as admin:
+                admin.call("test_set_blocks", {"blocks": [{"pos": {"x": 2, "y": 102, "z": 2},
+                                                           "state": "minecraft:dirt"}]}, scoped=False)
+        return "forward"
+
+    recipe = tmp_path / "r.json"
+    recipe.write_text(json.dumps(box_recipe(0, 100, 0)))
+    with FaultProxy(rpc_env.url, decide) as proxy:
+        monkeypatch.setenv("MCB_SERVER", proxy.url)
+        result = mcb("build", recipe, "--json")
+    assert result.exit_code == 7 and result.json()["operation"]["status"] == "conflict"
+    assert "2,102,2" in result.stderr
+
+
+def test_batch_runs_every_step_and_resumes_as_a_no_op(mcb, tmp_path):
+    batch = write_batch(tmp_path, STEPS)
+    result = mcb("batch", batch, "--json")
+    assert result.exit_code == 0, result.stderr
+    report = result.json()
+    assert report["ok"] and [s["result"] for s in report["steps"]] == ["applied"] * 5
+    assert "[4/5] undo-floor: undo" in result.stderr
+    state_file = tmp_path / "castle.batch.state.json"
+    assert report["state_file"] == str(state_file) and state_file.exists()
+    recorded = json.loads(state_file.read_text())["steps"]["walls"]
+    assert recorded["idempotency_key"] == "mcb-" + recorded["plan"]["plan_id"] and recorded["operation_id"]
+    again = mcb("batch", batch, "--json").json()
+    assert [s["result"] for s in again["steps"]] == ["already_done"] * 5
+    assert mcb("context", "--json").json()["operations_total"] == 5
+
+
+def test_batch_check_and_bad_files(mcb, tmp_path):
+    batch = write_batch(tmp_path, STEPS)
+    listed = mcb("batch", batch, "--check")
+    assert listed.exit_code == 0 and "undo-floor" in listed.stdout
+    bad = write_batch(tmp_path, [{"name": "u", "kind": "undo", "step": "later"}], "bad.json")
+    result = mcb("batch", bad)
+    assert result.exit_code == 1 and "not an earlier step" in result.stderr
+    unknown = write_batch(tmp_path, [{"name": "x", "kind": "paint"}], "unknown.json")
+    assert "unknown kind" in mcb("batch", unknown).stderr
+    assert mcb("context", "--json").json()["operations_total"] == 0
+
+
+def test_batch_stops_at_first_error_and_continue_goes_on(mcb, tmp_path):
+    steps = [STEPS[0], {"name": "broken", "kind": "recipe", "recipe": {"version": 9, "operations": []}}, STEPS[1]]
+    batch = write_batch(tmp_path, steps)
+    stopped = mcb("batch", batch, "--json")
+    assert stopped.exit_code == 5
+    assert [s["result"] for s in stopped.json()["steps"]] == ["applied", "error", "not_run"]
+    went_on = mcb("batch", batch, "--continue", "--json")
+    assert [s["result"] for s in went_on.json()["steps"]] == ["already_done", "error", "applied"]
+
+
+def test_batch_changed_step_is_refused(mcb, tmp_path):
+    batch = write_batch(tmp_path, STEPS[:1])
+    assert mcb("batch", batch).exit_code == 0
+    changed = dict(STEPS[0], recipe={"version": 1, "operations": []})
+    write_batch(tmp_path, [changed])
+    result = mcb("batch", batch)
+    assert result.exit_code == 7 and "changed since" in result.stderr
+    assert mcb("batch", batch, "--restart").exit_code == 0
+
+
+def test_batch_resumes_after_a_lost_connection(mcb, tmp_path, rpc_env, monkeypatch):
+    """The connection dies right after build_apply reached the server; the re-run must not write again."""
+    batch = write_batch(tmp_path, STEPS[:3])
+    sent = []
+
+    def decide(request):
+        if sent:
+            return "drop"
+        if request["json"] and request["json"]["method"] == "build_apply" and request["json"]["params"].get(
+                "idempotency_key", "").startswith("mcb-"):
+            if len([r for r in proxy.requests if r["json"] and r["json"]["method"] == "build_apply"]) == 2:
+                sent.append(True)
+                return "drop_after_forward"
+        return "forward"
+
+    with FaultProxy(rpc_env.url, decide) as proxy:
+        monkeypatch.setenv("MCB_SERVER", proxy.url)
+        first = mcb("batch", batch, "--json")
+    state = json.loads((tmp_path / "castle.batch.state.json").read_text())
+    monkeypatch.setenv("MCB_SERVER", rpc_env.url)
+    assert first.exit_code == 6
+    assert state["steps"]["floor"]["phase"] == "applying"  # key recorded, answer lost
+    state["server"] = rpc_env.url  # the same server, reached directly this time
+    (tmp_path / "castle.batch.state.json").write_text(json.dumps(state))
+    second = mcb("batch", batch, "--json")
+    assert second.exit_code == 0, second.stderr
+    assert [s["result"] for s in second.json()["steps"]] == ["already_done", "applied", "applied"]
+    assert mcb("context", "--json").json()["operations_total"] == 3
+
+
+def test_batch_interrupted_at_every_boundary_equals_an_uninterrupted_run(tmp_path):
+    """Ctrl-C at every phase boundary of every step (including just after build_apply was sent), resumed each
+    time: the final world and the operation count match an uninterrupted run."""
+    from mcb.batch import BatchRunner, BatchState, load_batch, state_path_for
+    from mcb.client import McbClient
+    from mcb.server.testing import run_server
+
+    batch_path = write_batch(tmp_path, STEPS)
+
+    def snapshot(client):
+        blocks = client.region_inspect((0, 100, 0), (15, 104, 15), blocks=True).blocks
+        return [b.wire() for b in blocks], client.project_context().operations_total
+
+    with run_server(tmp_path / "reference", tick_ms=1) as ref:
+        with McbClient(ref.url, agent_token=ref.agent_token, player_id="console") as client:
+            batch = load_batch(batch_path)
+            state = BatchState.load(tmp_path / "reference.state.json", server=client.server, project_id=None)
+            assert BatchRunner(client, batch, state).run().ok
+            expected = snapshot(client)
+
+    class Interrupt(BaseException):
+        pass
+
+    with run_server(tmp_path / "interrupted", tick_ms=1) as srv:
+        with McbClient(srv.url, agent_token=srv.agent_token, player_id="console") as client:
+            real_apply = client.build_apply
+            interrupted_at: set[tuple[str, str]] = set()
+            current = {"step": None}
+
+            def boundary(event: str, name: str) -> None:
+                current["step"] = name
+                if event not in {"skip"} and (event, name) not in interrupted_at:
+                    interrupted_at.add((event, name))
+                    raise Interrupt
+
+            def apply_then_crash(*args):
+                status = real_apply(*args)  # the server has it; the process dies before recording the answer
+                boundary("apply_sent", current["step"])
+                return status
+
+            client.build_apply = apply_then_crash
+            while True:
+                batch = load_batch(batch_path)
+                state = BatchState.load(state_path_for(batch_path), server=client.server, project_id=None)
+                runner = BatchRunner(client, batch, state, on_event=lambda event, name, details: boundary(event, name))
+                try:
+                    report = runner.run()
+                except Interrupt:
+                    continue
+                break
+            assert report.ok
+            per_step = {"start", "prepared", "applying", "apply_sent", "started", "finished"}
+            for step in STEPS:
+                assert per_step <= {event for event, name in interrupted_at if name == step["name"]}
+            assert snapshot(client) == expected
