@@ -76,7 +76,8 @@ def run_until_stopped(request: ServeRequest, on_ready: Callable[[dict], None]) -
     """Serve until SIGINT/SIGTERM; always closes the listener, the tick loop and the journal."""
     server = build_server(request)
     stop = threading.Event()
-    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    # Both signals only set the event: a Ctrl-C at any moment (even during start-up) ends in a clean close.
+    previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         server.start()
         info = {
@@ -92,11 +93,9 @@ def run_until_stopped(request: ServeRequest, on_ready: Callable[[dict], None]) -
         if request.ready_file is not None:
             write_atomic(Path(request.ready_file), json.dumps(info), mode=0o600)
         on_ready(info)
-        try:
-            while not stop.wait(0.5):
-                pass
-        except KeyboardInterrupt:
+        while not stop.wait(0.5):
             pass
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         server.close()
