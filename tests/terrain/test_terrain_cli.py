@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 import io
 import json
 
@@ -82,7 +83,7 @@ def test_lint_clean_and_failing_files(cli, tmp_path):
     result = cli("terrain", "lint", str(bad), "--format", "json")
     assert result.exit_code == 1
     diag = json.loads(result.stdout)["files"][0]["diagnostics"][0]
-    assert diag["message"] == "z must be an integer" and diag["rule"] == "terrain.type"
+    assert diag["message"] == "z must be an integer" and diag["rule"] == "terrain.strict-integer"
     assert (diag["line"], diag["column"], diag["pointer"]) == (4, 32, "/max/z")
     github = cli("terrain", "lint", str(bad), "--format", "github")
     assert "::error file=" in github.stdout and "line=4" in github.stdout
@@ -226,3 +227,19 @@ def test_brush_image_and_apply(cli, server_env, tmp_path):
     path.write_text(json.dumps(bad))
     refused = cli("terrain", "brush", str(path))
     assert refused.exit_code == 1 and "Radius must be 1..16; smoothing radius 1..3" in refused.stderr
+
+
+def test_lint_bom_duplicate_keys_encoding_and_excludes(cli, tmp_path):
+    folder = tmp_path / "terrain"
+    folder.mkdir()
+    text = SMALL_HILL.read_text()
+    (folder / "bom.json").write_text("\ufeff" + text.replace('"seed": 2809,', '"seed": 1, "seed": 2809,'))
+    (folder / "latin1.json").write_bytes(text.replace("minecraft:stone", "minecraft:st\u00f6ne").encode("latin-1"))
+    (folder / "skip.json").write_text("not json")
+    (folder / "x.schema.json").write_text("{}")
+    result = cli("terrain", "lint", str(folder), "--exclude", "skip.json", "-f", "json")
+    files = {Path(f["file"]).name: f for f in json.loads(result.stdout)["files"]}
+    assert set(files) == {"bom.json", "latin1.json"} and result.exit_code == 1
+    assert [d["rule"] for d in files["bom.json"]["diagnostics"]] == ["terrain.json.bom", "terrain.json.duplicate-key"]
+    assert files["bom.json"]["diagnostics"][1]["line"] == 6
+    assert files["latin1.json"]["diagnostics"][0]["rule"] == "terrain.json.encoding"

@@ -30,6 +30,10 @@ def lint(
                                                "(walked for *.json; *.schema.json skipped).")],
     fmt: FormatOpt = None,
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too.")] = False,
+    glob: Annotated[list[str] | None, typer.Option("--glob", help="File-name pattern when walking directories "
+                                                   "(repeatable; default *.json).")] = None,
+    exclude: Annotated[list[str] | None, typer.Option("--exclude", help="Skip walked files whose name or relative "
+                                                      "path matches (repeatable; *.schema.json always).")] = None,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Parallel checks.")] = None,
     json_: JsonOpt = False,
 ) -> None:
@@ -44,15 +48,17 @@ def lint(
         mcb terrain lint recipes/terrain/
 
         mcb terrain lint hill.json --format github --strict
+
+        mcb terrain lint recipes/ --exclude 'build/*' --format sarif > terrain.sarif
     """
     from mcb.errors import FindingsError
     from mcb.reports.formatters import render_reports, resolve_format
-    from mcb.reports.runner import check_files, collect_files
+    from mcb.recipes.lint_files import DEFAULT_EXCLUDES, collect_recipe_files
+    from mcb.reports.runner import check_files
     from mcb.terrain.lint import RULES, lint_file
 
     term = terminal(ctx, json_)
-    files = [f for f in collect_files(paths, ["*.json"])
-             if not (f.name.endswith(".schema.json") and not any(str(f) == p for p in paths))]
+    files = collect_recipe_files(paths, glob or ["*.json"], DEFAULT_EXCLUDES + list(exclude or []))
     reports = check_files(files, lint_file, jobs=jobs, progress=term.progress)
     fmt_name = "json" if (json_ or term.json_mode) and fmt is None else resolve_format(fmt)
     term.line(render_reports(reports, fmt_name, tool="mcb terrain lint", strict=strict, rules=RULES).rstrip("\n"))

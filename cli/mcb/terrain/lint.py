@@ -19,9 +19,13 @@ SCHEMA_FILES = {"terrain.schema.json", "brush.schema.json", "recipe.schema.json"
 
 RULES = {
     "terrain.json.syntax": "The file is not valid JSON.",
-    "terrain.field.unknown": "A key the server does not allow.",
-    "terrain.field.missing": "A required key is missing or null.",
-    "terrain.type": "A value has the wrong JSON type (integer fields need an integer literal such as 5, not 5.0).",
+    "terrain.json.encoding": "The file is not UTF-8.",
+    "terrain.json.bom": "The file starts with a UTF-8 byte-order mark.",
+    "terrain.file.size": "The file is larger than the server's 1 MiB request limit.",
+    "terrain.unknown-key": "A key the server does not allow.",
+    "terrain.missing-key": "A required key is missing or null.",
+    "terrain.type": "A value has the wrong JSON type.",
+    "terrain.strict-integer": "A number written as 5.0, 5e0 or \"5\" where the server wants an integer literal.",
     "terrain.range": "A value is outside its allowed range.",
     "terrain.envelope": "The envelope (min..max) is inverted or too large.",
     "terrain.material": "A palette material is not one of the 11 natural terrain materials.",
@@ -30,16 +34,16 @@ RULES = {
     "terrain.invalid": "Another server validation failure.",
     "brush.invalid": "The brush would be refused by the server.",
     "terrain.number.literal": "A number written with a fraction or exponent: terrain_id hashes the literal text.",
-    "terrain.json.duplicate_key": "A key appears twice; the later value wins.",
+    "terrain.json.duplicate-key": "A key appears twice; the later value wins.",
     "terrain.feature.outside": "A feature's whole influence zone misses the envelope, so it changes nothing.",
     "terrain.surface.clipped": "The sampled surface lies outside the envelope's Y range everywhere.",
 }
 
 _RULE_PATTERNS = [
-    (re.compile(r"^Unknown (brush )?field"), "terrain.field.unknown"),
-    (re.compile(r"^Missing field"), "terrain.field.missing"),
-    (re.compile(r"must be (an integer|numeric|text|an object|an array)|^Expected (object|path point)$"),
-     "terrain.type"),
+    (re.compile(r"^Unknown (brush )?field"), "terrain.unknown-key"),
+    (re.compile(r"^Missing field"), "terrain.missing-key"),
+    (re.compile(r"must be an integer$"), "terrain.strict-integer"),
+    (re.compile(r"must be (numeric|text|an object|an array)|^Expected (object|path point)$"), "terrain.type"),
     (re.compile(r"out of range|^Mode must"), "terrain.range"),
     (re.compile(r"^Terrain envelope|^Invalid inclusive region"), "terrain.envelope"),
     (re.compile(r"^Unsupported terrain material"), "terrain.material"),
@@ -79,7 +83,7 @@ def lint_text(text: str, file: str) -> FileReport:
                                              hint))
 
     for pointer in source_map.duplicate_keys:
-        add("terrain.json.duplicate_key", Severity.WARNING, f"duplicate key {pointer.rsplit('/', 1)[-1]!r}; the "
+        add("terrain.json.duplicate-key", Severity.WARNING, f"duplicate key {pointer.rsplit('/', 1)[-1]!r}; the "
             "later value wins", pointer, key=True)
     obj = from_source_map(raw, source_map)
     brush = is_brush(obj)
@@ -103,13 +107,32 @@ def lint_text(text: str, file: str) -> FileReport:
     return report
 
 
+MAX_FILE_BYTES = 16 * 1024 * 1024
+REQUEST_LIMIT = 1024 * 1024
+
+
 def lint_file(path: Path) -> FileReport:
+    name = str(path)
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        return FileReport(name, [Diagnostic("terrain.file.size", Severity.ERROR,
+                                            f"file is {size} bytes; far beyond the server's 1 MiB request limit", name)])
+    data = path.read_bytes()
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        return FileReport(str(path), [Diagnostic("terrain.json.syntax", Severity.ERROR,
-                                                 f"not UTF-8 text ({error.reason})", str(path))])
-    return lint_text(text, str(path))
+        return FileReport(name, [Diagnostic("terrain.json.encoding", Severity.ERROR,
+                                            f"not UTF-8 text ({error.reason} at byte {error.start})", name)])
+    bom = text.startswith("\ufeff")
+    report = lint_text(text[1:] if bom else text, name)
+    if bom:
+        report.diagnostics.insert(0, Diagnostic("terrain.json.bom", Severity.WARNING,
+                                                "file starts with a UTF-8 byte-order mark", name, "", 1, 1,
+                                                "save without BOM; the server's JSON parser refuses it"))
+    if size > REQUEST_LIMIT:
+        report.diagnostics.append(Diagnostic("terrain.file.size", Severity.WARNING, "file is larger than the "
+                                             "server's 1 MiB request body limit", name))
+    return report
 
 
 def _hint(rule: str) -> str | None:
