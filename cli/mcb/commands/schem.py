@@ -1,7 +1,162 @@
-"""`mcb schem` commands (not implemented yet)."""
+"""`mcb schem`: validate, inspect and convert Sponge schematics offline (protocol §6.4, Sponge spec)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
 
 import typer
 
+from mcb.options import FormatOpt, JsonOpt, McVersionOpt, terminal
+
+schem_app = typer.Typer(
+    help="Sponge schematics (.schem) offline: validate against the server's import subset or the Sponge spec, "
+    "inspect, convert v1/v3 to the server's v2.",
+    no_args_is_help=True,
+)
+
+
+@schem_app.command("validate")
+def validate(
+    ctx: typer.Context,
+    paths: Annotated[list[Path], typer.Argument(metavar="FILE|DIR...", help="Schematic files, or directories to walk.")],
+    profile: Annotated[str, typer.Option("--profile", "-p", help="server: the plugin's import subset (default); "
+                                         "spec: Sponge spec + WorldEdit interoperability.")] = "server",
+    mc_version: McVersionOpt = None,
+    format_: FormatOpt = None,
+    strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too (exit 1).")] = False,
+    glob: Annotated[list[str] | None, typer.Option("--glob", help="File-name pattern when walking directories "
+                                                   "(repeatable; default *.schem).")] = None,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Files checked in parallel.")] = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Check schematics the way the server will import them (or against the Sponge spec with --profile spec).
+
+    Every finding has a rule id, an NBT path, the server's own message where it has one, and a hint. The format
+    is detected from content: Litematica and structure .nbt files are named as such, Sponge v1/v3 get a
+    conversion hint, and WorldEdit v2 files whose Offset is an absolute world position get a warning.
+    Exit 0 when no file has errors (warnings fail only with --strict), 1 otherwise.
+
+    Examples:
+
+        mcb schem validate schematics/
+
+        mcb schem validate house.schem --profile spec --mc-version 1.20.4
+
+        mcb schem validate schematics/ --format sarif > schem.sarif
+    """
+    from mcb.errors import FindingsError
+    from mcb.reports.formatters import render_reports, resolve_format
+    from mcb.schematics.rules import RULES, validate_paths
+
+    term = terminal(ctx, json_)
+    fmt = "json" if term.json_mode and not format_ else resolve_format(format_)
+    reports = validate_paths(paths, profile=profile, mc_version=mc_version, globs=glob, jobs=jobs,
+                             progress=term.progress)
+    term.line(render_reports(reports, fmt, tool="mcb schem validate", strict=strict, rules=RULES).rstrip("\n"))
+    failed = sum(1 for report in reports if report.failed(strict))
+    if failed:
+        raise FindingsError(f"{failed} of {len(reports)} schematics have {'errors or warnings' if strict else 'errors'}",
+                            code="schem.validate.failed")
+
+
+@schem_app.command("info")
+def info(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="Schematic file.")],
+    mc_version: McVersionOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Describe a schematic: format and version, DataVersion and release, size, offsets, block counts, palette,
+    block entities, entities, and whether the server would import it.
+
+    Examples:
+
+        mcb schem info house.schem
+
+        mcb schem info house.schem --json | jq .palette
+    """
+    from mcb.schematics.inspect import describe_schematic
+
+    term = terminal(ctx, json_)
+    data = describe_schematic(file, mc_version)
+    term.emit(data, lambda: _print_info(term, data))
+
+
+def _print_info(term, data: dict) -> None:
+    size = data["size"]
+    server = data["server"]
+    verdict = "accepted" if server["accepted"] else f"rejected: {server['message']}"
+    term.kv([
+        ("file", data["file"]),
+        ("format", data["format"] + (" (gzip)" if data["compressed"] else " (raw NBT)")),
+        ("DataVersion", f"{data['data_version']}" + (f" (Minecraft {data['release']})" if data["release"] else "")),
+        ("size", f"{size['width']} x {size['height']} x {size['length']} (W x H x L) = {data['volume']} cells"),
+        ("paste offset", str(data["offset"]) + (f"  (file Offset {data['stored_offset']}, WorldEdit WEOffset "
+                                                f"{data['worldedit_offset']})" if data["worldedit_offset"] else "")),
+        ("non-air blocks", data["non_air_blocks"]),
+        ("block entities", _counts(data["block_entities"])),
+        ("entities", _counts(data["entities"])),
+        ("biomes", "none" if not data["biomes"] else f"{len(data['biomes']['palette'])} kinds"),
+        ("server", f"{verdict} (target {server['target']['release']})"),
+    ])
+    term.table(["#", "state", "count"], [(i, p["state"], p["count"]) for i, p in enumerate(data["palette"])],
+               title=f"palette ({len(data['palette'])} entries)")
+
+
+def _counts(group: dict) -> str:
+    if not group["count"]:
+        return "none"
+    return f"{group['count']} (" + ", ".join(f"{k} x{n}" for k, n in list(group["by_id"].items())[:4]) + ")"
+
+
+@schem_app.command("convert")
+def convert(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(metavar="IN", help="Sponge v1/v2/v3 schematic.")],
+    output: Annotated[Path, typer.Option("--output", "-o", metavar="OUT", help="File to write (atomically).")],
+    to: Annotated[str, typer.Option("--format", "-f", help="v2 (the server's format, default) or v3.")] = "v2",
+    drop_extras: Annotated[bool, typer.Option("--drop-extras", help="v2: drop block entities, entities and biomes "
+                                              "instead of refusing.")] = False,
+    mc_version: McVersionOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Rewrite a schematic as Sponge v2 in the server's exact layout (Offset = paste offset, so WorldEdit's
+    absolute Offset is normalised), or as v3. Refuses (exit 1) when v2 would lose block entities, entities or
+    biomes, and says what; --drop-extras drops them on purpose.
+
+    Examples:
+
+        mcb schem convert worldedit_v3.schem -o house.schem
+
+        mcb schem convert house.schem -o house_v3.schem --format v3
+    """
+    from mcb.errors import UsageError
+    from mcb.schematics.inspect import convert_schematic
+
+    term = terminal(ctx, json_)
+    versions = {"v2": 2, "2": 2, "v3": 3, "3": 3}
+    if to.lower() not in versions:
+        raise UsageError(f"--format must be v2 or v3, not {to!r}")
+    result = convert_schematic(file, output, version=versions[to.lower()], drop_extras=drop_extras,
+                               mc_version=mc_version)
+
+    def human() -> None:
+        term.line(f"wrote {result['output']} ({result['to']}, {result['bytes']} bytes, offset {result['offset']})")
+        for dropped in result["dropped"]:
+            term.warn(f"dropped {dropped}")
+        server = result.get("server")
+        if server and not server["accepted"]:
+            term.warn(f"the server would still reject it: {server['message']}")
+
+    term.emit(result, human)
+
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the root app."""
+    """Add the `mcb schem` group; rotate/mirror/render come from mcb.commands.schem_edit."""
+    app.add_typer(schem_app, name="schem")
+    try:
+        from mcb.commands import schem_edit
+    except ImportError:  # the edit commands are optional at this layer
+        return
+    schem_edit.register(app)  # idempotent: re-registering a name replaces it

@@ -274,6 +274,9 @@ class _Reader:
         if n < 0:
             raise self.fail(f"negative {what} length {n}", "nbt.length.negative")
         if n * unit > self.budget():
+            if self.inflater is not None and n * unit > self.limits.max_inflated - self.inflated_total:
+                raise self.fail(f"{what} length {n} goes beyond the {self.limits.max_inflated} byte inflated-size "
+                                "limit", "nbt.limit.inflated", hint="the file is corrupt or a decompression bomb")
             raise self.fail(f"{what} length {n} does not fit in the remaining input", "nbt.length.overflow",
                             hint="the file is truncated or corrupt")
         return n

@@ -1,0 +1,143 @@
+"""Library side of ``mcb schem info`` and ``mcb schem convert``."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from pathlib import Path
+
+from mcb.errors import InputError
+from mcb.schematics.document import load_document, not_sponge_error
+from mcb.schematics.model import Schematic
+from mcb.schematics.server_rules import SERVER_DATA_VERSION, check_server_subset
+from mcb.schematics.sponge import schematic_from_document
+from mcb.schematics.writer import encode_schematic, write_bytes_atomic
+
+
+def _release_name(data_version: int) -> str | None:
+    from mcb.blocks.registry import KNOWN_RELEASES
+
+    names = [name for name, dv in KNOWN_RELEASES.items() if dv == data_version]
+    return names[-1] if names else None
+
+
+def _server_verdict(data: bytes, mc_version) -> dict:
+    from mcb.blocks.registry import load_registry
+
+    registry = load_registry(mc_version)
+    verdict = check_server_subset(data, server_data_version=registry.data_version, registry=registry,
+                                  build_model=False)
+    return {"accepted": verdict.accepted, "message": verdict.message, "rule": verdict.rule,
+            "exact_server_message": verdict.exact if not verdict.accepted else None,
+            "target": {"release": registry.release, "data_version": registry.data_version}}
+
+
+def describe_schematic(path: str | os.PathLike, mc_version: str | int | None = None) -> dict:
+    """Everything ``schem info`` shows, as a JSON-ready dict (raises InputError for unreadable input)."""
+    doc = load_document(path)
+    if doc.kind != "sponge":
+        raise not_sponge_error(doc)
+    schem = schematic_from_document(doc)
+    src = schem.source
+    meta = schem.metadata or {}
+    return {
+        "file": str(path),
+        "format": doc.label,
+        "version": src.version,
+        "nonconforming_v3": src.nonconforming_v3,
+        "compressed": src.compressed,
+        "bytes": src.compressed_size,
+        "inflated_bytes": src.inflated_size,
+        "data_version": schem.data_version,
+        "release": _release_name(schem.data_version),
+        "size": {"width": schem.width, "height": schem.height, "length": schem.length},
+        "volume": schem.volume,
+        "offset": list(schem.offset),
+        "stored_offset": list(src.stored_offset) if src.stored_offset else None,
+        "worldedit_offset": list(src.we_offset) if src.we_offset else None,
+        "world_origin": list(schem.world_origin) if schem.world_origin else None,
+        "producer": src.producer,
+        "non_air_blocks": schem.non_air_count(),
+        "palette": [{"state": state, "count": count} for state, count in schem.palette_counts()],
+        "block_entities": {"count": len(schem.block_entities),
+                           "by_id": dict(Counter(be.id for be in schem.block_entities).most_common())},
+        "entities": {"count": len(schem.entities), "by_id": dict(Counter(e.id for e in schem.entities).most_common())},
+        "biomes": None if schem.biome_palette is None else {
+            "palette": list(schem.biome_palette), "layers": int(schem.biomes.shape[0])},
+        "metadata": {k: _plain(v) for k, v in meta.items() if k in ("Name", "Author", "Date", "RequiredMods")},
+        "server": _server_verdict(doc.data, mc_version),
+    }
+
+
+def _plain(value):
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, float):
+        return float(value)
+    if isinstance(value, int):
+        return int(value)
+    return str(value)
+
+
+def conversion_losses(schem: Schematic, version: int) -> list[str]:
+    """What writing ``schem`` as Sponge v2 for the server would drop or what the server would refuse to keep."""
+    if version == 3:
+        return []
+    losses = []
+    if schem.block_entities:
+        kinds = Counter(be.id for be in schem.block_entities).most_common(3)
+        losses.append(f"{len(schem.block_entities)} block entities (" + ", ".join(f"{n}x {k}" for k, n in kinds)
+                      + "): the server imports no block-entity data")
+    if schem.entities:
+        kinds = Counter(e.id for e in schem.entities).most_common(3)
+        losses.append(f"{len(schem.entities)} entities (" + ", ".join(f"{n}x {k}" for k, n in kinds)
+                      + "): the server imports no entities")
+    if schem.biome_palette is not None:
+        layered = schem.biomes is not None and schem.biomes.shape[0] > 1 and bool(
+            (schem.biomes != schem.biomes[:1]).any())
+        losses.append("biomes (" + ("3-D biomes do not fit v2's 2-D layout; " if layered else "")
+                      + "the server imports no biomes)")
+    return losses
+
+
+def convert_schematic(source: str | os.PathLike, output: str | os.PathLike, *, version: int = 2,
+                      drop_extras: bool = False, mc_version: str | int | None = None) -> dict:
+    """Rewrite ``source`` as Sponge v2 (server layout, Offset = paste offset) or v3.
+
+    For v2 the conversion refuses (InputError, exit 1) when data would be lost, unless ``drop_extras``; the
+    result says what was dropped and whether the server would now accept the file.
+    """
+    doc = load_document(source)
+    if doc.kind != "sponge":
+        raise not_sponge_error(doc)
+    schem = schematic_from_document(doc)
+    losses = conversion_losses(schem, version)
+    if losses and not drop_extras:
+        raise InputError("conversion to Sponge v2 for the server would lose data: " + "; ".join(losses),
+                         hint="keep everything with --format v3, or drop it on purpose with --drop-extras",
+                         code="schem.convert.lossy", details={"losses": losses})
+    if losses:
+        schem.block_entities, schem.entities = [], []
+        schem.biome_palette, schem.biomes = None, None
+    payload = encode_schematic(schem, version)
+    target = Path(output)
+    if target.exists() and target.is_dir():
+        raise InputError(f"{target}: is a directory", code="file.not_regular")
+    try:
+        write_bytes_atomic(target, payload)
+    except OSError as error:
+        raise InputError(f"{target}: cannot write ({error.strerror or error})", code="file.unwritable") from None
+    result = {
+        "input": str(source), "output": str(target), "from": doc.label, "to": f"Sponge v{version}",
+        "bytes": len(payload), "offset": list(schem.offset),
+        "stored_offset_before": list(schem.source.stored_offset) if schem.source.stored_offset else None,
+        "dropped": losses,
+    }
+    if version == 2:
+        result["server"] = _server_verdict(payload, mc_version)
+    return result
+
+
+__all__ = ["describe_schematic", "convert_schematic", "conversion_losses", "SERVER_DATA_VERSION"]

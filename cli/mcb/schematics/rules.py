@@ -1,0 +1,193 @@
+"""Validation profiles for Sponge schematics.
+
+* ``server`` (default): every acceptance rule of the plugin's import subset (protocol §6.4), target DataVersion
+  from the selected registry (default 26.2 = 4903), plus the WorldEdit-offset warning.
+* ``spec``: the Sponge specification of the file's version and WorldEdit interoperability (Palette present,
+  PaletteMax = palette size, indices in range, positions inside the box), states checked against the registry of
+  the file's own DataVersion unless ``mc_version`` is given.
+
+``validate_schematic(path, profile=..., mc_version=...) -> FileReport`` never raises for bad input: every problem
+is a :class:`~mcb.reports.model.Diagnostic` with a stable rule id.
+"""
+
+from __future__ import annotations
+
+import os
+
+from mcb.errors import InputError, UsageError
+from mcb.reports.model import Diagnostic, FileReport, Severity
+from mcb.schematics import server_rules as server
+from mcb.schematics.document import Document, load_document, not_sponge_error, read_source
+from mcb.schematics.nbt import NbtError, ReadLimits
+from mcb.schematics.spec_rules import spec_findings
+
+PROFILES = ("server", "spec")
+
+RULES: dict[str, str] = {
+    "nbt.malformed": "The file is not well-formed NBT (truncated, corrupt gzip, bad lengths, hostile sizes)",
+    "sponge.format.litematica": "A Litematica file, not a Sponge schematic",
+    "sponge.format.structure": "A vanilla structure .nbt file, not a Sponge schematic",
+    "sponge.format.mcedit": "A legacy MCEdit .schematic, not a Sponge schematic",
+    "sponge.format.unknown": "NBT that is not a Sponge schematic",
+    "sponge.version.unsupported": "Not Sponge v2 (the server reads only v2)",
+    "sponge.offset.worldedit": "WorldEdit v2 Offset is an absolute world position",
+    "sponge.data_version.old": "Older DataVersion: the server does not upgrade states",
+    **{f: d for f, d in (
+        ("server.size.compressed", "Compressed file above 1 MiB"), ("server.size.inflated", "Inflated NBT above 4 MiB"),
+        ("server.gzip.required", "The server reads only gzip files"), ("server.fields.unsupported",
+                                                                        "Root tags outside the server subset"),
+        ("server.version", "Version must be 2"), ("server.volume", "Volume must be 1..4096 cells"),
+        ("server.blockentities", "Block entities are not imported"), ("server.entities", "Entities are not imported"),
+        ("server.state.runtime", "Palette state invalid for the server's Minecraft version"),
+        ("server.data_version.newer", "DataVersion newer than the server"))},
+}
+
+
+def _diagnostic(rule: str, severity: Severity, message: str, file: str, pointer=None, hint=None) -> Diagnostic:
+    return Diagnostic(rule=rule, severity=severity, message=message, file=file, pointer=pointer, hint=hint)
+
+
+def _from_server(finding: server.ServerFinding, file: str) -> Diagnostic:
+    text = f'server: "{finding.message}"' if finding.exact else finding.message
+    if finding.detail:
+        text += f" ({finding.detail})"
+    return _diagnostic(finding.rule, Severity.ERROR, text, file, finding.pointer, finding.hint)
+
+
+def resolve_target(profile: str, mc_version: str | int | None, file_data_version: int | None):
+    """The registry to check states against (server: target release; spec: the file's own release)."""
+    from mcb.blocks.registry import load_registry
+
+    if profile == "server" or mc_version is not None:
+        return load_registry(mc_version), None
+    if file_data_version is None:
+        return load_registry(None), None
+    try:
+        return load_registry(file_data_version), None
+    except UsageError:
+        return load_registry(None), (f"DataVersion {file_data_version} predates every packaged block list; "
+                                     "states are checked against the default release")
+
+
+def validate_schematic(source: str | os.PathLike, *, profile: str = "server", mc_version: str | int | None = None,
+                       limits: ReadLimits | None = None) -> FileReport:
+    """Check one file; the report's ``facts`` carry format, version, size and the server's verdict."""
+    if profile not in PROFILES:
+        raise UsageError(f"unknown profile {profile!r}", hint="choose server or spec")
+    file = str(source)
+    report = FileReport(file=file, facts={"profile": profile})
+    limits = limits or ReadLimits()
+    try:
+        data, _ = read_source(source, limits)
+        doc = load_document(data, limits, fast=True)
+        doc.path = file
+    except NbtError as error:
+        report.diagnostics.append(_diagnostic(error.rule, Severity.ERROR, error.message, file, error.pointer,
+                                              error.hint))
+        report.facts["server_verdict"] = f"rejected: {error.message}"
+        return report
+    except InputError as error:
+        report.diagnostics.append(_diagnostic(error.code, Severity.ERROR, error.message, file, None, error.hint))
+        return report
+    report.facts.update(_facts(doc))
+    if doc.kind != "sponge":
+        error = not_sponge_error(doc)
+        report.diagnostics.append(_diagnostic(error.rule, Severity.ERROR, error.message, file, "/", error.hint))
+        report.facts["server_verdict"] = "rejected"
+        return report
+    file_dv = report.facts.get("data_version")
+    registry, registry_note = resolve_target(profile, mc_version, file_dv)
+    report.facts["checked_against"] = {"release": registry.release, "data_version": registry.data_version}
+    server_found = server.stream_findings(len(data), doc.stats.compressed) + server.nbt_findings(doc)
+    more, _ = server.schematic_findings(doc, server_data_version=registry.data_version,
+                                        registry=registry if profile == "server" else None)
+    server_found += more
+    verdict = "accepted" if not server_found else f"rejected: {server_found[0].message}"
+    report.facts["server_verdict"] = verdict
+    if profile == "server":
+        report.diagnostics += [_from_server(f, file) for f in server_found]
+        report.diagnostics += _version_notes(doc, file, Severity.NOTE, server_found)
+    else:
+        report.diagnostics += _version_notes(doc, file, Severity.WARNING, [])
+        report.diagnostics += spec_findings(doc, file, registry)
+        if registry_note:
+            report.diagnostics.append(_diagnostic("sponge.data_version.unknown", Severity.NOTE, registry_note,
+                                                  file, doc.pointer("DataVersion")))
+    report.diagnostics += _offset_warning(doc, file)
+    if profile == "server" and file_dv is not None and file_dv < registry.data_version and not server_found:
+        report.diagnostics.append(_diagnostic(
+            "sponge.data_version.old", Severity.NOTE,
+            f"DataVersion {file_dv} is older than the server's {registry.data_version}; the server does not upgrade "
+            f"states, and every palette state is valid in {registry.release}", file, "/DataVersion"))
+    return report
+
+
+def _facts(doc: Document) -> dict:
+    from mcb.blocks.registry import KNOWN_RELEASES
+
+    body = doc.body
+    facts: dict = {"format": doc.label, "kind": doc.kind, "version": doc.version,
+                   "compressed": doc.stats.compressed, "bytes": len(doc.data), "inflated_bytes": doc.stats.inflated_size}
+    data_version = body.get("DataVersion") if doc.kind == "sponge" else doc.root.get(
+        "MinecraftDataVersion", doc.root.get("DataVersion"))
+    if isinstance(data_version, int):
+        facts["data_version"] = int(data_version)
+        names = [name for name, dv in KNOWN_RELEASES.items() if dv == int(data_version)]
+        facts["release"] = names[-1] if names else None
+    if doc.kind == "sponge" and all(isinstance(body.get(k), int) for k in ("Width", "Height", "Length")):
+        facts["size"] = [int(body[k]) & 0xFFFF for k in ("Width", "Height", "Length")]
+    return facts
+
+
+def _version_notes(doc: Document, file: str, severity: Severity, server_found) -> list[Diagnostic]:
+    """Name v1/v3 files as such and say how to convert (once, even if the server rules already refused)."""
+    if doc.version == 2 and not doc.nonconforming_v3:
+        return []
+    if doc.nonconforming_v3:
+        what = "a non-conforming Sponge v3 file (the v3 fields sit in the root instead of a 'Schematic' compound)"
+    elif doc.version == 3:
+        what = "Sponge v3 (WorldEdit 7.3+ default)"
+    elif doc.version == 1:
+        what = "Sponge v1"
+    else:
+        what = "a Sponge file without a Version tag (read as v1)"
+    hint = ("convert it: `mcb schem convert FILE -o OUT.schem` (or in WorldEdit: //schem save <name> sponge.2)")
+    return [_diagnostic("sponge.version.unsupported", severity,
+                        f"this is {what}; the server imports only Sponge v2", file, doc.pointer("Version"), hint)]
+
+
+def _offset_warning(doc: Document, file: str) -> list[Diagnostic]:
+    """WorldEdit v2 stores the absolute min corner in Offset; the server pastes at anchor + Offset (§0.1, §A.6)."""
+    if doc.version == 3 and not doc.nonconforming_v3:
+        return []
+    meta = doc.body.get("Metadata")
+    offset = doc.body.get("Offset")
+    if not isinstance(meta, dict) or not all(isinstance(meta.get(f"WEOffset{a}"), int) for a in "XYZ"):
+        return []
+    we = [int(meta[f"WEOffset{a}"]) for a in "XYZ"]
+    stored = [int(v) for v in offset] if offset is not None and len(offset) == 3 else [0, 0, 0]
+    if stored == we:
+        return []
+    distance = max(abs(s - w) for s, w in zip(stored, we))
+    return [_diagnostic(
+        "sponge.offset.worldedit", Severity.WARNING,
+        f"Offset {stored} is WorldEdit's absolute world position of the schematic; the server reads Offset as the "
+        f"paste offset and would put the min corner at anchor + {stored}, about {distance} blocks from where "
+        f"WorldEdit pastes it (anchor + WEOffset {we})", file, doc.pointer("Offset"),
+        "normalise it: `mcb schem convert FILE -o OUT.schem` writes Offset = WEOffset")]
+
+
+def validate_paths(paths, *, profile: str = "server", mc_version: str | int | None = None,
+                   globs: list[str] | None = None, jobs: int | None = None, progress=None) -> list[FileReport]:
+    """Walk files/directories (default pattern ``*.schem``) and validate each one."""
+    from mcb.reports.runner import check_files, collect_files
+
+    if profile not in PROFILES:
+        raise UsageError(f"unknown profile {profile!r}", hint="choose server or spec")
+    if mc_version is not None:
+        from mcb.blocks.registry import load_registry
+
+        load_registry(mc_version)  # a bad --mc-version is a usage error before any file is read
+    files = collect_files(paths, globs or ["*.schem"])
+    return check_files(files, lambda path: validate_schematic(path, profile=profile, mc_version=mc_version),
+                       jobs=jobs, progress=progress)
