@@ -40,21 +40,21 @@ def test_apply_runs_to_applied_and_the_world_changes(rpc):
 
 
 def test_progress_messages_and_counters_while_applying(slow):
-    plan = slow.prepare(big_box())
+    plan = slow.prepare([box((-32, 70, -32), (31, 73, -29), STONE)])  # 1024 blocks: 8 slices
     op = slow.apply(plan, "watch")["operation_id"]
     seen = set()
     while True:
         status = slow.call("operation_status", operation_id=op)
         message = status["message"].split(" ")[0] if status["message"].startswith("Preflight") else status["message"]
         seen.add((status["status"], message))
-        assert status["processed"] >= status["written"] and status["total_changes"] == 4096
+        assert status["processed"] >= status["written"] and status["total_changes"] == 1024
         if status["status"] == "applied":
             break
         time.sleep(0.005)
     assert ("queued", "Preflight") in seen
     assert ("applying", "Intent staged; no blocks written") in seen or \
         ("applying", "Slice written; awaiting durable receipt") in seen
-    assert status["written"] == 4096 and status["processed"] == 4096
+    assert status["written"] == 1024 and status["processed"] == 1024
 
 
 def test_blocks_already_in_place_are_skipped_not_written(rpc):
@@ -245,3 +245,43 @@ def test_new_world_epoch_makes_old_plans_version_mismatch(rpc):
     assert rpc.call("project_context")["world_epoch"] == epoch
     assert rpc.error("build_apply", plan_id=plan["plan_id"], plan_hash=plan["plan_hash"], idempotency_key="v") == (
         400, "version_mismatch", "Project or world changed")
+
+
+@pytest.fixture
+def stepwise(tmp_path):
+    """Ticks slow enough (150 ms) to act between two engine steps."""
+    with run_server(tmp_path / "stepwise", tick_ms=150) as handle:
+        client = Rpc(handle)
+        yield client
+        client.close()
+
+
+def _wait_for_message(client, op, message):
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        status = client.call("operation_status", operation_id=op)
+        if status["message"] == message:
+            return status
+        assert status["status"] in ("queued", "applying"), status
+        time.sleep(0.005)
+    raise AssertionError(f"never saw {message!r}")
+
+
+def test_change_while_intent_is_staged_conflicts_before_any_write(stepwise):
+    op = stepwise.apply(stepwise.prepare([box((0, 70, 0), (3, 70, 0), STONE)]), "i")["operation_id"]
+    _wait_for_message(stepwise, op, "Intent staged; no blocks written")
+    stepwise.set_blocks(((3, 70, 0), "minecraft:glass"))
+    final = stepwise.wait(op)
+    assert (final["status"], final["message"], final["written"]) == ("conflict", "Changed while intent was persisted", 0)
+    assert final["conflicts"][0] == {"pos": pos(3, 70, 0), "reason": "Changed while intent was persisted",
+                                     "expected": "minecraft:air", "current": "minecraft:glass", "desired": STONE}
+
+
+def test_change_after_the_last_slice_fails_the_final_audit(stepwise):
+    op = stepwise.apply(stepwise.prepare([box((0, 70, 0), (3, 70, 0), STONE)]), "f")["operation_id"]
+    _wait_for_message(stepwise, op, "Slice written; awaiting durable receipt")
+    stepwise.set_blocks(((1, 70, 0), "minecraft:glass"))
+    final = stepwise.wait(op)
+    assert (final["status"], final["message"], final["written"]) == (
+        "conflict", "Final verification differs from desired state", 4)
+    assert final["conflicts"][0]["current"] == "minecraft:glass" and final["conflicts"][0]["desired"] == STONE
