@@ -26,9 +26,9 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
 from mcb.client.methods import McbClient
 from mcb.client.models import PlanSummary
@@ -51,6 +51,16 @@ def _position(value: Any) -> Any:
     return value
 
 
+# A position is written {"x":..,"y":..,"z":..} or [x, y, z] in batch files.
+PositionInput = Annotated[Position, BeforeValidator(_position), WithJsonSchema({
+    "anyOf": [
+        {"type": "object", "additionalProperties": False, "required": ["x", "y", "z"],
+         "properties": {"x": {"type": "integer"}, "y": {"type": "integer"}, "z": {"type": "integer"}}},
+        {"type": "array", "minItems": 3, "maxItems": 3, "items": {"type": "integer"}},
+    ],
+})]
+
+
 class BaseStep(BaseModel):
     """Fields every step has."""
 
@@ -64,13 +74,8 @@ class RecipeStep(BaseStep):
 
     kind: Literal["recipe"]
     recipe: str | dict = Field(description="Recipe file (relative to the batch file) or an inline recipe object.")
-    dependencies: list[Position] = Field(default_factory=list, description="Read dependencies [x,y,z] or {x,y,z}.")
+    dependencies: list[PositionInput] = Field(default_factory=list, description="Read dependencies [x,y,z] or {x,y,z}.")
     part: str | None = Field(default=None, description="Restrict writes to this part id's exact mask.")
-
-    @field_validator("dependencies", mode="before")
-    @classmethod
-    def _positions(cls, value: Any) -> Any:
-        return [_position(p) for p in value] if isinstance(value, list) else value
 
 
 class ImportStep(BaseStep):
@@ -78,13 +83,8 @@ class ImportStep(BaseStep):
 
     kind: Literal["import"]
     asset: str = Field(description="Asset id (from `mcb asset list`).")
-    target: Position = Field(description="Anchor position [x,y,z] or {x,y,z}.")
+    target: PositionInput = Field(description="Anchor position [x,y,z] or {x,y,z}.")
     rotation: Literal[0, 90, 180, 270] = 0
-
-    @field_validator("target", mode="before")
-    @classmethod
-    def _target(cls, value: Any) -> Any:
-        return _position(value)
 
 
 class UndoStep(BaseStep):

@@ -102,5 +102,6 @@ def batch_json_schema() -> dict:
     }
 
 
-if __name__ == "__main__":  # python -m mcb.batch.model > recipes/batch.schema.json
-    print(json.dumps(batch_json_schema(), indent=2))
+def batch_schema_text() -> str:
+    """The text of ``recipes/batch.schema.json`` (a test keeps the file in sync)."""
+    return json.dumps(batch_json_schema(), indent=2) + "\n"

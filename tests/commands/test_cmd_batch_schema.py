@@ -1,0 +1,49 @@
+"""The batch JSON Schema is generated from the step registry, and the documented example is valid."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from mcb.batch.model import batch_schema_text, parse_batch
+from mcb.errors import InputError
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = json.loads((ROOT / "recipes" / "batch.schema.json").read_text())
+
+
+def test_checked_in_schema_matches_the_registry():
+    assert (ROOT / "recipes" / "batch.schema.json").read_text() == batch_schema_text(), (
+        "regenerate: see docs/batch.md, 'Adding a step kind'")
+
+
+def doc_example() -> dict:
+    text = (ROOT / "docs" / "batch.md").read_text()
+    return json.loads(re.search(r"```json\n(.*?)```", text, re.S).group(1))
+
+
+def test_documented_example_is_valid_for_schema_and_loader():
+    example = doc_example()
+    jsonschema.Draft202012Validator(SCHEMA).validate(example)
+    batch = parse_batch(example, ROOT / "docs" / "castle.batch.json")
+    assert [s.kind for s in batch.steps] == ["recipe", "recipe", "import", "undo"]
+    assert batch.steps[2].target.model_dump() == {"x": 20, "y": 64, "z": 0}
+
+
+@pytest.mark.parametrize("step", [
+    {"name": "a", "kind": "recipe"},
+    {"name": "a", "kind": "recipe", "recipe": "r.json", "colour": "red"},
+    {"name": "a b", "kind": "recipe", "recipe": "r.json"},
+    {"name": "a", "kind": "import", "asset": "x", "target": [1, 2], "rotation": 0},
+    {"name": "a", "kind": "import", "asset": "x", "target": [1, 2, 3], "rotation": 45},
+    {"name": "a", "kind": "paint"},
+])
+def test_schema_and_loader_agree_on_invalid_steps(step):
+    data = {"version": 1, "steps": [step]}
+    assert not jsonschema.Draft202012Validator(SCHEMA).is_valid(data)
+    with pytest.raises(InputError):
+        parse_batch(data, Path("x.json"))
