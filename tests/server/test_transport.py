@@ -146,3 +146,29 @@ def test_keep_alive_serves_several_requests_on_one_connection(server):
                 rest += sock.recv(4096)
             assert head.startswith(b"HTTP/1.1 200")
             assert json.loads(rest[:length])["ok"] is True
+
+
+def test_connection_stays_usable_after_refused_bodies(rpc):
+    big = b"x" * (1_048_576 + 10)
+    for _ in range(2):
+        response = rpc.client.post("/v1/rpc", content=big, headers={"Authorization": f"Bearer {rpc.token}"})
+        assert response.json()["error"]["code"] == "budget_exceeded"
+        response = rpc.client.post("/v1/rpc", content=big, headers={"Authorization": "Bearer wrong"})
+        assert response.status_code == 403
+    assert rpc.call("project_context")["project_id"] == "default"
+
+
+def test_chunked_request_bodies(rpc):
+    def chunks():
+        yield b'{"method":"region_changes",'
+        yield b'"params":{"player_id":"console"}}'
+
+    response = rpc.client.post("/v1/rpc", content=chunks(), headers={"Authorization": f"Bearer {rpc.token}"})
+    assert response.json()["result"]["status"] == "resync_required"
+
+    def huge():
+        for _ in range(17):
+            yield b"y" * 65536
+
+    response = rpc.client.post("/v1/rpc", content=huge(), headers={"Authorization": f"Bearer {rpc.token}"})
+    assert response.json()["error"] == {"code": "budget_exceeded", "message": "Request exceeds 1 MiB"}

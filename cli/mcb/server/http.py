@@ -13,6 +13,7 @@ from mcb.server.dispatch import dispatch
 from mcb.server.errors import RpcError, error_body, http_status
 
 MAX_BODY = 1_048_576
+MAX_DISCARD = 16 * MAX_BODY  # oversized bodies up to this size are read and dropped so the client sees the reply
 HEALTH = {"service": "minecraft-builder-mcp", "version": "0.1.0", "status": "ready"}
 NOT_ALLOWED = {"ok": False, "error": {"code": "method_not_allowed", "message": "POST /v1/rpc required"}}
 JDK_404 = b"<h1>404 Not Found</h1>No context found for request"
@@ -92,7 +93,10 @@ class RpcHandler(BaseHTTPRequestHandler):
             return self._error("permission_denied", "Invalid capability token")
         body = self._read_body()
         if body is None:
-            self.close_connection = True
+            if self._chunked():  # part of the chunk stream is consumed: the connection cannot be reused
+                self.close_connection = True
+            else:
+                self._drain()
             return self._error("budget_exceeded", "Request exceeds 1 MiB")
         try:
             result = self._handle(body, is_admin)
@@ -141,27 +145,36 @@ class RpcHandler(BaseHTTPRequestHandler):
 
     # -- body -------------------------------------------------------------------------------------------------
     def _read_body(self) -> bytes | None:
-        """The body, or None when it exceeds 1 MiB (the connection is then closed rather than drained)."""
-        if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
-            return self._read_chunked()
+        """The body, or None when it exceeds 1 MiB (then nothing more is consumed; see ``_drain``)."""
+        if self._chunked():
+            return self._read_chunked(MAX_BODY, keep=True)
         length = self._content_length()
         if length > MAX_BODY:
             return None
         return self.rfile.read(length) if length else b""
 
-    def _read_chunked(self) -> bytes | None:
+    def _chunked(self) -> bool:
+        return "chunked" in (self.headers.get("Transfer-Encoding") or "").lower()
+
+    def _read_chunked(self, limit: int, *, keep: bool) -> bytes | None:
         parts, total = [], 0
-        while True:
-            size = int(self.rfile.readline().split(b";", 1)[0].strip() or b"0", 16)
-            if size == 0:
-                while self.rfile.readline() not in (b"\r\n", b"\n", b""):
-                    pass
-                return b"".join(parts)
-            total += size
-            if total > MAX_BODY:
-                return None
-            parts.append(self.rfile.read(size))
-            self.rfile.readline()
+        try:
+            while True:
+                size = int(self.rfile.readline(64).split(b";", 1)[0].strip() or b"0", 16)
+                if size == 0:
+                    while self.rfile.readline(1024) not in (b"\r\n", b"\n", b""):
+                        pass
+                    return b"".join(parts)
+                total += size
+                if total > limit:
+                    return None
+                chunk = self.rfile.read(size)
+                if keep:
+                    parts.append(chunk)
+                self.rfile.readline(64)
+        except ValueError:  # malformed chunk size: give up on this connection
+            self.close_connection = True
+            return None
 
     def _content_length(self) -> int:
         try:
@@ -170,15 +183,20 @@ class RpcHandler(BaseHTTPRequestHandler):
             return 0
 
     def _drain(self) -> None:
-        if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
-            if self._read_chunked() is None:
+        """Consume an unwanted body so the connection stays usable; beyond 16 MiB close it instead."""
+        if self._chunked():
+            if self._read_chunked(MAX_DISCARD, keep=False) is None:
                 self.close_connection = True
             return
         length = self._content_length()
-        if length > MAX_BODY:
+        if length > MAX_DISCARD:
             self.close_connection = True
-        elif length:
-            self.rfile.read(length)
+            return
+        while length > 0:
+            chunk = self.rfile.read(min(length, 65536))
+            if not chunk:
+                break
+            length -= len(chunk)
 
     # -- responses --------------------------------------------------------------------------------------------
     def _error(self, code: str, message: str) -> None:
