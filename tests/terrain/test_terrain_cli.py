@@ -243,3 +243,13 @@ def test_lint_bom_duplicate_keys_encoding_and_excludes(cli, tmp_path):
     assert [d["rule"] for d in files["bom.json"]["diagnostics"]] == ["terrain.json.bom", "terrain.json.duplicate-key"]
     assert files["bom.json"]["diagnostics"][1]["line"] == 6
     assert files["latin1.json"]["diagnostics"][0]["rule"] == "terrain.json.encoding"
+
+
+def test_lint_skips_build_recipes_with_a_warning(cli, tmp_path):
+    (tmp_path / "tower.json").write_text('{"version": 1, "operations": []}')
+    (tmp_path / "hill.json").write_text(SMALL_HILL.read_text())
+    result = cli("terrain", "lint", str(tmp_path), "-f", "json")
+    files = {Path(f["file"]).name: f for f in json.loads(result.stdout)["files"]}
+    assert result.exit_code == 0 and files["hill.json"]["diagnostics"] == []
+    assert [d["rule"] for d in files["tower.json"]["diagnostics"]] == ["terrain.not-terrain-recipe"]
+    assert cli("terrain", "lint", str(tmp_path), "--strict").exit_code == 1

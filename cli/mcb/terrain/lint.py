@@ -33,6 +33,7 @@ RULES = {
     "terrain.preserve": "A preserve box is malformed or outside the envelope/scan window.",
     "terrain.invalid": "Another server validation failure.",
     "brush.invalid": "The brush would be refused by the server.",
+    "terrain.not-terrain-recipe": "A build recipe, batch file or JSON Schema among the terrain files (not linted).",
     "terrain.number.literal": "A number written with a fraction or exponent: terrain_id hashes the literal text.",
     "terrain.json.duplicate-key": "A key appears twice; the later value wins.",
     "terrain.feature.outside": "A feature's whole influence zone misses the envelope, so it changes nothing.",
@@ -66,6 +67,19 @@ def is_brush(obj) -> bool:
     return isinstance(obj, dict) and "action" in obj and "version" not in obj
 
 
+def other_document_kind(value) -> str | None:
+    """Other JSON documents that share ``recipes/`` directories with terrain files."""
+    if not isinstance(value, dict):
+        return None
+    if "operations" in value and "palette" not in value:
+        return "a build recipe"
+    if "steps" in value and "palette" not in value:
+        return "a batch file"
+    if "json-schema.org" in str(value.get("$schema", "")):
+        return "a JSON Schema"
+    return None
+
+
 def lint_text(text: str, file: str) -> FileReport:
     from mcb.recipes.jsonpos import JsonSyntaxError, parse_with_positions
 
@@ -85,6 +99,11 @@ def lint_text(text: str, file: str) -> FileReport:
     for pointer in source_map.duplicate_keys:
         add("terrain.json.duplicate-key", Severity.WARNING, f"duplicate key {pointer.rsplit('/', 1)[-1]!r}; the "
             "later value wins", pointer, key=True)
+    other = other_document_kind(raw)
+    if other:
+        add("terrain.not-terrain-recipe", Severity.WARNING, f"this is {other}, not a terrain recipe or brush; "
+            "not linted", "", "lint build recipes with `mcb recipe lint`; skip files with --exclude")
+        return report
     obj = from_source_map(raw, source_map)
     brush = is_brush(obj)
     report.facts["kind"] = "brush" if brush else "terrain_recipe"
