@@ -80,6 +80,7 @@ def test_accepts_what_the_server_accepts(value):
     recipe(box((0, 0, 0), (0, 0, 0), extra=1)),
     recipe(box((0, 0, 0), (0, 0, 0)) | {"min": {"x": 0, "y": 0, "z": 0, "w": 0}}),
     recipe(box((0, 0, 0), (0, 0, 0), "stone")),
+    recipe(box((0, 0, 0), (0, 0, 0), "minecraft:stone\n")),
     recipe(box((0, 0, 0), (0, 0, 0), hollow=None)),
     recipe(box((2**31, 0, 0), (0, 0, 0))),
     recipe(cylinder((0, 0, 0), -1, 1)),

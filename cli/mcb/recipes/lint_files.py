@@ -44,4 +44,5 @@ def lint_paths(paths: list[str | os.PathLike], *, mc_version: str | None = None,
     files = collect_recipe_files(paths, globs or DEFAULT_GLOBS, DEFAULT_EXCLUDES + list(excludes or []))
     linter = RecipeLinter(registry=load_registry(mc_version), max_blocks=max_blocks)
     recipe_validator()  # build the validator once, before the worker threads start
-    return check_files(files, linter.lint_file, jobs=jobs, progress=progress)
+    # Linting is pure Python (the GIL is held throughout), so worker threads only add switching overhead.
+    return check_files(files, linter.lint_file, jobs=jobs or 1, progress=progress)

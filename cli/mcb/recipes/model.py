@@ -22,7 +22,9 @@ from mcb.recipes.compile import INT32_MAX, INT32_MIN, MAX_DEPTH, MAX_EXPANDED_OP
 
 SCHEMA_ID = "urn:mcb:schema:recipe:1"
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
-BLOCK_REGEX = r"^minecraft:[a-z0-9_]+(?:\[[a-z0-9_=,]+\])?$"
+# ``(?![\s\S])`` is "end of input" in ECMA-262 and in Python alike; ``$`` would let Python validators (jsonschema,
+# check-jsonschema) accept a trailing newline that the server refuses.
+BLOCK_REGEX = r"^minecraft:[a-z0-9_]+(?:\[[a-z0-9_=,]+\])?(?![\s\S])"
 
 Int32 = Annotated[StrictInt, Field(ge=INT32_MIN, le=INT32_MAX)]
 BlockStateText = Annotated[
@@ -38,7 +40,7 @@ Hollow = Annotated[StrictBool, Field(description="Keep only the outer shell (box
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True, regex_engine="python-re")
 
 
 class Position(_Strict):
