@@ -1,0 +1,177 @@
+"""Generate the sample schematics in ``schematics/`` with mcb's own writer (used by the README demo and tests).
+
+    .venv/bin/python scripts/make_samples.py          # rewrite schematics/*.schem
+    .venv/bin/python scripts/make_samples.py --check  # exit 1 if a committed sample differs from a fresh build
+
+Every state is canonicalised against the 26.2 registry, so the server-profile samples validate cleanly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "cli"))
+
+from mcb.blocks.registry import load_registry  # noqa: E402
+from mcb.schematics.model import BlockEntity, Schematic  # noqa: E402
+from mcb.schematics.nbt import Byte, Compound, List, String  # noqa: E402
+from mcb.schematics.writer import encode_schematic  # noqa: E402
+
+DATE_MS = 1_780_000_000_000  # fixed, so rebuilding gives identical bytes
+REGISTRY = load_registry("26.2")
+
+
+class Grid:
+    """A W x H x L box of block states addressed as (x, y, z)."""
+
+    def __init__(self, width: int, height: int, length: int):
+        self.size = (width, height, length)
+        self.cells = np.zeros((height, length, width), dtype=np.int32)
+        self.palette = [REGISTRY.canonicalize("minecraft:air")]
+
+    def index(self, state: str) -> int:
+        canonical = REGISTRY.canonicalize(state)
+        if canonical not in self.palette:
+            self.palette.append(canonical)
+        return self.palette.index(canonical)
+
+    def set(self, x: int, y: int, z: int, state: str) -> None:
+        self.cells[y, z, x] = self.index(state)
+
+    def fill(self, x0, y0, z0, x1, y1, z1, state: str) -> None:
+        self.cells[y0:y1 + 1, z0:z1 + 1, x0:x1 + 1] = self.index(state)
+
+    def schematic(self, name: str, offset=(0, 0, 0)) -> Schematic:
+        width, height, length = self.size
+        return Schematic(width, height, length, list(self.palette), self.cells.copy(), REGISTRY.data_version,
+                         offset=offset, metadata=Compound(Name=String(name), Author=String("mcb"),
+                                                          Date=DATE_MS))
+
+
+def house() -> Schematic:
+    """A 9 x 8 x 9 cottage: log frame, plank walls, glass panes, door, stair roof, chest, fence, lantern."""
+    g = Grid(9, 8, 9)
+    g.fill(0, 0, 0, 8, 0, 8, "minecraft:grass_block")
+    g.fill(1, 1, 1, 7, 1, 7, "minecraft:cobblestone")
+    g.fill(1, 2, 1, 7, 4, 7, "minecraft:oak_planks")
+    g.fill(2, 2, 2, 6, 4, 6, "minecraft:air")
+    for x, z in ((1, 1), (7, 1), (1, 7), (7, 7)):
+        g.fill(x, 2, z, x, 4, z, "minecraft:oak_log[axis=y]")
+    for x in (3, 5):
+        g.set(x, 3, 1, "minecraft:glass_pane[east=true,west=true]")
+        g.set(x, 3, 7, "minecraft:glass_pane[east=true,west=true]")
+    g.set(1, 3, 4, "minecraft:glass_pane[north=true,south=true]")
+    g.set(7, 3, 4, "minecraft:glass_pane[north=true,south=true]")
+    g.set(4, 2, 1, "minecraft:oak_door[facing=south,half=lower,hinge=left]")
+    g.set(4, 3, 1, "minecraft:oak_door[facing=south,half=upper,hinge=left]")
+    g.set(4, 1, 0, "minecraft:oak_stairs[facing=south]")
+    for step in range(4):  # roof: stairs rising from both long sides
+        y = 5 + step
+        if y >= 8:
+            break
+        for x in range(step, 9 - step):
+            g.set(x, y, step, "minecraft:spruce_stairs[facing=south]")
+            g.set(x, y, 8 - step, "minecraft:spruce_stairs[facing=north]")
+        g.fill(step, y, step + 1, step, y, 7 - step, "minecraft:spruce_planks")
+        g.fill(8 - step, y, step + 1, 8 - step, y, 7 - step, "minecraft:spruce_planks")
+    g.fill(3, 7, 4, 5, 7, 4, "minecraft:spruce_slab[type=bottom]")
+    g.set(6, 2, 6, "minecraft:chest[facing=west]")
+    g.set(2, 2, 6, "minecraft:crafting_table")
+    g.set(2, 2, 2, "minecraft:oak_stairs[facing=east]")
+    g.set(4, 4, 4, "minecraft:lantern[hanging=true]")
+    for x in range(0, 9, 8):
+        for z in range(2, 7):
+            g.set(x, 1, z, "minecraft:oak_fence[north=true,south=true]")
+    return g.schematic("Small house")
+
+
+def rotation_fixture() -> Schematic:
+    """One of each rotation-relevant property family, spaced out on a stone floor (for rotate/mirror demos)."""
+    g = Grid(8, 2, 6)
+    g.fill(0, 0, 0, 7, 0, 5, "minecraft:stone")
+    states = [
+        "minecraft:oak_stairs[facing=north,shape=outer_left]", "minecraft:oak_stairs[facing=east]",
+        "minecraft:oak_log[axis=x]", "minecraft:oak_log[axis=z]", "minecraft:oak_sign[rotation=3]",
+        "minecraft:rail[shape=north_east]", "minecraft:powered_rail[shape=ascending_east]",
+        "minecraft:cobblestone_wall[north=tall,east=low]", "minecraft:oak_fence[north=true,west=true]",
+        "minecraft:redstone_wire[north=side,east=up]", "minecraft:chest[facing=north,type=left]",
+        "minecraft:chest[facing=north,type=right]", "minecraft:oak_door[facing=east,hinge=right]",
+        "minecraft:repeater[facing=west,delay=3]", "minecraft:observer[facing=up]",
+        "minecraft:crafter[orientation=north_up]", "minecraft:vine[north=true,up=true]",
+        "minecraft:wall_torch[facing=south]", "minecraft:ladder[facing=east]", "minecraft:lever[face=floor,facing=west]",
+    ]
+    for i, state in enumerate(states):
+        g.set(i % 8, 1, (i // 8) * 2, state)
+    return g.schematic("Rotation fixture")
+
+
+def worldedit_style() -> Schematic:
+    """A tiny tower saved the way WorldEdit v2 does it: Offset = absolute world min, WEOffset = paste offset."""
+    g = Grid(3, 5, 3)
+    g.fill(0, 0, 0, 2, 4, 2, "minecraft:stone_bricks")
+    g.fill(1, 1, 1, 1, 4, 1, "minecraft:air")
+    g.set(1, 4, 1, "minecraft:torch")
+    schem = g.schematic("WorldEdit-style tower", offset=(-1, 0, -1))
+    schem.world_origin = (120, 64, -340)  # absolute min = (119, 64, -341)
+    return schem
+
+
+def chest_with_loot_v3() -> Schematic:
+    """A Sponge v3 file with a filled chest: the server cannot import its block entity (convert refuses)."""
+    g = Grid(3, 2, 3)
+    g.fill(0, 0, 0, 2, 0, 2, "minecraft:oak_planks")
+    g.set(1, 1, 1, "minecraft:chest[facing=south]")
+    schem = g.schematic("Loot chest")
+    item = Compound(Slot=Byte(0), id=String("minecraft:diamond"), count=3)
+    schem.block_entities = [BlockEntity((1, 1, 1), "minecraft:chest", Compound(Items=List([item], 10)))]
+    return schem
+
+
+def build() -> dict[str, bytes]:
+    from mcb.schematics.nbt import Int
+    from mcb.schematics.writer import build_tree, encode_nbt
+    import gzip
+
+    samples = {
+        "house.schem": encode_schematic(house(), 2),
+        "rotation_fixture.schem": encode_schematic(rotation_fixture(), 2),
+        "chest_with_loot_v3.schem": encode_schematic(chest_with_loot_v3(), 3),
+    }
+    # WorldEdit's v2 layout: Offset holds the absolute min corner, the paste offset goes to WEOffsetX/Y/Z.
+    tower = worldedit_style()
+    name, root = build_tree(tower, 2, worldedit_offsets=True)
+    root["Offset"] = root["Offset"].__class__(tower.world_min)
+    root["Metadata"]["WEOffsetX"], root["Metadata"]["WEOffsetY"], root["Metadata"]["WEOffsetZ"] = (
+        Int(v) for v in tower.offset)
+    samples["worldedit_tower.schem"] = gzip.compress(encode_nbt(root, name), mtime=0)
+    return samples
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="compare instead of writing")
+    args = parser.parse_args()
+    out_dir = ROOT / "schematics"
+    out_dir.mkdir(exist_ok=True)
+    stale = []
+    for name, payload in build().items():
+        path = out_dir / name
+        if args.check:
+            if not path.exists() or path.read_bytes() != payload:
+                stale.append(name)
+            continue
+        path.write_bytes(payload)
+        print(f"wrote {path.relative_to(ROOT)} ({len(payload)} bytes)")
+    if stale:
+        print("stale samples: " + ", ".join(stale) + " (run scripts/make_samples.py)")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
