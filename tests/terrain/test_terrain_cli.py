@@ -253,3 +253,22 @@ def test_lint_skips_build_recipes_with_a_warning(cli, tmp_path):
     assert result.exit_code == 0 and files["hill.json"]["diagnostics"] == []
     assert [d["rule"] for d in files["tower.json"]["diagnostics"]] == ["terrain.not-terrain-recipe"]
     assert cli("terrain", "lint", str(tmp_path), "--strict").exit_code == 1
+
+
+def test_terrain_tile_batch_steps(cli, server_env, tmp_path):
+    hill = long_hill(tmp_path)
+    tid = run_json(cli, "terrain", "preview", hill, "--offline", "--json")["terrain_id"]
+    batch = tmp_path / "land.json"
+    batch.write_text(json.dumps({"version": 1, "steps": [
+        {"name": "tile-0", "kind": "terrain_tile", "recipe": "hill.json", "tile_index": 0},
+        {"name": "tile-1", "kind": "terrain_tile", "recipe": "hill.json", "terrain_id": tid, "tile_index": 1},
+        {"name": "again", "kind": "terrain_tile", "terrain_id": tid, "tile_index": 1},
+    ]}))
+    first = run_json(cli, "batch", batch, "--json")
+    assert [s["result"] for s in first["steps"]] == ["applied", "applied", "nothing_to_change"]
+    second = run_json(cli, "batch", batch, "--json")
+    assert [s["result"] for s in second["steps"]] == ["already_done"] * 3
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"version": 1, "steps": [{"name": "x", "kind": "terrain_tile", "tile_index": 0}]}))
+    refused = cli("batch", str(bad))
+    assert refused.exit_code == 1 and "needs `recipe` or `terrain_id`" in refused.stderr
