@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 
-import nbtlib
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -14,6 +13,7 @@ from hypothesis import strategies as st
 from mcb.blocks.registry import load_registry
 from mcb.blocks.transform import mirror_state, rotate_state
 from mcb.errors import UsageError
+from mcb.schematics import nbt  # the codec's own NBT tag types
 from mcb.schematics.model import BlockEntity, Entity, Schematic
 from mcb.schematics.transform import mirror_schematic, rotate_schematic
 
@@ -116,9 +116,9 @@ def test_block_entities_entities_and_biomes_follow_their_blocks():
     blocks = np.zeros((h, l, w), dtype=np.int32)
     blocks[0, 1, 2] = 1  # chest at local (2, 0, 1)
     palette = ["minecraft:air", "minecraft:chest[facing=north]"]
-    be = BlockEntity((2, 0, 1), "minecraft:chest", nbtlib.Compound({"Items": nbtlib.List[nbtlib.Compound]()}))
+    be = BlockEntity((2, 0, 1), "minecraft:chest", nbt.Compound({"Items": nbt.List((), nbt.TAG_COMPOUND)}))
     frame = Entity((2.5, 0.5, 1.5), "minecraft:item_frame",
-                   nbtlib.Compound({"Facing": nbtlib.Byte(2), "Rotation": nbtlib.List[nbtlib.Float]([0.0, 10.0])}))
+                   nbt.Compound({"Facing": nbt.Byte(2), "Rotation": nbt.List([0.0, 10.0], nbt.TAG_FLOAT)}))
     biomes = np.array([[[0, 0, 1], [0, 0, 0]]], dtype=np.int32)
     schem = Schematic(w, h, l, palette, blocks, 4903, block_entities=[be], entities=[frame],
                       biome_palette=["minecraft:plains", "minecraft:desert"], biomes=biomes)
@@ -140,7 +140,7 @@ def test_block_entities_entities_and_biomes_follow_their_blocks():
 @settings(max_examples=100, deadline=None)
 @given(st.floats(-179.0, 179.0), st.sampled_from([None, "x", "z"]))
 def test_entity_yaw_round_trips(yaw, axis):
-    data = nbtlib.Compound({"Rotation": nbtlib.List[nbtlib.Float]([yaw, 0.0])})
+    data = nbt.Compound({"Rotation": nbt.List([yaw, 0.0], nbt.TAG_FLOAT)})
     schem = Schematic(2, 1, 3, ["minecraft:air"], np.zeros((1, 3, 2), dtype=np.int32), 4903,
                       entities=[Entity((0.25, 0.0, 1.75), "minecraft:armor_stand", data)])
     out = schem
@@ -172,9 +172,9 @@ def test_hanging_entity_absolute_tile_position_moves_with_its_block():
     schem = Schematic(3, 1, 2, ["minecraft:stone"], np.zeros((1, 2, 3), dtype=np.int32), 4903,
                       offset=(-1, 0, -2), world_origin=(100, 64, 200))
     # local cell (2, 0, 1) is world (100 - 1 + 2, 64, 200 - 2 + 1) = (101, 64, 199)
-    frame = Entity((2.5, 0.5, 1.05), "minecraft:item_frame", nbtlib.Compound({
-        "TileX": nbtlib.Int(101), "TileY": nbtlib.Int(64), "TileZ": nbtlib.Int(199), "Facing": nbtlib.Byte(3),
-        "block_pos": nbtlib.IntArray([101, 64, 199])}))
+    frame = Entity((2.5, 0.5, 1.05), "minecraft:item_frame", nbt.Compound({
+        "TileX": nbt.Int(101), "TileY": nbt.Int(64), "TileZ": nbt.Int(199), "Facing": nbt.Byte(3),
+        "block_pos": nbt.IntArray((101, 64, 199))}))
     schem.entities.append(frame)
     out = rotate_schematic(schem, 90, registry=REG)
     # The cell moves to local (L - 1 - z, x) = (0, 2) of the rotated box whose min is origin + new offset.
@@ -191,11 +191,11 @@ def test_hanging_entity_absolute_tile_position_moves_with_its_block():
 def test_geometric_mirror_moves_bookshelf_books_with_the_slot_state():
     palette = ["minecraft:chiseled_bookshelf[facing=north,slot_0_occupied=true,slot_1_occupied=false,"
                "slot_2_occupied=false,slot_3_occupied=false,slot_4_occupied=true,slot_5_occupied=false]"]
-    items = nbtlib.List[nbtlib.Compound]([
-        nbtlib.Compound({"Slot": nbtlib.Byte(0), "id": nbtlib.String("minecraft:book")}),
-        nbtlib.Compound({"Slot": nbtlib.Byte(4), "id": nbtlib.String("minecraft:book")}),
-    ])
-    be = BlockEntity((0, 0, 0), "minecraft:chiseled_bookshelf", nbtlib.Compound({"Items": items}))
+    items = nbt.List([
+        nbt.Compound({"Slot": nbt.Byte(0), "id": nbt.String("minecraft:book")}),
+        nbt.Compound({"Slot": nbt.Byte(4), "id": nbt.String("minecraft:book")}),
+    ], nbt.TAG_COMPOUND)
+    be = BlockEntity((0, 0, 0), "minecraft:chiseled_bookshelf", nbt.Compound({"Items": items}))
     schem = Schematic(1, 1, 1, palette, np.zeros((1, 1, 1), dtype=np.int32), 4903, block_entities=[be])
     out = mirror_schematic(schem, "x", "geometric", REG)
     state = out.palette[0]

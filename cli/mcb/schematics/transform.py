@@ -185,7 +185,7 @@ def _move_block_entity(be: BlockEntity, move: _Move, rules: str) -> BlockEntity:
 
 def _mirror_bookshelf_items(data):
     """Keep the books matching the mirrored ``slot_N_occupied`` state: columns swap (0<->2, 3<->5)."""
-    import nbtlib
+    from mcb.schematics.nbt import TAG_COMPOUND, Compound, List
 
     items = data.get("Items")
     if not items:
@@ -193,12 +193,12 @@ def _mirror_bookshelf_items(data):
     swap = {0: 2, 2: 0, 3: 5, 5: 3}
     moved = []
     for item in items:
-        item = nbtlib.Compound(item)
+        item = Compound(item)
         if "Slot" in item:
             item["Slot"] = type(item["Slot"])(swap.get(int(item["Slot"]), int(item["Slot"])))
         moved.append(item)
-    data = nbtlib.Compound(data)
-    data["Items"] = nbtlib.List[nbtlib.Compound](moved)
+    data = Compound(data)
+    data["Items"] = List(moved, TAG_COMPOUND)
     return data
 
 
@@ -213,13 +213,13 @@ def _move_entity(entity: Entity, move: _Move, schem: Schematic) -> Entity:
 
 def _move_entity_data(data, entity_id: str, move: _Move, schem: Schematic):
     """Yaw, hanging-entity facing and absolute block positions (when the file recorded a world origin)."""
-    import nbtlib
+    from mcb.schematics.nbt import TAG_FLOAT, Compound, Float, IntArray, List
 
-    data = nbtlib.Compound(data)  # a shallow copy that stays a Compound (dict.copy() would not)
+    data = Compound(data)  # a shallow copy that stays a Compound (dict.copy() would not)
     rotation = data.get("Rotation")
     if rotation is not None and len(rotation) >= 1:
         yaw = move.yaw(float(rotation[0]))
-        data["Rotation"] = nbtlib.List[nbtlib.Float]([nbtlib.Float(yaw), *[nbtlib.Float(v) for v in rotation[1:]]])
+        data["Rotation"] = List([Float(yaw), *(Float(v) for v in rotation[1:])], TAG_FLOAT)
     frame = entity_id.endswith("item_frame")  # item frames: 3-D ``Facing``; paintings: 2-D ``Facing``/``facing``
     for key in ("Facing", "facing"):
         value = data.get(key)
@@ -242,7 +242,7 @@ def _move_entity_data(data, entity_id: str, move: _Move, schem: Schematic):
         block_pos = data.get("block_pos")
         if block_pos is not None and len(block_pos) == 3:
             bx, bz = moved(int(block_pos[0]), int(block_pos[2]))
-            data["block_pos"] = nbtlib.IntArray([bx, int(block_pos[1]), bz])
+            data["block_pos"] = IntArray((bx, int(block_pos[1]), bz))
     return data
 
 
@@ -261,7 +261,8 @@ def transform_file(source, output, *, degrees: int | None = None, mirror_axis: s
         result = mirror_schematic(schem, mirror_axis, rules, registry)
     else:
         result = rotate_schematic(schem, degrees or 0, rules, registry)
-    written_version = version or schem.source.version or 2
+    # Keep the input's Sponge version; v1 (and unversioned) files are written as v2, the oldest writable one.
+    written_version = version or (schem.source.version if schem.source.version in (2, 3) else 2)
     _write_atomically(result, output, written_version)
     changed = sum(1 for before, after in zip(schem.palette, result.palette) if before != after)
     return {
@@ -289,23 +290,13 @@ def _registry_option(mc_version: str):
 
 
 def _write_atomically(schem: Schematic, output, version: int) -> None:
-    """Encode to a temp file beside ``output`` and rename it into place, so readers never see half a file."""
-    import os
-    import tempfile
+    """The codec writes via a temp file in the same directory + ``os.replace``; check the directory first."""
     from pathlib import Path
 
     from mcb.errors import InputError
     from mcb.schematics.sponge import write_schematic
 
-    target = Path(output)
-    directory = target.parent if str(target.parent) else Path(".")
+    directory = Path(output).parent
     if not directory.is_dir():
         raise InputError(f"output directory does not exist: {directory}")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    os.close(fd)
-    try:
-        write_schematic(schem, tmp, version=version)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_schematic(schem, output, version=version)
