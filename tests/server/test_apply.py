@@ -285,3 +285,15 @@ def test_change_after_the_last_slice_fails_the_final_audit(stepwise):
     assert (final["status"], final["message"], final["written"]) == (
         "conflict", "Final verification differs from desired state", 4)
     assert final["conflicts"][0]["current"] == "minecraft:glass" and final["conflicts"][0]["desired"] == STONE
+
+
+def test_replay_still_passes_hash_and_guard_checks_first(rpc):
+    plan = rpc.prepare([box((0, 70, 0), (0, 70, 0), STONE)])
+    done = rpc.wait(rpc.apply(plan, "r")["operation_id"])
+    assert rpc.error("build_apply", plan_id=plan["plan_id"], plan_hash="f" * 64, idempotency_key="r")[1] == \
+        "stale_snapshot"
+    rpc.admin("test_pause_writes", paused=True)
+    assert rpc.error("build_apply", plan_id=plan["plan_id"], plan_hash=plan["plan_hash"], idempotency_key="r")[1] == \
+        "cancelled"
+    rpc.admin("test_pause_writes", paused=False)
+    assert rpc.apply(plan, "r") == done
