@@ -22,6 +22,7 @@ COMMAND_MODULES = [
     "help",
     "block",
     "schem",
+    "schem_edit",
     "recipe",
     "terrain",
     "serve",

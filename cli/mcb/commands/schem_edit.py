@@ -80,7 +80,8 @@ def rotate(
 
     The paste offset is rotated with the server's formula, so importing the result at rotation 0 places every
     block exactly where importing the original at --degrees would. Block states follow the vanilla rules by
-    default (what `schematic_import_prepare` applies). The input is never modified unless --in-place.
+    default (what `schematic_import_prepare` applies), checked against the release matching the file's
+    DataVersion unless --mc-version is given. The input is never modified unless --in-place.
 
     Examples:
 
@@ -165,6 +166,8 @@ def register(app: typer.Typer) -> None:
     """Attach rotate/mirror/render to the `mcb schem` group owned by mcb.commands.schem."""
     from mcb.commands.schem import schem_app
 
-    schem_app.command("rotate")(rotate)
-    schem_app.command("mirror")(mirror)
-    schem_app.command("render")(render)
+    # Idempotent: mcb.commands.schem also calls this, and app.py lists this module too.
+    present = {info.name for info in schem_app.registered_commands}
+    for name, function in (("rotate", rotate), ("mirror", mirror), ("render", render)):
+        if name not in present:
+            schem_app.command(name)(function)
