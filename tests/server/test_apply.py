@@ -191,6 +191,9 @@ def test_protected_part_refuses_apply_but_not_prepare(rpc, server):
     with server.state.lock:
         part = server.state.parts.define("tower", done["operation_id"], [(0, 70, 0), (1, 70, 0)])
     rpc.admin("test_protect_part", part_id=part.id)
+    context = rpc.call("project_context")
+    assert context["parts"] == [{"part_id": part.id, "name": "tower", "protected": True, "block_count": 2}]
+    assert context["parts_total"] == 1
     plan = rpc.prepare([box((1, 70, 0), (2, 70, 0), "minecraft:dirt")])
     assert rpc.error("build_apply", plan_id=plan["plan_id"], plan_hash=plan["plan_hash"], idempotency_key="x") == (
         403, "permission_denied", "Part is protected: tower")
@@ -297,3 +300,26 @@ def test_replay_still_passes_hash_and_guard_checks_first(rpc):
         "cancelled"
     rpc.admin("test_pause_writes", paused=False)
     assert rpc.apply(plan, "r") == done
+
+
+def test_journal_failure_halts_until_restart(rpc, server):
+    state = server.state
+    plan = rpc.prepare([box((0, 70, 0), (3, 70, 0), STONE)])
+    original = state.journal.persist
+
+    def broken(**rows):
+        if rows.get("operations") and rows.get("operations")[0][4]["status"] != "QUEUED":
+            raise OSError("disk full")
+        return original(**rows)
+
+    state.journal.persist = broken
+    try:
+        op = rpc.apply(plan, "h")["operation_id"]
+        final = rpc.wait(op)
+        assert final["status"] == "recovery_required"
+        assert final["message"] == "Cannot persist operation state: disk full"
+        assert rpc.error("build_prepare", recipe={"version": 1, "operations": []}) == (
+            400, "recovery_required", "Journal unavailable")
+        assert rpc.call("project_context")["operations"][0]["status"] == "recovery_required"
+    finally:
+        state.journal.persist = original

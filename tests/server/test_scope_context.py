@@ -129,3 +129,17 @@ def test_region_inspect_unloaded_chunk_and_world_height(tmp_path):
             assert client.call("region_inspect", min=pos(16, 64, 0), max=pos(16, 64, 0))["palette"]
         finally:
             client.close()
+
+
+def test_world_border(tmp_path):
+    with run_server(tmp_path / "s", world_border=100, region_min=(-200, 0, -200), region_max=(200, 128, 200)) as h:
+        client = Rpc(h)
+        try:
+            assert client.call("region_inspect", min=pos(99, 64, -100), max=pos(99, 64, -100))["palette"]
+            assert client.error("region_inspect", min=pos(100, 64, 0), max=pos(100, 64, 0)) == (
+                400, "out_of_bounds", "Position exceeds world border")
+            assert client.error("build_prepare", recipe={"version": 1, "operations": [
+                box((99, 70, 0), (99, 70, 0), "minecraft:stone")]})[1:] == (
+                "out_of_bounds", "Position exceeds world border")  # the neighbour at x=100 is beyond the border
+        finally:
+            client.close()
