@@ -176,3 +176,9 @@ def test_schema_command_prints_the_committed_schema(cli):
     result = cli("recipe", "schema")
     assert result.exit_code == 0
     assert result.stdout == (ROOT / "recipes" / "recipe.schema.json").read_text(encoding="utf-8")
+
+
+def test_lint_reads_stdin(cli, bad):
+    result = cli("recipe", "lint", "-", input=bad.read_text())
+    assert result.exit_code == 1
+    assert "<stdin>:2:17: error[recipe.missing-key]" in result.stdout

@@ -251,3 +251,18 @@ def test_many_findings_come_sorted_by_position(linter):
     assert [f[0] for f in found] == ["recipe.strict-integer", "recipe.block.item-only", "recipe.unknown-key",
                                      "recipe.operation-type"]
     assert [f[2] for f in found] == [2, 2, 2, 3]
+
+
+def test_every_finding_has_a_hint_pointer_and_location(linter):
+    text = lines('{"version": 1, "operations": [',
+                 '  {"type": "box", "min": {"x": 0, "y": 1.5, "z": null}, "max": {"x": -1, "y": 0, "z": 0}, '
+                 '"block": "minecraft:diamond", "x": 1},',
+                 '  {"type": "cylinder", "center": {"x": 0, "y": 0, "z": 0}, "radius": -2, "height": "3", '
+                 '"block": "Stone"},',
+                 '  {"type": "repeat", "count": 2000, "offset": {"x": 0, "y": 0, "z": 0}, "operations": 5},',
+                 '  {"type": "cone"}, 7', ']}')
+    report = linter.lint_text(text, "r.json")
+    assert len(report.diagnostics) >= 9
+    for diagnostic in report.diagnostics:
+        assert diagnostic.hint, diagnostic
+        assert diagnostic.pointer is not None and diagnostic.line and diagnostic.column, diagnostic

@@ -24,7 +24,8 @@ MaxBlocksOpt = Annotated[
 @recipe_app.command("lint")
 def lint(
     ctx: typer.Context,
-    paths: Annotated[list[Path], typer.Argument(metavar="FILE|DIR...", help="Recipe files, or directories to walk.")],
+    paths: Annotated[list[Path], typer.Argument(metavar="FILE|DIR...", help="Recipe files, directories to walk, or - "
+                                                "for stdin.")],
     mc_version: McVersionOpt = None,
     max_plan_blocks: MaxBlocksOpt = 4096,
     format_: FormatOpt = None,
@@ -47,6 +48,8 @@ def lint(
         mcb recipe lint recipes/
 
         mcb recipe lint tower.json --format github
+
+        cat tower.json | mcb recipe lint -
 
         mcb recipe lint recipes/ --exclude 'terrain/*' --format sarif > recipes.sarif
     """

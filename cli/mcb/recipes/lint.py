@@ -20,21 +20,18 @@ The position-keeping parser runs only when a finding needs a location.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 from mcb.recipes import rules as R
 from mcb.recipes.compile import (
-    BLOCK_PATTERN, INT32_MAX, INT32_MIN, MAX_DEPTH, RecipeRejected, compile_geometry, scan_budget,
+    BLOCK_PATTERN, RecipeRejected, compile_geometry, scan_budget,
 )
-from mcb.recipes.jsonpos import JsonSyntaxError, SourceMap, join_pointer, parse_with_positions
+from mcb.recipes.jsonpos import JsonSyntaxError, SourceMap, parse_with_positions
+from mcb.recipes.lint_schema import explain_schema_error
 from mcb.reports.model import Diagnostic, FileReport, Severity
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 REQUEST_BODY_LIMIT = 1024 * 1024
-_JSON_TYPES = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", type(None): "null",
-               int: "an integer", float: "a number"}
-
 _validator = None
 
 
@@ -188,7 +185,9 @@ class _FileLint:
             try:
                 value, self._source_map = parse_with_positions(self.text.removeprefix("\ufeff"))
             except JsonSyntaxError as error:
-                self.findings.append((R.JSON_SYNTAX, Severity.ERROR, error.message, "", None, False))
+                self.findings.append((R.JSON_SYNTAX, Severity.ERROR, error.message, "",
+                                      "JSON allows no comments or trailing commas; keys and strings use double quotes",
+                                      False))
                 self._error_location = (error.line, error.column)
                 return _SYNTAX_ERROR
             if self.text.startswith("\ufeff"):
@@ -204,82 +203,8 @@ class _FileLint:
     def check_schema(self, recipe) -> bool:
         errors = list(recipe_validator().iter_errors(recipe))
         for error in errors:
-            self.explain_schema_error(error)
+            explain_schema_error(self, error)
         return not errors
-
-    def explain_schema_error(self, error) -> None:
-        pointer = "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in error.absolute_path)
-        keyword, instance, expected = error.validator, error.instance, error.validator_value
-        where = _describe_parent(error)
-        if keyword == "additionalProperties":
-            allowed = list(error.schema.get("properties", {}))
-            for key in instance:
-                if key in allowed:
-                    continue
-                hint = f"allowed keys{where}: {', '.join(allowed)}"
-                rule = R.UNKNOWN_KEY
-                if key == "$schema":
-                    rule = R.SCHEMA_KEY
-                    hint = ("the server refuses every key it does not know; associate recipes/recipe.schema.json "
-                            "in your editor settings (e.g. VS Code json.schemas) instead")
-                self.add(rule, f"unknown key {key!r}{where} (server: \"Unknown field: {key}\")",
-                         join_pointer(pointer, key), hint, at_key=True)
-        elif keyword == "required":
-            for key in expected:
-                if key not in instance:
-                    self.add(R.MISSING_KEY, f"missing key {key!r}{where} (server: \"Missing field: {key}\")", pointer,
-                             f"add \"{key}\"")
-        elif keyword == "type" and expected == "integer":
-            self.explain_not_integer(pointer, instance)
-        elif keyword == "type":
-            self.add(R.TYPE, f"expected {_type_name(expected)}, found {_JSON_TYPES.get(type(instance), 'a value')}",
-                     pointer)
-        elif keyword in ("minimum", "maximum") and (instance < INT32_MIN or instance > INT32_MAX):
-            self.add(R.INT32, f"{instance} does not fit in a 32-bit integer (server: \"{_last(pointer)} exceeds "
-                     "32-bit bounds\")", pointer, f"use a value in {INT32_MIN}..{INT32_MAX}")
-        elif keyword in ("minimum", "maximum"):
-            self.explain_range(pointer, instance)
-        elif keyword == "const" and pointer == "/version":
-            self.add(R.VERSION, f"version must be 1, found {json.dumps(instance)} (server: \"Unsupported recipe "
-                     "version\")", pointer, "write \"version\": 1")
-        elif keyword == "enum" and instance == "repeat":
-            self.add(R.NESTING, f"repeat nested more than {MAX_DEPTH} levels deep (server: \"Recipe nesting exceeds "
-                     "limit\")", pointer, "flatten the innermost repeats")
-        elif keyword == "enum":
-            self.add(R.OPERATION_TYPE, f"unsupported operation type {json.dumps(instance)} (server: \"Unsupported "
-                     f"operation: {instance}\")", pointer, "use box, line, cylinder or repeat")
-        elif keyword in ("pattern", "maxLength"):
-            self.add(R.BLOCK_SYNTAX, f"{_excerpt(instance)} is not a recipe block state (server: \"Expected a "
-                     "Minecraft block state string\")", pointer,
-                     "write minecraft:<id> or minecraft:<id>[k=v,...]: lowercase, no spaces, no NBT, at most 1024 "
-                     "characters")
-        elif keyword == "maxItems":
-            self.add(R.BUDGET_ARRAY, f"{len(instance)} operations in one array; the limit is {expected} (server: "
-                     "\"Too many operations\")", pointer, "split the recipe")
-        else:
-            self.add(R.SCHEMA, error.message, pointer)
-
-    def explain_not_integer(self, pointer: str, instance) -> None:
-        name = _last(pointer)
-        server = f"(server: \"{name} must be an integer\")"
-        if isinstance(instance, float):
-            written = self.source_map.source(pointer) or repr(instance)
-            hint = f"write {int(instance)}" if instance.is_integer() else "use a whole number"
-            self.add(R.STRICT_INTEGER, f"{written} is not an integer literal {server}", pointer, hint)
-        elif isinstance(instance, str) and re.fullmatch(r"-?(0|[1-9][0-9]*)", instance):
-            self.add(R.STRICT_INTEGER, f"the string \"{instance}\" is not an integer {server}", pointer,
-                     f"write {instance} without quotes")
-        else:
-            self.add(R.TYPE, f"expected an integer, found {_JSON_TYPES.get(type(instance), 'a value')} {server}",
-                     pointer)
-
-    def explain_range(self, pointer: str, value: int) -> None:
-        name = _last(pointer)
-        if name == "count":
-            self.add(R.RANGE, f"count {value} is outside 1..1024 (server: \"Repeat count must be 1..1024\")", pointer)
-        else:
-            self.add(R.RANGE, f"{name} {value} is out of range: radius must be ≥ 0 and height ≥ 1 (server: "
-                     "\"Cylinder radius must be nonnegative and height positive\")", pointer)
 
     # -- stage 3 -----------------------------------------------------------------------------------------------
     def check_semantics(self, recipe) -> None:
@@ -336,11 +261,12 @@ class _FileLint:
         elif rejected.message == "Expanded operation count exceeds limit":
             self.add(R.BUDGET_OPERATIONS, f"expanding repeats visits {totals.expanded:,} operations; the limit is "
                      f"4,096 {server}", rejected.pointer, "use bigger shapes or fewer repeat iterations")
-        elif rejected.message in ("integer overflow", "long overflow"):
+        elif rejected.message in ("integer overflow", "long overflow"):  # Java's Math.*Exact messages
             self.add(R.INT32, f"coordinate arithmetic overflows 32 bits here {server}", rejected.pointer,
                      "keep every coordinate (with repeat offsets added) within int32")
         else:
-            self.add(R.SERVER_REJECT, f"the server would refuse this recipe: {rejected.message}", rejected.pointer)
+            self.add(R.SERVER_REJECT, f"the server would refuse this recipe: {rejected.message}", rejected.pointer,
+                     "see `mcb recipe schema` for the recipe format")
 
     # -- locating ----------------------------------------------------------------------------------------------
     def diagnostics(self) -> list[Diagnostic]:
@@ -386,32 +312,3 @@ def _walk_operations(operations, pointer: str):
             yield here, operation
             if operation.get("type") == "repeat":
                 yield from _walk_operations(operation.get("operations"), here + "/operations")
-
-
-def _describe_parent(error) -> str:
-    instance = error.instance
-    if isinstance(instance, dict) and isinstance(instance.get("type"), str):
-        return f" in a {instance['type']} operation"
-    path = list(error.absolute_path)
-    if not path:
-        return " in the recipe"
-    if isinstance(path[-1], str) and path[-1] not in ("operations",):
-        return f" in position {path[-1]!r}"
-    return ""
-
-
-def _type_name(expected) -> str:
-    names = {"object": "an object", "array": "an array", "string": "a string", "boolean": "a boolean",
-             "integer": "an integer", "number": "a number", "null": "null"}
-    if isinstance(expected, list):
-        return " or ".join(names.get(e, e) for e in expected)
-    return names.get(expected, expected)
-
-
-def _last(pointer: str) -> str:
-    return pointer.rsplit("/", 1)[-1] if pointer else ""
-
-
-def _excerpt(value, limit: int = 60) -> str:
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= limit else text[: limit - 1] + "…\""

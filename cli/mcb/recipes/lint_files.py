@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import sys
 from pathlib import Path
 
 from mcb.reports.model import FileReport
@@ -41,8 +42,11 @@ def lint_paths(paths: list[str | os.PathLike], *, mc_version: str | None = None,
     from mcb.recipes.lint import RecipeLinter, recipe_validator
     from mcb.reports.runner import check_files
 
-    files = collect_recipe_files(paths, globs or DEFAULT_GLOBS, DEFAULT_EXCLUDES + list(excludes or []))
+    read_stdin = any(str(p) == "-" for p in paths)
+    files = collect_recipe_files([p for p in paths if str(p) != "-"], globs or DEFAULT_GLOBS,
+                                 DEFAULT_EXCLUDES + list(excludes or []))
     linter = RecipeLinter(registry=load_registry(mc_version), max_blocks=max_blocks)
-    recipe_validator()  # build the validator once, before the worker threads start
+    recipe_validator()  # build the validator once, before any worker thread starts
+    reports = [linter.lint_bytes(sys.stdin.buffer.read(), "<stdin>")] if read_stdin else []
     # Linting is pure Python (the GIL is held throughout), so worker threads only add switching overhead.
-    return check_files(files, linter.lint_file, jobs=jobs or 1, progress=progress)
+    return reports + check_files(files, linter.lint_file, jobs=jobs or 1, progress=progress)
