@@ -264,7 +264,7 @@ def transform_file(source, output, *, degrees: int | None = None, mirror_axis: s
     # Keep the input's Sponge version; v1 (and unversioned) files are written as v2, the oldest writable one.
     written_version = version or (schem.source.version if schem.source.version in (2, 3) else 2)
     _write_atomically(result, output, written_version)
-    changed = sum(1 for before, after in zip(schem.palette, result.palette) if before != after)
+    changed = len(set(result.palette) - set(schem.palette))  # states the transform produced anew
     return {
         "input": str(source),
         "output": str(output),
