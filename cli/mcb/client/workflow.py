@@ -33,6 +33,8 @@ def wait_for_operation(client: McbClient, operation_id: str, *, timeout: float =
     """Poll ``operation_status`` until a terminal status; :class:`NetworkError` when ``timeout`` runs out."""
     deadline = time.monotonic() + timeout
     status = first
+    # Small operations finish within a few ticks: poll quickly at first, then settle at `interval` (§13: 50-100 ms).
+    delay = min(interval, 0.02)
     while True:
         if status is None or not status.terminal:
             try:
@@ -51,7 +53,8 @@ def wait_for_operation(client: McbClient, operation_id: str, *, timeout: float =
                 f"({status.processed}/{status.total_changes} processed)",
                 code="wait_timeout", hint=f"keep waiting with `mcb status {operation_id} --wait`",
             )
-        time.sleep(interval)
+        time.sleep(delay)
+        delay = min(interval, delay * 2)
         status = None
 
 
