@@ -57,13 +57,9 @@ def library_files(folder: Path) -> list[tuple[str, Path]]:
 
 
 def read_asset_file(path: Path) -> bytes:
-    size = path.stat().st_size
-    if size > MAX_COMPRESSED_BYTES:
-        raise invalid("Compressed asset exceeds 1 MiB")
-    data = path.read_bytes()
-    if len(data) > MAX_COMPRESSED_BYTES:
-        raise invalid("Compressed asset exceeds 1 MiB")
-    return data
+    """The file's bytes, never more than 1 MiB + 1 (the decoder refuses anything over 1 MiB)."""
+    with open(path, "rb") as handle:
+        return handle.read(MAX_COMPRESSED_BYTES + 1)
 
 
 def asset_record(state, asset_id: str, data: bytes) -> dict:
@@ -194,9 +190,9 @@ def schematic_import_prepare(ctx, params):
         raise invalid("Asset not found or is not a regular file")
     from mcb.server import asset_codec
 
-    decoded = asset_codec.decode(read_asset_file(path), state, for_import=True)
-    states = asset_codec.rotated_palette(decoded, rotation, state)
-    changes = [(place(cell, decoded.offset, rotation, target), states[index]) for cell, index in decoded.cells()]
+    schem = asset_codec.decode(read_asset_file(path), state, for_import=True)
+    states = asset_codec.rotated_palette(schem, rotation, state)
+    changes = [(place(cell, schem.offset, rotation, target), states[index]) for cell, index in asset_codec.cells(schem)]
     return state.create_plan("import", changes)
 
 
