@@ -110,7 +110,8 @@ def compile_(
     if schem is not None or png is not None:
         from mcb.recipes.outputs import write_outputs
 
-        summary["outputs"] = write_outputs(compiled, registry.data_version, schem=schem, png=png, view=view)
+        summary["outputs"] = write_outputs(compiled, registry.data_version, schem=schem, png=png, view=view,
+                                           name=file.stem)
     if term.json_mode:
         blocks = [{"pos": {"x": x, "y": y, "z": z}, "state": state} for (x, y, z), state in compiled.blocks()]
         term.json({**summary, "blocks": blocks})
@@ -131,6 +132,10 @@ def _print_summary(term, summary: dict) -> None:
         pairs.append((f"{name} budget", f"{used:,} / {limit:,} ({100 * used / limit:.1f}%)"))
     for kind, path in summary.get("outputs", {}).items():
         pairs.append((kind, path))
+    if "schematic" in summary.get("outputs", {}) and bounds:
+        lo = bounds["min"]
+        pairs.append(("import at", f"target {{x: {lo['x']}, y: {lo['y']}, z: {lo['z']}}} (air cells clear what is "
+                                   "there)"))
     term.kv(pairs)
     if summary["palette"]:
         term.line()

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mcb.errors import InputError
 from mcb.recipes.compile import CompiledRecipe
 
 
 def write_outputs(compiled: CompiledRecipe, data_version: int, *, schem: Path | None = None,
-                  png: Path | None = None, view: str = "iso", scale: int | None = None) -> dict[str, str]:
+                  png: Path | None = None, view: str = "iso", scale: int | None = None,
+                  name: str | None = None) -> dict[str, str]:
     """Write the requested files (each atomically); returns {"schematic": path, "png": path} for what was written."""
     from mcb.recipes.export import RENDER_VOLUME_LIMIT, SERVER_SCHEMATIC_VOLUME, recipe_to_schematic
 
@@ -23,11 +23,14 @@ def write_outputs(compiled: CompiledRecipe, data_version: int, *, schem: Path | 
         write_png(render_schematic(picture, view, scale), png)
         written["png"] = str(png)
     if schem is not None:
-        try:
-            from mcb.schematics.sponge import write_schematic
-        except ImportError:
-            raise InputError("writing schematics is not available in this build yet",
-                             hint="use --json or --png meanwhile") from None
-        write_schematic(schematic, schem, version=2)
+        from mcb.schematics.sponge import write_schematic
+
+        write_schematic(schematic, schem, version=2, name=_asset_name(name or schem.stem), author="mcb")
         written["schematic"] = str(schem)
     return written
+
+
+def _asset_name(text: str) -> str:
+    """Metadata.Name must be 1..64 characters without control characters (protocol §6.4 rule 13)."""
+    cleaned = "".join(ch for ch in text if ch >= " " and ch != "\x7f")[:64]
+    return cleaned or "recipe"
