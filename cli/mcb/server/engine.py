@@ -305,5 +305,6 @@ class Engine:
 
     @staticmethod
     def _new_receipts(op: Operation) -> list:
-        return [(op.id, index, r.pos, r.expected, r.desired, r.revision)
-                for index, r in enumerate(op.receipts) if index >= op.persisted_receipts]
+        start = op.persisted_receipts
+        return [(op.id, start + offset, r.pos, r.expected, r.desired, r.revision)
+                for offset, r in enumerate(op.receipts[start:])]

@@ -35,6 +35,7 @@ class Plan:
     sha256: str = ""
     _desired: dict | None = field(default=None, repr=False)
     _actual: frozenset | None = field(default=None, repr=False)
+    _bounds: dict = field(default_factory=dict, repr=False)
 
     def record(self) -> dict:
         """The Plan record in Gson field order; its compact serialization is what ``plan_hash`` hashes."""
@@ -74,6 +75,14 @@ class Plan:
         if self._desired is None:
             self._desired = {p: d for p, _, d in self.changes}
         return self._desired
+
+    def bounds(self, which: str = "changes") -> tuple[Pos, Pos] | None:
+        """Bounding box of the changes (or dependencies): a box region holds them all iff it holds this box."""
+        if which not in self._bounds:
+            items = [c[0] for c in (self.changes if which == "changes" else self.dependencies)]
+            self._bounds[which] = None if not items else (
+                tuple(min(p[i] for p in items) for i in range(3)), tuple(max(p[i] for p in items) for i in range(3)))
+        return self._bounds[which]
 
     def actual_positions(self) -> frozenset:
         """Positions whose before-value differs from the desired value (the plan's real edits)."""

@@ -98,10 +98,11 @@ class ServerState:
         if not self.config.allow_local_automation and not self.owner_online:
             raise RpcError("permission_denied", "Project owner must be online and authorised")
         if plan is not None and mode in ("apply", "recovery"):
-            if any(not world.in_region(pos) for pos, _e, _d in plan.changes):
-                raise RpcError("out_of_bounds", "Plan exceeds current project area")
-            if any(not world.in_region(pos) for pos, _e in plan.dependencies):
-                raise RpcError("out_of_bounds", "Dependency exceeds current project area")
+            for which, message in (("changes", "Plan exceeds current project area"),
+                                   ("dependencies", "Dependency exceeds current project area")):
+                box = plan.bounds(which)
+                if box is not None and not (world.in_region(box[0]) and world.in_region(box[1])):
+                    raise RpcError("out_of_bounds", message)
         if mode == "recovery":
             return
         if self.halted:
