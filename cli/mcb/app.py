@@ -103,6 +103,33 @@ app.callback()(_root_callback)
 for _name in COMMAND_MODULES:
     importlib.import_module(f"mcb.commands.{_name}").register(app)
 
+# Help panels group the long command list by what a user is doing; anything unlisted stays under "Commands".
+HELP_PANELS = {
+    "Offline tools": ("block", "schem", "recipe", "terrain"),
+    "Server: read": ("health", "context", "inspect", "changes", "status", "material", "asset", "part", "camera"),
+    "Server: write": ("prepare", "apply", "cancel", "undo", "export", "import-prepare"),
+    "Workflows": ("build", "batch"),
+    "Administration": ("serve", "config", "chat", "recovery", "rpc", "help"),
+}
+
+
+def _assign_help_panels() -> None:
+    panel_of = {name: panel for panel, names in HELP_PANELS.items() for name in names}
+    for info in app.registered_commands:
+        name = info.name or (info.callback.__name__.replace("_", "-") if info.callback else None)
+        if name in panel_of:
+            info.rich_help_panel = panel_of[name]
+    for info in app.registered_groups:
+        name = info.name or (info.typer_instance.info.name if info.typer_instance else None)
+        if name in panel_of:
+            info.rich_help_panel = panel_of[name]
+    order = {panel: index for index, panel in enumerate(HELP_PANELS)}
+    app.registered_commands.sort(key=lambda info: order.get(info.rich_help_panel, len(order)))
+    app.registered_groups.sort(key=lambda info: order.get(info.rich_help_panel, len(order)))
+
+
+_assign_help_panels()
+
 
 def main() -> None:
     """Console-script entry point."""
