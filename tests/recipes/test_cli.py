@@ -182,3 +182,24 @@ def test_lint_reads_stdin(cli, bad):
     result = cli("recipe", "lint", "-", input=bad.read_text())
     assert result.exit_code == 1
     assert "<stdin>:2:17: error[recipe.missing-key]" in result.stdout
+
+
+def test_fmt_several_files_in_place_and_check(cli, tmp_path):
+    first = write(tmp_path / "a.json", recipe(box((0, 0, 0), (0, 0, 0))))
+    second = write(tmp_path / "b.json", recipe(line((0, 0, 0), (1, 1, 1))))
+    result = cli("recipe", "fmt", "--check", "--json", str(first), str(second))
+    assert result.exit_code == 1
+    assert json.loads(result.stdout) == {"files": [{"file": str(first), "changed": True},
+                                                   {"file": str(second), "changed": True}], "changed": 2}
+    assert cli("recipe", "fmt", "-i", str(first), str(second)).exit_code == 0
+    assert cli("recipe", "fmt", "--check", str(first), str(second)).exit_code == 0
+
+
+def test_fmt_refuses_to_print_several_files_and_leaves_all_untouched_on_bad_json(cli, tmp_path):
+    good = write(tmp_path / "a.json", recipe(box((0, 0, 0), (0, 0, 0))))
+    broken = write(tmp_path / "b.json", '{"version": 1,')
+    assert cli("recipe", "fmt", str(good), str(broken)).exit_code == 2
+    before = good.read_text()
+    result = cli("recipe", "fmt", "-i", str(good), str(broken))
+    assert result.exit_code == 1 and f"{broken}:1:15" in result.stderr
+    assert good.read_text() == before

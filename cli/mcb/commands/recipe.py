@@ -148,14 +148,15 @@ def _print_summary(term, summary: dict) -> None:
 @recipe_app.command("fmt")
 def fmt(
     ctx: typer.Context,
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="Recipe file.")],
-    in_place: Annotated[bool, typer.Option("--in-place", "-i", help="Rewrite the file (atomically).")] = False,
-    check: Annotated[bool, typer.Option("--check", help="Change nothing; exit 1 if the file is not formatted.")] = False,
+    files: Annotated[list[Path], typer.Argument(metavar="FILE...", help="Recipe files (several with -i or --check).")],
+    in_place: Annotated[bool, typer.Option("--in-place", "-i", help="Rewrite the files (atomically).")] = False,
+    check: Annotated[bool, typer.Option("--check", help="Change nothing; exit 1 if a file is not formatted.")] = False,
     json_: JsonOpt = False,
 ) -> None:
     """Print a recipe in canonical layout: schema key order, inline positions, one short shape per line.
 
     Values and number spellings are kept exactly (a later duplicate key replaces the earlier one, as parsers do).
+    --json prints {files: [{file, changed, text?}], changed: N}.
 
     Examples:
 
@@ -163,27 +164,29 @@ def fmt(
 
         mcb recipe fmt -i recipes/*.json
 
-        mcb recipe fmt --check tower.json
+        mcb recipe fmt --check recipes/tower.json recipes/silo.json
     """
-    from mcb.errors import FindingsError
-    from mcb.recipes.source import format_file, write_text_atomically
+    from mcb.errors import FindingsError, UsageError
+    from mcb.recipes.source import format_files
 
     term = terminal(ctx, json_)
-    original, formatted = format_file(file)
-    changed = original != formatted
-    if check:
-        term.emit({"file": str(file), "formatted": not changed},
-                  lambda: term.info(f"{file}: {'would reformat' if changed else 'already formatted'}"))
-        if changed:
-            raise FindingsError(f"{file} is not formatted", hint=f"run `mcb recipe fmt -i {file}`", code="recipe.fmt")
+    if in_place and check:
+        raise UsageError("--in-place and --check exclude each other")
+    if not (in_place or check) and len(files) != 1:
+        raise UsageError("printing formats one file", hint="use -i to rewrite several files, or --check")
+    results = format_files(files, write=in_place)
+    changed = [r for r in results if r["changed"]]
+    if not (in_place or check):
+        term.emit({"files": results, "changed": len(changed)}, lambda: term.line(results[0]["text"].rstrip("\n")))
         return
-    if in_place:
-        if changed:
-            write_text_atomically(file, formatted)
-        term.emit({"file": str(file), "changed": changed},
-                  lambda: term.info(f"{file}: {'reformatted' if changed else 'unchanged'}"))
-        return
-    term.emit({"file": str(file), "text": formatted}, lambda: term.line(formatted.rstrip("\n")))
+    for result in results:
+        result.pop("text")
+    verb = "reformatted" if in_place else "would reformat"
+    term.emit({"files": results, "changed": len(changed)},
+              lambda: [term.info(f"{r['file']}: {verb if r['changed'] else 'unchanged'}") for r in results])
+    if check and changed:
+        raise FindingsError(f"{len(changed)} of {len(results)} files are not formatted",
+                            hint="run `mcb recipe fmt -i FILE...`", code="recipe.fmt")
 
 
 @recipe_app.command("schema")

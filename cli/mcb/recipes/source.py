@@ -75,3 +75,17 @@ def format_file(path: Path) -> tuple[str, str]:
         return text, format_recipe(text)
     except JsonSyntaxError as error:
         raise InputError(f"{path}:{error.line}:{error.column}: {error.reason}", code="json.syntax") from None
+
+
+def format_files(paths: list[Path], *, write: bool = False) -> list[dict]:
+    """Format each file: [{file, changed, text}]; ``write`` rewrites changed files atomically. All files are read and
+    formatted before any is written, so a syntax error in one leaves every file untouched."""
+    results = []
+    for path in paths:
+        original, formatted = format_file(path)
+        results.append({"file": str(path), "changed": original != formatted, "text": formatted})
+    if write:
+        for path, result in zip(paths, results):
+            if result["changed"]:
+                write_text_atomically(path, result["text"])
+    return results
