@@ -266,3 +266,20 @@ def test_every_finding_has_a_hint_pointer_and_location(linter):
     for diagnostic in report.diagnostics:
         assert diagnostic.hint, diagnostic
         assert diagnostic.pointer is not None and diagnostic.line and diagnostic.column, diagnostic
+
+
+def test_mcp_bridge_limits_are_warnings_only_when_asked(linter):
+    value = recipe(cylinder((0, 64, 0), 129, 1), box((0, 5000, 0), (0, 5000, 0)),
+                   repeat(129, (0, 0, 0), [repeat(1, (0, 0, 0), [box((0, 0, 0), (0, 0, 0))])]))
+    text = json.dumps(value)
+    assert findings(RecipeLinter(registry=linter.registry, max_blocks=200_000), text)[0] == []
+    bridge = RecipeLinter(registry=linter.registry, max_blocks=200_000, mcp_bridge=True)
+    found, report = findings(bridge, text)
+    assert {(rule, pointer) for rule, pointer, _, _ in found} == {
+        ("recipe.mcp-bridge", "/operations/0/radius"),
+        ("recipe.mcp-bridge", "/operations/1/min/y"),
+        ("recipe.mcp-bridge", "/operations/1/max/y"),
+        ("recipe.mcp-bridge", "/operations/2/count"),
+        ("recipe.mcp-bridge", "/operations/2/operations/0"),
+    }
+    assert report.errors == 0 and report.warnings == 5

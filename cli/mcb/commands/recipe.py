@@ -35,6 +35,9 @@ def lint(
     exclude: Annotated[list[str] | None, typer.Option("--exclude", help="Skip walked files whose name or relative "
                                                       "path matches (repeatable; *.schema.json is always skipped).")] = None,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Files checked in parallel.")] = None,
+    mcp_bridge: Annotated[bool, typer.Option("--mcp-bridge", help="Also warn where the MCP bridge's stricter schema "
+                                             "would refuse (256 operations, radius 128, no nested repeat, ...).")]
+    = False,
     json_: JsonOpt = False,
 ) -> None:
     """Check recipes the way the server will: JSON syntax, the recipe schema, the strict integer grammar, block
@@ -61,7 +64,7 @@ def lint(
     term = terminal(ctx, json_)
     fmt = "json" if term.json_mode and not format_ else resolve_format(format_)
     reports = lint_paths(paths, mc_version=mc_version, max_blocks=max_plan_blocks, globs=glob, excludes=exclude,
-                         jobs=jobs, progress=term.progress)
+                         jobs=jobs, progress=term.progress, mcp_bridge=mcp_bridge)
     term.line(render_reports(reports, fmt, tool="mcb recipe lint", strict=strict, rules=DESCRIPTIONS).rstrip("\n"))
     failed = sum(1 for report in reports if report.failed(strict))
     if failed:

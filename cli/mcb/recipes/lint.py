@@ -54,12 +54,14 @@ def recipe_validator():
 
 
 class RecipeLinter:
-    def __init__(self, *, registry=None, max_blocks: int = 4096, compiler_first: bool = True):
+    def __init__(self, *, registry=None, max_blocks: int = 4096, compiler_first: bool = True,
+                 mcp_bridge: bool = False):
         """``compiler_first``: try the server's compiler before the schema, which it makes redundant when it passes
         (about 8x cheaper than ``jsonschema`` on a valid recipe); False always runs the schema (for benchmarks)."""
         self.registry = registry
         self.max_blocks = max_blocks
         self.compiler_first = compiler_first
+        self.mcp_bridge = mcp_bridge  # also warn where the MCP bridge's stricter schema would refuse
         self._state_verdicts: dict[str, tuple | None] = {}
 
     def lint_file(self, path: Path) -> FileReport:
@@ -147,11 +149,15 @@ class _FileLint:
                 # than the compiler: tests/recipes/test_schema_compiler_agreement.py) has nothing to add.
                 self.check_semantics(recipe)
                 self.record_facts(compiled)
+                if self.linter.mcp_bridge:
+                    self.check_bridge(recipe)
             else:
                 schema_ok = self.check_schema(recipe)
                 self.check_semantics(recipe)
                 if schema_ok and not any(f[1] is Severity.ERROR for f in self.findings):
                     self.check_budgets(recipe)
+                    if self.linter.mcp_bridge and not any(f[1] is Severity.ERROR for f in self.findings):
+                        self.check_bridge(recipe)
         return FileReport(self.name, self.diagnostics(), self.facts)
 
     def try_compile(self, recipe):
@@ -222,6 +228,12 @@ class _FileLint:
                     self.add(verdict[0], verdict[1], pointer + "/block", verdict[2])
             if operation.get("type") == "box":
                 self.check_box_bounds(operation, pointer)
+
+    def check_bridge(self, recipe: dict) -> None:
+        from mcb.recipes.bridge_rules import bridge_findings
+
+        for pointer, message, hint in bridge_findings(recipe):
+            self.add(R.MCP_BRIDGE, message, pointer, hint, severity=Severity.WARNING)
 
     def check_box_bounds(self, box: dict, pointer: str) -> None:
         low, high = box.get("min"), box.get("max")

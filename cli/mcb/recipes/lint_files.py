@@ -37,7 +37,7 @@ def collect_recipe_files(paths: list[str | os.PathLike], globs: list[str], exclu
 
 def lint_paths(paths: list[str | os.PathLike], *, mc_version: str | None = None, max_blocks: int = 4096,
                globs: list[str] | None = None, excludes: list[str] | None = None, jobs: int | None = None,
-               progress=None) -> list[FileReport]:
+               progress=None, mcp_bridge: bool = False) -> list[FileReport]:
     from mcb.blocks.registry import load_registry
     from mcb.recipes.lint import RecipeLinter, recipe_validator
     from mcb.reports.runner import check_files
@@ -45,7 +45,7 @@ def lint_paths(paths: list[str | os.PathLike], *, mc_version: str | None = None,
     read_stdin = any(str(p) == "-" for p in paths)
     files = collect_recipe_files([p for p in paths if str(p) != "-"], globs or DEFAULT_GLOBS,
                                  DEFAULT_EXCLUDES + list(excludes or []))
-    linter = RecipeLinter(registry=load_registry(mc_version), max_blocks=max_blocks)
+    linter = RecipeLinter(registry=load_registry(mc_version), max_blocks=max_blocks, mcp_bridge=mcp_bridge)
     recipe_validator()  # build the validator once, before any worker thread starts
     reports = [linter.lint_bytes(sys.stdin.buffer.read(), "<stdin>")] if read_stdin else []
     # Linting is pure Python (the GIL is held throughout), so worker threads only add switching overhead.

@@ -31,6 +31,7 @@ BUDGET_SCAN = "recipe.budget.scan"
 BUDGET_BLOCKS = "recipe.budget.blocks"
 SERVER_REJECT = "recipe.server-reject"
 NOT_BUILD_RECIPE = "recipe.not-build-recipe"
+MCP_BRIDGE = "recipe.mcp-bridge"
 
 DESCRIPTIONS: dict[str, str] = {
     JSON_SYNTAX: "The file is not valid JSON",
@@ -62,4 +63,5 @@ DESCRIPTIONS: dict[str, str] = {
     BUDGET_BLOCKS: "More distinct positions than max_plan_blocks",
     SERVER_REJECT: "Another compiler error of the server",
     NOT_BUILD_RECIPE: "A terrain recipe, brush or JSON Schema among the build recipes (not linted)",
+    MCP_BRIDGE: "Refused by the MCP bridge's stricter schema (--mcp-bridge)",
 }
