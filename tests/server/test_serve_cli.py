@@ -51,3 +51,21 @@ def test_default_data_dir_is_the_user_data_dir(tmp_path):
         process.wait(timeout=20)
     assert process.returncode == 0
     assert "stopped" in process.stderr.read()
+
+
+def test_port_in_use_and_corrupt_config_are_clean_errors(tmp_path):
+    running = spawn_server(tmp_path / "a")
+    try:
+        port = running.url.rsplit(":", 1)[1]
+        busy = subprocess.run([sys.executable, "-m", "mcb", "serve", "--data", str(tmp_path / "b"), "--port", port],
+                              capture_output=True, text=True, timeout=60)
+        assert busy.returncode == 6
+        assert "cannot listen on 127.0.0.1" in busy.stderr and "Traceback" not in busy.stderr
+    finally:
+        assert running.stop() == 0
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "server.json").write_text("{not json")
+    corrupt = subprocess.run([sys.executable, "-m", "mcb", "serve", "--data", str(tmp_path / "c"), "--port", "0"],
+                             capture_output=True, text=True, timeout=60)
+    assert corrupt.returncode == 3
+    assert "cannot use data directory" in corrupt.stderr and "Traceback" not in corrupt.stderr

@@ -48,8 +48,8 @@ def serve(
 
         mcb serve --owner 0f6c3a6e-8a39-4a5b-9d4e-2f3f0d0c0a01 --no-local-automation
     """
-    from mcb.errors import UsageError
-    from mcb.server.runner import ServeRequest, run_until_stopped
+    from mcb.errors import ConfigError, NetworkError, UsageError
+    from mcb.server.runner import ServeListenError, ServeRequest, ServeSetupError, run_until_stopped
 
     term = terminal(ctx, json_)
     request = ServeRequest(
@@ -75,6 +75,10 @@ def serve(
 
     try:
         run_until_stopped(request, on_ready)
+    except ServeSetupError as error:
+        raise ConfigError(str(error), hint="check the directory permissions, or start with another --data") from None
+    except ServeListenError as error:
+        raise NetworkError(str(error), hint="--port 0 picks a free port") from None
     except ValueError as error:
         raise UsageError(str(error)) from None
     term.info("stopped; world and journal saved")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sqlite3
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,6 +13,14 @@ from typing import Callable
 
 from mcb.server.app import LocalServer, ServeOptions, is_loopback
 from mcb.server.config import write_atomic
+
+
+class ServeSetupError(Exception):
+    """The data directory or its files cannot be used (unreadable, corrupt, not writable)."""
+
+
+class ServeListenError(Exception):
+    """The listening socket cannot be opened (address in use, not permitted, unknown host)."""
 
 
 @dataclass
@@ -69,7 +78,13 @@ def build_server(request: ServeRequest) -> LocalServer:
     options = ServeOptions(host=request.host, port=request.port, tick_ms=request.tick_ms,
                            test_hooks=request.test_hooks, allow_remote=request.allow_remote,
                            verbose=request.verbose, config_overrides=overrides)
-    return LocalServer(request.data_dir or default_data_dir(), options)
+    data_dir = request.data_dir or default_data_dir()
+    if not is_loopback(request.host) and not request.allow_remote:
+        raise ValueError(f"refusing to listen on non-loopback address {request.host}; add --allow-remote to insist")
+    try:
+        return LocalServer(data_dir, options)
+    except (OSError, ValueError, KeyError, TypeError, sqlite3.DatabaseError) as error:
+        raise ServeSetupError(f"cannot use data directory {data_dir}: {error}") from error
 
 
 def run_until_stopped(request: ServeRequest, on_ready: Callable[[dict], None]) -> None:
@@ -79,7 +94,10 @@ def run_until_stopped(request: ServeRequest, on_ready: Callable[[dict], None]) -
     # Both signals only set the event: a Ctrl-C at any moment (even during start-up) ends in a clean close.
     previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        server.start()
+        try:
+            server.start()
+        except OSError as error:
+            raise ServeListenError(f"cannot listen on {request.host}:{request.port}: {error.strerror or error}") from None
         info = {
             "url": server.url, "data_dir": str(server.data_dir), "token_file": str(server.token_file),
             "pid": os.getpid(),
