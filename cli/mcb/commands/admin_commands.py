@@ -8,7 +8,9 @@ from typing import Annotated
 
 import typer
 
-from mcb.commands.rpc_support import EXIT_CODES_HELP, json_terminal, open_client, show_status, write_text_atomic
+from mcb.commands.rpc_support import (
+    EXIT_CODES_HELP, id_table, json_terminal, open_client, show_status, write_text_atomic,
+)
 from mcb.errors import NetworkError, ServerError, UsageError
 from mcb.options import JsonOpt
 
@@ -37,7 +39,7 @@ def camera_list(ctx: typer.Context, json_: JsonOpt = False) -> None:
 
     def human() -> None:
         term.line(f"camera account configured: {'yes' if result.configured else 'no'}")
-        term.table(["camera", "x", "y", "z", "yaw", "pitch"],
+        id_table(term, ["camera", "x", "y", "z", "yaw", "pitch"],
                    [(c.camera_id, c.x, c.y, c.z, c.yaw, c.pitch) for c in result.cameras])
 
     term.emit(result.wire(), human)
@@ -131,8 +133,8 @@ def chat_poll(
     term.warn(CHAT_HAZARD)
     with open_client(ctx, term) as client:
         result = client.chat_poll(client_id)
-    term.emit(result.wire(), lambda: term.table(
-        ["id", "player", "type", "text"], [(m.id, m.playerId, m.type, m.text) for m in result.messages]))
+    term.emit(result.wire(), lambda: id_table(
+        term, ["id", "player", "type", "text"], [(m.id, m.playerId, m.type, m.text) for m in result.messages]))
 
 
 @chat_app.command("reply", epilog=EXIT_CODES_HELP)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from mcb.commands.rpc_support import EXIT_CODES_HELP, json_terminal, open_client
+from mcb.commands.rpc_support import EXIT_CODES_HELP, id_table, json_terminal, open_client
 from mcb.options import JsonOpt
 
 
@@ -83,9 +83,9 @@ def batch(
             report = runner.run()
 
     def human() -> None:
-        term.table(["step", "kind", "result", "operation", "written"],
-                   [(s.name, s.kind, s.result, (s.record.get("operation_id") or "")[:8],
-                     _written(s.record)) for s in report.steps])
+        id_table(term, ["step", "kind", "result", "operation", "written"],
+                 [(s.name, s.kind, s.result, s.record.get("operation_id") or "", _written(s.record))
+                  for s in report.steps])
         term.info(f"state: {report.state_file}")
 
     term.emit(report.to_json(), human)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from mcb.commands.rpc_support import EXIT_CODES_HELP, json_terminal, open_client, parse_position, show_plan
+from mcb.commands.rpc_support import EXIT_CODES_HELP, id_table, json_terminal, open_client, parse_position, show_plan
 from mcb.errors import UsageError
 from mcb.options import JsonOpt
 
@@ -139,8 +139,8 @@ def asset_list(
     term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
         result = client.asset_list(query)
-    term.emit(result.wire(), lambda: term.table(
-        ["asset", "name", "size (w×h×l)", "blocks", "data version"],
+    term.emit(result.wire(), lambda: id_table(
+        term, ["asset", "name", "size (w×h×l)", "blocks", "data version"],
         [(a.assetId, a.name, f"{a.width}×{a.height}×{a.length}", a.blockCount, a.dataVersion) for a in result.assets],
     ))
 

@@ -6,7 +6,9 @@ from typing import Annotated
 
 import typer
 
-from mcb.commands.rpc_support import EXIT_CODES_HELP, json_terminal, open_client, parse_position, read_json_source
+from mcb.commands.rpc_support import (
+    EXIT_CODES_HELP, id_table, json_terminal, open_client, parse_position, read_json_source,
+)
 from mcb.errors import UsageError
 from mcb.options import JsonOpt
 
@@ -51,10 +53,10 @@ def context(ctx: typer.Context, json_: JsonOpt = False) -> None:
             ("parts", result.parts_total), ("operations", result.operations_total),
         ])
         if result.parts:
-            term.table(["part", "name", "blocks", "protected"],
+            id_table(term, ["part", "name", "blocks", "protected"],
                        [(p.part_id, p.name, p.block_count, "yes" if p.protected else "") for p in result.parts])
         if result.operations:
-            term.table(["operation", "status", "written", "plan"],
+            id_table(term, ["operation", "status", "written", "plan"],
                        [(o.operation_id, o.status, f"{o.written}/{o.total_changes}", o.plan_id) for o in result.operations])
 
     term.emit(result.wire(), human)

@@ -101,6 +101,16 @@ def write_json_atomic(path: Path, data: Any) -> None:
     write_text_atomic(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
+def id_table(term, columns, rows) -> None:
+    """A plain aligned table on stdout that never truncates or wraps (ids must stay copyable)."""
+    cells = [[str(c) for c in columns]] + [["" if v is None else str(v) for v in row] for row in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(columns))]
+    for index, row in enumerate(cells):
+        term.line("  ".join(value.ljust(width) for value, width in zip(row, widths)).rstrip())
+        if index == 0:
+            term.line("  ".join("-" * width for width in widths))
+
+
 def show_plan(term, plan, *, title: str = "plan") -> None:
     pairs = [("plan id", plan.plan_id), ("plan hash", plan.plan_hash), ("changed blocks", plan.changed_blocks)]
     if plan.region is not None:
@@ -146,6 +156,6 @@ def finish_status(term, status) -> None:
 
 
 __all__ = [
-    "EXIT_CODES_HELP", "finish_status", "json_terminal", "load_settings", "open_client", "parse_position", "read_json_source",
+    "EXIT_CODES_HELP", "finish_status", "id_table", "json_terminal", "load_settings", "open_client", "parse_position", "read_json_source",
     "show_plan", "show_status", "terminal", "wait_with_progress", "write_json_atomic", "write_text_atomic",
 ]
