@@ -53,7 +53,7 @@ def test_lint_json_format_shape(cli, good, bad):
     data = json.loads(result.stdout)
     assert data["summary"] == {"files": 2, "failed": 1, "errors": 3, "warnings": 0}
     by_file = {entry["file"]: entry for entry in data["files"]}
-    assert by_file[str(good)]["ok"] and by_file[str(good)]["facts"]["blocks"] == 8
+    assert by_file[str(good)]["ok"] and by_file[str(good)]["facts"]["block_count"] == 8
     diagnostic = by_file[str(bad)]["diagnostics"][0]
     assert set(diagnostic) == {"rule", "severity", "message", "file", "pointer", "line", "column", "hint"}
     assert (diagnostic["line"], diagnostic["column"], diagnostic["pointer"]) == (2, 17, "/operations/0")
@@ -114,6 +114,7 @@ def test_compile_json_lists_blocks_in_plan_order(cli, good):
     assert data["blocks"][0] == {"pos": {"x": 0, "y": 64, "z": 0},
                                  "state": "minecraft:oak_stairs[facing=east,half=bottom,shape=straight,waterlogged=false]"}
     assert [b["pos"]["y"] for b in data["blocks"]] == [64] * 6 + [65, 66]
+    assert data["block_count"] == 8 and data["release"] == "26.2"
     assert data["palette"] == [
         {"state": "minecraft:oak_stairs[facing=east,half=bottom,shape=straight,waterlogged=false]", "count": 6},
         {"state": "minecraft:stone", "count": 2}]

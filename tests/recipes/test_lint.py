@@ -43,7 +43,7 @@ def column_of(text: str, token: str, line_no: int = 2) -> int:
 def test_clean_recipe_has_no_findings_and_reports_budgets(linter):
     found, report = findings(linter, json.dumps(recipe(box((0, 0, 0), (1, 1, 1)))))
     assert found == [] and not report.failed(strict=True)
-    assert report.facts["blocks"] == 8
+    assert report.facts["block_count"] == 8
     assert report.facts["budgets"]["scan"] == {"used": 8, "limit": 65536}
 
 

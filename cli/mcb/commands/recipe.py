@@ -125,7 +125,7 @@ def compile_(
 def _print_summary(term, summary: dict) -> None:
     bounds = summary["bounds"]
     budgets = summary["budgets"]
-    pairs = [("file", summary["file"]), ("blocks", f"{summary['blocks']:,}")]
+    pairs = [("file", summary["file"]), ("blocks", f"{summary['block_count']:,}")]
     if bounds:
         lo, hi, size = bounds["min"], bounds["max"], bounds["size"]
         pairs.append(("bounds", f"({lo['x']}, {lo['y']}, {lo['z']}) .. ({hi['x']}, {hi['y']}, {hi['z']})  "

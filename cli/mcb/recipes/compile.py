@@ -100,7 +100,7 @@ class CompiledRecipe:
     def summary(self) -> dict:
         bounds = self.bounds
         return {
-            "blocks": len(self.positions),
+            "block_count": len(self.positions),
             "bounds": None if bounds is None else {
                 "min": dict(zip("xyz", bounds[0])), "max": dict(zip("xyz", bounds[1])),
                 "size": dict(zip("xyz", (hi - lo + 1 for lo, hi in zip(*bounds)))),
