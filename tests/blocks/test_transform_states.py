@@ -266,3 +266,38 @@ def test_transform_palette_keeps_order_and_neutral_states():
     out = transform_palette(palette, quarter_turns=1, registry=REG)
     assert out[0] == "minecraft:air" and out[2] == "minecraft:stone"
     assert props(out[1])["facing"] == "east"
+
+
+@st.composite
+def states_of_any_release(draw):
+    registry = load_registry(draw(st.sampled_from(sorted(SHIPPED_RELEASES))))
+    info = registry.block(draw(st.sampled_from(registry.names())))
+    props = {p: draw(st.sampled_from(values)) for p, values in info.properties.items()}
+    text = info.name + ("[" + ",".join(f"{k}={v}" for k, v in props.items()) + "]" if props else "")
+    return registry, registry.canonicalize(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(states_of_any_release(), st.sampled_from(RULES), st.sampled_from([1, 2, 3]), st.sampled_from("xz"))
+def test_every_shipped_release_stays_valid_under_every_transform(case, rules, turns, axis):
+    registry, state = case
+    turned = rotate_state(state, turns, rules, registry)
+    mirrored = mirror_state(state, axis, rules, registry)
+    assert registry.is_valid(turned) and registry.is_valid(mirrored)
+    assert registry.canonicalize(rotate_state(turned, 4 - turns, rules, registry)) == state
+    assert registry.canonicalize(mirror_state(mirrored, axis, rules, registry)) == state
+
+
+VECTORS = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
+
+
+@pytest.mark.parametrize("block", ["minecraft:furnace", "minecraft:oak_stairs", "minecraft:observer",
+                                   "minecraft:wall_torch", "minecraft:repeater", "minecraft:bell"])
+@pytest.mark.parametrize("facing", list(VECTORS))
+def test_facing_turns_like_its_vector(block, facing):
+    """Independent of the tables: a clockwise quarter turn maps (x, z) to (-z, x) (+x east, +z south)."""
+    x, z = VECTORS[facing]
+    expected = next(name for name, vector in VECTORS.items() if vector == (-z, x))
+    assert props(rotate_state(f"{block}[facing={facing}]", 1, registry=REG))["facing"] == expected
+    flipped_x = next(name for name, vector in VECTORS.items() if vector == (-x, z))
+    assert props(mirror_state(f"{block}[facing={facing}]", "x", "geometric", REG))["facing"] == flipped_x
