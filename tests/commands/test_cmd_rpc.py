@@ -70,7 +70,8 @@ def test_prepare_from_file_and_stdin_and_saved_plan(mcb, tmp_path):
 def test_prepare_with_dependency_part_and_expected(mcb, tmp_path):
     operation = applied_operation(mcb, tmp_path)
     part = mcb("part", "define", "cube", operation, "--json").json()
-    before = mcb("inspect", "--min", "0,100,0", "--max", "2,102,2", "--blocks", "--json")
+    # A larger box than the recipe: prepare keeps only the recipe's positions (the server wants exactly those).
+    before = mcb("inspect", "--min", "0,100,0", "--max", "3,103,3", "--blocks", "--json")
     (tmp_path / "before.json").write_text(before.stdout)
     patch = write_recipe(tmp_path, box_recipe(0, 100, 0, block="minecraft:oak_planks"), "patch.json")
     result = mcb("prepare", patch, "--part", part["part_id"], "--expected", tmp_path / "before.json",

@@ -96,16 +96,17 @@ def prepare(
         term.info(f"plan saved to {output}; apply with `mcb apply {output}`")
 
 
-def load_plan_reference(plan: str, plan_hash: str | None) -> tuple[str, str]:
+def load_plan_reference(plan: str, plan_hash: str | None) -> tuple[str, str, str | None]:
+    """(plan id, plan hash, server the plan file was prepared on)."""
     if plan_hash is not None:
-        return plan, plan_hash
+        return plan, plan_hash, None
     path = Path(plan)
     if not path.is_file():
         raise UsageError("give PLAN_ID and PLAN_HASH, or a plan file saved with `mcb prepare -o`")
     data = read_json_source(plan, "plan file")
     if not isinstance(data, dict) or not isinstance(data.get("plan_id"), str) or not isinstance(data.get("plan_hash"), str):
         raise InputError(f"{plan} is not a plan file (needs plan_id and plan_hash)")
-    return data["plan_id"], data["plan_hash"]
+    return data["plan_id"], data["plan_hash"], data.get("server")
 
 
 def apply(
@@ -132,10 +133,12 @@ def apply(
     from mcb.client.workflow import default_idempotency_key
 
     term = json_terminal(ctx, json_)
-    plan_id, hash_value = load_plan_reference(plan, plan_hash)
+    plan_id, hash_value, prepared_on = load_plan_reference(plan, plan_hash)
     key = idempotency_key or default_idempotency_key(plan_id)
     term.info(f"idempotency key: {key}")
     with open_client(ctx, term) as client:
+        if prepared_on and prepared_on.rstrip("/") != client.server.rstrip("/"):
+            term.warn(f"{plan} was prepared on {prepared_on}, but this run talks to {client.server}")
         status = client.build_apply(plan_id, hash_value, key)
         if wait:
             status = wait_with_progress(term, client, status.operation_id, timeout=timeout, interval=interval,

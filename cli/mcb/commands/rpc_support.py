@@ -143,8 +143,14 @@ def wait_with_progress(term, client, operation_id: str, *, timeout: float, inter
             bar.update(completed=status.processed, total=status.total_changes or None,
                        description=f"{status.status} {operation_id[:8]}")
 
-        return wait_for_operation(client, operation_id, timeout=timeout, interval=interval,
-                                  on_progress=on_progress, first=first)
+        try:
+            return wait_for_operation(client, operation_id, timeout=timeout, interval=interval,
+                                      on_progress=on_progress, first=first)
+        except KeyboardInterrupt:
+            # Ctrl-C stops the waiting, not the operation: say how to pick it up again.
+            term.info(f"operation {operation_id} keeps running on the server; "
+                      f"`mcb status {operation_id} --wait` resumes waiting, `mcb cancel {operation_id}` stops it")
+            raise
 
 
 def finish_status(term, status) -> None:
