@@ -474,3 +474,32 @@ def test_corpus_file_places_by_its_offset(rpc, corpus):
     rpc.apply(plan)
     placed = rpc.blocks((-1, 80, -1), (1, 80, 1))
     assert sum(1 for s in placed.values() if s != AIR) == 4
+
+
+def test_export_refuses_entities_but_ignores_players(rpc):
+    box = {"name": "e", "min": P((0, 70, 0)), "max": P((2, 71, 2))}
+    hook = {"admin": True, "scope": False}
+    rpc.ok("test_spawn_entity", {"type": "player", "pos": {"x": 1.5, "y": 70, "z": 1.5}}, **hook)
+    rpc.ok("test_spawn_entity", {"type": "minecraft:pig", "pos": {"x": 3.01, "y": 70, "z": 1}}, **hook)
+    assert rpc.ok("schematic_export", box)["blockCount"] == 18
+    rpc.ok("test_spawn_entity", {"type": "minecraft:item_frame", "pos": {"x": 2.99, "y": 71.5, "z": 0.2}}, **hook)
+    assert rpc.error("schematic_export", box) == (
+        "unsupported_entity", "Export region contains entities; this prototype exports blocks only")
+
+
+def test_import_respects_the_journal_latch(rpc):
+    rpc.put_file("ok", sponge({"minecraft:stone": 0}, [0]))
+    state = rpc.server.state
+    params = {"asset_id": "ok", "target": P((0, 70, 0)), "player_id": rpc.server.owner_uuid}
+    body = {"method": "schematic_import_prepare", "params": params}
+    headers = {"Authorization": f"Bearer {rpc.server.agent_token}"}
+    for flag, expected in [("io_busy", ("busy", "A journal step is in progress; retry")),
+                           ("halted", ("recovery_required", "Journal unavailable"))]:
+        with state.lock:
+            setattr(state, flag, True)
+        try:
+            error = rpc.client.post(rpc.server.url + "/v1/rpc", json=body, headers=headers).json()["error"]
+        finally:
+            with state.lock:
+                setattr(state, flag, False)
+        assert (error["code"], error["message"]) == expected

@@ -299,3 +299,20 @@ def test_test_hooks_are_hidden_without_the_flag(tmp_path):
         rpc = Rpc(server)
         assert rpc.error("test_camera_save", {"name": "a", **POSE}, admin=True) == (
             "unsupported_method", "Method not implemented: test_camera_save")
+
+
+def test_part_define_respects_the_journal_latch(rpc):
+    op = rpc.build((0, 70, 0), (0, 70, 0), "minecraft:stone")
+    state = rpc.server.state
+    body = {"method": "part_define",
+            "params": {"name": "n", "operation_id": op["operation_id"], "player_id": rpc.server.owner_uuid}}
+    with state.lock:
+        state.wait_until_idle()  # let the engine finish persisting the applied operation first
+        state.io_busy = True
+    try:
+        response = rpc.client.post(rpc.server.url + "/v1/rpc", json=body,
+                                   headers={"Authorization": f"Bearer {rpc.server.agent_token}"})
+    finally:
+        with state.lock:
+            state.io_busy = False
+    assert response.json()["error"] == {"code": "busy", "message": "A journal step is in progress; retry"}

@@ -9,6 +9,7 @@ with the plugin's message, as in the plugin.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import tempfile
@@ -16,7 +17,7 @@ import uuid
 from pathlib import Path
 
 from mcb.server.api import (
-    RpcError, blockpos_text, integer_param, invalid, now_ms, pos_param, required_string,
+    RpcError, blockpos_text, integer_param, invalid, now_ms, optional_string, pos_param, required_string,
 )
 from mcb.server.catalog import is_iso_control, utf16_length
 
@@ -73,22 +74,14 @@ def asset_record(state, asset_id: str, data: bytes) -> dict:
 # -- asset_list --------------------------------------------------------------------------------------------------
 def asset_list(ctx, params):
     state = ctx.state
-    query = params.get("query")
-    needle = None if query is None else _text(query).lower()
+    query = optional_string(params, "query")
+    needle = None if query is None else query.lower()
     assets = []
     for asset_id, path in library_files(library_dir(state)):
         record = asset_record(state, asset_id, read_asset_file(path))
         if needle is None or needle in record["name"].lower():
             assets.append(record)
     return {"assets": assets}
-
-
-def _text(value) -> str:
-    if isinstance(value, (dict, list)):
-        raise invalid("Expected a string: query")
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 # -- schematic_export --------------------------------------------------------------------------------------------
@@ -104,7 +97,11 @@ def schematic_export(ctx, params):
     limit = state.config.max_plan_blocks
     if size[0] * size[1] * size[2] > limit:
         raise RpcError("budget_exceeded", f"Export at most {limit} blocks")
-    # No entities exist in this emulator's world, so the plugin's unsupported_entity check never fires here.
+    for entity in entities(state):
+        if entity["type"] != "minecraft:player" and all(
+                a <= math.floor(p) <= b for a, p, b in zip(low, entity["pos"], high)):
+            raise RpcError("unsupported_entity",
+                           "Export region contains entities; this prototype exports blocks only")
     cells = []
     for y in range(low[1], high[1] + 1):
         for z in range(low[2], high[2] + 1):
@@ -136,6 +133,26 @@ def schematic_export(ctx, params):
     asset_id = str(uuid.uuid4())
     path = write_atomic(folder, f"{asset_id}.schem", data)
     return asset_record(state, asset_id, read_asset_file(path))
+
+
+def entities(state) -> list[dict]:
+    """Entities standing in the world (``{type, pos:(x, y, z) floats}``); only the test hook adds them."""
+    found = getattr(state, "peripheral_entities", None)
+    if found is None:
+        found = state.peripheral_entities = []
+    return found
+
+
+def hook_spawn_entity(ctx, params):
+    """Test hook: put an entity (a mob, an item frame, a player...) at a position so exports can meet it."""
+    kind = required_string(params, "type")
+    pos = params.get("pos")
+    if not isinstance(pos, dict) or not all(
+            isinstance(pos.get(a), (int, float)) and not isinstance(pos.get(a), bool) for a in "xyz"):
+        raise invalid("pos {x,y,z} numbers required")
+    entity = {"type": kind if ":" in kind else f"minecraft:{kind}", "pos": tuple(float(pos[a]) for a in "xyz")}
+    entities(ctx.state).append(entity)
+    return {"type": entity["type"], "pos": dict(zip("xyz", entity["pos"]))}
 
 
 def valid_asset_name(name: str) -> bool:

@@ -271,7 +271,7 @@ def register_methods() -> None:
     hook_message = "Test hooks require the administrator capability"
     for name, handler in [
         ("test_camera_save", hook_camera_save), ("test_camera_config", hook_camera_config),
-        ("test_chat_delivered", hook_chat_delivered),
+        ("test_chat_delivered", hook_chat_delivered), ("test_spawn_entity", assets.hook_spawn_entity),
     ]:
         register_method(name, handler, admin_only=True, scoped=False, admin_message=hook_message)
     register_context_field("material_catalog", lambda state: catalog_for(state).summary())
