@@ -188,7 +188,7 @@ def auto_scale(schem: Schematic, view: str) -> int:
 
 def render_schematic(schem: Schematic, view: str = "both", scale: int | None = None):
     """A PIL image of the schematic: ``view`` is ``top``, ``iso`` or ``both`` (side by side)."""
-    from PIL import Image
+    from PIL import Image, ImageDraw
 
     if view not in VIEWS:
         raise UsageError(f"unknown view {view!r}", hint="use top, iso or both")
@@ -200,11 +200,29 @@ def render_schematic(schem: Schematic, view: str = "both", scale: int | None = N
         return render_iso(schem, scale or auto_scale(schem, "iso"))
     top = render_top(schem, scale or auto_scale(schem, "top"))
     iso = render_iso(schem, max(2, scale or auto_scale(schem, "iso")))
-    gap = 16
-    canvas = Image.new("RGB", (top.width + iso.width + 3 * gap, max(top.height, iso.height) + 2 * gap), BACKGROUND)
-    canvas.paste(top, (gap, gap + (canvas.height - 2 * gap - top.height) // 2))
-    canvas.paste(iso, (2 * gap + top.width, gap + (canvas.height - 2 * gap - iso.height) // 2))
+    font = _caption_font()
+    top_text = f"top, north up ({schem.width} x {schem.length})"
+    iso_text = f"isometric from the south-east (height {schem.height})"
+    gap, caption = 16, 22
+    left_width = max(top.width, int(font.getlength(top_text)))
+    right_width = max(iso.width, int(font.getlength(iso_text)))
+    body = max(top.height, iso.height)
+    canvas = Image.new("RGB", (left_width + right_width + 3 * gap, body + 2 * gap + caption), BACKGROUND)
+    canvas.paste(top, (gap, gap + caption + (body - top.height) // 2))
+    canvas.paste(iso, (2 * gap + left_width, gap + caption + (body - iso.height) // 2))
+    draw = ImageDraw.Draw(canvas)
+    draw.text((gap, gap // 2), top_text, fill=(200, 204, 214), font=font)
+    draw.text((2 * gap + left_width, gap // 2), iso_text, fill=(200, 204, 214), font=font)
     return canvas
+
+
+def _caption_font():
+    from PIL import ImageFont
+
+    try:
+        return ImageFont.load_default(size=13)
+    except (TypeError, OSError):  # Pillow without FreeType: the small bitmap font
+        return ImageFont.load_default()
 
 
 def render_top(schem: Schematic, scale: int):
