@@ -283,3 +283,11 @@ def test_mcp_bridge_limits_are_warnings_only_when_asked(linter):
         ("recipe.mcp-bridge", "/operations/2/operations/0"),
     }
     assert report.errors == 0 and report.warnings == 5
+
+
+@pytest.mark.parametrize("depth", [300, 3000])
+def test_nesting_too_deep_for_our_parser_is_a_located_syntax_error(linter, depth):
+    text = '{"version": 1, "operations": ' + "[" * depth + "]" * depth + "}"
+    (rule, pointer, line_no, column), diagnostic = only(linter, text)
+    assert (rule, line_no, column) == ("recipe.json.syntax", 1, len('{"version": 1, "operations": ') + 128)
+    assert "nesting deeper than 128" in diagnostic.message

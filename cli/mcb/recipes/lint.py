@@ -133,6 +133,15 @@ class _FileLint:
         return self._source_map
 
     def run(self) -> FileReport:
+        try:
+            return self._run()
+        except JsonSyntaxError as error:
+            # json.loads took a document our parser refuses (nesting deeper than ours allows): report it as such.
+            self.findings, self.facts = [], {}
+            self.syntax_error(error)
+            return FileReport(self.name, self.diagnostics(), self.facts)
+
+    def _run(self) -> FileReport:
         recipe = self.parse()
         other = _other_document_kind(recipe)
         if other:
@@ -191,10 +200,7 @@ class _FileLint:
             try:
                 value, self._source_map = parse_with_positions(self.text.removeprefix("\ufeff"))
             except JsonSyntaxError as error:
-                self.findings.append((R.JSON_SYNTAX, Severity.ERROR, error.message, "",
-                                      "JSON allows no comments or trailing commas; keys and strings use double quotes",
-                                      False))
-                self._error_location = (error.line, error.column)
+                self.syntax_error(error)
                 return _SYNTAX_ERROR
             if self.text.startswith("\ufeff"):
                 self.add(R.JSON_BOM, "file starts with a UTF-8 byte-order mark", "", "save without BOM",
@@ -204,6 +210,11 @@ class _FileLint:
                 self.add(R.JSON_DUPLICATE_KEY, f"key {pointer.rsplit('/', 1)[1]!r} appears twice; the later value "
                          "is used", pointer, "remove one of them", severity=Severity.WARNING, at_key=True)
         return value
+
+    def syntax_error(self, error: JsonSyntaxError) -> None:
+        self.findings.append((R.JSON_SYNTAX, Severity.ERROR, error.message, "",
+                              "JSON allows no comments or trailing commas; keys and strings use double quotes", False))
+        self._error_location = (error.line, error.column)
 
     # -- stage 2 -----------------------------------------------------------------------------------------------
     def check_schema(self, recipe) -> bool:
