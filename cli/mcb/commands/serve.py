@@ -31,6 +31,8 @@ def serve(
     world_border: Annotated[int | None, typer.Option("--world-border", min=1, help="World-border radius in blocks.")] = None,
     max_plan_blocks: Annotated[int | None, typer.Option("--max-plan-blocks", min=1, max=4096)] = None,
     data_version: Annotated[int | None, typer.Option("--data-version", help="Reported DataVersion (default 4903).")] = None,
+    ground: Annotated[str | None, typer.Option("--ground", help="Natural ground generator for unedited blocks "
+                                               "(default 'flat'; saved).")] = None,
     ready_file: Annotated[Path | None, typer.Option("--ready-file", hidden=True)] = None,
     json_: JsonOpt = False,
 ) -> None:
@@ -56,7 +58,7 @@ def serve(
         data_dir=data, host=host, port=port, allow_remote=allow_remote, tick_ms=tick_ms, test_hooks=test_hooks,
         owner=owner, project=project, local_automation=local_automation, region=region,
         loaded_chunk_radius=loaded_chunk_radius, world_border=world_border, max_plan_blocks=max_plan_blocks,
-        data_version=data_version, ready_file=ready_file, verbose=term.verbosity > 0,
+        data_version=data_version, ground=ground, ready_file=ready_file, verbose=term.verbosity > 0,
     )
 
     def on_ready(info: dict) -> None:

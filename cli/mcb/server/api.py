@@ -46,8 +46,12 @@ ServerState (``ctx.state``)
   ``(x, y, z)`` tuples of the project area), ``region_json()`` → ``{"worldId","min","max"}``,
   ``in_region(pos)``, ``read(pos) -> str`` (canonical state; raises ``out_of_bounds`` "Position exceeds world
   height"/"Position exceeds world border" or ``chunk_not_loaded`` "Visit/load the target chunks before editing"),
-  ``peek(pos) -> str`` (no checks), ``is_loaded(pos)``, ``natural(pos)`` (ground before any edit). Natural ground
-  comes from ``mcb.server.world.natural_state(x, y, z) -> str``; replace it with ``World.set_ground(fn)``.
+  ``peek(pos) -> str`` (no checks), ``is_loaded(pos)``, ``within_height(pos)``, ``natural(pos)`` (ground before any
+  edit). Natural ground comes from ``mcb.server.world.natural_state(x, y, z) -> str`` (flat layers, grass at
+  y=63) under the name ``"flat"``. A module offers another with
+  ``mcb.server.world.register_ground(name, factory)`` (``factory(config) -> fn(x, y, z) -> state``; call it at
+  import or in ``register_methods()``); a server uses it when started with ``mcb serve --ground NAME`` (saved in
+  server.json; ``run_server(..., ground=NAME)``). ``fn`` must be deterministic and return canonical states.
   Handlers never write blocks directly: every world change goes through a plan and ``build_apply``.
 - ``available()``: raises ``busy`` "A journal step is in progress; retry" or ``recovery_required`` "Journal
   unavailable". Call it first in every prepare-like method (the plugin does).
@@ -69,8 +73,12 @@ ServerState (``ctx.state``)
   ``all()`` (definition order), ``protect(part_id)``; ``Part`` has ``id``, ``name``, ``operation_id``,
   ``positions`` (frozenset of tuples), ``protected``, ``summary()`` → ``{part_id,name,protected,block_count}``.
   Persisted in the SQLite journal.
-- ``chat_queue``: ``ChatQueue`` (in memory, ``mcb.server.chatqueue``) — see its docstring; the test hook
-  ``test_chat_enqueue`` and the pause hook feed it, chat_poll/chat_reply (peripheral) consume it.
+- ``chat_queue``: ``ChatQueue`` (in memory, ``mcb.server.chatqueue``) — ``messages`` (queue order), ``leased``
+  (ids), ``client_id``, ``last_poll_ms``, ``lock``, ``enqueue(...)``, ``drop_unleased()``. Filled by the hooks
+  ``test_chat_enqueue`` (``/ai <text>``) and ``test_pause_writes`` (``/ai stop``: drops unleased messages, queues a
+  ``cancel``); chat_poll/chat_reply (peripheral) consume it. Setting ``last_poll_ms`` arms the §1.7 chat-silence
+  auto-cancel in the tick loop (only when local automation is off).
+- ``pause_writes()`` (``/ai stop``), ``engine.cancel_all()``, ``writes_paused``.
 - ``owner_online`` / ``writes_paused`` flags (test hooks flip them); ``lock`` (the main-thread RLock).
 
 Helpers re-exported here: ``required_string``, ``optional_string``, ``integer_param``, ``pos_param``,

@@ -38,6 +38,7 @@ class ServerConfig:
     max_plan_blocks: int = 4096
     slice_blocks: int = 128
     data_version: int = 4903
+    ground: str = "flat"  # natural ground generator (mcb.server.world.register_ground)
     # Runtime-only settings (never saved):
     tick_ms: int = field(default=50, metadata={"runtime": True})
     test_hooks: bool = field(default=False, metadata={"runtime": True})

@@ -39,6 +39,7 @@ class ServeRequest:
     world_border: int | None = None
     max_plan_blocks: int | None = None
     data_version: int | None = None
+    ground: str | None = None
     ready_file: Path | None = None
     verbose: bool = False
 
@@ -72,7 +73,7 @@ def build_server(request: ServeRequest) -> LocalServer:
         overrides["allow_local_automation"] = request.local_automation
     if request.region is not None:
         overrides["region_min"], overrides["region_max"] = parse_region(request.region)
-    for key in ("loaded_chunk_radius", "world_border", "max_plan_blocks", "data_version"):
+    for key in ("loaded_chunk_radius", "world_border", "max_plan_blocks", "data_version", "ground"):
         if getattr(request, key) is not None:
             overrides[key] = getattr(request, key)
     options = ServeOptions(host=request.host, port=request.port, tick_ms=request.tick_ms,
@@ -81,6 +82,13 @@ def build_server(request: ServeRequest) -> LocalServer:
     data_dir = request.data_dir or default_data_dir()
     if not is_loopback(request.host) and not request.allow_remote:
         raise ValueError(f"refusing to listen on non-loopback address {request.host}; add --allow-remote to insist")
+    if request.ground is not None:
+        from mcb.server.dispatch import load_method_modules
+        from mcb.server.world import ground_names
+
+        load_method_modules(test_hooks=request.test_hooks)  # modules may register grounds
+        if request.ground not in ground_names():
+            raise ValueError(f"unknown --ground {request.ground!r}; known: {', '.join(ground_names())}")
     try:
         return LocalServer(data_dir, options)
     except (OSError, ValueError, KeyError, TypeError, sqlite3.DatabaseError) as error:

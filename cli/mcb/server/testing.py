@@ -11,7 +11,7 @@
 Both give ``.url``, ``.admin_token``, ``.agent_token``, ``.data_dir``, ``.owner_uuid``, ``.project_id`` and
 ``.world_id``; ``run_server`` also gives ``.state`` (the live ServerState), ``spawn_server`` ``.process``.
 Config keywords (``owner_uuid``, ``project_id``, ``allow_local_automation``, ``region_min``/``region_max``,
-``loaded_chunk_radius``, ``world_border``, ``max_plan_blocks``, ``data_version``) are passed through.
+``loaded_chunk_radius``, ``world_border``, ``max_plan_blocks``, ``data_version``, ``ground``) are passed through.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from mcb.server.config import CONFIG_FILE, TOKENS_FILE
 _CLI_FLAGS = {
     "owner_uuid": "--owner", "project_id": "--project", "loaded_chunk_radius": "--loaded-chunk-radius",
     "world_border": "--world-border", "max_plan_blocks": "--max-plan-blocks", "data_version": "--data-version",
+    "ground": "--ground",
 }
 
 

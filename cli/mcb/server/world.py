@@ -32,11 +32,33 @@ def natural_state(x: int, y: int, z: int) -> str:
     return "minecraft:stone"
 
 
+GroundFactory = Callable[[object], Callable[[int, int, int], str]]
+_GROUNDS: dict[str, GroundFactory] = {"flat": lambda config: natural_state}
+
+
+def register_ground(name: str, factory: GroundFactory) -> None:
+    """Offer another natural ground, chosen per server with ``mcb serve --ground NAME`` (saved in server.json).
+
+    ``factory(config) -> fn(x, y, z) -> canonical state``. ``fn`` must be deterministic: unedited positions are
+    recomputed on every start, so the same config must always give the same ground.
+    """
+    _GROUNDS[name] = factory
+
+
+def ground_names() -> list[str]:
+    return sorted(_GROUNDS)
+
+
 class World:
-    def __init__(self, config, ground: Callable[[int, int, int], str] = natural_state):
+    def __init__(self, config, ground: Callable[[int, int, int], str] | None = None):
         self.config = config
         self.world_id: str = config.world_id
         self.epoch: str = config.world_epoch
+        if ground is None:
+            factory = _GROUNDS.get(getattr(config, "ground", "flat"))
+            if factory is None:
+                raise ValueError(f"unknown ground {config.ground!r}; known: {', '.join(ground_names())}")
+            ground = factory(config)
         self._ground = ground
         self._edits: dict[Pos, str] = {}
         self._chunk_overrides: dict[tuple[int, int], bool] = {}
