@@ -295,3 +295,11 @@ def test_describe_rejects_non_ids(rpc, material):
                                              ("a" * 118, "minecraft:" + "a" * 118)])
 def test_describe_unknown_material(rpc, material, shown):
     assert error(rpc, "material_describe", {"id": material}) == ("invalid_material", f"Unknown runtime material: {shown}")
+
+
+def test_non_text_query_or_kind_is_a_request_error_before_limit(rpc):
+    assert error(rpc, "material_search", {"query": {"q": 1}, "limit": 1.5}) == ("invalid_request",
+                                                                              "Expected a string: query")
+    assert error(rpc, "material_search", {"kind": ["block"], "limit": 0}) == ("invalid_request",
+                                                                            "Expected a string: kind")
+    assert ok(rpc, "material_search", {"query": 5.0})["query"] == "5.0"

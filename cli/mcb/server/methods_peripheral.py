@@ -30,9 +30,10 @@ def catalog_for(state):
 
 
 def material_search(ctx, params):
-    limit = integer_param(params, "limit", 16)  # the plugin parses limit first: a bad type is invalid_request
+    # Arguments are read in the plugin's order; type errors (invalid_request) come before catalog validation.
     query = _lenient_text(params, "query", "")
     kind = _lenient_text(params, "kind", "block")
+    limit = integer_param(params, "limit", 16)
     cursor = _lenient_text(params, "cursor", "")
     try:
         return catalog_for(ctx.state).search(query, kind, limit, cursor or None)
