@@ -196,7 +196,18 @@ def test_export_asset_list_and_import_prepare(mcb, tmp_path):
 
 def test_camera_list_and_unavailable_capture(mcb, tmp_path):
     listed = mcb("camera", "list", "--json").json()
-    assert listed["configured"] is False
+    assert listed["configured"] is False and listed["cameras"] == []
+    saved = mcb("rpc", "test_camera_save", '{"name":"front-gate-overview","x":0,"y":80,"z":-20,"yaw":0,"pitch":30}',
+                "--admin", "--no-scope")
+    assert saved.exit_code == 0, saved.stderr  # the hook stands in for `/ai camera save`
+    human = mcb("camera", "list")
+    assert "front-gate-overview" in human.stdout and "configured: no" in human.stdout
+    configured = mcb("rpc", "test_camera_config", '{"camera_player_uuid":"0f6c3a6e-8a39-4a5b-9d4e-2f3f0d0c0a01"}',
+                     "--admin", "--no-scope")
+    assert configured.exit_code == 0
+    by_name = mcb("camera", "capture", "--camera", "front-gate-overview", "-o", tmp_path / "shot.png")
+    assert by_name.exit_code == 5 and "offline" in by_name.stderr
+    mcb("rpc", "test_camera_config", '{"camera_player_uuid":""}', "--admin", "--no-scope")
     result = mcb("camera", "capture", "--pose", "0,80,0,0,30", "-o", tmp_path / "shot.png")
     assert result.exit_code == 5 and "camera_unavailable" in result.stderr
     assert not (tmp_path / "shot.png").exists()
