@@ -10,6 +10,7 @@ import math
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
+from mcb.terrain.fdlibm import integer_hypot
 from mcb.terrain.jsontext import number_text, number_value
 from mcb.terrain.recipe import Box, TerrainRecipeError, replaceable
 
@@ -240,7 +241,7 @@ def compile_brush(spec: BrushSpec, snapshot: dict[tuple[int, int, int], str], bu
     columns = raised = lowered = 0
     for z in range(b.min[2], b.max[2] + 1):
         for x in range(b.min[0], b.max[0] + 1):
-            distance = math.hypot(x - spec.center_x, z - spec.center_z)
+            distance = float(integer_hypot(x - spec.center_x, z - spec.center_z))
             if distance > spec.radius:
                 continue
             weight = edge_weight(distance, spec.radius, spec.falloff) * spec.strength

@@ -1,13 +1,15 @@
 """The exact surface-height field of a terrain recipe (terrain-materials.md §1.4), vectorised with numpy.
 
-Every operation keeps the server's IEEE-754 evaluation order (separate ufunc calls never fuse), so heights match
-the Java plugin to the block. Coordinates are always world coordinates.
+Every operation keeps the server's IEEE-754 evaluation order (separate ufunc calls never fuse) and distances use a
+bit-exact port of Java's ``Math.hypot``, so heights match the Java plugin to the block. Coordinates are always
+world coordinates.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from mcb.terrain.fdlibm import integer_hypot, java_hypot
 from mcb.terrain.recipe import TerrainRecipe
 
 _U64 = np.uint64
@@ -64,7 +66,14 @@ def _path_distance(x: np.ndarray, z: np.ndarray, points) -> np.ndarray:
             t = np.zeros_like(best)
         else:
             t = np.maximum(0.0, np.minimum(1.0, ((x - ax) * dx + (z - az) * dz) / length))
-        best = np.minimum(best, np.hypot(x - ax - t * dx, z - az - t * dz))
+        u = x - ax - t * dx
+        v = z - az - t * dz
+        # Clamped ends (t = 0 or 1) give integer offsets, where the cheap exact path equals Math.hypot.
+        inner = (t > 0.0) & (t < 1.0)
+        distance = integer_hypot(u, v)
+        if inner.any():
+            distance[inner] = java_hypot(u[inner], v[inner])
+        best = np.minimum(best, distance)
     return best
 
 
@@ -86,9 +95,9 @@ def surface_heights(recipe: TerrainRecipe, xs, zs) -> np.ndarray:
         if f.type == "plateau":
             dx = np.maximum(np.maximum(f.center[0] - x, 0.0), x - f.corner[0])
             dz = np.maximum(np.maximum(f.center[1] - z, 0.0), z - f.corner[1])
-            d = np.hypot(dx, dz)
+            d = integer_hypot(dx, dz)
         elif f.type in ("hill", "basin"):
-            d = np.maximum(0.0, np.hypot(x - f.center[0], z - f.center[1]) - f.radius)
+            d = np.maximum(0.0, integer_hypot(x - f.center[0], z - f.center[1]) - f.radius)
         else:
             d = np.maximum(0.0, _path_distance(x, z, f.points) - f.radius)
         w = _weight(d, f.falloff)
