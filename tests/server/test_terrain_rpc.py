@@ -203,9 +203,6 @@ def test_offline_preview_agrees_with_server(rpc, name):
         assert np.array_equal(a, b)
 
 
-@pytest.mark.xfail(reason="mcb serve parses request bodies with plain json.loads, which drops number literals; "
-                          "needs json.loads(..., parse_float=mcb.terrain.jsontext.LiteralFloat) in server/http.py",
-                   strict=False)
 def test_terrain_id_hashes_the_literal_number_text(server):
     """A real server (Gson) hashes `12.50` as written; `mcb terrain preview --offline` does the same."""
     import httpx
@@ -213,6 +210,7 @@ def test_terrain_id_hashes_the_literal_number_text(server):
     from mcb.terrain.recipe import parse_recipe_text
 
     text = (ROOT / "recipes/terrain/small-hill.json").read_text().replace('"scale": 12', '"scale": 12.50')
+    text = text.replace('"falloff": 3', '"falloff": 3e0')
     expected = parse_recipe_text(text).terrain_id
     body = '{"method":"terrain_preview","params":{"player_id":"console","recipe":' + text + "}}"
     reply = httpx.post(server.url + "/v1/rpc", content=body.encode(),
