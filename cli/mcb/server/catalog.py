@@ -172,7 +172,9 @@ class MaterialCatalog:
         scope = hex24(f"{kind}\n{normalized}")
         offset = self._cursor_offset(cursor, scope)
         tokens = normalized.split(" ") if normalized else []
-        matches = [e for e in self._by_kind[kind] if all(token in e.id for token in tokens)]
+        matches = self._by_kind[kind]
+        for token in tokens:  # one plain pass per token: every token must occur in the full id
+            matches = [e for e in matches if token in e.id]
         total = len(matches)
         if offset > total:
             raise CatalogError("invalid_cursor", "Cursor exceeds the matching catalog")
