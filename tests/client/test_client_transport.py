@@ -246,3 +246,19 @@ def test_oversized_request_is_refused_locally(make_client):
         client.build_prepare(huge)
     assert getattr(caught.value, "code", "") == "request_too_large"
     assert json.dumps  # keep the import used
+
+
+def test_build_apply_gives_up_after_bounded_replays_with_a_safe_hint(live_server, make_client):
+    def decide(request):
+        method = request["json"]["method"] if request["json"] else None
+        return "drop_after_forward" if method == "build_apply" else "forward"
+
+    with FaultProxy(live_server.url, decide) as proxy:
+        client = make_client(proxy.url)
+        plan = client.build_prepare(box_recipe(0, 100, 0))
+        with pytest.raises(NetworkError) as caught:
+            client.build_apply(plan.plan_id, plan.plan_hash, "always-lost")
+    keys = {r["json"]["params"]["idempotency_key"] for r in proxy.requests if r["json"]["method"] == "build_apply"}
+    assert keys == {"always-lost"} and proxy.methods().count("build_apply") == 4
+    assert "same idempotency key" in caught.value.hint
+    assert make_client().project_context().operations_total == 1

@@ -180,7 +180,10 @@ class RpcTransport:
 
     def _network_error(self, method: str, error: Exception, *, maybe_applied: bool = False) -> NetworkError:
         hint = "is the server running? check --server / MCB_SERVER (`mcb config show`)"
-        if maybe_applied:
+        if maybe_applied and method in REPLAY_SAFE_METHODS:
+            hint = ("the operation may have started; run the same command again (same idempotency key) to get "
+                    "its status without applying twice")
+        elif maybe_applied:
             hint = ("the request may have reached the server; check `mcb context` or `mcb status` before "
                     "sending it again")
         return NetworkError(f"{method}: {_describe(error)} talking to {self.base_url}", hint=hint, code="network")
