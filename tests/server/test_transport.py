@@ -172,3 +172,10 @@ def test_chunked_request_bodies(rpc):
 
     response = rpc.client.post("/v1/rpc", content=huge(), headers={"Authorization": f"Bearer {rpc.token}"})
     assert response.json()["error"] == {"code": "budget_exceeded", "message": "Request exceeds 1 MiB"}
+
+
+def test_lone_surrogates_and_non_ascii_are_answered(rpc):
+    response = _raw(rpc, b'{"method":"x\\ud800","params":{"player_id":"console"}}')
+    assert response.json()["error"] == {"code": "unsupported_method", "message": "Method not implemented: x\ud800"}
+    response = _raw(rpc, '{"method":"bâtir","params":{"player_id":"console"}}'.encode())
+    assert response.json()["error"]["message"] == "Method not implemented: bâtir"

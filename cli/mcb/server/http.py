@@ -209,7 +209,10 @@ class RpcHandler(BaseHTTPRequestHandler):
         self._json(http_status(code), error_body(code, message))
 
     def _json(self, status: int, payload) -> None:
-        body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        try:
+            body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate echoed from the request: escape instead of failing
+            body = json.dumps(payload, separators=(",", ":")).encode("ascii")
         self._send(status, body, "application/json; charset=utf-8")
 
     def _send(self, status: int, body: bytes, content_type: str) -> None:
