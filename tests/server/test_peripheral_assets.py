@@ -188,19 +188,25 @@ def rpc(tmp_path):
 ASSET_KEYS = ["assetId", "name", "width", "height", "length", "blockCount", "dataVersion", "offset", "sha256", "bytes"]
 STAIRS = "minecraft:oak_stairs[facing={},half={},shape=straight,waterlogged=false]"
 AIR = "minecraft:air"
+FENCE = "minecraft:oak_fence[east={},north={},south={},waterlogged=false,west={}]"
 # Cells relative to the export's min corner (0, 70, 0); air cells are written explicitly.
 STRUCTURE = {
     (0, 0, 0): "minecraft:stone", (1, 0, 0): STAIRS.format("east", "top"), (2, 0, 0): "minecraft:oak_log[axis=x]",
     (0, 0, 1): "minecraft:glass", (1, 0, 1): AIR, (2, 0, 1): "minecraft:stone_bricks",
-    (0, 1, 0): "minecraft:oak_log[axis=z]", (1, 1, 0): AIR, (2, 1, 0): AIR,
+    (0, 1, 0): "minecraft:oak_log[axis=z]", (1, 1, 0): AIR, (2, 1, 0): FENCE.format("false", "true", "false", "true"),
     (0, 1, 1): "minecraft:red_wool", (1, 1, 1): STAIRS.format("north", "bottom"), (2, 1, 1): AIR,
 }
 TURN = {"north": "east", "east": "south", "south": "west", "west": "north"}
 
 
 def rotated_state(state: str, quarter_turns: int) -> str:
-    """Hand-written expectations for the few directional states above (vanilla BlockData.rotate)."""
+    """Hand-written expectations for the directional states above (vanilla BlockData.rotate)."""
     for _ in range(quarter_turns):
+        if state.startswith("minecraft:oak_fence["):  # each side's connection moves one side clockwise
+            sides = dict(pair.split("=") for pair in state[state.index("[") + 1:-1].split(","))
+            turned = {TURN[side]: sides[side] for side in TURN}
+            state = FENCE.format(turned["east"], turned["north"], turned["south"], turned["west"])
+            continue
         for facing in TURN:
             if f"facing={facing}," in state:
                 state = state.replace(f"facing={facing},", f"facing={TURN[facing]},")
@@ -503,3 +509,15 @@ def test_import_respects_the_journal_latch(rpc):
             with state.lock:
                 setattr(state, flag, False)
         assert (error["code"], error["message"]) == expected
+
+
+def test_a_symlinked_data_dir_is_refused(tmp_path):
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "link").symlink_to(real)
+    with run_server(tmp_path / "link") as server:
+        client = Rpc(server)
+        assert client.error("asset_list")[0] == "invalid_request"
+        assert client.error("schematic_export", {"name": "n", "min": P((0, 70, 0)), "max": P((0, 70, 0))})[0] == (
+            "invalid_request")
+        client.client.close()
