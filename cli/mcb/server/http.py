@@ -45,6 +45,7 @@ class RpcHttpServer(ThreadingHTTPServer):
 class RpcHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     disable_nagle_algorithm = True
+    timeout = 120  # idle keep-alive connections are closed after this many seconds (one thread each)
     server_version = "mcb-serve"
     sys_version = ""
 
