@@ -291,3 +291,10 @@ def test_nesting_too_deep_for_our_parser_is_a_located_syntax_error(linter, depth
     (rule, pointer, line_no, column), diagnostic = only(linter, text)
     assert (rule, line_no, column) == ("recipe.json.syntax", 1, len('{"version": 1, "operations": ') + 128)
     assert "nesting deeper than 128" in diagnostic.message
+
+
+def test_block_budget_when_a_later_shape_is_too_big_to_count(linter):
+    text = json.dumps(recipe(box((0, 0, 0), (9, 1, 9)), box((0, 5, 0), (1999, 5, 1999))))
+    (rule, pointer, _, _), diagnostic = only(linter, text, max_blocks=100)
+    assert (rule, pointer) == ("recipe.budget.blocks", "/operations/0")
+    assert "more than 100 distinct blocks" in diagnostic.message

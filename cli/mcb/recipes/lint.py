@@ -277,8 +277,11 @@ class _FileLint:
                      "box = volume, line = steps+1, cylinder = (2r+1)²×height; repeats and overlaps are charged "
                      "again each time")
         elif rejected.message == "Recipe block limit exceeded":
-            unique = len(compile_geometry(recipe, max_blocks=2_000_000))
-            self.add(R.BUDGET_BLOCKS, f"the recipe places {unique:,} distinct blocks; the limit is {limit:,} "
+            try:
+                places = f"{len(compile_geometry(recipe, max_blocks=2_000_000)):,}"
+            except RecipeRejected:  # a later shape is too big to count; the server stops at the limit anyway
+                places = f"more than {limit:,}"
+            self.add(R.BUDGET_BLOCKS, f"the recipe places {places} distinct blocks; the limit is {limit:,} "
                      f"{server}", rejected.pointer, "split it into several recipes, or raise --max-plan-blocks "
                      "to match the server's max_plan_blocks")
         elif rejected.message == "Expanded operation count exceeds limit":
