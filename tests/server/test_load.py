@@ -20,6 +20,7 @@ def test_concurrent_clients_keep_the_journal_consistent(tmp_path):
         failures: list[str] = []
         statuses: list[int] = []
         applied: dict[str, tuple] = {}
+        latest: dict[tuple, str] = {}
         stop_at = time.monotonic() + 3.0
 
         def post(client, method, **params):
@@ -57,6 +58,7 @@ def test_concurrent_clients_keep_the_journal_consistent(tmp_path):
                     if body["result"]["status"] != "applied":
                         failures.append(f"status: {body['result']}")
                     applied[op] = (area, block, body["result"]["written"])
+                    latest[area] = block
                     round_ += 1
 
         def reader():
@@ -87,6 +89,12 @@ def test_concurrent_clients_keep_the_journal_consistent(tmp_path):
         for op, (area, block, written) in applied.items():
             count, distinct = per_op.get(op, (0, 0))
             assert count == distinct == written  # every confirmed write journaled exactly once
+        # no lost writes: every area holds the block of the last operation applied there
+        with state.lock:
+            for (low, high), block in latest.items():
+                for x in range(low[0], high[0] + 1):
+                    for z in range(low[2], high[2] + 1):
+                        assert state.world.peek((x, low[1], z)) == block
         # the durable world equals the live world for every edited position
         with state.lock:
             for position, block in stored_blocks.items():
