@@ -72,3 +72,16 @@ def test_undo_requires_terminal_operation_and_cancelled_ones_undo_receipts_only(
     assert undo_plan["changed_blocks"] == 0
     assert rpc.apply(undo_plan, "undo-nothing")["message"] == "No changes"
     time.sleep(0)
+
+
+def test_undo_prepare_runs_the_guard_on_the_source_plan(rpc, server):
+    done = rpc.build([box((0, 70, 0), (1, 70, 0), STONE)], "g")
+    rpc.admin("test_pause_writes", paused=True)
+    assert rpc.error("operation_undo_prepare", operation_id=done["operation_id"]) == (
+        400, "cancelled", "Writing paused by the owner; send a new request or /ai resume")
+    rpc.admin("test_pause_writes", paused=False)
+    with server.state.lock:
+        part = server.state.parts.define("gate", done["operation_id"], [(0, 70, 0), (1, 70, 0)])
+    rpc.admin("test_protect_part", part_id=part.id)
+    assert rpc.error("operation_undo_prepare", operation_id=done["operation_id"]) == (
+        403, "permission_denied", "Part is protected: gate")
