@@ -19,8 +19,10 @@ from mcb.schematics.transform import mirror_schematic, rotate_schematic
 
 REG = load_registry("26.2")
 STATES = [
-    "minecraft:air", "minecraft:stone", "minecraft:oak_stairs[facing=north,half=bottom,shape=outer_left,waterlogged=false]",
-    "minecraft:oak_log[axis=x]", "minecraft:rail[shape=south_east,waterlogged=false]", "minecraft:oak_sign[rotation=3,waterlogged=false]",
+    "minecraft:air", "minecraft:stone",
+    "minecraft:oak_stairs[facing=north,half=bottom,shape=outer_left,waterlogged=false]",
+    "minecraft:oak_log[axis=x]", "minecraft:rail[shape=south_east,waterlogged=false]",
+    "minecraft:oak_sign[rotation=3,waterlogged=false]",
     "minecraft:chest[facing=west,type=left,waterlogged=false]",
 ]
 

@@ -57,7 +57,8 @@ _BOOKSHELF_MIRROR = {"slot_0_occupied": "slot_2_occupied", "slot_2_occupied": "s
 
 # Properties that no Y rotation or horizontal mirror changes (checked against every shipped release by a test).
 NEUTRAL_PROPERTIES = frozenset({
-    "active", "age", "attached", "attachment", "berries", "bites", "bloom", "bottom", "can_summon", "candles", "charges",
+    "active", "age", "attached", "attachment", "berries", "bites", "bloom", "bottom", "can_summon", "candles",
+    "charges",
     "conditional", "copper_golem_pose", "cracked", "crafting", "creaking", "creaking_heart_state", "delay", "disarmed",
     "distance", "down", "drag", "dusted", "eggs", "enabled", "extended", "eye", "face", "flower_amount", "half",
     "hanging", "has_book", "has_bottle_0", "has_bottle_1", "has_bottle_2", "has_record", "hatch", "honey_level",

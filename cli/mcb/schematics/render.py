@@ -92,7 +92,8 @@ EXACT: dict[str, RGB] = {
     "jukebox": (94, 64, 47), "dispenser": (110, 110, 110), "dropper": (110, 110, 110), "shroomlight": (240, 146, 70),
     "enchanting_table": (60, 30, 40), "smithing_table": (60, 60, 70), "powder_snow": (248, 253, 253),
     "polished_basalt": (88, 88, 92), "daylight_detector": (130, 116, 94), "soul_torch": (100, 200, 210),
-    "trapped_chest": (164, 116, 48), "ender_chest": (40, 55, 60), "fire": (230, 130, 40), "glow_lichen": (110, 130, 110),
+    "trapped_chest": (164, 116, 48), "ender_chest": (40, 55, 60), "fire": (230, 130, 40),
+    "glow_lichen": (110, 130, 110),
     "sea_pickle": (100, 110, 40), "bell": (240, 200, 80), "tripwire_hook": (130, 110, 90),
 }
 STONE_WORDS = [  # (word in the id, colour): base material of stairs/slabs/walls and ore hosts
