@@ -49,7 +49,7 @@ def test_schema_is_draft_2020_12_with_a_stable_id():
     schema = json.loads(COMMITTED.read_text(encoding="utf-8"))
     Draft202012Validator.check_schema(schema)
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
-    assert schema["$id"] == SCHEMA_ID == "urn:mcb:schema:recipe:1"
+    assert schema["$id"] == SCHEMA_ID == "https://mcb.invalid/schemas/recipe.schema.json"
 
 
 def errors(value) -> list[str]:

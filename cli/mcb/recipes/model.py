@@ -20,7 +20,8 @@ from pydantic.json_schema import GenerateJsonSchema
 
 from mcb.recipes.compile import INT32_MAX, INT32_MIN, MAX_DEPTH, MAX_EXPANDED_OPERATIONS, MAX_REPEAT_COUNT
 
-SCHEMA_ID = "urn:mcb:schema:recipe:1"
+# Same scheme as the terrain schemas; .invalid is reserved, so nobody mistakes the id for a download address.
+SCHEMA_ID = "https://mcb.invalid/schemas/recipe.schema.json"
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 # ``(?![\s\S])`` is "end of input" in ECMA-262 and in Python alike; ``$`` would let Python validators (jsonschema,
 # check-jsonschema) accept a trailing newline that the server refuses.
