@@ -95,6 +95,8 @@ def camera_capture(
         result = client.camera_capture(camera_id=camera, pose=pose_body, after_operation_id=after)
         with term.progress("capturing", total=None):
             while result.status == "pending":
+                if not result.captureId:
+                    raise ServerError("camera returned `pending` without a captureId", code="invalid_response")
                 if time.monotonic() > deadline:
                     raise NetworkError(f"capture {result.captureId} still pending after {timeout:g} s", code="wait_timeout")
                 time.sleep(0.5)

@@ -92,7 +92,7 @@ def material_search(
             data = page.wire()
 
     def human() -> None:
-        term.table(["id", "block", "item"], [(r["id"], r["block"], r["item"]) for r in data["results"]])
+        id_table(term, ["id", "block", "item"], [(r["id"], _yes(r["block"]), _yes(r["item"])) for r in data["results"]])
         more = " (more: use --all)" if data.get("next_cursor") else ""
         term.info(f"{len(data['results'])} of {data['total']} shown{more}")
 
@@ -198,6 +198,10 @@ def import_prepare(
         if output is not None:
             save_plan(output, plan, client, f"asset {asset_id}")
     term.emit(plan.wire(), lambda: show_plan(term, plan))
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
 
 
 def register(app: typer.Typer) -> None:

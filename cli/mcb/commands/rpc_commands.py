@@ -88,9 +88,10 @@ def inspect(
     def human() -> None:
         total = sum(result.palette.values())
         term.line(f"{result.region.text()}: {total} blocks, {len(result.palette)} states")
-        term.table(["state", "count"], sorted(result.palette.items(), key=lambda kv: (-kv[1], kv[0])))
+        palette = sorted(result.palette.items(), key=lambda kv: (-kv[1], kv[0]))
+        id_table(term, ["count", "state"], [(count, state) for state, count in palette])
         if blocks:
-            term.table(["pos", "state"], [(b.pos.text(), b.state) for b in result.blocks])
+            id_table(term, ["pos", "state"], [(b.pos.text(), b.state) for b in result.blocks])
 
     term.emit(result.wire(), human)
 
