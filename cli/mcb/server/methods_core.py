@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 
+from mcb.server import recovery
 from mcb.server.dispatch import context_field_providers, register_method
 from mcb.server.errors import RpcError, invalid
 from mcb.server.params import (
-    check_bounds, loose_pos, now_ms, pos_json, pos_order, pos_param, region_json, required_string,
+    check_bounds, loose_pos, now_ms, pos_order, pos_param, region_json, required_string,
 )
-from mcb.server import recovery
 
 MAX_INSPECT_BLOCKS = 4096
 MAX_DEPENDENCIES = 512
@@ -182,4 +182,4 @@ def register_methods() -> None:
     register_method("recovery_abandon", recovery_abandon, admin_only=True)
 
 
-__all__ = ["register_methods", "pos_json"]
+__all__ = ["register_methods"]

@@ -7,7 +7,7 @@ import hmac
 import re
 import struct
 
-from mcb.server.errors import RpcError, invalid
+from mcb.server.errors import invalid
 from mcb.server.operation import TERMINAL
 from mcb.server.params import blockpos_text, now_ms, pos_order
 from mcb.server.plans import new_plan
@@ -116,4 +116,4 @@ def _prefixed(text: str) -> bytes:
     return struct.pack(">I", len(data)) + data
 
 
-__all__ = ["RpcError", "abandon", "prepare_undo", "review", "review_mask", "compute_review"]
+__all__ = ["abandon", "compute_review", "prepare_undo", "review", "review_mask"]
