@@ -151,7 +151,7 @@ def prepare_import(ctx: StepContext, step: ImportStep) -> PlanSummary:
 def prepare_undo(ctx: StepContext, step: UndoStep) -> PlanSummary:
     operation_id = ctx.operation_of(step.step)
     if operation_id is None:
-        raise InputError(f"step {step.step!r} has no applied operation to undo")
+        raise InputError(f"step {step.step!r} has no finished operation to undo (it did not run or is still running)")
     return ctx.client.operation_undo_prepare(operation_id)
 
 

@@ -66,8 +66,9 @@ class BatchState:
         self.save()
 
     def operation_of(self, name: str) -> str | None:
+        """The step's operation once it is terminal (applied, or ended badly with writes that can be undone)."""
         record = self.step(name)
-        if record and record.get("phase") == "done":
+        if record and record.get("phase") in {"done", "failed"}:
             return record.get("operation_id")
         return None
 

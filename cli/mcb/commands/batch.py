@@ -80,7 +80,11 @@ def batch(
 
             runner = BatchRunner(client, plan, state, continue_on_error=continue_on_error, retry_failed=retry_failed,
                                  wait_timeout=wait_timeout, on_event=on_event, on_progress=on_progress)
-            report = runner.run()
+            try:
+                report = runner.run()
+            except KeyboardInterrupt:
+                term.info(f"progress is saved in {state_path}; run the same command again to resume")
+                raise
 
     def human() -> None:
         id_table(term, ["step", "kind", "result", "operation", "written"],
