@@ -272,3 +272,20 @@ def test_terrain_tile_batch_steps(cli, server_env, tmp_path):
     bad.write_text(json.dumps({"version": 1, "steps": [{"name": "x", "kind": "terrain_tile", "tile_index": 0}]}))
     refused = cli("batch", str(bad))
     assert refused.exit_code == 1 and "needs `recipe` or `terrain_id`" in refused.stderr
+
+
+def test_all_tiles_refuse_envelope_outside_area_and_changed_budget(cli, server_env, tmp_path):
+    outside = long_hill(tmp_path)
+    recipe = json.loads(outside.read_text())
+    recipe["max"]["x"] = 70  # the project area ends at x = 64
+    outside.write_text(json.dumps(recipe))
+    tid = run_json(cli, "terrain", "preview", outside, "--offline", "--json")["terrain_id"]
+    refused = cli("terrain", "prepare", tid, "--all", "--apply", "--recipe", str(outside))
+    assert refused.exit_code == 1 and "is not inside the project area" in refused.stderr
+    assert inspect(server_env, (0, 64, 0), (15, 64, 7)) == {(x, 64, z): "minecraft:air" for x in range(16)
+                                                            for z in range(8)}  # nothing written
+    state = tmp_path / "budget.state.json"
+    state.write_text(json.dumps({"format": 1, "server": server_env.url, "project_id": None, "steps": {},
+                                 "terrain_id": tid, "tile_budget": 512}))
+    changed = cli("terrain", "prepare", tid, "--all", "--apply", "--state", str(state))
+    assert changed.exit_code == 7 and "tile budget 512" in changed.stderr

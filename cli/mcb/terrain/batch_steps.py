@@ -18,7 +18,7 @@ from mcb.batch.model import Batch
 from mcb.batch.runner import BatchRunner, StepReport
 from mcb.batch.state import BatchState
 from mcb.client.models import PlanSummary
-from mcb.errors import InputError, McbError, ServerError
+from mcb.errors import ConflictError, InputError, McbError, ServerError
 
 OUTSIDE = "Tile index outside terrain"
 
@@ -82,8 +82,14 @@ def run_all_tiles(client, terrain_id: str, state_path: Path, *, recipe: dict | N
     if state.data["terrain_id"] != terrain_id:
         raise InputError(f"{state_path} belongs to terrain {state.data['terrain_id']}",
                          hint="use another --state file for another recipe")
+    context = client.project_context()
+    if not dry_run:
+        _check_budget(state, context.max_plan_blocks)
     if recipe is not None:
-        tile_count = register_recipe(client, recipe, terrain_id).get("tile_count", tile_count)
+        preview = register_recipe(client, recipe, terrain_id)
+        tile_count = preview.get("tile_count", tile_count)
+        if not dry_run:
+            _check_envelope(preview["bounds"], context.region)
     tiles: list[dict] = []
     index = start
     while tile_count is None or index < tile_count:
@@ -109,6 +115,32 @@ def run_all_tiles(client, terrain_id: str, state_path: Path, *, recipe: dict | N
         index += 1
     return {"status": "completed", "terrain_id": terrain_id, "state_file": str(state_path), "tiles": tiles,
             "error": None}
+
+
+def _check_budget(state: BatchState, budget: int | None) -> None:
+    """Tile numbering depends on the server's plan budget: never resume under another one (§1.8)."""
+    saved = state.data.get("tile_budget")
+    if saved is not None and budget is not None and saved != budget:
+        raise ConflictError(f"{state.path} was started with tile budget {saved}; the server now uses {budget}, "
+                            "which numbers the tiles differently", code="tile_budget_changed",
+                            hint="restore the server's max-plan-blocks, or start a new --state file")
+    if saved is None and budget is not None:
+        state.data["tile_budget"] = budget
+        state.save()
+
+
+def _check_envelope(bounds: dict, region) -> None:
+    """Refuse up front when the recipe's envelope leaves the project area (no tile would be half written)."""
+    if region is None:
+        return
+    low, high = region.min, region.max
+    inside = all(getattr(low, a) <= bounds["min"][a] and bounds["max"][a] <= getattr(high, a) for a in "xyz")
+    if not inside:
+        b = bounds
+        raise InputError(f"the recipe envelope {b['min']['x']},{b['min']['y']},{b['min']['z']} .. "
+                         f"{b['max']['x']},{b['max']['y']},{b['max']['z']} is not inside the project area "
+                         f"{region.text()}", code="out_of_bounds",
+                         hint="move the envelope or ask the owner to enlarge the area (/ai area)")
 
 
 def _tile_fields(report: StepReport) -> dict:
