@@ -104,10 +104,11 @@ def build_prepare(ctx, params):
     part_id = params.get("part_id")
     if part_id is not None:
         part_id = required_string(params, "part_id")
-    return state.create_plan(
-        "build", zip(compiled.positions, compiled.states), dependencies=dependencies, part_id=part_id,
-        expected_blocks=params.get("expected_blocks"),
-    )
+    with state.main_thread():  # steps 1-2 ran on the request thread, like the plugin's RPC thread
+        return state.create_plan(
+            "build", zip(compiled.positions, compiled.states), dependencies=dependencies, part_id=part_id,
+            expected_blocks=params.get("expected_blocks"),
+        )
 
 
 def _dependencies(raw) -> list:
@@ -173,11 +174,12 @@ def recovery_abandon(ctx, params):
 def register_methods() -> None:
     for name, handler in [
         ("project_context", project_context), ("region_inspect", region_inspect),
-        ("region_changes", region_changes), ("build_prepare", build_prepare), ("build_apply", build_apply),
+        ("region_changes", region_changes), ("build_apply", build_apply),
         ("operation_status", operation_status), ("operation_cancel", operation_cancel),
         ("operation_undo_prepare", operation_undo_prepare),
     ]:
         register_method(name, handler)
+    register_method("build_prepare", build_prepare, main_thread=False)  # compiles before taking the lock
     register_method("recovery_review", recovery_review, admin_only=True)
     register_method("recovery_abandon", recovery_abandon, admin_only=True)
 
