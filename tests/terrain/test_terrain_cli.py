@@ -289,3 +289,26 @@ def test_all_tiles_refuse_envelope_outside_area_and_changed_budget(cli, server_e
                                  "terrain_id": tid, "tile_budget": 512}))
     changed = cli("terrain", "prepare", tid, "--all", "--apply", "--state", str(state))
     assert changed.exit_code == 7 and "tile budget 512" in changed.stderr
+
+
+def test_lint_warns_when_the_surface_misses_the_envelope(cli, tmp_path):
+    high = json.loads(SMALL_HILL.read_text())
+    high["min"]["y"], high["max"]["y"] = 200, 210  # surface is around 81..84
+    path = tmp_path / "high.json"
+    path.write_text(json.dumps(high))
+    diags = json.loads(cli("terrain", "lint", str(path), "-f", "json").stdout)["files"][0]["diagnostics"]
+    assert [d["rule"] for d in diags] == ["terrain.surface.clipped"]
+    assert "(81..84) is below the envelope's Y range 200..210" in diags[0]["message"]
+
+
+def test_tiles_cut_mode_counts_air_targets_only(cli, tmp_path):
+    from mcb.terrain.heightfield import envelope_heights
+    from mcb.terrain.recipe import parse_recipe_text
+
+    cut = json.loads(SMALL_HILL.read_text())
+    cut["mode"] = "cut"
+    path = tmp_path / "cut.json"
+    path.write_text(json.dumps(cut))
+    rows = run_json(cli, "terrain", "tiles", path, "--json")["tiles"]
+    heights = envelope_heights(parse_recipe_text(json.dumps(cut)))
+    assert rows[0]["targets"] == int(sum(87 - min(max(h, 79), 87) for h in heights.ravel())) == 512 - 201
