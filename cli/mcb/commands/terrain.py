@@ -16,7 +16,8 @@ terrain_app = typer.Typer(
 
 RecipeArg = Annotated[str, typer.Argument(metavar="RECIPE", help="Terrain recipe JSON file ('-' = stdin).")]
 BudgetOpt = Annotated[int, typer.Option("--budget", min=1, max=4096,
-                                        help="Tile budget (the server's max-plan-blocks, 1..4096).")]
+                                        help="Tile budget offline (the server's max-plan-blocks, 1..4096); "
+                                             "a server always uses its own.")]
 ResolutionOpt = Annotated[int | None, typer.Option("--resolution", "-r", min=32, max=256,
                                                    help="Samples per axis, 32..256 (offline default 256, "
                                                         "server default 128).")]
