@@ -146,3 +146,33 @@ def test_clean_restart_keeps_world_journal_tokens_and_keys(tmp_path):
     finally:
         client.close()
         second.stop()
+
+
+def test_recovery_guard_and_an_operation_interrupted_before_any_write(tmp_path):
+    from mcb.server.testing import run_server
+
+    data = tmp_path / "d"
+    with run_server(data, tick_ms=10_000) as first:  # the engine never gets to step: the op stays queued
+        client = Rpc(first)
+        plan = client.prepare([box((40, 70, 0), (41, 70, 0), STONE)])
+        op = client.apply(plan, "q")["operation_id"]
+        client.close()
+    with run_server(data) as second:
+        client = Rpc(second)
+        try:
+            status = client.call("operation_status", operation_id=op)
+            assert (status["status"], status["message"], status["written"]) == ("recovery_required", INTERRUPTED, 0)
+            assert client.admin("project_context")["operations"][0]["status"] == "recovery_required"
+            client.admin("test_set_area", min=pos(-32, 0, -32), max=pos(32, 128, 32))
+            assert client.error("recovery_review", token=second.admin_token, operation_id=op) == (
+                400, "out_of_bounds", "Plan exceeds current project area")
+            client.admin("test_set_area", min=pos(-64, 0, -64), max=pos(64, 128, 64))
+            review = client.admin("recovery_review", operation_id=op)
+            assert (review["positions"], review["matchesBefore"], review["matchesAfter"]) == (0, 0, 0)
+            epoch = client.admin("test_new_world_epoch")
+            assert client.error("recovery_abandon", token=second.admin_token, operation_id=op,
+                                expected_digest=review["currentDigest"]) == (
+                400, "version_mismatch", "Project or world changed")
+            assert epoch["world_epoch"]
+        finally:
+            client.close()
