@@ -83,3 +83,20 @@ def test_server_going_away_mid_wait_is_a_network_error_with_a_resume_hint(tmp_pa
     finally:
         server.kill()
     assert f"mcb status {started.operation_id} --wait" in caught.value.hint
+
+
+def test_second_apply_while_one_is_active_is_retried_until_the_engine_is_free(tmp_path):
+    """The real server answers "busy: one active ... operation" while another applies; the client waits it out."""
+    from mcb.client import McbClient
+    from mcb.server.testing import run_server
+
+    with run_server(tmp_path / "busy", tick_ms=20) as server:
+        with McbClient(server.url, agent_token=server.agent_token, player_id="console") as client:
+            first = client.build_prepare(box_recipe(0, 100, 0, size=6))
+            second = client.build_prepare(box_recipe(20, 100, 0, size=3))
+            running = client.build_apply(first.plan_id, first.plan_hash, "busy-1")
+            queued = client.build_apply(second.plan_id, second.plan_hash, "busy-2")
+            assert client.transport.retries_done > 0
+            assert client.operation_status(running.operation_id).terminal  # it had to finish first
+            final = wait_for_operation(client, queued.operation_id, timeout=30)
+            assert final.status == "applied" and client.project_context().operations_total == 2
