@@ -303,3 +303,14 @@ def test_non_text_query_or_kind_is_a_request_error_before_limit(rpc):
     assert error(rpc, "material_search", {"kind": ["block"], "limit": 0}) == ("invalid_request",
                                                                             "Expected a string: kind")
     assert ok(rpc, "material_search", {"query": 5.0})["query"] == "5.0"
+
+
+@pytest.mark.parametrize("material, block, item", [
+    ("potted_poppy", True, False), ("oak_wall_sign", True, False), ("redstone_wire", True, False),
+    ("redstone", False, True), ("carrots", True, False), ("carrot", False, True), ("white_candle_cake", True, False),
+    ("water_cauldron", True, False), ("cauldron", True, True), ("crimson_stem", True, True),
+    ("melon_stem", True, False), ("skeleton_wall_skull", True, False), ("skeleton_skull", True, True),
+])
+def test_item_flags_follow_vanilla(rpc, material, block, item):
+    result = ok(rpc, "material_describe", {"id": material})
+    assert (result["block"], result["item"], result["placeable"]) == (block, item, block)

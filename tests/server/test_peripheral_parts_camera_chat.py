@@ -3,73 +3,12 @@
 
 from __future__ import annotations
 
-import time
 import uuid
 
-import httpx
 import pytest
+from test_peripheral_support import P, Rpc, rpc  # noqa: F401  (rpc is a fixture)
 
 from mcb.server.testing import run_server
-
-
-class Rpc:
-    def __init__(self, server):
-        self.server = server
-        self.client = httpx.Client(timeout=30)
-
-    def raw(self, method, params=None, *, admin=False, scope=True):
-        body = dict(params or {})
-        if scope:
-            body.setdefault("player_id", self.server.owner_uuid)
-        token = self.server.admin_token if admin else self.server.agent_token
-        for _ in range(200):  # clients must retry the journal latch (protocol §1.7)
-            response = self.client.post(self.server.url + "/v1/rpc", json={"method": method, "params": body},
-                                        headers={"Authorization": f"Bearer {token}"})
-            if response.json().get("error", {}).get("message") != "A journal step is in progress; retry":
-                break
-            time.sleep(0.01)
-        return response.status_code, response.json()
-
-    def ok(self, method, params=None, **kw):
-        status, body = self.raw(method, params, **kw)
-        assert status == 200 and body["ok"], body
-        return body["result"]
-
-    def error(self, method, params=None, **kw):
-        status, body = self.raw(method, params, **kw)
-        assert not body["ok"], body
-        assert status == (403 if body["error"]["code"] == "permission_denied" else 400)
-        return body["error"]["code"], body["error"]["message"]
-
-    def hook(self, method, params=None):
-        return self.ok(method, params, admin=True, scope=False)
-
-    def build(self, low, high, block, *, wait=True):
-        recipe = {"version": 1, "operations": [{"type": "box", "min": _p(low), "max": _p(high), "block": block}]}
-        plan = self.ok("build_prepare", {"recipe": recipe})
-        op = self.ok("build_apply", {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"],
-                                     "idempotency_key": str(uuid.uuid4())})
-        return self.wait(op["operation_id"]) if wait else (plan, op)
-
-    def wait(self, operation_id):
-        deadline = time.monotonic() + 20
-        while True:
-            status = self.ok("operation_status", {"operation_id": operation_id})
-            if status["status"] not in ("queued", "applying") or time.monotonic() > deadline:
-                return status
-            time.sleep(0.02)
-
-
-def _p(pos):
-    return {"x": pos[0], "y": pos[1], "z": pos[2]}
-
-
-@pytest.fixture
-def rpc(tmp_path):
-    with run_server(tmp_path / "data") as server:
-        client = Rpc(server)
-        yield client
-        client.client.close()
 
 
 # -- parts ------------------------------------------------------------------------------------------------------
@@ -83,7 +22,7 @@ def test_part_define_and_get(rpc):
     got = rpc.ok("part_get", {"part_id": part["part_id"]})
     assert got == {"part_id": part["part_id"], "name": "wall", "block_count": 6, "protected": False,
                    "operation_id": op["operation_id"],
-                   "bounds": {"worldId": rpc.server.world_id, "min": _p((1, 70, 2)), "max": _p((3, 71, 2))}}
+                   "bounds": {"worldId": rpc.server.world_id, "min": P((1, 70, 2)), "max": P((3, 71, 2))}}
     context = rpc.ok("project_context")
     assert context["parts"] == [{"part_id": part["part_id"], "name": "wall", "protected": False, "block_count": 6}]
 
@@ -93,7 +32,7 @@ def test_part_mask_is_only_the_positions_actually_written(rpc):
     op = rpc.build((0, 80, 0), (2, 80, 0), "minecraft:stone")  # the first block is already stone: no receipt
     part = rpc.ok("part_define", {"name": "row", "operation_id": op["operation_id"]})
     assert part["block_count"] == 2
-    assert rpc.ok("part_get", {"part_id": part["part_id"]})["bounds"]["min"] == _p((1, 80, 0))
+    assert rpc.ok("part_get", {"part_id": part["part_id"]})["bounds"]["min"] == P((1, 80, 0))
 
 
 def test_parts_survive_a_restart(tmp_path):
@@ -127,8 +66,8 @@ def test_part_define_errors_in_order(rpc):
 
 def test_part_define_on_an_operation_that_is_not_applied_is_busy(rpc):
     plan = rpc.ok("build_prepare", {"recipe": {"version": 1, "operations": [
-        {"type": "box", "min": _p((0, 75, 0)), "max": _p((2, 75, 0)), "block": "minecraft:stone"}]}})
-    rpc.hook("test_set_blocks", {"blocks": [{"pos": _p((1, 75, 0)), "state": "minecraft:dirt"}]})
+        {"type": "box", "min": P((0, 75, 0)), "max": P((2, 75, 0)), "block": "minecraft:stone"}]}})
+    rpc.hook("test_set_blocks", {"blocks": [{"pos": P((1, 75, 0)), "state": "minecraft:dirt"}]})
     op = rpc.wait(rpc.ok("build_apply", {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"],
                                          "idempotency_key": "k1"})["operation_id"])
     assert op["status"] == "conflict"
@@ -202,8 +141,8 @@ def test_configured_camera_is_offline_in_the_emulator(rpc):
 def test_after_operation_must_be_applied(rpc):
     rpc.hook("test_camera_config", {"camera_player_uuid": str(uuid.uuid4())})
     plan = rpc.ok("build_prepare", {"recipe": {"version": 1, "operations": [
-        {"type": "box", "min": _p((0, 75, 0)), "max": _p((1, 75, 0)), "block": "minecraft:stone"}]}})
-    rpc.hook("test_set_blocks", {"blocks": [{"pos": _p((0, 75, 0)), "state": "minecraft:dirt"}]})
+        {"type": "box", "min": P((0, 75, 0)), "max": P((1, 75, 0)), "block": "minecraft:stone"}]}})
+    rpc.hook("test_set_blocks", {"blocks": [{"pos": P((0, 75, 0)), "state": "minecraft:dirt"}]})
     op = rpc.wait(rpc.ok("build_apply", {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"],
                                          "idempotency_key": "k"})["operation_id"])
     assert rpc.error("camera_capture", {"pose": POSE, "after_operation_id": op["operation_id"]}) == (
@@ -274,7 +213,7 @@ def test_a_new_client_with_open_leases_pauses_writes_and_cancels(rpc):
     assert [m["id"] for m in polled] == [waiting["id"]]
     assert rpc.error("chat_reply", {"id": leased["id"], "playerId": leased["playerId"]}, admin=True, scope=False)[
         0] == "permission_denied"
-    recipe = {"version": 1, "operations": [{"type": "box", "min": _p((0, 70, 0)), "max": _p((0, 70, 0)),
+    recipe = {"version": 1, "operations": [{"type": "box", "min": P((0, 70, 0)), "max": P((0, 70, 0)),
                                             "block": "minecraft:stone"}]}
     assert rpc.error("build_prepare", {"recipe": recipe}) == (
         "cancelled", "Writing paused by the owner; send a new request or /ai resume")
