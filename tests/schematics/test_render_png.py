@@ -131,3 +131,13 @@ def test_iso_nearer_block_hides_the_one_behind():
     gold_colours = {tuple(p) for p in gold_only.reshape(-1, 3)} - {BACKGROUND}
     assert len(gold_colours) == 3
     assert not gold_colours & {tuple(p) for p in both.reshape(-1, 3)}
+
+
+def test_oversized_pictures_are_refused_cleanly():
+    from mcb.errors import InputError
+
+    schem = Schematic(4000, 1, 4000, ["minecraft:stone"], np.zeros((1, 1, 1), dtype=np.int32)[:0], 4903)
+    with pytest.raises(InputError, match="too large"):
+        render_schematic(schem, "iso", scale=4)
+    with pytest.raises(InputError, match="too large"):
+        render_schematic(schem, "top", scale=8)

@@ -25,6 +25,7 @@ from mcb.schematics.model import Schematic
 VIEWS = ("top", "iso", "both")
 BACKGROUND = (24, 26, 32)
 MAX_AUTO_PIXELS = 1400  # longest side chosen by the automatic scale
+MAX_CANVAS_PIXELS = 60_000_000  # refuse pictures that would need gigabytes of working memory
 INVISIBLE = frozenset({"air", "cave_air", "void_air", "structure_void", "light", "barrier"})
 
 RGB = tuple[int, int, int]
@@ -230,6 +231,7 @@ def render_top(schem: Schematic, scale: int):
     """Top-down map, north up, one ``scale``-pixel square per column."""
     from PIL import Image
 
+    _check_canvas(schem.width * scale, schem.length * scale, "top")
     colours, visible = _palette_tables(schem)
     h = schem.height
     solid = visible[schem.blocks] if schem.blocks.size else np.zeros((h, schem.length, schem.width), dtype=bool)
@@ -261,6 +263,7 @@ def render_iso(schem: Schematic, scale: int):
     w, h, l = schem.width, schem.height, schem.length
     width_px = (w + l) * s + 2
     height_px = (w + l) * s // 2 + h * s + 2
+    _check_canvas(width_px, height_px, "iso")
     if not schem.blocks.size:
         return Image.new("RGB", (width_px, height_px), BACKGROUND)
     colours, visible = _palette_tables(schem)
@@ -289,6 +292,12 @@ def render_iso(schem: Schematic, scale: int):
     rgb[drawn] = shades[rank[drawn] % 3, rank[drawn] // 3]
     image = Image.fromarray(rgb.reshape(height_px, width_px, 3).astype(np.uint8), "RGB")
     return _crop_to_content(image)
+
+
+def _check_canvas(width: int, height: int, view: str) -> None:
+    if width * height > MAX_CANVAS_PIXELS:
+        raise InputError(f"the {view} view would be {width} x {height} pixels, too large to draw",
+                         hint="use a smaller --scale, or --view top for very large schematics")
 
 
 def _face_sprites(s: int) -> list[tuple[np.ndarray, np.ndarray]]:
