@@ -217,3 +217,28 @@ def test_terrain_id_hashes_the_literal_number_text(server):
                        headers={"Authorization": f"Bearer {server.agent_token}",
                                 "Content-Type": "application/json"}).json()
     assert reply["result"]["terrain_id"] == expected
+
+
+def test_applied_tiles_have_the_offline_surface(rpc):
+    """Apply one full-height column of tiles of valley-lake and read the world's surface back."""
+    from mcb.terrain.heightfield import surface_heights
+    from mcb.terrain.recipe import parse_recipe_text
+
+    text = (ROOT / "recipes/terrain/valley-lake.json").read_text()
+    recipe = parse_recipe_text(text)
+    terrain_id = preview(rpc, json.loads(text))["terrain_id"]
+    assert terrain_id == recipe.terrain_id
+    for index in (0, 15, 30):  # x -40..-25, z -24..-9, every y layer (x fastest, then z, then y)
+        plan, status = run_tile(rpc, terrain_id, index, f"valley-{index}")
+        assert status["status"] == "applied" and status["written"] == plan["changed_blocks"]
+    world = {}
+    for low, high in ((40, 55), (56, 71), (72, 79)):  # region_inspect reads at most 4096 blocks
+        world.update(rpc.inspect_blocks((-40, low, -24), (-25, high, -9)))
+    xs, zs = np.arange(-40, -24), np.arange(-24, -8)
+    expected = surface_heights(recipe, xs[None, :], zs[:, None])
+    for zi, z in enumerate(zs.tolist()):
+        for xi, x in enumerate(xs.tolist()):
+            top = max(y for y in range(40, 80) if world[(x, y, z)] != "minecraft:air")
+            assert top == expected[zi, xi], (x, z)
+            assert world[(x, top, z)] == "minecraft:grass_block[snowy=false]"
+            assert world[(x, top - 3, z)] == "minecraft:andesite"
