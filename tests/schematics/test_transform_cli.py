@@ -150,3 +150,17 @@ def test_render_command(cli, corpus, tmp_path):
     assert both.exit_code == 0 and "both view" in both.stdout
     bad = cli("schem", "render", str(corpus / CHESTS), "-o", str(tmp_path / "c.png"), "--view", "side")
     assert bad.exit_code == 2
+
+
+def test_vanilla_mirror_warns_about_geometrically_wrong_states(cli, corpus, tmp_path):
+    """The chest file holds double chests: vanilla mirror keeps their type, which splits them (spec §C.3)."""
+    out = tmp_path / "m.schem"
+    vanilla = cli("schem", "mirror", str(corpus / CHESTS), "-a", "x", "-o", str(out))
+    assert vanilla.exit_code == 0
+    assert "geometrically wrong" in vanilla.stderr and "type=left" in vanilla.stderr
+    data = json.loads(cli("schem", "mirror", str(corpus / CHESTS), "-a", "x", "-o", str(out), "--rules",
+                          "geometric", "--json").stdout)
+    assert data["other_rules"] == "vanilla"
+    assert any("chest" in state and "type=left" in state for state in data["other_rules_differ"])
+    rotate = cli("schem", "rotate", str(corpus / CHESTS), "-d", "90", "-o", str(out))
+    assert "geometrically wrong" not in rotate.stderr  # no chorus plant or fire in this file

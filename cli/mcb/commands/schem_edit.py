@@ -63,6 +63,11 @@ def _print_edit(term, summary: dict) -> None:
         ])
 
     term.emit(summary, human)
+    differ = summary["other_rules_differ"] if summary["other_rules"] == "geometric" else []
+    if differ and not term.json_mode:
+        shown = ", ".join(differ[:3]) + (f" and {len(differ) - 3} more" if len(differ) > 3 else "")
+        term.warn(f"{len(differ)} block state(s) come out geometrically wrong with vanilla rules: {shown}; "
+                  "use --rules geometric for a geometrically exact result")
 
 
 def rotate(

@@ -265,6 +265,9 @@ def transform_file(source, output, *, degrees: int | None = None, mirror_axis: s
     written_version = version or (schem.source.version if schem.source.version in (2, 3) else 2)
     _write_atomically(result, output, written_version)
     changed = len(set(result.palette) - set(schem.palette))  # states the transform produced anew
+    turns = 0 if mirror_axis is not None else (degrees or 0) // 90
+    other = "geometric" if rules == "vanilla" else "vanilla"
+    differ = rule_set_differences(schem, turns, mirror_axis, registry, rules, other)
     return {
         "input": str(source),
         "output": str(output),
@@ -280,7 +283,22 @@ def transform_file(source, output, *, degrees: int | None = None, mirror_axis: s
         "palette_changed": changed,
         "block_entities": len(result.block_entities),
         "entities": len(result.entities),
+        "other_rules": other,
+        "other_rules_differ": differ,  # used input states the other rule set would transform differently
     }
+
+
+def rule_set_differences(schem: Schematic, turns: int, mirror_axis: str | None, registry, rules: str,
+                         other: str) -> list[str]:
+    """Used palette states that the other rule set would transform differently (palette-level, cheap)."""
+    if not schem.blocks.size:
+        return []
+    used = np.unique(schem.blocks)
+    used = used[used < len(schem.palette)]
+    palette = [schem.palette[i] for i in used]
+    mine = transform_palette(palette, quarter_turns=turns, mirror_axis=mirror_axis, rules=rules, registry=registry)
+    theirs = transform_palette(palette, quarter_turns=turns, mirror_axis=mirror_axis, rules=other, registry=registry)
+    return sorted({state for state, a, b in zip(palette, mine, theirs) if a != b})
 
 
 def _registry_option(mc_version: str):
