@@ -34,7 +34,8 @@ def lint(
                                                    "(repeatable; default *.json).")] = None,
     exclude: Annotated[list[str] | None, typer.Option("--exclude", help="Skip walked files whose name or relative "
                                                       "path matches (repeatable; *.schema.json is always skipped).")] = None,
-    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Files checked in parallel.")] = None,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Files checked in parallel (default 1: "
+                                             "linting is pure Python, threads do not help).")] = None,
     mcp_bridge: Annotated[bool, typer.Option("--mcp-bridge", help="Also warn where the MCP bridge's stricter schema "
                                              "would refuse (256 operations, radius 128, no nested repeat, ...).")]
     = False,
