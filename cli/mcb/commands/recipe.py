@@ -166,7 +166,7 @@ def fmt(
 
         mcb recipe fmt tower.json
 
-        mcb recipe fmt -i recipes/*.json
+        mcb recipe fmt -i tower.json silo.json
 
         mcb recipe fmt --check recipes/tower.json recipes/silo.json
     """
