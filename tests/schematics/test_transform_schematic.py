@@ -205,3 +205,14 @@ def test_geometric_mirror_moves_bookshelf_books_with_the_slot_state():
     assert sorted(int(i["Slot"]) for i in out.block_entities[0].data["Items"]) == [2, 4]
     vanilla = mirror_schematic(schem, "x", "vanilla", REG)
     assert sorted(int(i["Slot"]) for i in vanilla.block_entities[0].data["Items"]) == [0, 4]
+
+
+def test_worldedit_metadata_offset_follows_the_paste_offset():
+    meta = nbt.Compound({"WorldEdit": nbt.Compound({"Offset": nbt.IntArray((1, 2, 3)),
+                                                     "Version": nbt.String("7.3.0")})})
+    schem = Schematic(2, 1, 4, ["minecraft:stone"], np.zeros((1, 4, 2), dtype=np.int32), 4903, offset=(1, 2, 3),
+                      metadata=meta)
+    out = rotate_schematic(schem, 90, registry=REG)
+    assert tuple(out.metadata["WorldEdit"]["Offset"]) == out.offset == (-(3 + 4 - 1), 2, 1)
+    assert out.metadata["WorldEdit"]["Version"] == "7.3.0"
+    assert tuple(schem.metadata["WorldEdit"]["Offset"]) == (1, 2, 3)  # input untouched

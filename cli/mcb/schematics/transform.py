@@ -146,17 +146,32 @@ def _apply(schem: Schematic, move: _Move, rules: str, registry) -> Schematic:
     palette, blocks = _merge_duplicates(palette, blocks)
     width, length = move.new_size
     biomes = move.array(schem.biomes) if schem.biomes is not None else None
+    new_offset = move.offset(schem.offset)
     return replace(
         schem,
         width=width,
         length=length,
         palette=palette,
         blocks=blocks,
-        offset=move.offset(schem.offset),
+        offset=new_offset,
+        metadata=_moved_metadata(schem.metadata, new_offset),
         block_entities=[_move_block_entity(be, move, rules) for be in schem.block_entities],
         entities=[_move_entity(entity, move, schem) for entity in schem.entities],
         biomes=biomes,
     )
+
+
+def _moved_metadata(metadata, new_offset: tuple[int, int, int]):
+    """WorldEdit 7.3+ repeats the paste offset in ``Metadata.WorldEdit.Offset``; keep it equal to the new one."""
+    worldedit = metadata.get("WorldEdit") if isinstance(metadata, dict) else None
+    if not isinstance(worldedit, dict) or "Offset" not in worldedit:
+        return metadata
+    from mcb.schematics.nbt import Compound, IntArray
+
+    moved = Compound(metadata)
+    moved["WorldEdit"] = Compound(worldedit)
+    moved["WorldEdit"]["Offset"] = IntArray(new_offset)
+    return moved
 
 
 def _merge_duplicates(palette: list[str], blocks: np.ndarray) -> tuple[list[str], np.ndarray]:
