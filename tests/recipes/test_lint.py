@@ -10,7 +10,7 @@ from mcb.blocks.registry import load_registry
 from mcb.recipes.lint import RecipeLinter
 from mcb.reports.model import Severity
 
-from .helpers import box, cylinder, line, recipe, repeat
+from .helpers import box, cylinder, recipe, repeat
 
 
 @pytest.fixture(scope="module")

@@ -40,7 +40,6 @@ DEFAULT_MAX_BLOCKS = 4096
 SCAN_BUDGET_CAP = 2_000_000
 
 BLOCK_PATTERN = re.compile(r"minecraft:[a-z0-9_]+(?:\[[a-z0-9_=,]+\])?")
-_INTEGER_TEXT = re.compile(r"-?(0|[1-9][0-9]*)")
 
 Position = tuple[int, int, int]
 

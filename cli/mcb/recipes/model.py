@@ -83,7 +83,6 @@ class Cylinder(_Strict):
 
 
 SHAPES = (Box, Line, Cylinder)
-OPERATION_TYPES = ("box", "line", "cylinder", "repeat")
 # Canonical key order of each object type (used by `mcb recipe fmt`).
 KEY_ORDER = {
     "recipe": ("version", "operations"),
