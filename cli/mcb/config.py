@@ -295,12 +295,12 @@ def write_user_config(data: dict) -> Path:
     lines = []
     for key, value in data.items():
         if not isinstance(value, dict):
-            lines.append(f"{key} = {_toml_value(value)}")
+            lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
     for name, section in data.get("profiles", {}).items():
         lines.append("")
         lines.append(f"[profiles.{_toml_key(name)}]")
         for key, value in section.items():
-            lines.append(f"{key} = {_toml_value(value)}")
+            lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
     temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     temp.write_text("\n".join(lines).lstrip("\n") + "\n", "utf-8")
     os.replace(temp, path)
@@ -313,7 +313,7 @@ def _check_profile_name(name: str) -> None:
 
 
 def _toml_key(key: str) -> str:
-    return key if all(c.isalnum() or c in "-_" for c in key) else json.dumps(key)
+    return key if all(c.isascii() and (c.isalnum() or c in "-_") for c in key) else _toml_string(key)
 
 
 def _toml_value(value: Any) -> str:
@@ -321,4 +321,9 @@ def _toml_value(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, (int, float)):
         return repr(value)
-    return json.dumps(str(value), ensure_ascii=False)  # a JSON string is a valid TOML basic string
+    return _toml_string(str(value))
+
+
+def _toml_string(text: str) -> str:
+    # A JSON string is a TOML basic string, except that TOML also wants DEL (U+007F) escaped.
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")

@@ -20,7 +20,9 @@ values = st.one_of(
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.dictionaries(names, st.dictionaries(names, values, max_size=4), max_size=4), st.none() | names)
+@given(st.dictionaries(names | st.text(min_size=1, max_size=8), st.dictionaries(names | st.text(min_size=1, max_size=8),
+                                                                                values, max_size=4), max_size=4),
+       st.none() | names)
 def test_user_config_writer_round_trips_through_tomllib(profiles, active):
     data = {"profiles": profiles}
     if active is not None:

@@ -262,3 +262,13 @@ def test_build_apply_gives_up_after_bounded_replays_with_a_safe_hint(live_server
     assert keys == {"always-lost"} and proxy.methods().count("build_apply") == 4
     assert "same idempotency key" in caught.value.hint
     assert make_client().project_context().operations_total == 1
+
+
+def test_a_result_of_the_wrong_shape_is_a_clean_server_error():
+    from mcb.client import McbClient
+
+    body = b'{"ok": true, "result": {"operation_id": "x", "status": 5, "written": "many"}}'
+    with BrokenServer(200, body) as odd, McbClient(odd.url, agent_token="t" * 40) as client:
+        with pytest.raises(ServerError) as caught:
+            client.operation_status("x")
+    assert caught.value.code == "invalid_response" and "OperationStatus" in caught.value.message
