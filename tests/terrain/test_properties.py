@@ -145,3 +145,34 @@ def test_brush_raise_and_lower_are_mirror_images(amount, strength, falloff, radi
     assert up.raised == down.lowered and up.changed_columns == down.changed_columns
     for row_up, row_down in zip(up.after, down.after):
         assert [h - top for h in row_up] == [top - h for h in row_down]
+
+
+plain_text = st.characters(blacklist_characters="\u2028\u2029", blacklist_categories=("Cs",))
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(plain_text, max_size=8),
+    lambda children: st.lists(children, max_size=4)
+    | st.dictionaries(st.text(plain_text, max_size=6), children, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(json_values)
+def test_canonical_text_is_sorted_compact_json_with_literals_kept(value):
+    from mcb.terrain.jsontext import canonical_text, loads_keeping_numbers, to_plain
+
+    text = json.dumps(value)
+    parsed = loads_keeping_numbers(text)
+    canonical = canonical_text(parsed)
+    # Python's own sorted compact dump writes the same literals (json.dumps prints floats with repr)
+    assert canonical == json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    assert json.loads(canonical) == value
+    assert canonical_text(loads_keeping_numbers(json.dumps(value, indent=2))) == canonical
+    assert to_plain(parsed) == value
+
+
+def test_canonical_strings_escape_like_gson():
+    from mcb.terrain.jsontext import canonical_text
+
+    assert canonical_text({"a\u2028": "\u2029\n\"é"}) == '{"a\\u2028":"\\u2029\\n\\"é"}'

@@ -91,7 +91,7 @@ def canonical_text(value) -> str:
     if isinstance(value, dict):
         # Java String order compares UTF-16 code units; encode to utf-16-be for non-BMP safety.
         keys = sorted(value, key=lambda k: k.encode("utf-16-be"))
-        return "{" + ",".join(json.dumps(k) + ":" + canonical_text(value[k]) for k in keys) + "}"
+        return "{" + ",".join(_string(k) + ":" + canonical_text(value[k]) for k in keys) + "}"
     if isinstance(value, list):
         return "[" + ",".join(canonical_text(v) for v in value) + "]"
     if value is None:
@@ -101,7 +101,7 @@ def canonical_text(value) -> str:
     if value is False:
         return "false"
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        return _string(value)
     text = number_text(value)
     if text is None:
         raise TypeError(f"not a JSON value: {type(value).__name__}")
@@ -121,6 +121,11 @@ def from_source_map(value, source_map, pointer: str = ""):
 
 def _escape(key: str) -> str:
     return str(key).replace("~", "~0").replace("/", "~1")
+
+
+def _string(text: str) -> str:
+    """Gson's JsonWriter escaping (non-HTML-safe): controls, quote and backslash, plus U+2028/U+2029."""
+    return json.dumps(text, ensure_ascii=False).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
 def to_plain(value):
