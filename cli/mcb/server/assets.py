@@ -13,6 +13,7 @@ import math
 import os
 import re
 import tempfile
+import threading
 import uuid
 from pathlib import Path
 
@@ -27,6 +28,7 @@ MAX_COMPRESSED_BYTES = 1_048_576
 ROTATIONS = (0, 90, 180, 270)
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 EXPORT_AUTHOR = "minecraft-builder-mcp"
+_LIBRARY_WRITE = threading.Lock()
 
 
 # -- the library folder ------------------------------------------------------------------------------------------
@@ -87,6 +89,32 @@ def asset_list(ctx, params):
 # -- schematic_export --------------------------------------------------------------------------------------------
 def schematic_export(ctx, params):
     state = ctx.state
+    with state.main_thread():  # the plugin reads the box on the main thread; the file work happens after
+        low, size, cells = _read_export_box(state, params)
+    name = required_string(params, "name")
+    if not valid_asset_name(name):
+        raise invalid("Asset name must contain 1..64 printable characters")
+    origin = pos_param(params, "origin") if params.get("origin") is not None else low
+    offset = tuple(_int32(a - b) for a, b in zip(low, origin))
+    from mcb.server import asset_codec
+
+    data = asset_codec.encode_export(
+        size=size, offset=offset, cells=cells, data_version=state.config.data_version, name=name,
+        author=EXPORT_AUTHOR, date_ms=now_ms(),
+    )
+    with _LIBRARY_WRITE:  # two exports must not both pass the 64-file check
+        folder = library_dir(state)
+        if len(library_files(folder)) >= MAX_LIBRARY_FILES:
+            raise invalid("Asset library is full (64 files maximum)")
+        if len(data) > MAX_COMPRESSED_BYTES:
+            raise invalid("Compressed asset exceeds 1 MiB")
+        asset_id = str(uuid.uuid4())
+        path = write_atomic(folder, f"{asset_id}.schem", data)
+    return asset_record(state, asset_id, read_asset_file(path))
+
+
+def _read_export_box(state, params):
+    """§6.3 steps 1-3: bounds, volume, entities, then every block in y, z, x order (no block entities)."""
     world = state.world
     low, high = pos_param(params, "min"), pos_param(params, "max")
     if any(a > b for a, b in zip(low, high)):
@@ -114,25 +142,7 @@ def schematic_export(ctx, params):
                         "no asset was written",
                     )
                 cells.append(block)
-    name = required_string(params, "name")
-    if not valid_asset_name(name):
-        raise invalid("Asset name must contain 1..64 printable characters")
-    origin = pos_param(params, "origin") if params.get("origin") is not None else low
-    offset = tuple(_int32(a - b) for a, b in zip(low, origin))
-    folder = library_dir(state)
-    if len(library_files(folder)) >= MAX_LIBRARY_FILES:
-        raise invalid("Asset library is full (64 files maximum)")
-    from mcb.server import asset_codec
-
-    data = asset_codec.encode_export(
-        size=size, offset=offset, cells=cells, data_version=state.config.data_version, name=name,
-        author=EXPORT_AUTHOR, date_ms=now_ms(),
-    )
-    if len(data) > MAX_COMPRESSED_BYTES:
-        raise invalid("Compressed asset exceeds 1 MiB")
-    asset_id = str(uuid.uuid4())
-    path = write_atomic(folder, f"{asset_id}.schem", data)
-    return asset_record(state, asset_id, read_asset_file(path))
+    return low, size, cells
 
 
 def entities(state) -> list[dict]:
@@ -210,7 +220,8 @@ def schematic_import_prepare(ctx, params):
     schem = asset_codec.decode(read_asset_file(path), state, for_import=True)
     states = asset_codec.rotated_palette(schem, rotation, state)
     changes = [(place(cell, schem.offset, rotation, target), states[index]) for cell, index in asset_codec.cells(schem)]
-    return state.create_plan("import", changes)
+    with state.main_thread():  # the file was read on the RPC thread, as in the plugin; the plan is main-thread work
+        return state.create_plan("import", changes)
 
 
 def place(cell, offset, rotation: int, target) -> tuple[int, int, int]:

@@ -263,10 +263,14 @@ def register_methods() -> None:
     for name, handler in [
         ("part_define", part_define), ("part_get", part_get),
         ("camera_list", camera_list), ("camera_capture", camera_capture),
+    ]:
+        register_method(name, handler)
+    # File work runs off the emulated main thread, as in the plugin; these take the lock for the world parts.
+    for name, handler in [
         ("asset_list", assets.asset_list), ("schematic_export", assets.schematic_export),
         ("schematic_import_prepare", assets.schematic_import_prepare),
     ]:
-        register_method(name, handler)
+        register_method(name, handler, main_thread=False)
     register_method("chat_poll", chat_poll, admin_only=True, scoped=False)
     register_method("chat_reply", chat_reply, admin_only=True, scoped=False)
     hook_message = "Test hooks require the administrator capability"
