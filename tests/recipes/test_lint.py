@@ -298,3 +298,10 @@ def test_block_budget_when_a_later_shape_is_too_big_to_count(linter):
     (rule, pointer, _, _), diagnostic = only(linter, text, max_blocks=100)
     assert (rule, pointer) == ("recipe.budget.blocks", "/operations/0")
     assert "more than 100 distinct blocks" in diagnostic.message
+
+
+@pytest.mark.parametrize("text", ["null", "[]", '"recipe"', "5"])
+def test_root_must_be_an_object(linter, text):
+    (rule, pointer, line_no, column), diagnostic = only(linter, text)
+    assert (rule, pointer, line_no, column) == ("recipe.type", "", 1, 1)
+    assert 'Expected an object' in diagnostic.message

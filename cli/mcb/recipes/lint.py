@@ -117,13 +117,15 @@ class _FileLint:
         self.text = text
         self.name = name
         self.findings: list[tuple[str, Severity, str, str, str | None, bool]] = []
+        self._seen: set[tuple] = set()
         self._source_map: SourceMap | None = None
         self.facts: dict = {}
 
     def add(self, rule: str, message: str, pointer: str, hint: str | None = None, *,
             severity: Severity = Severity.ERROR, at_key: bool = False) -> None:
         finding = (rule, severity, message, pointer, hint, at_key)
-        if finding not in self.findings:  # jsonschema may report one problem through several keywords
+        if finding not in self._seen:  # jsonschema may report one problem through several keywords
+            self._seen.add(finding)
             self.findings.append(finding)
 
     @property
@@ -195,8 +197,8 @@ class _FileLint:
         try:
             value = json.loads(self.text, object_pairs_hook=pairs_hook, parse_constant=_refuse_constant)
         except (ValueError, RecursionError):
-            value = None
-        if value is None or duplicates or self.text.startswith("\ufeff"):
+            value = _SYNTAX_ERROR
+        if value is _SYNTAX_ERROR or duplicates or self.text.startswith("\ufeff"):
             try:
                 value, self._source_map = parse_with_positions(self.text.removeprefix("\ufeff"))
             except JsonSyntaxError as error:

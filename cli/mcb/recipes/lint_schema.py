@@ -43,7 +43,7 @@ def explain_schema_error(lint, error) -> None:
             if key not in instance:
                 lint.add(R.MISSING_KEY, f"missing key {key!r}{where} (server: \"Missing field: {key}\")", pointer,
                          f"add \"{key}\"")
-    elif keyword == "type" and instance is None and _last(pointer) != "hollow":
+    elif keyword == "type" and instance is None and pointer and _last(pointer) != "hollow":
         name = _last(pointer)
         lint.add(R.MISSING_KEY, f"{name} is null (server: \"Missing field: {name}\")", pointer,
                  f"give {name} a value; null counts as missing")
