@@ -312,3 +312,13 @@ def test_tiles_cut_mode_counts_air_targets_only(cli, tmp_path):
     rows = run_json(cli, "terrain", "tiles", path, "--json")["tiles"]
     heights = envelope_heights(parse_recipe_text(json.dumps(cut)))
     assert rows[0]["targets"] == int(sum(87 - min(max(h, 79), 87) for h in heights.ravel())) == 512 - 201
+
+
+def test_all_tiles_after_the_server_forgot_the_recipe(cli, server_env, tmp_path):
+    hill = long_hill(tmp_path)
+    tid = run_json(cli, "terrain", "preview", hill, "--offline", "--json")["terrain_id"]
+    forgotten = cli("terrain", "prepare", tid, "--all", "--apply", "--state", str(tmp_path / "f.json"))
+    assert forgotten.exit_code == 5 and "pass --recipe FILE" in forgotten.stderr
+    done = run_json(cli, "terrain", "prepare", tid, "--all", "--apply", "--recipe", hill, "--state",
+                    tmp_path / "f.json", "--json")
+    assert [t["result"] for t in done["tiles"]] == ["applied", "applied"]

@@ -110,6 +110,8 @@ def run_all_tiles(client, terrain_id: str, state_path: Path, *, recipe: dict | N
         if on_tile is not None:
             on_tile(index, report)
         if report.error is not None:
+            if report.error.code == "not_found" and recipe is None:
+                report.error.hint = "the server forgot the recipe (restart or 32 newer previews): pass --recipe FILE"
             return {"status": "stopped", "terrain_id": terrain_id, "state_file": str(state_path), "tiles": tiles,
                     "error": report.error}
         index += 1
