@@ -151,3 +151,25 @@ def test_a_symlinked_data_dir_is_refused(tmp_path):
         assert client.error("schematic_export", {"name": "n", "min": P((0, 70, 0)), "max": P((0, 70, 0))})[0] == (
             "invalid_request")
         client.close()
+
+
+def test_the_server_data_version_is_what_exports_write_and_imports_allow(tmp_path):
+    with run_server(tmp_path / "old", data_version=4000) as server:
+        client = Rpc(server)
+        exported = client.ok("schematic_export", {"name": "old", "min": P((0, 70, 0)), "max": P((0, 70, 0))})
+        assert exported["dataVersion"] == 4000
+        client.put_file("newer", sponge({"minecraft:stone": 0}, [0], data_version=4001))
+        client.put_file("same", sponge({"minecraft:stone": 0}, [0], data_version=4000))
+        assert client.error("schematic_import_prepare", {"asset_id": "newer", "target": P((0, 70, 0))}) == (
+            "invalid_request", "Schematic DataVersion is newer than the target server")
+        assert client.ok("schematic_import_prepare", {"asset_id": "same", "target": P((0, 70, 0))})[
+            "changed_blocks"] == 1
+        assert [a["assetId"] for a in client.ok("asset_list")["assets"]][-2:] == ["newer", "same"]
+        client.close()
+
+
+def test_listing_shows_the_record_export_returned(rpc):
+    exported = rpc.ok("schematic_export", {"name": "Same Record", "min": P((0, 62, 0)), "max": P((3, 64, 2)),
+                                           "origin": P((10, 60, -10))})
+    assert rpc.ok("asset_list", {"query": "same"})["assets"] == [exported]
+    assert exported["offset"] == P((-10, 2, 10))
