@@ -2,6 +2,18 @@
 
 Protocol §3.2–3.3 (materials), §3.10 (parts), §3.11 (cameras), §3.12 + §6 (schematics, in :mod:`mcb.server.assets`),
 §3.14 (chat). Registered by :func:`register_methods`, which the server calls at start.
+
+Test hooks added here (only with ``mcb serve --test-hooks``; admin token; no scope), standing in for in-game actions:
+
+- ``test_camera_config {camera_player_uuid}`` — set or clear ``camera-player-uuid`` for this run. Result
+  ``{configured}``. A configured camera account never comes online here, so captures then fail with
+  ``camera_unavailable`` after their validation.
+- ``test_camera_save {name, x, y, z, yaw, pitch}`` — ``/ai camera save <name>`` (inside the area, at most 64).
+  Result: the camera ``{camera_id, x, y, z, yaw, pitch}``.
+- ``test_chat_delivered {}`` — what players saw in chat: ``{lines:[{playerId, text}]}`` (``[Builder] `` replies and
+  the bridge-restart notice).
+- ``test_spawn_entity {type, pos:{x,y,z}}`` — an entity in the world, so ``schematic_export`` can meet
+  ``unsupported_entity`` (players are ignored, as in the plugin). Result: the entity.
 """
 
 from __future__ import annotations
