@@ -208,3 +208,14 @@ def test_batch_interrupted_at_every_boundary_equals_an_uninterrupted_run(tmp_pat
             for step in STEPS:
                 assert per_step <= {event for event, name in interrupted_at if name == step["name"]}
             assert snapshot(client) == expected
+
+
+def test_a_second_concurrent_run_of_the_same_batch_is_refused(mcb, tmp_path):
+    from mcb.batch import exclusive_run, state_path_for
+
+    batch = write_batch(tmp_path, STEPS[:1])
+    with exclusive_run(state_path_for(batch)):  # as if another `mcb batch` were running
+        refused = mcb("batch", batch)
+    assert refused.exit_code == 7 and "another `mcb batch`" in refused.stderr
+    assert mcb("context", "--json").json()["operations_total"] == 0
+    assert mcb("batch", batch).exit_code == 0

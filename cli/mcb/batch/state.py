@@ -9,14 +9,16 @@ operation: a step is never written twice.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from mcb.errors import ConfigError, InputError
+from mcb.errors import ConfigError, ConflictError, InputError
 
 STATE_FORMAT = 1
 
@@ -25,6 +27,30 @@ def state_path_for(batch_path: Path) -> Path:
     batch_path = Path(batch_path)
     stem = batch_path.name[:-5] if batch_path.name.endswith(".json") else batch_path.name
     return batch_path.with_name(f"{stem}.state.json")
+
+
+@contextlib.contextmanager
+def exclusive_run(state_path: Path) -> Iterator[None]:
+    """Hold ``<state>.lock`` for the whole run: two runs of one batch would each prepare (and apply) every step.
+
+    The lock is an OS file lock, so a crashed run never leaves it behind.
+    """
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: run without the guard
+        yield
+        return
+    lock_path = state_path.with_name(state_path.name + ".lock")
+    with open(lock_path, "a+") as handle:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise ConflictError(f"another `mcb batch` is running this batch (lock {lock_path})",
+                                hint="wait for it to finish; re-running afterwards resumes safely") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
 class BatchState:

@@ -37,41 +37,28 @@ def batch(
 
         mcb batch castle.batch.json --check
     """
-    from mcb.batch import BatchRunner, BatchState, load_batch, state_path_for
+    from mcb.batch import BatchRunner, BatchState, exclusive_run, load_batch, state_path_for
 
     term = json_terminal(ctx, json_)
     plan = load_batch(file)
     if check:
         rows = [{"name": s.name, "kind": s.kind, "description": s.description} for s in plan.steps]
         term.emit({"batch": str(file), "steps": rows},
-                  lambda: term.table(["#", "step", "kind", "description"],
-                                     [(i + 1, r["name"], r["kind"], r["description"] or "") for i, r in enumerate(rows)]))
+                  lambda: id_table(term, ["#", "step", "kind", "description"],
+                                   [(i + 1, r["name"], r["kind"], r["description"] or "") for i, r in enumerate(rows)]))
         return
     state_path = state_path_for(plan.path)
-    if restart and state_path.exists():
-        backup = state_path.with_name(state_path.name + ".bak")
-        state_path.replace(backup)
-        term.warn(f"previous state moved to {backup}; every step runs again")
     total = len(plan.steps)
     positions = {s.name: i + 1 for i, s in enumerate(plan.steps)}
 
     def on_event(event: str, name: str, details: dict) -> None:
-        prefix = f"[{positions[name]}/{total}] {name}"
-        messages = {
-            "start": lambda: f"{details['kind']}" + (f": {details['description']}" if details.get("description") else ""),
-            "skip": lambda: f"already done ({details['reason']}), skipped",
-            "prepared": lambda: f"plan {details['plan_id']} ({details['changed_blocks']} blocks to change)",
-            "expired": lambda: f"plan {details['plan_id']} expired before it was applied; preparing again",
-            "applying": lambda: f"applying with idempotency key {details['idempotency_key']}",
-            "started": lambda: f"operation {details['operation_id']}",
-            "resume": lambda: f"resuming operation {details['operation_id']}",
-            "finished": lambda: f"{details['status']} ({details['written']}/{details['total']} written)",
-            "nothing": lambda: "nothing to change",
-            "error": lambda: f"error: {details['message']}",
-        }
-        term.info(f"{prefix}: {messages[event]()}")
+        term.info(f"[{positions[name]}/{total}] {name}: {describe_event(event, details)}")
 
-    with open_client(ctx, term) as client:
+    with exclusive_run(state_path), open_client(ctx, term) as client:
+        if restart and state_path.exists():
+            backup = state_path.with_name(state_path.name + ".bak")
+            state_path.replace(backup)
+            term.warn(f"previous state moved to {backup}; every step runs again")
         state = BatchState.load(state_path, server=client.server, project_id=client.project_id)
         with term.progress("batch", total=None) as bar:
             def on_progress(name: str, status) -> None:
@@ -98,6 +85,24 @@ def batch(
         failed = sum(1 for s in report.steps if s.error is not None)
         raise type(error)(f"{failed} of {total} steps did not complete: {error.message}", hint=error.hint,
                           code=error.code, details=error.details)
+
+
+def describe_event(event: str, details: dict) -> str:
+    """One progress line (after the ``[i/n] step:`` prefix) for a runner event."""
+    if event == "start":
+        return details["kind"] + (f": {details['description']}" if details.get("description") else "")
+    templates = {
+        "skip": "already done ({reason}), skipped",
+        "prepared": "plan {plan_id} ({changed_blocks} blocks to change)",
+        "expired": "plan {plan_id} expired before it was applied; preparing again",
+        "applying": "applying with idempotency key {idempotency_key}",
+        "started": "operation {operation_id}",
+        "resume": "resuming operation {operation_id}",
+        "finished": "{status} ({written}/{total} written)",
+        "nothing": "nothing to change",
+        "error": "error: {message}",
+    }
+    return templates.get(event, event).format(**details)
 
 
 def _written(record: dict) -> str:
