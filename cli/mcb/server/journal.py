@@ -94,5 +94,7 @@ class Journal:
             return self._db.execute("PRAGMA integrity_check").fetchone()[0]
 
 
-def _dump(payload: dict) -> str:
+def _dump(payload) -> str:
+    if isinstance(payload, str):  # already serialized (a plan's hashed Gson text is stored as is)
+        return payload
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)

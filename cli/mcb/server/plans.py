@@ -33,6 +33,7 @@ class Plan:
     expires_ms: int
     undo_of: str | None = None
     sha256: str = ""
+    text: str | None = field(default=None, repr=False)  # the hashed serialization, journaled verbatim
     _desired: dict | None = field(default=None, repr=False)
     _actual: frozenset | None = field(default=None, repr=False)
     _bounds: dict = field(default_factory=dict, repr=False)
@@ -50,8 +51,11 @@ class Plan:
             out["undoOf"] = self.undo_of
         return out
 
-    def compute_hash(self) -> str:
-        return hashlib.sha256(gson_text(self.record()).encode("utf-8")).hexdigest()
+    def record_text(self) -> str:
+        return gson_text(self.record())
+
+    def compute_hash(self, text: str | None = None) -> str:
+        return hashlib.sha256((text or self.record_text()).encode("utf-8")).hexdigest()
 
     @classmethod
     def from_record(cls, kind: str, sha256: str, record: dict) -> "Plan":
@@ -113,7 +117,8 @@ def new_plan(state, kind: str, changes, dependencies, *, region=None, undo_of=No
         dependencies=sorted(dependencies, key=lambda d: pos_order(d[0])),
         created_ms=created, expires_ms=created + PLAN_TTL_MS, undo_of=undo_of,
     )
-    plan.sha256 = plan.compute_hash()
+    plan.text = plan.record_text()
+    plan.sha256 = plan.compute_hash(plan.text)
     return plan
 
 

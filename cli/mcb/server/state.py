@@ -138,7 +138,8 @@ class ServerState:
 
     def store_plan(self, plan: Plan) -> None:
         try:
-            self.journal.persist(plans=[(plan.id, plan.kind, plan.sha256, plan.created_ms, plan.record())])
+            payload = plan.text or plan.record_text()
+            self.journal.persist(plans=[(plan.id, plan.kind, plan.sha256, plan.created_ms, payload)])
         except Exception as error:
             self.halted = True
             raise RpcError("recovery_required", "Journal IO failed; restart and inspect recovery") from error
