@@ -247,3 +247,13 @@ def test_rpc_raw(mcb):
     assert mcb("rpc", "Bad-Name").exit_code == 2
     unknown = mcb("rpc", "nope_method", "--json")
     assert unknown.exit_code == 5 and json.loads(unknown.stderr)["error"]["code"] == "unsupported_method"
+
+
+def test_undo_after_a_player_edit_is_a_conflict(mcb, tmp_path):
+    operation = applied_operation(mcb, tmp_path)
+    mcb("rpc", "test_set_blocks", '{"blocks":[{"pos":{"x":1,"y":100,"z":1},"state":"minecraft:dirt"}]}', "--admin",
+        "--no-scope")
+    result = mcb("undo", operation, "--json")
+    assert result.exit_code == 7
+    error = json.loads(result.stderr)["error"]
+    assert error["code"] == "invalid_request" and error["details"]["reason"] == "undo_conflict"
