@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import copy
-from pathlib import Path
-import io
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest

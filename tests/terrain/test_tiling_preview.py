@@ -12,7 +12,7 @@ from PIL import Image
 
 from mcb.terrain.preview import render_preview, sample_coordinates
 from mcb.terrain.recipe import TerrainRecipeError, parse_recipe_text
-from mcb.terrain.tiling import tile_bounds, tile_count, tile_edge, tile_grid, tile_targets
+from mcb.terrain.tiling import tile_bounds, tile_count, tile_edge, tile_targets
 
 from terrain_cases import DATA, EXAMPLES, base_recipe, recipe_from
 

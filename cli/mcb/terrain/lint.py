@@ -134,8 +134,8 @@ def lint_file(path: Path) -> FileReport:
     name = str(path)
     size = path.stat().st_size
     if size > MAX_FILE_BYTES:
-        return FileReport(name, [Diagnostic("terrain.file.size", Severity.ERROR,
-                                            f"file is {size} bytes; far beyond the server's 1 MiB request limit", name)])
+        message = f"file is {size} bytes; far beyond the server's 1 MiB request limit"
+        return FileReport(name, [Diagnostic("terrain.file.size", Severity.ERROR, message, name)])
     data = path.read_bytes()
     try:
         text = data.decode("utf-8")

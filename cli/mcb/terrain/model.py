@@ -177,13 +177,15 @@ def brush_schema() -> dict:
         branch = next(b for b in prop.pop("anyOf") if b.get("type") != "null")
         prop.update(branch)
         prop.pop("default", None)
+    def forbid(*keys):
+        return {"not": {"anyOf": [{"required": [k]} for k in keys]}}
+
     schema["allOf"] = [
         {"if": {"properties": {"action": {"enum": ["raise", "lower"]}}},
-         "then": {"required": ["amount"], "not": {"anyOf": [{"required": ["height"]}, {"required": ["smooth_radius"]}]}}},
+         "then": {"required": ["amount"], **forbid("height", "smooth_radius")}},
         {"if": {"properties": {"action": {"const": "flatten"}}},
-         "then": {"required": ["height"], "not": {"anyOf": [{"required": ["amount"]}, {"required": ["smooth_radius"]}]}}},
-        {"if": {"properties": {"action": {"const": "smooth"}}},
-         "then": {"not": {"anyOf": [{"required": ["amount"]}, {"required": ["height"]}]}}},
+         "then": {"required": ["height"], **forbid("amount", "smooth_radius")}},
+        {"if": {"properties": {"action": {"const": "smooth"}}}, "then": forbid("amount", "height")},
     ]
     return schema
 
