@@ -70,7 +70,11 @@ def read_source(source: str | os.PathLike | bytes, limits: ReadLimits) -> tuple[
             raise NbtError(f"file is {size} bytes, above the {limits.max_compressed} byte limit",
                            rule="nbt.limit.compressed", pointer="/")
         with path.open("rb") as handle:
-            return handle.read(limits.max_compressed + 1), str(path)
+            data = handle.read(min(size, limits.max_compressed) + 1)  # never a cap-sized buffer for a small file
+        if len(data) > limits.max_compressed:
+            raise NbtError(f"file is larger than the {limits.max_compressed} byte limit", rule="nbt.limit.compressed",
+                           pointer="/")
+        return data, str(path)
     except FileNotFoundError:
         raise InputError(f"{path}: no such file", code="file.missing") from None
     except IsADirectoryError:

@@ -231,12 +231,12 @@ def _palette_findings(root, volume, registry, canonical: dict[str, str]) -> list
     if tag_type(data) != 7:
         found.append(_mistyped("BlockData"))
     elif volume is not None:
-        counts, problem = histogram_varints(data, volume)
+        counts, beyond, problem = histogram_varints(data, volume, bound=MAX_PALETTE)
         if problem is not None:
             message = "BlockData has extra entries" if problem.kind == "too_many" else "Malformed schematic"
             found.append(ServerFinding(f"server.blockdata.{problem.kind}", message, "/BlockData",
                                        exact=problem.kind == "too_many", detail=problem.message))
-        missing = [i for i in np.flatnonzero(counts) if int(i) not in used]
+        missing = [i for i in np.flatnonzero(counts) if int(i) not in used] + list(beyond)
         if missing:
             found.append(ServerFinding("server.blockdata.index", "BlockData refers to missing palette index",
                                        "/BlockData", detail=f"index {int(missing[0])} is not in the palette"))

@@ -121,17 +121,20 @@ class _Checker:
         if size is None:
             return
         cells = size[0] * size[2] * (size[1] if what != "biome2d" else 1)
-        counts, problem = histogram_varints(data, cells)
+        bound = min(max(indices, default=0) + 1, 1 << 16)  # sparse huge indices land in ``beyond``
+        counts, beyond, problem = histogram_varints(data, cells, bound=bound)
         if problem is not None:
             self.error(f"sponge.blockdata.{problem.kind}", problem.message.replace("BlockData", data_key), *where,
                        data_key)
         used = np.flatnonzero(counts)
-        missing = [int(i) for i in used if int(i) not in indices]
+        beyond_set = {int(i) for i in beyond}
+        missing = [int(i) for i in used if int(i) not in indices] + sorted(beyond_set - set(indices))
         if missing:
             self.error("sponge.blockdata.index", f"{data_key} uses index {missing[0]}"
                        + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else "")
                        + f", which {palette_key} does not define", *where, data_key)
-        unused = [state for index, state in indices.items() if index >= counts.size or not counts[index]]
+        unused = [state for index, state in indices.items()
+                  if (index >= counts.size and index not in beyond_set) or (index < counts.size and not counts[index])]
         if unused and problem is None:
             self.add("sponge.palette.unused", Severity.NOTE, f"{len(unused)} {palette_key} entries are never used "
                      f"(e.g. {unused[0]!r})", *where, palette_key)

@@ -87,25 +87,31 @@ def decode_varints(data: bytes | np.ndarray, count: int, dtype=np.int32) -> tupl
     return values, _count_problem(values.size, count)
 
 
-def histogram_varints(data: bytes | np.ndarray, count: int) -> tuple[np.ndarray, VarintProblem | None]:
-    """How often each index occurs, without materialising a full index array (the validation fast path).
-
-    On a problem the histogram covers the entries before it.
+def histogram_varints(data: bytes | np.ndarray, count: int,
+                      bound: int = 65536) -> tuple[np.ndarray, np.ndarray, VarintProblem | None]:
+    """How often each index below ``bound`` occurs, without materialising a full index array (the validation
+    fast path). Returns ``(counts, beyond, problem)``: ``counts`` has ``bound`` entries, ``beyond`` holds the
+    distinct values >= ``bound`` (sorted). On a problem the figures cover the entries before it.
     """
     scan = _scan(data)
     last = scan.last_bytes[:scan.limit]
-    counts = np.zeros(256, dtype=np.int64)
+    counts = np.zeros(max(bound, 256), dtype=np.int64)
     for start in range(0, last.size, 1 << 20):  # chunks: bincount widens its input to int64
-        counts += np.bincount(last[start:start + (1 << 20)], minlength=256)
+        counts[:256] += np.bincount(last[start:start + (1 << 20)], minlength=256)
     ok = scan.multi < scan.limit
+    beyond = np.zeros(0, dtype=np.int64)
     if ok.any():
-        counts -= np.bincount(last[scan.multi[ok]], minlength=counts.size)
-        extra = np.bincount(scan.multi_values[ok])
-        if extra.size > counts.size:
-            counts = np.concatenate([counts, np.zeros(extra.size - counts.size, dtype=np.int64)])
-        counts[:extra.size] += extra
+        counts[:256] -= np.bincount(last[scan.multi[ok]], minlength=256)
+        values = scan.multi_values[ok]
+        inside = values < counts.size
+        counts += np.bincount(values[inside], minlength=counts.size)[:counts.size]
+        beyond = np.unique(values[~inside])
+    if bound < counts.size:
+        extra = np.flatnonzero(counts[bound:]) + bound
+        beyond = np.union1d(extra, beyond)
+        counts = counts[:bound]
     problem = scan.problem or _count_problem(scan.limit, count)
-    return counts, problem
+    return counts, beyond, problem
 
 
 def _count_problem(found: int, expected: int) -> VarintProblem | None:
