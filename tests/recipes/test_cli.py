@@ -204,3 +204,13 @@ def test_fmt_refuses_to_print_several_files_and_leaves_all_untouched_on_bad_json
     result = cli("recipe", "fmt", "-i", str(good), str(broken))
     assert result.exit_code == 1 and f"{broken}:1:15" in result.stderr
     assert good.read_text() == before
+
+
+def test_compile_and_fmt_read_stdin(cli, good):
+    result = cli("recipe", "compile", "--json", "-", input=good.read_text())
+    assert result.exit_code == 0 and json.loads(result.stdout)["file"] == "<stdin>"
+    refused = cli("recipe", "compile", "-", input='{"version": 1,\n "operations": [{"type": "cone"}]}')
+    assert refused.exit_code == 1 and "<stdin>:2:26: the server would refuse this recipe" in refused.stderr
+    formatted = cli("recipe", "fmt", "-", input='{"operations": [], "version": 1}')
+    assert formatted.stdout == '{\n  "version": 1,\n  "operations": []\n}\n'
+    assert cli("recipe", "fmt", "-i", "-", input="{}").exit_code == 2

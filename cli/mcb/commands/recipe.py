@@ -76,7 +76,7 @@ def lint(
 @recipe_app.command("compile")
 def compile_(
     ctx: typer.Context,
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="Recipe file.")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="Recipe file, or - for stdin.")],
     mc_version: McVersionOpt = None,
     max_plan_blocks: MaxBlocksOpt = 4096,
     schem: Annotated[Path | None, typer.Option("--schem", help="Write the bounding box as a Sponge v2 schematic "
@@ -103,6 +103,8 @@ def compile_(
         mcb recipe compile recipes/tower.json --json | jq '.blocks | length'
 
         mcb recipe compile recipes/silo.json --schem silo.schem --png silo.png
+
+        python make_wall.py | mcb recipe compile - --json
     """
     from mcb.blocks.registry import load_registry
     from mcb.recipes.source import compile_file
@@ -110,12 +112,13 @@ def compile_(
     term = terminal(ctx, json_)
     registry = load_registry(mc_version)
     compiled = compile_file(file, registry, max_blocks=max_plan_blocks)
-    summary = {"file": str(file), "release": registry.release, **compiled.summary()}
+    summary = {"file": str(file) if str(file) != "-" else "<stdin>", "release": registry.release,
+               **compiled.summary()}
     if schem is not None or png is not None:
         from mcb.recipes.outputs import write_outputs
 
         summary["outputs"] = write_outputs(compiled, registry.data_version, schem=schem, png=png, view=view,
-                                           name=file.stem)
+                                           name=file.stem if str(file) != "-" else "recipe")
     if term.json_mode:
         blocks = [{"pos": {"x": x, "y": y, "z": z}, "state": state} for (x, y, z), state in compiled.blocks()]
         term.json({**summary, "blocks": blocks})
@@ -152,7 +155,8 @@ def _print_summary(term, summary: dict) -> None:
 @recipe_app.command("fmt")
 def fmt(
     ctx: typer.Context,
-    files: Annotated[list[Path], typer.Argument(metavar="FILE...", help="Recipe files (several with -i or --check).")],
+    files: Annotated[list[Path], typer.Argument(metavar="FILE...", help="Recipe files (several with -i or --check); "
+                                                "- reads stdin.")],
     in_place: Annotated[bool, typer.Option("--in-place", "-i", help="Rewrite the files (atomically).")] = False,
     check: Annotated[bool, typer.Option("--check", help="Change nothing; exit 1 if a file is not formatted.")] = False,
     json_: JsonOpt = False,
@@ -178,6 +182,8 @@ def fmt(
         raise UsageError("--in-place and --check exclude each other")
     if not (in_place or check) and len(files) != 1:
         raise UsageError("printing formats one file", hint="use -i to rewrite several files, or --check")
+    if in_place and any(str(f) == "-" for f in files):
+        raise UsageError("stdin cannot be rewritten in place", hint="drop -i to print the formatted text")
     results = format_files(files, write=in_place)
     changed = [r for r in results if r["changed"]]
     if not (in_place or check):

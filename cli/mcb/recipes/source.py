@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -14,6 +15,9 @@ MAX_RECIPE_BYTES = 16 * 1024 * 1024
 
 
 def read_recipe_text(path: Path) -> str:
+    """The file's text (``-`` reads stdin), BOM removed; InputError for a missing, huge or non-UTF-8 file."""
+    if str(path) == "-":
+        return _decode(sys.stdin.buffer.read(MAX_RECIPE_BYTES + 1), "<stdin>")
     try:
         size = path.stat().st_size
         if size > MAX_RECIPE_BYTES:
@@ -25,25 +29,38 @@ def read_recipe_text(path: Path) -> str:
         raise InputError(f"{path}: is a directory", hint="name a recipe file") from None
     except OSError as error:
         raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
+    return _decode(data, path)
+
+
+def _decode(data: bytes, path: Path | str) -> str:
+    if len(data) > MAX_RECIPE_BYTES:
+        raise InputError(f"{path}: more than {MAX_RECIPE_BYTES} bytes is too large for a recipe",
+                         hint="recipes must be under 1 MiB")
     try:
         return data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as error:
         raise InputError(f"{path}: not UTF-8 (byte {error.start})", hint="save the file as UTF-8") from None
 
 
+def display_name(path: Path) -> str:
+    return "<stdin>" if str(path) == "-" else str(path)
+
+
 def load_recipe(path: Path) -> tuple[object, SourceMap]:
     """The decoded recipe and its source map; InputError with line:column for bad JSON."""
     text = read_recipe_text(path)
+    path = display_name(path)
     try:
         return parse_with_positions(text)
     except JsonSyntaxError as error:
         raise InputError(f"{path}:{error.line}:{error.column}: {error.reason}", code="json.syntax",
-                         hint=f"run `mcb recipe lint {path}`") from None
+                         hint=f"run `mcb recipe lint {'-' if path == '<stdin>' else path}`") from None
 
 
 def compile_file(path: Path, registry, *, max_blocks: int = 4096) -> CompiledRecipe:
     """Compile a recipe file exactly as the server would; a refusal becomes InputError naming file:line:column."""
     recipe, source_map = load_recipe(path)
+    path = display_name(path)
     try:
         return compile_recipe(recipe, registry, max_blocks=max_blocks)
     except RecipeRejected as rejected:
@@ -51,7 +68,7 @@ def compile_file(path: Path, registry, *, max_blocks: int = 4096) -> CompiledRec
         place = f"{path}:{where[0]}:{where[1]}" if where else str(path)
         at = f" (at {rejected.pointer})" if rejected.pointer else ""
         raise InputError(f"{place}: the server would refuse this recipe: {rejected.code}: {rejected.message}{at}",
-                         code=rejected.code, hint=f"run `mcb recipe lint {path}` for every problem with hints",
+                         code=rejected.code, hint=f"run `mcb recipe lint {'-' if path == '<stdin>' else path}` for every problem with hints",
                          details={"pointer": rejected.pointer, "server_code": rejected.code}) from None
 
 
@@ -71,6 +88,7 @@ def format_file(path: Path) -> tuple[str, str]:
     from mcb.recipes.fmt import format_recipe
 
     text = read_recipe_text(path)
+    path = display_name(path)
     try:
         return text, format_recipe(text)
     except JsonSyntaxError as error:
