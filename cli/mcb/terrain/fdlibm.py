@@ -10,17 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-_HIGH_MASK = np.uint64(0x7FFFFFFF)
 _SHIFT = np.uint64(32)
-
-
-def _high_word(v: np.ndarray) -> np.ndarray:
-    return ((v.view(np.uint64) >> _SHIFT) & _HIGH_MASK).astype(np.int64)
-
-
-def _from_high_word(high: np.ndarray) -> np.ndarray:
-    """A double whose high 32 bits are ``high`` and low 32 bits zero."""
-    return (high.astype(np.uint64) << _SHIFT).view(np.float64)
+_LOW_MASK = np.uint64(0xFFFFFFFF)
+_ONE_ULP_HIGH = np.uint64(0x00100000 << 32)  # +1 in the exponent field of the high word
 
 
 def java_hypot(x, y) -> np.ndarray:
@@ -28,28 +20,30 @@ def java_hypot(x, y) -> np.ndarray:
     x = np.abs(np.asarray(x, dtype=np.float64))
     y = np.abs(np.asarray(y, dtype=np.float64))
     x, y = np.broadcast_arrays(x, y)
-    hx, hy = _high_word(x), _high_word(y)
-    swap = hy > hx  # fdlibm orders by high word only
+    bx, by = x.view(np.uint64), y.view(np.uint64)  # |v|: the sign bit is already clear
+    swap = (by >> _SHIFT) > (bx >> _SHIFT)  # fdlibm orders by high word only
     a = np.where(swap, y, x)
     b = np.where(swap, x, y)
-    ha = np.where(swap, hy, hx)
-    hb = np.where(swap, hx, hy)
+    a_hi = a.view(np.uint64) & ~_LOW_MASK  # a with its low word cleared, as bits
+    b_hi = b.view(np.uint64) & ~_LOW_MASK
+    ha = (a_hi >> _SHIFT).astype(np.int64)
+    hb = (b_hi >> _SHIFT).astype(np.int64)
     if np.any(ha > 0x5F300000) or np.any((hb < 0x20B00000) & (b != 0)):
         raise ValueError("java_hypot: argument outside the terrain range (|v| > 2**500 or tiny non-zero)")
     w = a - b
+    far = w > b
     with np.errstate(invalid="ignore"):
-        # branch 1: w > b
-        t1 = _from_high_word(ha)
+        # a much larger than b
+        t1 = a_hi.view(np.float64)
         t2 = a - t1
         first = np.sqrt(t1 * t1 - (b * (-b) - t2 * (a + t1)))
-        # branch 2: a and b close
-        a2 = a + a
-        y1 = _from_high_word(hb)
+        # a and b close
+        y1 = b_hi.view(np.float64)
         y2 = b - y1
-        t1b = _from_high_word(ha + 0x00100000)
-        t2b = a2 - t1b
-        second = np.sqrt(t1b * y1 - (w * (-w) - (t1b * y2 + t2b * b)))
-    result = np.where(w > b, first, second)
+        t1 = (a_hi + _ONE_ULP_HIGH).view(np.float64)  # high word of 2a
+        t2 = (a + a) - t1
+        second = np.sqrt(t1 * y1 - (w * (-w) - (t1 * y2 + t2 * b)))
+    result = np.where(far, first, second)
     result = np.where((ha - hb) > 0x3C00000, a + b, result)  # x/y > 2**60
     return np.where(b == 0, a, result)
 
