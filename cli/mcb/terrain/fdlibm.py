@@ -1,9 +1,10 @@
 """Java's ``Math.hypot`` (fdlibm ``e_hypot.c``), vectorised, bit for bit.
 
-numpy's ``hypot`` and Python's ``math.hypot`` are more accurate than fdlibm and therefore *different* in the last
-bit for roughly one non-integer argument pair in ten; a last-bit difference can flip the ``floor`` of a terrain
-height. This follows fdlibm's steps exactly (high-word splitting and its two sqrt formulas) for the range terrain
-uses; ``benchmarks/bench_terrain.py`` and ``tests/terrain/test_fdlibm.py`` check it against a JVM when one exists.
+numpy's ``hypot`` and Python's ``math.hypot`` round differently from fdlibm (which is accurate to < 1 ulp, not
+correctly rounded): against a JVM they differ in the last bit for roughly one non-integer argument pair in ten, and
+a last-bit difference can flip the ``floor`` of a terrain height. This follows fdlibm's steps exactly (high-word
+splitting and its two sqrt formulas) for the range terrain uses; ``tests/terrain/test_fdlibm.py`` checks it
+bit for bit against ``Math.hypot`` when a JDK is installed.
 """
 
 from __future__ import annotations
