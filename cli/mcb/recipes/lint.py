@@ -302,7 +302,7 @@ class _FileLint:
         for rule, severity, message, pointer, hint, at_key in self.findings:
             if rule == R.JSON_SYNTAX:
                 line, column = self._error_location
-                result.append(Diagnostic(rule, severity, message, self.name, None, line, column, hint))
+                result.append(Diagnostic(rule, severity, message, self.name, "", line, column, hint))
                 continue
             location = self.source_map.locate(pointer, key=at_key) or (1, 1)
             result.append(Diagnostic(rule, severity, message, self.name, pointer, location[0], location[1], hint))
