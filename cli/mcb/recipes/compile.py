@@ -22,6 +22,11 @@ API (also used by the local reference server)::
 
 The server runs dependency parsing and ``available()`` between those two steps; a caller that must keep that order
 uses :func:`compile_geometry` (step 1) and :func:`canonicalize_states` (step 4) separately.
+
+``CompiledRecipe``: ``positions`` (``(x, y, z)`` tuples in the compiler's first-insertion order) and ``states``
+(parallel list; canonical after step 4), ``blocks()`` (pairs sorted y, z, x: the order the plan applies them),
+``bounds``, ``palette()`` ([(state, count)], most used first), ``scan_used``/``scan_limit``,
+``operations_expanded``, ``max_depth_reached``, ``max_blocks`` and ``summary()`` (the JSON of ``mcb recipe compile``).
 """
 
 from __future__ import annotations
