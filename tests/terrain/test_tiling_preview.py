@@ -8,6 +8,8 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 from mcb.terrain.preview import render_preview, sample_coordinates
@@ -161,3 +163,22 @@ def test_json_shape_is_stable():
                            "sample_grid", "orientation", "legend", "world_verified", "note", "mimeType",
                            "imageBase64"}
     json.dumps(result)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.tuples(st.integers(-40, 40), st.integers(-40, 40), st.integers(-40, 40)),
+       st.tuples(st.integers(1, 13), st.integers(1, 13), st.integers(1, 13)), st.integers(1, 4096))
+def test_tiles_partition_any_envelope(low, size, budget):
+    high = tuple(low[i] + size[i] - 1 for i in range(3))
+    recipe = recipe_from(base_recipe(min=dict(zip("xyz", low)), max=dict(zip("xyz", high))))
+    edge = tile_edge(budget)
+    assert edge ** 3 <= budget and (edge == 16 or (edge + 1) ** 3 > budget)
+    seen = set()
+    for index in range(tile_count(recipe, budget)):
+        box = tile_bounds(recipe, index, budget)
+        assert box.volume <= budget
+        cells = {(x, y, z) for x in range(box.min[0], box.max[0] + 1) for y in range(box.min[1], box.max[1] + 1)
+                 for z in range(box.min[2], box.max[2] + 1)}
+        assert not cells & seen
+        seen |= cells
+    assert len(seen) == size[0] * size[1] * size[2]
