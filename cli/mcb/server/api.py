@@ -69,6 +69,8 @@ ServerState (``ctx.state``)
 - ``operations``: ``state.engine.get(operation_id)`` → ``Operation`` or ``None``; ``state.engine.require(op_id)``
   raises ``invalid_request`` "Unknown operation"; ``op.status`` (lowercase), ``op.owned_positions()`` (positions
   of confirmed receipts, in write order), ``state.engine.view(op)`` → the §3.8 status shape.
+- ``snapshots``: ``state.snapshots.snapshot_id(state_text)`` → 64-hex id or ``None`` (blocks with a block entity
+  only), ``captured(state_text)`` → the §4.5 captured string (default entity data).
 - ``parts``: ``state.parts`` (``PartStore``) — ``define(name, operation_id, positions) -> Part``, ``get(part_id)``,
   ``all()`` (definition order), ``protect(part_id)``; ``Part`` has ``id``, ``name``, ``operation_id``,
   ``positions`` (frozenset of tuples), ``protected``, ``summary()`` → ``{part_id,name,protected,block_count}``.

@@ -38,7 +38,7 @@ class Engine:
         return op
 
     def view(self, op: Operation) -> dict:
-        return op.view(len(self.state.plans[op.plan_id].changes))
+        return op.view(len(self.state.plans[op.plan_id].changes), self.state.snapshots.snapshot_id)
 
     def recent(self) -> list[Operation]:
         return sorted(self.ops.values(), key=lambda o: o.seq, reverse=True)

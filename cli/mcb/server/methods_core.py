@@ -71,6 +71,7 @@ def region_inspect(ctx, params):
     if volume > MAX_INSPECT_BLOCKS:
         raise RpcError("budget_exceeded", "Read at most 4096 blocks per request")
     detail = params.get("detail") == "blocks"
+    snapshot_id = state.snapshots.snapshot_id
     palette: Counter = Counter()
     blocks = []
     for y in range(low[1], high[1] + 1):
@@ -79,7 +80,12 @@ def region_inspect(ctx, params):
                 block = world.read((x, y, z))
                 palette[block] += 1
                 if detail:
-                    blocks.append({"state": block, "pos": {"x": x, "y": y, "z": z}})
+                    entry = {"state": block}
+                    snapshot = snapshot_id(block)
+                    if snapshot is not None:
+                        entry["snapshot_id"] = snapshot
+                    entry["pos"] = {"x": x, "y": y, "z": z}
+                    blocks.append(entry)
     return {"region": region_json(world.world_id, low, high), "palette": dict(sorted(palette.items())),
             "blocks": blocks, "sampled_at": now_ms(), "world_epoch": world.epoch, "truncated": False}
 

@@ -80,11 +80,11 @@ class Operation:
             abandoned_positions=[_t(p) for p in payload["abandonedPositions"]],
         )
 
-    def view(self, total_changes: int) -> dict:
+    def view(self, total_changes: int, snapshot_id=lambda state: None) -> dict:
         return {
             "operation_id": self.id, "plan_id": self.plan_id, "status": self.status, "written": len(self.receipts),
             "total_changes": total_changes, "processed": self.cursor,
-            "conflicts": [public_conflict(c) for c in self.conflicts], "message": self.message or "",
+            "conflicts": [public_conflict(c, snapshot_id) for c in self.conflicts], "message": self.message or "",
         }
 
 
@@ -92,10 +92,15 @@ def conflict_entry(pos: Pos, reason: str, expected: str, current: str, desired: 
     return {"pos": pos_json(pos), "expected": expected, "current": current, "desired": desired, "reason": reason}
 
 
-def public_conflict(entry: dict) -> dict:
-    # No block entities in this world, so the *_snapshot_id fields never appear.
-    return {"pos": entry["pos"], "reason": entry["reason"], "expected": entry["expected"],
-            "current": entry["current"], "desired": entry["desired"]}
+def public_conflict(entry: dict, snapshot_id) -> dict:
+    """The wire shape; a ``*_snapshot_id`` appears only when that value carries a block entity."""
+    out = {"pos": entry["pos"], "reason": entry["reason"], "expected": entry["expected"],
+           "current": entry["current"], "desired": entry["desired"]}
+    for key in ("expected", "current", "desired"):
+        snapshot = snapshot_id(entry[key])
+        if snapshot is not None:
+            out[f"{key}_snapshot_id"] = snapshot
+    return out
 
 
 def _t(pos: dict) -> Pos:

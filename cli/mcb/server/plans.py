@@ -182,7 +182,12 @@ def check_expected_blocks(state, entries, desired: dict) -> None:
             raise invalid("snapshot_id must be a SHA-256 digest")
         parsed.append((pos, state.canonicalize(text), snapshot))
     for pos, expected, snapshot in parsed:
-        if state.world.read(pos) != expected:
+        current = state.world.read(pos)
+        if current != expected:
             raise RpcError("stale_snapshot", f"Caller snapshot changed at {blockpos_text(pos)}")
-        if snapshot is not None:  # this world has no block entities, so any snapshot id is stale
+        current_id = state.snapshots.snapshot_id(current)
+        if current_id is not None and snapshot is None:
+            raise invalid(f"expected_blocks needs snapshot_id for block-entity data at {blockpos_text(pos)}; "
+                          "inspect this block again")
+        if snapshot is not None and snapshot != current_id:
             raise RpcError("stale_snapshot", f"Caller block-entity snapshot changed at {blockpos_text(pos)}")

@@ -67,6 +67,7 @@ def compute_review(state, op, plan) -> dict:
         digest.update(_prefixed(text))
     before_count = after_count = foreign = 0
     mask = review_mask(state, op)
+    captured = state.snapshots.captured  # the digest covers full captured values, entity part included
     for pos, before, after in mask:
         current = state.world.read(pos)
         if current == before:
@@ -76,7 +77,7 @@ def compute_review(state, op, plan) -> dict:
         else:
             foreign += 1
         digest.update(struct.pack(">iii", *pos))
-        digest.update(_prefixed(before) + _prefixed(after) + _prefixed(current))
+        digest.update(_prefixed(captured(before)) + _prefixed(captured(after)) + _prefixed(captured(current)))
     return {
         "operationId": op.id, "planId": plan.id, "positions": len(mask), "matchesBefore": before_count,
         "matchesAfter": after_count, "foreignStates": foreign, "currentDigest": digest.hexdigest(),

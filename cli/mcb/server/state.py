@@ -14,6 +14,7 @@ from mcb.server.errors import RpcError
 from mcb.server.journal import Journal
 from mcb.server.parts import PartStore
 from mcb.server.plans import Plan, prepare_plan
+from mcb.server.snapshots import Snapshots
 from mcb.server.world import World
 
 MAIN_THREAD_WAIT_S = 20.0
@@ -37,6 +38,7 @@ class ServerState:
         self.plans: dict[str, Plan] = {}
         self.engine = Engine(self)
         self._registry = None
+        self.snapshots = Snapshots(lambda: self.registry)
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._ticker: threading.Thread | None = None
