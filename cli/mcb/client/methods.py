@@ -61,7 +61,7 @@ class McbClient:
         log: Callable[[str], None] | None = None,
         **transport_options: Any,
     ):
-        self.server = server
+        self.server = server.rstrip("/")
         self.player_id = player_id
         self.project_id = project_id
         self._agent_token = agent_token
