@@ -16,7 +16,7 @@ from mcb.options import JsonOpt
 
 def build(
     ctx: typer.Context,
-    recipe_file: Annotated[str | None, typer.Argument(metavar="[RECIPE]", help="Recipe JSON file, or - for stdin.")] = None,
+    recipe_file: Annotated[str | None, typer.Argument(metavar="RECIPE", help="Recipe JSON file, or - for stdin.")] = None,
     asset: Annotated[str | None, typer.Option("--asset", help="Library schematic to place instead of a recipe.")] = None,
     target: Annotated[str | None, typer.Option("--target", help="Anchor x,y,z for --asset.")] = None,
     rotation: Annotated[int, typer.Option("--rotation", help="Clockwise degrees for --asset: 0, 90, 180, 270.")] = 0,

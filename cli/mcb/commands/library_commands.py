@@ -61,7 +61,7 @@ def part_get(
 @material_app.command("search", epilog=EXIT_CODES_HELP)
 def material_search(
     ctx: typer.Context,
-    words: Annotated[list[str] | None, typer.Argument(metavar="[QUERY]...", help="Substrings that must all occur in the id.")] = None,
+    words: Annotated[list[str] | None, typer.Argument(metavar="QUERY", help="Substrings that must all occur in the id.")] = None,
     kind: Annotated[str, typer.Option("--kind", help="block, item or all.")] = "block",
     limit: Annotated[int | None, typer.Option("--limit", help="Results per page (1..32).", min=1, max=32)] = None,
     all_pages: Annotated[bool, typer.Option("--all", help="Follow cursors and return every match.")] = False,

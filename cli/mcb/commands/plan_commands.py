@@ -112,7 +112,7 @@ def load_plan_reference(plan: str, plan_hash: str | None) -> tuple[str, str, str
 def apply(
     ctx: typer.Context,
     plan: Annotated[str, typer.Argument(metavar="PLAN", help="Plan id, or a plan file from `mcb prepare -o`.")],
-    plan_hash: Annotated[str | None, typer.Argument(metavar="[PLAN_HASH]", help="Plan hash (with a plan id).")] = None,
+    plan_hash: Annotated[str | None, typer.Argument(metavar="PLAN_HASH", help="Plan hash (with a plan id).")] = None,
     idempotency_key: Annotated[str | None, typer.Option("--idempotency-key", help="Key to (re)use; default mcb-<plan id>.")] = None,
     wait: Annotated[bool, typer.Option("--wait", help="Wait until the operation is terminal (progress on stderr).")] = False,
     timeout: WaitTimeoutOpt = 600.0,
