@@ -103,7 +103,7 @@ class ReadLimits:
 
     max_compressed: int = 64 * 1024 * 1024
     max_inflated: int = 512 * 1024 * 1024
-    max_depth: int = 512        # Minecraft's own NbtAccounter depth limit
+    max_depth: int = 200        # far above real files (~10) and the server (16); keeps recursion shallow
     max_tags: int = 5_000_000
 
 
@@ -364,6 +364,8 @@ class _Reader:
                 value = cls(st.unpack_from(self.buf, self.pos)[0])
                 self.pos += size
                 stats.tag_count += 1
+                if stats.tag_count > self.limits.max_tags:
+                    raise self.fail(f"more than {self.limits.max_tags} tags", "nbt.limit.tags")
             elif (tag == TAG_LIST or tag == TAG_COMPOUND) and skim is not None and skim(path):
                 value = self.skip_remembered(tag, depth, name)
             else:
@@ -512,6 +514,22 @@ def skip_container(reader: _Reader, tag: int, depth: int) -> Skipped:
         if n < 0 or sub > TAG_LONG_ARRAY or (sub == 0 and n):
             reader.pos = p
             raise reader.fail("malformed list header", "nbt.list.header")
+        if n > stats.max_list_length:
+            stats.max_list_length = n
+        stats.max_depth = max(stats.max_depth, depth + 1)
+        if 1 <= sub <= 6:  # a list of fixed-size scalars: one jump
+            stack = []
+            tags += n
+            size = n * _FIXED[sub]
+            if size > reader.budget() + reader.pos - p:
+                reader.pos = p
+                raise reader.fail(f"list length {n} does not fit in the remaining input", "nbt.length.overflow")
+            reader.pos = p
+            reader.need(size)
+            buf, p, end = reader.buf, reader.pos + size, len(reader.buf)
+        elif n > reader.budget() + reader.pos - p:
+            reader.pos = p
+            raise reader.fail(f"list length {n} does not fit in the remaining input", "nbt.length.overflow")
     while stack:
         level = len(stack) + depth
         if level > stats.max_depth:
@@ -576,6 +594,11 @@ def skip_container(reader: _Reader, tag: int, depth: int) -> Skipped:
                 raise reader.fail("malformed list header", "nbt.list.header")
             if n > stats.max_list_length:
                 stats.max_list_length = n
+            if level + 1 > stats.max_depth:  # the list is one level below its parent
+                stats.max_depth = level + 1
+                if level + 1 > limits.max_depth:
+                    reader.pos = p
+                    raise reader.fail(f"nesting deeper than {limits.max_depth} levels", "nbt.limit.depth")
             if 1 <= sub <= 6:
                 tags += n
                 size = n * _FIXED[sub]

@@ -18,7 +18,7 @@ from mcb.errors import InputError, UsageError
 from mcb.reports.model import Diagnostic, FileReport, Severity
 from mcb.schematics import server_rules as server
 from mcb.schematics.document import Document, load_document, not_sponge_error, read_source
-from mcb.schematics.nbt import NbtError, ReadLimits
+from mcb.schematics.nbt import NbtError, ReadLimits, tag_type
 from mcb.schematics.spec_rules import spec_findings
 
 PROFILES = ("server", "spec")
@@ -165,7 +165,7 @@ def _offset_warning(doc: Document, file: str) -> list[Diagnostic]:
     if not isinstance(meta, dict) or not all(isinstance(meta.get(f"WEOffset{a}"), int) for a in "XYZ"):
         return []
     we = [int(meta[f"WEOffset{a}"]) for a in "XYZ"]
-    stored = [int(v) for v in offset] if offset is not None and len(offset) == 3 else [0, 0, 0]
+    stored = [int(v) for v in offset] if tag_type(offset) == 11 and len(offset) == 3 else [0, 0, 0]
     if stored == we:
         return []
     distance = max(abs(s - w) for s, w in zip(stored, we))

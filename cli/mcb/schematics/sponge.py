@@ -82,8 +82,8 @@ class _Builder:
             blocks_box, where = body, ()
             palette_tag, data_tag = body.get("Palette"), body.get("BlockData")
             entity_list = body.get("BlockEntities", body.get("TileEntities"))
-        palette, remap = self.palette(palette_tag, *where, "Palette")
-        blocks = self.cells(data_tag, remap, (height, length, width), len(palette), *where,
+        palette, order = self.palette(palette_tag, *where, "Palette")
+        blocks = self.cells(data_tag, order, (height, length, width), len(palette), *where,
                             "Data" if where else "BlockData")
         biome_palette, biomes = self.biomes(width, height, length)
         producer = "worldedit" if we_offset is not None or "WorldEdit" in metadata else None
@@ -143,11 +143,9 @@ class _Builder:
             by_index[int(index)] = state
         # Indices may be sparse (the server allows any index below PaletteMax): renumber densely.
         order = sorted(by_index)
-        remap = np.full((order[-1] + 1) if order else 0, -1, dtype=np.int64)
-        remap[order] = np.arange(len(order))
-        return [by_index[i] for i in order], remap
+        return [by_index[i] for i in order], np.array(order, dtype=np.int64)
 
-    def cells(self, tag, remap: np.ndarray, shape, palette_size: int, *where) -> np.ndarray:
+    def cells(self, tag, order: np.ndarray, shape, palette_size: int, *where) -> np.ndarray:
         if tag is None:
             raise self.fail("block data is missing", "sponge.blockdata.missing", *where)
         if tag_type(tag) != 7:
@@ -156,12 +154,18 @@ class _Builder:
         values, problem = decode_varints(tag, volume)
         if problem is not None:
             raise self.fail(problem.message, f"sponge.blockdata.{problem.kind}", *where)
-        if values.size and (int(values.max()) >= remap.size or (remap[values] < 0).any()):
-            bad = values[(values >= remap.size) | (remap[np.minimum(values, max(remap.size - 1, 0))] < 0)]
-            raise self.fail(f"block data refers to palette index {int(bad[0])}, which the palette does not define",
-                            "sponge.blockdata.index", *where)
-        dense = remap[values].astype(np.int32) if values.size else values.astype(np.int32)
-        return dense.reshape(shape)
+        if not values.size:
+            return values.astype(np.int32).reshape(shape)
+        if order.size and int(order[-1]) == order.size - 1:  # contiguous 0..n-1: indices are already dense
+            dense, bad = values, values >= order.size
+        else:  # sparse palette indices: position of each value in the sorted index list
+            dense = np.searchsorted(order, values)
+            bad = (dense >= order.size) | (order[np.minimum(dense, max(order.size - 1, 0))] != values) \
+                if order.size else np.ones(values.size, dtype=bool)
+        if bad.any():
+            raise self.fail(f"block data refers to palette index {int(values[bad][0])}, which the palette does "
+                            "not define", "sponge.blockdata.index", *where)
+        return dense.astype(np.int32, copy=False).reshape(shape)
 
     def block_entities(self, tag, *where) -> list[BlockEntity]:
         result = []
@@ -210,11 +214,11 @@ class _Builder:
             box = body.get("Biomes")
             if not isinstance(box, dict):
                 return None, None
-            palette, remap = self.palette(box.get("Palette"), "Biomes", "Palette")
-            cells = self.cells(box.get("Data"), remap, (height, length, width), len(palette), "Biomes", "Data")
+            palette, order = self.palette(box.get("Palette"), "Biomes", "Palette")
+            cells = self.cells(box.get("Data"), order, (height, length, width), len(palette), "Biomes", "Data")
             return palette, cells
         if "BiomeData" not in body and "BiomePalette" not in body:
             return None, None
-        palette, remap = self.palette(body.get("BiomePalette"), "BiomePalette")
-        cells = self.cells(body.get("BiomeData"), remap, (1, length, width), len(palette), "BiomeData")
+        palette, order = self.palette(body.get("BiomePalette"), "BiomePalette")
+        cells = self.cells(body.get("BiomeData"), order, (1, length, width), len(palette), "BiomeData")
         return palette, cells

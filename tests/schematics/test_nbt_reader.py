@@ -1,0 +1,101 @@
+"""The streaming reader: tiny inflate chunks (refills everywhere), skim mode vs full parse, limits."""
+
+from __future__ import annotations
+
+import gzip
+
+import nbtlib
+import pytest
+
+from mcb.schematics import nbt
+from mcb.schematics.document import load_document
+from mcb.schematics.nbt import NbtError, ReadLimits, Skipped, read_nbt
+
+FILES = ["v2_nucleation_cutecounter.schem", "v3_prismarine_spongeV3.schem", "v2_nucleation_new_chest_test.schem",
+         "v2_schematic4j_issue-1.schem", "v3_nucleation_REGISTER001.schem", "v2_nucleation_Evaluator_entities.schem"]
+
+
+def plain(value):
+    """nbtlib and our tags as plain Python, for comparison."""
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)) or hasattr(value, "tolist"):
+        items = value.tolist() if hasattr(value, "tolist") else value
+        return [plain(v) for v in items]
+    if isinstance(value, bytes):
+        return [b - 256 if b > 127 else b for b in value]
+    if isinstance(value, float):
+        return float(value)
+    if isinstance(value, int):
+        return int(value)
+    return str(value)
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_full_parse_agrees_with_nbtlib(corpus, name):
+    ours, _ = read_nbt((corpus / name).read_bytes())
+    theirs = nbtlib.load(corpus / name)
+    assert plain(ours) == plain(theirs)
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_tiny_inflate_chunks_give_the_same_tree_and_stats(corpus, name, monkeypatch):
+    data = (corpus / name).read_bytes()
+    normal, normal_stats = read_nbt(data)
+    monkeypatch.setattr(nbt, "_CHUNK", 7)
+    chunked, chunked_stats = read_nbt(data)
+    assert plain(chunked) == plain(normal)
+    assert chunked_stats == normal_stats
+
+
+@pytest.mark.parametrize("name", FILES)
+@pytest.mark.parametrize("chunk", [5, 64, 4 * 1024 * 1024])
+def test_skim_mode_keeps_positions_and_ids_and_the_same_stats(corpus, name, chunk, monkeypatch):
+    monkeypatch.setattr(nbt, "_CHUNK", chunk)
+    full = load_document(corpus / name)
+    fast = load_document(corpus / name, fast=True)
+    assert fast.stats.tag_count == full.stats.tag_count
+    assert fast.stats.max_depth == full.stats.max_depth
+    assert fast.stats.max_list_length == full.stats.max_list_length
+    assert fast.stats.inflated_size == full.stats.inflated_size
+    for key in ("BlockEntities", "Entities"):
+        box = full.body.get("Blocks", full.body) if key == "BlockEntities" and full.version == 3 else full.body
+        fast_box = fast.body.get("Blocks", fast.body) if key == "BlockEntities" and fast.version == 3 else fast.body
+        for a, b in zip(box.get(key, []), fast_box.get(key, [])):
+            assert plain(a["Pos"]) == plain(b["Pos"]) and a["Id"] == b["Id"]
+            assert all(isinstance(v, Skipped) for k, v in b.items() if isinstance(a[k], (dict, list)) and k != "Pos")
+
+
+def test_skim_detects_damage_inside_skipped_containers():
+    raw = (b"\x0a\x00\x00\x09\x00\x0dBlockEntities\x0a\x00\x00\x00\x01"
+           b"\x0a\x00\x04Data\x09\x00\x01L\x63\x00\x00\x00\x01\x00\x00")  # list of element type 99
+    with pytest.raises(NbtError) as error:
+        read_nbt(raw, skim=lambda path: path[-1] == "Data")
+    assert error.value.rule == "nbt.list.header"
+
+
+def test_depth_and_tag_limits():
+    deep = b"\x0a\x00\x00" + b"\x0a\x00\x01a" * 300 + b"\x00" * 301
+    with pytest.raises(NbtError) as error:
+        read_nbt(deep)
+    assert error.value.rule == "nbt.limit.depth"
+    many = b"\x0a\x00\x00" + b"\x01\x00\x00\x01" * 50 + b"\x00"
+    with pytest.raises(NbtError):
+        read_nbt(many, ReadLimits(max_tags=10))
+
+
+def test_inflated_cap_stops_a_stream_of_zeros_early():
+    bomb = gzip.compress(b"\x0a\x00\x00\x07\x00\x01a" + (64 * 1024 * 1024).to_bytes(4, "big") + bytes(64 * 1024 * 1024))
+    with pytest.raises(NbtError) as error:
+        read_nbt(bomb, ReadLimits(max_inflated=1024 * 1024))
+    assert error.value.rule == "nbt.limit.inflated"
+
+
+def test_compressed_cap_and_truncated_gzip():
+    data = gzip.compress(b"\x0a\x00\x00\x00")
+    with pytest.raises(NbtError) as error:
+        read_nbt(data, ReadLimits(max_compressed=4))
+    assert error.value.rule == "nbt.limit.compressed"
+    with pytest.raises(NbtError) as error:
+        read_nbt(data[:-3])
+    assert error.value.rule.startswith("gzip.") or error.value.rule == "nbt.truncated"
