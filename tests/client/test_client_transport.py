@@ -272,3 +272,15 @@ def test_a_result_of_the_wrong_shape_is_a_clean_server_error():
         with pytest.raises(ServerError) as caught:
             client.operation_status("x")
     assert caught.value.code == "invalid_response" and "OperationStatus" in caught.value.message
+
+
+def test_oversized_response_is_refused(monkeypatch):
+    from mcb.client import McbClient
+    from mcb.client import transport
+
+    monkeypatch.setattr(transport, "MAX_RESPONSE_BYTES", 64 * 1024)
+    body = json.dumps({"ok": True, "result": {"status": "resync_required", "reason": "x" * 100_000}}).encode()
+    with BrokenServer(200, body) as big, McbClient(big.url, agent_token="t" * 40) as client:
+        with pytest.raises(ServerError) as caught:
+            client.region_changes()
+    assert caught.value.code == "response_too_large"

@@ -141,7 +141,7 @@ class RpcTransport:
                 for chunk in response.iter_bytes():
                     size += len(chunk)
                     if size > MAX_RESPONSE_BYTES:
-                        raise ServerError(f"{method}: response exceeds {MAX_RESPONSE_BYTES // 1048576} MiB",
+                        raise ServerError(f"{method}: response exceeds {MAX_RESPONSE_BYTES / 1048576:g} MiB",
                                           code="response_too_large")
                     chunks.append(chunk)
                 status = response.status_code
