@@ -54,8 +54,7 @@ class McbGroup(TyperGroup):
 
 def report_error(ctx, error: McbError) -> None:
     state = ctx.obj if isinstance(ctx.obj, AppState) else AppState()
-    json_requested = state.json or "--json" in sys.argv[1:]
-    if json_requested:
+    if state.json:
         sys.stderr.write(json.dumps({"error": error.to_json()}) + "\n")
         return
     state.terminal().error(error.message, error.hint)

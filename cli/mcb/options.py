@@ -56,4 +56,8 @@ def app_state(ctx: typer.Context) -> AppState:
 
 
 def terminal(ctx: typer.Context, json_flag: bool = False) -> Terminal:
-    return app_state(ctx).terminal(json_flag)
+    state = app_state(ctx)
+    if json_flag:
+        # Remember a subcommand's --json so the error boundary answers in JSON too.
+        state.json = True
+    return state.terminal(json_flag)

@@ -95,12 +95,14 @@ class Terminal:
 
     def table(self, columns: Sequence[str], rows: Sequence[Sequence[Any]], *, title: str | None = None) -> None:
         from rich.table import Table
+        from rich.text import Text
 
+        # Cells are data, not markup: a block state such as `[facing=east]` must print as written.
         table = Table(title=title, show_edge=False, header_style="bold")
         for column in columns:
             table.add_column(column)
         for row in rows:
-            table.add_row(*("" if v is None else str(v) for v in row))
+            table.add_row(*(Text("" if v is None else str(v)) for v in row))
         self.out.print(table)
 
     def kv(self, pairs: Sequence[tuple[str, Any]]) -> None:
