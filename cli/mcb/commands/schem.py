@@ -100,9 +100,7 @@ def _print_info(term, data: dict) -> None:
         ("biomes", "none" if not data["biomes"] else f"{len(data['biomes']['palette'])} kinds"),
         ("server", f"{verdict} (target {server['target']['release']})"),
     ])
-    from rich.markup import escape  # table cells are Rich markup; block states contain [brackets]
-
-    term.table(["#", "state", "count"], [(i, escape(p["state"]), p["count"]) for i, p in enumerate(data["palette"])],
+    term.table(["#", "state", "count"], [(i, p["state"], p["count"]) for i, p in enumerate(data["palette"])],
                title=f"palette ({len(data['palette'])} entries)")
 
 

@@ -1,0 +1,165 @@
+"""`mcb schem validate|info|convert` as a user runs them: output formats, exit codes, files written."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+
+from mcb.schematics.sponge import read_schematic
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "schematics"
+
+
+def test_validate_accepted_file_exits_0(cli, corpus):
+    result = cli("schem", "validate", str(corpus / "v2_nucleation_sample.schem"))
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert "sponge.offset.worldedit" in result.stdout
+
+
+def test_validate_rejected_file_exits_1_with_the_server_message(cli, corpus):
+    result = cli("schem", "validate", str(corpus / "v3_fawe_sponge3.schem"))
+    assert result.exit_code == 1
+    assert "Unsupported schematic fields (biomes/custom data are not imported)" in result.stdout
+    assert "1 of 1 schematics have errors" in result.stderr
+
+
+def test_strict_fails_on_warnings(cli, corpus):
+    path = str(corpus / "v2_nucleation_and.schem")
+    assert cli("schem", "validate", path).exit_code == 0
+    assert cli("schem", "validate", "--strict", path).exit_code == 1
+
+
+def test_directory_walk_uses_the_glob(cli):
+    result = cli("schem", "validate", str(SAMPLES), "--format", "json")
+    data = json.loads(result.stdout)
+    files = sorted(Path(report["file"]).name for report in data["files"])
+    assert files == sorted(p.name for p in SAMPLES.glob("*.schem"))
+
+
+def test_spec_profile_flags_mod_properties(cli, corpus):
+    result = cli("schem", "validate", "--profile", "spec", "--format", "json",
+                 str(corpus / "v2_schematic4j_green-cottage.schem"))
+    rules = {d["rule"] for f in json.loads(result.stdout)["files"] for d in f["diagnostics"]}
+    assert "block.property.unknown" in rules and result.exit_code == 1
+
+
+def test_sarif_shape(cli, corpus):
+    result = cli("schem", "validate", "--format", "sarif", str(corpus / "v2_prismarine_smallhouse1.schem"))
+    sarif = json.loads(result.stdout)
+    assert sarif["version"] == "2.1.0"
+    run = sarif["runs"][0]
+    assert run["tool"]["driver"]["name"]
+    rule_ids = {r["id"] for r in run["tool"]["driver"]["rules"]}
+    assert run["results"]
+    for item in run["results"]:
+        assert item["ruleId"] in rule_ids and item["level"] in ("error", "warning", "note")
+        location = item["locations"][0]
+        assert location["physicalLocation"]["artifactLocation"]["uri"].endswith("v2_prismarine_smallhouse1.schem")
+        assert location["physicalLocation"]["region"]["startLine"] == 1
+
+
+def test_github_annotations(cli, corpus):
+    result = cli("schem", "validate", "--format", "github", str(corpus / "v2_nucleation_cutecounter.schem"))
+    lines = [line for line in result.stdout.splitlines() if line.startswith("::")]
+    assert any(line.startswith("::error file=") and "BlockEntities are unsupported" in line for line in lines)
+    assert any(line.startswith("::warning file=") for line in lines)
+
+
+def test_github_format_is_the_default_inside_actions(cli, corpus):
+    result = cli("schem", "validate", str(corpus / "v3_fawe_sponge3.schem"), env={"GITHUB_ACTIONS": "true"})
+    assert result.stdout.lstrip().startswith("::")
+
+
+def test_junit_parses(cli, corpus):
+    result = cli("schem", "validate", "--format", "junit", str(corpus / "v3_fawe_sponge3.schem"),
+                 str(corpus / "v2_fawe_sponge2.schem"))
+    root = ET.fromstring(result.stdout)
+    failures = root.findall(".//failure")
+    assert failures and any("Unsupported schematic fields" in (f.get("message") or "") for f in failures)
+
+
+def test_missing_path_is_a_clean_error(cli, tmp_path):
+    result = cli("schem", "validate", str(tmp_path / "nope.schem"))
+    assert result.exit_code == 1 and "no such file" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_bad_profile_and_version_are_usage_errors(cli):
+    assert cli("schem", "validate", "--profile", "strictest", str(SAMPLES)).exit_code == 2
+    assert cli("schem", "validate", "--mc-version", "9.99", str(SAMPLES)).exit_code == 2
+
+
+def test_info_json(cli, corpus):
+    result = cli("schem", "info", "--json", str(corpus / "v2_nucleation_and.schem"))
+    assert result.exit_code == 0
+    info = json.loads(result.stdout)
+    assert info["format"] == "Sponge v2" and info["data_version"] == 3700 and info["release"] == "1.20.4"
+    assert info["size"] == {"width": 3, "height": 2, "length": 3}
+    assert info["offset"] == [-1, 0, -2] and info["stored_offset"] == [-868, -57, 667]
+    assert sum(p["count"] for p in info["palette"]) == 18
+    assert info["non_air_blocks"] == 18 - next(p["count"] for p in info["palette"] if p["state"] == "minecraft:air")
+    assert info["server"]["accepted"] is True
+
+
+def test_info_text_shows_brackets_of_states(cli):
+    result = cli("schem", "info", str(SAMPLES / "house.schem"))
+    assert result.exit_code == 0
+    assert "minecraft:oak_door[facing=south" in result.stdout
+    assert "accepted" in result.stdout
+
+
+def test_info_on_litematica_names_it(cli, corpus):
+    result = cli("schem", "info", str(corpus / "notsponge_nucleation_xor_is_litematic.schem"))
+    assert result.exit_code == 1 and "Litematica" in result.stderr
+
+
+def test_convert_v3_to_server_v2_then_validate(cli, corpus, tmp_path):
+    out = tmp_path / "cube.schem"
+    result = cli("schem", "convert", str(corpus / "v3_nucleation_test_cube.schem"), "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    assert cli("schem", "validate", "--strict", str(out)).exit_code == 0
+    before, after = read_schematic(corpus / "v3_nucleation_test_cube.schem"), read_schematic(out)
+    assert after.source.version == 2 and after.offset == before.offset
+    assert [after.state_at(x, y, z) for x, y, z in [(0, 0, 0), (2, 2, 2), (1, 1, 1)]] == \
+        [before.state_at(x, y, z) for x, y, z in [(0, 0, 0), (2, 2, 2), (1, 1, 1)]]
+
+
+def test_convert_normalises_worldedit_offset(cli, corpus, tmp_path):
+    out = tmp_path / "and.schem"
+    assert cli("schem", "convert", str(corpus / "v2_nucleation_and.schem"), "-o", str(out)).exit_code == 0
+    assert read_schematic(out).source.stored_offset == (-1, 0, -2)
+    result = cli("schem", "validate", "--format", "json", str(out))
+    rules = {d["rule"] for d in json.loads(result.stdout)["files"][0]["diagnostics"]}
+    assert "sponge.offset.worldedit" not in rules
+
+
+def test_convert_refuses_lossy_v2_and_says_what(cli, tmp_path):
+    out = tmp_path / "loot.schem"
+    result = cli("schem", "convert", str(SAMPLES / "chest_with_loot_v3.schem"), "-o", str(out))
+    assert result.exit_code == 1 and "1 block entities (1x minecraft:chest)" in result.stderr
+    assert not out.exists()
+    forced = cli("schem", "convert", "--drop-extras", "--json", str(SAMPLES / "chest_with_loot_v3.schem"), "-o",
+                 str(out))
+    assert forced.exit_code == 0 and json.loads(forced.stdout)["server"]["accepted"] is True
+    back = cli("schem", "convert", "--format", "v3", str(SAMPLES / "chest_with_loot_v3.schem"), "-o",
+               str(tmp_path / "v3.schem"))
+    assert back.exit_code == 0
+    assert read_schematic(tmp_path / "v3.schem").block_entities[0].id == "minecraft:chest"
+
+
+def test_samples_are_up_to_date():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_samples", ROOT / "scripts" / "make_samples.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for name, payload in module.build().items():
+        assert (SAMPLES / name).read_bytes() == payload, f"{name} is stale: run scripts/make_samples.py"
+
+
+def test_pre_commit_hook_manifest_names_the_validate_hook():
+    text = (ROOT / ".pre-commit-hooks.yaml").read_text()
+    assert "- id: mcb-schem-validate" in text
+    assert "entry: mcb schem validate" in text and r"files: \.schem$" in text
