@@ -284,3 +284,23 @@ def test_oversized_response_is_refused(monkeypatch):
         with pytest.raises(ServerError) as caught:
             client.region_changes()
     assert caught.value.code == "response_too_large"
+
+
+def test_build_apply_lost_then_server_gone_keeps_the_replay_hint(live_server, make_client):
+    """First build_apply reaches the server but the answer is lost; then the proxy is gone entirely."""
+    proxy = FaultProxy(live_server.url)
+
+    def decide(request):
+        if request["json"] and request["json"]["method"] == "build_apply":
+            proxy.httpd.socket.close()  # nothing listens any more after this request
+            return "drop_after_forward"
+        return "forward"
+
+    proxy.decide = decide
+    with proxy:
+        client = make_client(proxy.url)
+        plan = client.build_prepare(box_recipe(0, 100, 0))
+        with pytest.raises(NetworkError) as caught:
+            client.build_apply(plan.plan_id, plan.plan_hash, "gone-after")
+    assert "same idempotency key" in caught.value.hint
+    assert make_client().project_context().operations_total == 1

@@ -99,10 +99,16 @@ class RpcTransport:
                            code="request_too_large", hint="split the work into smaller recipes or plans")
         lost_left = 1 if method in READ_ONLY_METHODS else LOST_RESPONSE_ATTEMPTS if method in REPLAY_SAFE_METHODS else 0
         busy_seen = 0
+        maybe_delivered = False
         while True:
             try:
                 status, content = self._post(method, envelope["requestId"], body, token, timeout)
+            except NetworkError as error:
+                if maybe_delivered and method not in READ_ONLY_METHODS:
+                    error.hint = _hint(method, maybe_applied=True)  # an earlier attempt may have reached it
+                raise
             except _LostResponse as lost:
+                maybe_delivered = True
                 if lost_left > 0:
                     lost_left -= 1
                     self.retries_done += 1
@@ -179,14 +185,8 @@ class RpcTransport:
             ) from None
 
     def _network_error(self, method: str, error: Exception, *, maybe_applied: bool = False) -> NetworkError:
-        hint = "is the server running? check --server / MCB_SERVER (`mcb config show`)"
-        if maybe_applied and method in REPLAY_SAFE_METHODS:
-            hint = ("the operation may have started; run the same command again (same idempotency key) to get "
-                    "its status without applying twice")
-        elif maybe_applied:
-            hint = ("the request may have reached the server; check `mcb context` or `mcb status` before "
-                    "sending it again")
-        return NetworkError(f"{method}: {_describe(error)} talking to {self.base_url}", hint=hint, code="network")
+        return NetworkError(f"{method}: {_describe(error)} talking to {self.base_url}",
+                            hint=_hint(method, maybe_applied), code="network")
 
     def _redact(self, text: str) -> str:
         for secret in self._secrets:
@@ -208,6 +208,15 @@ class _LostResponse(Exception):
 
 
 _WRONG_SERVER_HINT = "is --server pointing at the minecraft-builder plugin or `mcb serve`?"
+
+
+def _hint(method: str, maybe_applied: bool) -> str:
+    if maybe_applied and method in REPLAY_SAFE_METHODS:
+        return ("the operation may have started; run the same command again (same idempotency key) to get its "
+                "status without applying twice")
+    if maybe_applied:
+        return "the request may have reached the server; check `mcb context` or `mcb status` before sending it again"
+    return "is the server running? check --server / MCB_SERVER (`mcb config show`)"
 
 
 def _describe(error: Exception) -> str:
