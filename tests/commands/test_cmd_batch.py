@@ -219,3 +219,21 @@ def test_a_second_concurrent_run_of_the_same_batch_is_refused(mcb, tmp_path):
     assert refused.exit_code == 7 and "another `mcb batch`" in refused.stderr
     assert mcb("context", "--json").json()["operations_total"] == 0
     assert mcb("batch", batch).exit_code == 0
+
+
+def test_build_asset_and_batch_import_rotate_stairs(mcb, tmp_path):
+    stairs = tmp_path / "stairs.json"
+    stairs.write_text(json.dumps({"version": 1, "operations": [
+        {"type": "line", "from": {"x": 0, "y": 100, "z": 0}, "to": {"x": 2, "y": 100, "z": 0},
+         "block": "minecraft:oak_stairs[facing=north]"}]}))
+    assert mcb("build", stairs).exit_code == 0
+    asset = mcb("export", "stairs", "--min", "0,100,0", "--max", "2,100,0", "--json").json()["assetId"]
+    built = mcb("build", "--asset", asset, "--target", "10,100,10", "--rotation", "90", "--json")
+    assert built.exit_code == 0 and built.json()["operation"]["written"] == 3
+    turned = mcb("inspect", "--min", "10,100,10", "--max", "10,100,12", "--json").json()["palette"]
+    assert list(turned) == ["minecraft:oak_stairs[facing=east,half=bottom,shape=straight,waterlogged=false]"]
+    batch = write_batch(tmp_path, [{"name": "copy", "kind": "import", "asset": asset, "target": [20, 100, 20],
+                                    "rotation": 180}])
+    assert mcb("batch", batch).exit_code == 0
+    back = mcb("inspect", "--min", "18,100,20", "--max", "20,100,20", "--json").json()["palette"]
+    assert list(back) == ["minecraft:oak_stairs[facing=south,half=bottom,shape=straight,waterlogged=false]"]
