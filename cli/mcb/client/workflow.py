@@ -120,7 +120,12 @@ def outcome_error(status: OperationStatus) -> McbError | None:
                              hint="an administrator must review it: `mcb recovery review " + status.operation_id + "`")
     if not status.terminal:
         return None
-    return McbError(text, code=f"operation_{status.status}", hint=partial + "; `mcb undo` can revert them")
+    hint = partial + "; `mcb undo` can revert them"
+    if status.status == "cancelled":
+        # §1.7/§3.14: besides `mcb cancel` and /ai stop, a chat bridge that stopped polling cancels every operation.
+        hint += ("; cancellations come from `mcb cancel`, in-game /ai stop, or a chat bridge that stopped polling "
+                 "for 15 s")
+    return McbError(text, code=f"operation_{status.status}", hint=hint)
 
 
 def raise_for_outcome(status: OperationStatus | None) -> None:
