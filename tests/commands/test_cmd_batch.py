@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 from rpc_testkit import FaultProxy, box_recipe
 
@@ -237,3 +238,40 @@ def test_build_asset_and_batch_import_rotate_stairs(mcb, tmp_path):
     assert mcb("batch", batch).exit_code == 0
     back = mcb("inspect", "--min", "18,100,20", "--max", "20,100,20", "--json").json()["palette"]
     assert list(back) == ["minecraft:oak_stairs[facing=south,half=bottom,shape=straight,waterlogged=false]"]
+
+
+def test_batch_prepares_again_when_a_recorded_plan_expired_before_apply(tmp_path, monkeypatch):
+    """Interrupted between prepare and apply for longer than the plan TTL: the re-run prepares afresh (the server
+    proves the key was never used by answering "Plan expired") and applies exactly once."""
+    from mcb.batch import BatchRunner, BatchState, load_batch, state_path_for
+    from mcb.client import McbClient
+    from mcb.server import plans
+    from mcb.server.testing import run_server
+
+    class Interrupt(BaseException):
+        pass
+
+    def stop_after_prepare(event, name, details):
+        if event == "prepared":
+            raise Interrupt
+
+    batch_path = write_batch(tmp_path, STEPS[:1])
+    monkeypatch.setattr(plans, "PLAN_TTL_MS", 1)  # the local server's 10-minute TTL, shortened for this test
+    with run_server(tmp_path / "server", tick_ms=1) as server:
+        with McbClient(server.url, agent_token=server.agent_token, player_id="console") as client:
+            def runner(**options):
+                state = BatchState.load(state_path_for(batch_path), server=client.server, project_id=None)
+                return BatchRunner(client, load_batch(batch_path), state, **options)
+
+            try:
+                runner(on_event=stop_after_prepare).run()
+            except Interrupt:
+                pass
+            stale_plan = json.loads(state_path_for(batch_path).read_text())["steps"]["walls"]["plan"]["plan_id"]
+            time.sleep(0.01)
+            monkeypatch.setattr(plans, "PLAN_TTL_MS", 600_000)
+            events = []
+            report = runner(on_event=lambda event, name, details: events.append(event)).run()
+            assert report.ok and "expired" in events
+            assert report.steps[0].record["plan"]["plan_id"] != stale_plan
+            assert client.project_context().operations_total == 1
