@@ -9,7 +9,8 @@ import pytest
 
 from mcb.schematics import nbt
 from mcb.schematics.document import load_document
-from mcb.schematics.nbt import NbtError, ReadLimits, Skipped, read_nbt
+from mcb.schematics.nbt import NbtError, ReadLimits, read_nbt
+from mcb.schematics.nbt_skim import Skipped
 
 FILES = ["v2_nucleation_cutecounter.schem", "v3_prismarine_spongeV3.schem", "v2_nucleation_new_chest_test.schem",
          "v2_schematic4j_issue-1.schem", "v3_nucleation_REGISTER001.schem", "v2_nucleation_Evaluator_entities.schem"]

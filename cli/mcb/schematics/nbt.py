@@ -132,6 +132,7 @@ _SCALAR = {TAG_BYTE: (1, _STRUCTS["b"], Byte), TAG_SHORT: (2, _STRUCTS["h"], Sho
            TAG_DOUBLE: (8, _STRUCTS["d"], Double)}
 _LIST_FMT = {TAG_BYTE: "b", TAG_SHORT: "h", TAG_INT: "i", TAG_LONG: "q", TAG_FLOAT: "f", TAG_DOUBLE: "d"}
 _CHUNK = 4 * 1024 * 1024
+_ENTRY_LISTS = frozenset({"BlockEntities", "TileEntities", "Entities"})  # see nbt_skim.Skimmer.entries
 
 
 def decode_mutf8(raw: bytes) -> tuple[str, bool]:
@@ -169,8 +170,7 @@ class _Reader:
         self.path: list[str] = []
         self.skim = None
         self.texts: dict[bytes, str] = {}
-        # name -> encodings of containers already walked under that name, with their stats (see skip_remembered)
-        self.seen: dict[str, list[tuple[bytes, int, int, int, int]]] = {}
+        self.skimmer = None  # mcb.schematics.nbt_skim.Skimmer in skim mode
         if compressed:
             self.inflater = zlib.decompressobj(wbits=31)
             self.pending = data
@@ -367,49 +367,13 @@ class _Reader:
                 if stats.tag_count > self.limits.max_tags:
                     raise self.fail(f"more than {self.limits.max_tags} tags", "nbt.limit.tags")
             elif (tag == TAG_LIST or tag == TAG_COMPOUND) and skim is not None and skim(path):
-                value = self.skip_remembered(tag, depth, name)
+                value = self.skimmer.skip(tag, depth, name)
             else:
                 value = self.payload(tag, depth)
             if name in result:
                 stats.duplicate_names.append(self.pointer())
             path.pop()
             result[name] = value
-
-    def skip_remembered(self, tag: int, depth: int, name: str) -> Skipped:
-        """Skip a container, reusing earlier walks of byte-identical containers.
-
-        An NBT payload is self-delimiting, so bytes equal to an encoding that was already checked parse the same
-        way and end at the same place; real files repeat block-entity contents (barrels of the same items) a lot.
-        """
-        seen = self.seen.setdefault(name, [])
-        buf, pos = self.buf, self.pos
-        for encoding, tags, rel_depth, max_list, max_str in seen:
-            if buf.startswith(encoding, pos):
-                self.pos = pos + len(encoding)
-                stats = self.stats
-                stats.tag_count += tags
-                stats.max_depth = max(stats.max_depth, depth + rel_depth)
-                stats.max_list_length = max(stats.max_list_length, max_list)
-                stats.max_string_bytes = max(stats.max_string_bytes, max_str)
-                if stats.tag_count > self.limits.max_tags:
-                    raise self.fail(f"more than {self.limits.max_tags} tags", "nbt.limit.tags")
-                return Skipped(tag, len(encoding))
-        stats = self.stats
-        before = (stats.tag_count, stats.max_depth, stats.max_list_length, stats.max_string_bytes)
-        stats.max_depth = stats.max_list_length = stats.max_string_bytes = 0
-        start_abs = self.base + self.pos
-        try:
-            skipped = skip_container(self, tag, depth)
-        finally:
-            walked = (stats.tag_count - before[0], stats.max_depth - depth, stats.max_list_length,
-                      stats.max_string_bytes)
-            stats.max_depth = max(before[1], stats.max_depth)
-            stats.max_list_length = max(before[2], stats.max_list_length)
-            stats.max_string_bytes = max(before[3], stats.max_string_bytes)
-        start = start_abs - self.base
-        if len(seen) < 16 and start >= 0 and skipped.size <= 65536:
-            seen.append((self.buf[start:self.pos], *walked))
-        return skipped
 
     def list(self, depth: int) -> List:
         self.enter(depth)
@@ -430,6 +394,8 @@ class _Reader:
             cls = _SCALAR[subtype][2]
             return List(map(cls, struct.unpack(f">{n}{fmt}", self.take(size * n))), subtype)
         path = self.path
+        if subtype == TAG_COMPOUND and self.skimmer is not None and path and path[-1] in _ENTRY_LISTS:
+            return self.skimmer.entries(n, depth)
         items = List((), subtype)
         append = items.append
         for index in range(n):
@@ -447,7 +413,8 @@ def read_nbt(data: bytes, limits: ReadLimits | None = None, skim=None) -> tuple[
     """Parse one NBT document (gzip or raw, detected by magic) into (root compound, stats).
 
     ``skim(path) -> bool`` (optional) is asked for every list/compound inside a compound; when it answers True
-    the container is structure-checked by :func:`skip_container` and returned as a :class:`Skipped` placeholder.
+    the container is structure-checked without being built (:mod:`mcb.schematics.nbt_skim`) and returned as a
+    ``Skipped`` placeholder.
     """
     limits = limits or ReadLimits()
     stats = ReadStats(compressed=is_gzip(data), compressed_size=len(data))
@@ -457,7 +424,11 @@ def read_nbt(data: bytes, limits: ReadLimits | None = None, skim=None) -> tuple[
     if not data:
         raise NbtError("file is empty", rule="nbt.empty", pointer="/")
     reader = _Reader(data, stats.compressed, limits, stats)
-    reader.skim = skim
+    if skim is not None:
+        from mcb.schematics.nbt_skim import Skimmer
+
+        reader.skim = skim
+        reader.skimmer = Skimmer(reader)
     first = reader.u8()
     if first != TAG_COMPOUND:
         raise NbtError(f"root tag is {TAG_NAMES[first] if first < len(TAG_NAMES) else first}, not Compound",
@@ -468,168 +439,3 @@ def read_nbt(data: bytes, limits: ReadLimits | None = None, skim=None) -> tuple[
     stats.trailing_nbt_bytes = reader.drain()
     stats.inflated_size = len(data) if reader.inflater is None else reader.inflated_total
     return root, stats
-
-
-class Skipped:
-    """Placeholder for a container whose structure was checked but not materialised (fast validation path)."""
-
-    __slots__ = ("tag_id", "size")
-
-    def __init__(self, tag_id: int, size: int):
-        self.tag_id = tag_id
-        self.size = size
-
-    def __repr__(self) -> str:
-        return f"Skipped({TAG_NAMES[self.tag_id]}, {self.size} bytes)"
-
-
-_FIXED = (0, 1, 2, 4, 8, 4, 8)  # payload sizes of End..Double
-_HEAD = (0, 1, 2, 4, 8, 4, 8, 4, 2, 5, 0, 4, 4)  # bytes needed before the payload size is known
-
-
-def skip_container(reader: _Reader, tag: int, depth: int) -> Skipped:
-    """Walk a compound/list payload without building objects, enforcing the same limits as the full parser.
-
-    One flat loop with an explicit stack: this is the hot path for files with 10^6 block-entity tags. Strings
-    inside are length-checked but not decoded, and duplicate names are not detected here (the full parser does).
-    """
-    stats, limits = reader.stats, reader.limits
-    stats.tag_count += 1  # the container itself
-    start_abs = reader.base + reader.pos
-    buf, p = reader.buf, reader.pos
-    end = len(buf)
-    # stack entries: [kind, remaining] ; kind -1 = compound, >=0 = list of that element type
-    stack = [[-1, 0]] if tag == TAG_COMPOUND else None
-    tags = 0
-    max_str = stats.max_string_bytes
-    if tag == TAG_LIST:
-        reader.pos = p
-        reader.need(5)
-        buf, p = reader.buf, reader.pos
-        end = len(buf)
-        sub = buf[p]
-        n = int.from_bytes(buf[p + 1:p + 5], "big", signed=True)
-        p += 5
-        stack = [[sub, n]]
-        if n < 0 or sub > TAG_LONG_ARRAY or (sub == 0 and n):
-            reader.pos = p
-            raise reader.fail("malformed list header", "nbt.list.header")
-        if n > stats.max_list_length:
-            stats.max_list_length = n
-        stats.max_depth = max(stats.max_depth, depth + 1)
-        if 1 <= sub <= 6:  # a list of fixed-size scalars: one jump
-            stack = []
-            tags += n
-            size = n * _FIXED[sub]
-            if size > reader.budget() + reader.pos - p:
-                reader.pos = p
-                raise reader.fail(f"list length {n} does not fit in the remaining input", "nbt.length.overflow")
-            reader.pos = p
-            reader.need(size)
-            buf, p, end = reader.buf, reader.pos + size, len(reader.buf)
-        elif n > reader.budget() + reader.pos - p:
-            reader.pos = p
-            raise reader.fail(f"list length {n} does not fit in the remaining input", "nbt.length.overflow")
-    while stack:
-        level = len(stack) + depth
-        if level > stats.max_depth:
-            stats.max_depth = level
-            if level > limits.max_depth:
-                reader.pos = p
-                raise reader.fail(f"nesting deeper than {limits.max_depth} levels", "nbt.limit.depth")
-        top = stack[-1]
-        kind = top[0]
-        if kind == -1:
-            if p + 3 > end:
-                reader.pos = p
-                reader.need(1)
-                if reader.buf[reader.pos]:
-                    reader.need(3)
-                buf, p, end = reader.buf, reader.pos, len(reader.buf)
-            t = buf[p]
-            if t == 0:
-                p += 1
-                stack.pop()
-                continue
-            nl = (buf[p + 1] << 8) | buf[p + 2]
-            if nl > max_str:
-                max_str = nl
-            if p + 3 + nl > end:
-                reader.pos = p
-                reader.need(3 + nl)
-                buf, p, end = reader.buf, reader.pos, len(reader.buf)
-            p += 3 + nl
-        else:
-            if top[1] == 0:
-                stack.pop()
-                continue
-            top[1] -= 1
-            t = kind
-        tags += 1
-        head = _HEAD[t] if t < 13 else 0
-        if p + head > end:
-            reader.pos = p
-            reader.need(head)
-            buf, p, end = reader.buf, reader.pos, len(reader.buf)
-        if t <= 6:
-            if t == 0:
-                reader.pos = p
-                raise reader.fail("unexpected End tag", "nbt.tag.unknown")
-            p += head
-            continue
-        if t == TAG_STRING:
-            n = (buf[p] << 8) | buf[p + 1]
-            if n > max_str:
-                max_str = n
-            size = 2 + n
-        elif t == TAG_COMPOUND:
-            stack.append([-1, 0])
-            continue
-        elif t == TAG_LIST:
-            sub = buf[p]
-            n = int.from_bytes(buf[p + 1:p + 5], "big", signed=True)
-            p += 5
-            if n < 0 or sub > TAG_LONG_ARRAY or (sub == 0 and n):
-                reader.pos = p
-                raise reader.fail("malformed list header", "nbt.list.header")
-            if n > stats.max_list_length:
-                stats.max_list_length = n
-            if level + 1 > stats.max_depth:  # the list is one level below its parent
-                stats.max_depth = level + 1
-                if level + 1 > limits.max_depth:
-                    reader.pos = p
-                    raise reader.fail(f"nesting deeper than {limits.max_depth} levels", "nbt.limit.depth")
-            if 1 <= sub <= 6:
-                tags += n
-                size = n * _FIXED[sub]
-            else:
-                if n > reader.budget() + reader.pos - p:
-                    reader.pos = p
-                    raise reader.fail(f"list length {n} does not fit in the remaining input", "nbt.length.overflow")
-                stack.append([sub, n])
-                continue
-        elif t == TAG_BYTE_ARRAY or t == TAG_INT_ARRAY or t == TAG_LONG_ARRAY:
-            n = int.from_bytes(buf[p:p + 4], "big", signed=True)
-            if n < 0:
-                reader.pos = p
-                raise reader.fail("negative array length", "nbt.length.negative")
-            size = 4 + n * (1 if t == TAG_BYTE_ARRAY else 4 if t == TAG_INT_ARRAY else 8)
-        else:
-            reader.pos = p
-            raise reader.fail(f"unknown tag type {t}", "nbt.tag.unknown")
-        if p + size > end:
-            reader.pos = p
-            if size > reader.budget():
-                raise reader.fail("declared length does not fit in the remaining input", "nbt.length.overflow")
-            reader.need(size)
-            buf, p, end = reader.buf, reader.pos, len(reader.buf)
-        p += size
-    if p > end:
-        reader.pos = end
-        raise reader.fail("NBT data is truncated", "nbt.truncated")
-    reader.pos = p
-    stats.tag_count += tags
-    stats.max_string_bytes = max_str
-    if stats.tag_count > limits.max_tags:
-        raise reader.fail(f"more than {limits.max_tags} tags", "nbt.limit.tags")
-    return Skipped(tag, reader.base + p - start_abs)

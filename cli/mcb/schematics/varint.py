@@ -29,20 +29,28 @@ class _Scan:
     problem: VarintProblem | None
 
 
-def _scan(data: bytes | np.ndarray) -> _Scan:
-    raw = np.frombuffer(data, dtype=np.uint8) if not isinstance(data, np.ndarray) else data.view(np.uint8)
-    cont = raw >= 0x80
-    cpos = np.flatnonzero(cont)
+def _raw(data) -> np.ndarray:
+    return np.frombuffer(data, dtype=np.uint8) if not isinstance(data, np.ndarray) else data.view(np.uint8)
+
+
+def _scan(data: bytes | np.ndarray, keep_last: bool = True) -> _Scan:
+    """Find the multi-byte varints and every rule they break. ``keep_last=False`` skips gathering the final byte
+    of every varint (a full-size copy) for callers that only need the multi-byte part."""
+    raw = _raw(data)
+    cpos = np.flatnonzero(raw >= 0x80)
     if cpos.size == 0:  # every entry is one byte (palettes up to 128 entries): zero-copy
         empty = np.zeros(0, dtype=np.int64)
         return _Scan(raw, empty, empty, raw.size, None)
-    last = raw[~cont]
+    terminators = raw.size - cpos.size
     problem: VarintProblem | None = None
-    limit = last.size
-    if cont[-1]:
-        # the stream ends inside a varint: that entry is truncated
-        problem = VarintProblem("truncated", last.size, f"BlockData entry {last.size} is a truncated varint")
-        cpos = cpos[cpos < np.flatnonzero(~cont)[-1]] if last.size else cpos[:0]
+    limit = terminators
+    if raw[-1] >= 0x80:
+        # the stream ends inside a varint: that entry is truncated; drop its continuation bytes
+        problem = VarintProblem("truncated", terminators, f"BlockData entry {terminators} is a truncated varint")
+        behind = (raw.size - 1 - cpos[::-1]) - np.arange(cpos.size)
+        trailing = int(np.argmax(behind != 0)) if (behind != 0).any() else cpos.size
+        cpos = cpos[:cpos.size - trailing]
+    last = raw[raw < 0x80] if keep_last else None
     multi = np.zeros(0, dtype=np.int64)
     full = np.zeros(0, dtype=np.int64)
     if cpos.size:
@@ -55,7 +63,7 @@ def _scan(data: bytes | np.ndarray) -> _Scan:
         shift_in_run = np.arange(owner.size) - np.repeat(first, run_len)
         contrib = (raw[cpos].astype(np.int64) & 0x7F) << (7 * shift_in_run)
         multi = owner[first]
-        final = last[multi].astype(np.int64)
+        final = raw[cpos[first + run_len - 1] + 1].astype(np.int64)
         full = np.add.reduceat(contrib, first) + (final << (7 * run_len))
         rules = [
             ("too_long", run_len > 4, "is longer than 5 bytes"),
@@ -93,16 +101,26 @@ def histogram_varints(data: bytes | np.ndarray, count: int,
     fast path). Returns ``(counts, beyond, problem)``: ``counts`` has ``bound`` entries, ``beyond`` holds the
     distinct values >= ``bound`` (sorted). On a problem the figures cover the entries before it.
     """
-    scan = _scan(data)
-    last = scan.last_bytes[:scan.limit]
+    scan = _scan(data, keep_last=False)
     counts = np.zeros(max(bound, 256), dtype=np.int64)
-    for start in range(0, last.size, 1 << 20):  # chunks: bincount widens its input to int64
-        counts[:256] += np.bincount(last[start:start + (1 << 20)], minlength=256)
-    ok = scan.multi < scan.limit
     beyond = np.zeros(0, dtype=np.int64)
-    if ok.any():
+    if scan.problem is not None:  # rare: count only the entries before the problem, the simple way
+        scan = _scan(data)
+        last = scan.last_bytes[:scan.limit]
+        counts[:256] += np.bincount(last, minlength=256)
+        ok = scan.multi < scan.limit
         counts[:256] -= np.bincount(last[scan.multi[ok]], minlength=256)
         values = scan.multi_values[ok]
+    else:
+        raw = _raw(data)
+        for start in range(0, raw.size, 1 << 20):  # chunks: bincount widens its input to int64
+            counts[:256] += np.bincount(raw[start:start + (1 << 20)], minlength=256)
+        counts[128:256] = 0  # continuation bytes
+        if scan.multi.size:  # final bytes of multi-byte varints were counted as one-byte entries
+            finals = (scan.multi_values >> (7 * _lengths(scan.multi_values))) & 0x7F
+            counts[:128] -= np.bincount(finals, minlength=128)[:128]
+        values = scan.multi_values
+    if values.size:
         inside = values < counts.size
         counts += np.bincount(values[inside], minlength=counts.size)[:counts.size]
         beyond = np.unique(values[~inside])
@@ -112,6 +130,14 @@ def histogram_varints(data: bytes | np.ndarray, count: int,
         counts = counts[:bound]
     problem = scan.problem or _count_problem(scan.limit, count)
     return counts, beyond, problem
+
+
+def _lengths(values: np.ndarray) -> np.ndarray:
+    """Continuation bytes of each value's canonical varint (values >= 128)."""
+    extra = np.ones(values.size, dtype=np.int64)
+    for bits in (14, 21, 28):
+        extra += values >= (1 << bits)
+    return extra
 
 
 def _count_problem(found: int, expected: int) -> VarintProblem | None:
