@@ -31,8 +31,9 @@ def serve(
     world_border: Annotated[int | None, typer.Option("--world-border", min=1, help="World-border radius in blocks.")] = None,
     max_plan_blocks: Annotated[int | None, typer.Option("--max-plan-blocks", min=1, max=4096)] = None,
     data_version: Annotated[int | None, typer.Option("--data-version", help="Reported DataVersion (default 4903).")] = None,
-    ground: Annotated[str | None, typer.Option("--ground", help="Natural ground generator for unedited blocks "
-                                               "(default 'flat'; saved).")] = None,
+    ground: Annotated[str | None, typer.Option(
+        "--ground", help="Natural ground for unedited blocks: hills (terrain height field with a flat build site at "
+        "y=63 around 0,0) or flat (grass at y=63). New worlds default to hills; saved.")] = None,
     ready_file: Annotated[Path | None, typer.Option("--ready-file", hidden=True)] = None,
     json_: JsonOpt = False,
 ) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Callable
 
 from mcb.server.app import LocalServer, ServeOptions, is_loopback
-from mcb.server.config import write_atomic
+from mcb.server.config import CONFIG_FILE, write_atomic
 
 
 class ServeSetupError(Exception):
@@ -42,6 +42,9 @@ class ServeRequest:
     ground: str | None = None
     ready_file: Path | None = None
     verbose: bool = False
+
+
+NEW_WORLD_GROUND = "hills"
 
 
 def default_data_dir() -> Path:
@@ -80,6 +83,10 @@ def build_server(request: ServeRequest) -> LocalServer:
                            test_hooks=request.test_hooks, allow_remote=request.allow_remote,
                            verbose=request.verbose, config_overrides=overrides)
     data_dir = request.data_dir or default_data_dir()
+    if request.ground is None and not (Path(data_dir) / CONFIG_FILE).exists():
+        # A new world gets the terrain height field; an existing one keeps the ground saved with it.
+        request.ground = NEW_WORLD_GROUND
+        overrides["ground"] = NEW_WORLD_GROUND
     if not is_loopback(request.host) and not request.allow_remote:
         raise ValueError(f"refusing to listen on non-loopback address {request.host}; add --allow-remote to insist")
     if request.ground is not None:

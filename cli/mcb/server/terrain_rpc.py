@@ -157,6 +157,11 @@ def terrain_brush_prepare(ctx, params: dict) -> dict:
 
 
 def register_methods() -> None:
+    from mcb.server.world import register_ground
+    from mcb.terrain.ground import default_ground
+
+    # `mcb serve` starts new worlds on this terrain; "flat" stays available (and is what the tests pin down).
+    register_ground("hills", lambda config: default_ground())
     register_method("terrain_preview", terrain_preview, main_thread=False)
     register_method("terrain_prepare", terrain_prepare, main_thread=False)
     register_method("terrain_brush_prepare", terrain_brush_prepare, main_thread=False)

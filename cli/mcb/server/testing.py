@@ -107,6 +107,8 @@ def spawn_server(data_dir, *, tick_ms: int = 5, test_hooks: bool = True, port: i
             "--tick-ms", str(tick_ms), "--ready-file", str(ready)]
     if test_hooks:
         args.append("--test-hooks")
+    if "ground" not in config and not (data_dir / CONFIG_FILE).exists():
+        config["ground"] = "flat"  # tests pin down the flat world; `mcb serve` itself starts new worlds on hills
     for key, value in config.items():
         if key == "allow_local_automation":
             args.append("--local-automation" if value else "--no-local-automation")

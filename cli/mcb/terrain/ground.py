@@ -55,3 +55,14 @@ def recipe_ground(recipe: TerrainRecipe, *, bedrock_y: int | None = -64,
 
     ground.surface = surface  # type: ignore[attr-defined]
     return ground
+
+
+def default_ground() -> Callable[[int, int, int], str]:
+    """The local server's default natural ground: gentle noise, a hill, a ridge, a dry basin, and a flat build
+    site at y=63 around the origin (``data/default_ground.json``)."""
+    from importlib.resources import files
+
+    from mcb.terrain.recipe import parse_recipe_text
+
+    text = files("mcb.terrain").joinpath("data/default_ground.json").read_text(encoding="utf-8")
+    return recipe_ground(parse_recipe_text(text))
