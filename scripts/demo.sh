@@ -88,4 +88,39 @@ JSON
 mcb batch "$WORK/demo.batch.json"
 mcb batch "$WORK/demo.batch.json"
 
-heading "done; stopping the server"
+heading "stop the server; the rest runs offline, with no server at all"
+cleanup_server() {
+  kill -TERM "$SERVER_PID" 2>/dev/null || true
+  for _ in $(seq 1 100); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
+  SERVER_PID=""
+}
+cleanup_server
+
+# Pictures and files the offline tools make stay here for you to look at.
+OUT="${DEMO_OUT:-$ROOT/demo-output}"
+mkdir -p "$OUT"
+
+heading "offline: block states against the vanilla registry (Minecraft 26.2)"
+mcb block check 'oak_stairs[facing=east]' 'minecraft:chest[type=left]'
+mcb block check 'oak_stairs[facing=up]' || echo "(exit $? as expected: facing=up is not a stair facing)" >&2
+
+heading "offline: lint the example recipes, compile one to a schematic and a picture"
+mcb recipe lint "$ROOT"/recipes/*.json --exclude '*.schema.json'
+mcb recipe compile "$ROOT/recipes/tower.json" --schem "$OUT/tower.schem" --png "$OUT/tower.png"
+
+heading "offline: validate the sample schematics the way the server would (exit 1: one is Sponge v3)"
+mcb schem validate "$ROOT/schematics" "$OUT/tower.schem" || echo "(exit $?: the v3 sample needs converting)" >&2
+mcb schem convert "$ROOT/schematics/chest_with_loot_v3.schem" -o "$OUT/chest_with_loot_v2.schem" \
+  || echo "(exit $?: converting would lose data, so mcb refuses)" >&2
+
+heading "offline: rotate a schematic 90 degrees (stairs, doors and fences turn correctly) and render both"
+mcb schem info "$ROOT/schematics/house.schem"
+mcb schem rotate "$ROOT/schematics/house.schem" --degrees 90 -o "$OUT/house-90.schem"
+mcb schem render "$ROOT/schematics/house.schem" -o "$OUT/house.png"
+mcb schem render "$OUT/house-90.schem" -o "$OUT/house-90.png"
+
+heading "offline: terrain preview, exactly as the server computes it"
+mcb terrain lint "$ROOT/recipes/terrain/"
+mcb terrain preview "$ROOT/recipes/terrain/valley-lake.json" --offline -o "$OUT/valley-lake.png"
+
+heading "done: pictures and schematics are in $OUT"
