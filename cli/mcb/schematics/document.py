@@ -6,7 +6,7 @@ The format is decided by content, never by file extension (corpus: a Litematica 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcb.errors import InputError
@@ -45,6 +45,22 @@ class Document:
     path: str | None
     body_pointer: str = ""  # NBT path prefix of ``body`` ("" or "/Schematic")
     nonconforming_v3: bool = False
+    _histograms: dict = field(default_factory=dict, repr=False)
+
+    def histogram(self, tag, count: int, bound: int):
+        """``histogram_varints`` of a varint array tag, computed once per document (both profiles need it)."""
+        import numpy as np
+
+        from mcb.schematics.varint import histogram_varints
+
+        key = (id(tag), count)
+        if key not in self._histograms:
+            self._histograms[key] = histogram_varints(tag, count, bound=max(bound, 4096))
+        counts, beyond, problem = self._histograms[key]
+        if bound < counts.size:
+            beyond = np.union1d(np.flatnonzero(counts[bound:]) + bound, beyond)
+            counts = counts[:bound]
+        return counts, beyond, problem
 
     def pointer(self, *parts: str | int) -> str:
         return self.body_pointer + "".join(f"/{p}" for p in parts)

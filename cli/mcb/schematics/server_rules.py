@@ -16,7 +16,6 @@ import numpy as np
 from mcb.errors import InputError
 from mcb.schematics.document import Document, load_document, read_source
 from mcb.schematics.nbt import ReadLimits, tag_type
-from mcb.schematics.varint import histogram_varints
 
 MAX_COMPRESSED = 1_048_576
 MAX_INFLATED = 4_194_304
@@ -171,7 +170,7 @@ def schematic_findings(doc: Document, *, server_data_version: int | None = SERVE
         elif len(value):
             found.append(ServerFinding(f"server.{key.lower()}", f"{key} are unsupported; import rejected without "
                                        "dropping data", f"/{key}", detail=f"{len(value)} entries"))
-    found += _palette_findings(root, volume, registry, canonical)
+    found += _palette_findings(doc, root, volume, registry, canonical)
     metadata = root.get("Metadata")
     if metadata is not None:
         if tag_type(metadata) != 10:
@@ -189,7 +188,7 @@ def schematic_findings(doc: Document, *, server_data_version: int | None = SERVE
     return found, canonical
 
 
-def _palette_findings(root, volume, registry, canonical: dict[str, str]) -> list[ServerFinding]:
+def _palette_findings(doc, root, volume, registry, canonical: dict[str, str]) -> list[ServerFinding]:
     found = []
     palette_max = root.get("PaletteMax")
     bound = MAX_PALETTE
@@ -231,7 +230,7 @@ def _palette_findings(root, volume, registry, canonical: dict[str, str]) -> list
     if tag_type(data) != 7:
         found.append(_mistyped("BlockData"))
     elif volume is not None:
-        counts, beyond, problem = histogram_varints(data, volume, bound=MAX_PALETTE)
+        counts, beyond, problem = doc.histogram(data, volume, MAX_PALETTE)
         if problem is not None:
             message = "BlockData has extra entries" if problem.kind == "too_many" else "Malformed schematic"
             found.append(ServerFinding(f"server.blockdata.{problem.kind}", message, "/BlockData",

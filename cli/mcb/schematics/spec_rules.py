@@ -8,7 +8,6 @@ from mcb.errors import InputError
 from mcb.reports.model import Diagnostic, Severity
 from mcb.schematics.document import Document
 from mcb.schematics.nbt import tag_type
-from mcb.schematics.varint import histogram_varints
 
 INT_TAGS = (1, 2, 3, 4)
 
@@ -122,7 +121,7 @@ class _Checker:
             return
         cells = size[0] * size[2] * (size[1] if what != "biome2d" else 1)
         bound = min(max(indices, default=0) + 1, 1 << 16)  # sparse huge indices land in ``beyond``
-        counts, beyond, problem = histogram_varints(data, cells, bound=bound)
+        counts, beyond, problem = self.doc.histogram(data, cells, bound)
         if problem is not None:
             self.error(f"sponge.blockdata.{problem.kind}", problem.message.replace("BlockData", data_key), *where,
                        data_key)
