@@ -163,3 +163,25 @@ def test_pre_commit_hook_manifest_names_the_validate_hook():
     text = (ROOT / ".pre-commit-hooks.yaml").read_text()
     assert "- id: mcb-schem-validate" in text
     assert "entry: mcb schem validate" in text and r"files: \.schem$" in text
+
+
+def test_convert_worldedit_v2_to_v3_matches_the_fawe_v3_twin(cli, corpus, tmp_path):
+    out = tmp_path / "twin.schem"
+    assert cli("schem", "convert", "--format", "v3", str(corpus / "v2_fawe_sponge2.schem"), "-o", str(out)).exit_code == 0
+    ours, fawe = read_schematic(out), read_schematic(corpus / "v3_fawe_sponge3.schem")
+    assert ours.source.version == 3
+    assert ours.offset == fawe.offset == (-1, -1, 0)
+    assert ours.world_origin == fawe.world_origin == (-100, 75, 73)
+    cells = [(x, 0, z) for x in range(2) for z in range(2)]
+    assert [ours.state_at(*c) for c in cells] == [fawe.state_at(*c) for c in cells]
+
+
+def test_convert_v1_without_dataversion_picks_the_target_and_drops_mods_on_request(cli, corpus, tmp_path):
+    out = tmp_path / "v1.schem"
+    refused = cli("schem", "convert", str(corpus / "v1_schematic4j_sponge-v1.schem"), "-o", str(out))
+    assert refused.exit_code == 1 and "RequiredMods" in refused.stderr and "campfire" in refused.stderr
+    result = cli("schem", "convert", "--drop-extras", "--json", str(corpus / "v1_schematic4j_sponge-v1.schem"),
+                 "-o", str(out))
+    data = json.loads(result.stdout)
+    assert data["server"]["accepted"] is True and read_schematic(out).data_version == 4903
+    assert "no DataVersion" in data["notes"][0]

@@ -145,6 +145,8 @@ def convert(
         term.line(f"wrote {result['output']} ({result['to']}, {result['bytes']} bytes, offset {result['offset']})")
         for dropped in result["dropped"]:
             term.warn(f"dropped {dropped}")
+        for note in result["notes"]:
+            term.info(note)
         server = result.get("server")
         if server and not server["accepted"]:
             term.warn(f"the server would still reject it: {server['message']}")

@@ -94,12 +94,28 @@ def conversion_losses(schem: Schematic, version: int) -> list[str]:
         kinds = Counter(e.id for e in schem.entities).most_common(3)
         losses.append(f"{len(schem.entities)} entities (" + ", ".join(f"{n}x {k}" for k, n in kinds)
                       + "): the server imports no entities")
+    mods = (schem.metadata or {}).get("RequiredMods")
+    if mods:
+        losses.append(f"Metadata.RequiredMods {[str(m) for m in mods]}: the server refuses files that require mods")
     if schem.biome_palette is not None:
         layered = schem.biomes is not None and schem.biomes.shape[0] > 1 and bool(
             (schem.biomes != schem.biomes[:1]).any())
         losses.append("biomes (" + ("3-D biomes do not fit v2's 2-D layout; " if layered else "")
                       + "the server imports no biomes)")
     return losses
+
+
+def _settle_data_version(schem: Schematic, mc_version) -> str:
+    """A v1 file has no DataVersion: use the target release's when every state is valid there, else 1.13.2."""
+    from mcb.blocks.registry import load_registry
+
+    registry = load_registry(mc_version)
+    if all(registry.is_valid(state) for state in schem.palette):
+        schem.data_version = registry.data_version
+        return (f"the file had no DataVersion; every state is valid in {registry.release}, so DataVersion "
+                f"{registry.data_version} was written")
+    return (f"the file had no DataVersion; wrote {schem.data_version} (Minecraft 1.13.2, WorldEdit's assumption) "
+            f"because some states are not valid in {registry.release}")
 
 
 def convert_schematic(source: str | os.PathLike, output: str | os.PathLike, *, version: int = 2,
@@ -121,6 +137,11 @@ def convert_schematic(source: str | os.PathLike, output: str | os.PathLike, *, v
     if losses:
         schem.block_entities, schem.entities = [], []
         schem.biome_palette, schem.biomes = None, None
+        if schem.metadata and "RequiredMods" in schem.metadata:
+            del schem.metadata["RequiredMods"]
+    notes = []
+    if schem.source.data_version_assumed:
+        notes.append(_settle_data_version(schem, mc_version))
     payload = encode_schematic(schem, version)
     target = Path(output)
     if target.exists() and target.is_dir():
@@ -134,6 +155,7 @@ def convert_schematic(source: str | os.PathLike, output: str | os.PathLike, *, v
         "bytes": len(payload), "offset": list(schem.offset),
         "stored_offset_before": list(schem.source.stored_offset) if schem.source.stored_offset else None,
         "dropped": losses,
+        "notes": notes,
     }
     if version == 2:
         result["server"] = _server_verdict(payload, mc_version)

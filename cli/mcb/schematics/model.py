@@ -76,6 +76,7 @@ class SourceInfo:
     compressed_size: int | None = None
     inflated_size: int | None = None
     nonconforming_v3: bool = False      # "v3" fields placed directly in the root (schematic4j fixture)
+    data_version_assumed: bool = False  # no DataVersion tag (v1): data_version is WorldEdit's 1.13.2 guess
 
 
 @dataclass

@@ -65,6 +65,7 @@ class _Builder:
         height = self.integer("Height") & 0xFFFF
         length = self.integer("Length") & 0xFFFF
         data_version = self.integer("DataVersion", required=False)
+        assumed = data_version is None
         if data_version is None:
             if doc.version not in (1, None):
                 raise self.fail("required tag DataVersion is missing", "sponge.field.missing", "DataVersion")
@@ -91,7 +92,8 @@ class _Builder:
         source = SourceInfo(format="sponge", version=doc.version, compressed=doc.stats.compressed,
                             root_name=doc.stats.root_name, producer=producer, stored_offset=stored_offset,
                             we_offset=we_offset, path=doc.path, compressed_size=doc.stats.compressed_size,
-                            inflated_size=doc.stats.inflated_size, nonconforming_v3=doc.nonconforming_v3)
+                            inflated_size=doc.stats.inflated_size, nonconforming_v3=doc.nonconforming_v3,
+                            data_version_assumed=assumed)
         # WorldEdit v2 writes absolute entity positions; make them local like everything else.
         entity_shift = stored_offset if (not self.v3 and we_offset is not None and stored_offset) else (0, 0, 0)
         return Schematic(
