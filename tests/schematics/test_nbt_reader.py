@@ -100,3 +100,31 @@ def test_compressed_cap_and_truncated_gzip():
     with pytest.raises(NbtError) as error:
         read_nbt(data[:-3])
     assert error.value.rule.startswith("gzip.") or error.value.rule == "nbt.truncated"
+
+
+LAZY_FILES = ["v2_nucleation_Evaluator_entities.schem", "v3_prismarine_spongeV3.schem", "v2_schematic4j_issue-1.schem",
+              "v3_nucleation_workshop_entity.schem", "v2_nucleation_new_chest_test.schem",
+              "v3_schematic4j_sponge-v3_nonconforming.schem"]
+
+
+@pytest.mark.parametrize("name", LAZY_FILES)
+@pytest.mark.parametrize("version", [2, 3])
+def test_lazy_model_writes_the_same_bytes_as_an_eager_one(corpus, name, version, monkeypatch):
+    from mcb.schematics.sponge import encode_schematic, read_schematic
+
+    monkeypatch.setattr(nbt, "_CHUNK", 64)  # refills while raw bytes are being kept
+    lazy, eager = read_schematic(corpus / name), read_schematic(corpus / name, lazy=False)
+    assert encode_schematic(lazy, version) == encode_schematic(eager, version)
+    for a, b in zip(lazy.block_entities + lazy.entities, eager.block_entities + eager.entities):
+        assert plain(dict(a.data)) == plain(dict(b.data))
+
+
+def test_lazy_data_decodes_on_access(corpus):
+    from mcb.schematics.nbt_skim import LazyCompound
+    from mcb.schematics.sponge import read_schematic
+
+    schem = read_schematic(corpus / "v2_nucleation_new_chest_test.schem")
+    chest = next(be for be in schem.block_entities if "Items" in be.data)
+    assert isinstance(chest.data, LazyCompound)
+    items = chest.data["Items"]
+    assert isinstance(items, list) and all(isinstance(item, dict) for item in items)

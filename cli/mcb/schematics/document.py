@@ -107,14 +107,15 @@ def _skim(path: list[str]) -> bool:
 
 
 def load_document(source: str | os.PathLike | bytes, limits: ReadLimits | None = None, *,
-                  fast: bool = False) -> Document:
-    """Read and recognise a file. ``fast=True`` skims block-entity/entity payloads (validation path).
+                  fast: bool = False, keep_raw: bool = False) -> Document:
+    """Read and recognise a file. ``fast=True`` skims block-entity/entity payloads (their nested containers
+    become ``Skipped``; with ``keep_raw`` they keep their bytes, for lazy decoding and byte-exact rewriting).
 
     Raises ``NbtError``/``InputError`` (clean diagnostics) for unreadable or malformed input.
     """
     limits = limits or ReadLimits()
     data, path = read_source(source, limits)
-    root, stats = read_nbt(data, limits, skim=_skim if fast else None)
+    root, stats = read_nbt(data, limits, skim=_skim if fast else None, keep_raw=keep_raw)
     return recognise(root, stats, data, path)
 
 

@@ -171,6 +171,7 @@ class _Reader:
         self.skim = None
         self.texts: dict[bytes, str] = {}
         self.skimmer = None  # mcb.schematics.nbt_skim.Skimmer in skim mode
+        self.mark: int | None = None  # absolute offset that buffer refills must keep (raw bytes being captured)
         if compressed:
             self.inflater = zlib.decompressobj(wbits=31)
             self.pending = data
@@ -206,11 +207,13 @@ class _Reader:
             raise self.fail(f"declared length needs {n} more bytes, beyond the {self.limits.max_inflated} byte "
                             "inflated-size limit", "nbt.limit.inflated",
                             hint="the file is corrupt or a decompression bomb")
-        rest = self.buf[self.pos:]
-        self.base += self.pos
-        self.pos = 0
+        keep = self.pos if self.mark is None else min(self.pos, self.mark - self.base)
+        rest = self.buf[keep:]
+        self.base += keep
+        self.pos -= keep
         parts = [rest]
         have = len(rest)
+        n += self.pos  # bytes needed from the start of ``rest``
         while have < n:
             chunk = self._inflate(max(n - have, _CHUNK))
             if not chunk:
@@ -409,12 +412,14 @@ def is_gzip(data: bytes) -> bool:
     return data[:2] == b"\x1f\x8b"
 
 
-def read_nbt(data: bytes, limits: ReadLimits | None = None, skim=None) -> tuple[Compound, ReadStats]:
+def read_nbt(data: bytes, limits: ReadLimits | None = None, skim=None,
+             keep_raw: bool = False) -> tuple[Compound, ReadStats]:
     """Parse one NBT document (gzip or raw, detected by magic) into (root compound, stats).
 
     ``skim(path) -> bool`` (optional) is asked for every list/compound inside a compound; when it answers True
     the container is structure-checked without being built (:mod:`mcb.schematics.nbt_skim`) and returned as a
-    ``Skipped`` placeholder.
+    ``Skipped`` placeholder; with ``keep_raw`` it carries its encoded bytes (``Skipped.raw``) so a writer can copy it
+    and :class:`~mcb.schematics.nbt_skim.LazyCompound` can decode it on first access.
     """
     limits = limits or ReadLimits()
     stats = ReadStats(compressed=is_gzip(data), compressed_size=len(data))
@@ -428,7 +433,7 @@ def read_nbt(data: bytes, limits: ReadLimits | None = None, skim=None) -> tuple[
         from mcb.schematics.nbt_skim import Skimmer
 
         reader.skim = skim
-        reader.skimmer = Skimmer(reader)
+        reader.skimmer = Skimmer(reader, keep_raw=keep_raw)
     first = reader.u8()
     if first != TAG_COMPOUND:
         raise NbtError(f"root tag is {TAG_NAMES[first] if first < len(TAG_NAMES) else first}, not Compound",

@@ -18,13 +18,26 @@ ENTRY_LISTS = frozenset({"BlockEntities", "TileEntities", "Entities"})
 
 
 class Skipped:
-    """Placeholder for a container whose structure was checked but not materialised (fast validation path)."""
+    """Placeholder for a container whose structure was checked but not materialised.
 
-    __slots__ = ("tag_id", "size")
+    ``raw`` holds the encoded payload when the reader keeps raw bytes (model reads), else None (validation).
+    """
 
-    def __init__(self, tag_id: int, size: int):
+    __slots__ = ("tag_id", "size", "raw")
+
+    def __init__(self, tag_id: int, size: int, raw: bytes | None = None):
         self.tag_id = tag_id
         self.size = size
+        self.raw = raw
+
+    def decode(self):
+        """The container as ordinary tags (requires ``raw``)."""
+        from mcb.schematics.nbt import ReadLimits, ReadStats, _Reader
+
+        if self.raw is None:
+            raise ValueError("this container was skimmed without keeping its bytes")
+        reader = _Reader(self.raw, False, ReadLimits(), ReadStats())
+        return reader.payload(self.tag_id, 0)
 
     def __repr__(self) -> str:
         return f"Skipped({TAG_NAMES[self.tag_id]}, {self.size} bytes)"
@@ -185,8 +198,9 @@ def skip_container(reader, tag: int, depth: int) -> Skipped:
 class Skimmer:
     """Per-document memo state for skipped containers."""
 
-    def __init__(self, reader):
+    def __init__(self, reader, keep_raw: bool = False):
         self.reader = reader
+        self.keep_raw = keep_raw
         # name -> encodings of containers already walked under that name, with their stats
         self.seen: dict[str, list[tuple[bytes, int, int, int, int]]] = {}
         # entry templates: first _KEY bytes -> {(prefix length, hole): {prefix: {suffix key length:
@@ -213,22 +227,28 @@ class Skimmer:
                 stats.max_string_bytes = max(stats.max_string_bytes, max_str)
                 if stats.tag_count > reader.limits.max_tags:
                     raise reader.fail(f"more than {reader.limits.max_tags} tags", "nbt.limit.tags")
-                return Skipped(tag, len(encoding))
+                return Skipped(tag, len(encoding), encoding if self.keep_raw else None)
         stats = reader.stats
         before = (stats.tag_count, stats.max_depth, stats.max_list_length, stats.max_string_bytes)
         stats.max_depth = stats.max_list_length = stats.max_string_bytes = 0
         start_abs = reader.base + reader.pos
+        outer_mark = reader.mark
+        if outer_mark is None:
+            reader.mark = start_abs  # keep the container's bytes across buffer refills
         try:
             skipped = skip_container(reader, tag, depth)
         finally:
+            reader.mark = outer_mark
             walked = (stats.tag_count - before[0], stats.max_depth - depth, stats.max_list_length,
                       stats.max_string_bytes)
             stats.max_depth = max(before[1], stats.max_depth)
             stats.max_list_length = max(before[2], stats.max_list_length)
             stats.max_string_bytes = max(before[3], stats.max_string_bytes)
-        start = start_abs - reader.base
-        if len(seen) < 16 and start >= 0 and skipped.size <= 65536:
-            seen.append((reader.buf[start:reader.pos], *walked))
+        encoded = reader.buf[start_abs - reader.base:reader.pos]
+        if self.keep_raw:
+            skipped.raw = encoded
+        if len(seen) < 16 and skipped.size <= 65536:
+            seen.append((encoded, *walked))
         return skipped
 
     # --- whole list entries with a Pos hole ---------------------------------------------------------------------
@@ -293,18 +313,21 @@ class Skimmer:
                   len(stats.duplicate_names), stats.non_mutf8_strings)
         stats.max_depth = stats.max_list_length = stats.max_string_bytes = 0
         start_abs = reader.base + reader.pos
+        outer_mark = reader.mark
+        if outer_mark is None:
+            reader.mark = start_abs
         try:
             entry = reader.payload(TAG_COMPOUND, depth)
         finally:
+            reader.mark = outer_mark
             replay = (stats.tag_count - before[0], stats.max_depth - depth, stats.max_list_length,
                       stats.max_string_bytes)
             stats.max_depth = max(before[1], stats.max_depth)
             stats.max_list_length = max(before[2], stats.max_list_length)
             stats.max_string_bytes = max(before[3], stats.max_string_bytes)
-        start = start_abs - reader.base
         clean = len(stats.duplicate_names) == before[4] and stats.non_mutf8_strings == before[5]
-        if clean and start >= 0 and self.template_count < 4096:
-            self.remember(reader.buf[start:reader.pos], entry, replay)
+        if clean and self.template_count < 4096:
+            self.remember(reader.buf[start_abs - reader.base:reader.pos], entry, replay)
         return entry
 
     def remember(self, encoded: bytes, entry, replay) -> None:
@@ -382,3 +405,100 @@ def _payload_size(value) -> int | None:
     if kind == TAG_LIST and not len(value):
         return 5
     return None
+
+
+class LazyCompound(Compound):
+    """A compound whose skimmed containers (``Skipped`` with raw bytes) decode on first read access.
+
+    Either some values are ``Skipped`` (v2 inline block-entity fields), or the whole compound is one
+    (``LazyCompound.of(skipped)``: a v3 ``Data`` compound). Any read (``[]``, ``get``, ``in``, ``len``, iteration,
+    ``items``, ``dict(...)``, ``Compound(...)``) decodes first, so callers only ever see ordinary tags; writers copy
+    an untouched one byte for byte (:func:`raw_payload`, :func:`raw_items`).
+    """
+
+    __slots__ = ("_pending", "_whole")
+
+    def __init__(self, items=()):
+        super().__init__(items)
+        self._whole = None
+        self._pending = any(isinstance(v, Skipped) for v in dict.values(self))
+
+    @classmethod
+    def of(cls, skipped: Skipped) -> LazyCompound:
+        lazy = cls()
+        lazy._whole, lazy._pending = skipped, True
+        return lazy
+
+    def _decode(self) -> None:
+        if self._pending:
+            self._pending = False
+            if self._whole is not None:
+                dict.update(self, self._whole.decode())
+                self._whole = None
+            for key, value in list(dict.items(self)):
+                if isinstance(value, Skipped):
+                    dict.__setitem__(self, key, value.decode())
+
+    def __getitem__(self, key):
+        self._decode()
+        return dict.__getitem__(self, key)
+
+    def get(self, key, default=None):
+        self._decode()
+        return dict.get(self, key, default)
+
+    def __contains__(self, key):
+        self._decode()
+        return dict.__contains__(self, key)
+
+    def __len__(self):
+        self._decode()
+        return dict.__len__(self)
+
+    def __iter__(self):  # also makes dict(x) / Compound(x) / update(x) go through __getitem__
+        self._decode()
+        return dict.__iter__(self)
+
+    def keys(self):
+        self._decode()
+        return dict.keys(self)
+
+    def items(self):
+        self._decode()
+        return dict.items(self)
+
+    def values(self):
+        self._decode()
+        return dict.values(self)
+
+    def pop(self, *args):
+        self._decode()
+        return dict.pop(self, *args)
+
+    def copy(self):
+        self._decode()
+        return Compound(dict.items(self))
+
+    def __eq__(self, other):
+        self._decode()
+        return dict.__eq__(self, other)
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        self._decode()
+        return dict.__repr__(self)
+
+
+def raw_payload(compound) -> bytes | None:
+    """The encoded payload of an untouched whole-raw LazyCompound, else None."""
+    if isinstance(compound, LazyCompound) and compound._pending and compound._whole is not None:
+        return compound._whole.raw
+    return None
+
+
+def raw_items(compound):
+    """(name, value) pairs without decoding: skimmed containers stay ``Skipped`` (with raw bytes)."""
+    if isinstance(compound, LazyCompound) and compound._pending and compound._whole is not None:
+        compound._decode()
+    return dict.items(compound)

@@ -18,6 +18,7 @@ import numpy as np
 from mcb.schematics.document import Document, SchematicError, load_document, not_sponge_error
 from mcb.schematics.model import BlockEntity, Entity, Schematic, SourceInfo
 from mcb.schematics.nbt import Compound, ReadLimits, tag_type
+from mcb.schematics.nbt_skim import LazyCompound, Skipped
 from mcb.schematics.varint import decode_varints
 from mcb.schematics.writer import encode_schematic, write_schematic
 
@@ -29,9 +30,15 @@ WE_OFFSET_KEYS = ("WEOffsetX", "WEOffsetY", "WEOffsetZ")
 INT_TAGS = (1, 2, 3, 4)
 
 
-def read_schematic(source: str | os.PathLike | bytes, limits: ReadLimits | None = None) -> Schematic:
-    """Read a Sponge v1/v2/v3 file (gzip or raw NBT, detected by content) into the model."""
-    return schematic_from_document(load_document(source, limits))
+def read_schematic(source: str | os.PathLike | bytes, limits: ReadLimits | None = None, *,
+                   lazy: bool = True) -> Schematic:
+    """Read a Sponge v1/v2/v3 file (gzip or raw NBT, detected by content) into the model.
+
+    ``lazy`` (default): nested containers inside block-entity/entity data (chest items, sign text, ...) are
+    structure-checked while reading but decoded only when first accessed (``LazyCompound``), and written back
+    byte for byte when untouched; this makes 40k-block-entity files fast. ``lazy=False`` decodes everything now.
+    """
+    return schematic_from_document(load_document(source, limits, fast=lazy, keep_raw=lazy))
 
 
 def schematic_from_document(doc: Document) -> Schematic:
@@ -178,10 +185,10 @@ class _Builder:
                 raise self.fail("block entity needs Pos (Int_Array[3]) and Id (String)", "sponge.block_entity.shape",
                                 *where, i)
             nested = entry.get("Data")
-            if self.v3 and isinstance(nested, dict):
-                data = nested
+            if self.v3 and tag_type(nested) == 10:
+                data = LazyCompound.of(nested) if isinstance(nested, Skipped) else nested
             else:
-                data = Compound((k, v) for k, v in entry.items() if k not in ("Pos", "Id", "ContentVersion"))
+                data = _lazy([(k, v) for k, v in entry.items() if k not in ("Pos", "Id", "ContentVersion")])
             result.append(BlockEntity(pos, str(ident), data))
         return result
 
@@ -192,13 +199,14 @@ class _Builder:
             if tag_type(pos) != 9 or len(pos) != 3 or pos.subtype not in (5, 6) or tag_type(ident) != 8:
                 raise self.fail("entity needs Pos (3 doubles) and Id (String)", "sponge.entity.shape", "Entities", i)
             nested = entry.get("Data")
-            if isinstance(nested, dict):
-                data = nested
+            if tag_type(nested) == 10:
+                data = LazyCompound.of(nested) if isinstance(nested, Skipped) else nested
             else:
-                data = Compound((k, v) for k, v in entry.items() if k not in ("Pos", "Id", "Extra"))
+                data = _lazy([(k, v) for k, v in entry.items() if k not in ("Pos", "Id", "Extra")])
                 extra = entry.get("Extra")
-                if isinstance(extra, dict):  # a literal reading of the v2 spec's "Extra" field
-                    data.update(extra)
+                if tag_type(extra) == 10:  # a literal reading of the v2 spec's "Extra" field
+                    data = Compound(data)
+                    data.update(extra.decode() if isinstance(extra, Skipped) else extra)
             local = tuple(float(p) - s for p, s in zip(pos, shift))
             result.append(Entity(local, str(ident), data))  # type: ignore[arg-type]
         return result
@@ -224,3 +232,11 @@ class _Builder:
         palette, order = self.palette(body.get("BiomePalette"), "BiomePalette")
         cells = self.cells(body.get("BiomeData"), order, (1, length, width), len(palette), "BiomeData")
         return palette, cells
+
+
+
+def _lazy(items: list) -> Compound:
+    """A Compound, or a LazyCompound when some values are skimmed containers (decoded on first access)."""
+    if any(isinstance(v, Skipped) for _, v in items):
+        return LazyCompound(items)
+    return Compound(items)

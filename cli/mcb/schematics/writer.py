@@ -20,6 +20,7 @@ import numpy as np
 from mcb.schematics.model import Schematic
 from mcb.schematics.nbt import (ByteArray, Compound, Double, Int, IntArray, List, Long, Short, String, encode_mutf8,
                                 tag_type)
+from mcb.schematics.nbt_skim import Skipped, raw_items, raw_payload
 from mcb.schematics.varint import encode_varints
 
 SERVER_AUTHOR = "minecraft-builder-mcp"
@@ -62,6 +63,9 @@ _SCALAR_FMT = {1: ">b", 2: ">h", 3: ">i", 4: ">q", 5: ">f", 6: ">d"}
 
 
 def _payload(out: list[bytes], tid: int, value) -> None:
+    if isinstance(value, Skipped):  # a container read lazily and never touched: copy its bytes
+        out.append(value.raw)
+        return
     fmt = _SCALAR_FMT.get(tid)
     if fmt:
         out.append(struct.pack(fmt, value))
@@ -71,7 +75,11 @@ def _payload(out: list[bytes], tid: int, value) -> None:
             raise ValueError("NBT string longer than 65535 bytes")
         out.append(struct.pack(">H", len(raw)) + raw)
     elif tid == 10:
-        for key, item in value.items():
+        raw = raw_payload(value)
+        if raw is not None:
+            out.append(raw)
+            return
+        for key, item in raw_items(value):
             _named(out, str(key), item)
         out.append(b"\x00")
     elif tid == 9:
@@ -89,10 +97,18 @@ def _payload(out: list[bytes], tid: int, value) -> None:
         raise ValueError(f"cannot encode tag type {tid}")
 
 
+_HEADERS: dict[tuple[int, str], bytes] = {}
+
+
 def _named(out: list[bytes], name: str, value) -> None:
     tid = _infer(value)
-    raw = encode_mutf8(name)
-    out.append(struct.pack(">bH", tid, len(raw)) + raw)
+    header = _HEADERS.get((tid, name))
+    if header is None:
+        raw = encode_mutf8(name)
+        header = struct.pack(">bH", tid, len(raw)) + raw
+        if len(_HEADERS) < 4096:  # tag names repeat: encode each once
+            _HEADERS[(tid, name)] = header
+    out.append(header)
     _payload(out, tid, value)
 
 
@@ -111,13 +127,19 @@ def unique_palette(schem: Schematic) -> tuple[list[str], np.ndarray]:
     if not flat.size:
         return [], flat.astype(np.int32)
     by_string: dict[str, int] = {}
-    merge = np.array([by_string.setdefault(s, len(by_string)) for s in schem.palette], dtype=np.int64)
-    merged = merge[flat]
-    uniques, first = np.unique(merged, return_index=True)
-    order = uniques[np.argsort(first, kind="stable")]
-    renumber = np.zeros(len(by_string), dtype=np.int32)
-    renumber[order] = np.arange(order.size, dtype=np.int32)
+    merge = np.array([by_string.setdefault(s, len(by_string)) for s in schem.palette], dtype=np.int32)
     strings = list(by_string)
+    merged = flat if np.array_equal(merge, np.arange(merge.size)) else merge[flat]
+    running_max = np.maximum.accumulate(merged)
+    if merged[0] == 0 and bool((merged[1:] <= running_max[:-1] + 1).all()):
+        # already in first-seen order (what WorldEdit and the server write): nothing to renumber
+        return strings[:int(running_max[-1]) + 1], merged.astype(np.int32, copy=False)
+    first = np.full(len(strings), flat.size, dtype=np.int64)
+    first[merged[::-1]] = np.arange(flat.size - 1, -1, -1)  # repeated indices: the last write (earliest cell) wins
+    used = np.flatnonzero(first < flat.size)
+    order = used[np.argsort(first[used], kind="stable")]
+    renumber = np.zeros(len(strings), dtype=np.int32)
+    renumber[order] = np.arange(order.size, dtype=np.int32)
     return [strings[i] for i in order], renumber[merged]
 
 
@@ -147,20 +169,26 @@ def _metadata(schem: Schematic, name, author, date_ms, worldedit_offsets: bool, 
 def _entity_entries(schem: Schematic, version: int):
     block_entities, entities = List((), 10), List((), 10)
     for be in schem.block_entities:
-        entry = Compound(Pos=IntArray(be.pos), Id=String(be.id))
-        if version == 3:
-            entry["Data"] = Compound(be.data or {})
-        else:
-            entry.update(be.data or {})
-        block_entities.append(entry)
+        block_entities.append(_entry(IntArray(be.pos), be.id, be.data, version))
     for entity in schem.entities:
-        entry = Compound(Pos=List([Double(p) for p in entity.pos], 6), Id=String(entity.id))
-        if version == 3:
-            entry["Data"] = Compound(entity.data or {})
-        else:
-            entry.update(entity.data or {})
-        entities.append(entry)
+        entities.append(_entry(List([Double(p) for p in entity.pos], 6), entity.id, entity.data, version))
     return block_entities, entities
+
+
+def _entry(pos, ident: str, data, version: int) -> Compound:
+    """One block-entity/entity entry: v3 nests ``data`` under ``Data``, v2 inlines it (lazy data stays raw)."""
+    entry = Compound(Pos=pos, Id=String(ident))
+    if data is None:
+        data = Compound()
+    if version == 3:
+        entry["Data"] = data if tag_type(data) == 10 else Compound(data)
+        return entry
+    if raw_payload(data) is not None:  # a whole-raw v3 Data compound going inline: decode it
+        data = Compound(data)
+    for key, value in raw_items(data) if tag_type(data) == 10 else data.items():
+        if key not in ("Pos", "Id"):
+            entry[key] = value
+    return entry
 
 
 def build_tree(schem: Schematic, version: int = 2, *, name: str | None = None, author: str | None = None,
