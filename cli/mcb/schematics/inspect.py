@@ -34,7 +34,7 @@ def _server_verdict(data: bytes, mc_version) -> dict:
 
 def describe_schematic(path: str | os.PathLike, mc_version: str | int | None = None) -> dict:
     """Everything ``schem info`` shows, as a JSON-ready dict (raises InputError for unreadable input)."""
-    doc = load_document(path)
+    doc = load_document(path, fast=True, keep_raw=True)
     if doc.kind != "sponge":
         raise not_sponge_error(doc)
     schem = schematic_from_document(doc)
@@ -125,7 +125,7 @@ def convert_schematic(source: str | os.PathLike, output: str | os.PathLike, *, v
     For v2 the conversion refuses (InputError, exit 1) when data would be lost, unless ``drop_extras``; the
     result says what was dropped and whether the server would now accept the file.
     """
-    doc = load_document(source)
+    doc = load_document(source, fast=True, keep_raw=True)
     if doc.kind != "sponge":
         raise not_sponge_error(doc)
     schem = schematic_from_document(doc)
