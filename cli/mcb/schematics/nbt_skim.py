@@ -207,6 +207,7 @@ class Skimmer:
         #   {suffix head: [(suffix, entry without Pos, stats to replay, unpack, Pos class)]}}}}
         self.templates: dict = {}
         self.template_count = 0
+        self.last_hit = None
 
     def skip(self, tag: int, depth: int, name: str) -> Skipped:
         """Skip a container, reusing earlier walks of byte-identical containers.
@@ -271,6 +272,17 @@ class Skimmer:
     def match(self, depth: int):
         reader = self.reader
         buf, pos = reader.buf, reader.pos
+        last = self.last_hit  # neighbours are often alike (rows of comparators): try the previous template first
+        if last is not None:
+            prefix, hole, suffix, entry, replay, unpack, cls = last
+            after = pos + len(prefix) + hole
+            if buf.startswith(prefix, pos) and buf.startswith(suffix, after):
+                values = unpack(buf, pos + len(prefix))
+                reader.pos = after + len(suffix)
+                self.replay(replay, depth)
+                hit = Compound(entry)
+                hit["Pos"] = cls(values)
+                return hit
         groups = self.templates.get(buf[pos:pos + _KEY])
         if not groups:
             return None
@@ -285,6 +297,7 @@ class Skimmer:
                     continue
                 for suffix, entry, replay, unpack, cls in candidates:
                     if buf.startswith(suffix, after):
+                        self.last_hit = (buf[pos:pos + length], hole, suffix, entry, replay, unpack, cls)
                         values = unpack(buf, pos + length)
                         reader.pos = after + len(suffix)
                         self.replay(replay, depth)
