@@ -185,3 +185,19 @@ def test_convert_v1_without_dataversion_picks_the_target_and_drops_mods_on_reque
     data = json.loads(result.stdout)
     assert data["server"]["accepted"] is True and read_schematic(out).data_version == 4903
     assert "no DataVersion" in data["notes"][0]
+
+
+def test_mc_version_sets_the_server_target(cli, corpus):
+    path = str(corpus / "v2_nucleation_sample.schem")  # DataVersion 3700 = 1.20.4
+    older = cli("schem", "validate", "--mc-version", "1.19.2", "--format", "json", path)
+    rules = [d["rule"] for d in json.loads(older.stdout)["files"][0]["diagnostics"]]
+    assert older.exit_code == 1 and "server.data_version.newer" in rules
+    same = cli("schem", "validate", "--mc-version", "1.20.4", "--format", "json", path)
+    report = json.loads(same.stdout)["files"][0]
+    assert same.exit_code == 0 and report["facts"]["checked_against"]["data_version"] == 3700
+    assert "sponge.data_version.old" not in [d["rule"] for d in report["diagnostics"]]
+
+
+def test_text_file_is_named_not_nbt(cli, corpus):
+    result = cli("schem", "validate", str(corpus / "README.md"))
+    assert result.exit_code == 1 and "not an NBT compound" in result.stdout

@@ -436,7 +436,8 @@ def read_nbt(data: bytes, limits: ReadLimits | None = None, skim=None,
         reader.skimmer = Skimmer(reader, keep_raw=keep_raw)
     first = reader.u8()
     if first != TAG_COMPOUND:
-        raise NbtError(f"root tag is {TAG_NAMES[first] if first < len(TAG_NAMES) else first}, not Compound",
+        what = f"a {TAG_NAMES[first]} tag" if first < len(TAG_NAMES) else f"byte 0x{first:02x}, not a tag type"
+        raise NbtError(f"not an NBT compound: the file starts with {what}",
                        rule="nbt.root.type", pointer="/",
                        hint=None if stats.compressed else "not an NBT file (and not gzip-compressed)")
     stats.root_name = reader.string()

@@ -93,7 +93,7 @@ def validate_schematic(source: str | os.PathLike, *, profile: str = "server", mc
     if doc.kind != "sponge":
         error = not_sponge_error(doc)
         report.diagnostics.append(_diagnostic(error.rule, Severity.ERROR, error.message, file, "/", error.hint))
-        report.facts["server_verdict"] = "rejected"
+        report.facts["server_verdict"] = f"rejected: not a Sponge schematic ({doc.label})"
         return report
     file_dv = report.facts.get("data_version")
     registry, registry_note = resolve_target(profile, mc_version, file_dv)
