@@ -60,6 +60,26 @@ def report_error(ctx, error: McbError) -> None:
     state.terminal().error(error.message, error.hint)
 
 
+def _hide_flag_types() -> None:
+    """Typer 0.29 prints `<bool>` beside every flag, which reads as if `--json` took a value; show nothing there.
+
+    Typer is pinned to 0.29.x in pyproject.toml; if the hook point moves, help keeps Typer's own rendering.
+    """
+    option_class = getattr(typer.core, "TyperOption", None)
+    original = getattr(option_class, "display_type_rich", None)
+    if original is None:
+        return
+
+    def display_type_rich(self, ctx):
+        if getattr(self, "is_flag", False) or getattr(self, "count", False):
+            return None
+        return original(self, ctx)
+
+    option_class.display_type_rich = display_type_rich
+
+
+_hide_flag_types()
+
 app = typer.Typer(
     name="mcb",
     cls=McbGroup,
