@@ -120,7 +120,7 @@ def test_lazy_model_writes_the_same_bytes_as_an_eager_one(corpus, name, version,
 
 
 def test_lazy_data_decodes_on_access(corpus):
-    from mcb.schematics.nbt_skim import LazyCompound
+    from mcb.schematics.nbt_lazy import LazyCompound
     from mcb.schematics.sponge import read_schematic
 
     schem = read_schematic(corpus / "v2_nucleation_new_chest_test.schem")

@@ -1,4 +1,4 @@
-"""A bounded, streaming reader and a writer for big-endian Java NBT.
+"""A bounded, streaming reader for big-endian Java NBT (the encoder is in :mod:`mcb.schematics.writer`).
 
 Bounded *while reading*: the compressed input is capped before inflating; gzip is inflated lazily, chunk by
 chunk, with a hard cap on the inflated size; every declared string/array/list length is checked against what can
@@ -9,7 +9,7 @@ Tags are represented by small Python types (cheaper than nbtlib's, which matters
 entities): :class:`Byte`/:class:`Short`/:class:`Int`/:class:`Long` (``int``), :class:`Float`/:class:`Double`
 (``float``), :class:`String` (``str``), :class:`ByteArray` (``bytes``, raw signed bytes), :class:`IntArray`/
 :class:`LongArray` (``tuple`` of ints), :class:`List` (``list`` with ``.subtype`` tag id) and :class:`Compound`
-(``dict``, insertion order = file order). ``to_nbtlib``/``from_nbtlib`` convert for callers who prefer nbtlib.
+(``dict``, insertion order = file order); they live in :mod:`mcb.schematics.nbt_tags` and are re-exported here.
 Every failure is an :class:`NbtError` (an ``InputError``) with a stable ``rule`` id and an NBT path.
 """
 
@@ -20,70 +20,11 @@ import zlib
 from dataclasses import dataclass, field
 
 from mcb.errors import InputError
-
-TAG_END, TAG_BYTE, TAG_SHORT, TAG_INT, TAG_LONG, TAG_FLOAT, TAG_DOUBLE = 0, 1, 2, 3, 4, 5, 6
-TAG_BYTE_ARRAY, TAG_STRING, TAG_LIST, TAG_COMPOUND, TAG_INT_ARRAY, TAG_LONG_ARRAY = 7, 8, 9, 10, 11, 12
-TAG_NAMES = ["End", "Byte", "Short", "Int", "Long", "Float", "Double", "Byte_Array", "String", "List", "Compound",
-             "Int_Array", "Long_Array"]
-
-
-class Byte(int):
-    tag_id = TAG_BYTE
-
-
-class Short(int):
-    tag_id = TAG_SHORT
-
-
-class Int(int):
-    tag_id = TAG_INT
-
-
-class Long(int):
-    tag_id = TAG_LONG
-
-
-class Float(float):
-    tag_id = TAG_FLOAT
-
-
-class Double(float):
-    tag_id = TAG_DOUBLE
-
-
-class String(str):
-    tag_id = TAG_STRING
-
-
-class ByteArray(bytes):
-    tag_id = TAG_BYTE_ARRAY
-
-
-class IntArray(tuple):
-    tag_id = TAG_INT_ARRAY
-
-
-class LongArray(tuple):
-    tag_id = TAG_LONG_ARRAY
-
-
-class List(list):
-    """An NBT list; ``subtype`` is the element tag id (0 for an empty list of unknown type)."""
-
-    __slots__ = ("subtype",)
-    tag_id = TAG_LIST
-
-    def __init__(self, items=(), subtype: int = TAG_END):
-        super().__init__(items)
-        self.subtype = subtype
-
-
-class Compound(dict):
-    tag_id = TAG_COMPOUND
-
-
-def tag_type(value) -> int:
-    return getattr(value, "tag_id", -1)
+from mcb.schematics.nbt_tags import (  # noqa: F401  (re-exported: the tag types are part of this module's API)
+    TAG_BYTE, TAG_BYTE_ARRAY, TAG_COMPOUND, TAG_DOUBLE, TAG_END, TAG_FLOAT, TAG_INT, TAG_INT_ARRAY, TAG_LIST,
+    TAG_LONG, TAG_LONG_ARRAY, TAG_NAMES, TAG_SHORT, TAG_STRING, Byte, ByteArray, Compound, Double, Float, Int,
+    IntArray, List, Long, LongArray, Short, String, decode_mutf8, encode_mutf8, tag_type,
+)
 
 
 class NbtError(InputError):
@@ -133,32 +74,6 @@ _SCALAR = {TAG_BYTE: (1, _STRUCTS["b"], Byte), TAG_SHORT: (2, _STRUCTS["h"], Sho
 _LIST_FMT = {TAG_BYTE: "b", TAG_SHORT: "h", TAG_INT: "i", TAG_LONG: "q", TAG_FLOAT: "f", TAG_DOUBLE: "d"}
 _CHUNK = 4 * 1024 * 1024
 _ENTRY_LISTS = frozenset({"BlockEntities", "TileEntities", "Entities"})  # see nbt_skim.Skimmer.entries
-
-
-def decode_mutf8(raw: bytes) -> tuple[str, bool]:
-    """Java modified UTF-8 -> str. Returns (text, was_plain_utf8) where the flag marks 4-byte UTF-8 sequences,
-    which Java's readUTF refuses but some old writers produced. Raises UnicodeDecodeError on garbage."""
-    if raw.isascii() and b"\x00" not in raw:
-        return raw.decode("ascii"), False
-    text = raw.replace(b"\xc0\x80", b"\x00").decode("utf-8", "surrogatepass")
-    plain = any(ord(ch) > 0xFFFF for ch in text)
-    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in text):
-        text = text.encode("utf-16-be", "surrogatepass").decode("utf-16-be")  # join surrogate pairs
-    return text, plain
-
-
-def encode_mutf8(text: str) -> bytes:
-    if text.isascii() and "\x00" not in text:
-        return text.encode("ascii")
-    out = text.encode("utf-16-be", "surrogatepass").decode("utf-16-be", "surrogatepass")
-    # Characters above U+FFFF are written as two 3-byte surrogates, NUL as C0 80 (Java DataOutput.writeUTF).
-    units = "".join(ch if ord(ch) <= 0xFFFF else _surrogates(ch) for ch in out)
-    return units.encode("utf-8", "surrogatepass").replace(b"\x00", b"\xc0\x80")
-
-
-def _surrogates(ch: str) -> str:
-    code = ord(ch) - 0x10000
-    return chr(0xD800 + (code >> 10)) + chr(0xDC00 + (code & 0x3FF))
 
 
 class _Reader:

@@ -18,7 +18,8 @@ import numpy as np
 from mcb.schematics.document import Document, SchematicError, load_document, not_sponge_error
 from mcb.schematics.model import BlockEntity, Entity, Schematic, SourceInfo
 from mcb.schematics.nbt import Compound, ReadLimits, tag_type
-from mcb.schematics.nbt_skim import LazyCompound, Skipped
+from mcb.schematics.nbt_lazy import LazyCompound
+from mcb.schematics.nbt_skim import Skipped
 from mcb.schematics.varint import decode_varints
 from mcb.schematics.writer import encode_schematic, write_schematic
 

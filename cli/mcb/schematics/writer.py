@@ -20,7 +20,8 @@ import numpy as np
 from mcb.schematics.model import Schematic
 from mcb.schematics.nbt import (ByteArray, Compound, Double, Int, IntArray, List, Long, Short, String, encode_mutf8,
                                 tag_type)
-from mcb.schematics.nbt_skim import Skipped, raw_items, raw_payload
+from mcb.schematics.nbt_lazy import raw_items, raw_payload
+from mcb.schematics.nbt_skim import Skipped
 from mcb.schematics.varint import encode_varints
 
 SERVER_AUTHOR = "minecraft-builder-mcp"
