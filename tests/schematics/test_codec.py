@@ -184,3 +184,14 @@ def test_sizes_beyond_unsigned_short_are_refused_by_the_writer():
 def test_unsigned_short_sizes_round_trip():
     schem = Schematic(40000, 1, 1, ["minecraft:air"], np.zeros((1, 1, 40000), dtype=np.int32), 4903)
     assert read_schematic(encode_schematic(schem)).width == 40000
+
+
+def test_bytes_after_the_gzip_stream_are_reported_by_the_spec_profile(tmp_path):
+    from mcb.schematics.rules import validate_schematic
+
+    schem = Schematic(1, 1, 1, ["minecraft:stone"], np.zeros((1, 1, 1), dtype=np.int32), 4903)
+    path = tmp_path / "t.schem"
+    path.write_bytes(encode_schematic(schem) + b"garbage")
+    rules = [d.rule for d in validate_schematic(path, profile="spec").diagnostics]
+    assert "sponge.gzip.trailing" in rules
+    assert read_schematic(path).size == (1, 1, 1)

@@ -45,6 +45,9 @@ class _Checker:
             self.error("sponge.v3.nonconforming", "Sponge v3 fields must sit in a 'Schematic' compound inside an "
                        "unnamed root; WorldEdit does not recognise this file as v3", hint="re-save it with a "
                        "conforming writer, or convert it: `mcb schem convert FILE -o OUT.schem`")
+        if self.doc.stats.trailing_gzip_bytes:
+            self.warn("sponge.gzip.trailing", f"{self.doc.stats.trailing_gzip_bytes} bytes follow the gzip stream; "
+                      "they are ignored (Java's GZIPInputStream skips them too)")
         if self.doc.version is None:
             self.warn("sponge.field.missing", "no Version tag; read as Sponge v1", "Version")
         elif self.doc.version not in (1, 2, 3):

@@ -65,6 +65,8 @@ _SCALAR_FMT = {1: ">b", 2: ">h", 3: ">i", 4: ">q", 5: ">f", 6: ">d"}
 
 def _payload(out: list[bytes], tid: int, value) -> None:
     if isinstance(value, Skipped):  # a container read lazily and never touched: copy its bytes
+        if value.raw is None:
+            raise ValueError("a skimmed container without its bytes cannot be written (read with keep_raw)")
         out.append(value.raw)
         return
     fmt = _SCALAR_FMT.get(tid)
