@@ -179,3 +179,13 @@ def test_worldedit_v2_entity_positions_become_local(corpus):
     schem = read_schematic(corpus / "v2_nucleation_Evaluator_entities.schem")
     for entity in schem.entities:
         assert all(0 <= p <= s for p, s in zip(entity.pos, schem.size)), entity.pos
+
+
+def test_every_emitted_rule_id_is_described(corpus):
+    from mcb.schematics.rule_ids import RULES
+
+    seen = set()
+    for path in corpus.iterdir():
+        for profile in ("server", "spec"):
+            seen |= {d.rule for d in validate_schematic(path, profile=profile).diagnostics}
+    assert seen - set(RULES) == set()

@@ -19,29 +19,10 @@ from mcb.reports.model import Diagnostic, FileReport, Severity
 from mcb.schematics import server_rules as server
 from mcb.schematics.document import Document, load_document, not_sponge_error, read_source
 from mcb.schematics.nbt import NbtError, ReadLimits, tag_type
+from mcb.schematics.rule_ids import RULES  # noqa: F401  (re-exported for the command's SARIF metadata)
 from mcb.schematics.spec_rules import spec_findings
 
 PROFILES = ("server", "spec")
-
-RULES: dict[str, str] = {
-    "nbt.malformed": "The file is not well-formed NBT (truncated, corrupt gzip, bad lengths, hostile sizes)",
-    "sponge.format.litematica": "A Litematica file, not a Sponge schematic",
-    "sponge.format.structure": "A vanilla structure .nbt file, not a Sponge schematic",
-    "sponge.format.mcedit": "A legacy MCEdit .schematic, not a Sponge schematic",
-    "sponge.format.unknown": "NBT that is not a Sponge schematic",
-    "sponge.version.unsupported": "Not Sponge v2 (the server reads only v2)",
-    "sponge.offset.worldedit": "WorldEdit v2 Offset is an absolute world position",
-    "sponge.data_version.old": "Older DataVersion: the server does not upgrade states",
-    **{f: d for f, d in (
-        ("server.size.compressed", "Compressed file above 1 MiB"), ("server.size.inflated", "Inflated NBT above 4 MiB"),
-        ("server.gzip.required", "The server reads only gzip files"), ("server.fields.unsupported",
-                                                                        "Root tags outside the server subset"),
-        ("server.version", "Version must be 2"), ("server.volume", "Volume must be 1..4096 cells"),
-        ("server.blockentities", "Block entities are not imported"), ("server.entities", "Entities are not imported"),
-        ("server.state.runtime", "Palette state invalid for the server's Minecraft version"),
-        ("server.data_version.newer", "DataVersion newer than the server"))},
-}
-
 
 def _diagnostic(rule: str, severity: Severity, message: str, file: str, pointer=None, hint=None) -> Diagnostic:
     return Diagnostic(rule=rule, severity=severity, message=message, file=file, pointer=pointer, hint=hint)
