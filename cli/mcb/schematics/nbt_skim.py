@@ -207,6 +207,7 @@ class Skimmer:
         #   {suffix head: [(suffix, entry without Pos, stats to replay, unpack, Pos class)]}}}}
         self.templates: dict = {}
         self.template_count = 0
+        self.template_bytes = 0
         self.last_hit = None
 
     def skip(self, tag: int, depth: int, name: str) -> Skipped:
@@ -366,8 +367,9 @@ class Skimmer:
         else:
             return
         prefix, suffix = encoded[:start], encoded[start + hole:]
-        if len(prefix) > _MAX_PREFIX or len(encoded) > 65536:
-            return  # Pos far into the entry: lookups by prefix would not be selective; parse such entries
+        if len(prefix) > _MAX_PREFIX or len(encoded) > 65536 or self.template_bytes > _MAX_TEMPLATE_BYTES:
+            return  # a huge entry (or too many remembered): parse such entries instead
+        self.template_bytes += len(encoded)
         heads = self.templates.setdefault(prefix[:_KEY], {}).setdefault((len(prefix), hole), {}).setdefault(prefix, {})
         head_length = min(_SUFFIX_KEY, len(suffix))
         candidates = heads.setdefault(head_length, {}).setdefault(suffix[:head_length], [])
@@ -377,8 +379,9 @@ class Skimmer:
 
 
 _KEY = 8            # entry bytes used as the first lookup key (a Pos prefix is at least 10 bytes)
-_MAX_PREFIX = 64    # only entries whose Pos payload starts within this many bytes get templates
+_MAX_PREFIX = 8192  # only entries whose Pos payload starts within this many bytes get templates
 _SUFFIX_KEY = 32    # bytes after the Pos payload used as the second lookup key
+_MAX_TEMPLATE_BYTES = 16 * 1024 * 1024
 _INTS = struct.Struct(">3i")
 _DOUBLES = struct.Struct(">3d")
 
