@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, SecretStr
 
 from mcb.errors import ConfigError
+from mcb.fileio import write_atomic
 
 DEFAULT_SERVER = "http://127.0.0.1:8765"
 DEFAULT_PLAYER_ID = "console"  # the local-automation principal; `mcb serve` accepts it
@@ -301,10 +302,7 @@ def write_user_config(data: dict) -> Path:
         lines.append(f"[profiles.{_toml_key(name)}]")
         for key, value in section.items():
             lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temp.write_text("\n".join(lines).lstrip("\n") + "\n", "utf-8")
-    os.replace(temp, path)
-    return path
+    return write_atomic(path, "\n".join(lines).lstrip("\n") + "\n")
 
 
 def _check_profile_name(name: str) -> None:

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from mcb.errors import ConfigError, ConflictError, InputError
+from mcb.fileio import write_atomic
 
 STATE_FORMAT = 1
 
@@ -99,14 +98,4 @@ class BatchState:
         return None
 
     def save(self) -> None:
-        text = json.dumps(self.data, indent=2, ensure_ascii=False) + "\n"
-        fd, temp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temp, self.path)
-        except BaseException:
-            Path(temp).unlink(missing_ok=True)
-            raise
+        write_atomic(self.path, json.dumps(self.data, indent=2, ensure_ascii=False) + "\n")

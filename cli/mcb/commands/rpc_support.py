@@ -6,9 +6,7 @@ Only stdlib, typer, ``mcb.options`` and ``mcb.errors`` at module level; the clie
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -82,19 +80,9 @@ def read_json_source(source: str, what: str) -> Any:
 
 
 def write_text_atomic(path: Path, data: bytes | str) -> None:
-    payload = data.encode("utf-8") if isinstance(data, str) else data
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    from mcb.fileio import write_atomic
+
+    write_atomic(path, data)
 
 
 def write_json_atomic(path: Path, data: Any) -> None:

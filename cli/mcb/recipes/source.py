@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 from mcb.errors import InputError
+from mcb.fileio import write_atomic
 from mcb.recipes.compile import CompiledRecipe, RecipeRejected, compile_recipe
 from mcb.recipes.jsonpos import JsonSyntaxError, SourceMap, parse_with_positions
 
@@ -73,14 +72,7 @@ def compile_file(path: Path, registry, *, max_blocks: int = 4096) -> CompiledRec
 
 
 def write_text_atomically(path: Path, text: str) -> None:
-    fd, temp = tempfile.mkstemp(dir=path.parent or Path("."), prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(temp, path)
-    except BaseException:
-        os.unlink(temp)
-        raise
+    write_atomic(path, text)
 
 
 def format_file(path: Path) -> tuple[str, str]:

@@ -13,13 +13,14 @@ Nothing here touches the terminal; the commands and ``mcb recipe compile --png``
 from __future__ import annotations
 
 import hashlib
+import io
 import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
 from mcb.errors import InputError, UsageError
+from mcb.fileio import write_atomic
 from mcb.schematics.model import Schematic
 
 VIEWS = ("top", "iso", "both")
@@ -342,15 +343,9 @@ def write_png(image, path: str | os.PathLike) -> Path:
     directory = target.parent if str(target.parent) else Path(".")
     if not directory.is_dir():
         raise InputError(f"output directory does not exist: {directory}")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            image.save(handle, format="PNG", optimize=False)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return target
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", optimize=False)
+    return write_atomic(target, buffer.getvalue())
 
 
 def render_file(source, output, view: str = "both", scale: int | None = None) -> dict:

@@ -12,11 +12,11 @@ from __future__ import annotations
 import math
 import os
 import re
-import tempfile
 import threading
 import uuid
 from pathlib import Path
 
+from mcb.fileio import write_atomic as write_file_atomic
 from mcb.server.api import (
     RpcError, blockpos_text, integer_param, invalid, now_ms, optional_string, pos_param, required_string,
 )
@@ -180,26 +180,7 @@ def _has_block_entity(state, block: str) -> bool:
 
 def write_atomic(folder: Path, file_name: str, data: bytes) -> Path:
     """Temp file in the library, fsync, rename into place, fsync the folder."""
-    handle, temp_name = tempfile.mkstemp(prefix=".pending-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        target = folder / file_name
-        os.replace(temp_name, target)
-    except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
-        raise
-    try:
-        folder_fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return target
-    try:
-        os.fsync(folder_fd)
-    finally:
-        os.close(folder_fd)
-    return target
+    return write_file_atomic(folder / file_name, data, sync_dir=True)
 
 
 # -- schematic_import_prepare ------------------------------------------------------------------------------------

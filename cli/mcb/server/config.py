@@ -121,15 +121,6 @@ def _valid_token(value) -> bool:
 
 def write_atomic(path: Path, text: str, *, mode: int) -> None:
     """Write through a temp file in the same directory, fsync, then rename (never a half-written file)."""
-    temp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, mode)
-        os.replace(temp, path)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
+    from mcb.fileio import write_atomic as write_file_atomic
+
+    write_file_atomic(path, text, mode=mode, sync_dir=True)

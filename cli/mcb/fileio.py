@@ -1,0 +1,65 @@
+"""Atomic file writes: a temp file in the target's directory, fsync, then ``os.replace``.
+
+A reader (or a crash) sees either the old file or the whole new one, never a half-written file. New files get the
+usual permissions (0666 minus the umask), a replaced file keeps its own, and ``mode`` forces one (0600 for secrets).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+
+def _current_umask() -> int:
+    # os.umask can only be read by setting it; the value is restored at once (import time, single-threaded).
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _current_umask()
+
+
+def write_atomic(
+    path: str | os.PathLike, data: bytes | str, *, mode: int | None = None, fsync: bool = True, sync_dir: bool = False
+) -> Path:
+    """Write ``data`` (text is UTF-8) to ``path`` atomically and return the path.
+
+    ``sync_dir`` also fsyncs the directory so the rename itself survives a power loss (journals, libraries).
+    """
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    if mode is None:
+        try:
+            mode = os.stat(target).st_mode & 0o7777
+        except OSError:
+            mode = 0o666 & ~_UMASK
+    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            if fsync:
+                os.fsync(handle.fileno())
+        os.chmod(temp, mode)
+        os.replace(temp, target)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
+    if sync_dir:
+        try:
+            dir_fd = os.open(directory, os.O_RDONLY)
+        except OSError:
+            return target
+        try:
+            os.fsync(dir_fd)
+        except OSError:
+            pass
+        finally:
+            os.close(dir_fd)
+    return target
