@@ -108,7 +108,7 @@ class StepContext:
             return json.loads(path.read_text("utf-8"))
         except FileNotFoundError:
             raise InputError(f"{path} does not exist") from None
-        except (OSError, UnicodeDecodeError, ValueError) as error:
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:  # RecursionError: deep nesting
             raise InputError(f"cannot read {path} as JSON: {error}") from None
 
 

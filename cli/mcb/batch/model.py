@@ -33,7 +33,7 @@ def load_batch(path: Path) -> Batch:
         data = json.loads(Path(path).read_text("utf-8"))
     except FileNotFoundError:
         raise InputError(f"batch file {path} does not exist") from None
-    except (OSError, UnicodeDecodeError, ValueError) as error:
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:  # RecursionError: deep nesting
         raise InputError(f"batch file {path} is not readable JSON: {error}") from None
     return parse_batch(data, Path(path))
 

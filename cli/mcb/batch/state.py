@@ -63,7 +63,7 @@ class BatchState:
             return cls(path, {"format": STATE_FORMAT, "server": server, "project_id": project_id, "steps": {}})
         try:
             data = json.loads(path.read_text("utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError) as error:
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:  # RecursionError: deep nesting
             raise InputError(f"state file {path} is unreadable: {error}",
                              hint="restore it, or start over with --restart (steps already applied would run again)")
         if not isinstance(data, dict) or data.get("format") != STATE_FORMAT or not isinstance(data.get("steps"), dict):

@@ -34,7 +34,7 @@ class _Formatter:
             return self.array(value, pointer, indent, "operation" if role == "operations" else None)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return self.map.source(pointer) or json.dumps(value)
-        return json.dumps(value, ensure_ascii=False)
+        return _string(value)
 
     def object(self, obj: dict, pointer: str, indent: int, role: str | None) -> str:
         if not obj:
@@ -51,12 +51,12 @@ class _Formatter:
         keys = [k for k in order if k in obj] + [k for k in obj if k not in order]
         members = [(key, self.value(obj[key], join_pointer(pointer, key), indent + 1, self.child_role(role, key)))
                    for key in keys]
-        inline = "{" + ", ".join(f"{json.dumps(k, ensure_ascii=False)}: {v}" for k, v in members) + "}"
+        inline = "{" + ", ".join(f"{_string(k)}: {v}" for k, v in members) + "}"
         fits = "\n" not in inline and 2 * indent + len(inline) <= WIDTH
         if role == "position" or (role == "operation" and kind != "repeat" and fits):
             return inline
         pad = "  " * (indent + 1)
-        body = ",\n".join(f"{pad}{json.dumps(k, ensure_ascii=False)}: {v}" for k, v in members)
+        body = ",\n".join(f"{pad}{_string(k)}: {v}" for k, v in members)
         return "{\n" + body + "\n" + "  " * indent + "}"
 
     def child_role(self, role: str | None, key: str) -> str | None:
@@ -75,3 +75,20 @@ class _Formatter:
             return inline
         pad = "  " * (indent + 1)
         return "[\n" + ",\n".join(pad + item for item in rendered) + "\n" + "  " * indent + "]"
+
+
+def _string(value) -> str:
+    """JSON text of a string (or null/bool) with characters kept as typed, except lone surrogates: a file may spell
+    ``"\\ud800"``, which decodes to a character no UTF-8 output can carry, so those keep their escape."""
+    text = json.dumps(value, ensure_ascii=False)
+    if not isinstance(value, str) or text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "".join(_escape_surrogate(c) for c in text)
+    return text
+
+
+def _escape_surrogate(char: str) -> str:
+    return f"\\u{ord(char):04x}" if "\ud800" <= char <= "\udfff" else char
