@@ -33,11 +33,28 @@ def _raw(data) -> np.ndarray:
     return np.frombuffer(data, dtype=np.uint8) if not isinstance(data, np.ndarray) else data.view(np.uint8)
 
 
-def _scan(data: bytes | np.ndarray, keep_last: bool = True) -> _Scan:
+_CHUNK = 1 << 20
+
+
+def _continuations(raw: np.ndarray, counts: np.ndarray | None = None) -> np.ndarray:
+    """Positions of bytes >= 0x80, in 1 MiB chunks (small temporaries stay in cache); optionally also adds a
+    byte-value histogram of ``raw`` into ``counts`` in the same pass."""
+    parts = []
+    for start in range(0, raw.size, _CHUNK):
+        chunk = raw[start:start + _CHUNK]
+        found = np.flatnonzero(chunk >= 0x80)
+        if found.size:
+            parts.append(found + start)
+        if counts is not None:
+            counts += np.bincount(chunk, minlength=256)
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+
+
+def _scan(data: bytes | np.ndarray, keep_last: bool = True, cpos: np.ndarray | None = None) -> _Scan:
     """Find the multi-byte varints and every rule they break. ``keep_last=False`` skips gathering the final byte
     of every varint (a full-size copy) for callers that only need the multi-byte part."""
     raw = _raw(data)
-    cpos = np.flatnonzero(raw >= 0x80)
+    cpos = _continuations(raw) if cpos is None else cpos
     if cpos.size == 0:  # every entry is one byte (palettes up to 128 entries): zero-copy
         empty = np.zeros(0, dtype=np.int64)
         return _Scan(raw, empty, empty, raw.size, None)
@@ -101,8 +118,9 @@ def histogram_varints(data: bytes | np.ndarray, count: int,
     fast path). Returns ``(counts, beyond, problem)``: ``counts`` has ``bound`` entries, ``beyond`` holds the
     distinct values >= ``bound`` (sorted). On a problem the figures cover the entries before it.
     """
-    scan = _scan(data, keep_last=False)
     counts = np.zeros(max(bound, 256), dtype=np.int64)
+    byte_counts = np.zeros(256, dtype=np.int64)
+    scan = _scan(data, keep_last=False, cpos=_continuations(_raw(data), byte_counts))
     beyond = np.zeros(0, dtype=np.int64)
     if scan.problem is not None:  # rare: count only the entries before the problem, the simple way
         scan = _scan(data)
@@ -112,10 +130,7 @@ def histogram_varints(data: bytes | np.ndarray, count: int,
         counts[:256] -= np.bincount(last[scan.multi[ok]], minlength=256)
         values = scan.multi_values[ok]
     else:
-        raw = _raw(data)
-        for start in range(0, raw.size, 1 << 20):  # chunks: bincount widens its input to int64
-            counts[:256] += np.bincount(raw[start:start + (1 << 20)], minlength=256)
-        counts[128:256] = 0  # continuation bytes
+        counts[:128] += byte_counts[:128]  # bytes >= 0x80 are continuation bytes
         if scan.multi.size:  # final bytes of multi-byte varints were counted as one-byte entries
             finals = (scan.multi_values >> (7 * _lengths(scan.multi_values))) & 0x7F
             counts[:128] -= np.bincount(finals, minlength=128)[:128]
