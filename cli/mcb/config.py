@@ -13,6 +13,7 @@ values are kept in ``SecretStr`` and are never part of a repr, an error or ``mcb
 from __future__ import annotations
 
 import json
+import math
 import os
 import stat
 import tomllib
@@ -98,6 +99,34 @@ def read_toml(path: Path) -> dict:
         raise ConfigError(f"cannot read {path}: {error.strerror}") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path} is not valid TOML: {error}") from None
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{path} is not UTF-8 text: {error.reason} at byte {error.start}") from None
+    except (ValueError, RecursionError) as error:  # an integer over 4300 digits, or nesting deeper than the stack
+        reason = "nesting too deep" if isinstance(error, RecursionError) else str(error)
+        raise ConfigError(f"{path} is not usable TOML: {reason}") from None
+
+
+_STRING_KEYS = ("server", "profile", "player_id", "project_id", "token_file", "agent_token_file")
+
+
+def _check_strings(table: dict, where: str) -> None:
+    """TOML values of keys that must be text; a number, array or table there would crash later."""
+    for key in _STRING_KEYS:
+        if key in table and not isinstance(table[key], str):
+            raise ConfigError(f"{where}: `{key}` must be a string, not {type(table[key]).__name__}")
+
+
+def _profiles(data: dict, path: Path) -> dict:
+    """The ``[profiles.NAME]`` tables of a user config, each checked to be a table with text where text belongs."""
+    profiles = data.get("profiles", {})
+    if not isinstance(profiles, dict):
+        raise ConfigError(f"{path}: `profiles` must be a table of [profiles.NAME] tables")
+    for name, section in profiles.items():
+        if not isinstance(section, dict):
+            raise ConfigError(f"{path}: profile {name!r} must be a [profiles.{name}] table")
+        _check_strings(section, f"{path} [profiles.{name}]")
+    _check_strings({k: v for k, v in data.items() if k != "profiles"}, str(path))
+    return profiles
 
 
 def load_settings(*, server: str | None = None, profile: str | None = None, timeout: float | None = None,
@@ -135,6 +164,7 @@ def load_settings(*, server: str | None = None, profile: str | None = None, time
         if unknown:
             raise ConfigError(f"{project_path}: unknown key(s) {', '.join(unknown)}",
                               hint="allowed: " + ", ".join(PROJECT_KEYS))
+        _check_strings(project, str(project_path))
         for name in PROJECT_KEYS:
             put(name, project.get(name), f"project file {project_path}")
 
@@ -142,9 +172,7 @@ def load_settings(*, server: str | None = None, profile: str | None = None, time
     user: dict = read_toml(user_path) if user_path.is_file() else {}
     if user:
         files["user"] = str(user_path)
-    profiles = user.get("profiles", {})
-    if not isinstance(profiles, dict):
-        raise ConfigError(f"{user_path}: `profiles` must be a table of [profiles.NAME] tables")
+    profiles = _profiles(user, user_path)
     put("profile", user.get("profile"), f"user config {user_path}")
     profile_name = values.get("profile")
     if profile_name is None and "default" in profiles:
@@ -178,11 +206,13 @@ def load_settings(*, server: str | None = None, profile: str | None = None, time
     raw_timeout = values.get("timeout")
     if raw_timeout is not None:
         try:
+            if isinstance(raw_timeout, bool):
+                raise TypeError("a boolean is not a number of seconds")
             values["timeout"] = float(raw_timeout)
         except (TypeError, ValueError):
             raise ConfigError(f"timeout must be a number of seconds (from {sources['timeout']})") from None
-        if values["timeout"] <= 0:
-            raise ConfigError(f"timeout must be positive (from {sources['timeout']})")
+        if not math.isfinite(values["timeout"]) or values["timeout"] <= 0:
+            raise ConfigError(f"timeout must be a positive, finite number of seconds (from {sources['timeout']})")
     for name in ("admin_token", "agent_token"):
         if name in values:
             values[name] = SecretStr(str(values[name]))
@@ -275,7 +305,7 @@ def set_profile_values(profile: str, updates: dict[str, Any], *, activate: bool 
             read_token_file(path, "admin_token" if key == "token_file" else "agent_token")  # refuse bad files now
             updates = {**updates, key: str(path.resolve())}
     data = load_user_config()
-    profiles = data.setdefault("profiles", {})
+    profiles = data.setdefault("profiles", _profiles(data, user_config_path()))
     profiles.setdefault(profile, {}).update({k: v for k, v in updates.items() if v is not None})
     if activate:
         data["profile"] = profile
@@ -284,7 +314,7 @@ def set_profile_values(profile: str, updates: dict[str, Any], *, activate: bool 
 
 def use_profile(profile: str) -> Path:
     data = load_user_config()
-    if profile not in data.get("profiles", {}):
+    if profile not in _profiles(data, user_config_path()):
         raise ConfigError(f"unknown profile {profile!r}", hint=_profiles_hint(data.get("profiles", {}), user_config_path()))
     data["profile"] = profile
     return write_user_config(data)

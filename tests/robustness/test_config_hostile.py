@@ -1,0 +1,97 @@
+"""Corrupt or wrongly typed config files (`.mcb.toml`, the user config): a config error (exit 3), never a traceback."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from conftest import one_error_line
+
+CORRUPT = {
+    "invalid_utf8": b'server = "\xff"\n',
+    "binary": bytes(range(256)),
+    "deep_array": b"a = " + b"[" * 100_000 + b"]" * 100_000,
+    "deep_table": b"a = " + b"{b=" * 5000 + b"1" + b"}" * 5000,
+    "huge_int": b"timeout = " + b"9" * 5000,
+}
+WRONG_TYPES = {
+    "server_int": "server = 5",
+    "server_array": "server = [1]",
+    "profile_array": "profile = [1]",
+    "profile_table": "profile = {a = 1}",
+    "timeout_nan": "timeout = nan",
+    "timeout_inf": "timeout = inf",
+    "timeout_bool": "timeout = true",
+    "player_table": "player_id = {a = 1}",
+}
+
+
+def project_file(tmp_path, monkeypatch, content: bytes) -> str:
+    (tmp_path / ".mcb.toml").write_bytes(content)
+    monkeypatch.chdir(tmp_path)
+    return str(tmp_path / ".mcb.toml")
+
+
+def user_file(content: bytes) -> str:
+    from mcb.config import user_config_path
+
+    path = user_config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(content)
+    return str(path)
+
+
+@pytest.mark.parametrize("kind", sorted(CORRUPT))
+def test_corrupt_project_file(run, tmp_path, monkeypatch, kind):
+    path = project_file(tmp_path, monkeypatch, CORRUPT[kind])
+    result = run("config", "show")
+    assert result.exit_code == 3
+    assert path in one_error_line(result)
+    assert (tmp_path / ".mcb.toml").read_bytes() == CORRUPT[kind]
+
+
+@pytest.mark.parametrize("kind", sorted(CORRUPT))
+def test_corrupt_user_config(run, tmp_path, monkeypatch, kind):
+    monkeypatch.chdir(tmp_path)
+    path = user_file(CORRUPT[kind])
+    result = run("config", "show")
+    assert result.exit_code == 3
+    assert path in one_error_line(result)
+
+
+@pytest.mark.parametrize("kind", sorted(WRONG_TYPES))
+def test_wrong_types_in_project_file(run, tmp_path, monkeypatch, kind):
+    key = WRONG_TYPES[kind].split(" ")[0]
+    project_file(tmp_path, monkeypatch, WRONG_TYPES[kind].encode())
+    result = run("config", "show")
+    assert result.exit_code == 3
+    assert key in one_error_line(result)
+
+
+@pytest.mark.parametrize("kind", ["server_int", "server_array", "timeout_nan", "player_table"])
+def test_wrong_types_in_a_profile(run, tmp_path, monkeypatch, kind):
+    monkeypatch.chdir(tmp_path)
+    key = WRONG_TYPES[kind].split(" ")[0]
+    user_file(f"[profiles.default]\n{WRONG_TYPES[kind]}\n".encode())
+    result = run("config", "show")
+    assert result.exit_code == 3
+    assert key in one_error_line(result)
+
+
+@pytest.mark.parametrize("text", ['profile = "x"\n[profiles]\nx = 5\n', 'profiles = {default = "s"}\n',
+                                  "profile = [1]\n", "profiles = 3\n"])
+def test_profile_that_is_not_a_table(run, tmp_path, monkeypatch, text):
+    monkeypatch.chdir(tmp_path)
+    user_file(text.encode())
+    result = run("config", "show")
+    assert result.exit_code == 3
+    assert "profile" in one_error_line(result)
+
+
+def test_config_set_on_a_corrupt_user_config_keeps_the_file(run, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path = user_file(b"profiles = 3\n")
+    result = run("config", "set", "server", "http://127.0.0.1:1")
+    assert result.exit_code == 3
+    assert open(path, "rb").read() == b"profiles = 3\n"
+    assert os.listdir(os.path.dirname(path)) == ["config.toml"]
