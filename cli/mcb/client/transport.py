@@ -86,7 +86,7 @@ class RpcTransport:
             raise self._network_error("health", error) from None
         self._debug(f"<- GET /health {response.status_code} in {_ms(started)} ms")
         body = self._decode("health", response.status_code, response.content)
-        if response.status_code != 200 or not isinstance(body, dict):
+        if response.status_code != 200 or not isinstance(body, dict) or not isinstance(body.get("status"), str):
             raise ServerError(f"health: unexpected answer (HTTP {response.status_code})", code="invalid_response")
         return body
 
@@ -178,7 +178,7 @@ class RpcTransport:
     def _decode(self, method: str, status: int, content: bytes) -> Any:
         try:
             return json.loads(content.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
+        except (UnicodeDecodeError, ValueError, RecursionError):  # RecursionError: nesting deeper than the stack
             raise ServerError(
                 f"{method}: HTTP {status} with a body that is not JSON ({len(content)} bytes)",
                 code="invalid_response", hint=_WRONG_SERVER_HINT,

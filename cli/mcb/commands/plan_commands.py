@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from mcb.commands.rpc_support import (
-    EXIT_CODES_HELP, finish_status, json_terminal, open_client, parse_position, read_json_source, show_plan,
+    EXIT_CODES_HELP, check_output, finish_status, json_terminal, open_client, parse_position, read_json_source, show_plan,
     show_status, wait_with_progress, write_json_atomic,
 )
 from mcb.errors import InputError, UsageError
@@ -33,6 +34,11 @@ def expected_blocks(inspection: object, recipe: dict) -> list[dict]:
     for block in inspection["blocks"]:
         if not isinstance(block, dict) or "pos" not in block or "state" not in block:
             raise InputError("--expected: every block needs `pos` and `state`")
+        pos = block["pos"]
+        if not isinstance(pos, dict) or not all(type(pos.get(axis)) is int for axis in "xyz"):
+            raise InputError(f"--expected: `pos` must be {{x, y, z}} integers, not {json.dumps(pos)[:80]}")
+        if not isinstance(block["state"], str):
+            raise InputError(f"--expected: `state` must be a block state string, not {json.dumps(block['state'])[:80]}")
         entry = {"pos": block["pos"], "state": block["state"]}
         if block.get("snapshot_id"):
             entry["snapshot_id"] = block["snapshot_id"]
@@ -82,6 +88,7 @@ def prepare(
         mcb prepare wall.json --expected before.json --dependency 0,63,0
     """
     term = json_terminal(ctx, json_)
+    check_output(output)
     recipe = read_json_source(recipe_file, "recipe")
     if not isinstance(recipe, dict):
         raise InputError("a recipe must be a JSON object {version, operations}")
@@ -219,6 +226,7 @@ def undo(
     from mcb.client.workflow import PlanOutcome, default_idempotency_key, raise_for_outcome
 
     term = json_terminal(ctx, json_)
+    check_output(output)
     with open_client(ctx, term) as client:
         plan = client.operation_undo_prepare(operation_id)
         if output is not None:

@@ -145,6 +145,8 @@ def rpc(
             body = json.loads(params)
         except ValueError as error:
             raise UsageError(f"PARAMS is not valid JSON: {error}") from None
+        except RecursionError:
+            raise UsageError("PARAMS is not usable JSON: nesting too deep") from None
     if not isinstance(body, dict):
         raise UsageError("PARAMS must be a JSON object")
     with open_client(ctx, term) as client:

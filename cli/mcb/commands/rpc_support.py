@@ -77,6 +77,16 @@ def read_json_source(source: str, what: str) -> Any:
         return json.loads(text)
     except ValueError as error:
         raise InputError(f"{what} {name} is not valid JSON: {error}") from None
+    except RecursionError:
+        raise InputError(f"{what} {name} is not usable JSON: nesting too deep") from None
+
+
+def check_output(path: Path | None) -> None:
+    """Refuse an output path that can never be written (a directory, a missing folder) before asking the server."""
+    if path is not None:
+        from mcb.fileio import check_output_path
+
+        check_output_path(path)  # OSError: the CLI boundary turns it into `error: PATH: reason`, exit 1
 
 
 def write_text_atomic(path: Path, data: bytes | str) -> None:
@@ -151,5 +161,5 @@ def finish_status(term, status) -> None:
 
 __all__ = [
     "EXIT_CODES_HELP", "finish_status", "id_table", "json_terminal", "load_settings", "open_client", "parse_position", "read_json_source",
-    "show_plan", "show_status", "terminal", "wait_with_progress", "write_json_atomic", "write_text_atomic",
+    "check_output", "show_plan", "show_status", "terminal", "wait_with_progress", "write_json_atomic", "write_text_atomic",
 ]

@@ -1,0 +1,133 @@
+"""RPC commands fed hostile local files, and a server that answers garbage or drops the connection.
+
+Against a real `mcb serve` (or a tiny misbehaving HTTP server): one clean error line and the documented exit code."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import threading
+
+import pytest
+from conftest import DEEP, one_error_line
+
+RECIPE = {"version": 1, "operations": [{"type": "box", "block": "minecraft:stone",
+                                        "min": {"x": 0, "y": 100, "z": 0}, "max": {"x": 1, "y": 100, "z": 1}}]}
+
+
+@pytest.fixture
+def live(tmp_path, monkeypatch):
+    from mcb.server.testing import run_server
+
+    with run_server(tmp_path / "server", tick_ms=2) as server:
+        monkeypatch.setenv("MCB_SERVER", server.url)
+        monkeypatch.setenv("MCB_TOKEN", server.admin_token)
+        monkeypatch.setenv("MCB_AGENT_TOKEN", server.agent_token)
+        monkeypatch.setenv("MCB_PLAYER_ID", "console")
+        yield server
+
+
+@pytest.fixture
+def recipe_file(tmp_path):
+    path = tmp_path / "tower.json"
+    path.write_text(json.dumps(RECIPE))
+    return path
+
+
+@pytest.mark.parametrize("text", ["[" * DEEP + "]" * DEEP, '{"blocks": ' + "[" * DEEP])
+def test_prepare_expected_nested_too_deep(run, live, tmp_path, recipe_file, text):
+    expected = tmp_path / "before.json"
+    expected.write_text(text)
+    result = run("prepare", recipe_file, "--expected", expected)
+    assert result.exit_code == 1
+    assert str(expected) in one_error_line(result)
+    assert expected.read_text() == text
+
+
+@pytest.mark.parametrize("blocks", [
+    [{"pos": 5, "state": "minecraft:stone"}],
+    [{"pos": {"x": 0}, "state": "minecraft:stone"}],
+    [{"pos": {"x": "a", "y": [], "z": None}, "state": 7}],
+    [{"pos": {"x": 0, "y": 100, "z": 0}, "state": ["minecraft:stone"]}],
+])
+def test_prepare_expected_with_wrongly_typed_blocks(run, live, tmp_path, recipe_file, blocks):
+    expected = tmp_path / "before.json"
+    expected.write_text(json.dumps({"blocks": blocks}))
+    result = run("prepare", recipe_file, "--expected", expected)
+    assert result.exit_code == 1
+    assert "--expected" in one_error_line(result)
+
+
+def test_recipe_from_stdin_nested_too_deep(run, live):
+    result = run("prepare", "-", input="[" * DEEP)
+    assert result.exit_code == 1
+    assert "stdin" in one_error_line(result)
+
+
+def test_rpc_params_nested_too_deep(run, live):
+    result = run("rpc", "material_search", "-", input='{"query": ' + "[" * DEEP + "]" * DEEP + "}")
+    assert result.exit_code in (1, 2)
+    one_error_line(result)
+
+
+def test_server_still_serves_after_hostile_requests(run, live):
+    run("rpc", "material_search", "-", input='{"query": ' + "[" * DEEP + "]" * DEEP + "}")
+    assert run("health").exit_code == 0
+
+
+# -- a server that answers garbage ------------------------------------------------------------------------------
+class _Canned(http.server.BaseHTTPRequestHandler):
+    body = b""
+
+    def _answer(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        self.rfile.read(length)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(self.body)))
+        self.end_headers()
+        self.wfile.write(self.body)
+
+    do_GET = do_POST = _answer
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def canned(monkeypatch):
+    """A server that answers every request with ``canned.set(body)``'s bytes."""
+    handler = type("Handler", (_Canned,), {})
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    monkeypatch.setenv("MCB_SERVER", f"http://127.0.0.1:{server.server_address[1]}")
+    monkeypatch.setenv("MCB_TOKEN", "a" * 40)
+    monkeypatch.setenv("MCB_PLAYER_ID", "console")
+    handler.set = lambda body: setattr(handler, "body", body)
+    yield handler
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.parametrize("command", [("health",), ("context",), ("status", "op-1")])
+def test_answer_nested_too_deep_is_a_server_error(run, canned, command):
+    canned.set(b'{"ok": true, "result": ' + b"[" * DEEP + b"]" * DEEP + b"}")
+    result = run(*command)
+    assert result.exit_code == 5
+    one_error_line(result)
+
+
+@pytest.mark.parametrize("body", [b'{"ok": true, "result": [1, 2, 3]}', b'{"ok": true, "result": null}', b"{}"])
+def test_health_answer_that_is_not_a_health_object(run, canned, body):
+    canned.set(body)
+    result = run("health")
+    assert result.exit_code == 5
+    assert "health" in one_error_line(result)
+
+
+def test_rpc_params_argument_nested_too_deep(run, live):
+    depth = 50_000  # an argv string may be up to 128 KiB
+    result = run("rpc", "material_search", '{"query": ' + "[" * depth + "]" * depth + "}")
+    assert result.exit_code == 2
+    assert "PARAMS" in one_error_line(result)
