@@ -165,7 +165,11 @@ def _count_problem(found: int, expected: int) -> VarintProblem | None:
 
 
 def encode_varints(values: np.ndarray) -> bytes:
-    """Canonical unsigned LEB128 of non-negative int32 values, in array order."""
+    """Canonical unsigned LEB128 of non-negative int32 values, in array order.
+
+    Builds an (n, k) byte table (k = bytes of the largest value) and keeps, row by row, the bytes each value
+    needs: no per-value loop and no prefix sums.
+    """
     flat = np.ascontiguousarray(values).ravel()
     if flat.size == 0:
         return b""
@@ -174,19 +178,18 @@ def encode_varints(values: np.ndarray) -> bytes:
         raise ValueError("varints must be in 0..2^31-1")
     if top < 0x80:
         return flat.astype(np.uint8).tobytes()
-    wide = flat.astype(np.int64, copy=False)
-    nbytes = (wide >= 0x80).astype(np.int8) + 1
-    for bits in (14, 21, 28):
-        if top >= (1 << bits):
-            nbytes += wide >= (1 << bits)
-    starts = np.cumsum(nbytes, dtype=np.int64) - nbytes
-    out = np.empty(int(starts[-1] + nbytes[-1]), dtype=np.uint8)
-    more = nbytes > 1
-    out[starts] = (wide & 0x7F | (more.astype(np.int64) << 7)).astype(np.uint8)
-    sel = np.flatnonzero(more)
-    for k in range(1, int(nbytes.max())):
-        part = wide[sel]
-        more_k = nbytes[sel] > k + 1
-        out[starts[sel] + k] = ((part >> (7 * k)) & 0x7F | (more_k.astype(np.int64) << 7)).astype(np.uint8)
-        sel = sel[more_k]
-    return out.tobytes()
+    width = 1 + sum(top >= (1 << bits) for bits in (7, 14, 21, 28))
+    if width == 2:  # palettes up to 16384 entries: one low byte each, a high byte inserted after the few big ones
+        narrow = flat.astype(np.uint16, copy=False)
+        big = np.flatnonzero(narrow >= 0x80)
+        low = narrow.astype(np.uint8) & 0x7F
+        low[big] |= 0x80
+        return np.insert(low, big + 1, (narrow[big] >> 7).astype(np.uint8)).tobytes()
+    wide = flat.astype(np.int64 if flat.dtype.itemsize > 4 else np.int32, copy=False)
+    table = np.empty((flat.size, width), dtype=np.uint8)
+    keep = np.empty((flat.size, width), dtype=bool)
+    for j in range(width):
+        more = wide >= (1 << (7 * (j + 1))) if j + 1 < width else np.zeros(flat.size, dtype=bool)
+        table[:, j] = ((wide >> (7 * j)) & 0x7F) | (more.astype(np.uint8) << 7)
+        keep[:, j] = wide >= (1 << (7 * j)) if j else True
+    return table[keep].tobytes()
