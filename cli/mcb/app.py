@@ -11,10 +11,11 @@ import json
 import sys
 
 import typer
+from typer._click.exceptions import UsageError as ClickUsageError  # Typer 0.29 vendors Click (pinned <0.30)
 from typer.core import TyperGroup
 
 from mcb import __version__
-from mcb.errors import ExitCode, McbError
+from mcb.errors import ExitCode, InputError, McbError, UsageError
 from mcb.options import AppState, NoColorOpt, ProfileOpt, QuietOpt, ServerOpt, TimeoutOpt, VerboseOpt, app_state
 
 # Every module listed here exposes ``register(app: typer.Typer) -> None``.
@@ -40,6 +41,9 @@ class McbGroup(TyperGroup):
     """Root group: turns McbError and Ctrl-C into a message and an exit code, never a traceback."""
 
     def invoke(self, ctx):
+        if asks_for_json(ctx):
+            # Set before any parsing or checks run, so usage errors and early refusals answer in JSON too.
+            app_state(ctx).json = True
         try:
             return super().invoke(ctx)
         except McbError as error:
@@ -50,6 +54,34 @@ class McbGroup(TyperGroup):
             raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
         except BrokenPipeError:
             raise typer.Exit(0) from None
+        except OSError as error:
+            # A path the user named cannot be read or written (a directory, a missing folder, no permission).
+            report_error(ctx, InputError(describe_os_error(error), code="file_error"))
+            raise typer.Exit(int(ExitCode.FAILURE)) from None
+        except ClickUsageError as error:
+            if not app_state(ctx).json:
+                raise  # Typer prints the usual usage box
+            report_error(ctx, UsageError(error.format_message()))
+            raise typer.Exit(int(ExitCode.USAGE)) from None
+
+
+def asks_for_json(ctx) -> bool:
+    """True for the root's --json, or ``--json`` among the not-yet-parsed arguments (before a ``--`` separator)."""
+    if ctx.params.get("json_output"):
+        return True
+    args = [*getattr(ctx, "_protected_args", ()), *getattr(ctx, "protected_args", ()), *ctx.args]
+    for arg in args:
+        if arg == "--":
+            return False
+        if arg == "--json":
+            return True
+    return False
+
+
+def describe_os_error(error: OSError) -> str:
+    path = error.filename2 if error.filename2 is not None else error.filename
+    reason = error.strerror or str(error)
+    return f"{path}: {reason}" if path is not None else reason
 
 
 def report_error(ctx, error: McbError) -> None:
@@ -109,7 +141,7 @@ def _root_callback(
     timeout: TimeoutOpt = None,
 ) -> None:
     state = app_state(ctx)
-    state.json = json_output
+    state.json = state.json or json_output
     state.verbosity = verbose - quiet
     state.no_color = no_color
     state.server = server

@@ -6,6 +6,7 @@ usual permissions (0666 minus the umask), a replaced file keeps its own, and ``m
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from pathlib import Path
@@ -21,6 +22,16 @@ def _current_umask() -> int:
 _UMASK = _current_umask()
 
 
+def check_output_path(path: str | os.PathLike) -> None:
+    """Raise the OSError a user can act on (naming ``path``, not a temp file) when ``path`` cannot be a new file."""
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "is a directory, not a file", str(target))
+    if not directory.is_dir():
+        raise FileNotFoundError(errno.ENOENT, "no such directory", str(directory))
+
+
 def write_atomic(
     path: str | os.PathLike, data: bytes | str, *, mode: int | None = None, fsync: bool = True, sync_dir: bool = False
 ) -> Path:
@@ -30,6 +41,7 @@ def write_atomic(
     """
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
+    check_output_path(target)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     if mode is None:
         try:

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from mcb.commands.rpc_support import (
-    EXIT_CODES_HELP, id_table, json_terminal, open_client, show_status, write_text_atomic,
+    EXIT_CODES_HELP, check_output, id_table, json_terminal, open_client, show_status, write_text_atomic,
 )
 from mcb.errors import NetworkError, ServerError, UsageError
 from mcb.options import JsonOpt
@@ -90,6 +90,7 @@ def camera_capture(
         raise UsageError("give --camera ID or --pose x,y,z,yaw,pitch")
     term = json_terminal(ctx, json_)
     pose_body = parse_pose(pose, fov, width, height) if pose else None
+    check_output(output)
     deadline = time.monotonic() + timeout
     with open_client(ctx, term) as client:
         result = client.camera_capture(camera_id=camera, pose=pose_body, after_operation_id=after)

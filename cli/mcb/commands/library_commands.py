@@ -7,7 +7,9 @@ from typing import Annotated
 
 import typer
 
-from mcb.commands.rpc_support import EXIT_CODES_HELP, id_table, json_terminal, open_client, parse_position, show_plan
+from mcb.commands.rpc_support import (
+    EXIT_CODES_HELP, check_output, id_table, json_terminal, open_client, parse_position, show_plan,
+)
 from mcb.errors import UsageError
 from mcb.options import JsonOpt
 
@@ -192,6 +194,7 @@ def import_prepare(
     if rotation not in (0, 90, 180, 270):
         raise UsageError("--rotation must be 0, 90, 180 or 270")
     term = json_terminal(ctx, json_)
+    check_output(output)
     anchor = parse_position(target, "--target")
     with open_client(ctx, term) as client:
         plan = client.schematic_import_prepare(asset_id, anchor, rotation)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -74,7 +75,11 @@ def serve(
             term.warn(f"{info['recovery_required']} interrupted operation(s) need recovery_review/recovery_abandon")
         term.info("press Ctrl-C to stop")
         if term.json_mode:
-            term.json({k: info[k] for k in ("url", "data_dir", "token_file")})
+            # One compact line (not pretty JSON): a script reads it while the server keeps running.
+            import json
+
+            term.line(json.dumps({k: info[k] for k in ("url", "data_dir", "token_file")}, ensure_ascii=False))
+            sys.stdout.flush()
 
     try:
         run_until_stopped(request, on_ready)

@@ -101,6 +101,9 @@ def preview(
             term.warn(f"number literals in this recipe are rewritten by JSON tools; sent by mcb it gets the ID "
                       f"{wire_id} (see `mcb terrain lint`)")
     else:
+        from mcb.commands.rpc_support import check_output
+
+        check_output(output)
         result, png = _server_preview(ctx, term, recipe, resolution)
     if output is not None:
         from mcb.commands.rpc_support import write_text_atomic
@@ -308,7 +311,7 @@ def brush(
     import base64
 
     from mcb.client.workflow import apply_plan
-    from mcb.commands.rpc_support import finish_status, open_client, wait_with_progress, write_text_atomic
+    from mcb.commands.rpc_support import check_output, finish_status, open_client, wait_with_progress, write_text_atomic
     from mcb.errors import InputError
     from mcb.terrain.brush import parse_brush
     from mcb.terrain.jsontext import loads_keeping_numbers, to_plain
@@ -320,6 +323,7 @@ def brush(
     except ValueError as error:
         raise InputError(f"brush {brush_file} is not valid JSON: {error}") from None
     parse_brush(obj)  # the server's own message for a bad brush, without a round trip
+    check_output(output)
     with open_client(ctx, term) as client:
         result = client.call("terrain_brush_prepare", {"brush": to_plain(obj)})
         png = base64.b64decode(result.pop("imageBase64", "") or b"")

@@ -1,0 +1,59 @@
+"""Under --json (before or after the command), every failure is one JSON object on stderr and stdout stays empty."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+
+def json_error(result) -> dict:
+    assert result.stdout == "", result.stdout
+    assert "Traceback" not in result.stderr
+    return json.loads(result.stderr.strip().splitlines()[-1])["error"]
+
+
+# Refusals that happen before the command reaches the server (no server is needed to see them).
+EARLY_REFUSALS = [
+    (("material", "search", "--kind", "xyz"), "--kind"),
+    (("import-prepare", "some-asset", "--target", "0,64,0", "--rotation", "45"), "--rotation"),
+    (("camera", "capture", "-o", "shot.png"), "--camera"),
+]
+
+
+@pytest.mark.parametrize("where", ["after", "before"])
+@pytest.mark.parametrize("args,needle", EARLY_REFUSALS, ids=[a[0][0] for a in EARLY_REFUSALS])
+def test_early_usage_refusals_are_json(cli, args, needle, where):
+    argv = [*args, "--json"] if where == "after" else ["--json", *args]
+    result = cli("--server", "http://127.0.0.1:9", *argv)
+    assert result.exit_code == 2
+    error = json_error(result)
+    assert error["exit_code"] == 2 and needle in error["message"]
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (("inspect", "--json", "--min", "0,64,0"), "--max"),  # missing option
+    (("--json", "inspect", "--max", "1,1,1"), "--min"),
+    (("inspect", "--bogus", "--json"), "--bogus"),  # unknown option: fails before any value is parsed
+    (("--json", "no-such-command"), "no-such-command"),
+    (("status", "--json", "x", "--interval", "abc"), "--interval"),  # malformed value
+])
+def test_command_line_mistakes_are_json_under_json(cli, argv, needle):
+    result = cli(*argv)
+    assert result.exit_code == 2
+    error = json_error(result)
+    assert error["code"] == "usage" and error["exit_code"] == 2 and needle in error["message"]
+
+
+def test_command_line_mistakes_without_json_keep_the_usage_text(cli):
+    result = cli("inspect", "--min", "0,64,0")
+    assert result.exit_code == 2
+    assert "Usage: mcb inspect" in result.stderr and "--max" in result.stderr
+    assert not result.stderr.lstrip().startswith("{")
+
+
+def test_json_after_a_double_dash_is_an_argument_not_the_flag(cli, tmp_path):
+    # `--` ends the options: a file named --json is just a file, and errors stay human text.
+    result = cli("recipe", "compile", "--", "--json")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error:")
