@@ -215,11 +215,21 @@ def load_settings(*, server: str | None = None, profile: str | None = None, time
             raise ConfigError(f"timeout must be a positive, finite number of seconds (from {sources['timeout']})")
     for name in ("admin_token", "agent_token"):
         if name in values:
-            values[name] = SecretStr(str(values[name]))
+            values[name] = SecretStr(_checked_token(str(values[name]), sources[name]))
     for name in ("player_id", "project_id", "server", "profile"):
         if name in values:
             values[name] = str(values[name])
     return Settings(**values, sources=sources, files=files)
+
+
+def _checked_token(token: str, source: str) -> str:
+    """The token without surrounding whitespace; refuse one no HTTP header can carry (the value is never shown)."""
+    token = token.strip()
+    if not token or any(not ("!" <= char <= "~") for char in token):
+        raise ConfigError(f"the token from {source} is malformed: it must be one run of printable ASCII characters",
+                          hint="check for pasted spaces, line breaks, quote marks or non-ASCII letters",
+                          code="malformed_token")
+    return token
 
 
 def read_token_file(path: Path, json_key: str) -> str:
