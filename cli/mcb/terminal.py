@@ -46,6 +46,14 @@ def _json_default(obj: Any) -> Any:
     raise TypeError(f"not JSON serialisable: {type(obj).__name__}")
 
 
+def _escape_unencodable(stream) -> None:
+    """File names that are not valid UTF-8 reach us as lone surrogates: print them as ``\\udcff`` escapes (still
+    valid JSON inside a string) instead of dying with UnicodeEncodeError halfway through a report."""
+    if getattr(stream, "errors", None) != "backslashreplace" and hasattr(stream, "reconfigure"):
+        with contextlib.suppress(Exception):  # a stream that cannot be reconfigured keeps its own policy
+            stream.reconfigure(errors="backslashreplace")
+
+
 class Terminal:
     """Output for one command invocation."""
 
@@ -55,6 +63,8 @@ class Terminal:
         self.no_color = no_color
         self._out = None
         self._err = None
+        for stream in (sys.stdout, sys.stderr):
+            _escape_unencodable(stream)
 
     # -- consoles (lazy) -------------------------------------------------
     @property

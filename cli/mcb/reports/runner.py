@@ -33,7 +33,8 @@ def collect_files(paths: Iterable[str | os.PathLike], patterns: list[str]) -> li
             for root, dirs, files in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 for name in sorted(files):
-                    if any(fnmatch.fnmatch(name, pattern) for pattern in patterns):
+                    # only regular files: opening a FIFO (or a device) found while walking would block forever
+                    if any(fnmatch.fnmatch(name, pattern) for pattern in patterns) and (Path(root) / name).is_file():
                         add(Path(root) / name)
         elif path.is_file():
             add(path)
