@@ -21,7 +21,7 @@ def check(
     states: Annotated[list[str], typer.Argument(metavar="STATE", help="Block states to check; '-' reads one per line from stdin.")],
     mc_version: McVersionOpt = None,
     recipe: Annotated[bool, typer.Option("--recipe", help="Also apply the recipe grammar (minecraft: prefix, "
-                                         "only [a-z0-9_=,] in brackets).")] = False,
+                                         "only \\[a-z0-9_=,] in brackets).")] = False,
     json_: JsonOpt = False,
 ) -> None:
     """Validate block states and print the canonical form of each (every property, sorted, defaults filled).

@@ -118,7 +118,7 @@ def material_describe(
         result = client.material_describe(material_id)
 
     def human() -> None:
-        term.kv([("id", result.id), ("block", result.block), ("item", result.item),
+        term.kv([("id", result.id), ("block", "yes" if result.block else "no"), ("item", "yes" if result.item else "no"),
                  ("default state", result.default_state or "-"), ("behavior", ", ".join(result.behavior or []) or "-")])
         if result.properties:
             term.table(["property", "values"], [(k, ", ".join(v)) for k, v in result.properties.items()])

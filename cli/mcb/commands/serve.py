@@ -30,7 +30,8 @@ def serve(
     loaded_chunk_radius: Annotated[int | None, typer.Option("--loaded-chunk-radius", min=0,
                                    help="Only chunks within this Chebyshev radius of chunk 0,0 are loaded.")] = None,
     world_border: Annotated[int | None, typer.Option("--world-border", min=1, help="World-border radius in blocks.")] = None,
-    max_plan_blocks: Annotated[int | None, typer.Option("--max-plan-blocks", min=1, max=4096)] = None,
+    max_plan_blocks: Annotated[int | None, typer.Option(
+        "--max-plan-blocks", min=1, max=4096, help="Most blocks one plan may change (saved; default 4096).")] = None,
     data_version: Annotated[int | None, typer.Option("--data-version", help="Reported DataVersion (default 4903).")] = None,
     ground: Annotated[str | None, typer.Option(
         "--ground", help="Natural ground for unedited blocks: hills (terrain height field with a flat build site at "

@@ -190,7 +190,7 @@ def _xyz(p: dict) -> str:
 def prepare(
     ctx: typer.Context,
     terrain_id: Annotated[str, typer.Argument(metavar="TERRAIN_ID", help="ID from `mcb terrain preview`.")],
-    tile: Annotated[int | None, typer.Argument(metavar="[TILE]", min=0, help="Tile index (see `mcb terrain "
+    tile: Annotated[int | None, typer.Argument(metavar="TILE", min=0, help="Tile index (see `mcb terrain "
                                                                              "tiles`).")] = None,
     all_tiles: Annotated[bool, typer.Option("--all", help="Every tile in order (from --start).")] = False,
     apply: Annotated[bool, typer.Option("--apply", help="Apply each plan and wait for it.")] = False,
