@@ -52,6 +52,29 @@ def exclusive_run(state_path: Path) -> Iterator[None]:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
+_TEXT_FIELDS = ("definition", "phase", "idempotency_key", "operation_id", "result")
+
+
+def _record_problem(record: Any) -> str | None:
+    """Why a step record cannot be trusted (a hand edit, another tool), or None; a resume acts on every field."""
+    from pydantic import ValidationError
+
+    from mcb.client.models import OperationStatus, PlanSummary
+
+    if not isinstance(record, dict):
+        return "it is not an object"
+    for key in _TEXT_FIELDS:
+        if record.get(key) is not None and not isinstance(record[key], str):
+            return f"`{key}` is not a string"
+    for key, model in (("plan", PlanSummary), ("status", OperationStatus)):
+        if record.get(key) is not None:
+            try:
+                model.model_validate(record[key])
+            except ValidationError:
+                return f"`{key}` is not a {model.__name__} object"
+    return None
+
+
 class BatchState:
     def __init__(self, path: Path, data: dict):
         self.path = path
@@ -68,6 +91,12 @@ class BatchState:
                              hint="restore it, or start over with --restart (steps already applied would run again)")
         if not isinstance(data, dict) or data.get("format") != STATE_FORMAT or not isinstance(data.get("steps"), dict):
             raise InputError(f"{path} is not an mcb batch state file")
+        for name, record in data["steps"].items():
+            problem = _record_problem(record)
+            if problem:
+                raise InputError(f"{path}: the record of step {name!r} is damaged: {problem}",
+                                 hint="restore the file, or start over with --restart "
+                                 "(steps already applied would run again)")
         if data.get("server") != server or data.get("project_id") != project_id:
             raise ConfigError(
                 f"{path} belongs to server {data.get('server')} project {data.get('project_id')!r}, "

@@ -1,0 +1,57 @@
+"""A damaged batch state file (wrong types in a step record) is refused with a clear error and left as it was."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import one_error_line
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def applied_batch(run, tmp_path, monkeypatch):
+    """A one-step batch applied against a live server: (batch path, state path, state dict)."""
+    from mcb.server.testing import run_server
+
+    with run_server(tmp_path / "server", tick_ms=2) as server:
+        monkeypatch.setenv("MCB_SERVER", server.url)
+        monkeypatch.setenv("MCB_TOKEN", server.admin_token)
+        monkeypatch.setenv("MCB_AGENT_TOKEN", server.agent_token)
+        monkeypatch.setenv("MCB_PLAYER_ID", "console")
+        shutil.copy(ROOT / "recipes" / "tower.json", tmp_path / "tower.json")
+        batch = tmp_path / "castle.batch.json"
+        batch.write_text(json.dumps({"version": 1, "steps": [{"kind": "recipe", "name": "a", "recipe": "tower.json"}]}))
+        assert run("batch", batch).exit_code == 0
+        state = tmp_path / "castle.batch.state.json"
+        yield batch, state, json.loads(state.read_text())
+
+
+DAMAGE = {
+    "record_string": lambda steps: steps.__setitem__("a", "x"),
+    "record_null": lambda steps: steps.__setitem__("a", None),
+    "plan_string": lambda steps: steps["a"].update(phase="prepared", plan="x", operation_id=None, idempotency_key=None),
+    "plan_without_hash": lambda steps: steps["a"].update(phase="prepared", plan={"plan_id": 5}, operation_id=None,
+                                                         idempotency_key=None),
+    "status_string": lambda steps: steps["a"].update(status="x"),
+    "failed_status_wrong": lambda steps: steps["a"].update(phase="failed", status={"status": 5}),
+    "operation_id_list": lambda steps: steps["a"].update(phase="started", operation_id=[1]),
+    "phase_number": lambda steps: steps["a"].update(phase=5),
+}
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGE))
+def test_damaged_state_record(run, applied_batch, damage):
+    batch, state, data = applied_batch
+    DAMAGE[damage](data["steps"])
+    state.write_text(json.dumps(data))
+    before = state.read_bytes()
+    result = run("batch", batch)
+    assert result.exit_code == 1
+    line = one_error_line(result)
+    assert str(state) in line and "'a'" in line
+    assert "--restart" in result.stderr
+    assert state.read_bytes() == before
