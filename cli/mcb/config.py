@@ -270,12 +270,20 @@ def _local_tokens_path() -> Path | None:
 
 
 def _is_loopback(url: str) -> bool:
-    host = (urlsplit(url).hostname or "").lower()
+    try:
+        host = (urlsplit(url).hostname or "").lower()
+    except ValueError:
+        return False
     return host in {"127.0.0.1", "localhost", "::1"}
 
 
 def _check_server_url(url: str) -> None:
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - urlsplit checks the port (0..65535) only when it is read
+    except ValueError as error:  # e.g. an unclosed [IPv6 bracket or port 99999
+        raise ConfigError(f"server URL {url!r} is malformed ({error})",
+                          hint="it must look like http://127.0.0.1:8765") from None
     if parts.scheme not in {"http", "https"} or not parts.hostname:
         raise ConfigError(f"server URL {url!r} must look like http://127.0.0.1:8765")
     if parts.username or parts.password or parts.query or parts.fragment or parts.path not in {"", "/"}:
@@ -285,7 +293,7 @@ def _check_server_url(url: str) -> None:
 def _profiles_hint(profiles: dict, path: Path) -> str:
     if profiles:
         return "known profiles: " + ", ".join(sorted(profiles)) + f" (in {path})"
-    return f"create one with `mcb config init --profile NAME` (file {path})"
+    return f"create one with `mcb config init --name NAME` (file {path})"
 
 
 # -- editing the user config file (`mcb config init|use|set`) -----------------------------------------------
