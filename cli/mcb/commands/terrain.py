@@ -65,7 +65,8 @@ def lint(
     term.line(render_reports(reports, fmt_name, tool="mcb terrain lint", strict=strict, rules=RULES).rstrip("\n"))
     failed = sum(1 for r in reports if r.failed(strict))
     if failed:
-        raise FindingsError(f"{failed} of {len(reports)} files have errors", code="terrain.lint.failed")
+        raise FindingsError(f"{failed} of {len(reports)} files have {'errors or warnings' if strict else 'errors'}",
+                            code="terrain.lint.failed")
 
 
 @terrain_app.command("preview")
