@@ -48,7 +48,10 @@ def write_atomic(
             mode = os.stat(target).st_mode & 0o7777
         except OSError:
             mode = 0o666 & ~_UMASK
-    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    except OSError as error:  # e.g. no write permission: name the file the user asked for, not the temp file
+        raise type(error)(error.errno, error.strerror, str(target)) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)

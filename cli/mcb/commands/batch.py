@@ -13,7 +13,7 @@ from mcb.options import JsonOpt
 
 def batch(
     ctx: typer.Context,
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="Batch file (JSON; schema recipes/batch.schema.json).")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", readable=False, help="Batch file (JSON; schema recipes/batch.schema.json).")],
     continue_on_error: Annotated[bool, typer.Option("--continue", help="Go on with later steps after a failure.")] = False,
     retry_failed: Annotated[bool, typer.Option("--retry-failed", help="Prepare steps whose operation ended badly again.")] = False,
     restart: Annotated[bool, typer.Option("--restart", help="Ignore the state file (kept as .bak) and run every step again.")] = False,

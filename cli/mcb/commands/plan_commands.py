@@ -71,7 +71,7 @@ def prepare(
     recipe_file: Annotated[str, typer.Argument(metavar="RECIPE", help="Recipe JSON file, or - for stdin.")],
     dependency: Annotated[list[str] | None, typer.Option("--dependency", "-d", help="Read dependency x,y,z (repeatable).")] = None,
     part: Annotated[str | None, typer.Option("--part", help="Restrict writes to this part's exact mask.")] = None,
-    expected: Annotated[Path | None, typer.Option("--expected", help="Saved `mcb inspect --blocks --json`: refuse if the world changed.")] = None,
+    expected: Annotated[Path | None, typer.Option("--expected", readable=False, help="Saved `mcb inspect --blocks --json`: refuse if the world changed.")] = None,
     output: OutputPlanOpt = None,
     json_: JsonOpt = False,
 ) -> None:

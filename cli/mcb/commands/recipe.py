@@ -24,7 +24,7 @@ MaxBlocksOpt = Annotated[
 @recipe_app.command("lint")
 def lint(
     ctx: typer.Context,
-    paths: Annotated[list[Path], typer.Argument(metavar="FILE|DIR...", help="Recipe files, directories to walk, or - "
+    paths: Annotated[list[Path], typer.Argument(metavar="FILE|DIR...", readable=False, help="Recipe files, directories to walk, or - "
                                                 "for stdin.")],
     mc_version: McVersionOpt = None,
     max_plan_blocks: MaxBlocksOpt = 4096,
@@ -76,7 +76,7 @@ def lint(
 @recipe_app.command("compile")
 def compile_(
     ctx: typer.Context,
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="Recipe file, or - for stdin.")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", readable=False, help="Recipe file, or - for stdin.")],
     mc_version: McVersionOpt = None,
     max_plan_blocks: MaxBlocksOpt = 4096,
     schem: Annotated[Path | None, typer.Option("--schem", help="Write the bounding box as a Sponge v2 schematic "
@@ -155,7 +155,7 @@ def _print_summary(term, summary: dict) -> None:
 @recipe_app.command("fmt")
 def fmt(
     ctx: typer.Context,
-    files: Annotated[list[Path], typer.Argument(metavar="FILE...", help="Recipe files (several with -i or --check); "
+    files: Annotated[list[Path], typer.Argument(metavar="FILE...", readable=False, help="Recipe files (several with -i or --check); "
                                                 "- reads stdin.")],
     in_place: Annotated[bool, typer.Option("--in-place", "-i", help="Rewrite the files (atomically).")] = False,
     check: Annotated[bool, typer.Option("--check", help="Change nothing; exit 1 if a file is not formatted.")] = False,
