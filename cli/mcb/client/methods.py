@@ -114,7 +114,7 @@ class McbClient:
             if self._admin_token:
                 return self._admin_token
             raise AuthError(f"{method} needs the admin token", code="no_token",
-                            hint="set MCB_TOKEN or `admin_token_file` in the profile (`mcb config show`)")
+                            hint="set MCB_TOKEN, or `mcb config set token_file PATH` (`mcb config show`)")
         token = self._agent_token or self._admin_token
         if not token:
             raise AuthError("no token configured", code="no_token",
