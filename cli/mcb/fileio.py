@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -40,9 +41,21 @@ def write_atomic(
     ``sync_dir`` also fsyncs the directory so the rename itself survives a power loss (journals, libraries).
     """
     target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
     check_output_path(target)
     payload = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        existing = os.stat(target)  # follows symlinks
+    except OSError:
+        existing = None
+    if existing is not None and not stat.S_ISREG(existing.st_mode):
+        # A FIFO, terminal or device (`-o /dev/stdout | viewer`): renaming over it would replace the node itself
+        # with a regular file (as root even /dev/null), so stream into it; there is no old content to protect.
+        with open(target, "wb") as handle:
+            handle.write(payload)
+        return target
+    if target.is_symlink():  # replace the file the link points at and keep the link
+        target = Path(os.path.realpath(target))
+    directory = target.parent if str(target.parent) else Path(".")
     if mode is None:
         try:
             mode = os.stat(target).st_mode & 0o7777
