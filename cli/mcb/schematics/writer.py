@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mcb.schematics.cells import first_seen_order
 from mcb.schematics.model import Schematic
 from mcb.schematics.nbt import (ByteArray, Compound, Double, Int, IntArray, List, Long, Short, String, encode_mutf8,
                                 tag_type)
@@ -132,15 +133,15 @@ def unique_palette(schem: Schematic) -> tuple[list[str], np.ndarray]:
     by_string: dict[str, int] = {}
     merge = np.array([by_string.setdefault(s, len(by_string)) for s in schem.palette], dtype=np.int32)
     strings = list(by_string)
-    merged = flat if np.array_equal(merge, np.arange(merge.size)) else merge[flat]
-    running_max = np.maximum.accumulate(merged)
-    if merged[0] == 0 and bool((merged[1:] <= running_max[:-1] + 1).all()):
+    identity = np.array_equal(merge, np.arange(merge.size))
+    # First appearances via one chunked pass (sorting or renumbering 16M cells just to learn the order is slow).
+    order = first_seen_order(flat, len(schem.palette))
+    if not identity:
+        order = first_seen_order(merge[order], len(strings))  # merged values, still in first-seen order
+    merged = flat if identity else merge[flat]
+    if np.array_equal(order, np.arange(order.size)):
         # already in first-seen order (what WorldEdit and the server write): nothing to renumber
-        return strings[:int(running_max[-1]) + 1], merged.astype(np.int32, copy=False)
-    first = np.full(len(strings), flat.size, dtype=np.int64)
-    first[merged[::-1]] = np.arange(flat.size - 1, -1, -1)  # repeated indices: the last write (earliest cell) wins
-    used = np.flatnonzero(first < flat.size)
-    order = used[np.argsort(first[used], kind="stable")]
+        return strings[:order.size], merged.astype(np.int32, copy=False)
     renumber = np.zeros(len(strings), dtype=np.int32)
     renumber[order] = np.arange(order.size, dtype=np.int32)
     return [strings[i] for i in order], renumber[merged]
