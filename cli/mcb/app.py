@@ -64,18 +64,35 @@ class McbGroup(TyperGroup):
             report_error(ctx, UsageError(error.format_message()))
             raise typer.Exit(int(ExitCode.USAGE)) from None
 
+    def make_context(self, info_name, args, parent=None, **extra):
+        wants_json = json_flag_in(args)  # parsing consumes ``args``: look first
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except ClickUsageError as error:  # a mistake among the root options themselves
+            if not wants_json:
+                raise
+            sys.stderr.write(json.dumps({"error": UsageError(error.format_message()).to_json()}) + "\n")
+            raise typer.Exit(int(ExitCode.USAGE)) from None
 
-def asks_for_json(ctx) -> bool:
-    """True for the root's --json, or ``--json`` among the not-yet-parsed arguments (before a ``--`` separator)."""
-    if ctx.params.get("json_output"):
-        return True
-    args = [*getattr(ctx, "_protected_args", ()), *getattr(ctx, "protected_args", ()), *ctx.args]
+
+def json_flag_in(args) -> bool:
+    """True when ``--json`` is among command-line arguments (before a ``--`` separator)."""
     for arg in args:
         if arg == "--":
             return False
         if arg == "--json":
             return True
     return False
+
+
+def asks_for_json(ctx) -> bool:
+    """True for the root's --json, or ``--json`` among the not-yet-parsed arguments."""
+    if ctx.params.get("json_output"):
+        return True
+    pending = getattr(ctx, "_protected_args", None)
+    if pending is None:
+        pending = getattr(ctx, "protected_args", ())
+    return json_flag_in([*pending, *ctx.args])
 
 
 def describe_os_error(error: OSError) -> str:

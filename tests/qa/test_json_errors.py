@@ -37,6 +37,8 @@ def test_early_usage_refusals_are_json(cli, args, needle, where):
     (("inspect", "--bogus", "--json"), "--bogus"),  # unknown option: fails before any value is parsed
     (("--json", "no-such-command"), "no-such-command"),
     (("status", "--json", "x", "--interval", "abc"), "--interval"),  # malformed value
+    (("--json", "--timeout", "abc", "context"), "--timeout"),  # mistakes among the root options
+    (("--json", "--bogus", "context"), "--bogus"),
 ])
 def test_command_line_mistakes_are_json_under_json(cli, argv, needle):
     result = cli(*argv)
