@@ -19,9 +19,9 @@ import numpy as np
 
 from mcb.schematics.cells import first_seen_order
 from mcb.schematics.model import Schematic
-from mcb.schematics.nbt import (ByteArray, Compound, Double, Int, IntArray, List, Long, Short, String, encode_mutf8,
-                                tag_type)
-from mcb.schematics.nbt_lazy import raw_items, raw_payload
+from mcb.schematics.nbt import (TAG_LIST, Byte, ByteArray, Compound, Double, Float, Int, IntArray, List, Long,
+                                LongArray, Short, String, encode_mutf8, tag_type)
+from mcb.schematics.nbt_lazy import LazyCompound, raw_items, raw_payload
 from mcb.schematics.nbt_skim import Skipped
 from mcb.schematics.varint import encode_varints
 
@@ -171,12 +171,82 @@ def _metadata(schem: Schematic, name, author, date_ms, worldedit_offsets: bool, 
 
 
 def _entity_entries(schem: Schematic, version: int):
-    block_entities, entities = List((), 10), List((), 10)
-    for be in schem.block_entities:
-        block_entities.append(_entry(IntArray(be.pos), be.id, be.data, version))
+    entities = List((), 10)
     for entity in schem.entities:
         entities.append(_entry(List([Double(p) for p in entity.pos], 6), entity.id, entity.data, version))
-    return block_entities, entities
+    return _block_entity_list(schem.block_entities, version), entities
+
+
+_POS_HEAD = b"\x0b\x00\x03Pos\x00\x00\x00\x03"  # Int_Array "Pos" of length 3
+_POS = struct.Struct(">3i")
+_PACKED_FLOAT = struct.Struct(">d")
+_MEMO_LIMIT = 4096
+
+
+def _block_entity_list(block_entities, version: int) -> Skipped:
+    """The encoded ``BlockEntities`` list payload.
+
+    Entries with equal id and data differ only in their Pos payload (40k comparators and barrels in a big build):
+    everything after Pos is encoded once per distinct (id, data) and spliced behind each packed Pos, instead of
+    walking every tag again. Bytes are identical to encoding each entry on its own.
+    """
+    out = [struct.pack(">bi", 10, len(block_entities))]
+    append = out.append
+    memo: dict = {}
+    pack = _POS.pack
+    for be in block_entities:
+        key = _entry_key(be.id, be.data)
+        try:
+            tail = memo.get(key)
+        except TypeError:  # e.g. an Int_Array holding unhashable items: encode this entry directly
+            key = tail = None
+        if tail is None:
+            encoded: list[bytes] = []
+            _payload(encoded, 10, _entry(IntArray((0, 0, 0)), be.id, be.data, version))
+            tail = b"".join(encoded)[len(_POS_HEAD) + _POS.size:]
+            if key is not None and len(memo) < _MEMO_LIMIT:
+                memo[key] = tail
+        try:
+            append(_POS_HEAD + pack(*be.pos) + tail)
+        except (struct.error, TypeError):  # not three int32s: let the general encoder convert or refuse it
+            encoded = []
+            _payload(encoded, 10, _entry(IntArray(be.pos), be.id, be.data, version))
+            append(b"".join(encoded))
+    raw = b"".join(out)
+    return Skipped(TAG_LIST, len(raw), raw)
+
+
+_KEYED_TYPES = frozenset({Byte, Short, Int, Long, String, ByteArray, IntArray, LongArray, int, str, bool, bytes})
+_FLOAT_TYPES = frozenset({Float, Double, float})
+
+
+def _entry_key(ident, data):
+    """A hashable key that determines the encoding of an entry apart from Pos, or None (encode it directly).
+
+    Only immutable values take part: scalars by type and value (floats by their bytes: 0.0 and -0.0 differ),
+    skimmed containers by their raw bytes; a mutable list or compound makes the entry uncached.
+    """
+    kind = type(data)
+    if data is None:
+        return (ident,)
+    if kind is LazyCompound:
+        whole = raw_payload(data)
+        if whole is not None:
+            return (ident, Skipped, whole)
+    elif kind is not Compound and kind is not dict:
+        return None
+    key = [ident]
+    for name, value in dict.items(data):
+        vtype = type(value)
+        if vtype is Skipped:
+            key.append((name, vtype, value.tag_id, value.raw))
+        elif vtype in _KEYED_TYPES:
+            key.append((name, vtype, value))
+        elif vtype in _FLOAT_TYPES:
+            key.append((name, vtype, _PACKED_FLOAT.pack(value)))
+        else:
+            return None
+    return tuple(key)
 
 
 def _entry(pos, ident: str, data, version: int) -> Compound:
