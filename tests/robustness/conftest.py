@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-DEEP = 100_000  # far beyond Python's recursion limit: a recursive parser must refuse it, not crash
+from robustness_helpers import DEEP
 
 
 @pytest.fixture
@@ -39,13 +37,3 @@ def hostile(tmp_path):
 
     return make
 
-
-def one_error_line(result) -> str:
-    """The `error:` line a user sees on stderr (exactly one)."""
-    lines = [line for line in result.stderr.splitlines() if line.startswith("error:")]
-    assert len(lines) == 1, result.stderr
-    return lines[0]
-
-
-def dump(obj) -> str:
-    return json.dumps(obj)

@@ -9,7 +9,7 @@ import json
 import threading
 
 import pytest
-from conftest import DEEP, one_error_line
+from robustness_helpers import DEEP, one_error_line
 
 RECIPE = {"version": 1, "operations": [{"type": "box", "block": "minecraft:stone",
                                         "min": {"x": 0, "y": 100, "z": 0}, "max": {"x": 1, "y": 100, "z": 1}}]}

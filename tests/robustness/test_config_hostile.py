@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from conftest import one_error_line
+from robustness_helpers import one_error_line
 
 CORRUPT = {
     "invalid_utf8": b'server = "\xff"\n',

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import one_error_line
+from robustness_helpers import one_error_line
 
 
 def test_recipe_fmt_keeps_a_lone_surrogate_escape(run, hostile):

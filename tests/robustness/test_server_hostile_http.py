@@ -9,7 +9,7 @@ import time
 
 import httpx
 import pytest
-from conftest import DEEP
+from robustness_helpers import DEEP
 
 
 @pytest.fixture(scope="module")

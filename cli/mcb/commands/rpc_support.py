@@ -59,20 +59,29 @@ def parse_position(text: str, option: str) -> dict[str, int]:
     return {"x": x, "y": y, "z": z}
 
 
+MAX_JSON_INPUT = 16 * 1024 * 1024  # 16x the server's 1 MiB request cap: any real input fits, a runaway pipe stops
+
+
 def read_json_source(source: str, what: str) -> Any:
-    """JSON from a file path or ``-`` (stdin)."""
+    """JSON from a file path or ``-`` (stdin), read up to 16 MiB (more is refused, never slurped whole)."""
     if source == "-":
-        text = sys.stdin.read()
+        data = sys.stdin.buffer.read(MAX_JSON_INPUT + 1)
         name = "stdin"
     else:
-        path = Path(source)
         try:
-            text = path.read_text("utf-8")
+            with open(source, "rb") as handle:
+                data = handle.read(MAX_JSON_INPUT + 1)
         except FileNotFoundError:
             raise InputError(f"{what} {source} does not exist") from None
-        except (OSError, UnicodeDecodeError) as error:
+        except OSError as error:
             raise InputError(f"cannot read {what} {source}: {error}") from None
         name = source
+    if len(data) > MAX_JSON_INPUT:
+        raise InputError(f"{what} {name} is larger than 16 MiB", hint="the server accepts requests of at most 1 MiB")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"cannot read {what} {name}: {error}") from None
     try:
         return json.loads(text)
     except ValueError as error:

@@ -73,6 +73,9 @@ class RecipeLinter:
         return self.lint_bytes(path.read_bytes(), name)
 
     def lint_bytes(self, data: bytes, name: str) -> FileReport:
+        if len(data) > MAX_FILE_BYTES:  # stdin is read only this far (plus one byte to tell)
+            return FileReport(name, [Diagnostic(R.FILE_SIZE, Severity.ERROR, f"more than {MAX_FILE_BYTES} bytes; "
+                                                "recipes this large are not read", name, "", 1, 1)])
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as error:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -16,13 +17,20 @@ from mcb.terrain.recipe import TerrainRecipe, TerrainRecipeError, validate_recip
 from mcb.terrain.tiling import DEFAULT_TILE_BUDGET, tile_bounds, tile_grid, tile_targets
 
 
-def read_json_text(source: str | Path, what: str = "recipe") -> str:
-    import sys
+MAX_INPUT_BYTES = 16 * 1024 * 1024  # as `terrain lint`: far beyond the server's 1 MiB request limit
 
-    if str(source) == "-":
-        return sys.stdin.read()
+
+def read_json_text(source: str | Path, what: str = "recipe") -> str:
     try:
-        return Path(source).read_bytes().decode("utf-8-sig")
+        if str(source) == "-":
+            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        else:
+            with open(source, "rb") as handle:
+                data = handle.read(MAX_INPUT_BYTES + 1)
+        if len(data) > MAX_INPUT_BYTES:  # read no further: a runaway pipe or a huge file must not fill memory
+            raise InputError(f"{what} {source} is larger than 16 MiB",
+                             hint="the server accepts requests of at most 1 MiB")
+        return data.decode("utf-8-sig")
     except FileNotFoundError:
         raise InputError(f"{what} {source} does not exist", hint="check the path") from None
     except (OSError, UnicodeDecodeError) as error:
