@@ -250,7 +250,7 @@ def read_token_file(path: Path, json_key: str) -> str:
     if text.startswith("{"):
         try:
             data = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nesting deeper than the stack
             raise ConfigError(f"token file {path} looks like JSON but does not parse") from None
         token = data.get(json_key) if isinstance(data, dict) else None
         if not isinstance(token, str) or not token:

@@ -95,3 +95,17 @@ def test_config_set_on_a_corrupt_user_config_keeps_the_file(run, tmp_path, monke
     assert result.exit_code == 3
     assert open(path, "rb").read() == b"profiles = 3\n"
     assert os.listdir(os.path.dirname(path)) == ["config.toml"]
+
+
+@pytest.mark.parametrize("content", ['{"admin_token": ' + "[" * 100_000 + "]" * 100_000 + "}",
+                                     '{"admin_token": ' + "9" * 5000 + "}", '{"admin_token": 5}'])
+def test_hostile_token_file(run, tmp_path, monkeypatch, content):
+    monkeypatch.chdir(tmp_path)
+    token_file = tmp_path / "admin.token"
+    token_file.write_text(content)
+    token_file.chmod(0o600)
+    user_file(f'[profiles.default]\ntoken_file = "{token_file}"\n'.encode())
+    result = run("config", "show")
+    assert result.exit_code == 3
+    line = one_error_line(result)
+    assert str(token_file) in line and content[:20] not in line  # never echo what may be a secret
