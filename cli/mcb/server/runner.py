@@ -98,7 +98,7 @@ def build_server(request: ServeRequest) -> LocalServer:
             raise ValueError(f"unknown --ground {request.ground!r}; known: {', '.join(ground_names())}")
     try:
         return LocalServer(data_dir, options)
-    except (OSError, ValueError, KeyError, TypeError, sqlite3.DatabaseError) as error:
+    except (OSError, ValueError, KeyError, TypeError, RecursionError, sqlite3.DatabaseError) as error:
         raise ServeSetupError(f"cannot use data directory {data_dir}: {error}") from error
 
 
