@@ -18,6 +18,7 @@ import numpy as np
 
 from mcb.blocks.transform import MIRROR_AXES, transform_palette
 from mcb.errors import UsageError
+from mcb.schematics.cells import used_indices
 from mcb.schematics.model import BlockEntity, Entity, Schematic
 
 ROTATIONS = (0, 90, 180, 270)
@@ -114,18 +115,26 @@ class _Move:
 
 def rotate_schematic(schem: Schematic, degrees: int, rules: str = "vanilla", registry=None) -> Schematic:
     """A new schematic turned ``degrees`` (0/90/180/270) clockwise seen from above, about the paste anchor."""
-    if degrees not in ROTATIONS:
-        raise UsageError(f"rotation must be 0, 90, 180 or 270 degrees, not {degrees}",
-                         hint="the server accepts only quarter turns (protocol §6.5)")
-    return _apply(schem, _Move(schem.width, schem.length, turns=degrees // 90), rules, registry)
+    return _apply(schem, _rotation(schem, degrees), rules, registry)[0]
 
 
 def mirror_schematic(schem: Schematic, axis: str, rules: str = "vanilla", registry=None) -> Schematic:
     """A new schematic mirrored across a vertical plane through the anchor: ``x`` swaps east/west, ``z`` north/south."""
+    return _apply(schem, _mirroring(schem, axis), rules, registry)[0]
+
+
+def _rotation(schem: Schematic, degrees: int) -> _Move:
+    if degrees not in ROTATIONS:
+        raise UsageError(f"rotation must be 0, 90, 180 or 270 degrees, not {degrees}",
+                         hint="the server accepts only quarter turns (protocol §6.5)")
+    return _Move(schem.width, schem.length, turns=degrees // 90)
+
+
+def _mirroring(schem: Schematic, axis: str) -> _Move:
     if axis not in MIRROR_AXES:
         raise UsageError(f"mirror axis must be 'x' or 'z', not {axis!r}",
                          hint="x flips east<->west, z flips north<->south")
-    return _apply(schem, _Move(schem.width, schem.length, mirror=axis), rules, registry)
+    return _Move(schem.width, schem.length, mirror=axis)
 
 
 def registry_for(schem: Schematic):
@@ -138,16 +147,16 @@ def registry_for(schem: Schematic):
         return load_registry(None)
 
 
-def _apply(schem: Schematic, move: _Move, rules: str, registry) -> Schematic:
+def _apply(schem: Schematic, move: _Move, rules: str, registry) -> tuple[Schematic, list[str]]:
+    """(moved schematic, the transformed palette before duplicates were merged)."""
     registry = registry if registry is not None else registry_for(schem)
-    palette = transform_palette(schem.palette, quarter_turns=move.turns, mirror_axis=move.mirror,
-                                rules=rules, registry=registry)
-    blocks = move.array(schem.blocks)
-    palette, blocks = _merge_duplicates(palette, blocks)
+    transformed = transform_palette(schem.palette, quarter_turns=move.turns, mirror_axis=move.mirror,
+                                    rules=rules, registry=registry)
+    palette, blocks = _merge_duplicates(transformed, move.array(schem.blocks))
     width, length = move.new_size
     biomes = move.array(schem.biomes) if schem.biomes is not None else None
     new_offset = move.offset(schem.offset)
-    return replace(
+    moved = replace(
         schem,
         width=width,
         length=length,
@@ -159,6 +168,7 @@ def _apply(schem: Schematic, move: _Move, rules: str, registry) -> Schematic:
         entities=[_move_entity(entity, move, schem) for entity in schem.entities],
         biomes=biomes,
     )
+    return moved, transformed
 
 
 def _moved_metadata(metadata, new_offset: tuple[int, int, int]):
@@ -272,17 +282,15 @@ def transform_file(source, output, *, degrees: int | None = None, mirror_axis: s
 
     schem = read_schematic(source)
     registry = _registry_option(mc_version) if mc_version else registry_for(schem)
-    if mirror_axis is not None:
-        result = mirror_schematic(schem, mirror_axis, rules, registry)
-    else:
-        result = rotate_schematic(schem, degrees or 0, rules, registry)
+    move = _mirroring(schem, mirror_axis) if mirror_axis is not None else _rotation(schem, degrees or 0)
+    result, transformed = _apply(schem, move, rules, registry)
     # Keep the input's Sponge version; v1 (and unversioned) files are written as v2, the oldest writable one.
     written_version = version or (schem.source.version if schem.source.version in (2, 3) else 2)
     _write_atomically(result, output, written_version)
     changed = len(set(result.palette) - set(schem.palette))  # states the transform produced anew
     turns = 0 if mirror_axis is not None else (degrees or 0) // 90
     other = "geometric" if rules == "vanilla" else "vanilla"
-    differ = rule_set_differences(schem, turns, mirror_axis, registry, rules, other)
+    differ = rule_set_differences(schem, turns, mirror_axis, registry, rules, other, transformed)
     return {
         "input": str(source),
         "output": str(output),
@@ -304,14 +312,23 @@ def transform_file(source, output, *, degrees: int | None = None, mirror_axis: s
 
 
 def rule_set_differences(schem: Schematic, turns: int, mirror_axis: str | None, registry, rules: str,
-                         other: str) -> list[str]:
-    """Used palette states that the other rule set would transform differently (palette-level, cheap)."""
+                         other: str, transformed: list[str] | None = None) -> list[str]:
+    """Used palette states that the other rule set would transform differently (palette-level, cheap).
+
+    ``transformed``: the whole palette already transformed with ``rules`` (saves doing it again)."""
     if not schem.blocks.size:
         return []
-    used = np.unique(schem.blocks)
-    used = used[used < len(schem.palette)]
+    try:
+        used = used_indices(schem.blocks.ravel(), len(schem.palette))
+    except (IndexError, ValueError):  # indices outside the palette: the slow way, skipping those beyond it
+        used = np.unique(schem.blocks)
+        used = used[used < len(schem.palette)]
     palette = [schem.palette[i] for i in used]
-    mine = transform_palette(palette, quarter_turns=turns, mirror_axis=mirror_axis, rules=rules, registry=registry)
+    if transformed is not None and len(transformed) == len(schem.palette):
+        mine = [transformed[i] for i in used]
+    else:
+        mine = transform_palette(palette, quarter_turns=turns, mirror_axis=mirror_axis, rules=rules,
+                                 registry=registry)
     theirs = transform_palette(palette, quarter_turns=turns, mirror_axis=mirror_axis, rules=other, registry=registry)
     return sorted({state for state, a, b in zip(palette, mine, theirs) if a != b})
 
