@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from robustness_helpers import one_error_line
 
@@ -63,3 +65,12 @@ def test_linters_report_hostile_json_as_a_finding(run, hostile, command, kind):
     result = run(*command, path)
     assert result.exit_code == 1
     assert result.stdout.startswith(str(path))
+
+
+@pytest.mark.parametrize("kind", [[], {}, ["recipe"], 5, None])
+def test_batch_step_kind_of_the_wrong_type(run, tmp_path, kind):
+    path = tmp_path / "castle.batch.json"
+    path.write_text(json.dumps({"version": 1, "steps": [{"kind": kind, "name": "a", "recipe": "a.json"}]}))
+    result = run("batch", "--check", path)
+    assert result.exit_code == 1
+    assert "steps[0]" in one_error_line(result)

@@ -55,7 +55,8 @@ def parse_batch(data: Any, path: Path) -> Batch:
         where = f"{path}: steps[{index}]"
         if not isinstance(raw, dict):
             raise InputError(f"{where} must be an object")
-        kind = STEP_KINDS.get(raw.get("kind"))  # type: ignore[arg-type]
+        kind_name = raw.get("kind")
+        kind = STEP_KINDS.get(kind_name) if isinstance(kind_name, str) else None  # a list or object is unhashable
         if kind is None:
             raise InputError(f"{where}: unknown kind {raw.get('kind')!r}", hint="kinds: " + ", ".join(sorted(STEP_KINDS)))
         try:
