@@ -27,6 +27,14 @@ class LazyCompound(Compound):
         self._pending = any(isinstance(v, Skipped) for v in dict.values(self))
 
     @classmethod
+    def pending(cls, items) -> LazyCompound:
+        """A lazy compound of ``items`` that the caller knows hold skimmed containers (skips the scan)."""
+        lazy = cls.__new__(cls)
+        dict.update(lazy, items)
+        lazy._whole, lazy._pending = None, True
+        return lazy
+
+    @classmethod
     def of(cls, skipped: Skipped) -> LazyCompound:
         lazy = cls()
         lazy._whole, lazy._pending = skipped, True

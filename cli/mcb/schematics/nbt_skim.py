@@ -11,7 +11,8 @@ from __future__ import annotations
 import struct
 
 from mcb.schematics.nbt import (TAG_BYTE_ARRAY, TAG_COMPOUND, TAG_DOUBLE, TAG_INT_ARRAY, TAG_LIST, TAG_LONG_ARRAY,
-                                TAG_NAMES, TAG_STRING, Compound, Double, IntArray, List, encode_mutf8, tag_type)
+                                TAG_NAMES, TAG_STRING, Double, IntArray, List, encode_mutf8, tag_type)
+from mcb.schematics.nbt_tags import TemplateEntry
 
 # Lists whose compound entries are memoised with a hole at their Pos payload.
 ENTRY_LISTS = frozenset({"BlockEntities", "TileEntities", "Entities"})
@@ -281,8 +282,9 @@ class Skimmer:
                 values = unpack(buf, pos + len(prefix))
                 reader.pos = after + len(suffix)
                 self.replay(replay, depth)
-                hit = Compound(entry)
-                hit["Pos"] = cls(values)
+                hit = TemplateEntry(entry)
+                dict.__setitem__(hit, "Pos", cls(values))
+                hit.template = entry
                 return hit
         groups = self.templates.get(buf[pos:pos + _KEY])
         if not groups:
@@ -302,8 +304,9 @@ class Skimmer:
                         values = unpack(buf, pos + length)
                         reader.pos = after + len(suffix)
                         self.replay(replay, depth)
-                        hit = Compound(entry)
-                        hit["Pos"] = cls(values)
+                        hit = TemplateEntry(entry)
+                        dict.__setitem__(hit, "Pos", cls(values))
+                        hit.template = entry
                         return hit
         return None
 

@@ -91,3 +91,43 @@ def encode_mutf8(text: str) -> bytes:
 def _surrogates(ch: str) -> str:
     code = ord(ch) - 0x10000
     return chr(0xD800 + (code >> 10)) + chr(0xDC00 + (code & 0x3FF))
+
+
+class TemplateEntry(Compound):
+    """A list entry the reader rebuilt from a remembered entry (``nbt_skim``): all but ``Pos`` are the values of
+    ``template`` (that entry's dict without Pos: shared, immutable values, never mutated). ``template`` is dropped
+    on any change, so while it is set consumers may do their per-entry work once per template."""
+
+    template = None
+
+    def __setitem__(self, key, value):
+        self.template = None
+        dict.__setitem__(self, key, value)
+
+    def __delitem__(self, key):
+        self.template = None
+        dict.__delitem__(self, key)
+
+    def __ior__(self, other):
+        self.template = None
+        return dict.__ior__(self, other)
+
+    def update(self, *args, **kwargs):
+        self.template = None
+        dict.update(self, *args, **kwargs)
+
+    def setdefault(self, key, default=None):
+        self.template = None
+        return dict.setdefault(self, key, default)
+
+    def pop(self, *args):
+        self.template = None
+        return dict.pop(self, *args)
+
+    def popitem(self):
+        self.template = None
+        return dict.popitem(self)
+
+    def clear(self):
+        self.template = None
+        dict.clear(self)

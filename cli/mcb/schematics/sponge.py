@@ -17,7 +17,8 @@ import numpy as np
 
 from mcb.schematics.document import Document, SchematicError, load_document, not_sponge_error
 from mcb.schematics.model import BlockEntity, Entity, Schematic, SourceInfo
-from mcb.schematics.nbt import Compound, ReadLimits, tag_type
+from mcb.schematics.nbt import Compound, IntArray, ReadLimits, tag_type
+from mcb.schematics.nbt_tags import TemplateEntry
 from mcb.schematics.nbt_lazy import LazyCompound
 from mcb.schematics.nbt_skim import Skipped
 from mcb.schematics.varint import decode_varints
@@ -179,19 +180,44 @@ class _Builder:
 
     def block_entities(self, tag, *where) -> list[BlockEntity]:
         result = []
+        append = result.append
+        shapes: dict[int, tuple | None] = {}  # id(template) -> (id, data items, lazy) or None (check one by one)
         for i, entry in enumerate(self.entries(tag, *where)):
-            pos = self.vector("Pos", entry, *where, i)
-            ident = entry.get("Id", entry.get("id"))
-            if pos is None or tag_type(ident) != 8:
-                raise self.fail("block entity needs Pos (Int_Array[3]) and Id (String)", "sponge.block_entity.shape",
-                                *where, i)
-            nested = entry.get("Data")
-            if self.v3 and tag_type(nested) == 10:
-                data = LazyCompound.of(nested) if isinstance(nested, Skipped) else nested
-            else:
-                data = _lazy([(k, v) for k, v in entry.items() if k not in ("Pos", "Id", "ContentVersion")])
-            result.append(BlockEntity(pos, str(ident), data))
+            # Entries the reader rebuilt from a remembered one (40k comparators, barrels): their Id and data are the
+            # template's, so they are checked and split once per template.
+            template = entry.template if type(entry) is TemplateEntry else None
+            if template is not None:
+                pos = dict.__getitem__(entry, "Pos")
+                shape = shapes.get(id(template), False)
+                if shape is False:
+                    shape = shapes[id(template)] = self.block_entity_shape(template)
+                if shape is not None and type(pos) is IntArray:
+                    ident, items, lazy = shape
+                    append(BlockEntity(tuple(pos), ident, LazyCompound.pending(items) if lazy else Compound(items)))
+                    continue
+            append(self.block_entity(entry, i, *where))
         return result
+
+    def block_entity_shape(self, template) -> tuple | None:
+        """(Id, data items, whether they hold skimmed containers) shared by a template's entries, or None."""
+        ident = template.get("Id", template.get("id"))
+        if tag_type(ident) != 8 or "Pos" in template or (self.v3 and "Data" in template):
+            return None
+        items = [(k, v) for k, v in template.items() if k not in ("Pos", "Id", "ContentVersion")]
+        return str(ident), items, any(isinstance(v, Skipped) for _, v in items)
+
+    def block_entity(self, entry, i: int, *where) -> BlockEntity:
+        pos = self.vector("Pos", entry, *where, i)
+        ident = entry.get("Id", entry.get("id"))
+        if pos is None or tag_type(ident) != 8:
+            raise self.fail("block entity needs Pos (Int_Array[3]) and Id (String)", "sponge.block_entity.shape",
+                            *where, i)
+        nested = entry.get("Data")
+        if self.v3 and tag_type(nested) == 10:
+            data = LazyCompound.of(nested) if isinstance(nested, Skipped) else nested
+        else:
+            data = _lazy([(k, v) for k, v in entry.items() if k not in ("Pos", "Id", "ContentVersion")])
+        return BlockEntity(pos, str(ident), data)
 
     def entities(self, tag, shift) -> list[Entity]:
         result = []
