@@ -53,3 +53,25 @@ def test_prepare_refuses_an_oversized_expected_file(run, sparse_file, tmp_path):
     result = run("--server", "http://127.0.0.1:9", "prepare", recipe, "--expected", sparse_file)
     assert result.exit_code == 1
     assert str(sparse_file) in one_error_line(result) and "MiB" in result.stderr
+
+
+def test_batch_file_larger_than_16_mib_is_refused(run, sparse_file):
+    batch = sparse_file.with_name("castle.batch.json")
+    sparse_file.rename(batch)
+    result = run("batch", "--check", batch)
+    assert result.exit_code == 1
+    assert str(batch) in one_error_line(result) and "MiB" in result.stderr
+
+
+def test_batch_step_recipe_larger_than_16_mib_is_refused(run, sparse_file, tmp_path, monkeypatch):
+    from mcb.server.testing import run_server
+
+    batch = tmp_path / "castle.batch.json"
+    batch.write_text('{"version": 1, "steps": [{"kind": "recipe", "name": "a", "recipe": "huge.json"}]}')
+    with run_server(tmp_path / "server", tick_ms=2) as server:
+        monkeypatch.setenv("MCB_SERVER", server.url)
+        monkeypatch.setenv("MCB_TOKEN", server.admin_token)
+        monkeypatch.setenv("MCB_PLAYER_ID", "console")
+        result = run("batch", batch)
+    assert result.exit_code == 1
+    assert "huge.json" in result.stderr and "MiB" in result.stderr

@@ -94,6 +94,18 @@ class UndoStep(BaseStep):
     step: str = Field(description="Name of an earlier step whose operation is reverted.")
 
 
+MAX_INPUT_BYTES = 16 * 1024 * 1024  # 16x the server's 1 MiB request cap
+
+
+def read_bounded_text(path: Path) -> str:
+    """A file's UTF-8 text; more than 16 MiB (say `/dev/zero` or a huge file) is refused without reading it all."""
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise InputError(f"{path} is larger than 16 MiB", hint="the server accepts requests of at most 1 MiB")
+    return data.decode("utf-8")
+
+
 @dataclass
 class StepContext:
     client: McbClient
@@ -105,7 +117,7 @@ class StepContext:
             return value
         path = self.base_dir / value
         try:
-            return json.loads(path.read_text("utf-8"))
+            return json.loads(read_bounded_text(path))
         except FileNotFoundError:
             raise InputError(f"{path} does not exist") from None
         except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:  # RecursionError: deep nesting

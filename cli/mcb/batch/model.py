@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from mcb.batch.kinds import STEP_KINDS, BaseStep, UndoStep, load_extra_kinds
+from mcb.batch.kinds import STEP_KINDS, BaseStep, UndoStep, load_extra_kinds, read_bounded_text
 from mcb.errors import InputError
 
 SCHEMA_ID = "https://mcb.invalid/schemas/batch.schema.json"
@@ -30,7 +30,7 @@ class Batch:
 def load_batch(path: Path) -> Batch:
     load_extra_kinds()
     try:
-        data = json.loads(Path(path).read_text("utf-8"))
+        data = json.loads(read_bounded_text(Path(path)))
     except FileNotFoundError:
         raise InputError(f"batch file {path} does not exist") from None
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:  # RecursionError: deep nesting
