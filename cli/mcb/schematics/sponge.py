@@ -17,7 +17,7 @@ import numpy as np
 
 from mcb.schematics.document import Document, SchematicError, load_document, not_sponge_error
 from mcb.schematics.model import BlockEntity, Entity, Schematic, SourceInfo
-from mcb.schematics.nbt import Compound, IntArray, ReadLimits, tag_type
+from mcb.schematics.nbt import Compound, IntArray, ReadLimits, gc_paused, tag_type
 from mcb.schematics.nbt_tags import TemplateEntry
 from mcb.schematics.nbt_lazy import LazyCompound
 from mcb.schematics.nbt_skim import Skipped
@@ -46,7 +46,8 @@ def read_schematic(source: str | os.PathLike | bytes, limits: ReadLimits | None 
 def schematic_from_document(doc: Document) -> Schematic:
     if doc.kind != "sponge":
         raise not_sponge_error(doc)
-    return _Builder(doc).build()
+    with gc_paused():
+        return _Builder(doc).build()
 
 
 class _Builder:

@@ -20,7 +20,7 @@ import numpy as np
 from mcb.schematics.cells import first_seen_order
 from mcb.schematics.model import Schematic
 from mcb.schematics.nbt import (TAG_LIST, Byte, ByteArray, Compound, Double, Float, Int, IntArray, List, Long,
-                                LongArray, Short, String, encode_mutf8, tag_type)
+                                LongArray, Short, String, encode_mutf8, gc_paused, tag_type)
 from mcb.schematics.nbt_lazy import LazyCompound, raw_items, raw_payload
 from mcb.schematics.nbt_skim import Skipped
 from mcb.schematics.varint import encode_varints
@@ -328,9 +328,10 @@ def encode_schematic(schem: Schematic, version: int = 2, *, compress: bool = Tru
     name, ``SERVER_AUTHOR`` and the current time). ``worldedit_offsets=True`` (v2 only) also writes
     ``Metadata.WEOffsetX/Y/Z`` = ``offset`` so WorldEdit pastes the file where the server would.
     """
-    root_name, root = build_tree(schem, version, name=name, author=author, date_ms=date_ms,
-                                 worldedit_offsets=worldedit_offsets)
-    raw = encode_nbt(root, root_name)
+    with gc_paused():
+        root_name, root = build_tree(schem, version, name=name, author=author, date_ms=date_ms,
+                                     worldedit_offsets=worldedit_offsets)
+        raw = encode_nbt(root, root_name)
     return gzip.compress(raw, compresslevel=6, mtime=0) if compress else raw
 
 
