@@ -131,3 +131,31 @@ def test_rpc_params_argument_nested_too_deep(run, live):
     result = run("rpc", "material_search", '{"query": ' + "[" * depth + "]" * depth + "}")
     assert result.exit_code == 2
     assert "PARAMS" in one_error_line(result)
+
+
+UNDECODABLE = "a" + bytes([0xFF]).decode("utf-8", "surrogateescape") + "b"  # what Python makes of argv byte 0xff
+
+
+@pytest.mark.parametrize(("method", "args"), [("operation_status", ("status", UNDECODABLE)),
+                                            ("material_describe", ("material", "describe", UNDECODABLE))])
+def test_argument_that_is_not_utf8_reaches_the_server_escaped(run, live, method, args):
+    result = run(*args)
+    assert result.exit_code == 5  # the server's own refusal, not a UnicodeEncodeError in the client
+    assert one_error_line(result).startswith(f"error: {method}: ")
+
+
+def test_recipe_with_a_lone_surrogate_escape_is_sent_as_json_allows(run, live, tmp_path):
+    recipe = tmp_path / "r.json"
+    recipe.write_text(json.dumps(RECIPE).replace("minecraft:stone", "minecraft:stone\\ud800"))
+    result = run("prepare", recipe)
+    assert result.exit_code == 5
+    assert "block state" in one_error_line(result).lower()
+
+
+@pytest.mark.parametrize("text", ["[" * DEEP + "]" * DEEP, '{"a": ' * DEEP])
+def test_terrain_brush_file_that_is_hostile(run, live, tmp_path, text):
+    brush = tmp_path / "brush.json"
+    brush.write_text(text)
+    result = run("terrain", "brush", brush)
+    assert result.exit_code == 1
+    assert str(brush) in one_error_line(result)

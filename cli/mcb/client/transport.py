@@ -93,7 +93,10 @@ class RpcTransport:
     def call(self, method: str, params: dict, token: str, *, timeout: float | None = None) -> Any:
         """Send one RPC and return its ``result``; raises an :class:`McbError` subclass on any failure."""
         envelope = {"method": method, "params": params, "requestId": str(uuid.uuid4())}
-        body = json.dumps(envelope, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        try:
+            body = json.dumps(envelope, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate (a "\ud800" escape, an undecodable argv byte): send it escaped
+            body = json.dumps(envelope, separators=(",", ":")).encode("ascii")
         if len(body) > 1_048_576:
             raise McbError(f"{method}: request is {len(body)} bytes; the server accepts at most 1 MiB",
                            code="request_too_large", hint="split the work into smaller recipes or plans")

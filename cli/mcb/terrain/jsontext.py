@@ -51,7 +51,10 @@ class LiteralFloat(float):
 
 def loads_keeping_numbers(text: str):
     """Parse JSON text; numbers become :class:`JsonNumber` (NaN/Infinity too, rejected later as out of range)."""
-    return json.loads(text, parse_int=JsonNumber, parse_float=JsonNumber, parse_constant=JsonNumber)
+    try:
+        return json.loads(text, parse_int=JsonNumber, parse_float=JsonNumber, parse_constant=JsonNumber)
+    except RecursionError:  # every caller reports ValueError as "not valid JSON"; a deep document is just that
+        raise ValueError("nesting too deep") from None
 
 
 def number_text(value) -> str | None:
