@@ -74,3 +74,12 @@ def test_batch_step_kind_of_the_wrong_type(run, tmp_path, kind):
     result = run("batch", "--check", path)
     assert result.exit_code == 1
     assert "steps[0]" in one_error_line(result)
+
+
+def test_block_check_stdin_line_that_is_not_utf8(cli, monkeypatch):
+    # A UTF-8 locale reads stdin strictly; one undecodable byte must be one invalid state, not a traceback.
+    result = cli("block", "check", "-", input=b"minecraft:stone\nminecraft:stone\xff\n")
+    assert "Traceback" not in result.stderr
+    assert result.exit_code == 1
+    assert "minecraft:stone" in result.stdout
+    assert "1 of 2 block states invalid" in result.stderr

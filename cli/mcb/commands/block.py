@@ -100,7 +100,9 @@ def _expand_stdin(states: list[str]) -> list[str]:
     expanded: list[str] = []
     for item in states:
         if item == "-":
-            expanded.extend(line.strip() for line in sys.stdin if line.strip())
+            # bytes, decoded leniently: one undecodable byte makes that line an invalid state, not a traceback
+            text = sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
+            expanded.extend(line.strip() for line in text.splitlines() if line.strip())
         else:
             expanded.append(item)
     return expanded
