@@ -320,19 +320,33 @@ def _biome_layer(schem: Schematic, two_d: bool) -> tuple[list[str], np.ndarray]:
     return unique_palette(proxy)
 
 
+# gzip level: WorldEdit's 6 for everything the server could import (<= 4 MiB of NBT, where the 1 MiB compressed
+# limit makes size matter); above that a file is for WorldEdit only and level 3 compresses 3x faster (256^3 build:
+# 30 MB of NBT, 232 -> 72 ms, 560 -> 711 KB).
+DEFAULT_LEVEL = 6
+FAST_LEVEL = 3
+FAST_LEVEL_ABOVE = 4 * 1024 * 1024
+
+
 def encode_schematic(schem: Schematic, version: int = 2, *, compress: bool = True, name: str | None = None,
-                     author: str | None = None, date_ms: int | None = None, worldedit_offsets: bool = False) -> bytes:
+                     author: str | None = None, date_ms: int | None = None, worldedit_offsets: bool = False,
+                     compresslevel: int | None = None) -> bytes:
     """The file bytes of ``schem`` as Sponge v2 (default) or v3.
 
     ``name``/``author``/``date_ms`` override ``Metadata.Name/Author/Date`` (the server's exporter passes the asset
     name, ``SERVER_AUTHOR`` and the current time). ``worldedit_offsets=True`` (v2 only) also writes
     ``Metadata.WEOffsetX/Y/Z`` = ``offset`` so WorldEdit pastes the file where the server would.
+    ``compresslevel`` (1-9) overrides the gzip level (default: 6, or 3 for NBT above 4 MiB).
     """
     with gc_paused():
         root_name, root = build_tree(schem, version, name=name, author=author, date_ms=date_ms,
                                      worldedit_offsets=worldedit_offsets)
         raw = encode_nbt(root, root_name)
-    return gzip.compress(raw, compresslevel=6, mtime=0) if compress else raw
+    if not compress:
+        return raw
+    if compresslevel is None:
+        compresslevel = FAST_LEVEL if len(raw) > FAST_LEVEL_ABOVE else DEFAULT_LEVEL
+    return gzip.compress(raw, compresslevel=compresslevel, mtime=0)
 
 
 def write_bytes_atomic(path: str | os.PathLike, payload: bytes) -> Path:
