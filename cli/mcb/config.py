@@ -315,6 +315,11 @@ def set_profile_values(profile: str, updates: dict[str, Any], *, activate: bool 
             updates = {**updates, "timeout": float(updates["timeout"])}
         except (TypeError, ValueError):
             raise ConfigError("timeout must be a number of seconds") from None
+        if not math.isfinite(updates["timeout"]) or updates["timeout"] <= 0:  # saved, it would break every command
+            raise ConfigError("timeout must be a positive, finite number of seconds")
+    for key, value in updates.items():
+        if isinstance(value, str) and not _is_utf8(value):
+            raise ConfigError(f"{key}: the value is not valid UTF-8 text (undecodable bytes on the command line)")
     for key in ("token_file", "agent_token_file"):
         if updates.get(key):
             path = Path(os.path.expanduser(str(updates[key])))
@@ -328,6 +333,14 @@ def set_profile_values(profile: str, updates: dict[str, Any], *, activate: bool 
     if activate:
         data["profile"] = profile
     return write_user_config(data)
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def use_profile(profile: str) -> Path:

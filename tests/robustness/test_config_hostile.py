@@ -109,3 +109,22 @@ def test_hostile_token_file(run, tmp_path, monkeypatch, content):
     assert result.exit_code == 3
     line = one_error_line(result)
     assert str(token_file) in line and content[:20] not in line  # never echo what may be a secret
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "1e400", "0"])
+def test_config_set_refuses_a_timeout_that_would_break_every_later_command(run, tmp_path, monkeypatch, value):
+    monkeypatch.chdir(tmp_path)
+    result = run("config", "set", "timeout", value)
+    assert result.exit_code == 3
+    assert "timeout" in one_error_line(result)
+    assert run("config", "show").exit_code == 0
+
+
+@pytest.mark.parametrize("key", ["server", "player_id", "project_id"])
+def test_config_set_refuses_text_that_is_not_utf8(run, tmp_path, monkeypatch, key):
+    monkeypatch.chdir(tmp_path)
+    undecodable = "http://127.0.0.1:1" + bytes([0xFF]).decode("utf-8", "surrogateescape")
+    result = run("config", "set", key, undecodable)
+    assert result.exit_code == 3
+    assert key in one_error_line(result)
+    assert run("config", "show").exit_code == 0
