@@ -83,3 +83,13 @@ def test_block_check_stdin_line_that_is_not_utf8(cli, monkeypatch):
     assert result.exit_code == 1
     assert "minecraft:stone" in result.stdout
     assert "1 of 2 block states invalid" in result.stderr
+
+
+@pytest.mark.parametrize("kind", [[], {}, ["box"], {"x": 1}])
+def test_recipe_fmt_operation_type_of_the_wrong_type(run, tmp_path, kind):
+    # fmt formats any JSON; a nonsense `type` is lint's business, the layout just falls back to file order
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({"version": 1, "operations": [{"type": kind, "block": "minecraft:stone"}]}))
+    result = run("recipe", "fmt", path)
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["operations"][0]["type"] == kind

@@ -40,7 +40,7 @@ class _Formatter:
         if not obj:
             return "{}"
         kind = obj.get("type") if role == "operation" else None
-        if role == "operation" and kind in KEY_ORDER:
+        if role == "operation" and isinstance(kind, str) and kind in KEY_ORDER:  # a list or object is unhashable
             order = KEY_ORDER[kind]
         elif role in KEY_ORDER:
             order = KEY_ORDER[role]
