@@ -7,6 +7,7 @@ from __future__ import annotations
 import http.server
 import json
 import threading
+from pathlib import Path
 
 import pytest
 from robustness_helpers import DEEP, one_error_line
@@ -159,3 +160,15 @@ def test_terrain_brush_file_that_is_hostile(run, live, tmp_path, text):
     result = run("terrain", "brush", brush)
     assert result.exit_code == 1
     assert str(brush) in one_error_line(result)
+
+
+HILL = Path(__file__).resolve().parents[2] / "recipes" / "terrain" / "small-hill.json"
+
+
+@pytest.mark.parametrize("result", [{}, {"imageBase64": "abc"}, [1, 2], {"bounds": 5, "imageBase64": ""}])
+def test_terrain_preview_answer_of_the_wrong_shape(run, canned, tmp_path, result):
+    canned.set(json.dumps({"ok": True, "result": result}).encode())
+    answer = run("terrain", "preview", HILL, "-r", "32", "-o", tmp_path / "hill.png")
+    assert answer.exit_code == 5
+    assert "terrain_preview" in one_error_line(answer)
+    assert not (tmp_path / "hill.png").exists()

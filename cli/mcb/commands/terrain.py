@@ -125,8 +125,35 @@ def _server_preview(ctx, term, recipe_path: str, resolution: int | None) -> tupl
     with open_client(ctx, term) as client:
         raw = client.call("terrain_preview", {"recipe": to_plain(obj),
                                               **({"resolution": resolution} if resolution else {})})
-    png = base64.b64decode(raw.pop("imageBase64", "") or b"")
+    from mcb.errors import ServerError
+
+    _check_preview_shape(raw)
+    try:
+        png = base64.b64decode(raw.pop("imageBase64", "") or b"", validate=True)
+    except ValueError:  # binascii.Error
+        raise ServerError("terrain_preview: the result carries invalid base64 image data",
+                          code="invalid_image") from None
     return raw, png
+
+
+_PREVIEW_KEYS = ("terrain_id", "bounds", "mode", "sample_grid", "sampled_height_min", "sampled_height_max",
+                 "clipped_samples", "tile_count", "tile_edge", "tile_budget", "tile_order")
+
+
+def _check_preview_shape(raw) -> None:
+    """Every field the report prints must be there; another shape is the server's fault, not a KeyError."""
+    from mcb.errors import ServerError
+
+    def corner(value) -> bool:
+        return isinstance(value, dict) and all(type(value.get(axis)) is int for axis in "xyz")
+
+    ok = (isinstance(raw, dict) and all(key in raw for key in _PREVIEW_KEYS)
+          and isinstance(raw["bounds"], dict) and corner(raw["bounds"].get("min")) and corner(raw["bounds"].get("max"))
+          and isinstance(raw["sample_grid"], dict) and {"width", "height"} <= set(raw["sample_grid"])
+          and isinstance(raw.get("imageBase64") or "", str))
+    if not ok:
+        raise ServerError("terrain_preview: unexpected result from the server", code="invalid_response",
+                          hint="is the server a compatible plugin build?")
 
 
 def _show_preview(term, r: dict) -> None:
