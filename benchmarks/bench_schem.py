@@ -55,6 +55,7 @@ def validation_commands(path, profile: str = "server") -> dict[str, list[str]]:
     """Whole-process command lines, reusable by other benchmarks (e.g. rotate) that want the same baselines."""
     return {
         "python gunzip only": [sys.executable, "-c", GUNZIP, str(path)],
+        "mcb --help (CLI start-up floor)": [sys.executable, "-m", "mcb", "--help"],
         f"mcb schem validate (--profile {profile})": [sys.executable, "-m", "mcb", "schem", "validate", "--profile",
                                                      profile, str(path)],
         "validate_schematic() in a bare process": [sys.executable, "-c", CORE_VALIDATE, str(path), profile],
