@@ -92,8 +92,11 @@ def _payload(out: list[bytes], tid: int, value) -> None:
         for item in value:
             _payload(out, sub, item)
     elif tid == 7:
-        raw = bytes(value) if not isinstance(value, np.ndarray) else value.astype(np.int8).tobytes()
-        out.append(struct.pack(">i", len(raw)) + raw)
+        # bytes (and ByteArray) go into the output as they are: BlockData of a 256^3 build is 17 MB, not worth copying
+        raw = value if isinstance(value, bytes) else (
+            bytes(value) if not isinstance(value, np.ndarray) else value.astype(np.int8).tobytes())
+        out.append(struct.pack(">i", len(raw)))
+        out.append(raw)
     elif tid in (11, 12):
         arr = np.asarray(value, dtype=">i4" if tid == 11 else ">i8")
         out.append(struct.pack(">i", arr.size) + arr.tobytes())
