@@ -172,3 +172,18 @@ def test_terrain_preview_answer_of_the_wrong_shape(run, canned, tmp_path, result
     assert answer.exit_code == 5
     assert "terrain_preview" in one_error_line(answer)
     assert not (tmp_path / "hill.png").exists()
+
+
+BRUSH = HILL.with_name("raise-brush.json")
+
+
+@pytest.mark.parametrize("result", [{}, [1], {"plan_state": "ready", "imageBase64": "abc"},
+                                    {"plan_state": "ready", "changed_columns": 1, "raised_volume": 1,
+                                     "lowered_volume": 0, "height_min": 1, "height_max": 2, "dependency_blocks": 0,
+                                     "plan_id": 5}])
+def test_terrain_brush_answer_of_the_wrong_shape(run, canned, tmp_path, result):
+    canned.set(json.dumps({"ok": True, "result": result}).encode())
+    answer = run("terrain", "brush", BRUSH, "-o", tmp_path / "stroke.png")
+    assert answer.exit_code == 5
+    assert "terrain_brush_prepare" in one_error_line(answer)
+    assert not (tmp_path / "stroke.png").exists()

@@ -336,8 +336,6 @@ def brush(
 
         mcb terrain brush stroke.json --apply --json
     """
-    import base64
-
     from mcb.client.workflow import apply_plan
     from mcb.commands.rpc_support import check_output, finish_status, open_client, wait_with_progress, write_text_atomic
     from mcb.errors import InputError
@@ -354,7 +352,7 @@ def brush(
     check_output(output)
     with open_client(ctx, term) as client:
         result = client.call("terrain_brush_prepare", {"brush": to_plain(obj)})
-        png = base64.b64decode(result.pop("imageBase64", "") or b"")
+        png = _brush_image(result)
         if output is not None:
             write_text_atomic(output, png)
         result["image"] = str(output) if output is not None else None
@@ -368,6 +366,31 @@ def brush(
         started = apply_plan(client, plan, wait=False)
         finish_status(term, wait_with_progress(term, client, started.operation_id, timeout=wait_timeout,
                                                interval=0.1, first=started))
+
+
+_BRUSH_KEYS = ("plan_state", "changed_columns", "raised_volume", "lowered_volume", "height_min", "height_max",
+               "dependency_blocks")
+
+
+def _brush_image(result) -> bytes:
+    """Check the fields the report prints and the plan, then pop and decode the image; another shape is the
+    server's fault (exit 5), not a KeyError or a binascii traceback."""
+    import base64
+
+    from pydantic import ValidationError
+
+    from mcb.client.models import TerrainPlan
+    from mcb.errors import ServerError
+
+    wrong = ServerError("terrain_brush_prepare: unexpected result from the server", code="invalid_response",
+                        hint="is the server a compatible plugin build?")
+    if not isinstance(result, dict) or not all(key in result for key in _BRUSH_KEYS):
+        raise wrong
+    try:
+        TerrainPlan.model_validate(result)
+        return base64.b64decode(result.pop("imageBase64", "") or b"", validate=True)
+    except (ValidationError, ValueError, TypeError):  # binascii.Error is a ValueError
+        raise wrong from None
 
 
 def _show_brush(term, r: dict, stream=None) -> None:
