@@ -169,7 +169,9 @@ class _Builder:
         if not values.size:
             return values.astype(np.int32).reshape(shape)
         if order.size and int(order[-1]) == order.size - 1:  # contiguous 0..n-1: indices are already dense
-            dense, bad = values, values >= order.size
+            # one reduction instead of a 16M-cell mask; the mask only when something is out of range
+            dense = values
+            bad = values >= order.size if int(values.max()) >= order.size else np.zeros(1, dtype=bool)
         else:  # sparse palette indices: position of each value in the sorted index list
             dense = np.searchsorted(order, values)
             bad = (dense >= order.size) | (order[np.minimum(dense, max(order.size - 1, 0))] != values) \

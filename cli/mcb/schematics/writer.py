@@ -278,7 +278,7 @@ def build_tree(schem: Schematic, version: int = 2, *, name: str | None = None, a
             raise ValueError(f"size along {axis} must be 1..65535, got {size}")
     palette, cells = unique_palette(schem)
     palette_tag = Compound((state, Int(i)) for i, state in enumerate(palette))
-    data = ByteArray(encode_varints(cells))
+    data = encode_varints(cells)  # plain bytes encode as a Byte_Array; ByteArray(...) would copy 17 MB
     block_entities, entities = _entity_entries(schem, version)
     meta = _metadata(schem, name, author, date_ms, worldedit_offsets, version)
     sizes = dict(Width=Short(_signed16(schem.width)), Height=Short(_signed16(schem.height)),
