@@ -50,7 +50,11 @@ class McbGroup(TyperGroup):
             report_error(ctx, error)
             raise typer.Exit(int(error.exit_code)) from None
         except KeyboardInterrupt:
-            sys.stderr.write("interrupted\n")
+            if app_state(ctx).json:
+                error = {"code": "interrupted", "message": "interrupted", "exit_code": int(ExitCode.INTERRUPTED)}
+                sys.stderr.write(json.dumps({"error": error}) + "\n")
+            else:
+                sys.stderr.write("interrupted\n")
             raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
         except BrokenPipeError:
             raise typer.Exit(0) from None
