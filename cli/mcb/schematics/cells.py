@@ -40,3 +40,27 @@ def first_seen_order(flat: np.ndarray, size: int) -> np.ndarray:
 def used_indices(flat: np.ndarray, size: int) -> np.ndarray:
     """Sorted distinct values of ``flat`` (each in ``0..size-1``): ``np.unique`` without sorting the cells."""
     return np.sort(first_seen_order(flat, size))
+
+
+def present_values(flat: np.ndarray, candidates, size: int) -> np.ndarray:
+    """The ``candidates`` (values in ``0..size-1``) that occur in ``flat``, sorted; stops as soon as all were seen.
+
+    Raises like :func:`first_seen_order` for values outside ``0..size-1``.
+    """
+    if flat.size and int(flat.min()) < 0:
+        raise ValueError("palette indices must not be negative")
+    wanted = np.zeros(size, dtype=bool)
+    wanted[np.asarray(candidates, dtype=np.int64)] = True
+    found = np.zeros(size, dtype=bool)
+    remaining = int(wanted.sum())
+    for start in range(0, flat.size, _STEP):
+        if not remaining:
+            break
+        chunk = flat[start:start + _STEP]
+        hits = wanted[chunk]
+        if hits.any():
+            values = np.unique(chunk[hits])
+            new = values[~found[values]]
+            found[new] = True
+            remaining -= new.size
+    return np.flatnonzero(found)

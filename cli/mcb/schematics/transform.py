@@ -17,8 +17,8 @@ from dataclasses import replace
 import numpy as np
 
 from mcb.blocks.transform import MIRROR_AXES, transform_palette
-from mcb.errors import UsageError
-from mcb.schematics.cells import used_indices
+from mcb.errors import McbError, UsageError
+from mcb.schematics.cells import present_values, used_indices
 from mcb.schematics.model import BlockEntity, Entity, Schematic
 
 ROTATIONS = (0, 90, 180, 270)
@@ -315,20 +315,34 @@ def rule_set_differences(schem: Schematic, turns: int, mirror_axis: str | None, 
                          other: str, transformed: list[str] | None = None) -> list[str]:
     """Used palette states that the other rule set would transform differently (palette-level, cheap).
 
-    ``transformed``: the whole palette already transformed with ``rules`` (saves doing it again)."""
+    ``transformed``: the whole palette already transformed with ``rules``. With it, the other rule set is applied to
+    the whole palette first and the cells are searched only for the few entries that differ (none at all for most
+    rotations), instead of listing every used index of 16M cells."""
     if not schem.blocks.size:
         return []
+    if transformed is not None and len(transformed) == len(schem.palette):
+        try:
+            theirs = transform_palette(schem.palette, quarter_turns=turns, mirror_axis=mirror_axis, rules=other,
+                                       registry=registry)
+        except McbError:  # an unused entry the other rules refuse: compare the used entries only
+            theirs = None
+        if theirs is not None:
+            differing = [i for i, (a, b) in enumerate(zip(transformed, theirs)) if a != b]
+            if not differing:
+                return []
+            try:
+                used = present_values(schem.blocks.ravel(), differing, len(schem.palette))
+            except (IndexError, ValueError):  # indices outside the palette: the general way below
+                pass
+            else:
+                return sorted({schem.palette[i] for i in used})
     try:
         used = used_indices(schem.blocks.ravel(), len(schem.palette))
     except (IndexError, ValueError):  # indices outside the palette: the slow way, skipping those beyond it
         used = np.unique(schem.blocks)
         used = used[used < len(schem.palette)]
     palette = [schem.palette[i] for i in used]
-    if transformed is not None and len(transformed) == len(schem.palette):
-        mine = [transformed[i] for i in used]
-    else:
-        mine = transform_palette(palette, quarter_turns=turns, mirror_axis=mirror_axis, rules=rules,
-                                 registry=registry)
+    mine = transform_palette(palette, quarter_turns=turns, mirror_axis=mirror_axis, rules=rules, registry=registry)
     theirs = transform_palette(palette, quarter_turns=turns, mirror_axis=mirror_axis, rules=other, registry=registry)
     return sorted({state for state, a, b in zip(palette, mine, theirs) if a != b})
 
