@@ -200,7 +200,9 @@ def recovery_abandon(
 
     Examples:
 
-        mcb recovery abandon 0b6d...-uuid --digest "$(mcb recovery review 0b6d...-uuid --json | jq -r .currentDigest)"
+        digest=$(mcb recovery review 0b6d...-uuid --json | jq -r .currentDigest)
+
+        mcb recovery abandon 0b6d...-uuid --digest "$digest"
     """
     if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
         raise UsageError("--digest must be the 64-character lowercase hex currentDigest from `mcb recovery review`")

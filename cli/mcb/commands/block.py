@@ -31,9 +31,9 @@ def check(
 
     Examples:
 
-        mcb block check 'oak_stairs[facing=east]'
+        mcb block check 'oak_stairs\\[facing=east]'
 
-        mcb block check --mc-version 1.20.4 stone 'minecraft:chest[type=left]'
+        mcb block check --mc-version 1.20.4 stone 'minecraft:chest\\[type=left]'
 
         printf 'stone\\ndirt\\n' | mcb block check - --json
     """

@@ -67,7 +67,8 @@ def init(
 
         mcb config init --server-url http://127.0.0.1:8765 --player-id console
 
-        mcb config init --name prod --server-url http://127.0.0.1:8765 --player-id 0f6e...-uuid --agent-token-file ~/.mcb-agent
+        mcb config init --name prod --server-url http://127.0.0.1:8765 \\
+            --player-id 0f6e...-uuid --agent-token-file ~/.mcb-agent
     """
     from mcb.config import DEFAULT_PLAYER_ID, DEFAULT_SERVER, set_profile_values
 

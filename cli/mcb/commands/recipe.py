@@ -55,7 +55,8 @@ def lint(
 
         cat tower.json | mcb recipe lint -
 
-        mcb recipe lint recipes/ --exclude 'terrain/*' --format sarif > recipes.sarif
+        mcb recipe lint recipes/ --exclude 'terrain/*' \\
+            --format sarif > recipes.sarif
     """
     from mcb.errors import FindingsError
     from mcb.recipes.lint_files import lint_paths

@@ -126,7 +126,7 @@ def rpc(
 
         mcb rpc project_context
 
-        mcb rpc region_inspect '{"min":{"x":0,"y":64,"z":0},"max":{"x":1,"y":64,"z":1}}'
+        mcb rpc material_describe '{"id": "minecraft:oak_stairs"}'
 
         echo '{"query":"oak","limit":5}' | mcb rpc material_search -
     """

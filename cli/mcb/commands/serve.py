@@ -51,7 +51,8 @@ def serve(
 
         mcb serve --data ./world --port 0 --tick-ms 0 --test-hooks
 
-        mcb serve --owner 0f6c3a6e-8a39-4a5b-9d4e-2f3f0d0c0a01 --no-local-automation
+        mcb serve --owner 0f6c3a6e-8a39-4a5b-9d4e-2f3f0d0c0a01 \\
+            --no-local-automation
     """
     from mcb.errors import ConfigError, NetworkError, UsageError
     from mcb.server.runner import ServeListenError, ServeRequest, ServeSetupError, run_until_stopped

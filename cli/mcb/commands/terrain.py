@@ -50,7 +50,8 @@ def lint(
 
         mcb terrain lint hill.json --format github --strict
 
-        mcb terrain lint recipes/ --exclude 'build/*' --format sarif > terrain.sarif
+        mcb terrain lint recipes/ --exclude 'build/*' \\
+            --format sarif > terrain.sarif
     """
     from mcb.errors import FindingsError
     from mcb.reports.formatters import render_reports, resolve_format
