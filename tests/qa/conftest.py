@@ -12,3 +12,4 @@ _spec.loader.exec_module(_commands)
 live_server = _commands.live_server
 rpc_env = _commands.rpc_env
 mcb = _commands.mcb
+slow_mcb = _commands.slow_mcb

@@ -52,6 +52,7 @@ def wait_for_operation(client: McbClient, operation_id: str, *, timeout: float =
                 f"operation {operation_id} still {status.status} after {timeout:g} s "
                 f"({status.processed}/{status.total_changes} processed)",
                 code="wait_timeout", hint=f"keep waiting with `mcb status {operation_id} --wait`",
+                details={"operation_id": operation_id, "status": status.status},  # for scripts that resume
             )
         time.sleep(delay)
         delay = min(interval, delay * 2)
