@@ -12,7 +12,6 @@ from __future__ import annotations
 import gzip
 import os
 import struct
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -353,23 +352,11 @@ def encode_schematic(schem: Schematic, version: int = 2, *, compress: bool = Tru
 
 
 def write_bytes_atomic(path: str | os.PathLike, payload: bytes) -> Path:
-    """Write ``payload`` to ``path`` via a temp file in the same directory, fsync, then os.replace."""
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, target)
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        raise
-    return target
+    """Write ``payload`` to ``path`` atomically (the project's one writer, :func:`mcb.fileio.write_atomic`: temp file
+    in the same directory, fsync, os.replace; new files get normal permissions, replaced ones keep theirs)."""
+    from mcb.fileio import write_atomic
+
+    return write_atomic(path, payload)
 
 
 def write_schematic(schem: Schematic, path: str | os.PathLike, version: int = 2, **options) -> Path:
