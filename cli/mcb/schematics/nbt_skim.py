@@ -256,28 +256,50 @@ class Skimmer:
 
     # --- whole list entries with a Pos hole ---------------------------------------------------------------------
     def entries(self, n: int, depth: int) -> List:
-        """Parse ``n`` compound entries of a block-entity/entity list, reusing earlier entries' shapes."""
+        """Parse ``n`` compound entries of a block-entity/entity list, reusing earlier entries' shapes.
+
+        The hot loop of a 40k-entry list, so a template hit is handled inline (no calls besides the unpack)."""
         reader = self.reader
+        stats = reader.stats
+        max_tags = reader.limits.max_tags
         items = List((), TAG_COMPOUND)
         append = items.append
         path = reader.path
+        recent = self.recent
+        set_item = dict.__setitem__
         for index in range(n):
-            hit = self.match(depth)
-            if hit is not None:
-                append(hit)
+            buf, pos = reader.buf, reader.pos
+            # Neighbours are often alike (rows of comparators, barrels between them): the last few templates first.
+            for template in recent:
+                if buf.startswith(template[0], pos) and buf.startswith(template[3], pos + template[2]):
+                    break
+            else:
+                template = self.lookup(buf, pos)
+            if template is None:
+                path.append(str(index))
+                append(self.parse_and_remember(depth))
+                path.pop()
                 continue
-            path.append(str(index))
-            append(self.parse_and_remember(depth))
-            path.pop()
+            _, length, span, suffix, entry, (tags, rel_depth, max_list, max_str), unpack, cls = template
+            reader.pos = pos + span + len(suffix)
+            stats.tag_count += tags  # replay what walking the template's bytes recorded
+            if depth + rel_depth > stats.max_depth:
+                stats.max_depth = depth + rel_depth
+            if max_list > stats.max_list_length:
+                stats.max_list_length = max_list
+            if max_str > stats.max_string_bytes:
+                stats.max_string_bytes = max_str
+            if stats.tag_count > max_tags:
+                raise reader.fail(f"more than {max_tags} tags", "nbt.limit.tags")
+            hit = TemplateEntry(entry)
+            set_item(hit, "Pos", cls(unpack(buf, pos + length)))
+            hit.template = entry
+            append(hit)
         return items
 
-    def match(self, depth: int):
-        reader = self.reader
-        buf, pos = reader.buf, reader.pos
-        # Neighbours are often alike (rows of comparators, barrels between them): the last few templates first.
-        for recent in self.recent:
-            if buf.startswith(recent[0], pos) and buf.startswith(recent[3], pos + recent[2]):
-                return self.hit(recent, buf, pos, depth)
+    def lookup(self, buf: bytes, pos: int):
+        """The remembered template that the entry at ``pos`` matches outside its Pos payload (made the most recent
+        one), or None."""
         groups = self.templates.get(buf[pos:pos + _KEY])
         if not groups:
             return None
@@ -295,32 +317,8 @@ class Skimmer:
                         recent = (buf[pos:pos + length], length, length + hole, suffix, entry, replay, unpack, cls)
                         self.recent.insert(0, recent)
                         del self.recent[_RECENT:]
-                        return self.hit(recent, buf, pos, depth)
+                        return recent
         return None
-
-    def hit(self, template, buf: bytes, pos: int, depth: int) -> TemplateEntry:
-        """The entry at ``pos``, which equals ``template`` outside its Pos payload."""
-        _, length, span, suffix, entry, replay, unpack, cls = template
-        values = unpack(buf, pos + length)
-        self.reader.pos = pos + span + len(suffix)
-        self.replay(replay, depth)
-        hit = TemplateEntry(entry)
-        dict.__setitem__(hit, "Pos", cls(values))
-        hit.template = entry
-        return hit
-
-    def replay(self, replay, depth: int) -> None:
-        tags, rel_depth, max_list, max_str = replay
-        stats, limits = self.reader.stats, self.reader.limits
-        stats.tag_count += tags
-        if depth + rel_depth > stats.max_depth:
-            stats.max_depth = depth + rel_depth
-        if max_list > stats.max_list_length:
-            stats.max_list_length = max_list
-        if max_str > stats.max_string_bytes:
-            stats.max_string_bytes = max_str
-        if stats.tag_count > limits.max_tags:
-            raise self.reader.fail(f"more than {limits.max_tags} tags", "nbt.limit.tags")
 
     def parse_and_remember(self, depth: int):
         reader = self.reader
