@@ -96,6 +96,9 @@ def rotate(
 
         mcb schem rotate house.schem -d 180 --in-place --json
     """
+    from mcb.commands.schem import prefer_small_pages
+
+    prefer_small_pages()
     from mcb.schematics.transform import ROTATIONS, transform_file
 
     term = terminal(ctx, json_)
@@ -129,6 +132,9 @@ def mirror(
 
         mcb schem mirror house.schem -a z --rules geometric -o house-ns.schem --json
     """
+    from mcb.commands.schem import prefer_small_pages
+
+    prefer_small_pages()
     from mcb.schematics.transform import transform_file
 
     term = terminal(ctx, json_)
