@@ -26,15 +26,10 @@ def _example_lines(command) -> list[str]:
     return [line.strip().replace("\\[", "[") for line in lines if line.strip()]  # \[ is markup for a literal [
 
 
-NOT_OURS = {"schem rotate", "schem mirror"}  # cli/mcb/commands/schem*.py is owned by the schematics engineer
 COMMANDS = [(" ".join(path), command) for path, command in _commands() if _example_lines(command)]
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason="example wider than 80 columns (owned elsewhere)"))
-    if name in NOT_OURS else name
-    for name, _ in COMMANDS
-])
+@pytest.mark.parametrize("name", [name for name, _ in COMMANDS])
 def test_examples_are_not_wrapped_at_80_columns(cli, name):
     command = dict(COMMANDS)[name]
     result = cli(*name.split(), "--help", env={"COLUMNS": "80"})

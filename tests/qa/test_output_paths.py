@@ -33,11 +33,7 @@ def test_writing_onto_a_directory_is_a_clean_error(cli, tmp_path, command):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"] and not list(folder.iterdir())
 
 
-@pytest.mark.parametrize("command", [
-    OFFLINE_WRITERS[0],
-    pytest.param(OFFLINE_WRITERS[1], marks=pytest.mark.xfail(
-        strict=True, reason="schematics/writer.py names its temp file for a missing folder (owned elsewhere)")),
-], ids=["png", "schem"])
+@pytest.mark.parametrize("command", OFFLINE_WRITERS[:2], ids=["png", "schem"])
 def test_writing_into_a_missing_folder_is_a_clean_json_error(cli, tmp_path, command):
     target = tmp_path / "missing" / "out.file"
     result = cli(*[str(p) for p in command], str(target), "--json")

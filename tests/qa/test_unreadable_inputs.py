@@ -37,6 +37,7 @@ def unreadable(tmp_path):
 
 @pytest.mark.parametrize("command", [
     ("recipe", "lint"), ("recipe", "compile"), ("recipe", "fmt"), ("batch", "--check"), ("prepare",),
+    ("schem", "validate"), ("schem", "info"), ("schem", "render", "-o", "out.png"),
 ])
 def test_unreadable_input_is_exit_1_naming_the_file(tmp_path, unreadable, command):
     result = run_as_user(*command, unreadable.name, cwd=tmp_path)

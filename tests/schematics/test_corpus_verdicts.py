@@ -44,7 +44,7 @@ SERVER_FIRST_ERROR = {
     "v3_nucleation_workshop_entity.schem": "server.fields.unsupported",
     "v3_nucleation_uss-texas.schem": "server.fields.unsupported",
     "v3_schematic4j_sponge-v3_nonconforming.schem": "server.fields.unsupported",
-    "v3_nucleation_stone_cube_1GB_inflated.schem": "nbt.limit.inflated",
+    "v3_nucleation_stone_cube_1GB_inflated.schem": "server.size.inflated",   # README: REJECT: inflated > 4 MiB
 }
 
 # (W, H, L, palette entries, block entities, entities) from the README table
@@ -159,7 +159,9 @@ def test_decompression_bomb_is_refused_fast_with_bounded_memory(corpus):
     elapsed = time.perf_counter() - started
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    assert report.diagnostics[0].rule == "nbt.limit.inflated"
+    # the server's reason first, then what our reader saw
+    assert [d.rule for d in report.diagnostics] == ["server.size.inflated", "nbt.limit.inflated"]
+    assert report.facts["server_verdict"] == "rejected: Inflated schematic exceeds 4 MiB"
     assert elapsed < 1.0
     assert peak < 32 * 1024 * 1024
 

@@ -28,7 +28,7 @@ def prefer_small_pages() -> None:
 @schem_app.command("validate")
 def validate(
     ctx: typer.Context,
-    paths: Annotated[list[Path], typer.Argument(metavar="FILE|DIR...", help="Schematic files, or directories to walk.")],
+    paths: Annotated[list[Path], typer.Argument(metavar="FILE|DIR...", readable=False, help="Schematic files, or directories to walk.")],
     profile: Annotated[str, typer.Option("--profile", "-p", help="server: the plugin's import subset (default); "
                                          "spec: Sponge spec + WorldEdit interoperability.")] = "server",
     mc_version: McVersionOpt = None,
@@ -72,7 +72,7 @@ def validate(
 @schem_app.command("info")
 def info(
     ctx: typer.Context,
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="Schematic file.")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", readable=False, help="Schematic file.")],
     mc_version: McVersionOpt = None,
     json_: JsonOpt = False,
 ) -> None:
@@ -122,7 +122,7 @@ def _counts(group: dict) -> str:
 @schem_app.command("convert")
 def convert(
     ctx: typer.Context,
-    file: Annotated[Path, typer.Argument(metavar="IN", help="Sponge v1/v2/v3 schematic.")],
+    file: Annotated[Path, typer.Argument(metavar="IN", readable=False, help="Sponge v1/v2/v3 schematic.")],
     output: Annotated[Path, typer.Option("--output", "-o", metavar="OUT", help="File to write (atomically).")],
     to: Annotated[str, typer.Option("--format", "-f", help="v2 (the server's format, default) or v3.")] = "v2",
     drop_extras: Annotated[bool, typer.Option("--drop-extras", help="v2: drop block entities, entities and biomes "

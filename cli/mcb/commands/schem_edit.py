@@ -10,7 +10,7 @@ import typer
 from mcb.errors import InputError, UsageError
 from mcb.options import JsonOpt, McVersionOpt, terminal
 
-FileArg = Annotated[Path, typer.Argument(metavar="FILE", help="Sponge schematic (.schem, v1/v2/v3).")]
+FileArg = Annotated[Path, typer.Argument(metavar="FILE", readable=False, help="Sponge schematic (.schem, v1/v2/v3).")]
 OutOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Where to write the result.")]
 RulesOpt = Annotated[str, typer.Option(
     "--rules", help="Block-state rules: 'vanilla' (what the server's rotation produces) or 'geometric' "
@@ -92,7 +92,7 @@ def rotate(
 
         mcb schem rotate house.schem --degrees 90 -o house-90.schem
 
-        mcb schem rotate house.schem -d 270 --rules geometric --format v3 -o house-270.schem
+        mcb schem rotate house.schem -d 270 --rules geometric -o house-270.schem
 
         mcb schem rotate house.schem -d 180 --in-place --json
     """
@@ -130,7 +130,7 @@ def mirror(
 
         mcb schem mirror house.schem --axis x -o house-flipped.schem
 
-        mcb schem mirror house.schem -a z --rules geometric -o house-ns.schem --json
+        mcb schem mirror house.schem -a z --rules geometric -o ns.schem --json
     """
     from mcb.commands.schem import prefer_small_pages
 

@@ -63,9 +63,17 @@ def validate_schematic(source: str | os.PathLike, *, profile: str = "server", mc
         doc = load_document(data, limits, fast=True)
         doc.path = file
     except NbtError as error:
+        verdict = error.message
+        if error.rule == "nbt.limit.inflated":
+            # Our reader stops at a generous cap; the server's own cap is 4 MiB, so it refuses such a file first.
+            finding = server.ServerFinding("server.size.inflated", "Inflated schematic exceeds 4 MiB", "/",
+                                           detail=f"inflated size above {server.MAX_INFLATED} bytes")
+            verdict = finding.message
+            if profile == "server":
+                report.diagnostics.append(_from_server(finding, file))
         report.diagnostics.append(_diagnostic(error.rule, Severity.ERROR, error.message, file, error.pointer,
                                               error.hint))
-        report.facts["server_verdict"] = f"rejected: {error.message}"
+        report.facts["server_verdict"] = f"rejected: {verdict}"
         return report
     except InputError as error:
         report.diagnostics.append(_diagnostic(error.code, Severity.ERROR, error.message, file, None, error.hint))
