@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable
-from xml.sax.saxutils import quoteattr, escape
 
 from mcb import __version__
 from mcb.errors import UsageError
@@ -179,6 +178,8 @@ def _render_sarif(reports, *, tool, strict, rules) -> str:
 
 
 def _render_junit(reports, *, tool, strict, rules) -> str:
+    from xml.sax.saxutils import escape, quoteattr  # only JUnit needs it, and it is slow to import
+
     cases: list[str] = []
     failures = 0
     tests = 0

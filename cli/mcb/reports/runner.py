@@ -5,7 +5,6 @@ from __future__ import annotations
 import fnmatch
 import os
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
@@ -78,6 +77,8 @@ def check_files(
                 if bar is not None:
                     bar.advance()
             return results
+        from concurrent.futures import ThreadPoolExecutor
+
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             futures = [pool.submit(_safe_check, check_one, path) for path in files]
             results = []
