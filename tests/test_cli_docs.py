@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-import typer
 
-from mcb.app import app
+from mcb.app import command_tree
 
 
 def _walk(command, path=()):
@@ -19,7 +18,7 @@ def _walk(command, path=()):
         yield path, command
 
 
-COMMANDS = list(_walk(typer.main.get_command(app)))
+COMMANDS = list(_walk(command_tree()))
 IDS = [" ".join(path) for path, _ in COMMANDS]
 
 
@@ -58,3 +57,15 @@ def test_unknown_topic_is_a_usage_error_without_traceback(cli):
 def test_usage_error_exit_code(cli):
     result = cli("--definitely-not-an-option")
     assert result.exit_code == 2
+
+
+def test_root_help_lists_groups_without_building_them(cli):
+    """`mcb --help` shows every group from a light stand-in; using a group builds the real one."""
+    from mcb.app import LAZY_GROUPS
+
+    result = cli("--help")
+    assert result.exit_code == 0
+    for name in LAZY_GROUPS:
+        assert f" {name} " in result.stdout
+    assert cli("schem", "--help").stdout.count("validate") >= 1
+    assert cli("block", "check", "stone").stdout.strip() == "minecraft:stone"

@@ -38,7 +38,37 @@ COMMAND_MODULES = [
 
 
 class McbGroup(TyperGroup):
-    """Root group: turns McbError and Ctrl-C into a message and an exit code, never a traceback."""
+    """Root group: turns McbError and Ctrl-C into a message and an exit code, never a traceback.
+
+    Command groups (`schem`, `recipe`, ...) are built only when used: the root's help lists them from a light
+    stand-in, so `mcb --help` and each TAB press do not convert every subcommand's signature.
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._listing = False
+        for name, info in LAZY_GROUPS.items():
+            self.commands.setdefault(name, _stand_in(name, info))
+
+    def get_command(self, ctx, cmd_name):
+        command = super().get_command(ctx, cmd_name)
+        info = getattr(command, "_mcb_lazy_info", None)
+        if info is not None and not self._listing:
+            command = typer.main.get_group_from_info(
+                info,
+                pretty_exceptions_short=app.pretty_exceptions_short,
+                rich_markup_mode=app.rich_markup_mode,
+                suggest_commands=app.suggest_commands,
+            )
+            self.commands[cmd_name] = command
+        return command
+
+    def format_help(self, ctx, formatter):
+        self._listing = True
+        try:
+            return super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
 
     def invoke(self, ctx):
         if asks_for_json(ctx):
@@ -77,6 +107,18 @@ class McbGroup(TyperGroup):
                 raise
             sys.stderr.write(json.dumps({"error": UsageError(error.format_message()).to_json()}) + "\n")
             raise typer.Exit(int(ExitCode.USAGE)) from None
+
+
+LAZY_GROUPS: dict = {}  # name -> TyperInfo, filled after the command modules registered their groups
+
+
+def _stand_in(name: str, info) -> TyperGroup:
+    """What the root's help needs of a group (name, one-line help, panel), without building its commands."""
+    solved = typer.main.solve_typer_info_defaults(info)
+    stand_in = TyperGroup(name=name, help=solved.help, short_help=solved.short_help,
+                          rich_help_panel=solved.rich_help_panel, hidden=bool(solved.hidden))
+    stand_in._mcb_lazy_info = info
+    return stand_in
 
 
 def json_flag_in(args) -> bool:
@@ -201,6 +243,16 @@ def _assign_help_panels() -> None:
 
 
 _assign_help_panels()
+LAZY_GROUPS.update((info.name, info) for info in app.registered_groups if info.name)
+app.registered_groups[:] = [info for info in app.registered_groups if not info.name]
+
+
+def command_tree():
+    """The root Click command with every group built (for documentation and tests that walk all commands)."""
+    root = typer.main.get_command(app)
+    for name in list(root.commands):
+        root.get_command(None, name)
+    return root
 
 
 def main() -> None:

@@ -4,18 +4,17 @@
 from __future__ import annotations
 
 import pytest
-import typer
 
 
 def _commands():
-    from mcb.app import app
+    from mcb.app import command_tree
 
     def walk(command, path):
         yield path, command
         for name, sub in getattr(command, "commands", {}).items():
             yield from walk(sub, [*path, name])
 
-    return [(path, command) for path, command in walk(typer.main.get_command(app), []) if path]
+    return [(path, command) for path, command in walk(command_tree(), []) if path]
 
 
 def _example_lines(command) -> list[str]:
