@@ -22,3 +22,9 @@ def test_bash_completion_request_lists_subcommands():
     env = dict(os.environ, _MCB_COMPLETE="complete_bash", COMP_WORDS="mcb he", COMP_CWORD="1")
     result = subprocess.run([sys.executable, "-m", "mcb"], env=env, capture_output=True, text=True, check=True)
     assert "help" in result.stdout.split()
+
+
+def test_completion_reaches_into_a_group():
+    env = dict(os.environ, _MCB_COMPLETE="complete_bash", COMP_WORDS="mcb schem va", COMP_CWORD="2")
+    result = subprocess.run([sys.executable, "-m", "mcb"], env=env, capture_output=True, text=True, check=True)
+    assert result.stdout.split() == ["validate"]
