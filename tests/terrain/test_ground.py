@@ -6,7 +6,7 @@ from mcb.terrain.ground import recipe_ground
 from mcb.terrain.heightfield import surface_height
 from mcb.terrain.recipe import parse_recipe_text
 
-from terrain_cases import DATA, EXAMPLES
+from terrain_cases import EXAMPLES
 
 
 def test_ground_layers_follow_the_field_everywhere():
@@ -25,10 +25,10 @@ def test_ground_is_usable_by_the_server_world(tmp_path):
     """World.set_ground swaps it in; terrain_prepare then sees the field's layers as natural terrain."""
     from mcb.server.testing import run_server
 
-    lobby = parse_recipe_text((DATA / "shacraft-lobby-world.json").read_text())
+    valley = parse_recipe_text((EXAMPLES / "valley-lake.json").read_text())
     with run_server(tmp_path / "srv", tick_ms=1) as server:
-        server.state.world.set_ground(recipe_ground(lobby))
-        h = surface_height(lobby, 0, 0)
-        assert h == 106
-        assert server.state.world.peek((0, 106, 0)) == "minecraft:grass_block[snowy=false]"
-        assert server.state.world.peek((0, 107, 0)) == "minecraft:air"
+        server.state.world.set_ground(recipe_ground(valley))
+        h = surface_height(valley, 0, 0)
+        assert server.state.world.peek((0, h, 0)) == "minecraft:grass_block[snowy=false]"
+        assert server.state.world.peek((0, h + 1, 0)) == "minecraft:air"
+        assert server.state.world.peek((0, h - 1, 0)) != "minecraft:air"

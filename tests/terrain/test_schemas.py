@@ -9,7 +9,7 @@ import pytest
 
 from mcb.terrain.model import SCHEMAS, schema_text
 
-from terrain_cases import DATA, EXAMPLES, ROOT, base_recipe
+from terrain_cases import EXAMPLES, ROOT, base_recipe
 
 
 @pytest.mark.parametrize("name", sorted(SCHEMAS))
@@ -23,7 +23,7 @@ def validator(name):
     return jsonschema.Draft202012Validator(json.loads((ROOT / "recipes" / name).read_text()))
 
 
-@pytest.mark.parametrize("path", [*sorted(EXAMPLES.glob("*.json")), *sorted(DATA.glob("*.json"))],
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.json")),
                          ids=lambda p: p.name)
 def test_examples_validate(path):
     data = json.loads(path.read_text())

