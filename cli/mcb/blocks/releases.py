@@ -2,7 +2,7 @@
 
 DEFAULT_RELEASE = '26.2'
 
-# Every release (1.9 and newer) with its DataVersion, oldest first.
+# Every release that has a DataVersion in protocolVersions.json (1.7.4 and newer), oldest first.
 KNOWN_RELEASES: dict[str, int] = {
     '1.7.4': 6,
     '1.7.5': 7,
