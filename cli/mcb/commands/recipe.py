@@ -58,20 +58,16 @@ def lint(
         mcb recipe lint recipes/ --exclude 'terrain/*' \\
             --format sarif > recipes.sarif
     """
-    from mcb.errors import FindingsError
+    from mcb.commands.reporting import choose_format, print_reports
     from mcb.recipes.lint_files import lint_paths
     from mcb.recipes.rules import DESCRIPTIONS
-    from mcb.reports.formatters import render_reports, resolve_format
 
     term = terminal(ctx, json_)
-    fmt = "json" if term.json_mode and not format_ else resolve_format(format_)
+    fmt = choose_format(term, format_)
     reports = lint_paths(paths, mc_version=mc_version, max_blocks=max_plan_blocks, globs=glob, excludes=exclude,
                          jobs=jobs, progress=term.progress, mcp_bridge=mcp_bridge)
-    term.line(render_reports(reports, fmt, tool="mcb recipe lint", strict=strict, rules=DESCRIPTIONS).rstrip("\n"))
-    failed = sum(1 for report in reports if report.failed(strict))
-    if failed:
-        raise FindingsError(f"{failed} of {len(reports)} recipe files have "
-                            f"{'errors or warnings' if strict else 'errors'}", code="recipe.lint.failed")
+    print_reports(term, reports, fmt, tool="mcb recipe lint", strict=strict, rules=DESCRIPTIONS,
+                  noun="recipe files", code="recipe.lint.failed")
 
 
 @recipe_app.command("compile")

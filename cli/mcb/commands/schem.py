@@ -54,19 +54,15 @@ def validate(
 
         mcb schem validate schematics/ --format sarif > schem.sarif
     """
-    from mcb.errors import FindingsError
-    from mcb.reports.formatters import render_reports, resolve_format
+    from mcb.commands.reporting import choose_format, print_reports
     from mcb.schematics.rules import RULES, validate_paths
 
     term = terminal(ctx, json_)
-    fmt = "json" if term.json_mode and not format_ else resolve_format(format_)
+    fmt = choose_format(term, format_)
     reports = validate_paths(paths, profile=profile, mc_version=mc_version, globs=glob, jobs=jobs,
                              progress=term.progress)
-    term.line(render_reports(reports, fmt, tool="mcb schem validate", strict=strict, rules=RULES).rstrip("\n"))
-    failed = sum(1 for report in reports if report.failed(strict))
-    if failed:
-        raise FindingsError(f"{failed} of {len(reports)} schematics have {'errors or warnings' if strict else 'errors'}",
-                            code="schem.validate.failed")
+    print_reports(term, reports, fmt, tool="mcb schem validate", strict=strict, rules=RULES,
+                  noun="schematics", code="schem.validate.failed")
 
 
 @schem_app.command("info")

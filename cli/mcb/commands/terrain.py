@@ -53,21 +53,17 @@ def lint(
         mcb terrain lint recipes/ --exclude 'build/*' \\
             --format sarif > terrain.sarif
     """
-    from mcb.errors import FindingsError
-    from mcb.reports.formatters import render_reports, resolve_format
+    from mcb.commands.reporting import choose_format, print_reports
     from mcb.recipes.lint_files import DEFAULT_EXCLUDES, collect_recipe_files
     from mcb.reports.runner import check_files
     from mcb.terrain.lint import RULES, lint_file
 
     term = terminal(ctx, json_)
+    fmt_name = choose_format(term, fmt)
     files = collect_recipe_files(paths, glob or ["*.json"], DEFAULT_EXCLUDES + list(exclude or []))
     reports = check_files(files, lint_file, jobs=jobs, progress=term.progress)
-    fmt_name = "json" if (json_ or term.json_mode) and fmt is None else resolve_format(fmt)
-    term.line(render_reports(reports, fmt_name, tool="mcb terrain lint", strict=strict, rules=RULES).rstrip("\n"))
-    failed = sum(1 for r in reports if r.failed(strict))
-    if failed:
-        raise FindingsError(f"{failed} of {len(reports)} files have {'errors or warnings' if strict else 'errors'}",
-                            code="terrain.lint.failed")
+    print_reports(term, reports, fmt_name, tool="mcb terrain lint", strict=strict, rules=RULES,
+                  noun="files", code="terrain.lint.failed")
 
 
 @terrain_app.command("preview")

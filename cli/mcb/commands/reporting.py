@@ -1,0 +1,24 @@
+"""The shared tail of `schem validate`, `recipe lint` and `terrain lint`: pick the format, print, set the exit code."""
+
+
+
+def choose_format(term, option: str | None) -> str:
+    """``--format`` if given; JSON under ``--json``; else GitHub annotations in Actions, else text.
+
+    Resolved before any checking so a bad ``--format`` fails fast.
+    """
+    from mcb.reports.formatters import resolve_format
+
+    return "json" if term.json_mode and not option else resolve_format(option)
+
+
+def print_reports(term, reports, fmt: str, *, tool: str, strict: bool, rules: dict, noun: str, code: str) -> None:
+    """Print the report on stdout; raise FindingsError (exit 1) when a file failed."""
+    from mcb.errors import FindingsError
+    from mcb.reports.formatters import render_reports
+
+    term.line(render_reports(reports, fmt, tool=tool, strict=strict, rules=rules).rstrip("\n"))
+    failed = sum(1 for report in reports if report.failed(strict))
+    if failed:
+        judged = "errors or warnings" if strict else "errors"
+        raise FindingsError(f"{failed} of {len(reports)} {noun} have {judged}", code=code)
