@@ -39,3 +39,18 @@ def report(title: str, medians: dict[str, float], baseline: str) -> None:
     for name, value in medians.items():
         ratio = value / base if base else float("nan")
         print(f"  {name:<40} {value * 1000:9.1f} ms   {ratio:5.2f}x {baseline}")
+
+
+def rpc_call(client, token: str, method: str, **params):
+    """One raw RPC against a benchmark server, retrying `busy` like every real client must (protocol §1.7)."""
+    params.setdefault("player_id", "console")
+    for _ in range(1000):
+        body = client.post("/v1/rpc", json={"method": method, "params": params},
+                           headers={"Authorization": f"Bearer {token}"}).json()
+        if body["ok"]:
+            return body["result"]
+        if body["error"]["code"] == "busy" or body["error"]["message"].startswith("busy:"):
+            time.sleep(0.001)
+            continue
+        raise RuntimeError(body["error"])
+    raise RuntimeError("busy for too long")

@@ -19,24 +19,15 @@ from pathlib import Path
 
 import httpx
 
+from _timing import rpc_call
+
 from mcb.server.testing import spawn_server
 
 BOX = {"min": {"x": 0, "y": 70, "z": 0}, "max": {"x": 15, "y": 85, "z": 15}}
 RECIPE = {"version": 1, "operations": [{"type": "box", **BOX, "block": "minecraft:stone_bricks"}]}
 
 
-def call(client, token, method, **params):
-    params.setdefault("player_id", "console")
-    for _ in range(1000):
-        body = client.post("/v1/rpc", json={"method": method, "params": params},
-                           headers={"Authorization": f"Bearer {token}"}).json()
-        if body["ok"]:
-            return body["result"]
-        if body["error"]["code"] == "busy" or body["error"]["message"].startswith("busy:"):
-            time.sleep(0.001)
-            continue
-        raise RuntimeError(body["error"])
-    raise RuntimeError("busy for too long")
+call = rpc_call
 
 
 def median_ms(action, repeats: int = 5) -> float:

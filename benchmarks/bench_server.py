@@ -18,6 +18,8 @@ from pathlib import Path
 
 import httpx
 
+from _timing import rpc_call
+
 from mcb.server.testing import spawn_server
 
 PLUGIN_BLOCKS_PER_SECOND = 128 / (2.5 * 0.050)
@@ -26,18 +28,7 @@ RECIPE = {"version": 1, "operations": [
      "block": "minecraft:stone_bricks"}]}
 
 
-def call(client, token, method, **params):
-    params.setdefault("player_id", "console")
-    for _ in range(1000):
-        body = client.post("/v1/rpc", json={"method": method, "params": params},
-                           headers={"Authorization": f"Bearer {token}"}).json()
-        if body["ok"]:
-            return body["result"]
-        if body["error"]["code"] == "busy" or body["error"]["message"].startswith("busy:"):
-            time.sleep(0.001)
-            continue
-        raise RuntimeError(body["error"])
-    raise RuntimeError("busy for too long")
+call = rpc_call
 
 
 def main() -> None:
