@@ -69,3 +69,16 @@ def test_root_help_lists_groups_without_building_them(cli):
         assert f" {name} " in result.stdout
     assert cli("schem", "--help").stdout.count("validate") >= 1
     assert cli("block", "check", "stone").stdout.strip() == "minecraft:stone"
+
+
+def test_help_paragraphs_are_rewrapped_not_ragged(cli):
+    # Docstrings are hard-wrapped at 120 columns; help joins a paragraph's lines instead of keeping the breaks,
+    # while the indented examples keep one command per line.
+    result = cli("schem", "validate", "--help", env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    text = " ".join(result.stdout.split())
+    assert "The format is detected from content: Litematica" in text
+    lines = [line.strip() for line in result.stdout.splitlines()]
+    assert "mcb schem validate schematics/" in lines
+    assert "mcb schem validate house.schem --profile spec --mc-version 1.20.4" in lines
+    assert not any(line.endswith("The format") for line in lines)

@@ -11,7 +11,7 @@ import json
 import sys
 
 import typer
-from typer._click.exceptions import UsageError as ClickUsageError  # Typer 0.29 vendors Click (pinned <0.30)
+from typer._click.exceptions import UsageError as ClickUsageError  # Typer 0.26+ vendors Click (pinned 0.28.x)
 from typer.core import TyperGroup
 
 from mcb import __version__
@@ -156,9 +156,9 @@ def report_error(ctx, error: McbError) -> None:
 
 
 def _hide_flag_types() -> None:
-    """Typer 0.29 prints `<bool>` beside every flag, which reads as if `--json` took a value; show nothing there.
+    """Typer 0.28 prints `<bool>` beside every flag, which reads as if `--json` took a value; show nothing there.
 
-    Typer is pinned to 0.29.x in pyproject.toml; if the hook point moves, help keeps Typer's own rendering.
+    Typer is pinned to 0.28.x in pyproject.toml; if the hook point moves, help keeps Typer's own rendering.
     """
     option_class = getattr(typer.core, "TyperOption", None)
     original = getattr(option_class, "display_type_rich", None)
@@ -173,7 +173,38 @@ def _hide_flag_types() -> None:
     option_class.display_type_rich = display_type_rich
 
 
+def _rewrap_help_paragraphs() -> None:
+    """Typer 0.28 keeps the single line breaks of a docstring's later paragraphs, so hard-wrapped help prints as
+    ragged lines. Join them, as Click does, at the moment help is first rendered (Rich stays out of start-up).
+
+    A paragraph that starts with ``\\b`` or whose lines are all indented (the examples) keeps its breaks.
+    """
+    def rewrap(paragraphs, markup_mode):
+        out = []
+        for text in paragraphs:
+            lines = text.split("\n")
+            if text.startswith("\b") or all(line.startswith(" ") for line in lines if line):
+                out.append(text)
+            else:
+                out.append(" ".join(line.strip() for line in lines))
+        return "\n\n".join(out)
+
+    def install(format_help):
+        def format_help_rewrapped(self, ctx, formatter):
+            from typer import rich_utils
+
+            if getattr(rich_utils, "_fix_linebreaks", None) is not None:
+                rich_utils._fix_linebreaks = rewrap
+            return format_help(self, ctx, formatter)
+
+        return format_help_rewrapped
+
+    for cls in (typer.core.TyperCommand, typer.core.TyperGroup):
+        cls.format_help = install(cls.format_help)
+
+
 _hide_flag_types()
+_rewrap_help_paragraphs()
 
 app = typer.Typer(
     name="mcb",
