@@ -258,7 +258,16 @@ class Skimmer:
     def entries(self, n: int, depth: int) -> List:
         """Parse ``n`` compound entries of a block-entity/entity list, reusing earlier entries' shapes.
 
-        The hot loop of a 40k-entry list, so a template hit is handled inline (no calls besides the unpack)."""
+        The hot loop of a 40k-entry list, so a template hit is handled inline (no calls besides the unpack).
+        Validation reads (no raw bytes kept) take the leaner scan in :mod:`mcb.schematics.nbt_scan`."""
+        if not self.keep_raw:
+            from mcb.schematics.nbt_scan import scan_entries
+
+            return scan_entries(self, n, depth)
+        return self.entries_parsed(n, depth)
+
+    def entries_parsed(self, n: int, depth: int) -> List:
+        """``entries`` materialising every entry (a TemplateEntry per template hit)."""
         reader = self.reader
         stats = reader.stats
         max_tags = reader.limits.max_tags
