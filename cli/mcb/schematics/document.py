@@ -47,15 +47,16 @@ class Document:
     nonconforming_v3: bool = False
     _histograms: dict = field(default_factory=dict, repr=False)
 
-    def histogram(self, tag, count: int, bound: int):
-        """``histogram_varints`` of a varint array tag, computed once per document (both profiles need it)."""
+    def presence(self, tag, count: int, bound: int):
+        """``used_varints`` of a varint array tag (which indices occur), computed once per document (both
+        profiles need it): ``(present, beyond, problem)`` with ``present[i]`` nonzero when index i occurs."""
         import numpy as np
 
-        from mcb.schematics.varint import histogram_varints
+        from mcb.schematics.varint import used_varints
 
         key = (id(tag), count)
         if key not in self._histograms:
-            self._histograms[key] = histogram_varints(tag, count, bound=max(bound, 4096))
+            self._histograms[key] = used_varints(tag, count, bound=max(bound, 4096))
         counts, beyond, problem = self._histograms[key]
         if bound < counts.size:
             beyond = np.union1d(np.flatnonzero(counts[bound:]) + bound, beyond)

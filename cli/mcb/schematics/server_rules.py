@@ -230,7 +230,7 @@ def _palette_findings(doc, root, volume, registry, canonical: dict[str, str]) ->
     if tag_type(data) != 7:
         found.append(_mistyped("BlockData"))
     elif volume is not None:
-        counts, beyond, problem = doc.histogram(data, volume, MAX_PALETTE)
+        counts, beyond, problem = doc.presence(data, volume, MAX_PALETTE)
         if problem is not None:
             message = "BlockData has extra entries" if problem.kind == "too_many" else "Malformed schematic"
             found.append(ServerFinding(f"server.blockdata.{problem.kind}", message, "/BlockData",

@@ -8,6 +8,8 @@ from mcb.errors import InputError
 from mcb.reports.model import Diagnostic, Severity
 from mcb.schematics.document import Document
 from mcb.schematics.nbt import tag_type
+from mcb.schematics.nbt_scan import ScannedEntries
+from mcb.schematics.nbt_tags import IntArray
 
 INT_TAGS = (1, 2, 3, 4)
 
@@ -124,7 +126,7 @@ class _Checker:
             return
         cells = size[0] * size[2] * (size[1] if what != "biome2d" else 1)
         bound = min(max(indices, default=0) + 1, 1 << 16)  # sparse huge indices land in ``beyond``
-        counts, beyond, problem = self.doc.histogram(data, cells, bound)
+        counts, beyond, problem = self.doc.presence(data, cells, bound)
         if problem is not None:
             self.error(f"sponge.blockdata.{problem.kind}", problem.message.replace("BlockData", data_key), *where,
                        data_key)
@@ -152,15 +154,32 @@ class _Checker:
                            f"{state!r}: {error.message}", *where, state, hint=error.hint)
 
     def block_entities(self, entries, size, where):
+        if isinstance(entries, ScannedEntries):  # a validation scan: template hits are checked as arrays
+            self.scanned_block_entities(entries, size, where)
+            return
         for i, entry in self.entry_list(entries, where):
-            pos, ident = entry.get("Pos"), entry.get("Id")
-            if tag_type(pos) != 11 or len(pos) != 3 or tag_type(ident) != 8:
-                self.error("sponge.block_entity.shape", "block entity needs Pos (Int_Array of 3) and Id (String)",
-                           *where, i)
-                continue
-            if not all(0 <= int(p) < s for p, s in zip(pos, size)):
-                self.error("sponge.block_entity.outside", f"block entity {str(ident)} at {list(map(int, pos))} lies "
-                           f"outside the {size[0]}x{size[1]}x{size[2]} box", *where, i, "Pos")
+            self.block_entity(i, entry.get("Pos"), entry.get("Id"), size, where)
+
+    def block_entity(self, i, pos, ident, size, where):
+        if tag_type(pos) != 11 or len(pos) != 3 or tag_type(ident) != 8:
+            self.error("sponge.block_entity.shape", "block entity needs Pos (Int_Array of 3) and Id (String)",
+                       *where, i)
+        elif not all(0 <= int(p) < s for p, s in zip(pos, size)):
+            self.error("sponge.block_entity.outside", f"block entity {str(ident)} at {list(map(int, pos))} lies "
+                       f"outside the {size[0]}x{size[1]}x{size[2]} box", *where, i, "Pos")
+
+    def scanned_block_entities(self, entries: ScannedEntries, size, where):
+        """Same findings, in list order, as checking entry by entry."""
+        suspects = [(i, entry.get("Pos"), entry.get("Id")) for i, entry in entries.irregular()]
+        for entry, cls, indices, positions in entries.template_hits():
+            ident = entry.get("Id")
+            if cls is not IntArray or tag_type(ident) != 8:
+                bad = np.arange(indices.size)
+            else:
+                bad = np.flatnonzero(((positions < 0) | (positions >= np.asarray(size))).any(axis=1))
+            suspects += [(int(indices[k]), cls(positions[k].tolist()), ident) for k in bad.tolist()]
+        for i, pos, ident in sorted(suspects, key=lambda item: item[0]):
+            self.block_entity(i, pos, ident, size, where)
 
     def entities(self, entries, size):
         stored = self.body.get("Offset")
