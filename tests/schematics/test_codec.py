@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from mcb.schematics.model import BlockEntity, Entity, Schematic
 from mcb.schematics.nbt import Compound, Int, List, String, decode_mutf8, encode_mutf8, read_nbt
 from mcb.schematics.sponge import encode_schematic, read_schematic, write_schematic
-from mcb.schematics.varint import decode_varints, encode_varints, histogram_varints
+from mcb.schematics.varint import decode_varints, encode_varints, histogram_varints, used_varints
 from schem_nbt_bytes import name, payload
 
 STATES = ["minecraft:stone", "minecraft:air", "minecraft:oak_planks",
@@ -112,6 +112,22 @@ def test_varints_match_a_reference_encoder_and_decode_back(values):
         if value < 1000:
             assert counts[value] == values.count(value)
     assert beyond.tolist() == sorted({v for v in values if v >= 1000})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 70_000), max_size=80), st.integers(1, 200), st.binary(max_size=3))
+def test_index_presence_agrees_with_the_reference_decoder(values, bound, tail):
+    # Valid streams (one-, two- and three-byte varints) and streams with junk appended (truncated, non-canonical).
+    data = reference_varints(values) + tail
+    present, beyond, problem = used_varints(data, len(values), bound=bound)
+    counts, beyond_ref, problem_ref = histogram_varints(data, len(values), bound=bound)
+    assert (present > 0).tolist() == (counts > 0).tolist()
+    assert beyond.tolist() == beyond_ref.tolist()
+    assert (problem is None) == (problem_ref is None)
+    if not tail:
+        assert problem is None
+        assert np.flatnonzero(present).tolist() == sorted({v for v in values if v < bound})
+        assert beyond.tolist() == sorted({v for v in values if v >= bound})
 
 
 @settings(max_examples=200, deadline=None)
