@@ -113,3 +113,17 @@ def raw_items(compound):
     if isinstance(compound, LazyCompound) and compound._pending and compound._whole is not None:
         compound._decode()
     return dict.items(compound)
+
+
+def shallow_copy(compound):
+    """A new compound with the same values, without decoding a lazy one (each block entity that shares a template's
+    contents gets its own dict; the values themselves, skimmed containers included, are immutable or shared as the
+    reader shared them)."""
+    if isinstance(compound, LazyCompound):
+        copy = LazyCompound.__new__(LazyCompound)
+        dict.update(copy, dict.items(compound))
+        copy._whole, copy._pending = compound._whole, compound._pending
+        return copy
+    if compound is None:
+        return None
+    return Compound(compound) if isinstance(compound, dict) else compound

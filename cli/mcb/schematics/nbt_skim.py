@@ -12,7 +12,6 @@ import struct
 
 from mcb.schematics.nbt import (TAG_BYTE_ARRAY, TAG_COMPOUND, TAG_DOUBLE, TAG_INT_ARRAY, TAG_LIST, TAG_LONG_ARRAY,
                                 TAG_NAMES, TAG_STRING, Double, IntArray, List, encode_mutf8, tag_type)
-from mcb.schematics.nbt_tags import TemplateEntry
 
 # Lists whose compound entries are memoised with a hole at their Pos payload.
 ENTRY_LISTS = frozenset({"BlockEntities", "TileEntities", "Entities"})
@@ -266,45 +265,15 @@ class Skimmer:
             return scan_entries(self, n, depth)
         return self.entries_parsed(n, depth)
 
-    def entries_parsed(self, n: int, depth: int) -> List:
-        """``entries`` materialising every entry (a TemplateEntry per template hit)."""
-        reader = self.reader
-        stats = reader.stats
-        max_tags = reader.limits.max_tags
-        items = List((), TAG_COMPOUND)
-        append = items.append
-        path = reader.path
-        recent = self.recent
-        set_item = dict.__setitem__
-        for index in range(n):
-            buf, pos = reader.buf, reader.pos
-            # Neighbours are often alike (rows of comparators, barrels between them): the last few templates first.
-            for template in recent:
-                if buf.startswith(template[0], pos) and buf.startswith(template[3], pos + template[2]):
-                    break
-            else:
-                template = self.lookup(buf, pos)
-            if template is None:
-                path.append(str(index))
-                append(self.parse_and_remember(depth))
-                path.pop()
-                continue
-            _, length, span, suffix, entry, (tags, rel_depth, max_list, max_str), unpack, cls = template
-            reader.pos = pos + span + len(suffix)
-            stats.tag_count += tags  # replay what walking the template's bytes recorded
-            if depth + rel_depth > stats.max_depth:
-                stats.max_depth = depth + rel_depth
-            if max_list > stats.max_list_length:
-                stats.max_list_length = max_list
-            if max_str > stats.max_string_bytes:
-                stats.max_string_bytes = max_str
-            if stats.tag_count > max_tags:
-                raise reader.fail(f"more than {max_tags} tags", "nbt.limit.tags")
-            hit = TemplateEntry(entry)
-            set_item(hit, "Pos", cls(unpack(buf, pos + length)))
-            hit.template = entry
-            append(hit)
-        return items
+    def entries_parsed(self, n: int, depth: int):
+        """``entries`` for model reads: the same scan as validation (:func:`mcb.schematics.nbt_scan.scan_entries`).
+
+        Template hits stay a template number and their Pos bytes (no object per entry); the values the templates
+        hold are ``Skipped`` with raw bytes here, so the model keeps 40k equal block entities as columns and a
+        writer copies their contents byte for byte (:mod:`mcb.schematics.sponge`)."""
+        from mcb.schematics.nbt_scan import scan_entries
+
+        return scan_entries(self, n, depth)
 
     def lookup(self, buf: bytes, pos: int):
         """The remembered template that the entry at ``pos`` matches outside its Pos payload (made the most recent

@@ -16,8 +16,9 @@ import os
 import numpy as np
 
 from mcb.schematics.document import Document, SchematicError, load_document, not_sponge_error
-from mcb.schematics.model import BlockEntity, Entity, Schematic, SourceInfo
+from mcb.schematics.model import BlockEntity, BlockEntityColumns, BlockEntityList, Entity, Schematic, SourceInfo
 from mcb.schematics.nbt import Compound, IntArray, ReadLimits, gc_paused, tag_type
+from mcb.schematics.nbt_scan import ScannedEntries
 from mcb.schematics.nbt_tags import TemplateEntry
 from mcb.schematics.nbt_lazy import LazyCompound
 from mcb.schematics.nbt_skim import Skipped
@@ -182,32 +183,41 @@ class _Builder:
         return dense.astype(np.int32, copy=False).reshape(shape)
 
     def block_entities(self, tag, *where) -> list[BlockEntity]:
-        result = []
-        append = result.append
-        shapes: dict[int, tuple | None] = {}  # id(template) -> (id, data items, lazy) or None (check one by one)
-        for i, entry in enumerate(self.entries(tag, *where)):
-            # Entries the reader rebuilt from a remembered one (40k comparators, barrels): their Id and data are the
-            # template's, so they are checked and split once per template.
-            template = entry.template if type(entry) is TemplateEntry else None
-            if template is not None:
-                pos = dict.__getitem__(entry, "Pos")
-                shape = shapes.get(id(template), False)
-                if shape is False:
-                    shape = shapes[id(template)] = self.block_entity_shape(template)
-                if shape is not None and type(pos) is IntArray:
-                    ident, items, lazy = shape
-                    append(BlockEntity(tuple(pos), ident, LazyCompound.pending(items) if lazy else Compound(items)))
-                    continue
-            append(self.block_entity(entry, i, *where))
-        return result
+        if type(tag) is not ScannedEntries:  # an eager read (or no list at all)
+            return [self.block_entity(entry, i, *where) for i, entry in enumerate(self.entries(tag, *where))]
+        # A skimmed read: entries rebuilt from a remembered one (40k comparators, barrels) share its Id and data, so
+        # they become columns (positions, shape number) checked and split once per template, with no object each.
+        count = len(tag)
+        positions = np.zeros((count, 3), dtype=np.int64)
+        shape_of = np.zeros(count, dtype=np.int64)
+        shapes: list[tuple[str, object, bool]] = []
+        one_by_one = list(tag.irregular())
+        for template, pos_class, indices, moved in tag.template_hits():
+            shape = self.block_entity_shape(template) if pos_class is IntArray else None
+            if shape is None:  # checked (and refused) entry by entry below, in list order
+                one_by_one += [(index, _rebuilt(template, pos_class, pos))
+                               for index, pos in zip(indices.tolist(), moved.tolist())]
+                continue
+            positions[indices] = moved
+            shape_of[indices] = len(shapes)
+            shapes.append((*shape, True))
+        one_by_one.sort(key=lambda pair: pair[0])
+        for index, entry in one_by_one:
+            block_entity = self.block_entity(entry, index, *where)
+            positions[index] = block_entity.pos
+            shape_of[index] = len(shapes)
+            shapes.append((block_entity.id, block_entity.data, False))
+        return BlockEntityList(columns=BlockEntityColumns(positions, shape_of, shapes))
 
-    def block_entity_shape(self, template) -> tuple | None:
-        """(Id, data items, whether they hold skimmed containers) shared by a template's entries, or None."""
+    def block_entity_shape(self, template) -> tuple[str, object] | None:
+        """(Id, data) shared by a template's entries (each entry gets a shallow copy of data), or None."""
         ident = template.get("Id", template.get("id"))
-        if tag_type(ident) != 8 or "Pos" in template or (self.v3 and "Data" in template):
+        if tag_type(ident) != 8 or "Pos" in template:
             return None
-        items = [(k, v) for k, v in template.items() if k not in ("Pos", "Id", "ContentVersion")]
-        return str(ident), items, any(isinstance(v, Skipped) for _, v in items)
+        nested = template.get("Data")
+        if self.v3 and tag_type(nested) == 10:
+            return str(ident), LazyCompound.of(nested) if isinstance(nested, Skipped) else Compound(nested)
+        return str(ident), _lazy([(k, v) for k, v in template.items() if k not in ("Pos", "Id", "ContentVersion")])
 
     def block_entity(self, entry, i: int, *where) -> BlockEntity:
         pos = self.vector("Pos", entry, *where, i)
@@ -270,3 +280,11 @@ def _lazy(items: list) -> Compound:
     if any(isinstance(v, Skipped) for _, v in items):
         return LazyCompound(items)
     return Compound(items)
+
+
+def _rebuilt(template: dict, pos_class, pos: list) -> TemplateEntry:
+    """A template hit as the entry it stands for (for the checks and messages of the one-by-one path)."""
+    entry = TemplateEntry(template)
+    dict.__setitem__(entry, "Pos", pos_class(pos))
+    entry.template = template
+    return entry

@@ -19,7 +19,7 @@ import numpy as np
 from mcb.blocks.transform import MIRROR_AXES, transform_palette
 from mcb.errors import McbError, UsageError
 from mcb.schematics.cells import present_values, used_indices
-from mcb.schematics.model import BlockEntity, Entity, Schematic
+from mcb.schematics.model import BlockEntity, BlockEntityColumns, BlockEntityList, Entity, Schematic
 
 ROTATIONS = (0, 90, 180, 270)
 # Hanging entities: ``Facing`` as a 3-D data value (item frames) and ``facing`` as a 2-D one (paintings).
@@ -164,7 +164,7 @@ def _apply(schem: Schematic, move: _Move, rules: str, registry) -> tuple[Schemat
         blocks=blocks,
         offset=new_offset,
         metadata=_moved_metadata(schem.metadata, new_offset),
-        block_entities=[_move_block_entity(be, move, rules) for be in schem.block_entities],
+        block_entities=_move_block_entities(schem.block_entities, move, rules),
         entities=[_move_entity(entity, move, schem) for entity in schem.entities],
         biomes=biomes,
     )
@@ -197,6 +197,20 @@ def _merge_duplicates(palette: list[str], blocks: np.ndarray) -> tuple[list[str]
             merged.append(state)
         remap[index] = first[state]
     return merged, remap[blocks]
+
+
+def _move_block_entities(block_entities, move: _Move, rules: str) -> list[BlockEntity]:
+    columns = getattr(block_entities, "columns", None)
+    if columns is not None and not (move.mirror and rules == "geometric" and any(
+            ident == "minecraft:chiseled_bookshelf" for ident, _, _ in columns.shapes)):
+        # Held as columns (a skimmed read): move all positions at once, data untouched (copied raw when written).
+        before = columns.positions
+        new_x, new_z = move.cell(before[:, 0], before[:, 2])  # may be views of ``before``: read before writing
+        positions = before.copy()
+        positions[:, 0], positions[:, 2] = new_x, new_z
+        return BlockEntityList(columns=BlockEntityColumns(positions, columns.shape_of, columns.shapes))
+    # Geometric mirrors rewrite chiseled bookshelves' books: entry by entry, each with its own data.
+    return [_move_block_entity(be, move, rules) for be in block_entities]
 
 
 def _move_block_entity(be: BlockEntity, move: _Move, rules: str) -> BlockEntity:

@@ -192,6 +192,11 @@ def _block_entity_list(block_entities, version: int) -> Skipped:
     everything after Pos is encoded once per distinct (id, data) and spliced behind each packed Pos, instead of
     walking every tag again. Bytes are identical to encoding each entry on its own.
     """
+    columns = getattr(block_entities, "columns", None)
+    if columns is not None:
+        raw = _block_entity_columns(columns, version)
+        if raw is not None:
+            return Skipped(TAG_LIST, len(raw), raw)
     out = [struct.pack(">bi", 10, len(block_entities))]
     append = out.append
     memo: dict = {}
@@ -216,6 +221,34 @@ def _block_entity_list(block_entities, version: int) -> Skipped:
             append(b"".join(encoded))
     raw = b"".join(out)
     return Skipped(TAG_LIST, len(raw), raw)
+
+
+def _block_entity_columns(columns, version: int) -> bytes | None:
+    """The ``BlockEntities`` list payload of column-held block entities (see ``BlockEntityColumns``), or None when
+    a position does not fit an Int_Array (the general path then converts or refuses it).
+
+    Each shape (a template's id and data: a few hundred for 42k entries) is encoded once; every entry is its packed
+    Pos between the Pos tag head and its shape's encoding: the same bytes as encoding each entry on its own. (A
+    joined list of slices beats a numpy gather here: 12.9 MB of entries, 20 vs 90 ms.)"""
+    positions = columns.positions
+    count = len(columns)
+    if count and (int(positions.min()) < -(1 << 31) or int(positions.max()) >= 1 << 31):
+        return None
+    skip = len(_POS_HEAD) + _POS.size
+    tails = []
+    for ident, data, _ in columns.shapes:
+        encoded: list[bytes] = []
+        _payload(encoded, 10, _entry(IntArray((0, 0, 0)), ident, data, version))
+        tails.append(b"".join(encoded)[skip:])
+    packed = positions.astype(">i4").tobytes()
+    out = [struct.pack(">bi", 10, count)]
+    append = out.append
+    head = _POS_HEAD
+    for at, shape in zip(range(0, 12 * count, 12), columns.shape_of.tolist()):
+        append(head)
+        append(packed[at:at + 12])
+        append(tails[shape])
+    return b"".join(out)
 
 
 _KEYED_TYPES = frozenset({Byte, Short, Int, Long, String, ByteArray, IntArray, LongArray, int, str, bool, bytes})
