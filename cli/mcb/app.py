@@ -14,8 +14,8 @@ import typer
 from typer._click.exceptions import UsageError as ClickUsageError  # Typer 0.26+ vendors Click (pinned 0.28.x)
 from typer.core import TyperGroup
 
-from mcb import __version__
-from mcb.errors import ExitCode, InputError, McbError, UsageError
+from mcb import __version__, boundary
+from mcb.errors import ExitCode, McbError, UsageError
 from mcb.options import AppState, NoColorOpt, ProfileOpt, QuietOpt, ServerOpt, TimeoutOpt, VerboseOpt, app_state
 
 # Every module listed here exposes ``register(app: typer.Typer) -> None``.
@@ -76,22 +76,8 @@ class McbGroup(TyperGroup):
             app_state(ctx).json = True
         try:
             return super().invoke(ctx)
-        except McbError as error:
-            report_error(ctx, error)
-            raise typer.Exit(int(error.exit_code)) from None
-        except KeyboardInterrupt:
-            if app_state(ctx).json:
-                error = {"code": "interrupted", "message": "interrupted", "exit_code": int(ExitCode.INTERRUPTED)}
-                sys.stderr.write(json.dumps({"error": error}) + "\n")
-            else:
-                sys.stderr.write("interrupted\n")
-            raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
-        except BrokenPipeError:
-            raise typer.Exit(0) from None
-        except OSError as error:
-            # A path the user named cannot be read or written (a directory, a missing folder, no permission).
-            report_error(ctx, InputError(describe_os_error(error), code="file_error"))
-            raise typer.Exit(int(ExitCode.FAILURE)) from None
+        except boundary.CAUGHT as error:
+            raise typer.Exit(boundary.exit_code_for(app_state(ctx), error)) from None
         except ClickUsageError as error:
             if not app_state(ctx).json:
                 raise  # Typer prints the usual usage box
@@ -141,18 +127,8 @@ def asks_for_json(ctx) -> bool:
     return json_flag_in([*pending, *ctx.args])
 
 
-def describe_os_error(error: OSError) -> str:
-    path = error.filename2 if error.filename2 is not None else error.filename
-    reason = error.strerror or str(error)
-    return f"{path}: {reason}" if path is not None else reason
-
-
 def report_error(ctx, error: McbError) -> None:
-    state = ctx.obj if isinstance(ctx.obj, AppState) else AppState()
-    if state.json:
-        sys.stderr.write(json.dumps({"error": error.to_json()}) + "\n")
-        return
-    state.terminal().error(error.message, error.hint)
+    boundary.report_error(ctx.obj if isinstance(ctx.obj, AppState) else AppState(), error)
 
 
 def _hide_flag_types() -> None:

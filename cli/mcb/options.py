@@ -1,15 +1,15 @@
 """Shared command-line options, defined once and reused by every command module.
 
-Also holds :class:`AppState`, the per-invocation object that the root callback stores on the Typer context.
+:class:`AppState` (in :mod:`mcb.state`) is the per-invocation object the root callback stores on the Typer context.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated
 
 import typer
 
+from mcb.state import AppState
 from mcb.terminal import Terminal
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout (stable shape).")]
@@ -32,19 +32,6 @@ FormatOpt = Annotated[
         help="Report format: text, json, github, sarif or junit (github is chosen automatically when GITHUB_ACTIONS=true).",
     ),
 ]
-
-
-@dataclass
-class AppState:
-    json: bool = False
-    verbosity: int = 0
-    no_color: bool = False
-    server: str | None = None
-    profile: str | None = None
-    timeout: float | None = None
-
-    def terminal(self, json_flag: bool = False) -> Terminal:
-        return Terminal(json_mode=self.json or json_flag, verbosity=self.verbosity, no_color=self.no_color)
 
 
 def app_state(ctx: typer.Context) -> AppState:

@@ -1,5 +1,7 @@
-"""The shared tail of `schem validate`, `recipe lint` and `terrain lint`: pick the format, print, set the exit code."""
+"""The shared tail of `schem validate`, `recipe lint` and `terrain lint`: pick the format, print, set the exit code.
 
+No Typer here: `run_schem_validate` is also what the fast path (:mod:`mcb.fastpath`) runs.
+"""
 
 
 def choose_format(term, option: str | None) -> str:
@@ -22,3 +24,15 @@ def print_reports(term, reports, fmt: str, *, tool: str, strict: bool, rules: di
     if failed:
         judged = "errors or warnings" if strict else "errors"
         raise FindingsError(f"{failed} of {len(reports)} {noun} have {judged}", code=code)
+
+
+def run_schem_validate(term, paths, *, profile: str, mc_version: str | None, format_: str | None, strict: bool,
+                       glob: list[str] | None, jobs: int | None) -> None:
+    """The body of `mcb schem validate`, whichever parser read its arguments."""
+    from mcb.schematics.rules import RULES, validate_paths
+
+    fmt = choose_format(term, format_)
+    reports = validate_paths(paths, profile=profile, mc_version=mc_version, globs=glob, jobs=jobs,
+                             progress=term.progress)
+    print_reports(term, reports, fmt, tool="mcb schem validate", strict=strict, rules=RULES,
+                  noun="schematics", code="schem.validate.failed")

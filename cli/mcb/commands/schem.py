@@ -54,15 +54,11 @@ def validate(
 
         mcb schem validate schematics/ --format sarif > schem.sarif
     """
-    from mcb.commands.reporting import choose_format, print_reports
-    from mcb.schematics.rules import RULES, validate_paths
+    from mcb.commands.reporting import run_schem_validate
 
-    term = terminal(ctx, json_)
-    fmt = choose_format(term, format_)
-    reports = validate_paths(paths, profile=profile, mc_version=mc_version, globs=glob, jobs=jobs,
-                             progress=term.progress)
-    print_reports(term, reports, fmt, tool="mcb schem validate", strict=strict, rules=RULES,
-                  noun="schematics", code="schem.validate.failed")
+    # mcb.fastpath parses the common shapes of this command without Typer: keep both in step (tests/test_fastpath).
+    run_schem_validate(terminal(ctx, json_), paths, profile=profile, mc_version=mc_version, format_=format_,
+                       strict=strict, glob=glob, jobs=jobs)
 
 
 @schem_app.command("info")

@@ -11,8 +11,6 @@ import os
 import re
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from mcb.errors import InputError
 from mcb.schematics.document import Document, load_document, read_source
 from mcb.schematics.nbt import ReadLimits, tag_type
@@ -235,7 +233,7 @@ def _palette_findings(doc, root, volume, registry, canonical: dict[str, str]) ->
             message = "BlockData has extra entries" if problem.kind == "too_many" else "Malformed schematic"
             found.append(ServerFinding(f"server.blockdata.{problem.kind}", message, "/BlockData",
                                        exact=problem.kind == "too_many", detail=problem.message))
-        missing = [i for i in np.flatnonzero(counts) if int(i) not in used] + list(beyond)
+        missing = [i for i in counts.nonzero()[0] if int(i) not in used] + list(beyond)
         if missing:
             found.append(ServerFinding("server.blockdata.index", "BlockData refers to missing palette index",
                                        "/BlockData", detail=f"index {int(missing[0])} is not in the palette"))

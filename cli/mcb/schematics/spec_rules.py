@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from mcb.errors import InputError
 from mcb.reports.model import Diagnostic, Severity
 from mcb.schematics.document import Document
@@ -130,7 +128,7 @@ class _Checker:
         if problem is not None:
             self.error(f"sponge.blockdata.{problem.kind}", problem.message.replace("BlockData", data_key), *where,
                        data_key)
-        used = np.flatnonzero(counts)
+        used = counts.nonzero()[0]
         beyond_set = {int(i) for i in beyond}
         missing = [int(i) for i in used if int(i) not in indices] + sorted(beyond_set - set(indices))
         if missing:
@@ -170,6 +168,8 @@ class _Checker:
 
     def scanned_block_entities(self, entries: ScannedEntries, size, where):
         """Same findings, in list order, as checking entry by entry."""
+        import numpy as np
+
         suspects = [(i, entry.get("Pos"), entry.get("Id")) for i, entry in entries.irregular()]
         for entry, cls, indices, positions in entries.template_hits():
             ident = entry.get("Id")

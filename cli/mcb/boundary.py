@@ -1,0 +1,47 @@
+"""The error boundary: what an exception escaping a command becomes (a message on stderr and an exit code).
+
+Shared by the Typer root group (:class:`mcb.app.McbGroup`) and the fast path (:mod:`mcb.fastpath`), so both
+answer a failure with the same words, JSON shape and exit code. No Typer here.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from mcb.errors import ExitCode, InputError, McbError
+from mcb.state import AppState
+
+CAUGHT = (McbError, KeyboardInterrupt, BrokenPipeError, OSError)
+
+
+def exit_code_for(state: AppState, error: BaseException) -> int:
+    """Report ``error`` (one of ``CAUGHT``) the way mcb reports failures and return the exit code."""
+    if isinstance(error, McbError):
+        report_error(state, error)
+        return int(error.exit_code)
+    if isinstance(error, KeyboardInterrupt):
+        if state.json:
+            payload = {"code": "interrupted", "message": "interrupted", "exit_code": int(ExitCode.INTERRUPTED)}
+            sys.stderr.write(json.dumps({"error": payload}) + "\n")
+        else:
+            sys.stderr.write("interrupted\n")
+        return int(ExitCode.INTERRUPTED)
+    if isinstance(error, BrokenPipeError):
+        return 0
+    # A path the user named cannot be read or written (a directory, a missing folder, no permission).
+    report_error(state, InputError(describe_os_error(error), code="file_error"))
+    return int(ExitCode.FAILURE)
+
+
+def report_error(state: AppState, error: McbError) -> None:
+    if state.json:
+        sys.stderr.write(json.dumps({"error": error.to_json()}) + "\n")
+        return
+    state.terminal().error(error.message, error.hint)
+
+
+def describe_os_error(error: OSError) -> str:
+    path = error.filename2 if error.filename2 is not None else error.filename
+    reason = error.strerror or str(error)
+    return f"{path}: {reason}" if path is not None else reason

@@ -1,0 +1,20 @@
+"""The per-invocation state the root options set (kept free of Typer so the fast path can use it too)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mcb.terminal import Terminal
+
+
+@dataclass
+class AppState:
+    json: bool = False
+    verbosity: int = 0
+    no_color: bool = False
+    server: str | None = None
+    profile: str | None = None
+    timeout: float | None = None
+
+    def terminal(self, json_flag: bool = False) -> Terminal:
+        return Terminal(json_mode=self.json or json_flag, verbosity=self.verbosity, no_color=self.no_color)
