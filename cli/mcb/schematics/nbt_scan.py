@@ -105,31 +105,42 @@ def scan_entries(skimmer, n: int, depth: int) -> ScannedEntries:
     pos_bytes: list[bytes] = []
     parsed: dict[int, object] = {}
     recent: list[tuple] = []       # (prefix, Pos offset, Pos end, suffix, entry length, number), newest first
+    follow: dict[int, tuple] = {}  # template number -> the record of the template that came after it last time
     add_order, add_pos = order.append, pos_bytes.append
     path = reader.path
+    previous = -1
     for index in range(n):
         buf, pos = reader.buf, reader.pos
-        for prefix, length, span, suffix, end, number in recent:
-            if buf.startswith(prefix, pos) and buf.startswith(suffix, pos + span):
-                break
+        # Real lists repeat patterns (sign, barrel, comparator, sign, ...): the template that followed the previous
+        # entry's template last time is right about 3 times in 4.
+        guess = follow.get(previous)
+        if guess is not None and buf.startswith(guess[0], pos) and buf.startswith(guess[3], pos + guess[2]):
+            prefix, length, span, suffix, end, number = guess
         else:
-            template = skimmer.lookup(buf, pos)
-            if template is None:
-                path.append(str(index))
-                parsed[index] = skimmer.parse_and_remember(depth)
-                path.pop()
-                continue
-            number = numbers.get(id(template[4]))
-            if number is None:
-                number = numbers[id(template[4])] = len(templates)
-                templates.append(template)
-            prefix, length, span, suffix = template[0], template[1], template[2], template[3]
-            end = span + len(suffix)
-            recent.insert(0, (prefix, length, span, suffix, end, number))
-            del recent[_RECENT:]
+            for record in recent:
+                if buf.startswith(record[0], pos) and buf.startswith(record[3], pos + record[2]):
+                    break
+            else:
+                template = skimmer.lookup(buf, pos)
+                if template is None:
+                    path.append(str(index))
+                    parsed[index] = skimmer.parse_and_remember(depth)
+                    path.pop()
+                    previous = -1
+                    continue
+                number = numbers.get(id(template[4]))
+                if number is None:
+                    number = numbers[id(template[4])] = len(templates)
+                    templates.append(template)
+                record = (template[0], template[1], template[2], template[3], template[2] + len(template[3]), number)
+                recent.insert(0, record)
+                del recent[_RECENT:]
+            follow[previous] = record
+            prefix, length, span, suffix, end, number = record
         add_order(number)
         add_pos(buf[pos + length:pos + span])
         reader.pos = pos + end
+        previous = number
     # Replay what walking each template's bytes recorded, once per template.
     max_tags = reader.limits.max_tags
     for number, count in Counter(order).items():
