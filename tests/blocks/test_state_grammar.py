@@ -145,3 +145,28 @@ def test_parse_raises_only_state_syntax_error(text, recipe):
     else:
         # Whatever parses must format back to something that parses to the same state.
         assert parse_state(format_state(state)) == state
+
+
+_STATE_ALPHABET = "abz09_.-/:[]=,xyAZ \u00e9"
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.one_of(
+    st.text(alphabet=_STATE_ALPHABET, max_size=40),
+    st.builds(lambda ns, path, props: f"{ns}:{path}" + ("[" + ",".join(f"{k}={v}" for k, v in props) + "]"
+                                                        if props else ""),
+              st.sampled_from(["minecraft", "mod.x", "a-b", ""]), st.text(alphabet="abc_/.9", max_size=8),
+              st.lists(st.tuples(st.sampled_from(["facing", "half", "a", "A", ""]),
+                                 st.sampled_from(["north", "top", "1", "", "x=y"])), max_size=4)),
+))
+def test_the_regex_shortcut_parses_exactly_like_the_character_parser(text):
+    from mcb.blocks.state import _Parser
+
+    try:
+        expected = _Parser(text, False).parse()
+    except StateSyntaxError as error:
+        with pytest.raises(StateSyntaxError) as raised:
+            parse_state(text)
+        assert str(raised.value) == str(error)
+    else:
+        assert parse_state(text) == expected
