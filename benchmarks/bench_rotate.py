@@ -33,7 +33,7 @@ def in_process_split(out: Path) -> None:
     t1 = time.perf_counter()
     registry = registry_for(schem)
     t2 = time.perf_counter()
-    rotated, transformed = _apply(schem, _rotation(schem, 90), "vanilla", registry)
+    rotated, transformed = _apply(schem, _rotation(schem, 90), "vanilla", registry, contiguous=False)
     t3 = time.perf_counter()
     rule_set_differences(schem, 1, None, registry, "vanilla", "geometric", transformed)
     t4 = time.perf_counter()

@@ -64,3 +64,89 @@ def present_values(flat: np.ndarray, candidates, size: int) -> np.ndarray:
             found[new] = True
             remaining -= new.size
     return np.flatnonzero(found)
+
+
+def pieces(cells: np.ndarray):
+    """Consecutive pieces of ``cells`` in C order (the Sponge cell order), about ``_STEP`` cells each, as views
+    (1-D, or 2-D/3-D for a rotated or mirrored view: read a few rows or layers at a time, never copied whole)."""
+    if cells.ndim != 3 or cells.flags.c_contiguous:
+        flat = cells.reshape(-1)
+        for start in range(0, flat.size, _STEP):
+            yield flat[start:start + _STEP]
+        return
+    height, length, width = cells.shape
+    if length * width >= _STEP:
+        rows = max(1, _STEP // max(width, 1))
+        for y in range(height):
+            for z in range(0, length, rows):
+                yield cells[y, z:z + rows]
+    else:
+        layers = max(1, _STEP // max(length * width, 1))
+        for y in range(0, height, layers):
+            yield cells[y:y + layers]
+
+
+def first_seen_in(cells: np.ndarray, size: int) -> np.ndarray:
+    """:func:`first_seen_order` of ``cells`` in C order (any layout, see :func:`pieces`); same result and errors."""
+    seen = np.zeros(size, dtype=bool)
+    found: list[np.ndarray] = []
+    remaining = size
+    for piece in pieces(cells):
+        if not piece.size:
+            continue
+        if int(piece.min()) < 0:
+            raise ValueError("palette indices must not be negative")
+        if not remaining:  # every palette entry seen: the rest only needs the range check
+            if int(piece.max()) >= size:
+                raise IndexError(f"palette index {int(piece.max())} is out of range")
+            continue
+        new = seen.take(piece)  # IndexError for an index beyond the palette
+        if new.all():
+            continue
+        distinct, first = np.unique(piece[~new], return_index=True)
+        distinct = distinct[np.argsort(first, kind="stable")]
+        seen[distinct] = True
+        found.append(distinct.astype(np.int64, copy=False))
+        remaining -= distinct.size
+    return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+
+
+def encode_cells(cells: np.ndarray, palette: list[str]) -> tuple[list[str], bytes]:
+    """(palette in first-seen order with duplicate strings merged, the cells as Sponge varints).
+
+    The same result as renumbering the whole array and encoding it, done a piece at a time: each piece is looked up
+    in one small table (merge + renumber at once) and encoded while it is in cache, and a rotated view of the cells
+    is never copied whole (a 256^3 build: 16.7 M cells and no 67 MB temporaries).
+    """
+    if not cells.size:
+        return [], b""
+    by_string: dict[str, int] = {}
+    merge = np.array([by_string.setdefault(s, len(by_string)) for s in palette], dtype=np.int64)
+    strings = list(by_string)
+    order = first_seen_in(cells, len(palette))  # raises for indices outside the palette
+    merged_order = first_seen_order(merge[order], len(strings))  # merged values, still in first-seen order
+    renumber = np.zeros(len(strings), dtype=np.int64)
+    renumber[merged_order] = np.arange(merged_order.size)
+    table = renumber[merge].astype(np.uint16 if len(strings) <= 0x10000 else np.int32)
+    encoded = [_varints(table.take(piece).ravel()) for piece in pieces(cells)]
+    return [strings[i] for i in merged_order], b"".join(encoded)
+
+
+def _varints(values: np.ndarray) -> bytes:
+    """Canonical LEB128 of one piece of non-negative indices (1 or 2 bytes each here; longer ones: varint.py).
+
+    Real palettes put few cells above index 127 (2% of a 256^3 build): every value's low byte, repeated for those
+    few, then their second bytes patched in (a boolean-mask selection of byte pairs is 3x slower)."""
+    big = values >= 0x80
+    wide = np.flatnonzero(big)
+    if not wide.size:
+        return values.astype(np.uint8).tobytes()
+    if int(values.max()) >= 0x4000:
+        from mcb.schematics.varint import encode_varints
+
+        return encode_varints(values)
+    low = (values & 0x7F).astype(np.uint8)
+    low[wide] |= 0x80
+    out = np.repeat(low, big.view(np.uint8) + 1)
+    out[wide + np.arange(1, wide.size + 1)] = (values[wide] >> 7).astype(np.uint8)
+    return out.tobytes()

@@ -84,15 +84,16 @@ class _Move:
             return oz, oy, -(ox + w - 1)
         return ox, oy, oz
 
-    def array(self, grid: np.ndarray) -> np.ndarray:
-        """Move a [y, z, x] array; the result is C-contiguous so ``ravel()`` is the Sponge cell order."""
+    def array(self, grid: np.ndarray, contiguous: bool = True) -> np.ndarray:
+        """Move a [y, z, x] array; the result is C-contiguous (``ravel()`` is the Sponge cell order) unless
+        ``contiguous=False``, which gives a view (the writer reads it piece by piece: no 67 MB copy for 256^3)."""
         if self.mirror == "x":
             grid = grid[:, :, ::-1]
         elif self.mirror == "z":
             grid = grid[:, ::-1, :]
         if self.turns:
             grid = np.rot90(grid, k=-self.turns, axes=(1, 2))  # k<0: clockwise seen from above (+z south)
-        return np.ascontiguousarray(grid)
+        return np.ascontiguousarray(grid) if contiguous else grid
 
     def direction(self, d: str) -> str:
         if self.mirror == "x":
@@ -147,14 +148,16 @@ def registry_for(schem: Schematic):
         return load_registry(None)
 
 
-def _apply(schem: Schematic, move: _Move, rules: str, registry) -> tuple[Schematic, list[str]]:
-    """(moved schematic, the transformed palette before duplicates were merged)."""
+def _apply(schem: Schematic, move: _Move, rules: str, registry,
+           contiguous: bool = True) -> tuple[Schematic, list[str]]:
+    """(moved schematic, the transformed palette before duplicates were merged). ``contiguous=False``: the moved
+    cells may be a view of the input's (for a result that is only written)."""
     registry = registry if registry is not None else registry_for(schem)
     transformed = transform_palette(schem.palette, quarter_turns=move.turns, mirror_axis=move.mirror,
                                     rules=rules, registry=registry)
-    palette, blocks = _merge_duplicates(transformed, move.array(schem.blocks))
+    palette, blocks = _merge_duplicates(transformed, move.array(schem.blocks, contiguous))
     width, length = move.new_size
-    biomes = move.array(schem.biomes) if schem.biomes is not None else None
+    biomes = move.array(schem.biomes, contiguous) if schem.biomes is not None else None
     new_offset = move.offset(schem.offset)
     moved = replace(
         schem,
@@ -297,7 +300,7 @@ def transform_file(source, output, *, degrees: int | None = None, mirror_axis: s
     schem = read_schematic(source)
     registry = _registry_option(mc_version) if mc_version else registry_for(schem)
     move = _mirroring(schem, mirror_axis) if mirror_axis is not None else _rotation(schem, degrees or 0)
-    result, transformed = _apply(schem, move, rules, registry)
+    result, transformed = _apply(schem, move, rules, registry, contiguous=False)  # only written, never edited
     # Keep the input's Sponge version; v1 (and unversioned) files are written as v2, the oldest writable one.
     written_version = version or (schem.source.version if schem.source.version in (2, 3) else 2)
     _write_atomically(result, output, written_version)

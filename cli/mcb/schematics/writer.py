@@ -16,13 +16,12 @@ from pathlib import Path
 
 import numpy as np
 
-from mcb.schematics.cells import first_seen_order
+from mcb.schematics.cells import encode_cells
 from mcb.schematics.model import Schematic
 from mcb.schematics.nbt import (TAG_LIST, Byte, ByteArray, Compound, Double, Float, Int, IntArray, List, Long,
                                 LongArray, Short, String, encode_mutf8, gc_paused, tag_type)
 from mcb.schematics.nbt_lazy import LazyCompound, raw_items, raw_payload
 from mcb.schematics.nbt_skim import Skipped
-from mcb.schematics.varint import encode_varints
 
 SERVER_AUTHOR = "minecraft-builder-mcp"
 
@@ -126,28 +125,6 @@ def encode_nbt(root: dict, root_name: str = "") -> bytes:
 
 
 # --- schematic layout -------------------------------------------------------------------------------------------
-
-def unique_palette(schem: Schematic) -> tuple[list[str], np.ndarray]:
-    """Palette in first-seen y-z-x order with duplicate strings merged, and the re-indexed cells (flat)."""
-    flat = schem.blocks.ravel()
-    if not flat.size:
-        return [], flat.astype(np.int32)
-    by_string: dict[str, int] = {}
-    merge = np.array([by_string.setdefault(s, len(by_string)) for s in schem.palette], dtype=np.int32)
-    strings = list(by_string)
-    identity = np.array_equal(merge, np.arange(merge.size))
-    # First appearances via one chunked pass (sorting or renumbering 16M cells just to learn the order is slow).
-    order = first_seen_order(flat, len(schem.palette))
-    if not identity:
-        order = first_seen_order(merge[order], len(strings))  # merged values, still in first-seen order
-    merged = flat if identity else merge[flat]
-    if np.array_equal(order, np.arange(order.size)):
-        # already in first-seen order (what WorldEdit and the server write): nothing to renumber
-        return strings[:order.size], merged.astype(np.int32, copy=False)
-    renumber = np.zeros(len(strings), dtype=np.int32)
-    renumber[order] = np.arange(order.size, dtype=np.int32)
-    return [strings[i] for i in order], renumber[merged]
-
 
 def _metadata(schem: Schematic, name, author, date_ms, worldedit_offsets: bool, version: int) -> Compound:
     source = schem.metadata if isinstance(schem.metadata, dict) else {}
@@ -308,9 +285,8 @@ def build_tree(schem: Schematic, version: int = 2, *, name: str | None = None, a
     for axis, size in zip("WHL", schem.size):
         if not 1 <= size <= 0xFFFF:
             raise ValueError(f"size along {axis} must be 1..65535, got {size}")
-    palette, cells = unique_palette(schem)
+    palette, data = encode_cells(schem.blocks, schem.palette)  # plain bytes encode as a Byte_Array (no copy)
     palette_tag = Compound((state, Int(i)) for i, state in enumerate(palette))
-    data = encode_varints(cells)  # plain bytes encode as a Byte_Array; ByteArray(...) would copy 17 MB
     block_entities, entities = _entity_entries(schem, version)
     meta = _metadata(schem, name, author, date_ms, worldedit_offsets, version)
     sizes = dict(Width=Short(_signed16(schem.width)), Height=Short(_signed16(schem.height)),
@@ -320,10 +296,10 @@ def build_tree(schem: Schematic, version: int = 2, *, name: str | None = None, a
                         Offset=IntArray(schem.offset), PaletteMax=Int(len(palette)), Palette=palette_tag,
                         BlockData=data, BlockEntities=block_entities, Entities=entities)
         if schem.biomes is not None and schem.biome_palette is not None:
-            biome_palette, biome_cells = _biome_layer(schem, two_d=True)
+            biome_palette, biome_data = _biome_layer(schem, two_d=True)
             body["BiomePaletteMax"] = Int(len(biome_palette))
             body["BiomePalette"] = Compound((b, Int(i)) for i, b in enumerate(biome_palette))
-            body["BiomeData"] = ByteArray(encode_varints(biome_cells))
+            body["BiomeData"] = ByteArray(biome_data)
         body["Metadata"] = meta
         return "Schematic", body
     body = Compound(Version=Int(3), DataVersion=Int(schem.data_version))
@@ -333,9 +309,9 @@ def build_tree(schem: Schematic, version: int = 2, *, name: str | None = None, a
     body["Offset"] = IntArray(schem.offset)
     body["Blocks"] = Compound(Palette=palette_tag, Data=data, BlockEntities=block_entities)
     if schem.biomes is not None and schem.biome_palette is not None:
-        biome_palette, biome_cells = _biome_layer(schem, two_d=False)
+        biome_palette, biome_data = _biome_layer(schem, two_d=False)
         body["Biomes"] = Compound(Palette=Compound((b, Int(i)) for i, b in enumerate(biome_palette)),
-                                  Data=ByteArray(encode_varints(biome_cells)))
+                                  Data=ByteArray(biome_data))
     if entities:
         body["Entities"] = entities
     return "", Compound(Schematic=body)
@@ -345,14 +321,13 @@ def _signed16(value: int) -> int:
     return value - 0x10000 if value >= 0x8000 else value
 
 
-def _biome_layer(schem: Schematic, two_d: bool) -> tuple[list[str], np.ndarray]:
+def _biome_layer(schem: Schematic, two_d: bool) -> tuple[list[str], bytes]:
     biomes = schem.biomes
     if two_d:
         biomes = biomes[:1]  # v2 biomes are 2-D; WorldEdit samples the lowest layer too
     elif biomes.shape[0] == 1 and schem.height > 1:
         biomes = np.broadcast_to(biomes, (schem.height,) + biomes.shape[1:])
-    proxy = Schematic(schem.width, biomes.shape[0], schem.length, list(schem.biome_palette), biomes, 0)
-    return unique_palette(proxy)
+    return encode_cells(biomes, list(schem.biome_palette))
 
 
 # gzip level: WorldEdit's 6 for everything the server could import (<= 4 MiB of NBT, where the 1 MiB compressed
