@@ -14,6 +14,17 @@ ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 
 
+def ensure_bytecode() -> None:
+    """Compile mcb's modules first: an installed mcb runs from bytecode, but with PYTHONDONTWRITEBYTECODE set (as
+    on some CI images) an editable checkout would recompile every module in every timed process."""
+    import compileall
+
+    compileall.compile_dir(ROOT / "cli" / "mcb", quiet=2)
+
+
+ensure_bytecode()
+
+
 def run_once(argv: Sequence[str], env: dict | None = None, cwd: str | None = None) -> float:
     start = time.perf_counter()
     subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)

@@ -58,6 +58,8 @@ def validation_commands(path, profile: str = "server") -> dict[str, list[str]]:
         "mcb --help (CLI start-up floor)": [sys.executable, "-m", "mcb", "--help"],
         f"mcb schem validate (--profile {profile})": [sys.executable, "-m", "mcb", "schem", "validate", "--profile",
                                                      profile, str(path)],
+        "  the same through Typer (MCB_FAST_PATH=0)": ["env", "MCB_FAST_PATH=0", sys.executable, "-m", "mcb", "schem",
+                                                       "validate", "--profile", profile, str(path)],
         "validate_schematic() in a bare process": [sys.executable, "-c", CORE_VALIDATE, str(path), profile],
         "nbtlib.load": [sys.executable, "-c", NBTLIB, str(path)],
     }
