@@ -150,3 +150,62 @@ def _varints(values: np.ndarray) -> bytes:
     out = np.repeat(low, big.view(np.uint8) + 1)
     out[wide + np.arange(1, wide.size + 1)] = (values[wide] >> 7).astype(np.uint8)
     return out.tobytes()
+
+
+def decode_cells(data, count: int):
+    """Decode Sponge varint cells like :func:`mcb.schematics.varint.decode_varints` (int32 values, problem), plus
+    the largest value (or None when there are none).
+
+    Real palettes give 1- and 2-byte varints with few of the latter; those streams are decoded a cache-sized piece
+    at a time straight into the result (drop each pair's second byte, patch the few pair values in): 16.7 M cells in
+    ~55 instead of ~95 ms. Anything else (longer varints, any broken rule) takes the general decoder."""
+    from mcb.schematics.varint import decode_varints
+
+    raw = np.frombuffer(data, dtype=np.uint8) if not isinstance(data, np.ndarray) else data.view(np.uint8)
+    high = raw >= 0x80
+    pairs = int(np.count_nonzero(high))
+    if raw.size - pairs == count and not (raw.size and high[-1]):
+        values = np.empty(count, dtype=np.int32)
+        top = _decode_pairs(raw, high, values)
+        if top is not None:
+            return values, None, (top if count else None)
+    values, problem = decode_varints(data, count)
+    return values, problem, (int(values.max()) if values.size else None)
+
+
+_DECODE_STEP = 1 << 16
+
+
+def _decode_pairs(raw: np.ndarray, high: np.ndarray, out: np.ndarray) -> int | None:
+    """Fill ``out`` from a stream of 1- and 2-byte canonical varints; None (``out`` unusable) for anything else."""
+    top = -1
+    done = start = 0
+    size = raw.size
+    while start < size:
+        end = min(start + _DECODE_STEP, size)
+        if high[end - 1]:
+            end += 1  # keep a pair whole (the stream does not end in a continuation byte)
+            if high[end - 1]:  # two continuation bytes in a row: a longer varint
+                return None
+        chunk = raw[start:end]
+        firsts = np.flatnonzero(high[start:end])
+        if firsts.size:
+            seconds = chunk[firsts + 1]
+            # a continuation byte after a continuation byte: a longer varint; a 0x00 second byte: non-canonical
+            if (seconds >= 0x80).any() or not seconds.all():
+                return None
+            keep = np.ones(chunk.size, dtype=bool)
+            keep[firsts + 1] = False
+            piece = out[done:done + chunk.size - firsts.size]
+            piece[...] = chunk[keep]
+            wide = (chunk[firsts] & 0x7F) | (seconds.astype(np.int32) << 7)
+            piece[firsts - np.arange(firsts.size)] = wide
+            top = max(top, int(wide.max()))
+            done += piece.size
+        else:
+            out[done:done + chunk.size] = chunk
+            done += chunk.size
+        start = end
+    if top < 0 and size:
+        top = int(raw.max())
+    return top

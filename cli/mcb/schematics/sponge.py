@@ -22,7 +22,7 @@ from mcb.schematics.nbt_scan import ScannedEntries
 from mcb.schematics.nbt_tags import TemplateEntry
 from mcb.schematics.nbt_lazy import LazyCompound
 from mcb.schematics.nbt_skim import Skipped
-from mcb.schematics.varint import decode_varints
+from mcb.schematics.cells import decode_cells
 from mcb.schematics.writer import encode_schematic, write_schematic
 
 __all__ = ["read_schematic", "schematic_from_document", "encode_schematic", "write_schematic", "SchematicError",
@@ -164,15 +164,15 @@ class _Builder:
         if tag_type(tag) != 7:
             raise self.fail("block data must be a Byte_Array", "sponge.field.type", *where)
         volume = shape[0] * shape[1] * shape[2]
-        values, problem = decode_varints(tag, volume)
+        values, problem, top = decode_cells(tag, volume)
         if problem is not None:
             raise self.fail(problem.message, f"sponge.blockdata.{problem.kind}", *where)
         if not values.size:
             return values.astype(np.int32).reshape(shape)
         if order.size and int(order[-1]) == order.size - 1:  # contiguous 0..n-1: indices are already dense
-            # one reduction instead of a 16M-cell mask; the mask only when something is out of range
+            # the decoder's maximum instead of a 16M-cell mask; the mask only when something is out of range
             dense = values
-            bad = values >= order.size if int(values.max()) >= order.size else np.zeros(1, dtype=bool)
+            bad = values >= order.size if top >= order.size else np.zeros(1, dtype=bool)
         else:  # sparse palette indices: position of each value in the sorted index list
             dense = np.searchsorted(order, values)
             bad = (dense >= order.size) | (order[np.minimum(dense, max(order.size - 1, 0))] != values) \
