@@ -93,13 +93,15 @@ def test_fast_path_reads_the_plain_shapes():
                       "strict": True, "glob": ["*.schem", "*.nbt"], "jobs": 3, "json_": True}
 
 
-def test_validate_through_the_fast_path_does_not_import_typer(corpus):
+def test_validating_a_small_file_imports_neither_typer_nor_numpy(corpus):
     script = ("import sys\n"
               f"sys.argv = ['mcb', 'schem', 'validate', {str(corpus / 'v2_nucleation_and.schem')!r}]\n"
               "from mcb.fastpath import main\n"
               "try:\n    main()\nexcept SystemExit:\n    pass\n"
-              "sys.stderr.write('TYPER=' + str('typer' in sys.modules) + '\\n')\n")
+              "sys.stderr.write('TYPER=' + str('typer' in sys.modules) + '\\n')\n"
+              "sys.stderr.write('NUMPY=' + str('numpy' in sys.modules) + '\\n')\n")
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
                           env={**os.environ, "NO_COLOR": "1"})
     assert "TYPER=False" in proc.stderr, proc.stderr
+    assert "NUMPY=False" in proc.stderr, proc.stderr  # a small file is read without numpy (varint_py)
     assert "v2_nucleation_and.schem" in proc.stdout

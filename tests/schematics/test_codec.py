@@ -211,3 +211,17 @@ def test_bytes_after_the_gzip_stream_are_reported_by_the_spec_profile(tmp_path):
     rules = [d.rule for d in validate_schematic(path, profile="spec").diagnostics]
     assert "sponge.gzip.trailing" in rules
     assert read_schematic(path).size == (1, 1, 1)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(st.binary(max_size=60),
+                 st.builds(lambda values, tail: reference_varints(values) + tail,
+                           st.lists(st.integers(0, 2**31 - 1), max_size=30), st.binary(max_size=4))),
+       st.integers(0, 40))
+def test_small_stream_reader_agrees_with_the_numpy_reader(data, count):
+    from mcb.schematics.varint_py import used_values_small
+
+    values, problem = used_values_small(data, count)
+    present, beyond, problem_ref = used_varints(data, count, bound=64)
+    assert values == frozenset(np.flatnonzero(present).tolist()) | frozenset(beyond.tolist())
+    assert problem == problem_ref

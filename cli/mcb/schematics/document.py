@@ -47,21 +47,23 @@ class Document:
     nonconforming_v3: bool = False
     _histograms: dict = field(default_factory=dict, repr=False)
 
-    def presence(self, tag, count: int, bound: int):
-        """``used_varints`` of a varint array tag (which indices occur), computed once per document (both
-        profiles need it): ``(present, beyond, problem)`` with ``present[i]`` nonzero when index i occurs."""
-        import numpy as np
-
-        from mcb.schematics.varint import used_varints
-
+    def used_values(self, tag, count: int) -> tuple[frozenset[int], object]:
+        """The set of values a varint array tag holds and the first problem of its stream (a ``VarintProblem`` or
+        None), computed once per document (both profiles need it). Short arrays are read in plain Python, so
+        validating a small schematic never imports numpy."""
         key = (id(tag), count)
         if key not in self._histograms:
-            self._histograms[key] = used_varints(tag, count, bound=max(bound, 4096))
-        counts, beyond, problem = self._histograms[key]
-        if bound < counts.size:
-            beyond = np.union1d(np.flatnonzero(counts[bound:]) + bound, beyond)
-            counts = counts[:bound]
-        return counts, beyond, problem
+            from mcb.schematics.varint_py import SMALL_STREAM, used_values_small
+
+            if len(tag) <= SMALL_STREAM:
+                self._histograms[key] = used_values_small(tag, count)
+            else:
+                from mcb.schematics.varint import used_varints
+
+                present, beyond, problem = used_varints(tag, count, bound=4096)
+                values = frozenset(present.nonzero()[0].tolist()) | frozenset(beyond.tolist())
+                self._histograms[key] = (values, problem)
+        return self._histograms[key]
 
     def pointer(self, *parts: str | int) -> str:
         return self.body_pointer + "".join(f"/{p}" for p in parts)

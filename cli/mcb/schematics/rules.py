@@ -179,13 +179,23 @@ def validate_paths(paths, *, profile: str = "server", mc_version: str | int | No
 
         load_registry(mc_version)  # a bad --mc-version is a usage error before any file is read
     files = collect_files(paths, globs or ["*.schem"])
-    warming = _import_numpy_in_background() if files else None
+    warming = _import_numpy_in_background() if any(_size(f) > _SMALL_FILE for f in files) else None
     try:
         return check_files(files, lambda path: validate_schematic(path, profile=profile, mc_version=mc_version),
                            jobs=jobs, progress=progress)
     finally:
         if warming is not None:
             warming.join()
+
+
+_SMALL_FILE = 32 * 1024  # compressed bytes; smaller files are usually checked without numpy (varint_py)
+
+
+def _size(path) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
 
 
 def _import_numpy_in_background():

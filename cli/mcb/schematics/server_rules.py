@@ -228,12 +228,12 @@ def _palette_findings(doc, root, volume, registry, canonical: dict[str, str]) ->
     if tag_type(data) != 7:
         found.append(_mistyped("BlockData"))
     elif volume is not None:
-        counts, beyond, problem = doc.presence(data, volume, MAX_PALETTE)
+        values, problem = doc.used_values(data, volume)
         if problem is not None:
             message = "BlockData has extra entries" if problem.kind == "too_many" else "Malformed schematic"
             found.append(ServerFinding(f"server.blockdata.{problem.kind}", message, "/BlockData",
                                        exact=problem.kind == "too_many", detail=problem.message))
-        missing = [i for i in counts.nonzero()[0] if int(i) not in used] + list(beyond)
+        missing = sorted(value for value in values if value not in used)
         if missing:
             found.append(ServerFinding("server.blockdata.index", "BlockData refers to missing palette index",
                                        "/BlockData", detail=f"index {int(missing[0])} is not in the palette"))

@@ -123,20 +123,16 @@ class _Checker:
         if size is None:
             return
         cells = size[0] * size[2] * (size[1] if what != "biome2d" else 1)
-        bound = min(max(indices, default=0) + 1, 1 << 16)  # sparse huge indices land in ``beyond``
-        counts, beyond, problem = self.doc.presence(data, cells, bound)
+        values, problem = self.doc.used_values(data, cells)
         if problem is not None:
             self.error(f"sponge.blockdata.{problem.kind}", problem.message.replace("BlockData", data_key), *where,
                        data_key)
-        used = counts.nonzero()[0]
-        beyond_set = {int(i) for i in beyond}
-        missing = [int(i) for i in used if int(i) not in indices] + sorted(beyond_set - set(indices))
+        missing = sorted(value for value in values if value not in indices)
         if missing:
             self.error("sponge.blockdata.index", f"{data_key} uses index {missing[0]}"
                        + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else "")
                        + f", which {palette_key} does not define", *where, data_key)
-        unused = [state for index, state in indices.items()
-                  if (index >= counts.size and index not in beyond_set) or (index < counts.size and not counts[index])]
+        unused = [state for index, state in indices.items() if index not in values]
         if unused and problem is None:
             self.add("sponge.palette.unused", Severity.NOTE, f"{len(unused)} {palette_key} entries are never used "
                      f"(e.g. {unused[0]!r})", *where, palette_key)
@@ -152,7 +148,7 @@ class _Checker:
                            f"{state!r}: {error.message}", *where, state, hint=error.hint)
 
     def block_entities(self, entries, size, where):
-        if isinstance(entries, ScannedEntries):  # a validation scan: template hits are checked as arrays
+        if isinstance(entries, ScannedEntries) and len(entries) > 512:  # template hits checked as arrays
             self.scanned_block_entities(entries, size, where)
             return
         for i, entry in self.entry_list(entries, where):

@@ -10,14 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-
-@dataclass
-class VarintProblem:
-    """Why a varint stream is not acceptable; ``index`` is the 0-based varint (cell) number."""
-
-    kind: str  # truncated | too_long | negative | non_canonical | too_few | too_many
-    index: int
-    message: str
+from mcb.schematics.varint_py import VarintProblem, count_problem as _count_problem
 
 
 @dataclass
@@ -204,15 +197,6 @@ def _lengths(values: np.ndarray) -> np.ndarray:
     for bits in (14, 21, 28):
         extra += values >= (1 << bits)
     return extra
-
-
-def _count_problem(found: int, expected: int) -> VarintProblem | None:
-    if found > expected:
-        return VarintProblem("too_many", expected, f"BlockData has {found} entries, {found - expected} more than "
-                             f"the {expected} cells")
-    if found < expected:
-        return VarintProblem("too_few", found, f"BlockData has {found} entries for {expected} cells")
-    return None
 
 
 def encode_varints(values: np.ndarray) -> bytes:
