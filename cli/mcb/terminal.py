@@ -15,6 +15,10 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 
+# What Rich drops from printed text (BEL, BS, VT, FF, CR); the plain path drops them too.
+_CONTROL_CODES = dict.fromkeys((7, 8, 11, 12, 13))
+
+
 def color_allowed(no_color_flag: bool = False, stream=None) -> bool:
     if no_color_flag:
         return False
@@ -134,6 +138,10 @@ class Terminal:
 
     # -- diagnostics (stderr) ------------------------------------------------
     def _status(self, prefix: str, style: str, message: str) -> None:
+        if self._err is None and not color_allowed(self.no_color, sys.stderr):
+            # Plain text needs no Rich (importing it costs more than a small command's whole work).
+            sys.stderr.write(prefix + message.translate(_CONTROL_CODES) + "\n")
+            return
         from rich.markup import escape
 
         self.err.print(f"[{style}]{prefix}[/{style}]{escape(message)}" if prefix else escape(message))
