@@ -225,3 +225,17 @@ def test_small_stream_reader_agrees_with_the_numpy_reader(data, count):
     present, beyond, problem_ref = used_varints(data, count, bound=64)
     assert values == frozenset(np.flatnonzero(present).tolist()) | frozenset(beyond.tolist())
     assert problem == problem_ref
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.integers(0, 6), st.integers(128, 16383)), min_size=1, max_size=120),
+       st.integers(1, 300))
+def test_two_byte_palettes_presence_agrees_with_the_exact_histogram(values, bound):
+    # Palettes of 129..16384 entries: one- and two-byte varints whose final bytes (1..127) collide with the small
+    # one-byte indices; presence must still tell a final byte from an index of its own.
+    data = reference_varints(values)
+    present, beyond, problem = used_varints(data, len(values), bound=bound)
+    counts, beyond_ref, _ = histogram_varints(data, len(values), bound=bound)
+    assert problem is None
+    assert (present > 0).tolist() == (counts > 0).tolist()
+    assert beyond.tolist() == beyond_ref.tolist() == sorted({v for v in values if v >= bound})

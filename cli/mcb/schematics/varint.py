@@ -151,6 +151,9 @@ def used_varints(data: bytes | np.ndarray, count: int,
     """
     raw = _raw(data)
     cpos = np.flatnonzero(raw >= 0x80)
+    quick = _two_byte_presence(data, raw, cpos, count, bound)
+    if quick is not None:
+        return quick
     scan = _scan(raw, keep_last=False, cpos=cpos)
     if scan.problem is not None:  # rare: the exact counting path knows where to stop
         counts, beyond, problem = histogram_varints(data, count, bound)
@@ -175,6 +178,38 @@ def used_varints(data: bytes | np.ndarray, count: int,
         beyond = np.union1d(np.flatnonzero(counts[bound:]) + bound, beyond)
         counts = counts[:bound]
     return counts, beyond, _count_problem(scan.limit, count)
+
+
+def _two_byte_presence(data, raw: np.ndarray, cpos: np.ndarray, count: int, bound: int):
+    """``used_varints`` for the common multi-byte case (palettes of 129..16384 entries): every multi-byte varint
+    is two bytes, canonical, and the stream is complete. None when that is not so.
+
+    The final bytes of the two-byte varints look like one-byte entries; a value among them is also a one-byte
+    entry only if the stream holds it more often than the finals do (counted after one ``bytes.translate``).
+    """
+    if not cpos.size or raw[-1] >= 0x80 or (cpos.size > 1 and bool((np.diff(cpos) == 1).any())):
+        return None
+    finals = raw[cpos + 1]
+    if not finals.all():
+        return None  # a non-canonical 0x00 final byte: the general path reports it
+    final_counts = np.bincount(finals, minlength=128)
+    shared = [int(v) for v in np.flatnonzero(final_counts)]
+    if len(shared) > 8:
+        return None
+    stream = data if isinstance(data, bytes) else raw.tobytes()
+    seen = _byte_values(stream)
+    kept = stream.translate(None, bytes(v for v in range(256) if v not in shared))  # only the shared values
+    singles = {v for v in seen if v not in shared or kept.count(v) > int(final_counts[v])}
+    counts = np.zeros(max(bound, 256), dtype=np.int64)
+    counts[sorted(singles)] = 1
+    values = (raw[cpos] & 0x7F).astype(np.int64) | (finals.astype(np.int64) << 7)
+    inside = values < counts.size
+    counts[np.bincount(values[inside], minlength=counts.size) > 0] = 1
+    beyond = np.unique(values[~inside])
+    if bound < counts.size:
+        beyond = np.union1d(np.flatnonzero(counts[bound:]) + bound, beyond)
+        counts = counts[:bound]
+    return counts, beyond, _count_problem(raw.size - cpos.size, count)
 
 
 _HIGH = frozenset(range(0x80, 0x100))
