@@ -135,20 +135,26 @@ def encode_cells(cells: np.ndarray, palette: list[str]) -> tuple[list[str], byte
 def _varints(values: np.ndarray) -> bytes:
     """Canonical LEB128 of one piece of non-negative indices (1 or 2 bytes each here; longer ones: varint.py).
 
-    Real palettes put few cells above index 127 (2% of a 256^3 build): every value's low byte, repeated for those
-    few, then their second bytes patched in (a boolean-mask selection of byte pairs is 3x slower)."""
+    Real palettes put few cells above index 127 (2% of a 256^3 build): every value's low byte goes through a
+    mask that leaves a gap behind each of those few, and their second bytes fill the gaps (2x faster than
+    ``np.repeat``/``np.insert``, 3x faster than selecting byte pairs by a mask)."""
     big = values >= 0x80
     wide = np.flatnonzero(big)
     if not wide.size:
         return values.astype(np.uint8).tobytes()
-    if int(values.max()) >= 0x4000:
+    if int(values[wide].max()) >= 0x4000:
         from mcb.schematics.varint import encode_varints
 
         return encode_varints(values)
-    low = (values & 0x7F).astype(np.uint8)
+    low = values.astype(np.uint8)
+    low &= 0x7F
     low[wide] |= 0x80
-    out = np.repeat(low, big.view(np.uint8) + 1)
-    out[wide + np.arange(1, wide.size + 1)] = (values[wide] >> 7).astype(np.uint8)
+    seconds = wide + np.arange(1, wide.size + 1)  # where each second byte lands in the output
+    gaps = np.ones(values.size + wide.size, dtype=bool)
+    gaps[seconds] = False
+    out = np.empty(values.size + wide.size, dtype=np.uint8)
+    out[gaps] = low
+    out[seconds] = values[wide] >> 7
     return out.tobytes()
 
 

@@ -62,7 +62,20 @@ def _list_subtype(value) -> int:
 _SCALAR_FMT = {1: ">b", 2: ">h", 3: ">i", 4: ">q", 5: ">f", 6: ">d"}
 
 
+class _Encoded:
+    """A payload already encoded as pieces (the 12.9 MB of a big build's block entities): copied into the output
+    piece by piece instead of being joined first."""
+
+    __slots__ = ("tag_id", "pieces")
+
+    def __init__(self, tag_id: int, pieces: list[bytes]):
+        self.tag_id, self.pieces = tag_id, pieces
+
+
 def _payload(out: list[bytes], tid: int, value) -> None:
+    if type(value) is _Encoded:
+        out += value.pieces
+        return
     if isinstance(value, Skipped):  # a container read lazily and never touched: copy its bytes
         if value.raw is None:
             raise ValueError("a skimmed container without its bytes cannot be written (read with keep_raw)")
@@ -162,7 +175,7 @@ _PACKED_FLOAT = struct.Struct(">d")
 _MEMO_LIMIT = 4096
 
 
-def _block_entity_list(block_entities, version: int) -> Skipped:
+def _block_entity_list(block_entities, version: int) -> Skipped | _Encoded:
     """The encoded ``BlockEntities`` list payload.
 
     Entries with equal id and data differ only in their Pos payload (40k comparators and barrels in a big build):
@@ -171,9 +184,9 @@ def _block_entity_list(block_entities, version: int) -> Skipped:
     """
     columns = getattr(block_entities, "columns", None)
     if columns is not None:
-        raw = _block_entity_columns(columns, version)
-        if raw is not None:
-            return Skipped(TAG_LIST, len(raw), raw)
+        pieces = _block_entity_columns(columns, version)
+        if pieces is not None:
+            return _Encoded(TAG_LIST, pieces)
     out = [struct.pack(">bi", 10, len(block_entities))]
     append = out.append
     memo: dict = {}
@@ -200,9 +213,9 @@ def _block_entity_list(block_entities, version: int) -> Skipped:
     return Skipped(TAG_LIST, len(raw), raw)
 
 
-def _block_entity_columns(columns, version: int) -> bytes | None:
-    """The ``BlockEntities`` list payload of column-held block entities (see ``BlockEntityColumns``), or None when
-    a position does not fit an Int_Array (the general path then converts or refuses it).
+def _block_entity_columns(columns, version: int) -> list[bytes] | None:
+    """The ``BlockEntities`` list payload of column-held block entities (see ``BlockEntityColumns``) as pieces, or
+    None when a position does not fit an Int_Array (the general path then converts or refuses it).
 
     Each shape (a template's id and data: a few hundred for 42k entries) is encoded once; every entry is its packed
     Pos between the Pos tag head and its shape's encoding: the same bytes as encoding each entry on its own. (A
@@ -225,7 +238,7 @@ def _block_entity_columns(columns, version: int) -> bytes | None:
         append(head)
         append(packed[at:at + 12])
         append(tails[shape])
-    return b"".join(out)
+    return out
 
 
 _KEYED_TYPES = frozenset({Byte, Short, Int, Long, String, ByteArray, IntArray, LongArray, int, str, bool, bytes})
