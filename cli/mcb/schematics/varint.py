@@ -150,7 +150,7 @@ def used_varints(data: bytes | np.ndarray, count: int,
     byte values is found by ``bytes.translate`` deleting the values already seen (a pass or two, ~10 ms).
     """
     raw = _raw(data)
-    cpos = np.flatnonzero(raw >= 0x80)
+    cpos = _continuations(raw)  # in 1 MiB chunks: no 16 MiB temporary to fault in
     quick = _two_byte_presence(data, raw, cpos, count, bound)
     if quick is not None:
         return quick
