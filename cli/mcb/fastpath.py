@@ -77,7 +77,13 @@ def parse_validate(args: list[str]) -> dict | None:
 
 def dispatch(argv: list[str]) -> int | None:
     """Run ``argv`` (without the program name) if the fast path takes it; return the exit code, else None."""
-    if os.environ.get("MCB_FAST_PATH") == "0" or argv[:2] != ["schem", "validate"]:
+    if os.environ.get("MCB_FAST_PATH") == "0":
+        return None
+    if argv[:2] in (["schem", "rotate"], ["schem", "mirror"]):  # their reader and body: mcb.commands.schem_edit_run
+        from mcb.commands.schem_edit_run import dispatch_edit
+
+        return dispatch_edit(argv[1], argv[2:])
+    if argv[:2] != ["schem", "validate"]:
         return None
     values = parse_validate(argv[2:])
     if values is None:

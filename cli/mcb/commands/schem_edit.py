@@ -1,4 +1,7 @@
-"""`mcb schem rotate`, `mcb schem mirror` and `mcb schem render`: offline edits and pictures of .schem files."""
+"""`mcb schem rotate`, `mcb schem mirror` and `mcb schem render`: offline edits and pictures of .schem files.
+
+The rotate/mirror bodies live in :mod:`mcb.commands.schem_edit_run`, which the Typer-free fast path calls too.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from mcb.errors import InputError, UsageError
+from mcb.errors import UsageError
 from mcb.options import JsonOpt, McVersionOpt, terminal
 
 FileArg = Annotated[Path, typer.Argument(metavar="FILE", readable=False, help="Sponge schematic (.schem, v1/v2/v3).")]
@@ -19,67 +22,6 @@ RulesOpt = Annotated[str, typer.Option(
 SpongeFormatOpt = Annotated[str | None, typer.Option(
     "--format", help="Sponge version to write: v2 or v3 (default: the input's version).")]
 InPlaceOpt = Annotated[bool, typer.Option("--in-place", help="Overwrite FILE instead of writing -o.")]
-
-
-def _check_paths(source: Path, output: Path | None, in_place: bool, suffix: str = ".schem") -> Path:
-    if not source.is_file():
-        raise InputError(f"no such schematic file: {source}")
-    if in_place and output is not None:
-        raise UsageError("give either -o/--output or --in-place, not both")
-    if in_place:
-        return source
-    if output is None:
-        raise UsageError("missing -o/--output", hint=f"e.g. -o rotated{suffix}, or --in-place to overwrite FILE")
-    if output.resolve() == source.resolve():
-        raise UsageError("the output is the input file", hint="use --in-place to overwrite it on purpose")
-    return output
-
-
-def _sponge_version(value: str | None) -> int | None:
-    if value is None:
-        return None
-    versions = {"v2": 2, "2": 2, "v3": 3, "3": 3}
-    if value.lower() not in versions:
-        raise UsageError(f"unknown schematic format {value!r}", hint="use v2 or v3")
-    return versions[value.lower()]
-
-
-def _one_shot_numpy() -> None:
-    """Settings for numpy in these one-shot rewrites, made before it is imported (a value the user set wins):
-    small pages (see ``prefer_small_pages``) and one OpenBLAS thread: nothing here does linear algebra, and
-    starting a BLAS thread pool at import costs ~60 ms of CPU on a 2-core machine (import numpy 150 -> 90 ms)."""
-    import os
-
-    from mcb.commands.schem import prefer_small_pages
-
-    prefer_small_pages()
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-
-
-def _rules(value: str) -> str:
-    if value not in ("vanilla", "geometric"):
-        raise UsageError(f"unknown rule set {value!r}", hint="use vanilla or geometric")
-    return value
-
-
-def _print_edit(term, summary: dict) -> None:
-    def human() -> None:
-        what = (f"rotated {summary['degrees']}°" if summary["operation"] == "rotate"
-                else f"mirrored across {summary['axis']}")
-        term.line(f"{what} ({summary['rules']} rules, Minecraft {summary['release']}): {summary['output']}")
-        term.kv([
-            ("size (W x H x L)", " x ".join(str(v) for v in summary["size"])),
-            ("offset", ", ".join(str(v) for v in summary["offset"])),
-            ("format", summary["format"]),
-            ("palette", f"{summary['palette_size']} states, {summary['palette_changed']} changed"),
-        ])
-
-    term.emit(summary, human)
-    differ = summary["other_rules_differ"] if summary["other_rules"] == "geometric" else []
-    if differ and not term.json_mode:
-        shown = ", ".join(differ[:3]) + (f" and {len(differ) - 3} more" if len(differ) > 3 else "")
-        term.warn(f"{len(differ)} block state(s) come out geometrically wrong with vanilla rules: {shown}; "
-                  "use --rules geometric for a geometrically exact result")
 
 
 def rotate(
@@ -108,16 +50,10 @@ def rotate(
 
         mcb schem rotate house.schem -d 180 --in-place --json
     """
-    _one_shot_numpy()
-    from mcb.schematics.transform import ROTATIONS, transform_file
+    from mcb.commands.schem_edit_run import run_edit
 
-    term = terminal(ctx, json_)
-    if degrees not in ROTATIONS:
-        raise UsageError(f"--degrees must be 90, 180 or 270, not {degrees}")
-    target = _check_paths(file, output, in_place)
-    summary = transform_file(file, target, degrees=degrees, rules=_rules(rules), version=_sponge_version(fmt),
-                             mc_version=mc_version)
-    _print_edit(term, summary)
+    run_edit(terminal(ctx, json_), file, degrees=degrees, output=output, rules=rules, fmt=fmt, in_place=in_place,
+             mc_version=mc_version)
 
 
 def mirror(
@@ -142,16 +78,10 @@ def mirror(
 
         mcb schem mirror house.schem -a z --rules geometric -o ns.schem --json
     """
-    _one_shot_numpy()
-    from mcb.schematics.transform import transform_file
+    from mcb.commands.schem_edit_run import run_edit
 
-    term = terminal(ctx, json_)
-    if axis not in ("x", "z"):
-        raise UsageError(f"--axis must be x or z, not {axis!r}", hint="x swaps east/west, z swaps north/south")
-    target = _check_paths(file, output, in_place)
-    summary = transform_file(file, target, mirror_axis=axis, rules=_rules(rules), version=_sponge_version(fmt),
-                             mc_version=mc_version)
-    _print_edit(term, summary)
+    run_edit(terminal(ctx, json_), file, axis=axis, output=output, rules=rules, fmt=fmt, in_place=in_place,
+             mc_version=mc_version)
 
 
 def render(
