@@ -92,7 +92,13 @@ class LazyCompound(Compound):
 
     def __eq__(self, other):
         self._decode()
+        if isinstance(other, LazyCompound):  # dict.__eq__ reads the other dict's storage as it is
+            other._decode()
         return dict.__eq__(self, other)
+
+    def __ne__(self, other):
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
 
     __hash__ = None
 
