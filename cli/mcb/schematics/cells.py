@@ -87,28 +87,41 @@ def pieces(cells: np.ndarray):
 
 
 def first_seen_in(cells: np.ndarray, size: int) -> np.ndarray:
-    """:func:`first_seen_order` of ``cells`` in C order (any layout, see :func:`pieces`); same result and errors."""
+    """:func:`first_seen_order` of ``cells`` in C order (any layout, see :func:`pieces`); same result and errors.
+
+    Whether a piece holds anything new does not depend on order, so that is asked of the piece's cells in memory
+    order (a rotated view is a transposed one: 45 -> 25 ms for 256^3); only the few pieces with news are read in C
+    order to learn which came first."""
     seen = np.zeros(size, dtype=bool)
     found: list[np.ndarray] = []
     remaining = size
     for piece in pieces(cells):
         if not piece.size:
             continue
-        if int(piece.min()) < 0:
+        same = _memory_order(piece)
+        if int(same.min()) < 0:
             raise ValueError("palette indices must not be negative")
         if not remaining:  # every palette entry seen: the rest only needs the range check
-            if int(piece.max()) >= size:
-                raise IndexError(f"palette index {int(piece.max())} is out of range")
+            if int(same.max()) >= size:
+                raise IndexError(f"palette index {int(same.max())} is out of range")
             continue
-        new = seen.take(piece)  # IndexError for an index beyond the palette
-        if new.all():
+        if seen.take(same).all():  # IndexError for an index beyond the palette
             continue
+        new = seen.take(piece)
         distinct, first = np.unique(piece[~new], return_index=True)
         distinct = distinct[np.argsort(first, kind="stable")]
         seen[distinct] = True
         found.append(distinct.astype(np.int64, copy=False))
         remaining -= distinct.size
     return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+
+
+def _memory_order(piece: np.ndarray) -> np.ndarray:
+    """The same cells as ``piece``, axes flipped and reordered to walk memory forwards (a view, no copy)."""
+    if piece.flags.c_contiguous:
+        return piece
+    piece = piece[tuple(slice(None, None, -1) if stride < 0 else slice(None) for stride in piece.strides)]
+    return piece.transpose(sorted(range(piece.ndim), key=lambda axis: -piece.strides[axis]))
 
 
 def encode_cells(cells: np.ndarray, palette: list[str]) -> tuple[list[str], bytes]:
