@@ -171,9 +171,10 @@ def _varints(values: np.ndarray) -> bytes:
     return out.tobytes()
 
 
-def decode_cells(data, count: int):
+def decode_cells(data, count: int, compact: bool = False):
     """Decode Sponge varint cells like :func:`mcb.schematics.varint.decode_varints` (int32 values, problem), plus
-    the largest value (or None when there are none).
+    the largest value (or None when there are none). ``compact``: uint16 values where the fast path below applies
+    (all values are below 16384 there): half the fresh memory to fill (67 -> 33 MB for 256^3, ~15 ms).
 
     Real palettes give 1- and 2-byte varints with few of the latter; those streams are decoded a cache-sized piece
     at a time straight into the result (drop each pair's second byte, patch the few pair values in): 16.7 M cells in
@@ -184,7 +185,7 @@ def decode_cells(data, count: int):
     high = raw >= 0x80
     pairs = int(np.count_nonzero(high))
     if raw.size - pairs == count and not (raw.size and high[-1]):
-        values = np.empty(count, dtype=np.int32)
+        values = np.empty(count, dtype=np.uint16 if compact else np.int32)
         top = _decode_pairs(raw, high, values)
         if top is not None:
             return values, None, (top if count else None)

@@ -34,26 +34,29 @@ INT_TAGS = (1, 2, 3, 4)
 
 
 def read_schematic(source: str | os.PathLike | bytes, limits: ReadLimits | None = None, *,
-                   lazy: bool = True) -> Schematic:
+                   lazy: bool = True, compact: bool = False) -> Schematic:
     """Read a Sponge v1/v2/v3 file (gzip or raw NBT, detected by content) into the model.
 
     ``lazy`` (default): nested containers inside block-entity/entity data (chest items, sign text, ...) are
     structure-checked while reading but decoded only when first accessed (``LazyCompound``), and written back
     byte for byte when untouched; this makes 40k-block-entity files fast. ``lazy=False`` decodes everything now.
+    ``compact=True`` may give ``blocks``/``biomes`` as uint16 rather than the model's int32, for callers that only
+    move and write the cells (rotate/mirror): half the memory to fill.
     """
-    return schematic_from_document(load_document(source, limits, fast=lazy, keep_raw=lazy))
+    return schematic_from_document(load_document(source, limits, fast=lazy, keep_raw=lazy), compact=compact)
 
 
-def schematic_from_document(doc: Document) -> Schematic:
+def schematic_from_document(doc: Document, *, compact: bool = False) -> Schematic:
     if doc.kind != "sponge":
         raise not_sponge_error(doc)
     with gc_paused():
-        return _Builder(doc).build()
+        return _Builder(doc, compact).build()
 
 
 class _Builder:
-    def __init__(self, doc: Document):
+    def __init__(self, doc: Document, compact: bool = False):
         self.doc = doc
+        self.compact = compact
         self.body = doc.body
         self.v3 = doc.version == 3 or doc.nonconforming_v3 or (doc.body_pointer == "/Schematic")
 
@@ -164,7 +167,7 @@ class _Builder:
         if tag_type(tag) != 7:
             raise self.fail("block data must be a Byte_Array", "sponge.field.type", *where)
         volume = shape[0] * shape[1] * shape[2]
-        values, problem, top = decode_cells(tag, volume)
+        values, problem, top = decode_cells(tag, volume, self.compact)
         if problem is not None:
             raise self.fail(problem.message, f"sponge.blockdata.{problem.kind}", *where)
         if not values.size:
@@ -180,6 +183,8 @@ class _Builder:
         if bad.any():
             raise self.fail(f"block data refers to palette index {int(values[bad][0])}, which the palette does "
                             "not define", "sponge.blockdata.index", *where)
+        if dense.dtype == np.uint16:  # compact: only the fast decoder gives these
+            return dense.reshape(shape)
         return dense.astype(np.int32, copy=False).reshape(shape)
 
     def block_entities(self, tag, *where) -> list[BlockEntity]:

@@ -297,7 +297,7 @@ def transform_file(source, output, *, degrees: int | None = None, mirror_axis: s
     """
     from mcb.schematics.sponge import read_schematic
 
-    schem = read_schematic(source)
+    schem = read_schematic(source, compact=True)  # the cells are only moved and written: uint16 where they fit
     registry = _registry_option(mc_version) if mc_version else registry_for(schem)
     move = _mirroring(schem, mirror_axis) if mirror_axis is not None else _rotation(schem, degrees or 0)
     result, transformed = _apply(schem, move, rules, registry, contiguous=False)  # only written, never edited
