@@ -29,7 +29,7 @@ def in_process_split(out: Path) -> None:
     from mcb.schematics.writer import FAST_LEVEL, encode_schematic, write_bytes_atomic
 
     t0 = time.perf_counter()
-    schem = read_schematic(LARGE)
+    schem = read_schematic(LARGE, compact=True)
     t1 = time.perf_counter()
     registry = registry_for(schem)
     t2 = time.perf_counter()
