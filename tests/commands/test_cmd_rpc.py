@@ -139,7 +139,7 @@ def test_status_cancel_and_wait(slow_mcb, tmp_path):
 def test_status_wait_timeout_exit_6(slow_mcb, tmp_path):
     plan = slow_mcb("prepare", write_recipe(tmp_path, box_recipe(0, 100, 0, size=10)), "--json").json()
     started = slow_mcb("apply", plan["plan_id"], plan["plan_hash"], "--json").json()
-    result = slow_mcb("status", started["operation_id"], "--wait", "--timeout", "0.2")
+    result = slow_mcb("status", started["operation_id"], "--wait", "--wait-timeout", "0.2")
     assert result.exit_code == 6 and "--wait" in result.stderr
 
 

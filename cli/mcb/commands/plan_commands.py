@@ -15,7 +15,7 @@ from mcb.commands.rpc_support import (
 from mcb.errors import InputError, UsageError
 from mcb.options import JsonOpt
 
-WaitTimeoutOpt = Annotated[float, typer.Option("--timeout", help="Seconds to wait for a terminal status.", min=0.1)]
+WaitTimeoutOpt = Annotated[float, typer.Option("--wait-timeout", "--timeout", help="Seconds to wait for a terminal status (--timeout is the older name).", min=0.1)]
 IntervalOpt = Annotated[float, typer.Option("--interval", help="Seconds between status polls.", min=0.02)]
 OutputPlanOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Save the plan summary (for `mcb apply FILE`).")]
 
@@ -167,13 +167,13 @@ def status(
     """Show an operation's status (`operation_status`); `--wait` polls until it is terminal.
 
     With --wait the exit code says how it ended: 0 applied, 7 conflict or recovery_required, 1 failed or
-    cancelled, 6 when --timeout runs out.
+    cancelled, 6 when --wait-timeout runs out.
 
     Examples:
 
         mcb status 0b6d...-uuid
 
-        mcb status 0b6d...-uuid --wait --timeout 120 --json
+        mcb status 0b6d...-uuid --wait --wait-timeout 120 --json
     """
     term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
