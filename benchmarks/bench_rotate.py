@@ -61,7 +61,7 @@ def main() -> None:
         return
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "x.schem"
-        for source, repeats in ((LARGE, 3), (MEDIUM, 5)):
+        for source, repeats in ((LARGE, 7), (MEDIUM, 5)):  # 7: this shared machine moves single runs by +-15%
             medians = side_by_side(
                 {
                     "python gunzip only": [sys.executable, "-c", GUNZIP, str(source)],
