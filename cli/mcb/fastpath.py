@@ -27,52 +27,79 @@ _VALIDATE_OPTIONS = {
 }
 
 
-def parse_validate(args: list[str]) -> dict | None:
-    """The keyword arguments of `schem validate` for ``args`` (what follows ``schem validate``), or None when the
-    command line is not one of the plain shapes this parser takes."""
-    values: dict = {"paths": [], "profile": "server", "mc_version": None, "format_": None, "strict": False,
-                    "glob": None, "jobs": None, "json_": False}
-    mc_version_given = False
+def read_plain(args: list[str], options: dict[str, tuple[str, bool]], *, repeatable: frozenset[str] = frozenset(),
+               convert: dict | None = None) -> tuple[list[str], dict, set[str]] | None:
+    """Read a command line of plain shapes: positionals, ``--opt VALUE``, ``--opt=VALUE``, ``-o VALUE`` and flags.
+
+    ``options`` maps each option to (destination, takes a value); ``repeatable`` destinations collect lists;
+    ``convert`` maps a destination to a function returning the converted value or None to refuse it. Returns
+    (positionals, values by destination, destinations given), or None for anything else (help, ``--``, ``-``,
+    glued short options, unknown options, a flag with ``=``, a missing or option-like value, a refused value).
+    """
+    positional: list[str] = []
+    values: dict = {}
+    given: set[str] = set()
     i = 0
     while i < len(args):
         token = args[i]
         i += 1
         if not token.startswith("-"):
-            values["paths"].append(token)
+            positional.append(token)
             continue
         name, has_inline, inline = token.partition("=") if token.startswith("--") else (token, "", "")
-        spec = _VALIDATE_OPTIONS.get(name)
+        spec = options.get(name)
         if spec is None:
-            return None  # -h/--help, --, '-', glued short options, unknown options: Typer decides
+            return None
         dest, takes_value = spec
         if not takes_value:
             if has_inline:
                 return None
             values[dest] = True
+            given.add(dest)
             continue
         if has_inline:
             value = inline
-        else:
-            if i >= len(args):
-                return None
+        elif i < len(args):
             value = args[i]
             i += 1
-        if value.startswith("-") or value in ("--help", "-h"):
+        else:
             return None
-        if dest == "glob":
-            values["glob"] = [*(values["glob"] or []), value]
-        elif dest == "jobs":
-            if not (value.isascii() and value.isdigit() and int(value) >= 1):
+        if value.startswith("-"):
+            return None
+        if convert and dest in convert:
+            value = convert[dest](value)
+            if value is None:
                 return None
-            values["jobs"] = int(value)
+        if dest in repeatable:
+            values.setdefault(dest, []).append(value)
         else:
             values[dest] = value
-            mc_version_given = mc_version_given or dest == "mc_version"
-    if not values["paths"]:
+        given.add(dest)
+    return positional, values, given
+
+
+def whole_number(value: str, minimum: int = 0) -> int | None:
+    """``value`` as Click's int would read plain ASCII digits, if at least ``minimum``; else None."""
+    return int(value) if value.isascii() and value.isdigit() and int(value) >= minimum else None
+
+
+def option_env(name: str) -> str | None:
+    """An option's environment variable as Click reads it (unset or empty means not given)."""
+    return os.environ.get(name) or None
+
+
+def parse_validate(args: list[str]) -> dict | None:
+    """The keyword arguments of `schem validate` for ``args`` (what follows ``schem validate``), or None when the
+    command line is not one of the plain shapes this parser takes."""
+    read = read_plain(args, _VALIDATE_OPTIONS, repeatable=frozenset({"glob"}),
+                      convert={"jobs": lambda value: whole_number(value, 1)})
+    if read is None or not read[0]:
         return None
-    if not mc_version_given:
-        values["mc_version"] = os.environ.get("MCB_MC_VERSION") or None  # the option's envvar, as Click reads it
-    return values
+    paths, values, given = read
+    return {"paths": paths, "profile": values.get("profile", "server"),
+            "mc_version": values["mc_version"] if "mc_version" in given else option_env("MCB_MC_VERSION"),
+            "format_": values.get("format_"), "strict": values.get("strict", False), "glob": values.get("glob"),
+            "jobs": values.get("jobs"), "json_": values.get("json_", False)}
 
 
 def dispatch(argv: list[str]) -> int | None:

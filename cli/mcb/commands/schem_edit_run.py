@@ -33,50 +33,20 @@ _REQUIRED = {"rotate": "degrees", "mirror": "axis"}
 def parse_edit(command: str, args: list[str]) -> dict | None:
     """The keyword arguments of :func:`run_edit` for ``args`` (what follows ``schem rotate|mirror``), or None when
     the command line is not one of the plain shapes this reader takes."""
-    options = _OPTIONS[command]
-    values: dict = {"output": None, "rules": "vanilla", "fmt": None, "in_place": False, "mc_version": None,
-                    "json_": False, "degrees": None, "axis": None}
-    files: list[str] = []
-    given: set[str] = set()
-    i = 0
-    while i < len(args):
-        token = args[i]
-        i += 1
-        if not token.startswith("-") or token == "-":
-            files.append(token)
-            continue
-        name, has_inline, inline = token.partition("=") if token.startswith("--") else (token, "", "")
-        spec = options.get(name)
-        if spec is None:
-            return None
-        dest, takes_value = spec
-        if not takes_value:
-            if has_inline:
-                return None
-            values[dest] = True
-            continue
-        if has_inline:
-            value = inline
-        else:
-            if i >= len(args):
-                return None
-            value = args[i]
-            i += 1
-        if value.startswith("-"):
-            return None
-        if dest == "degrees":
-            if not (value.isascii() and value.isdigit()):
-                return None
-            value = int(value)
-        values[dest] = value
-        given.add(dest)
+    from mcb.fastpath import option_env, read_plain, whole_number
+
+    read = read_plain(args, _OPTIONS[command], convert={"degrees": whole_number})
+    if read is None:
+        return None
+    files, values, given = read
     if len(files) != 1 or _REQUIRED[command] not in given or "" in files:
         return None
-    if "mc_version" not in given:
-        values["mc_version"] = os.environ.get("MCB_MC_VERSION") or None  # the option's envvar, as Click reads it
-    values["file"] = Path(files[0])
-    values["output"] = Path(values["output"]) if values["output"] is not None else None
-    return values
+    output = values.get("output")
+    return {"file": Path(files[0]), "output": Path(output) if output is not None else None,
+            "rules": values.get("rules", "vanilla"), "fmt": values.get("fmt"),
+            "in_place": values.get("in_place", False),
+            "mc_version": values["mc_version"] if "mc_version" in given else option_env("MCB_MC_VERSION"),
+            "json_": values.get("json_", False), "degrees": values.get("degrees"), "axis": values.get("axis")}
 
 
 def dispatch_edit(command: str, args: list[str]) -> int | None:

@@ -1,6 +1,6 @@
-"""Validation scan of block-entity/entity lists: check every entry, keep only what the rules read.
+"""Scan of block-entity/entity lists: check every entry, keep only what the rules (or the model) read.
 
-A validator needs of each entry its ``Pos`` and ``Id`` and the structure facts (tag count, depth, string and list
+Used by validation and by skimmed model reads (whose template values keep their raw bytes). A validator needs of each entry its ``Pos`` and ``Id`` and the structure facts (tag count, depth, string and list
 lengths) that the server's limits judge. Entries equal to a remembered one outside their ``Pos`` payload (the
 templates of :mod:`mcb.schematics.nbt_skim`) are not turned into objects: the scan keeps the template's number and
 the Pos bytes, and :class:`ScannedEntries` hands them to the rules as arrays (a 256^3 file has 42,010 entries).
@@ -94,8 +94,8 @@ class ScannedEntries:
 def scan_entries(skimmer, n: int, depth: int) -> ScannedEntries:
     """Check ``n`` compound entries at the reader's position (a list of block entities or entities).
 
-    Same checks and statistics as :meth:`Skimmer.entries_parsed`; template hits cost two ``startswith`` calls and
-    two appends, and their statistics are replayed once per template at the end.
+    Same checks and statistics as parsing every entry (:meth:`Skimmer.parse_and_remember`); a template hit costs
+    a guess, two ``startswith`` calls and two appends, and the statistics are replayed once per template at the end.
     """
     reader = skimmer.reader
     stats = reader.stats

@@ -254,23 +254,12 @@ class Skimmer:
         return skipped
 
     # --- whole list entries with a Pos hole ---------------------------------------------------------------------
-    def entries(self, n: int, depth: int) -> List:
-        """Parse ``n`` compound entries of a block-entity/entity list, reusing earlier entries' shapes.
+    def entries(self, n: int, depth: int):
+        """Check ``n`` compound entries of a block-entity/entity list (:func:`mcb.schematics.nbt_scan.scan_entries`).
 
-        The hot loop of a 40k-entry list, so a template hit is handled inline (no calls besides the unpack).
-        Validation reads (no raw bytes kept) take the leaner scan in :mod:`mcb.schematics.nbt_scan`."""
-        if not self.keep_raw:
-            from mcb.schematics.nbt_scan import scan_entries
-
-            return scan_entries(self, n, depth)
-        return self.entries_parsed(n, depth)
-
-    def entries_parsed(self, n: int, depth: int):
-        """``entries`` for model reads: the same scan as validation (:func:`mcb.schematics.nbt_scan.scan_entries`).
-
-        Template hits stay a template number and their Pos bytes (no object per entry); the values the templates
-        hold are ``Skipped`` with raw bytes here, so the model keeps 40k equal block entities as columns and a
-        writer copies their contents byte for byte (:mod:`mcb.schematics.sponge`)."""
+        Template hits stay a template number and their Pos bytes (no object per entry). In model reads the values
+        the templates hold are ``Skipped`` with raw bytes, so the model keeps 40k equal block entities as columns
+        and a writer copies their contents byte for byte (:mod:`mcb.schematics.sponge`)."""
         from mcb.schematics.nbt_scan import scan_entries
 
         return scan_entries(self, n, depth)
