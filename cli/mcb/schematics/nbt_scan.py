@@ -1,7 +1,8 @@
 """Scan of block-entity/entity lists: check every entry, keep only what the rules (or the model) read.
 
-Used by validation and by skimmed model reads (whose template values keep their raw bytes). A validator needs of each entry its ``Pos`` and ``Id`` and the structure facts (tag count, depth, string and list
-lengths) that the server's limits judge. Entries equal to a remembered one outside their ``Pos`` payload (the
+Used by validation and by skimmed model reads (whose template values keep their raw bytes). A validator needs of
+each entry its ``Pos`` and ``Id`` and the structure facts (tag count, depth, string and list lengths) that the
+server's limits judge. Entries equal to a remembered one outside their ``Pos`` payload (the
 templates of :mod:`mcb.schematics.nbt_skim`) are not turned into objects: the scan keeps the template's number and
 the Pos bytes, and :class:`ScannedEntries` hands them to the rules as arrays (a 256^3 file has 42,010 entries).
 """
