@@ -30,6 +30,7 @@ from mcb.blocks.state import BlockState, BlockStateError, format_state, parse_st
 from mcb.errors import InputError, UsageError
 
 RULE_SETS = ("vanilla", "geometric")
+ROTATIONS = (0, 90, 180, 270)  # degrees clockwise seen from above, as schematic_import_prepare takes them
 MIRROR_AXES = ("x", "z")
 
 HORIZONTAL = ("north", "east", "south", "west")  # clockwise order

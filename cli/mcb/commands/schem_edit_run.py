@@ -69,8 +69,7 @@ def dispatch_edit(command: str, args: list[str]) -> int | None:
 def run_edit(term, file: Path, *, degrees: int | None = None, axis: str | None = None, output: Path | None,
              rules: str, fmt: str | None, in_place: bool, mc_version: str | None) -> None:
     """Rotate (``degrees``) or mirror (``axis``) ``file`` and print the summary through ``term``."""
-    _one_shot_numpy()
-    from mcb.schematics.transform import ROTATIONS, transform_file
+    from mcb.blocks.transform import ROTATIONS
 
     if axis is None:
         if degrees not in ROTATIONS:
@@ -78,8 +77,21 @@ def run_edit(term, file: Path, *, degrees: int | None = None, axis: str | None =
     elif axis not in ("x", "z"):
         raise UsageError(f"--axis must be x or z, not {axis!r}", hint="x swaps east/west, z swaps north/south")
     target = _check_paths(file, output, in_place)
-    summary = transform_file(file, target, degrees=degrees, mirror_axis=axis, rules=_rules(rules),
-                             version=_sponge_version(fmt), mc_version=mc_version)
+    rules, version = _rules(rules), _sponge_version(fmt)
+    _one_shot_numpy()
+    from mcb.background import import_in_background
+    from mcb.schematics.document import load_for_rewrite
+
+    warming = import_in_background("numpy")  # loads while the file inflates (zlib releases the GIL)
+    try:
+        document = load_for_rewrite(file)
+        from mcb.schematics.transform import transform_file
+
+        summary = transform_file(file, target, degrees=degrees, mirror_axis=axis, rules=rules, version=version,
+                                 mc_version=mc_version, document=document)
+    finally:
+        if warming is not None:
+            warming.join()
     _print_edit(term, summary)
 
 

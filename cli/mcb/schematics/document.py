@@ -122,6 +122,12 @@ def load_document(source: str | os.PathLike | bytes, limits: ReadLimits | None =
     return recognise(root, stats, data, path)
 
 
+def load_for_rewrite(source: str | os.PathLike | bytes) -> Document:
+    """Read a file the way rotate/mirror/convert need it: block-entity contents kept as raw bytes, so untouched
+    ones are written back byte for byte. numpy-free, so it can run while numpy imports on another thread."""
+    return load_document(source, fast=True, keep_raw=True)
+
+
 def recognise(root: Compound, stats: ReadStats, data: bytes, path: str | None) -> Document:
     def doc(kind: str, body: Compound = root, version: int | None = None, **extra) -> Document:
         return Document(root, body, stats, kind, version, data, path, **extra)

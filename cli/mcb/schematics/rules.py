@@ -13,8 +13,8 @@ is a :class:`~mcb.reports.model.Diagnostic` with a stable rule id.
 from __future__ import annotations
 
 import os
-import sys
 
+from mcb.background import import_in_background
 from mcb.errors import InputError, UsageError
 from mcb.reports.model import Diagnostic, FileReport, Severity
 from mcb.schematics import server_rules as server
@@ -179,7 +179,8 @@ def validate_paths(paths, *, profile: str = "server", mc_version: str | int | No
 
         load_registry(mc_version)  # a bad --mc-version is a usage error before any file is read
     files = collect_files(paths, globs or ["*.schem"])
-    warming = _import_numpy_in_background() if any(_size(f) > _SMALL_FILE for f in files) else None
+    # numpy is needed only for big BlockData arrays; it loads while the first file inflates (mcb.background).
+    warming = import_in_background("numpy") if any(_size(f) > _SMALL_FILE for f in files) else None
     try:
         return check_files(files, lambda path: validate_schematic(path, profile=profile, mc_version=mc_version),
                            jobs=jobs, progress=progress)
@@ -196,20 +197,3 @@ def _size(path) -> int:
         return os.stat(path).st_size
     except OSError:
         return 0
-
-
-def _import_numpy_in_background():
-    """Start importing numpy on a worker thread; return the thread (None when numpy is already loaded).
-
-    Validation needs numpy only after a file is read and inflated, and zlib releases the GIL while it inflates, so
-    the import (~100 ms on a small machine, as long as gunzipping a 30 MB file) runs beside the first read instead
-    of before it. Python's import lock makes any ``import numpy`` on the main thread wait for this one.
-    """
-    if "numpy" in sys.modules:
-        return None
-    import importlib
-    import threading
-
-    thread = threading.Thread(target=importlib.import_module, args=("numpy",), name="mcb-import-numpy", daemon=True)
-    thread.start()
-    return thread

@@ -16,12 +16,11 @@ from dataclasses import replace
 
 import numpy as np
 
-from mcb.blocks.transform import MIRROR_AXES, transform_palette
+from mcb.blocks.transform import MIRROR_AXES, ROTATIONS, transform_palette
 from mcb.errors import McbError, UsageError
 from mcb.schematics.cells import present_values, used_indices
 from mcb.schematics.model import BlockEntity, BlockEntityColumns, BlockEntityList, Entity, Schematic
 
-ROTATIONS = (0, 90, 180, 270)
 # Hanging entities: ``Facing`` as a 3-D data value (item frames) and ``facing`` as a 2-D one (paintings).
 _FACING_3D = ("down", "up", "north", "south", "west", "east")
 _FACING_2D = ("south", "west", "north", "east")
@@ -289,15 +288,20 @@ def _move_entity_data(data, entity_id: str, move: _Move, schem: Schematic):
 
 
 def transform_file(source, output, *, degrees: int | None = None, mirror_axis: str | None = None,
-                   rules: str = "vanilla", version: int | None = None, mc_version: str | None = None) -> dict:
+                   rules: str = "vanilla", version: int | None = None, mc_version: str | None = None,
+                   document=None) -> dict:
     """Read ``source``, rotate or mirror it, write ``output`` atomically; return a summary for the CLI.
 
     ``version`` (2 or 3) picks the Sponge version written; None keeps the input's. ``mc_version`` picks the block
-    registry; None uses the schematic's DataVersion. ``output`` may equal ``source`` (in-place edit).
+    registry; None uses the schematic's DataVersion. ``output`` may equal ``source`` (in-place edit). ``document``:
+    ``source`` already read by :func:`mcb.schematics.document.load_for_rewrite`.
     """
-    from mcb.schematics.sponge import read_schematic
+    from mcb.schematics.document import load_for_rewrite
+    from mcb.schematics.sponge import schematic_from_document
 
-    schem = read_schematic(source, compact=True)  # the cells are only moved and written: uint16 where they fit
+    if document is None:
+        document = load_for_rewrite(source)
+    schem = schematic_from_document(document, compact=True)  # the cells are only moved and written: uint16 fits
     registry = _registry_option(mc_version) if mc_version else registry_for(schem)
     move = _mirroring(schem, mirror_axis) if mirror_axis is not None else _rotation(schem, degrees or 0)
     result, transformed = _apply(schem, move, rules, registry, contiguous=False)  # only written, never edited
