@@ -158,7 +158,6 @@ def used_varints(data: bytes | np.ndarray, count: int,
     if scan.problem is not None:  # rare: the exact counting path knows where to stop
         counts, beyond, problem = histogram_varints(data, count, bound)
         return (counts > 0).astype(np.int64), beyond, problem
-    counts = np.zeros(max(bound, 256), dtype=np.int64)
     if cpos.size:  # hide the multi-byte varints' bytes, leaving the one-byte entries
         singles = raw.copy()
         singles[cpos] = 0x80
@@ -166,10 +165,15 @@ def used_varints(data: bytes | np.ndarray, count: int,
         stream = singles.tobytes()
     else:
         stream = raw.tobytes() if isinstance(data, np.ndarray) else bytes(data)
-    seen = _byte_values(stream)
-    counts[sorted(seen)] = 1
+    counts, beyond = _presence(_byte_values(stream), scan.multi_values, bound)
+    return counts, beyond, _count_problem(scan.limit, count)
+
+
+def _presence(singles: set[int], values: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
+    """``used_varints``' (counts, beyond) from the one-byte entries' values and the multi-byte entries' values."""
+    counts = np.zeros(max(bound, 256), dtype=np.int64)
+    counts[sorted(singles)] = 1
     beyond = np.zeros(0, dtype=np.int64)
-    values = scan.multi_values
     if values.size:
         inside = values < counts.size
         counts[np.bincount(values[inside], minlength=counts.size) > 0] = 1
@@ -177,7 +181,7 @@ def used_varints(data: bytes | np.ndarray, count: int,
     if bound < counts.size:
         beyond = np.union1d(np.flatnonzero(counts[bound:]) + bound, beyond)
         counts = counts[:bound]
-    return counts, beyond, _count_problem(scan.limit, count)
+    return counts, beyond
 
 
 def _two_byte_presence(data, raw: np.ndarray, cpos: np.ndarray, count: int, bound: int):
@@ -200,15 +204,8 @@ def _two_byte_presence(data, raw: np.ndarray, cpos: np.ndarray, count: int, boun
     seen = _byte_values(stream)
     kept = stream.translate(None, bytes(v for v in range(256) if v not in shared))  # only the shared values
     singles = {v for v in seen if v not in shared or kept.count(v) > int(final_counts[v])}
-    counts = np.zeros(max(bound, 256), dtype=np.int64)
-    counts[sorted(singles)] = 1
     values = (raw[cpos] & 0x7F).astype(np.int64) | (finals.astype(np.int64) << 7)
-    inside = values < counts.size
-    counts[np.bincount(values[inside], minlength=counts.size) > 0] = 1
-    beyond = np.unique(values[~inside])
-    if bound < counts.size:
-        beyond = np.union1d(np.flatnonzero(counts[bound:]) + bound, beyond)
-        counts = counts[:bound]
+    counts, beyond = _presence(singles, values, bound)
     return counts, beyond, _count_problem(raw.size - cpos.size, count)
 
 
