@@ -1,8 +1,9 @@
-"""A Typer-free start for the hottest command: `mcb schem validate` as CI and pre-commit hooks call it.
+"""A Typer-free start for the hottest commands: `mcb schem validate` as CI and pre-commit hooks call it, and
+`mcb schem rotate|mirror` (their reader and body live in :mod:`mcb.commands.schem_edit_run`).
 
-Building the Typer/Click command tree costs more than validating a typical file (~75 ms of a ~100 ms run), and a
-pre-commit hook pays it on every commit. This module reads the plain shapes of that command line itself and runs
-the very same body (:func:`mcb.commands.reporting.run_schem_validate`) behind the same error boundary
+Building the Typer/Click command tree (~70 ms here) costs more than validating a typical small file (~60 ms in
+all), and a pre-commit hook pays it on every commit. This module reads the plain shapes of these command lines
+itself and runs the very same body (:func:`mcb.commands.reporting.run_schem_validate`) behind the same error boundary
 (:mod:`mcb.boundary`). Anything else (help, root options, ``--``, a short option glued to its value, an option
 without its value, a value that looks like an option, an invalid ``--jobs``) returns ``None`` and the full Typer
 application handles it, so usage errors keep Typer's wording. ``MCB_FAST_PATH=0`` turns the fast path off.
@@ -117,15 +118,21 @@ def dispatch(argv: list[str]) -> int | None:
         return None
     from pathlib import Path
 
-    from mcb import boundary
     from mcb.commands.reporting import run_schem_validate
+
+    return run_guarded(values["json_"], lambda term: run_schem_validate(
+        term, [Path(p) for p in values["paths"]], profile=values["profile"], mc_version=values["mc_version"],
+        format_=values["format_"], strict=values["strict"], glob=values["glob"], jobs=values["jobs"]))
+
+
+def run_guarded(json_: bool, body) -> int:
+    """Call ``body(terminal)`` behind the error boundary the Typer root group uses; return the exit code."""
+    from mcb import boundary
     from mcb.state import AppState
 
-    state = AppState(json=values["json_"])
+    state = AppState(json=json_)
     try:
-        run_schem_validate(state.terminal(values["json_"]), [Path(p) for p in values["paths"]],
-                           profile=values["profile"], mc_version=values["mc_version"], format_=values["format_"],
-                           strict=values["strict"], glob=values["glob"], jobs=values["jobs"])
+        body(state.terminal(json_))
     except boundary.CAUGHT as error:
         return boundary.exit_code_for(state, error)
     return 0

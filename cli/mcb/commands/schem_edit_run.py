@@ -54,16 +54,10 @@ def dispatch_edit(command: str, args: list[str]) -> int | None:
     values = parse_edit(command, args)
     if values is None:
         return None
-    from mcb import boundary
-    from mcb.state import AppState
+    from mcb.fastpath import run_guarded
 
     json_ = values.pop("json_")
-    state = AppState(json=json_)
-    try:
-        run_edit(state.terminal(json_), **values)
-    except boundary.CAUGHT as error:
-        return boundary.exit_code_for(state, error)
-    return 0
+    return run_guarded(json_, lambda term: run_edit(term, **values))
 
 
 def run_edit(term, file: Path, *, degrees: int | None = None, axis: str | None = None, output: Path | None,
