@@ -29,12 +29,10 @@ def print_reports(term, reports, fmt: str, *, tool: str, strict: bool, rules: di
 def run_schem_validate(term, paths, *, profile: str, mc_version: str | None, format_: str | None, strict: bool,
                        glob: list[str] | None, jobs: int | None) -> None:
     """The body of `mcb schem validate`, whichever parser read its arguments."""
-    import os
-
-    # Validation does no linear algebra: one OpenBLAS thread, so numpy's import does not start a pool that spins
-    # on the other core while the first file inflates there (a value the user set wins).
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    from mcb.background import settle_numpy_for_one_shot
     from mcb.schematics.rules import RULES, validate_paths
+
+    settle_numpy_for_one_shot()
 
     fmt = choose_format(term, format_)
     reports = validate_paths(paths, profile=profile, mc_version=mc_version, globs=glob, jobs=jobs,

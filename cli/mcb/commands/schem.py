@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated
 
@@ -15,14 +14,6 @@ schem_app = typer.Typer(
     "inspect, convert v1/v3 to the server's v2.",
     no_args_is_help=True,
 )
-
-
-def prefer_small_pages() -> None:
-    """Ask numpy (imported after this, inside the command) not to madvise transparent huge pages: a one-shot
-    rewrite of a 256^3 schematic allocates ~1 GB of short-lived arrays, and on a busy machine each huge-page fault
-    can stall in memory compaction (``mcb schem rotate`` of the 256^3 corpus file: median 1.95 -> 1.44 s).
-    A value the user set wins."""
-    os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
 
 
 @schem_app.command("validate")
@@ -132,7 +123,9 @@ def convert(
 
         mcb schem convert house.schem -o house_v3.schem --format v3
     """
-    prefer_small_pages()
+    from mcb.background import settle_numpy_for_one_shot
+
+    settle_numpy_for_one_shot()
     from mcb.errors import UsageError
     from mcb.schematics.inspect import convert_schematic
 

@@ -9,7 +9,6 @@ wording. ``tests/schematics/test_edit_fast_path.py`` runs the same command lines
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from mcb.errors import InputError, UsageError
@@ -72,8 +71,9 @@ def run_edit(term, file: Path, *, degrees: int | None = None, axis: str | None =
         raise UsageError(f"--axis must be x or z, not {axis!r}", hint="x swaps east/west, z swaps north/south")
     target = _check_paths(file, output, in_place)
     rules, version = _rules(rules), _sponge_version(fmt)
-    _one_shot_numpy()
-    from mcb.background import import_in_background
+    from mcb.background import import_in_background, settle_numpy_for_one_shot
+
+    settle_numpy_for_one_shot()
     from mcb.schematics.document import load_for_rewrite
 
     warming = import_in_background("numpy")  # loads while the file inflates (zlib releases the GIL)
@@ -87,14 +87,6 @@ def run_edit(term, file: Path, *, degrees: int | None = None, axis: str | None =
         if warming is not None:
             warming.join()
     _print_edit(term, summary)
-
-
-def _one_shot_numpy() -> None:
-    """Settings for numpy in these one-shot rewrites, made before it is imported (a value the user set wins): no
-    transparent huge pages (as ``mcb.commands.schem.prefer_small_pages``, which imports Typer) and one OpenBLAS
-    thread: nothing here does linear algebra, and a BLAS thread pool costs ~90 ms of CPU at import."""
-    os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 def _check_paths(source: Path, output: Path | None, in_place: bool, suffix: str = ".schem") -> Path:
