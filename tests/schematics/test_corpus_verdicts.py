@@ -191,3 +191,32 @@ def test_every_emitted_rule_id_is_described(corpus):
         for profile in ("server", "spec"):
             seen |= {d.rule for d in validate_schematic(path, profile=profile).diagnostics}
     assert seen - set(RULES) == set()
+
+
+def test_spec_profile_finds_each_bad_block_entity_among_thousands(tmp_path):
+    # 2,000 look-alike chests (one template: the checks run on arrays) with three bad ones in between: two
+    # outside the box and one without an Id. The findings come in list order with their own indices.
+    import gzip
+
+    from mcb.schematics.nbt import ByteArray, Compound, Int, IntArray, List, Short, String
+    from mcb.schematics.writer import encode_nbt
+
+    size = 20
+    entries = []
+    for i in range(2000):
+        x, z = i % size, (i // size) % size
+        entries.append(Compound({"Id": String("minecraft:chest"), "Pos": IntArray((x, i // (size * size), z)),
+                                 "Items": List((), 0)}))
+    entries[1500] = Compound({"Id": String("minecraft:chest"), "Pos": IntArray((size, 0, 0)), "Items": List((), 0)})
+    entries[700] = Compound({"Id": String("minecraft:chest"), "Pos": IntArray((0, -1, 0)), "Items": List((), 0)})
+    entries[42] = Compound({"Pos": IntArray((1, 1, 1)), "Items": List((), 0)})
+    root = Compound({"Version": Int(2), "DataVersion": Int(3700), "Width": Short(size), "Height": Short(size),
+                     "Length": Short(size), "PaletteMax": Int(1), "Palette": Compound({"minecraft:stone": Int(0)}),
+                     "BlockData": ByteArray(bytes(size ** 3)), "BlockEntities": List(entries, 10)})
+    path = tmp_path / "chests.schem"
+    path.write_bytes(gzip.compress(encode_nbt(root)))
+    found = [(d.rule, d.pointer) for d in validate_schematic(path, profile="spec").diagnostics
+             if d.rule.startswith("sponge.block_entity")]
+    assert found == [("sponge.block_entity.shape", "/BlockEntities/42"),
+                     ("sponge.block_entity.outside", "/BlockEntities/700/Pos"),
+                     ("sponge.block_entity.outside", "/BlockEntities/1500/Pos")]
