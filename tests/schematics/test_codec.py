@@ -239,3 +239,11 @@ def test_two_byte_palettes_presence_agrees_with_the_exact_histogram(values, boun
     assert problem is None
     assert (present > 0).tolist() == (counts > 0).tolist()
     assert beyond.tolist() == beyond_ref.tolist() == sorted({v for v in values if v >= bound})
+
+
+def test_a_hostile_run_of_continuation_bytes_is_refused_as_too_long():
+    from mcb.schematics.varint_py import used_values_small
+
+    values, problem = used_values_small(b"\x05" + b"\xff" * 65_000 + b"\x01", 2)
+    assert values == {5}
+    assert (problem.kind, problem.index) == ("too_long", 1)

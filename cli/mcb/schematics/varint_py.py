@@ -41,8 +41,9 @@ def used_values_small(data: bytes, count: int) -> tuple[frozenset[int], VarintPr
             continue
         value, shift, run = byte & 0x7F, 7, 1  # run: continuation bytes so far
         while i < size and data[i] >= 0x80:
-            value |= (data[i] & 0x7F) << shift
-            shift += 7
+            if run < 5:  # a longer run is refused anyway; do not grow a huge int on hostile input
+                value |= (data[i] & 0x7F) << shift
+                shift += 7
             run += 1
             i += 1
         if i >= size:
