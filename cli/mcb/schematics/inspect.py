@@ -40,6 +40,7 @@ def describe_schematic(path: str | os.PathLike, mc_version: str | int | None = N
     schem = schematic_from_document(doc)
     src = schem.source
     meta = schem.metadata or {}
+    counts = schem.palette_counts()
     return {
         "file": str(path),
         "format": doc.label,
@@ -57,10 +58,10 @@ def describe_schematic(path: str | os.PathLike, mc_version: str | int | None = N
         "worldedit_offset": list(src.we_offset) if src.we_offset else None,
         "world_origin": list(schem.world_origin) if schem.world_origin else None,
         "producer": src.producer,
-        "non_air_blocks": schem.non_air_count(),
-        "palette": [{"state": state, "count": count} for state, count in schem.palette_counts()],
+        "non_air_blocks": schem.non_air_count(counts),
+        "palette": [{"state": state, "count": count} for state, count in counts],
         "block_entities": {"count": len(schem.block_entities),
-                           "by_id": dict(Counter(be.id for be in schem.block_entities).most_common())},
+                           "by_id": dict(schem.block_entity_ids().most_common())},
         "entities": {"count": len(schem.entities), "by_id": dict(Counter(e.id for e in schem.entities).most_common())},
         "biomes": None if schem.biome_palette is None else {
             "palette": list(schem.biome_palette), "layers": int(schem.biomes.shape[0])},
@@ -87,7 +88,7 @@ def conversion_losses(schem: Schematic, version: int) -> list[str]:
         return []
     losses = []
     if schem.block_entities:
-        kinds = Counter(be.id for be in schem.block_entities).most_common(3)
+        kinds = schem.block_entity_ids().most_common(3)
         losses.append(f"{len(schem.block_entities)} block entities (" + ", ".join(f"{n}x {k}" for k, n in kinds)
                       + "): the server imports no block-entity data")
     if schem.entities:

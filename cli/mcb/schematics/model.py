@@ -21,6 +21,8 @@ Transform recipe (what rotate/mirror needs to touch): ``blocks`` (numpy, axes [y
 
 from __future__ import annotations
 
+from collections import Counter
+
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -217,11 +219,25 @@ class Schematic:
         counts = np.bincount(self.blocks.ravel(), minlength=len(self.palette)) if self.blocks.size else []
         return [(state, int(counts[i]) if i < len(counts) else 0) for i, state in enumerate(self.palette)]
 
-    def non_air_count(self) -> int:
-        air = [i for i, s in enumerate(self.palette) if s.split("[", 1)[0] in AIR_STATES or s in ("air",)]
+    def non_air_count(self, palette_counts: list[tuple[str, int]] | None = None) -> int:
+        """Cells whose state is not air. ``palette_counts``: :meth:`palette_counts` when the caller has it already
+        (a count per index is one pass; asking ``isin`` over 16.7 M cells cost 0.6 s)."""
         if not self.blocks.size:
             return 0
-        return int(self.blocks.size - np.isin(self.blocks, air).sum()) if air else int(self.blocks.size)
+        counts = palette_counts if palette_counts is not None else self.palette_counts()
+        air = sum(n for state, n in counts if state.split("[", 1)[0] in AIR_STATES or state == "air")
+        return int(self.blocks.size) - air
+
+    def block_entity_ids(self) -> Counter:
+        """How many block entities of each id (without building 40k objects when they are held as columns)."""
+        columns = getattr(self.block_entities, "columns", None)
+        if columns is None:
+            return Counter(be.id for be in self.block_entities)
+        found: Counter = Counter()
+        shapes, first, counts = np.unique(columns.shape_of, return_index=True, return_counts=True)
+        for index in np.argsort(first, kind="stable").tolist():  # ids in order of first appearance, as a count
+            found[columns.shapes[int(shapes[index])][0]] += int(counts[index])  # over the entries would give
+        return found
 
     def compact_palette(self) -> Schematic:
         """A copy whose palette keeps only used entries, ordered by first appearance in y, z, x scan order.
