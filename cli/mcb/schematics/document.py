@@ -45,25 +45,25 @@ class Document:
     path: str | None
     body_pointer: str = ""  # NBT path prefix of ``body`` ("" or "/Schematic")
     nonconforming_v3: bool = False
-    _histograms: dict = field(default_factory=dict, repr=False)
+    _used_values: dict = field(default_factory=dict, repr=False)
 
     def used_values(self, tag, count: int) -> tuple[frozenset[int], object]:
         """The set of values a varint array tag holds and the first problem of its stream (a ``VarintProblem`` or
         None), computed once per document (both profiles need it). Short arrays are read in plain Python, so
         validating a small schematic never imports numpy."""
         key = (id(tag), count)
-        if key not in self._histograms:
+        if key not in self._used_values:
             from mcb.schematics.varint_py import SMALL_STREAM, used_values_small
 
             if len(tag) <= SMALL_STREAM:
-                self._histograms[key] = used_values_small(tag, count)
+                self._used_values[key] = used_values_small(tag, count)
             else:
                 from mcb.schematics.varint import used_varints
 
                 present, beyond, problem = used_varints(tag, count, bound=4096)
                 values = frozenset(present.nonzero()[0].tolist()) | frozenset(beyond.tolist())
-                self._histograms[key] = (values, problem)
-        return self._histograms[key]
+                self._used_values[key] = (values, problem)
+        return self._used_values[key]
 
     def pointer(self, *parts: str | int) -> str:
         return self.body_pointer + "".join(f"/{p}" for p in parts)
