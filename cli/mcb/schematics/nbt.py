@@ -1,7 +1,8 @@
 """A bounded, streaming reader for big-endian Java NBT (the encoder is in :mod:`mcb.schematics.writer`).
 
 Bounded *while reading*: the compressed input is capped before inflating; gzip is inflated lazily, chunk by
-chunk, with a hard cap on the inflated size; every declared string/array/list length is checked against what can
+chunk (for a big file by a worker thread a few chunks ahead of the parser, :mod:`mcb.schematics.inflate`), with a
+hard cap on the inflated size; every declared string/array/list length is checked against what can
 still arrive under that cap before anything is allocated (so a 1 GB decompression bomb is refused after a few
 kilobytes); nesting depth and total tag count are capped. Strings are decoded as Java *modified* UTF-8.
 
@@ -17,11 +18,11 @@ from __future__ import annotations
 
 import gc
 import struct
-import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from mcb.errors import InputError
+from mcb.schematics.inflate import AheadInflater, GzipCorrupt, GzipTruncated, InlineInflater
 from mcb.schematics.nbt_tags import (  # noqa: F401  (re-exported: the tag types are part of this module's API)
     TAG_BYTE, TAG_BYTE_ARRAY, TAG_COMPOUND, TAG_DOUBLE, TAG_END, TAG_FLOAT, TAG_INT, TAG_INT_ARRAY, TAG_LIST,
     TAG_LONG, TAG_LONG_ARRAY, TAG_NAMES, TAG_SHORT, TAG_STRING, Byte, ByteArray, Compound, Double, Float, Int,
@@ -75,6 +76,7 @@ _SCALAR = {TAG_BYTE: (1, _STRUCTS["b"], Byte), TAG_SHORT: (2, _STRUCTS["h"], Sho
            TAG_DOUBLE: (8, _STRUCTS["d"], Double)}
 _LIST_FMT = {TAG_BYTE: "b", TAG_SHORT: "h", TAG_INT: "i", TAG_LONG: "q", TAG_FLOAT: "f", TAG_DOUBLE: "d"}
 _CHUNK = 4 * 1024 * 1024
+_AHEAD_MIN = 128 * 1024  # compressed bytes from which a worker thread inflates ahead of the parser
 _ENTRY_LISTS = frozenset({"BlockEntities", "TileEntities", "Entities"})  # see nbt_skim.Skimmer.entries
 
 
@@ -88,10 +90,11 @@ class _Reader:
         self.skim = None
         self.texts: dict[bytes, str] = {}
         self.skimmer = None  # mcb.schematics.nbt_skim.Skimmer in skim mode
+        self.on_array = None  # read_nbt's on_array hook
         self.mark: int | None = None  # absolute offset that buffer refills must keep (raw bytes being captured)
         if compressed:
-            self.inflater = zlib.decompressobj(wbits=31)
-            self.pending = data
+            kind = AheadInflater if len(data) >= _AHEAD_MIN else InlineInflater
+            self.inflater = kind(data, limits.max_inflated)
             self.inflated_total = 0
             self.buf = b""
             self.base = 0  # inflated offset of buf[0]
@@ -115,15 +118,18 @@ class _Reader:
             return len(self.buf) - self.pos
         return self.limits.max_inflated - consumed
 
-    def need(self, n: int) -> None:
-        if self.pos + n <= len(self.buf):
-            return
+    def within_budget(self, n: int) -> None:
         if n > self.budget():
             if self.inflater is None:
                 raise self.fail("NBT data is truncated", "nbt.truncated")
             raise self.fail(f"declared length needs {n} more bytes, beyond the {self.limits.max_inflated} byte "
                             "inflated-size limit", "nbt.limit.inflated",
                             hint="the file is corrupt or a decompression bomb")
+
+    def need(self, n: int) -> None:
+        if self.pos + n <= len(self.buf):
+            return
+        self.within_budget(n)
         keep = self.pos if self.mark is None else min(self.pos, self.mark - self.base)
         rest = self.buf[keep:]
         self.base += keep
@@ -143,18 +149,16 @@ class _Reader:
         inflater = self.inflater
         if inflater.eof:
             return b""
-        allowed = self.limits.max_inflated - self.inflated_total + 1
         try:
-            chunk = inflater.decompress(self.pending, min(want, allowed))
-        except zlib.error as error:
+            chunk = inflater.read(want)
+        except GzipCorrupt as error:
             raise self.fail(f"gzip data is corrupt ({error})", "gzip.corrupt") from None
-        self.pending = inflater.unconsumed_tail
+        except GzipTruncated:
+            raise self.fail("gzip stream is truncated", "gzip.truncated") from None
         self.inflated_total += len(chunk)
         if self.inflated_total > self.limits.max_inflated:
             raise self.fail(f"inflated data exceeds the {self.limits.max_inflated} byte limit", "nbt.limit.inflated",
                             hint="the file is corrupt or a decompression bomb")
-        if not chunk and not inflater.eof and not self.pending:
-            raise self.fail("gzip stream is truncated", "gzip.truncated")
         return chunk
 
     def take(self, n: int) -> bytes:
@@ -162,6 +166,27 @@ class _Reader:
         start = self.pos
         self.pos = start + n
         return self.buf[start:self.pos]
+
+    def take_long(self, n: int) -> bytes:
+        """``take(n)`` for a long array (a 256^3 BlockData is 17 MB): the inflated pieces are joined once into the
+        result instead of first into the buffer and then sliced out of it (each copy of 17 MB costs ~8 ms)."""
+        if self.inflater is None or self.mark is not None or self.pos + n <= len(self.buf):
+            return self.take(n)
+        self.within_budget(n)
+        end = self.base + self.pos + n  # inflated offset just after the array
+        parts = [self.buf[self.pos:]]
+        have = len(parts[0])
+        while have < n:
+            chunk = self._inflate(max(n - have, _CHUNK))
+            if not chunk:
+                raise self.fail("NBT data is truncated (gzip stream ended early)", "nbt.truncated")
+            parts.append(chunk)
+            have += len(chunk)
+        last = parts[-1]
+        cut = len(last) - (have - n)
+        parts[-1] = last[:cut]
+        self.buf, self.base, self.pos = last[cut:], end, 0
+        return b"".join(parts)
 
     def drain(self) -> int:
         """Inflate the rest of the stream; return how many bytes follow the current position."""
@@ -175,7 +200,7 @@ class _Reader:
             if not chunk and not self.inflater.eof:
                 raise self.fail("gzip stream is truncated", "gzip.truncated")
             trailing += len(chunk)
-        self.stats.trailing_gzip_bytes = len(self.inflater.unused_data) + len(self.pending)
+        self.stats.trailing_gzip_bytes = self.inflater.trailing()
         return trailing
 
     # --- primitives ------------------------------------------------------------------------------------------
@@ -249,7 +274,10 @@ class _Reader:
         if tag == TAG_LIST:
             return self.list(depth + 1)
         if tag == TAG_BYTE_ARRAY:
-            return ByteArray(self.take(self.length(1, "byte array")))
+            value = ByteArray(self.take_long(self.length(1, "byte array")))
+            if self.on_array is not None:
+                self.on_array(self.path, value)
+            return value
         if tag == TAG_INT_ARRAY:
             n = self.length(4, "int array")
             return IntArray(struct.unpack(f">{n}i", self.take(4 * n)))
@@ -343,13 +371,16 @@ def is_gzip(data: bytes) -> bool:
 
 
 def read_nbt(data: bytes, limits: ReadLimits | None = None, skim=None,
-             keep_raw: bool = False) -> tuple[Compound, ReadStats]:
+             keep_raw: bool = False, on_array=None) -> tuple[Compound, ReadStats]:
     """Parse one NBT document (gzip or raw, detected by magic) into (root compound, stats).
 
     ``skim(path) -> bool`` (optional) is asked for every list/compound inside a compound; when it answers True
     the container is structure-checked without being built (:mod:`mcb.schematics.nbt_skim`) and returned as a
     ``Skipped`` placeholder; with ``keep_raw`` it carries its encoded bytes (``Skipped.raw``) so a writer can copy it
     and :class:`~mcb.schematics.nbt_skim.LazyCompound` can decode it on first access.
+
+    ``on_array(path, value)`` (optional) is called with each Byte_Array as soon as it is read (``path`` is the
+    reader's live list of names: copy it to keep it), so work on it can start while the rest is parsed.
     """
     limits = limits or ReadLimits()
     stats = ReadStats(compressed=is_gzip(data), compressed_size=len(data))
@@ -359,11 +390,22 @@ def read_nbt(data: bytes, limits: ReadLimits | None = None, skim=None,
     if not data:
         raise NbtError("file is empty", rule="nbt.empty", pointer="/")
     with gc_paused():
-        return _read(data, limits, skim, keep_raw, stats)
+        return _read(data, limits, skim, keep_raw, stats, on_array)
 
 
-def _read(data: bytes, limits: ReadLimits, skim, keep_raw: bool, stats: ReadStats) -> tuple[Compound, ReadStats]:
+def _read(data: bytes, limits: ReadLimits, skim, keep_raw: bool, stats: ReadStats,
+          on_array=None) -> tuple[Compound, ReadStats]:
     reader = _Reader(data, stats.compressed, limits, stats)
+    try:
+        return _parse(reader, data, skim, keep_raw, stats, on_array)
+    finally:
+        if reader.inflater is not None:
+            reader.inflater.close()
+
+
+def _parse(reader: _Reader, data: bytes, skim, keep_raw: bool, stats: ReadStats,
+           on_array) -> tuple[Compound, ReadStats]:
+    reader.on_array = on_array
     if skim is not None:
         from mcb.schematics.nbt_skim import Skimmer
 
