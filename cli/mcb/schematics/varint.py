@@ -149,15 +149,23 @@ def used_varints(data: bytes | np.ndarray, count: int,
     from absent (0). Cheaper: a byte-value histogram of 16.7 M cells costs ~100 ms in numpy, while the set of
     byte values is found by ``bytes.translate`` deleting the values already seen (a pass or two, ~10 ms).
     """
+    counts, beyond, problem, entries = stream_presence(data, bound)
+    return counts, beyond, problem or _count_problem(entries, count)
+
+
+def stream_presence(data: bytes | np.ndarray,
+                    bound: int = 65536) -> tuple[np.ndarray, np.ndarray, VarintProblem | None, int]:
+    """:func:`used_varints` before the count is known: ``(counts, beyond, problem, entries)``, where ``problem``
+    is the stream's first broken rule (never a count mismatch) and ``entries`` the number of entries before it."""
     raw = _raw(data)
     cpos = _continuations(raw)  # in 1 MiB chunks: no 16 MiB temporary to fault in
-    quick = _two_byte_presence(data, raw, cpos, count, bound)
+    quick = _two_byte_presence(data, raw, cpos, bound)
     if quick is not None:
         return quick
     scan = _scan(raw, keep_last=False, cpos=cpos)
     if scan.problem is not None:  # rare: the exact counting path knows where to stop
-        counts, beyond, problem = histogram_varints(data, count, bound)
-        return (counts > 0).astype(np.int64), beyond, problem
+        counts, beyond, problem = histogram_varints(data, scan.limit, bound)
+        return (counts > 0).astype(np.int64), beyond, problem, scan.limit
     if cpos.size:  # hide the multi-byte varints' bytes, leaving the one-byte entries
         singles = raw.copy()
         singles[cpos] = 0x80
@@ -165,8 +173,8 @@ def used_varints(data: bytes | np.ndarray, count: int,
         stream = singles.tobytes()
     else:
         stream = raw.tobytes() if isinstance(data, np.ndarray) else bytes(data)
-    counts, beyond = _presence(_byte_values(stream), scan.multi_values, bound)
-    return counts, beyond, _count_problem(scan.limit, count)
+    counts, beyond = _presence(_byte_values(stream)[0], scan.multi_values, bound)
+    return counts, beyond, None, scan.limit
 
 
 def _presence(singles: set[int], values: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
@@ -184,12 +192,12 @@ def _presence(singles: set[int], values: np.ndarray, bound: int) -> tuple[np.nda
     return counts, beyond
 
 
-def _two_byte_presence(data, raw: np.ndarray, cpos: np.ndarray, count: int, bound: int):
+def _two_byte_presence(data, raw: np.ndarray, cpos: np.ndarray, bound: int):
     """``used_varints`` for the common multi-byte case (palettes of 129..16384 entries): every multi-byte varint
     is two bytes, canonical, and the stream is complete. None when that is not so.
 
     The final bytes of the two-byte varints look like one-byte entries; a value among them is also a one-byte
-    entry only if the stream holds it more often than the finals do (counted after one ``bytes.translate``).
+    entry only if the stream holds it more often than the finals do (counted by :func:`_byte_values`).
     """
     if not cpos.size or raw[-1] >= 0x80 or (cpos.size > 1 and bool((np.diff(cpos) == 1).any())):
         return None
@@ -201,26 +209,30 @@ def _two_byte_presence(data, raw: np.ndarray, cpos: np.ndarray, count: int, boun
     if len(shared) > 8:
         return None
     stream = data if isinstance(data, bytes) else raw.tobytes()
-    seen = _byte_values(stream)
-    kept = stream.translate(None, bytes(v for v in range(256) if v not in shared))  # only the shared values
-    singles = {v for v in seen if v not in shared or kept.count(v) > int(final_counts[v])}
+    seen, occurrences = _byte_values(stream, frozenset(shared))
+    singles = {v for v in seen if v not in shared or occurrences[v] > int(final_counts[v])}
     values = (raw[cpos] & 0x7F).astype(np.int64) | (finals.astype(np.int64) << 7)
     counts, beyond = _presence(singles, values, bound)
-    return counts, beyond, _count_problem(raw.size - cpos.size, count)
+    return counts, beyond, None, raw.size - cpos.size
 
 
 _HIGH = frozenset(range(0x80, 0x100))
 
 
-def _byte_values(stream: bytes) -> set[int]:
-    """The distinct byte values below 0x80 in ``stream``."""
+def _byte_values(stream: bytes, counted: frozenset[int] = frozenset()) -> tuple[set[int], dict[int, int]]:
+    """The distinct byte values below 0x80 in ``stream``, and how often each value of ``counted`` occurs.
+
+    Each pass deletes the values seen so far, except the counted ones, so the rest shrinks to the counted values'
+    occurrences (a few hundred thousand bytes on a 256^3 file) after one full pass, usually.
+    """
     seen = set(stream[:65536])
     rest = stream
     while True:
-        rest = rest.translate(None, bytes(sorted(seen | _HIGH)))
-        if not rest:
-            return seen - _HIGH
-        seen.update(rest[:65536])
+        rest = rest.translate(None, bytes(sorted((seen - counted) | _HIGH)))  # the counted and unseen values
+        unseen = rest.translate(None, bytes(sorted(seen | _HIGH))) if counted else rest
+        if not unseen:
+            return seen - _HIGH, {v: rest.count(v) for v in counted}
+        seen.update(unseen[:65536])
 
 
 def _lengths(values: np.ndarray) -> np.ndarray:
