@@ -36,6 +36,6 @@ def run_schem_validate(term, paths, *, profile: str, mc_version: str | None, for
 
     fmt = choose_format(term, format_)
     reports = validate_paths(paths, profile=profile, mc_version=mc_version, globs=glob, jobs=jobs,
-                             progress=term.progress)
+                             progress=term.progress, helper=True)
     print_reports(term, reports, fmt, tool="mcb schem validate", strict=strict, rules=RULES,
                   noun="schematics", code="schem.validate.failed")

@@ -45,17 +45,23 @@ class Document:
     path: str | None
     body_pointer: str = ""  # NBT path prefix of ``body`` ("" or "/Schematic")
     nonconforming_v3: bool = False
+    helper: object = field(default=None, repr=False)  # a mcb.schematics.offload.PresenceHelper, or None
     _used_values: dict = field(default_factory=dict, repr=False)
 
     def used_values(self, tag, count: int) -> tuple[frozenset[int], object]:
         """The set of values a varint array tag holds and the first problem of its stream (a ``VarintProblem`` or
         None), computed once per document (both profiles need it). Short arrays are read in plain Python, so
-        validating a small schematic never imports numpy."""
+        validating a small schematic never imports numpy; a long one handed to a helper process while the file was
+        read (:mod:`mcb.schematics.offload`) takes the helper's answer."""
         key = (id(tag), count)
         if key not in self._used_values:
-            from mcb.schematics.varint_py import SMALL_STREAM, used_values_small
+            from mcb.schematics.varint_py import SMALL_STREAM, count_problem, used_values_small
 
-            if len(tag) <= SMALL_STREAM:
+            answer = self.helper.answer(tag) if self.helper is not None else None
+            if answer is not None:
+                values, problem, entries = answer
+                self._used_values[key] = (values, problem or count_problem(entries, count))
+            elif len(tag) <= SMALL_STREAM:
                 self._used_values[key] = used_values_small(tag, count)
             else:
                 from mcb.schematics.varint import used_varints
@@ -110,16 +116,21 @@ def _skim(path: list[str]) -> bool:
 
 
 def load_document(source: str | os.PathLike | bytes, limits: ReadLimits | None = None, *,
-                  fast: bool = False, keep_raw: bool = False) -> Document:
+                  fast: bool = False, keep_raw: bool = False, helper=None) -> Document:
     """Read and recognise a file. ``fast=True`` skims block-entity/entity payloads (their nested containers
     become ``Skipped``; with ``keep_raw`` they keep their bytes, for lazy decoding and byte-exact rewriting).
+
+    ``helper`` (a :class:`~mcb.schematics.offload.PresenceHelper`) gets the BlockData as soon as it is read.
 
     Raises ``NbtError``/``InputError`` (clean diagnostics) for unreadable or malformed input.
     """
     limits = limits or ReadLimits()
     data, path = read_source(source, limits)
-    root, stats = read_nbt(data, limits, skim=_skim if fast else None, keep_raw=keep_raw)
-    return recognise(root, stats, data, path)
+    root, stats = read_nbt(data, limits, skim=_skim if fast else None, keep_raw=keep_raw,
+                           on_array=helper.offer if helper is not None else None)
+    document = recognise(root, stats, data, path)
+    document.helper = helper
+    return document
 
 
 def load_for_rewrite(source: str | os.PathLike | bytes) -> Document:

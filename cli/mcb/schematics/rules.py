@@ -52,29 +52,63 @@ def resolve_target(profile: str, mc_version: str | int | None, file_data_version
 
 
 def validate_schematic(source: str | os.PathLike, *, profile: str = "server", mc_version: str | int | None = None,
-                       limits: ReadLimits | None = None) -> FileReport:
-    """Check one file; the report's ``facts`` carry format, version, size and the server's verdict."""
+                       limits: ReadLimits | None = None, helper: bool = False) -> FileReport:
+    """Check one file; the report's ``facts`` carry format, version, size and the server's verdict.
+
+    ``helper=True`` lets a big file's BlockData be checked by a forked helper process on another core while the
+    rest is parsed (:mod:`mcb.schematics.offload`; for one-shot commands: it forks). The report is the same.
+    """
     if profile not in PROFILES:
         raise UsageError(f"unknown profile {profile!r}", hint="choose server or spec")
     file = str(source)
     report = FileReport(file=file, facts={"profile": profile})
     limits = limits or ReadLimits()
+    data, _ = _read_or_report(source, limits, report)
+    if data is None:
+        return report
+    presence = None
+    if helper and len(data) > _SMALL_FILE:
+        from mcb.schematics.offload import PresenceHelper
+
+        presence = PresenceHelper.start()
     try:
-        data, _ = read_source(source, limits)
-        doc = load_document(data, limits, fast=True)
+        return _validate(data, file, report, profile, mc_version, limits, presence)
+    finally:
+        if presence is not None:
+            presence.close()
+
+
+def _read_or_report(source, limits: ReadLimits, report: FileReport):
+    try:
+        return read_source(source, limits)
+    except NbtError as error:
+        _unreadable(error, report, report.facts["profile"])
+    except InputError as error:
+        report.diagnostics.append(_diagnostic(error.code, Severity.ERROR, error.message, report.file, None, error.hint))
+    return None, None
+
+
+def _unreadable(error: NbtError, report: FileReport, profile: str) -> None:
+    file = report.file
+    verdict = error.message
+    if error.rule == "nbt.limit.inflated":
+        # Our reader stops at a generous cap; the server's own cap is 4 MiB, so it refuses such a file first.
+        finding = server.ServerFinding("server.size.inflated", "Inflated schematic exceeds 4 MiB", "/",
+                                       detail=f"inflated size above {server.MAX_INFLATED} bytes")
+        verdict = finding.message
+        if profile == "server":
+            report.diagnostics.append(_from_server(finding, file))
+    report.diagnostics.append(_diagnostic(error.rule, Severity.ERROR, error.message, file, error.pointer, error.hint))
+    report.facts["server_verdict"] = f"rejected: {verdict}"
+
+
+def _validate(data: bytes, file: str, report: FileReport, profile: str, mc_version, limits: ReadLimits,
+              presence) -> FileReport:
+    try:
+        doc = load_document(data, limits, fast=True, helper=presence)
         doc.path = file
     except NbtError as error:
-        verdict = error.message
-        if error.rule == "nbt.limit.inflated":
-            # Our reader stops at a generous cap; the server's own cap is 4 MiB, so it refuses such a file first.
-            finding = server.ServerFinding("server.size.inflated", "Inflated schematic exceeds 4 MiB", "/",
-                                           detail=f"inflated size above {server.MAX_INFLATED} bytes")
-            verdict = finding.message
-            if profile == "server":
-                report.diagnostics.append(_from_server(finding, file))
-        report.diagnostics.append(_diagnostic(error.rule, Severity.ERROR, error.message, file, error.pointer,
-                                              error.hint))
-        report.facts["server_verdict"] = f"rejected: {verdict}"
+        _unreadable(error, report, profile)
         return report
     except InputError as error:
         report.diagnostics.append(_diagnostic(error.code, Severity.ERROR, error.message, file, None, error.hint))
@@ -168,8 +202,13 @@ def _offset_warning(doc: Document, file: str) -> list[Diagnostic]:
 
 
 def validate_paths(paths, *, profile: str = "server", mc_version: str | int | None = None,
-                   globs: list[str] | None = None, jobs: int | None = None, progress=None) -> list[FileReport]:
-    """Walk files/directories (default pattern ``*.schem``) and validate each one."""
+                   globs: list[str] | None = None, jobs: int | None = None, progress=None,
+                   helper: bool = False) -> list[FileReport]:
+    """Walk files/directories (default pattern ``*.schem``) and validate each one.
+
+    ``helper=True`` (one-shot commands) lets a single big file's BlockData be checked in a forked helper process
+    (:mod:`mcb.schematics.offload`) where that is safe; the reports are the same either way.
+    """
     from mcb.reports.runner import check_files, collect_files
 
     if profile not in PROFILES:
@@ -179,10 +218,20 @@ def validate_paths(paths, *, profile: str = "server", mc_version: str | int | No
 
         load_registry(mc_version)  # a bad --mc-version is a usage error before any file is read
     files = collect_files(paths, globs or ["*.schem"])
-    # numpy is needed only for big BlockData arrays; it loads while the first file inflates (mcb.background).
-    warming = import_in_background("numpy") if any(_size(f) > _SMALL_FILE for f in files) else None
+    big = any(_size(f) > _SMALL_FILE for f in files)
+    # One big file: its BlockData is checked by a helper process on another core (mcb.schematics.offload), which
+    # imports numpy itself. Otherwise numpy, needed only for big BlockData arrays, loads on a thread while the first
+    # file inflates (mcb.background).
+    if helper and len(files) == 1 and big:
+        from mcb.schematics.offload import available
+
+        helper = available()
+    else:
+        helper = False
+    warming = import_in_background("numpy") if big and not helper else None
     try:
-        return check_files(files, lambda path: validate_schematic(path, profile=profile, mc_version=mc_version),
+        return check_files(files, lambda path: validate_schematic(path, profile=profile, mc_version=mc_version,
+                                                                  helper=helper),
                            jobs=jobs, progress=progress)
     finally:
         if warming is not None:
