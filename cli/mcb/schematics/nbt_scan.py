@@ -62,6 +62,27 @@ class ScannedEntries:
         """(index, entry) for the entries parsed one by one."""
         return sorted(self._parsed.items())
 
+    def template_groups(self):
+        """:meth:`template_hits` without numpy, in plain lists: ``(entry_without_pos, pos_class, unpack, indices,
+        pos_payloads)`` per template, where ``unpack(payload, 0)`` gives one entry's Pos values."""
+        if not self._order:
+            return
+        parsed = self._parsed
+        list_index = [i for i in range(self._count) if i not in parsed] if parsed else range(self._count)
+        groups: dict[int, list[int]] = {}
+        for hit, number in enumerate(self._order):
+            hits = groups.get(number)
+            if hits is None:
+                groups[number] = [hit]
+            else:
+                hits.append(hit)
+        payloads = self._pos
+        for number in sorted(groups):
+            hits = groups[number]
+            template = self._templates[number]
+            yield (template[4], template[7], template[6], [list_index[h] for h in hits],
+                   [payloads[h] for h in hits])
+
     def template_hits(self):
         """Yield ``(entry_without_pos, pos_class, indices, positions)`` per template: ``indices`` are the entries'
         list indices (numpy int64), ``positions`` an (n, 3) array (int32 for Int_Array Pos, float64 for doubles).

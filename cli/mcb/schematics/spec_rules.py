@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+from array import array
+
 from mcb.errors import InputError
 from mcb.reports.model import Diagnostic, Severity
 from mcb.schematics.document import Document
@@ -163,17 +166,16 @@ class _Checker:
                        f"outside the {size[0]}x{size[1]}x{size[2]} box", *where, i, "Pos")
 
     def scanned_block_entities(self, entries: ScannedEntries, size, where):
-        """Same findings, in list order, as checking entry by entry."""
-        import numpy as np
-
+        """Same findings, in list order, as checking entry by entry. A template's positions are checked as one
+        array of ints (``array``: no numpy import for this), entry by entry only when some lie outside."""
         suspects = [(i, entry.get("Pos"), entry.get("Id")) for i, entry in entries.irregular()]
-        for entry, cls, indices, positions in entries.template_hits():
+        for entry, cls, unpack, indices, payloads in entries.template_groups():
             ident = entry.get("Id")
             if cls is not IntArray or tag_type(ident) != 8:
-                bad = np.arange(indices.size)
+                bad = range(len(indices))
             else:
-                bad = np.flatnonzero(((positions < 0) | (positions >= np.asarray(size))).any(axis=1))
-            suspects += [(int(indices[k]), cls(positions[k].tolist()), ident) for k in bad.tolist()]
+                bad = _outside(b"".join(payloads), size)
+            suspects += [(indices[k], cls(unpack(payloads[k], 0)), ident) for k in bad]
         for i, pos, ident in sorted(suspects, key=lambda item: item[0]):
             self.block_entity(i, pos, ident, size, where)
 
@@ -214,6 +216,22 @@ class _Checker:
         if "BiomePalette" in body or "BiomeData" in body:
             self.blocks(body.get("BiomePalette"), body.get("BiomeData"), body.get("BiomePaletteMax"), size, (),
                         "BiomePalette", "BiomeData", "biome2d")
+
+
+_INT32 = next(code for code in "ilh" if array(code).itemsize == 4)
+
+
+def _outside(blob: bytes, size) -> list[int]:
+    """Which of the big-endian (x, y, z) int triples in ``blob`` lie outside ``0 <= v < size`` on some axis."""
+    values = array(_INT32)
+    values.frombytes(blob)
+    if sys.byteorder == "little":
+        values.byteswap()
+    axes = [values[axis::3] for axis in range(3)]
+    if all(min(column) >= 0 and max(column) < limit for column, limit in zip(axes, size)):
+        return []
+    return [k for k, (x, y, z) in enumerate(zip(*axes))
+            if not (0 <= x < size[0] and 0 <= y < size[1] and 0 <= z < size[2])]
 
 
 def spec_findings(doc: Document, file: str, registry) -> list[Diagnostic]:
