@@ -96,8 +96,8 @@ def test_fast_path_reads_the_plain_shapes():
 def test_validating_a_small_file_imports_neither_typer_nor_numpy(corpus):
     script = ("import sys\n"
               f"sys.argv = ['mcb', 'schem', 'validate', {str(corpus / 'v2_nucleation_and.schem')!r}]\n"
-              "from mcb.fastpath import main\n"
-              "try:\n    main()\nexcept SystemExit:\n    pass\n"
+              "from mcb.fastpath import dispatch\n"
+              "dispatch(sys.argv[1:])\n"
               "sys.stderr.write('TYPER=' + str('typer' in sys.modules) + '\\n')\n"
               "sys.stderr.write('NUMPY=' + str('numpy' in sys.modules) + '\\n')\n")
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
