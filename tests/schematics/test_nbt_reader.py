@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import functools
 import gzip
+from unittest import mock
 
 import nbtlib
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from mcb.schematics import nbt
 from mcb.schematics.document import load_document
 from mcb.schematics.nbt import NbtError, ReadLimits, read_nbt
+from mcb.schematics.inflate import AheadInflater
 from mcb.schematics.nbt_skim import Skipped
+from schem_nbt_bytes import document
 
 FILES = ["v2_nucleation_cutecounter.schem", "v3_prismarine_spongeV3.schem", "v2_nucleation_new_chest_test.schem",
          "v2_schematic4j_issue-1.schem", "v3_nucleation_REGISTER001.schem", "v2_nucleation_Evaluator_entities.schem"]
@@ -128,3 +133,75 @@ def test_lazy_data_decodes_on_access(corpus):
     assert isinstance(chest.data, LazyCompound)
     items = chest.data["Items"]
     assert isinstance(items, list) and all(isinstance(item, dict) for item in items)
+
+
+class _Collect:
+    """An ``array_sink`` that takes every byte array of at least ``least`` bytes and keeps its pieces."""
+
+    def __init__(self, least: int):
+        self.least = least
+        self.taken: list[tuple[str, int]] = []
+
+    def __call__(self, path, n):
+        if n < self.least:
+            return None
+        self.taken.append(("/".join(path), n))
+        pieces = []
+
+        class Sink:
+            def write(self, piece):
+                pieces.append(bytes(piece))
+
+            def finish(self):
+                return nbt.ByteArray(b"".join(pieces))
+
+        return Sink()
+
+
+@settings(max_examples=200, deadline=None)
+@given(arrays=st.lists(st.binary(max_size=2000), min_size=1, max_size=5), least=st.integers(0, 1500),
+       chunk=st.integers(1, 600), ahead=st.booleans(), compress=st.booleans())
+def test_pouring_byte_arrays_out_gives_their_bytes_and_keeps_the_reader_in_step(arrays, least, chunk, ahead,
+                                                                              compress):
+    entries = []
+    for i, array in enumerate(arrays):
+        entries += [(f"A{i}", 7, array), (f"after{i}", 8, "x" * (i * 37 % 50)), (f"n{i}", 3, i)]
+    data = document(entries, compress=compress)
+    size = len(gzip.decompress(data)) if compress else len(data)
+
+    def outcome(limits, sink=None):
+        try:
+            return read_nbt(data, limits, array_sink=sink)
+        except NbtError as error:
+            return error.rule, error.pointer, error.message
+
+    with mock.patch.object(nbt, "_CHUNK", chunk), mock.patch.object(nbt, "_AHEAD_MIN", 0 if ahead else 1 << 30), \
+            mock.patch.object(nbt, "AheadInflater", functools.partial(AheadInflater, step=chunk, depth=2)):
+        sink = _Collect(least)
+        assert outcome(ReadLimits(), sink) == outcome(ReadLimits())
+        assert sink.taken == [(f"A{i}", len(a)) for i, a in enumerate(arrays) if len(a) >= least]
+        # the offsets after a poured array are exact: the inflated-size cap bites at the same byte
+        for cap in (size, size - 1):
+            if compress:
+                assert outcome(ReadLimits(max_inflated=cap), _Collect(least)) == outcome(ReadLimits(max_inflated=cap))
+
+
+@settings(max_examples=200, deadline=None)
+@given(prefix=st.binary(max_size=300), array=st.binary(max_size=3000), suffix=st.binary(min_size=1, max_size=300),
+       chunk=st.integers(1, 600), ahead=st.booleans(), compress=st.booleans())
+def test_pour_leaves_the_reader_just_after_the_array(prefix, array, suffix, chunk, ahead, compress):
+    raw = prefix + array + suffix
+    data = gzip.compress(raw, mtime=0) if compress else raw
+    with mock.patch.object(nbt, "_CHUNK", chunk), mock.patch.object(nbt, "_AHEAD_MIN", 0 if ahead else 1 << 30), \
+            mock.patch.object(nbt, "AheadInflater", functools.partial(AheadInflater, step=chunk, depth=2)):
+        reader = nbt._Reader(data, compress, ReadLimits(), nbt.ReadStats())
+        try:
+            assert reader.take(len(prefix)) == prefix
+            pieces = []
+            reader.pour(len(array), lambda piece: pieces.append(bytes(piece)))
+            assert b"".join(pieces) == array
+            assert reader.base + reader.pos == len(prefix) + len(array)  # the offset the size cap is counted from
+            assert reader.take(len(suffix)) == suffix
+        finally:
+            if reader.inflater is not None:
+                reader.inflater.close()

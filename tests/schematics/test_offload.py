@@ -36,6 +36,15 @@ for path in sys.argv[1:]:
         alone = rules.validate_schematic(path, profile=profile).to_json()
         results["files"][f"{path}:{profile}"] = {"same": helped == alone, "used": used,
                                                  "rules": sorted({d["rule"] for d in helped["diagnostics"]})}
+# a helper that dies at once: every check falls back to this process, with the same reports
+import os
+offload._helper_main = lambda *args: os._exit(3)
+results["dead"] = {}
+for path in sys.argv[1:3]:
+    answers.clear()
+    helped = rules.validate_schematic(path, profile="spec", helper=True).to_json()
+    results["dead"][path] = {"same": helped == rules.validate_schematic(path, profile="spec").to_json(),
+                             "used": any(answers)}
 print(json.dumps(results))
 """
 
@@ -126,6 +135,9 @@ def test_the_helper_answers_as_the_check_in_process(tmp_path):
             assert expected_rule[name] in result["rules"], (name, result["rules"])
         if profile == "server" and name in ("one_byte", "two_byte"):
             assert not any(rule.startswith("server.blockdata") for rule in result["rules"]), result["rules"]
+    assert len(results["dead"]) == 2
+    for path, result in results["dead"].items():
+        assert result == {"same": True, "used": False}, path
 
 
 def test_mcb_validate_prints_the_same_with_and_without_the_helper(corpus):

@@ -61,7 +61,10 @@ class Document:
             if answer is not None:
                 values, problem, entries = answer
                 self._used_values[key] = (values, problem or count_problem(entries, count))
-            elif len(tag) <= SMALL_STREAM:
+                return self._used_values[key]
+            if hasattr(tag, "load"):  # handed over to a helper that cannot answer: check it here
+                tag = tag.load()
+            if len(tag) <= SMALL_STREAM:
                 self._used_values[key] = used_values_small(tag, count)
             else:
                 from mcb.schematics.varint import used_varints
@@ -127,7 +130,7 @@ def load_document(source: str | os.PathLike | bytes, limits: ReadLimits | None =
     limits = limits or ReadLimits()
     data, path = read_source(source, limits)
     root, stats = read_nbt(data, limits, skim=_skim if fast else None, keep_raw=keep_raw,
-                           on_array=helper.offer if helper is not None else None)
+                           array_sink=helper.claim if helper is not None else None)
     document = recognise(root, stats, data, path)
     document.helper = helper
     return document

@@ -90,7 +90,7 @@ class _Reader:
         self.skim = None
         self.texts: dict[bytes, str] = {}
         self.skimmer = None  # mcb.schematics.nbt_skim.Skimmer in skim mode
-        self.on_array = None  # read_nbt's on_array hook
+        self.array_sink = None  # read_nbt's array_sink hook
         self.mark: int | None = None  # absolute offset that buffer refills must keep (raw bytes being captured)
         if compressed:
             kind = AheadInflater if len(data) >= _AHEAD_MIN else InlineInflater
@@ -166,6 +166,36 @@ class _Reader:
         start = self.pos
         self.pos = start + n
         return self.buf[start:self.pos]
+
+    def pour(self, n: int, write) -> None:
+        """Pass the next ``n`` bytes to ``write`` piece by piece (memoryviews, valid during the call) instead of
+        building them into one bytes object."""
+        if self.mark is not None:  # raw bytes are being captured around this array: they stay in the buffer
+            write(memoryview(self.take(n)))
+            return
+        self.within_budget(n)
+        buffered = len(self.buf) - self.pos
+        with memoryview(self.buf) as view:
+            if buffered >= n:
+                write(view[self.pos:self.pos + n])
+                self.pos += n
+                return
+            if buffered:
+                write(view[self.pos:])
+        end = self.base + self.pos + n  # offset just after the array
+        remaining = n - buffered
+        self.buf, self.base, self.pos = b"", end - remaining, 0
+        while remaining:
+            chunk = self._inflate(max(remaining, _CHUNK))
+            if not chunk:
+                raise self.fail("NBT data is truncated (gzip stream ended early)", "nbt.truncated")
+            with memoryview(chunk) as piece:
+                write(piece[:remaining])
+            if len(chunk) > remaining:  # the rest of the chunk follows the array
+                self.buf, self.base, self.pos = chunk, end - remaining, remaining
+                return
+            remaining -= len(chunk)
+        self.base = end
 
     def take_long(self, n: int) -> bytes:
         """``take(n)`` for a long array (a 256^3 BlockData is 17 MB): the inflated pieces are joined once into the
@@ -274,10 +304,12 @@ class _Reader:
         if tag == TAG_LIST:
             return self.list(depth + 1)
         if tag == TAG_BYTE_ARRAY:
-            value = ByteArray(self.take_long(self.length(1, "byte array")))
-            if self.on_array is not None:
-                self.on_array(self.path, value)
-            return value
+            n = self.length(1, "byte array")
+            sink = self.array_sink(self.path, n) if self.array_sink is not None else None
+            if sink is not None:
+                self.pour(n, sink.write)
+                return sink.finish()
+            return ByteArray(self.take_long(n))
         if tag == TAG_INT_ARRAY:
             n = self.length(4, "int array")
             return IntArray(struct.unpack(f">{n}i", self.take(4 * n)))
@@ -371,7 +403,7 @@ def is_gzip(data: bytes) -> bool:
 
 
 def read_nbt(data: bytes, limits: ReadLimits | None = None, skim=None,
-             keep_raw: bool = False, on_array=None) -> tuple[Compound, ReadStats]:
+             keep_raw: bool = False, array_sink=None) -> tuple[Compound, ReadStats]:
     """Parse one NBT document (gzip or raw, detected by magic) into (root compound, stats).
 
     ``skim(path) -> bool`` (optional) is asked for every list/compound inside a compound; when it answers True
@@ -379,8 +411,10 @@ def read_nbt(data: bytes, limits: ReadLimits | None = None, skim=None,
     ``Skipped`` placeholder; with ``keep_raw`` it carries its encoded bytes (``Skipped.raw``) so a writer can copy it
     and :class:`~mcb.schematics.nbt_skim.LazyCompound` can decode it on first access.
 
-    ``on_array(path, value)`` (optional) is called with each Byte_Array as soon as it is read (``path`` is the
-    reader's live list of names: copy it to keep it), so work on it can start while the rest is parsed.
+    ``array_sink(path, n)`` (optional) is asked before each Byte_Array payload of ``n`` bytes is read (``path`` is
+    the reader's live list of names). It answers None, or a sink whose ``write(piece)`` gets the payload in pieces
+    (memoryviews, valid only during the call) and whose ``finish()`` gives the value to store for the tag: the
+    array can go elsewhere (:mod:`mcb.schematics.offload`) without being built here.
     """
     limits = limits or ReadLimits()
     stats = ReadStats(compressed=is_gzip(data), compressed_size=len(data))
@@ -390,22 +424,22 @@ def read_nbt(data: bytes, limits: ReadLimits | None = None, skim=None,
     if not data:
         raise NbtError("file is empty", rule="nbt.empty", pointer="/")
     with gc_paused():
-        return _read(data, limits, skim, keep_raw, stats, on_array)
+        return _read(data, limits, skim, keep_raw, stats, array_sink)
 
 
 def _read(data: bytes, limits: ReadLimits, skim, keep_raw: bool, stats: ReadStats,
-          on_array=None) -> tuple[Compound, ReadStats]:
+          array_sink=None) -> tuple[Compound, ReadStats]:
     reader = _Reader(data, stats.compressed, limits, stats)
     try:
-        return _parse(reader, data, skim, keep_raw, stats, on_array)
+        return _parse(reader, data, skim, keep_raw, stats, array_sink)
     finally:
         if reader.inflater is not None:
             reader.inflater.close()
 
 
 def _parse(reader: _Reader, data: bytes, skim, keep_raw: bool, stats: ReadStats,
-           on_array) -> tuple[Compound, ReadStats]:
-    reader.on_array = on_array
+           array_sink) -> tuple[Compound, ReadStats]:
+    reader.array_sink = array_sink
     if skim is not None:
         from mcb.schematics.nbt_skim import Skimmer
 
