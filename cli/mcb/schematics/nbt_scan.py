@@ -62,6 +62,14 @@ class ScannedEntries:
         """(index, entry) for the entries parsed one by one."""
         return sorted(self._parsed.items())
 
+    def hit_templates(self) -> list[tuple]:
+        """``(entry_without_pos, pos_class)`` of every template that has hits."""
+        return [(self._templates[number][4], self._templates[number][7]) for number in sorted(set(self._order))]
+
+    def hit_positions(self) -> bytes:
+        """The Pos payloads of all template hits, in entry order, joined."""
+        return b"".join(self._pos)
+
     def template_groups(self):
         """:meth:`template_hits` without numpy, in plain lists: ``(entry_without_pos, pos_class, unpack, indices,
         pos_payloads)`` per template, where ``unpack(payload, 0)`` gives one entry's Pos values."""

@@ -169,7 +169,12 @@ class _Checker:
         """Same findings, in list order, as checking entry by entry. A template's positions are checked as one
         array of ints (``array``: no numpy import for this), entry by entry only when some lie outside."""
         suspects = [(i, entry.get("Pos"), entry.get("Id")) for i, entry in entries.irregular()]
-        for entry, cls, unpack, indices, payloads in entries.template_groups():
+        if all(cls is IntArray and tag_type(entry.get("Id")) == 8 for entry, cls in entries.hit_templates()) and \
+                not _outside(entries.hit_positions(), size):
+            groups = ()  # the usual case: every template hit is well formed and inside, checked in one pass
+        else:
+            groups = entries.template_groups()
+        for entry, cls, unpack, indices, payloads in groups:
             ident = entry.get("Id")
             if cls is not IntArray or tag_type(ident) != 8:
                 bad = range(len(indices))
