@@ -83,7 +83,7 @@ def test_a_refused_big_file_leaves_no_worker_running():
     before = threading.active_count()
     started = time.perf_counter()
     try:
-        read_nbt(bomb + noise, ReadLimits(max_inflated=64 << 20))
+        read_nbt(bomb + noise, ReadLimits(max_inflated=64 << 20), inflate_ahead=True)
         raise AssertionError("the declared length should have been refused")
     except NbtError as error:
         assert error.rule == "nbt.limit.inflated"

@@ -171,7 +171,7 @@ def test_pouring_byte_arrays_out_gives_their_bytes_and_keeps_the_reader_in_step(
 
     def outcome(limits, sink=None):
         try:
-            return read_nbt(data, limits, array_sink=sink)
+            return read_nbt(data, limits, array_sink=sink, inflate_ahead=ahead)
         except NbtError as error:
             return error.rule, error.pointer, error.message
 
@@ -194,7 +194,7 @@ def test_pour_leaves_the_reader_just_after_the_array(prefix, array, suffix, chun
     data = gzip.compress(raw, mtime=0) if compress else raw
     with mock.patch.object(nbt, "_CHUNK", chunk), mock.patch.object(nbt, "_AHEAD_MIN", 0 if ahead else 1 << 30), \
             mock.patch.object(nbt, "AheadInflater", functools.partial(AheadInflater, step=chunk, depth=2)):
-        reader = nbt._Reader(data, compress, ReadLimits(), nbt.ReadStats())
+        reader = nbt._Reader(data, compress, ReadLimits(), nbt.ReadStats(), ahead=ahead)
         try:
             assert reader.take(len(prefix)) == prefix
             pieces = []

@@ -123,14 +123,16 @@ def load_document(source: str | os.PathLike | bytes, limits: ReadLimits | None =
     """Read and recognise a file. ``fast=True`` skims block-entity/entity payloads (their nested containers
     become ``Skipped``; with ``keep_raw`` they keep their bytes, for lazy decoding and byte-exact rewriting).
 
-    ``helper`` (a :class:`~mcb.schematics.offload.PresenceHelper`) gets the BlockData as soon as it is read.
+    ``helper`` (a :class:`~mcb.schematics.offload.PresenceHelper`) gets the BlockData as it is read, and the file
+    is inflated ahead of the parser on a worker thread.
 
     Raises ``NbtError``/``InputError`` (clean diagnostics) for unreadable or malformed input.
     """
     limits = limits or ReadLimits()
     data, path = read_source(source, limits)
     root, stats = read_nbt(data, limits, skim=_skim if fast else None, keep_raw=keep_raw,
-                           array_sink=helper.claim if helper is not None else None)
+                           array_sink=helper.claim if helper is not None else None,
+                           inflate_ahead=helper is not None)  # numpy imports in the helper, not beside it
     document = recognise(root, stats, data, path)
     document.helper = helper
     return document

@@ -1,8 +1,8 @@
 """A bounded, streaming reader for big-endian Java NBT (the encoder is in :mod:`mcb.schematics.writer`).
 
 Bounded *while reading*: the compressed input is capped before inflating; gzip is inflated lazily, chunk by
-chunk (for a big file by a worker thread a few chunks ahead of the parser, :mod:`mcb.schematics.inflate`), with a
-hard cap on the inflated size; every declared string/array/list length is checked against what can
+chunk (on request, for a big file, by a worker thread a few chunks ahead of the parser:
+:mod:`mcb.schematics.inflate`), with a hard cap on the inflated size; every declared string/array/list length is checked against what can
 still arrive under that cap before anything is allocated (so a 1 GB decompression bomb is refused after a few
 kilobytes); nesting depth and total tag count are capped. Strings are decoded as Java *modified* UTF-8.
 
@@ -83,7 +83,7 @@ _ENTRY_LISTS = frozenset({"BlockEntities", "TileEntities", "Entities"})  # see n
 class _Reader:
     """Recursive-descent parser over a lazily filled buffer."""
 
-    def __init__(self, data: bytes, compressed: bool, limits: ReadLimits, stats: ReadStats):
+    def __init__(self, data: bytes, compressed: bool, limits: ReadLimits, stats: ReadStats, ahead: bool = False):
         self.limits = limits
         self.stats = stats
         self.path: list[str] = []
@@ -93,7 +93,7 @@ class _Reader:
         self.array_sink = None  # read_nbt's array_sink hook
         self.mark: int | None = None  # absolute offset that buffer refills must keep (raw bytes being captured)
         if compressed:
-            kind = AheadInflater if len(data) >= _AHEAD_MIN else InlineInflater
+            kind = AheadInflater if ahead and len(data) >= _AHEAD_MIN else InlineInflater
             self.inflater = kind(data, limits.max_inflated)
             self.inflated_total = 0
             self.buf = b""
@@ -403,7 +403,7 @@ def is_gzip(data: bytes) -> bool:
 
 
 def read_nbt(data: bytes, limits: ReadLimits | None = None, skim=None,
-             keep_raw: bool = False, array_sink=None) -> tuple[Compound, ReadStats]:
+             keep_raw: bool = False, array_sink=None, inflate_ahead: bool = False) -> tuple[Compound, ReadStats]:
     """Parse one NBT document (gzip or raw, detected by magic) into (root compound, stats).
 
     ``skim(path) -> bool`` (optional) is asked for every list/compound inside a compound; when it answers True
@@ -415,6 +415,9 @@ def read_nbt(data: bytes, limits: ReadLimits | None = None, skim=None,
     the reader's live list of names). It answers None, or a sink whose ``write(piece)`` gets the payload in pieces
     (memoryviews, valid only during the call) and whose ``finish()`` gives the value to store for the tag: the
     array can go elsewhere (:mod:`mcb.schematics.offload`) without being built here.
+
+    ``inflate_ahead`` lets a worker thread inflate a big gzip file ahead of the parser. That pays when the
+    process has a core to spare for it; beside another busy thread (a numpy import) it costs more than it saves.
     """
     limits = limits or ReadLimits()
     stats = ReadStats(compressed=is_gzip(data), compressed_size=len(data))
@@ -424,12 +427,12 @@ def read_nbt(data: bytes, limits: ReadLimits | None = None, skim=None,
     if not data:
         raise NbtError("file is empty", rule="nbt.empty", pointer="/")
     with gc_paused():
-        return _read(data, limits, skim, keep_raw, stats, array_sink)
+        return _read(data, limits, skim, keep_raw, stats, array_sink, inflate_ahead)
 
 
 def _read(data: bytes, limits: ReadLimits, skim, keep_raw: bool, stats: ReadStats,
-          array_sink=None) -> tuple[Compound, ReadStats]:
-    reader = _Reader(data, stats.compressed, limits, stats)
+          array_sink=None, ahead: bool = False) -> tuple[Compound, ReadStats]:
+    reader = _Reader(data, stats.compressed, limits, stats, ahead)
     try:
         return _parse(reader, data, skim, keep_raw, stats, array_sink)
     finally:
