@@ -116,6 +116,11 @@ def dispatch(argv: list[str]) -> int | None:
     values = parse_validate(argv[2:])
     if values is None:
         return None
+    if len(values["paths"]) == 1 and _big_file(values["paths"][0]):
+        # the BlockData helper (mcb.schematics.offload) starts its numpy import while the imports below run
+        from mcb.schematics.offload import start_early
+
+        start_early()
     from pathlib import Path
 
     from mcb.commands.reporting import run_schem_validate
@@ -123,6 +128,16 @@ def dispatch(argv: list[str]) -> int | None:
     return run_guarded(values["json_"], lambda term: run_schem_validate(
         term, [Path(p) for p in values["paths"]], profile=values["profile"], mc_version=values["mc_version"],
         format_=values["format_"], strict=values["strict"], glob=values["glob"], jobs=values["jobs"]))
+
+
+def _big_file(path: str) -> bool:
+    import stat
+
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISREG(info.st_mode) and info.st_size > 32 * 1024  # (mcb.schematics.rules._SMALL_FILE)
 
 
 def run_guarded(json_: bool, body) -> int:

@@ -61,9 +61,18 @@ class PresenceHelper:
 
     @classmethod
     def start(cls) -> PresenceHelper | None:
-        """Fork a helper, or None where :func:`available` says no or the operating system refuses."""
+        """The helper :func:`start_early` forked, else a new one; None where :func:`available` says no or the
+        operating system refuses."""
+        global _early
+        if _early is not None:
+            helper, _early = _early, None
+            return helper
         if not available():
             return None
+        return cls._fork()
+
+    @classmethod
+    def _fork(cls) -> PresenceHelper | None:
         fds: list[int] = []
         try:
             memfd = os.memfd_create("mcb-blockdata", os.MFD_CLOEXEC)
@@ -195,6 +204,22 @@ class HandedOver:
             pass
 
 
+_early: PresenceHelper | None = None
+
+
+def start_early() -> None:
+    """Fork the helper now, before the validator's own modules are imported, so that its numpy import starts
+    ~40 ms sooner; the next :meth:`PresenceHelper.start` hands it out. (A helper nobody takes sees its request pipe
+    close when this process ends, and exits.)"""
+    global _early
+    if _early is None and available():
+        _early = PresenceHelper._fork()
+
+
+def started_early() -> bool:
+    return _early is not None
+
+
 def _parse(data: bytes) -> tuple[frozenset[int], VarintProblem | None, int] | None:
     if not data:
         return None
@@ -217,6 +242,9 @@ def _helper_main(memfd: int, request: int, answer: int, parents_ends: tuple[int,
     try:
         for fd in parents_ends:
             os.close(fd)
+        from mcb.background import settle_numpy_for_one_shot
+
+        settle_numpy_for_one_shot()  # one OpenBLAS thread: the other core is the parent's
         from mcb.schematics.varint import stream_presence  # imports numpy
 
         header = _read_exact(request, 8)

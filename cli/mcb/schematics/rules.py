@@ -223,9 +223,9 @@ def validate_paths(paths, *, profile: str = "server", mc_version: str | int | No
     # imports numpy itself. Otherwise numpy, needed only for big BlockData arrays, loads on a thread while the first
     # file inflates (mcb.background).
     if helper and len(files) == 1 and big:
-        from mcb.schematics.offload import available
+        from mcb.schematics import offload
 
-        helper = available()
+        helper = offload.started_early() or offload.available()
     else:
         helper = False
     warming = import_in_background("numpy") if big and not helper else None
