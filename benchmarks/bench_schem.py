@@ -1,8 +1,10 @@
 """`mcb schem validate` on the 256^3 corpus file (565 KB gzip -> 30 MB NBT, 42,010 block entities, ~1.07 M tags)
 against (a) only gunzipping it in Python and (b) ``nbtlib.load`` of it. Whole processes, median of interleaved runs.
 
-Target: validate <= 3x the gunzip-only process. Also prints an in-process split of the validation, and the time
-of a full model read (``read_schematic``: every block-entity tag materialised) for context.
+Target: validate <= 3x the gunzip-only process. The command checks BlockData in a forked helper process
+(mcb.schematics.offload) on a machine with two or more CPUs; the ``MCB_HELPER=0`` row checks it in process, and
+``validate_schematic()`` called as a library does too. Also prints an in-process split of the validation, and the
+time of a full model read (``read_schematic``: every block-entity tag materialised) for context.
 
     .venv/bin/python benchmarks/bench_schem.py [--repeats N]
 """
@@ -60,6 +62,8 @@ def validation_commands(path, profile: str = "server") -> dict[str, list[str]]:
                                                      profile, str(path)],
         "  the same through Typer (MCB_FAST_PATH=0)": ["env", "MCB_FAST_PATH=0", sys.executable, "-m", "mcb", "schem",
                                                        "validate", "--profile", profile, str(path)],
+        "  the same without the helper (MCB_HELPER=0)": ["env", "MCB_HELPER=0", sys.executable, "-m", "mcb", "schem",
+                                                         "validate", "--profile", profile, str(path)],
         "validate_schematic() in a bare process": [sys.executable, "-c", CORE_VALIDATE, str(path), profile],
         "nbtlib.load": [sys.executable, "-c", NBTLIB, str(path)],
     }
