@@ -179,3 +179,33 @@ def test_lone_surrogates_and_non_ascii_are_answered(rpc):
     assert response.json()["error"] == {"code": "unsupported_method", "message": "Method not implemented: x\ud800"}
     response = _raw(rpc, '{"method":"bâtir","params":{"player_id":"console"}}'.encode())
     assert response.json()["error"]["message"] == "Method not implemented: bâtir"
+
+
+def _raw_exchange(server, request: bytes) -> tuple[str, dict, bytes]:
+    host, port = server.url.split("//", 1)[1].split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(request)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    return lines[0], headers, body
+
+
+def test_requests_refused_before_routing_get_the_json_envelope(server):
+    cases = {
+        b"GET /" + b"a" * 70_000 + b" HTTP/1.1\r\n\r\n": "414",
+        b"POST /v1/rpc HTTP/1.1\r\nX-Big: " + b"b" * 70_000 + b"\r\n\r\n": "431",
+        b"POST /v1/rpc HTTP/1.1\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(150)) + b"\r\n": "431",
+        b"BREW /v1/rpc HTTP/1.1\r\n\r\n": "501",
+    }
+    for request, status in cases.items():
+        line, headers, body = _raw_exchange(server, request)
+        assert line.split(" ")[1] == status, line
+        assert headers["content-type"] == JSON_TYPE
+        assert headers["connection"] == "close"
+        payload = json.loads(body)
+        assert payload["ok"] is False and payload["error"]["code"] == "invalid_request"
+        assert payload["error"]["message"]

@@ -53,6 +53,22 @@ class RpcHandler(BaseHTTPRequestHandler):
         if self.server.verbose:
             sys.stderr.write(f"{self.address_string()} {format % args}\n")
 
+    def send_error(self, code, message=None, explain=None):
+        """Requests the stdlib refuses before routing (a request line over 64 KiB: 414, oversized or too many
+        headers: 431, a malformed request line: 400, an unknown verb: 501) get the JSON error envelope, not the
+        stdlib's HTML page; the connection is closed, as the stdlib does."""
+        self.log_error("code %d, message %s", code, message)
+        short = self.responses.get(code, ("error",))[0]
+        body = json.dumps(error_body("invalid_request", message or short)).encode("utf-8")
+        self.close_connection = True
+        self.send_response(code, message)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        if self.command != "HEAD" and code >= 200 and code not in (204, 205, 304):
+            self.wfile.write(body)
+
     def do_GET(self):
         self._route("GET")
 
