@@ -242,3 +242,24 @@ def test_applied_tiles_have_the_offline_surface(rpc):
             assert top == expected[zi, xi], (x, z)
             assert world[(x, top, z)] == "minecraft:grass_block[snowy=false]"
             assert world[(x, top - 3, z)] == "minecraft:andesite"
+
+
+def test_terrain_id_hashes_a_negative_zero_integer_as_written(rpc):
+    """`-0` arrives as its own literal (spec §1.7: the exact text), so its ID differs from `0`'s and matches what
+    the offline tool computes from the same text."""
+    import hashlib
+
+    from mcb.terrain.jsontext import canonical_text, loads_keeping_numbers
+
+    def sent(literal: str) -> str:
+        text = json.dumps(hill_at()).replace('"x": 4', f'"x": {literal}', 1)
+        assert f'"x": {literal}' in text
+        body = '{"method": "terrain_preview", "params": {"player_id": "console", "recipe": ' + text + "}}"
+        reply = rpc.client.post("/v1/rpc", content=body.encode(), headers={"Content-Type": "application/json",
+                                                                          "Authorization": f"Bearer {rpc.token}"})
+        assert reply.json()["ok"], reply.json()
+        offline = hashlib.sha256(canonical_text(loads_keeping_numbers(text)).encode()).hexdigest()
+        assert reply.json()["result"]["terrain_id"] == offline
+        return offline
+
+    assert sent("-0") != sent("0")

@@ -19,10 +19,10 @@ NOT_ALLOWED = {"ok": False, "error": {"code": "method_not_allowed", "message": "
 JDK_404 = b"<h1>404 Not Found</h1>No context found for request"
 
 
-try:  # floats that remember their literal text (terrain_id hashes numbers exactly as they arrived)
-    from mcb.terrain.jsontext import LiteralFloat as _parse_float
+try:  # numbers that remember their literal text (terrain_id hashes numbers exactly as they arrived)
+    from mcb.terrain.jsontext import LiteralFloat as _parse_float, parse_int_literal as _parse_int
 except ImportError:  # pragma: no cover - the terrain package is optional for the core
-    _parse_float = float
+    _parse_float, _parse_int = float, int
 
 
 class RpcHttpServer(ThreadingHTTPServer):
@@ -133,7 +133,7 @@ class RpcHandler(BaseHTTPRequestHandler):
 
     def _handle(self, body: bytes, is_admin: bool):
         try:
-            envelope = json.loads(body.decode("utf-8"), parse_float=_parse_float)
+            envelope = json.loads(body.decode("utf-8"), parse_float=_parse_float, parse_int=_parse_int)
         except (UnicodeDecodeError, ValueError) as error:
             raise RpcError("invalid_request", f"Malformed JSON: {error}") from None
         if not isinstance(envelope, dict):

@@ -49,6 +49,21 @@ class LiteralFloat(float):
         return obj
 
 
+class LiteralInt(int):
+    """An ``int`` that remembers a literal ``str(int)`` would not give back: ``-0`` is the only JSON one."""
+
+    def __new__(cls, value: int, literal: str):
+        obj = super().__new__(cls, value)
+        obj.literal = literal
+        return obj
+
+
+def parse_int_literal(text: str) -> int:
+    """``json.loads(parse_int=...)`` for servers: plain ints, except ``-0``, which keeps its literal."""
+    value = int(text)
+    return LiteralInt(value, text) if text.startswith("-0") else value
+
+
 def loads_keeping_numbers(text: str):
     """Parse JSON text; numbers become :class:`JsonNumber` (NaN/Infinity too, rejected later as out of range)."""
     try:
@@ -63,7 +78,7 @@ def number_text(value) -> str | None:
         return value.text
     if isinstance(value, bool):
         return None
-    if isinstance(value, LiteralFloat):
+    if isinstance(value, (LiteralFloat, LiteralInt)):
         return value.literal
     if isinstance(value, int):
         return str(value)
