@@ -203,7 +203,8 @@ def test_camera_list_and_unavailable_capture(mcb, tmp_path):
     assert saved.exit_code == 0, saved.stderr  # the hook stands in for `/ai camera save`
     human = mcb("camera", "list")
     assert "front-gate-overview" in human.stdout and "configured: no" in human.stdout
-    configured = mcb("rpc", "test_camera_config", '{"camera_player_uuid":"0f6c3a6e-8a39-4a5b-9d4e-2f3f0d0c0a01"}',
+    configured = mcb("rpc", "test_camera_config",
+                     '{"camera_player_uuid":"0f6c3a6e-8a39-4a5b-9d4e-2f3f0d0c0a01","online":false}',
                      "--admin", "--no-scope")
     assert configured.exit_code == 0
     by_name = mcb("camera", "capture", "--camera", "front-gate-overview", "-o", tmp_path / "shot.png")
@@ -257,3 +258,22 @@ def test_undo_after_a_player_edit_is_a_conflict(mcb, tmp_path):
     assert result.exit_code == 7
     error = json.loads(result.stderr)["error"]
     assert error["code"] == "invalid_request" and error["details"]["reason"] == "undo_conflict"
+
+
+def test_camera_capture_writes_the_picture(mcb, tmp_path):
+    assert mcb("rpc", "test_camera_config", '{"camera_player_uuid":"0f6c3a6e-8a39-4a5b-9d4e-2f3f0d0c0a01"}',
+               "--admin", "--no-scope").exit_code == 0
+    shot = tmp_path / "shot.png"
+    result = mcb("camera", "capture", "--pose", "0.5,70,-20.5,0,20", "--width", "320", "--height", "180",
+                 "-o", shot, "--json")
+    assert result.exit_code == 0, result.stderr
+    data = result.json()
+    assert data["status"] == "completed" and data["image"] == str(shot) and "imageBase64" not in data
+    assert (data["width"], data["height"], data["fov"]) == (320, 180, 70)
+    from PIL import Image
+
+    with Image.open(shot) as image:
+        assert image.format == "PNG" and image.size == (320, 180)
+    human = mcb("camera", "capture", "--pose", "0.5,70,-20.5,0,20", "--width", "320", "--height", "180",
+                "-o", tmp_path / "again.png")
+    assert human.exit_code == 0 and "wrote" in human.stdout and "320×180" in human.stdout

@@ -3,9 +3,14 @@
 
 from __future__ import annotations
 
+import base64
+import io
+import time
 import uuid
 
+import numpy as np
 import pytest
+from PIL import Image
 from test_peripheral_support import P, Rpc, rpc  # noqa: F401  (rpc is a fixture)
 
 from mcb.server.testing import run_server
@@ -126,16 +131,70 @@ def test_pose_block_must_be_inside_the_area(rpc, x):
     assert rpc.error("camera_capture", {"pose": {**POSE, "x": x}}) == ("out_of_bounds", "Camera exceeds project area")
 
 
-def test_configured_camera_is_offline_in_the_emulator(rpc):
-    assert rpc.hook("test_camera_config", {"camera_player_uuid": str(uuid.uuid4())}) == {"configured": True}
-    offline = "camera_unavailable"
+def test_an_offline_camera_account_is_unavailable_after_validation(rpc):
+    assert rpc.hook("test_camera_config", {"camera_player_uuid": str(uuid.uuid4()), "online": False}) == {
+        "configured": True}
+    offline = ("camera_unavailable", "Camera account is offline or not in spectator mode")
     pose = {**POSE, "x": 64.9, "camera_id": "ignored", "fov": 110, "width": 320, "height": 1080}
-    assert rpc.error("camera_capture", {"pose": pose, "camera_id": "missing"})[0] == offline
+    assert rpc.error("camera_capture", {"pose": pose, "camera_id": "missing"}) == offline
     assert rpc.error("camera_capture", {"camera_id": "missing"}) == ("not_found", "Camera not found")
     saved = rpc.hook("test_camera_save", {"name": "front", **POSE})
     assert rpc.ok("camera_list") == {"cameras": [saved], "configured": True}
     assert saved == {"camera_id": "front", **POSE}
-    assert rpc.error("camera_capture", {"camera_id": "front"})[0] == offline
+    assert rpc.error("camera_capture", {"camera_id": "front"}) == offline
+
+
+def _finish(rpc, capture_id):
+    deadline = time.monotonic() + 60
+    while True:
+        result = rpc.ok("camera_capture", {"capture_id": capture_id})
+        if result["status"] != "pending" or time.monotonic() > deadline:
+            return result
+        time.sleep(0.05)
+
+
+def _picture(result):
+    image = Image.open(io.BytesIO(base64.b64decode(result["imageBase64"], validate=True)))
+    assert image.format == "PNG"
+    return np.asarray(image.convert("RGB"))
+
+
+def test_a_capture_is_pending_then_completed_with_a_png_of_the_local_world(rpc):
+    rpc.hook("test_camera_config", {"camera_player_uuid": str(uuid.uuid4())})
+    view = {"x": 0.5, "y": 66.0, "z": -12.5, "yaw": 0.0, "pitch": -10.0, "fov": 70, "width": 320, "height": 180}
+    started = rpc.ok("camera_capture", {"pose": view})
+    assert started["status"] == "pending" and len(started["captureId"]) == 36
+    assert rpc.error("camera_capture", {"pose": view}) == (
+        "busy", "A capture is already in progress; poll it before moving the camera")
+    empty = _finish(rpc, started["captureId"])
+    assert empty["status"] == "completed" and empty["captureId"] == started["captureId"]
+    assert {k: empty[k] for k in ("mimeType", "width", "height", "sourceWidth", "sourceHeight", "dimension", "x", "y",
+                                  "z", "yaw", "pitch", "fov", "readiness", "serverRevisionVerified")} == {
+        "mimeType": "image/png", "width": 320, "height": 180, "sourceWidth": 320, "sourceHeight": 180,
+        "dimension": "minecraft:overworld", "x": 0.5, "y": 66.0, "z": -12.5, "yaw": 0.0, "pitch": -10.0, "fov": 70,
+        "readiness": "local_chunks_and_render_queue_stable", "serverRevisionVerified": False}
+    assert empty["eyeY"] == pytest.approx(67.62)
+    before = _picture(empty)
+    assert before.shape == (180, 320, 3)
+    assert rpc.ok("camera_capture", {"capture_id": started["captureId"]}) == empty  # polling again: the same answer
+
+    # looking south and a little up, then a wall of stone bricks 12 blocks ahead: the middle turns from sky to grey
+    wall = {(x, y, 0): "minecraft:stone_bricks" for x in range(-3, 4) for y in range(64, 72)}
+    op = rpc.place(wall)
+    again = _finish(rpc, rpc.ok("camera_capture", {"pose": view, "after_operation_id": op["operation_id"]})[
+        "captureId"])
+    assert again["afterOperationId"] == op["operation_id"]
+    after = _picture(again)
+    middle = (slice(80, 120), slice(140, 180))
+    sky_blue = before[middle][..., 2].mean() - before[middle][..., 0].mean()
+    grey = np.abs(after[middle][..., 2].astype(int) - after[middle][..., 0]).mean()
+    assert sky_blue > 60 and grey < 10  # sky before; the grey wall after
+    assert (after[170:] == before[170:]).all()  # the grass at the bottom is untouched
+
+
+def test_unknown_capture_ids_are_refused_even_with_a_camera(rpc):
+    rpc.hook("test_camera_config", {"camera_player_uuid": str(uuid.uuid4())})
+    assert rpc.error("camera_capture", {"capture_id": str(uuid.uuid4())}) == ("permission_denied", "Unknown capture")
 
 
 def test_after_operation_must_be_applied(rpc):
@@ -255,3 +314,21 @@ def test_part_define_respects_the_journal_latch(rpc):
         with state.lock:
             state.io_busy = False
     assert response.json()["error"] == {"code": "busy", "message": "A journal step is in progress; retry"}
+
+
+def test_the_camera_account_can_be_set_when_serving(tmp_path):
+    from mcb.server.runner import ServeRequest, build_server
+
+    request = ServeRequest(data_dir=tmp_path / "srv", port=0, camera_player="0F6C3A6E-8A39-4A5B-9D4E-2F3F0D0C0A01")
+    server = build_server(request)
+    try:
+        assert server.state.config.camera_player_uuid == "0f6c3a6e-8a39-4a5b-9d4e-2f3f0d0c0a01"
+    finally:
+        server.close()
+    reopened = build_server(ServeRequest(data_dir=tmp_path / "srv", port=0))  # saved with the world
+    try:
+        assert reopened.state.config.camera_player_uuid == "0f6c3a6e-8a39-4a5b-9d4e-2f3f0d0c0a01"
+    finally:
+        reopened.close()
+    with pytest.raises(ValueError, match="--camera-player needs a UUID"):
+        build_server(ServeRequest(data_dir=tmp_path / "other", port=0, camera_player="front-camera"))

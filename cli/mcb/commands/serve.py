@@ -36,6 +36,9 @@ def serve(
     ground: Annotated[str | None, typer.Option(
         "--ground", help="Natural ground for unedited blocks: hills (terrain height field with a flat build site at "
         "y=63 around 0,0) or flat (grass at y=63). New worlds default to hills; saved.")] = None,
+    camera_player: Annotated[str | None, typer.Option(
+        "--camera-player", metavar="UUID", help="Spectator camera account (saved; 'none' clears it). Its captures "
+        "are drawn from the local world by a stand-in renderer.")] = None,
     ready_file: Annotated[Path | None, typer.Option("--ready-file", hidden=True)] = None,
     json_: JsonOpt = False,
 ) -> None:
@@ -62,7 +65,8 @@ def serve(
         data_dir=data, host=host, port=port, allow_remote=allow_remote, tick_ms=tick_ms, test_hooks=test_hooks,
         owner=owner, project=project, local_automation=local_automation, region=region,
         loaded_chunk_radius=loaded_chunk_radius, world_border=world_border, max_plan_blocks=max_plan_blocks,
-        data_version=data_version, ground=ground, ready_file=ready_file, verbose=term.verbosity > 0,
+        data_version=data_version, ground=ground, camera_player=camera_player, ready_file=ready_file,
+        verbose=term.verbosity > 0,
     )
 
     def on_ready(info: dict) -> None:

@@ -39,6 +39,7 @@ class ServerConfig:
     slice_blocks: int = 128
     data_version: int = 4903
     ground: str = "flat"  # natural ground generator (mcb.server.world.register_ground)
+    camera_player_uuid: str = ""  # the spectator camera account; blank: no camera (protocol §3.11)
     # Runtime-only settings (never saved):
     tick_ms: int = field(default=50, metadata={"runtime": True})
     test_hooks: bool = field(default=False, metadata={"runtime": True})

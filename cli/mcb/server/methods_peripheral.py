@@ -5,9 +5,9 @@ Protocol §3.2–3.3 (materials), §3.10 (parts), §3.11 (cameras), §3.12 + §6
 
 Test hooks added here (only with ``mcb serve --test-hooks``; admin token; no scope), standing in for in-game actions:
 
-- ``test_camera_config {camera_player_uuid}`` — set or clear ``camera-player-uuid`` for this run. Result
-  ``{configured}``. A configured camera account never comes online here, so captures then fail with
-  ``camera_unavailable`` after their validation.
+- ``test_camera_config {camera_player_uuid, online?}`` — set or clear ``camera-player-uuid`` for this run. Result
+  ``{configured}``. A configured camera account is online in spectator mode unless ``online`` is false; its
+  captures are drawn by :mod:`mcb.server.camera` from the local world.
 - ``test_camera_save {name, x, y, z, yaw, pitch}`` — ``/ai camera save <name>`` (inside the area, at most 64).
   Result: the camera ``{camera_id, x, y, z, yaw, pitch}``.
 - ``test_chat_delivered {}`` — what players saw in chat: ``{lines:[{playerId, text}]}`` (``[Builder] `` replies and
@@ -138,11 +138,22 @@ def camera_list(ctx, params):
             "configured": _camera_configured(state)}
 
 
+def _camera_worker(state):
+    worker = getattr(state, "camera_worker", None)
+    if worker is None:
+        from mcb.server.camera import CameraWorker
+
+        worker = state.camera_worker = CameraWorker(state.world)
+    return worker
+
+
 def camera_capture(ctx, params):
     state = ctx.state
     if params.get("capture_id") is not None and params.get("pose") is None:
-        required_string(params, "capture_id")
-        raise RpcError("permission_denied", "Unknown capture")  # this server never issues capture ids
+        result = _camera_worker(state).poll(required_string(params, "capture_id"))
+        if result is None:
+            raise RpcError("permission_denied", "Unknown capture")
+        return result
     if not _camera_configured(state):
         # Protocol §12.14: with no camera account every capture reports this, before looking at the pose.
         raise RpcError("camera_unavailable", "Configure a spectator camera account")
@@ -157,8 +168,12 @@ def camera_capture(ctx, params):
     if after is not None:
         if state.engine.require(after).status != "applied":
             raise RpcError("capture_not_ready", "Operation not yet applied")
-    # A configured camera account never joins this emulator: it is always offline.
-    raise RpcError("camera_unavailable", "Camera account is offline or not in spectator mode")
+    if not getattr(state, "camera_online", True):
+        raise RpcError("camera_unavailable", "Camera account is offline or not in spectator mode")
+    worker = _camera_worker(state)
+    if worker.busy():
+        raise RpcError("busy", "A capture is already in progress; poll it before moving the camera")
+    return worker.start(pose, "minecraft:overworld", after)
 
 
 def _validate_pose(state, pose) -> dict:
@@ -186,6 +201,7 @@ def _validate_pose(state, pose) -> dict:
     block = tuple(math.floor(numbers[axis]) for axis in "xyz")
     if not state.world.in_region(block):
         raise RpcError("out_of_bounds", "Camera exceeds project area")
+    numbers.update({key: int(pose[key]) for key in POSE_INT_RANGES if pose.get(key) is not None})
     return numbers
 
 
@@ -208,7 +224,11 @@ def hook_camera_config(ctx, params):
     value = params.get("camera_player_uuid") or ""
     if not isinstance(value, str):
         raise invalid("camera_player_uuid must be a string")
+    online = params.get("online", True)
+    if not isinstance(online, bool):
+        raise invalid("online must be a boolean")
     ctx.state.config.camera_player_uuid = value
+    ctx.state.camera_online = online
     return {"configured": _camera_configured(ctx.state)}
 
 

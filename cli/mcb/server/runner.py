@@ -40,6 +40,7 @@ class ServeRequest:
     max_plan_blocks: int | None = None
     data_version: int | None = None
     ground: str | None = None
+    camera_player: str | None = None
     ready_file: Path | None = None
     verbose: bool = False
 
@@ -66,6 +67,17 @@ def parse_region(text: str) -> tuple[tuple[int, int, int], tuple[int, int, int]]
     return low, high  # type: ignore[return-value]
 
 
+def parse_camera_player(text: str) -> str:
+    if text.strip().lower() in ("", "none"):
+        return ""
+    import uuid
+
+    try:
+        return str(uuid.UUID(text.strip()))
+    except ValueError:
+        raise ValueError(f"--camera-player needs a UUID (or 'none'), got {text!r}") from None
+
+
 def build_server(request: ServeRequest) -> LocalServer:
     overrides: dict = {}
     if request.owner is not None:
@@ -79,6 +91,8 @@ def build_server(request: ServeRequest) -> LocalServer:
     for key in ("loaded_chunk_radius", "world_border", "max_plan_blocks", "data_version", "ground"):
         if getattr(request, key) is not None:
             overrides[key] = getattr(request, key)
+    if request.camera_player is not None:
+        overrides["camera_player_uuid"] = parse_camera_player(request.camera_player)
     options = ServeOptions(host=request.host, port=request.port, tick_ms=request.tick_ms,
                            test_hooks=request.test_hooks, allow_remote=request.allow_remote,
                            verbose=request.verbose, config_overrides=overrides)
