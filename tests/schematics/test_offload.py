@@ -45,6 +45,16 @@ for path in sys.argv[1:3]:
     helped = rules.validate_schematic(path, profile="spec", helper=True).to_json()
     results["dead"][path] = {"same": helped == rules.validate_schematic(path, profile="spec").to_json(),
                              "used": any(answers)}
+# a helper that hangs: after ANSWER_TIMEOUT it is killed and the check runs here
+import time
+offload.ANSWER_TIMEOUT = 1.0
+offload._helper_main = lambda *args: (time.sleep(60), os._exit(0))
+started = time.monotonic()
+answers.clear()
+path = sys.argv[2]
+helped = rules.validate_schematic(path, profile="server", helper=True).to_json()
+results["hung"] = {"same": helped == rules.validate_schematic(path, profile="server").to_json(),
+                   "used": any(answers), "seconds": time.monotonic() - started}
 print(json.dumps(results))
 """
 
@@ -138,6 +148,9 @@ def test_the_helper_answers_as_the_check_in_process(tmp_path):
     assert len(results["dead"]) == 2
     for path, result in results["dead"].items():
         assert result == {"same": True, "used": False}, path
+    hung = results["hung"]
+    assert hung["same"] and not hung["used"]
+    assert hung["seconds"] < 20 if not results["available"] else 1.0 <= hung["seconds"] < 20
 
 
 def test_mcb_validate_prints_the_same_with_and_without_the_helper(corpus):

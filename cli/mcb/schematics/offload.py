@@ -32,6 +32,7 @@ from mcb.schematics.varint_py import SMALL_STREAM, VarintProblem
 
 _MAX_VALUES = 1 << 16  # distinct values sent back; a hostile stream with more is checked in process
 _BOUND = 4096          # the same bound Document.used_values uses in process
+ANSWER_TIMEOUT = 60.0  # seconds; a helper that has not answered by then is killed and the check runs here
 
 
 def available() -> bool:
@@ -126,8 +127,8 @@ class PresenceHelper:
             return None
         if not self._done:
             try:
-                self._result = _parse(_read_all(self._answer))
-            except (OSError, ValueError, TypeError, KeyError):
+                self._result = _parse(_read_all(self._answer, ANSWER_TIMEOUT))
+            except (OSError, ValueError, TypeError, KeyError, TimeoutError):
                 self._result = None
             self.close()
         return self._result
@@ -158,16 +159,21 @@ class _Sink:
     def __init__(self, helper: PresenceHelper, n: int):
         self._helper = helper
         self._n = n
-        self._spilled: list[bytes] | None = None  # the pieces kept here after a failed write
+        self._written = 0
+        self._spilled: list[bytes] | None = None  # the bytes kept here after a failed write
 
     def write(self, piece) -> None:
+        view = memoryview(piece)
         if self._spilled is None:
             try:
-                _write_all(self._helper._memfd, piece)
+                while view:
+                    done = os.write(self._helper._memfd, view)
+                    self._written += done
+                    view = view[done:]
                 return
             except OSError:
-                self._spilled = [_pread_exact(self._helper._memfd, os.fstat(self._helper._memfd).st_size)]
-        self._spilled.append(bytes(piece))
+                self._spilled = [_pread_exact(self._helper._memfd, self._written)]
+        self._spilled.append(bytes(view))
 
     def finish(self):
         if self._spilled is None:
@@ -242,6 +248,9 @@ def _helper_main(memfd: int, request: int, answer: int, parents_ends: tuple[int,
     try:
         for fd in parents_ends:
             os.close(fd)
+        quiet = os.open(os.devnull, os.O_RDWR)  # never hold the caller's terminal or pipes open, never print
+        for fd in (0, 1, 2):
+            os.dup2(quiet, fd)
         from mcb.background import settle_numpy_for_one_shot
 
         settle_numpy_for_one_shot()  # one OpenBLAS thread: the other core is the parent's
@@ -295,8 +304,18 @@ def _pread_exact(fd: int, n: int) -> bytes:
     return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
-def _read_all(fd: int) -> bytes:
+def _read_all(fd: int, timeout: float) -> bytes:
+    """Everything until end of file; TimeoutError when that takes longer than ``timeout`` seconds in all."""
+    import select
+    import time
+
+    deadline = time.monotonic() + timeout
     parts = []
-    while chunk := os.read(fd, 1 << 16):
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
+            raise TimeoutError("the helper did not answer")
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return b"".join(parts)
         parts.append(chunk)
-    return b"".join(parts)
