@@ -24,6 +24,7 @@ DEFAULT_FOV = 70          # Minecraft's default vertical field of view
 DEFAULT_SIZE = (854, 480)
 LOCK_SECONDS = 45.0       # protocol §3.11: the camera lock
 MAX_ISSUED = 256          # capture ids remembered (then the set is cleared, as in the plugin)
+_BAND_RAYS = 1 << 16      # rays traced together
 _SKY_TOP, _SKY_BOTTOM = (120, 167, 255), (192, 216, 255)
 _FACE_LIGHT = {0: 0.8, 1: 1.0, 2: 0.65}  # x faces, top/bottom (bottom darkened below), z faces
 
@@ -124,15 +125,24 @@ def render_view(world, eye, yaw: float, pitch: float, fov: int, width: int, heig
     half = math.tan(math.radians(fov) / 2)
     u = ((np.arange(width) + 0.5) / width * 2 - 1) * half * width / height
     v = (1 - (np.arange(height) + 0.5) / height * 2) * half
-    rays = forward + u[None, :, None] * right + v[:, None, None] * up
-    rays = (rays / np.linalg.norm(rays, axis=2, keepdims=True)).reshape(-1, 3)
+    picture = np.empty((height, width, 3), dtype=np.uint8)
+    band = max(1, _BAND_RAYS // width)  # rows traced together: small working arrays, bounded memory
+    scene = (np.array(eye), cells, np.array(low), colours, visible)
+    for top in range(0, height, band):
+        rays = forward + u[None, :, None] * right + v[top:top + band, None, None] * up
+        rays = (rays / np.linalg.norm(rays, axis=2, keepdims=True)).reshape(-1, 3)
+        picture[top:top + band] = _trace(rays, *scene).reshape(-1, width, 3)
+    return picture
 
-    # Voxel traversal (Amanatides & Woo), all rays at once: each round moves every ray still in flight into the
-    # next block along its path, so no block is skipped and the face it entered through is known exactly.
+
+def _trace(rays, origin, cells, base, colours, visible):
+    """The colour each ray meets: voxel traversal (Amanatides & Woo) of all ``rays`` at once. Each round moves
+    every ray still in flight into the next block on its path, so no block is skipped and the face it entered
+    through is known exactly."""
+    import numpy as np
+
     count = rays.shape[0]
-    origin = np.array(eye)
     shape = np.array(cells.shape)
-    base = np.array(low)
     step = np.where(rays >= 0, 1, -1)
     with np.errstate(divide="ignore"):
         delta = np.where(rays != 0, np.abs(1.0 / np.where(rays != 0, rays, 1.0)), np.inf)
@@ -166,7 +176,7 @@ def render_view(world, eye, yaw: float, pitch: float, fov: int, width: int, heig
     sky = _sky(rays[:, 1])
     fog = np.clip((distance - RENDER_DISTANCE * 0.6) / (RENDER_DISTANCE * 0.4), 0, 1)[:, None]
     picture = np.where(hit[:, None], result * (1 - fog) + sky * fog, sky)
-    return np.clip(picture, 0, 255).astype(np.uint8).reshape(height, width, 3)
+    return np.clip(picture, 0, 255).astype(np.uint8)
 
 
 def _sky(dy):
