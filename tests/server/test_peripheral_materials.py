@@ -314,3 +314,15 @@ def test_non_text_query_or_kind_is_a_request_error_before_limit(rpc):
 def test_item_flags_follow_vanilla(rpc, material, block, item):
     result = ok(rpc, "material_describe", {"id": material})
     assert (result["block"], result["item"], result["placeable"]) == (block, item, block)
+
+
+def test_the_catalog_is_close_to_the_live_26_2_one(rpc):
+    """Protocol §3.2: Paper 26.2 lists 1691 materials, 1196 blocks and 1537 items. Items new in 26.2 that are not
+    blocks are missing here (minecraft-data has items up to 26.1)."""
+    summary = ok(rpc, "project_context")["material_catalog"]
+    assert summary["blocks"] == 1196
+    assert 1680 <= summary["materials"] <= 1691 and 1530 <= summary["items"] <= 1537
+    for query, expected in (("allay_spawn_egg", ["minecraft:allay_spawn_egg"]),
+                            ("netherite_upgrade_smithing_template", ["minecraft:netherite_upgrade_smithing_template"]),
+                            ("potted_fern", [])):
+        assert [r["id"] for r in ok(rpc, "material_search", {"query": query, "kind": "item"})["results"]] == expected

@@ -1,13 +1,16 @@
-"""The emulator's material list: registry blocks with item flags, plus common item-only materials.
+"""The emulator's material list: registry blocks with item flags, plus the item-only materials.
 
-The packaged registry knows blocks only. A live server's catalog comes from Bukkit ``Material`` (about 1,691 entries
-on 26.2, 1,537 of them items); ours is smaller. The item flag of a block follows vanilla: a block is also an item
-unless it is one of the placed-only forms below (wall variants, potted plants, crops, fluids, portals, ...).
+A live server's catalog comes from Bukkit ``Material``: 1,691 entries on 26.2, 1,196 blocks and 1,537 items. Ours
+has the 1,196 registry blocks and the 492 item-only ids of minecraft-data 26.1 (the newest release it has items for),
+1,688 in all: items new in 26.2 that are not blocks are missing. The item flag of a block follows vanilla: a block is
+also an item unless it is one of the placed-only forms below (wall variants, potted plants, crops, fluids, portals,
+...); ``scripts/gen_items.py`` checks that rule against minecraft-data's 26.1 item list.
 """
 
 from __future__ import annotations
 
 import functools
+import json
 
 from mcb.server.catalog import BlockDescription, CatalogEntry, CatalogError, MaterialCatalog
 
@@ -28,18 +31,6 @@ _BLOCK_ONLY_SUFFIXES = (
 # Vanilla's AIR is an item stack type (the empty stack), so Material.AIR.isItem() is true.
 _BLOCK_AND_ITEM_EXCEPTIONS = frozenset({"air"})
 
-_TOOL_TIERS = ("wooden", "stone", "copper", "iron", "golden", "diamond", "netherite")
-_TOOLS = ("pickaxe", "axe", "shovel", "hoe", "sword")
-_ARMOR_TIERS = ("leather", "chainmail", "copper", "iron", "golden", "diamond", "netherite")
-_ARMOR = ("helmet", "chestplate", "leggings", "boots")
-_OTHER_ITEMS = """
-    apple arrow beetroot beetroot_seeds blaze_rod bone bone_meal book bow bowl bread bucket carrot charcoal clock
-    coal cocoa_beans compass copper_ingot crossbow diamond egg emerald ender_pearl feather flint flint_and_steel
-    glow_berries gold_ingot gold_nugget gunpowder iron_ingot iron_nugget lava_bucket leather mace map melon_seeds
-    milk_bucket netherite_ingot paper potato powder_snow_bucket pumpkin_seeds redstone shears shield stick string
-    sugar sweet_berries trident water_bucket wheat_seeds
-""".split()
-
 
 def is_item_form(block_id: str) -> bool:
     """Whether a registry block (``oak_log``, no namespace) also exists as an item."""
@@ -52,11 +43,14 @@ def is_item_form(block_id: str) -> bool:
     return not block_id.endswith(_BLOCK_ONLY_SUFFIXES)
 
 
+@functools.lru_cache(maxsize=1)
 def item_only_ids() -> list[str]:
-    ids = [f"{tier}_{tool}" for tier in _TOOL_TIERS for tool in _TOOLS]
-    ids += [f"{tier}_{piece}" for tier in _ARMOR_TIERS for piece in _ARMOR]
-    ids += _OTHER_ITEMS
-    return sorted(set(ids))
+    """Items that are not blocks (tools, food, spawn eggs, ...): minecraft-data's newest item list, 26.1, less its
+    blocks (``data/item_ids.json``, made by ``scripts/gen_items.py``)."""
+    from importlib import resources
+
+    document = json.loads(resources.files("mcb.server").joinpath("data/item_ids.json").read_text(encoding="utf-8"))
+    return list(document["item_only"])
 
 
 def catalog_entries(block_names: list[str]) -> list[CatalogEntry]:
