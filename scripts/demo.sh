@@ -25,8 +25,13 @@ trap cleanup EXIT
 export XDG_CONFIG_HOME="$WORK/config" XDG_DATA_HOME="$WORK/data"
 unset MCB_SERVER MCB_PROFILE MCB_TOKEN MCB_AGENT_TOKEN MCB_PLAYER_ID MCB_PROJECT_ID
 
-heading "start mcb serve (temporary data folder, free port)"
-mcb serve --data "$WORK/server" --port 0 --tick-ms 5 --json >"$WORK/serve.json" 2>"$WORK/serve.log" &
+# Pictures and files the demo makes stay here for you to look at.
+OUT="${DEMO_OUT:-$ROOT/demo-output}"
+mkdir -p "$OUT"
+
+heading "start mcb serve (temporary data folder, free port, a spectator camera account)"
+mcb serve --data "$WORK/server" --port 0 --tick-ms 5 --camera-player 0f6c3a6e-8a39-4a5b-9d4e-2f3f0d0c0a01 \
+  --json >"$WORK/serve.json" 2>"$WORK/serve.log" &
 SERVER_PID=$!
 for _ in $(seq 1 100); do
   [[ -s "$WORK/serve.json" ]] && break
@@ -59,8 +64,9 @@ heading "apply the saved plan and wait (idempotency key mcb-<plan id>)"
 mcb apply "$WORK/plan.json" --wait
 OPERATION="$(mcb context --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["operations"][0]["operation_id"])')"
 
-heading "inspect what was built"
+heading "inspect what was built, and take a picture once the build is applied"
 mcb inspect --min 0,64,0 --max 6,70,4
+mcb camera capture --pose 3.5,64,-14.5,0,5 --after "$OPERATION" -o "$OUT/gatehouse-camera.png"
 
 heading "export it as a schematic, then place a copy turned 90 degrees"
 if mcb export "gate house" --min 0,64,0 --max 6,70,4 --json >"$WORK/asset.json"; then
@@ -95,10 +101,6 @@ cleanup_server() {
   SERVER_PID=""
 }
 cleanup_server
-
-# Pictures and files the offline tools make stay here for you to look at.
-OUT="${DEMO_OUT:-$ROOT/demo-output}"
-mkdir -p "$OUT"
 
 heading "offline: block states against the vanilla registry (Minecraft 26.2)"
 mcb block check 'oak_stairs[facing=east]' 'minecraft:chest[type=left]'
