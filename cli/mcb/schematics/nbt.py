@@ -138,12 +138,17 @@ class _Reader:
         have = len(rest)
         n += self.pos  # bytes needed from the start of ``rest``
         while have < n:
-            chunk = self._inflate(max(n - have, _CHUNK))
-            if not chunk:
-                raise self.fail("NBT data is truncated (gzip stream ended early)", "nbt.truncated")
+            chunk = self._more(n - have)
             parts.append(chunk)
             have += len(chunk)
         self.buf = b"".join(parts)
+
+    def _more(self, want: int) -> bytes:
+        """The next inflated bytes (``want`` or more asked for); NbtError when the gzip stream ends first."""
+        chunk = self._inflate(max(want, _CHUNK))
+        if not chunk:
+            raise self.fail("NBT data is truncated (gzip stream ended early)", "nbt.truncated")
+        return chunk
 
     def _inflate(self, want: int) -> bytes:
         inflater = self.inflater
@@ -186,9 +191,7 @@ class _Reader:
         remaining = n - buffered
         self.buf, self.base, self.pos = b"", end - remaining, 0
         while remaining:
-            chunk = self._inflate(max(remaining, _CHUNK))
-            if not chunk:
-                raise self.fail("NBT data is truncated (gzip stream ended early)", "nbt.truncated")
+            chunk = self._more(remaining)
             with memoryview(chunk) as piece:
                 write(piece[:remaining])
             if len(chunk) > remaining:  # the rest of the chunk follows the array
@@ -207,9 +210,7 @@ class _Reader:
         parts = [self.buf[self.pos:]]
         have = len(parts[0])
         while have < n:
-            chunk = self._inflate(max(n - have, _CHUNK))
-            if not chunk:
-                raise self.fail("NBT data is truncated (gzip stream ended early)", "nbt.truncated")
+            chunk = self._more(n - have)
             parts.append(chunk)
             have += len(chunk)
         last = parts[-1]
