@@ -20,6 +20,7 @@ compare both ways. ``MCB_HELPER=0`` turns it off.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import signal
@@ -45,7 +46,17 @@ def available() -> bool:
         cpus = len(os.sched_getaffinity(0))
     except OSError:
         cpus = os.cpu_count() or 1
-    return cpus >= 2 and threading.active_count() == 1
+    return cpus >= 2 and threading.active_count() == 1 and _memfd_works()
+
+
+@functools.lru_cache(maxsize=1)
+def _memfd_works() -> bool:
+    """Whether this kernel (or sandbox) lets us make the shared memory file."""
+    try:
+        os.close(os.memfd_create("mcb-probe", os.MFD_CLOEXEC))
+    except OSError:
+        return False
+    return True
 
 
 class PresenceHelper:
