@@ -56,6 +56,8 @@ def serve(
 
         mcb serve --owner 0f6c3a6e-8a39-4a5b-9d4e-2f3f0d0c0a01 \\
             --no-local-automation
+
+        mcb serve --camera-player 7d2f9a64-3c1e-4b8a-9f5d-1a2b3c4d5e6f
     """
     from mcb.errors import ConfigError, NetworkError, UsageError
     from mcb.server.runner import ServeListenError, ServeRequest, ServeSetupError, run_until_stopped
