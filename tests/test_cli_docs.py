@@ -59,16 +59,27 @@ def test_usage_error_exit_code(cli):
     assert result.exit_code == 2
 
 
-def test_root_help_lists_groups_without_building_them(cli):
-    """`mcb --help` shows every group from a light stand-in; using a group builds the real one."""
-    from mcb.app import LAZY_GROUPS
+def test_root_help_lists_every_command_from_its_light_entry(cli):
+    """`mcb --help` lists each command from `mcb.commands.COMMANDS`; using a group builds the real one."""
+    from mcb.commands import COMMANDS
 
     result = cli("--help")
     assert result.exit_code == 0
-    for name in LAZY_GROUPS:
+    for name in COMMANDS:
         assert f" {name} " in result.stdout
     assert cli("schem", "--help").stdout.count("validate") >= 1
     assert cli("block", "check", "stone").stdout.strip() == "minecraft:stone"
+
+
+@pytest.mark.parametrize("name", sorted(__import__("mcb.commands").commands.COMMANDS))
+def test_light_entry_says_what_the_command_says(name):
+    """The one-line help of the root listing is the first paragraph of the command's own help (one description)."""
+    from mcb.app import load_command
+    from mcb.commands import COMMANDS
+
+    command = load_command(name)
+    listed = command.short_help or command.help.split("\n\n")[0]
+    assert COMMANDS[name][2] == " ".join(listed.split())
 
 
 def test_help_paragraphs_are_rewrapped_not_ragged(cli):

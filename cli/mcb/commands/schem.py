@@ -151,9 +151,7 @@ def convert(
 
 def register(app: typer.Typer) -> None:
     """Add the `mcb schem` group; rotate/mirror/render come from mcb.commands.schem_edit."""
+    from mcb.commands import schem_edit
+
     app.add_typer(schem_app, name="schem")
-    try:
-        from mcb.commands import schem_edit
-    except ImportError:  # the edit commands are optional at this layer
-        return
-    schem_edit.register(app)  # idempotent: re-registering a name replaces it
+    schem_edit.register(app)
