@@ -15,7 +15,7 @@ TERMINAL_STATUSES = frozenset({"applied", "conflict", "failed", "cancelled", "re
 
 
 class WireModel(BaseModel):
-    model_config = ConfigDict(extra="allow", populate_by_name=True, protected_namespaces=())
+    model_config = ConfigDict(extra="allow", populate_by_name=True, protected_namespaces=(), defer_build=True)
 
     def wire(self) -> dict[str, Any]:
         """The JSON object as received (fields the server did not send stay absent)."""
