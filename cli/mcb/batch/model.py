@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from mcb.batch.kinds import STEP_KINDS, BaseStep, UndoStep, load_extra_kinds, read_bounded_text
+from mcb.batch.kinds import STEP_KINDS, BaseStep, UndoStep, read_bounded_text
 from mcb.errors import InputError
 
 SCHEMA_ID = "https://mcb.invalid/schemas/batch.schema.json"
@@ -28,7 +28,6 @@ class Batch:
 
 
 def load_batch(path: Path) -> Batch:
-    load_extra_kinds()
     try:
         data = json.loads(read_bounded_text(Path(path)))
     except FileNotFoundError:
@@ -76,7 +75,6 @@ def parse_batch(data: Any, path: Path) -> Batch:
 
 def batch_json_schema() -> dict:
     """JSON Schema (draft 2020-12) of the batch format, built from the registered step kinds."""
-    load_extra_kinds()
     defs: dict[str, Any] = {}
     variants = []
     for name in sorted(STEP_KINDS):
