@@ -148,13 +148,13 @@ def _build_module(module_name: str):
 
 
 def _finish(command) -> None:
-    """Rewrap hard-wrapped help paragraphs, and let `--no-color` go wherever `--json` goes."""
+    """Rewrap hard-wrapped help paragraphs, and accept `--no-color` at every level (like `--json`, it may follow
+    the command; groups take it too, so `mcb schem --help --no-color` works)."""
     command.help = rewrap_help(command.help)
     hide_flag_types(command)
     for sub in getattr(command, "commands", {}).values():
         _finish(sub)
-    names = {name for param in command.params for name in getattr(param, "opts", ())}
-    if "--json" in names and "--no-color" not in names:
+    if not any("--no-color" in getattr(param, "opts", ()) for param in command.params):
         command.params.append(_no_color_option())
 
 
