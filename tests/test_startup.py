@@ -70,3 +70,31 @@ def test_blocks_import_loads_no_data():
     )
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert proc.stdout.split() == ["0", "0", "1", "1"], proc.stderr
+
+
+def _command_modules_after(*argv: str) -> list[str]:
+    script = (
+        "import json, sys\n"
+        f"sys.argv = ['mcb', *{list(argv)!r}]\n"
+        "from mcb.app import main\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "loaded = sorted(m for m in sys.modules if m.startswith('mcb.commands.'))\n"
+        "sys.stderr.write('LOADED=' + json.dumps(loaded) + '\\n')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          env={"NO_COLOR": "1", "COLUMNS": "120", "PATH": "/usr/bin:/bin"})
+    marker = [line for line in proc.stderr.splitlines() if line.startswith("LOADED=")]
+    assert marker, proc.stderr
+    return json.loads(marker[0][len("LOADED="):])
+
+
+def test_root_help_imports_no_command_module():
+    assert _command_modules_after("--help") == []
+
+
+def test_a_command_imports_only_its_own_module():
+    assert _command_modules_after("block", "check", "stone") == ["mcb.commands.block"]
+    assert _command_modules_after("help", "exit-codes") == ["mcb.commands.help"]
