@@ -93,3 +93,19 @@ def test_help_paragraphs_are_rewrapped_not_ragged(cli):
     assert "mcb schem validate schematics/" in lines
     assert "mcb schem validate house.schem --profile spec --mc-version 1.20.4" in lines
     assert not any(line.endswith("The format") for line in lines)
+
+
+def _every_path(command, path=()):
+    yield path
+    for name, sub in sorted(getattr(command, "commands", {}).items()):
+        yield from _every_path(sub, path + (name,))
+
+
+@pytest.mark.parametrize("path", list(_every_path(command_tree())), ids=lambda p: " ".join(p) or "mcb")
+def test_help_is_never_cut_at_80_columns(path, cli):
+    """Rich shortens what does not fit with "…": an option name, a metavar or a default would be lost."""
+    result = cli(*path, "--help", env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.stderr
+    cut = [line for line in result.stdout.splitlines() if "…" in line]
+    assert not cut, "\n".join(cut)
+    assert max(len(line) for line in result.stdout.splitlines()) <= 80

@@ -112,7 +112,7 @@ def flag_in(args, flag: str) -> bool:
 
 def suggest_only_near_options(error) -> None:
     """Keep Click's "Possible options" only for names near the mistyped one (`--jsn` → `--json`, not `--bogus` →
-    `--verbose`): a prefix of it, or at least 75 % alike without the dashes."""
+    `--verbose`): a prefix or part of it (`--timeout` → `--wait-timeout`), or at least 75 % alike without dashes."""
     possibilities = getattr(error, "possibilities", None)
     typed = getattr(error, "option_name", None)
     if not possibilities or not typed:
@@ -121,6 +121,8 @@ def suggest_only_near_options(error) -> None:
 
     def near(option: str) -> bool:
         name = option.lstrip("-")
+        if len(bare) >= 4 and bare in name:
+            return True
         return bool(bare) and (name.startswith(bare) or difflib.SequenceMatcher(None, bare, name).ratio() >= 0.75)
 
     error.possibilities = [option for option in possibilities if near(option)]

@@ -73,6 +73,7 @@ def test_vv_counts_twice(mcb):
     (("block", "check", "stone", "--jsn"), "--json"),
     (("--verbos", "health"), "--verbose"),
     (("schem", "validate", "x.schem", "--prof", "spec"), "--profile"),
+    (("status", "op-1", "--wait", "--timeout", "5"), "--wait-timeout"),
 ])
 def test_unknown_option_suggests_only_a_near_one(cli, args, suggested):
     result = cli(*args)

@@ -15,7 +15,7 @@ from mcb.commands.rpc_support import (
 from mcb.errors import InputError, UsageError
 from mcb.options import JsonOpt
 
-WaitTimeoutOpt = Annotated[float, typer.Option("--wait-timeout", "--timeout", help="Seconds to wait for a terminal status (--timeout is the older name).", min=0.1)]
+WaitTimeoutOpt = Annotated[float, typer.Option("--wait-timeout", metavar="SECONDS", help="Seconds to wait for a terminal status.", min=0.1)]
 IntervalOpt = Annotated[float, typer.Option("--interval", help="Seconds between status polls.", min=0.02)]
 OutputPlanOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Save the plan summary (for `mcb apply FILE`).")]
 
