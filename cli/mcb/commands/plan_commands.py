@@ -50,11 +50,9 @@ def expected_blocks(inspection: object, recipe: dict) -> list[dict]:
 
 
 def recipe_positions(recipe: dict) -> set[tuple[int, int, int]] | None:
-    """The recipe's compiled positions via the offline compiler, or None when it is unavailable or fails."""
-    try:
-        from mcb.recipes.compile import compile_recipe  # owned by the recipes engineer
-    except ImportError:
-        return None
+    """The recipe's compiled positions via the offline compiler, or None when the compiler refuses the recipe."""
+    from mcb.recipes.compile import compile_recipe
+
     try:
         compiled = compile_recipe(recipe)
     except Exception:  # the server reports recipe errors with its own exact messages
