@@ -83,3 +83,11 @@ def test_unknown_option_suggests_only_a_near_one(cli, args, suggested):
         assert "Possible options" not in message, message
     else:
         assert f"(Possible options: {suggested})" in message, message
+
+
+def test_serve_refuses_both_automation_flags(cli, tmp_path):
+    """--local-automation and --no-local-automation are two one-name flags (help fits 80 columns); both at once is
+    a usage error, not a silent pick."""
+    result = cli("serve", "--data", str(tmp_path / "d"), "--local-automation", "--no-local-automation")
+    assert result.exit_code == 2
+    assert "contradict" in result.stderr
