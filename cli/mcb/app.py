@@ -65,7 +65,8 @@ class McbGroup(TyperGroup):
         try:
             return super().resolve_command(ctx, args)
         except ClickUsageError as error:
-            if args and args[0].lstrip("-").isdigit():
+            counted = ctx.params.get("quiet") or ctx.params.get("verbose")
+            if counted and args and args[0].isdigit():  # `mcb -q 2 health`
                 error.message += " -q and -v take no value: repeat them instead (-qq, -vv)."
             raise
 
