@@ -25,12 +25,12 @@ ProfileOpt = Annotated[str | None, typer.Option("--profile", envvar="MCB_PROFILE
 TimeoutOpt = Annotated[float | None, typer.Option("--timeout", metavar="SECONDS", help="Per-request timeout in seconds.", min=0.1)]
 McVersionOpt = Annotated[
     str | None,
-    typer.Option("--mc-version", envvar="MCB_MC_VERSION", help="Minecraft release or DataVersion of the block registry (default 26.2)."),
+    typer.Option("--mc-version", envvar="MCB_MC_VERSION", metavar="VERSION", help="Minecraft release or DataVersion of the block registry (default 26.2)."),
 ]
 FormatOpt = Annotated[
     str | None,
     typer.Option(
-        "--format", "-f",
+        "--format", "-f", metavar="FORMAT",
         help="Report format: text, json, github, sarif or junit (github is chosen automatically when GITHUB_ACTIONS=true).",
     ),
 ]
