@@ -133,21 +133,28 @@ def report_error(ctx, error: McbError) -> None:
     boundary.report_error(ctx.obj if isinstance(ctx.obj, AppState) else AppState(), error)
 
 
+@cache
 def load_command(name: str):
-    """The real Click command behind a root entry, built on first use."""
-    built = _build_module(COMMANDS[name][0])
-    return built if isinstance(built, TyperCommand) else built.commands[name]
+    """The real Click command behind a root entry, built on first use (only it, not its module's neighbours)."""
+    registered = _registered(COMMANDS[name][0])
+    one = typer.Typer(pretty_exceptions_enable=False, add_completion=False)
+    one.registered_commands = [info for info in registered.registered_commands if info.name == name]
+    one.registered_groups = [info for info in registered.registered_groups if info.name == name]
+    built = typer.main.get_command(one)
+    if not isinstance(built, TyperCommand):  # a group comes back inside a root-like group
+        built = built.commands[name]
+    _finish(built)
+    return built
 
 
 @cache
-def _build_module(module_name: str):
+def _registered(module_name: str) -> typer.Typer:
+    """A scratch app holding what the module registers (nothing is converted to Click yet)."""
     import importlib
 
-    sub_app = typer.Typer(pretty_exceptions_enable=False, add_completion=False)
-    importlib.import_module(f"mcb.commands.{module_name}").register(sub_app)
-    built = typer.main.get_command(sub_app)
-    _finish(built)
-    return built
+    registered = typer.Typer(add_completion=False)
+    importlib.import_module(f"mcb.commands.{module_name}").register(registered)
+    return registered
 
 
 def _finish(command) -> None:
