@@ -109,3 +109,22 @@ def test_help_is_never_cut_at_80_columns(path, cli):
     cut = [line for line in result.stdout.splitlines() if "…" in line]
     assert not cut, "\n".join(cut)
     assert max(len(line) for line in result.stdout.splitlines()) <= 80
+
+
+def test_every_registered_command_is_listed_in_the_light_table():
+    """A command a module registers but `mcb.commands.COMMANDS` does not list would be unreachable."""
+    from pathlib import Path
+
+    import mcb.commands
+    from mcb.app import _registered
+    from mcb.commands import COMMANDS
+
+    modules = {module for module, _panel, _help in COMMANDS.values()}
+    for module in modules:
+        registered = _registered(module)
+        names = {info.name for info in (*registered.registered_commands, *registered.registered_groups)}
+        assert names <= set(COMMANDS), f"mcb.commands.{module} registers {sorted(names - set(COMMANDS))}"
+    folder = Path(mcb.commands.__file__).parent
+    with_register = {path.stem for path in folder.glob("*.py") if "\ndef register(" in path.read_text()}
+    # schem_edit adds its commands to the `schem` group that mcb.commands.schem registers.
+    assert with_register - {"schem_edit"} <= modules, "a command module is missing from mcb.commands.COMMANDS"
