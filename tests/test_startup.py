@@ -72,7 +72,7 @@ def test_blocks_import_loads_no_data():
     assert proc.stdout.split() == ["0", "0", "1", "1"], proc.stderr
 
 
-def _command_modules_after(*argv: str) -> list[str]:
+def _modules_after(*argv: str, prefixes: tuple[str, ...] = ("mcb.commands.",)) -> list[str]:
     script = (
         "import json, sys\n"
         f"sys.argv = ['mcb', *{list(argv)!r}]\n"
@@ -81,7 +81,7 @@ def _command_modules_after(*argv: str) -> list[str]:
         "    main()\n"
         "except SystemExit:\n"
         "    pass\n"
-        "loaded = sorted(m for m in sys.modules if m.startswith('mcb.commands.'))\n"
+        f"loaded = sorted(m for m in sys.modules if m.startswith({prefixes!r}))\n"
         "sys.stderr.write('LOADED=' + json.dumps(loaded) + '\\n')\n"
     )
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
@@ -92,9 +92,18 @@ def _command_modules_after(*argv: str) -> list[str]:
 
 
 def test_root_help_imports_no_command_module():
-    assert _command_modules_after("--help") == []
+    assert _modules_after("--help") == []
 
 
 def test_a_command_imports_only_its_own_module():
-    assert _command_modules_after("block", "check", "stone") == ["mcb.commands.block"]
-    assert _command_modules_after("help", "exit-codes") == ["mcb.commands.help"]
+    assert _modules_after("block", "check", "stone") == ["mcb.commands.block"]
+    assert _modules_after("help", "exit-codes") == ["mcb.commands.help"]
+
+
+def test_an_rpc_command_imports_no_offline_tooling():
+    """`mcb health` needs the client and the config, not Rich, numpy, the schematic or recipe code, or the server."""
+    unwanted = ("numpy", "PIL", "nbtlib", "jsonschema", "rich", "mcb.schematics", "mcb.recipes", "mcb.terrain",
+                "mcb.server", "mcb.batch", "mcb.blocks")
+    # Port 9 (discard) on loopback refuses at once: the command fails fast, which is all this needs.
+    loaded = _modules_after("--json", "--server", "http://127.0.0.1:9", "health", prefixes=unwanted)
+    assert loaded == []
