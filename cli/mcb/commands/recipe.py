@@ -67,7 +67,7 @@ def lint(
     reports = lint_paths(paths, mc_version=mc_version, max_blocks=max_plan_blocks, globs=glob, excludes=exclude,
                          jobs=jobs, progress=term.progress, mcp_bridge=mcp_bridge)
     print_reports(term, reports, fmt, tool="mcb recipe lint", strict=strict, rules=DESCRIPTIONS,
-                  noun="recipe files", code="recipe.lint.failed")
+                  noun="recipe file", code="recipe.lint.failed")
 
 
 @recipe_app.command("compile")
@@ -192,7 +192,10 @@ def fmt(
     term.emit({"files": results, "changed": len(changed)},
               lambda: [term.info(f"{r['file']}: {verb if r['changed'] else 'unchanged'}") for r in results])
     if check and changed:
-        raise FindingsError(f"{len(changed)} of {len(results)} files are not formatted",
+        from mcb.wording import plural
+
+        verb = "is" if len(changed) == 1 else "are"
+        raise FindingsError(f"{len(changed)} of {plural(len(results), 'file')} {verb} not formatted",
                             hint="run `mcb recipe fmt -i FILE...`", code="recipe.fmt")
 
 

@@ -63,7 +63,7 @@ def lint(
     files = collect_recipe_files(paths, glob or ["*.json"], DEFAULT_EXCLUDES + list(exclude or []))
     reports = check_files(files, lint_file, jobs=jobs, progress=term.progress)
     print_reports(term, reports, fmt_name, tool="mcb terrain lint", strict=strict, rules=RULES,
-                  noun="files", code="terrain.lint.failed")
+                  noun="file", code="terrain.lint.failed")
 
 
 @terrain_app.command("preview")
