@@ -32,8 +32,8 @@ def lint(
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too (exit 1).")] = False,
     glob: Annotated[list[str] | None, typer.Option("--glob", help="File-name pattern when walking directories "
                                                    "(repeatable; default *.json).")] = None,
-    exclude: Annotated[list[str] | None, typer.Option("--exclude", help="Skip walked files whose name or relative "
-                                                      "path matches (repeatable; *.schema.json is always skipped).")] = None,
+    exclude: Annotated[list[str] | None, typer.Option("--exclude", help="Skip files, named or walked, whose name or "
+                                                      "path matches (repeatable; walking skips *.schema.json).")] = None,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Files checked in parallel (default 1: "
                                              "linting is pure Python, threads do not help).")] = None,
     mcp_bridge: Annotated[bool, typer.Option("--mcp-bridge", help="Also warn where the MCP bridge's stricter schema "

@@ -33,8 +33,8 @@ def lint(
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too.")] = False,
     glob: Annotated[list[str] | None, typer.Option("--glob", help="File-name pattern when walking directories "
                                                    "(repeatable; default *.json).")] = None,
-    exclude: Annotated[list[str] | None, typer.Option("--exclude", help="Skip walked files whose name or relative "
-                                                      "path matches (repeatable; *.schema.json always).")] = None,
+    exclude: Annotated[list[str] | None, typer.Option("--exclude", help="Skip files, named or walked, whose name or "
+                                                      "path matches (repeatable; walking skips *.schema.json).")] = None,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Parallel checks.")] = None,
     json_: JsonOpt = False,
 ) -> None:
@@ -54,13 +54,13 @@ def lint(
             --format sarif > terrain.sarif
     """
     from mcb.commands.reporting import choose_format, print_reports
-    from mcb.recipes.lint_files import DEFAULT_EXCLUDES, collect_recipe_files
+    from mcb.recipes.lint_files import collect_recipe_files
     from mcb.reports.runner import check_files
     from mcb.terrain.lint import RULES, lint_file
 
     term = terminal(ctx, json_)
     fmt_name = choose_format(term, fmt)
-    files = collect_recipe_files(paths, glob or ["*.json"], DEFAULT_EXCLUDES + list(exclude or []))
+    files = collect_recipe_files(paths, glob or ["*.json"], list(exclude or []))
     reports = check_files(files, lint_file, jobs=jobs, progress=term.progress)
     print_reports(term, reports, fmt_name, tool="mcb terrain lint", strict=strict, rules=RULES,
                   noun="file", code="terrain.lint.failed")
