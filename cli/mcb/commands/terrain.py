@@ -19,8 +19,8 @@ BudgetOpt = Annotated[int, typer.Option("--budget", min=1, max=4096,
                                         help="Tile budget offline (the server's max-plan-blocks, 1..4096); "
                                              "a server always uses its own.")]
 ResolutionOpt = Annotated[int | None, typer.Option("--resolution", "-r", min=32, max=256,
-                                                   help="Samples per axis, 32..256 (offline default 256, "
-                                                        "server default 128).")]
+                                                   help="Samples per axis, 32..256, at most one per block "
+                                                        "(offline default 256, server default 128).")]
 OutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Write the PNG image here.")]
 
 
@@ -81,6 +81,8 @@ def preview(
     With --offline the numbers and cell colours are computed locally and equal the server's (same terrain_id for
     the same recipe text). Without it the recipe is sent to the server, which caches it for `terrain prepare`.
     --json prints the result fields (no base64 image) plus "image" (the PNG path or null).
+    Offline the PNG is a picture to look at: the cells scaled up, a height key, the
+    materials, preserve boxes, a scale bar ("picture.map" says where the map is).
 
     Examples:
 
@@ -90,10 +92,10 @@ def preview(
     """
     term = terminal(ctx, json_)
     if offline:
-        from mcb.terrain.offline import offline_preview
+        from mcb.terrain.offline import offline_picture
 
-        result = offline_preview(recipe, resolution or 256, budget)
-        png = result.pop("png")
+        result, png, box = offline_picture(recipe, resolution or 256, budget, picture=output is not None)
+        result["picture"] = {"map": box.to_json()} if box is not None else None
         wire_id = result.pop("wire_terrain_id")
         if wire_id != result["terrain_id"]:
             term.warn(f"number literals in this recipe are rewritten by JSON tools; sent by mcb it gets the ID "
