@@ -136,7 +136,7 @@ def show_plan(term, plan, *, title: str = "plan") -> None:
 def show_status(term, status) -> None:
     term.kv([
         ("operation", status.operation_id), ("status", status.status),
-        ("written", positions_written(status.written, status.total_changes, status.processed)),
+        ("progress", positions_written(status.written, status.total_changes, status.processed)),
         ("message", status.message),
     ])
     if status.conflicts:
