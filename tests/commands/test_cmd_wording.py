@@ -45,3 +45,18 @@ def test_counts_take_the_right_plural(mcb, tmp_path):
     assert one.exit_code == 0 and "1 block, 1 state" in one.stdout
     two = mcb("inspect", "--min", "0,100,0", "--max", "1,100,0")
     assert "2 blocks, 2 states" in two.stdout
+
+
+def test_batch_progress_and_table_use_the_same_words(mcb, tmp_path):
+    batch = tmp_path / "two.batch.json"
+    batch.write_text(json.dumps({"version": 1, "steps": [
+        {"name": "one", "kind": "recipe", "recipe": box_recipe(0, 100, 0, size=1)},
+        {"name": "cube", "kind": "recipe", "recipe": box_recipe(0, 100, 0)},
+    ]}))
+    result = mcb("batch", batch)
+    assert result.exit_code == 0, result.stderr
+    assert "[1/2] one: plan" in result.stderr and "(1 block to change)" in result.stderr
+    assert "(26 blocks to change)" in result.stderr
+    assert "[2/2] cube: applied (26 of 27 positions written, 1 already matched)" in result.stderr
+    assert "26 of 27 positions written, 1 already matched" in result.stdout  # the summary table
+    assert "26/27" not in result.stdout + result.stderr

@@ -293,8 +293,11 @@ def _prepare_all(term, client, terrain_id, recipe_obj, state, start, apply, wait
     state_path = state or Path(f"terrain-{terrain_id[:12]}.state.json")
 
     def on_tile(index, report) -> None:
-        written = (report.record.get("status") or {}).get("written")
-        term.info(f"tile {index}: {report.result}" + (f" ({written} written)" if written is not None else ""))
+        from mcb.wording import positions_written
+
+        status = report.record.get("status") or {}
+        progress = positions_written(status.get("written"), status.get("total_changes"), status.get("processed"))
+        term.info(f"tile {index}: {report.result}" + (f" ({progress})" if status.get("written") is not None else ""))
 
     summary = run_all_tiles(client, terrain_id, state_path, recipe=recipe_obj, start=start, dry_run=not apply,
                             on_tile=on_tile, wait_timeout=wait_timeout)
