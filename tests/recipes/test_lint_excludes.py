@@ -56,3 +56,10 @@ def test_the_demo_line_lints_no_schema(cli, monkeypatch):
     assert result.exit_code == 0, result.stdout
     files = checked(result)
     assert files and not any(name.endswith(".schema.json") for name in files)
+
+
+def test_terrain_lint_gives_a_schema_the_same_hint(cli, folder):
+    result = cli("terrain", "lint", str(folder / "recipe.schema.json"))
+    assert result.exit_code == 0
+    assert "this is a JSON Schema, not a terrain recipe or brush; not linted" in result.stdout
+    assert "--exclude '*.schema.json'" in result.stdout and "recipe lint" not in result.stdout
