@@ -19,7 +19,7 @@ import numpy as np
 from mcb.blocks.transform import MIRROR_AXES, ROTATIONS, transform_palette
 from mcb.errors import McbError, UsageError
 from mcb.schematics.cells import present_values, used_indices
-from mcb.schematics.model import BlockEntity, BlockEntityColumns, BlockEntityList, Entity, Schematic
+from mcb.schematics.model import BlockEntity, Entity, Schematic
 
 # Hanging entities: ``Facing`` as a 3-D data value (item frames) and ``facing`` as a 2-D one (paintings).
 _FACING_3D = ("down", "up", "north", "south", "west", "east")
@@ -202,16 +202,6 @@ def _merge_duplicates(palette: list[str], blocks: np.ndarray) -> tuple[list[str]
 
 
 def _move_block_entities(block_entities, move: _Move, rules: str) -> list[BlockEntity]:
-    columns = getattr(block_entities, "columns", None)
-    if columns is not None and not (move.mirror and rules == "geometric" and any(
-            ident == "minecraft:chiseled_bookshelf" for ident, _, _ in columns.shapes)):
-        # Held as columns (a skimmed read): move all positions at once, data untouched (copied raw when written).
-        before = columns.positions
-        new_x, new_z = move.cell(before[:, 0], before[:, 2])  # may be views of ``before``: read before writing
-        positions = before.copy()
-        positions[:, 0], positions[:, 2] = new_x, new_z
-        return BlockEntityList(columns=BlockEntityColumns(positions, columns.shape_of, columns.shapes))
-    # Geometric mirrors rewrite chiseled bookshelves' books: entry by entry, each with its own data.
     return [_move_block_entity(be, move, rules) for be in block_entities]
 
 
@@ -294,13 +284,13 @@ def transform_file(source, output, *, degrees: int | None = None, mirror_axis: s
 
     ``version`` (2 or 3) picks the Sponge version written; None keeps the input's. ``mc_version`` picks the block
     registry; None uses the schematic's DataVersion. ``output`` may equal ``source`` (in-place edit). ``document``:
-    ``source`` already read by :func:`mcb.schematics.document.load_for_rewrite`.
+    ``source`` already read by :func:`mcb.schematics.document.load_document`.
     """
-    from mcb.schematics.document import load_for_rewrite
+    from mcb.schematics.document import load_document
     from mcb.schematics.sponge import schematic_from_document
 
     if document is None:
-        document = load_for_rewrite(source)
+        document = load_document(source)
     schem = schematic_from_document(document, compact=True)  # the cells are only moved and written: uint16 fits
     registry = _registry_option(mc_version) if mc_version else registry_for(schem)
     move = _mirroring(schem, mirror_axis) if mirror_axis is not None else _rotation(schem, degrees or 0)
