@@ -43,6 +43,10 @@ class _Checker:
             self.error("sponge.v3.nonconforming", "Sponge v3 fields must sit in a 'Schematic' compound inside an "
                        "unnamed root; WorldEdit does not recognise this file as v3", hint="re-save it with a "
                        "conforming writer, or convert it: `mcb schem convert FILE -o OUT.schem`")
+        for where in self.doc.stats.duplicate_names[:5]:
+            self.out.append(Diagnostic(rule="nbt.duplicate", severity=Severity.ERROR, message="a compound names the "
+                                       "same tag twice (readers keep one of them; the server refuses the file)",
+                                       file=self.file, pointer=where))
         if self.doc.stats.trailing_gzip_bytes:
             self.warn("sponge.gzip.trailing", f"{self.doc.stats.trailing_gzip_bytes} bytes follow the gzip stream; "
                       "they are ignored (Java's GZIPInputStream skips them too)")
