@@ -302,6 +302,13 @@ class _Walker:
                 stats.tag_count += 1
                 if stats.tag_count > max_tags:
                     raise self.fail(f"more than {max_tags} tags", "nbt.limit.tags")
+            elif tag == TAG_STRING:  # inlined too: ids and names
+                text = self.string()
+                if build:
+                    result[name] = String(text)
+                stats.tag_count += 1
+                if stats.tag_count > max_tags:
+                    raise self.fail(f"more than {max_tags} tags", "nbt.limit.tags")
             elif tag != TAG_LIST and tag != TAG_COMPOUND or not build or keep is None or keep(path):
                 value = self.payload(tag, depth, build)
                 if build:
