@@ -138,3 +138,25 @@ def test_block_entity_ids_are_counted_in_first_seen_order(entries):
     schem = read_schematic(schematic_bytes(entries))
     assert [be.id for be in schem.block_entities] == [ident for _, ident, _ in entries]
     assert schem.block_entity_ids().most_common() == Counter(ident for _, ident, _ in entries).most_common()
+
+
+def test_rewrites_that_look_into_contents_read_them(tmp_path):
+    # transform_file copies block-entity contents as bytes, except where it must read them: a v3 Data compound
+    # written inline as v2, and the books of chiseled bookshelves under a geometric mirror.
+    entries = [((x, 0, 0), "minecraft:chest", x % len(CONTENTS)) for x in range(W)]
+    source = tmp_path / "v3.schem"
+    source.write_bytes(schematic_bytes(entries, version=3))
+    out = tmp_path / "v2.schem"
+    transform_file(source, out, degrees=180, version=2)
+    turned, original = read_schematic(out), read_schematic(source)
+    assert {be.pos: dict(be.data) for be in turned.block_entities} == {
+        (W - 1 - x, y, L - 1 - z): dict(be.data) for be in original.block_entities for x, y, z in [be.pos]}
+    shelf = [("Items", 9, (10, [[("Slot", 1, 0), ("id", 8, "minecraft:book"), ("Count", 1, 1)]]))]
+    CONTENTS.append(shelf)
+    try:
+        source.write_bytes(schematic_bytes([((0, 0, 0), "minecraft:chiseled_bookshelf", len(CONTENTS) - 1)],
+                                           blocks=[2] * (W * H * L)))
+    finally:
+        CONTENTS.pop()
+    transform_file(source, out, mirror_axis="x", rules="geometric")
+    assert [int(be.data["Items"][0]["Slot"]) for be in read_schematic(out).block_entities] == [2]

@@ -176,3 +176,21 @@ def test_a_skipped_byte_array_is_walked_and_left_out(monkeypatch):
     root, stats = read_nbt(data, keep=lambda path: path[-1] != "Data")
     assert stats.inflated_size > 48 << 20 and stats.tag_count == 6
     assert root["BlockEntities"][0] == {"Pos": (0, 0, 0)}
+
+
+@settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(entries=st.lists(st.tuples(st.sampled_from(["a", "b", "Items", "Data"]), _tree(12)), max_size=6),
+       compress=st.booleans(), chunk=st.sampled_from([3, 17, 4096]))
+def test_a_container_kept_as_bytes_holds_exactly_its_payload(entries, compress, chunk):
+    data = document([("Outer", 10, [(k, v[0], v[1]) for k, v in entries])] * 2, compress=compress)
+    with mock.patch.object(nbt, "_CHUNK", chunk):
+        eager, eager_stats = read_nbt(data, ReadLimits(max_tags=400))
+        raw, raw_stats = read_nbt(data, ReadLimits(max_tags=400), keep=lambda path: nbt.RAW if len(path) == 2 else True)
+    assert raw_stats == eager_stats
+    for name, value in raw["Outer"].items():
+        if isinstance(value, nbt.Encoded):  # its bytes parse back to the very subtree the eager read built
+            again, _ = read_nbt(b"\x0a\x00\x00" + bytes([value.tag_id]) + len(name.encode()).to_bytes(2, "big")
+                                + name.encode("utf-8") + value.payload + b"\x00")
+            assert plain(again[name]) == plain(eager["Outer"][name])
+        else:
+            assert plain(value) == plain(eager["Outer"][name])

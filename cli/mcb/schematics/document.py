@@ -110,16 +110,16 @@ def _keep_for_validation(path: list[str]) -> bool:
 
 
 def load_document(source: str | os.PathLike | bytes, limits: ReadLimits | None = None, *,
-                  fast: bool = False) -> Document:
+                  fast: bool = False, keep=None) -> Document:
     """Read and recognise a file. ``fast=True`` (validation) leaves the contents of block entities and entities
     out of the tree (walked and checked all the same, see :func:`~mcb.schematics.nbt.read_nbt`): their ``Pos``,
-    ``Id`` and other top-level scalars stay.
+    ``Id`` and other top-level scalars stay. ``keep``: the reader's ``keep`` for other choices.
 
     Raises ``NbtError``/``InputError`` (clean diagnostics) for unreadable or malformed input.
     """
     limits = limits or ReadLimits()
     data, path = read_source(source, limits)
-    root, stats = read_nbt(data, limits, keep=_keep_for_validation if fast else None)
+    root, stats = read_nbt(data, limits, keep=_keep_for_validation if fast else keep)
     return recognise(root, stats, data, path)
 
 

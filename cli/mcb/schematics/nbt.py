@@ -5,8 +5,9 @@ walker needs bytes, with a hard cap on the inflated size; every declared string/
 against what can still arrive under that cap before anything is allocated (a 1 GB decompression bomb is refused
 after a few kilobytes); nesting depth and total tag count are capped. Strings are Java *modified* UTF-8.
 
-The caller decides what to keep: ``keep(path)`` is asked for every list or compound inside a kept compound, and
-when it answers False the container is walked without building anything and left out of the tree. Skipping does
+The caller decides what to keep: ``keep(path)`` is asked for every list or compound inside a kept compound; when
+it answers False the container is walked without building anything and left out of the tree, and when it answers
+:data:`RAW` it is walked the same way and kept as its encoded bytes (:class:`Encoded`, for a rewrite that copies it). Skipping does
 every check that keeping does (tag types, names, duplicate names, MUTF-8, lengths against what remains, depth,
 the tag budget) and gathers the same :class:`ReadStats`, so a limit gives the same rule id and message whoever
 asked. (fastnbt's ``deserialize_ignored_any`` has this shape.)
@@ -26,9 +27,11 @@ from dataclasses import dataclass, field
 from mcb.errors import InputError
 from mcb.schematics.nbt_tags import (  # noqa: F401  (re-exported: the tag types are part of this module's API)
     TAG_BYTE, TAG_BYTE_ARRAY, TAG_COMPOUND, TAG_DOUBLE, TAG_END, TAG_FLOAT, TAG_INT, TAG_INT_ARRAY, TAG_LIST,
-    TAG_LONG, TAG_LONG_ARRAY, TAG_NAMES, TAG_SHORT, TAG_STRING, Byte, ByteArray, Compound, Double, Float, Int,
-    IntArray, List, Long, LongArray, Short, String, decode_mutf8, encode_mutf8, tag_type,
+    TAG_LONG, TAG_LONG_ARRAY, TAG_NAMES, TAG_SHORT, TAG_STRING, Byte, ByteArray, Compound, Double, Encoded, Float,
+    Int, IntArray, List, Long, LongArray, Short, String, decode_mutf8, encode_mutf8, tag_type,
 )
+
+RAW = "raw"  # an answer of keep(path): keep the container as its encoded bytes (an Encoded value), checked all the same
 
 
 class NbtError(InputError):
@@ -96,6 +99,7 @@ class _Walker:
         self.buf = b"" if compressed else data
         self.base = 0  # input offset of buf[0]
         self.pos = 0
+        self.mark: int | None = None  # input offset from which refills keep the bytes (a RAW container's start)
 
     # --- input ------------------------------------------------------------------------------------------------
     def fail(self, message: str, rule: str, hint: str | None = None) -> NbtError:
@@ -142,16 +146,18 @@ class _Walker:
         if self.inflater is None:
             raise self.fail("NBT data is truncated", "nbt.truncated")
         self.check_room(n, f"a value of {n} bytes")
-        parts = [self.buf[self.pos:]]
+        start = self.pos if self.mark is None else self.mark - self.base
+        parts = [self.buf[start:]]
         have = len(parts[0])
+        n += self.pos - start
         while have < n:
             chunk = self.inflate(max(n - have, _CHUNK))
             if not chunk:
                 raise self.fail("NBT data is truncated (gzip stream ended early)", "nbt.truncated")
             parts.append(chunk)
             have += len(chunk)
-        self.base += self.pos
-        self.buf, self.pos = b"".join(parts), 0
+        self.base += start
+        self.buf, self.pos = b"".join(parts), self.pos - start
 
     def take(self, n: int) -> bytes:
         self.need(n)
@@ -166,6 +172,10 @@ class _Walker:
             return
         if self.inflater is None:
             raise self.fail("NBT data is truncated", "nbt.truncated")
+        if self.mark is not None:  # inside a RAW container: its bytes stay
+            self.need(n)
+            self.pos += n
+            return
         self.check_room(n, f"a value of {n} bytes")  # as need() would
         n -= len(self.buf) - self.pos
         self.base += len(self.buf)
@@ -271,11 +281,14 @@ class _Walker:
         if not build:
             self.skip(unit * n)
             return None
-        raw = self.take(unit * n)
-        if tag == TAG_BYTE_ARRAY:
-            return ByteArray(raw)
-        return (IntArray if tag == TAG_INT_ARRAY else LongArray)(struct.unpack(f">{n}{'i' if unit == 4 else 'q'}",
-                                                                                 raw))
+        self.need(unit * n)
+        start = self.pos
+        self.pos += unit * n
+        if tag == TAG_BYTE_ARRAY:  # copied once, straight out of the buffer (a 256^3 BlockData is 17 MB)
+            with memoryview(self.buf) as view:
+                return ByteArray(view[start:self.pos])
+        return (IntArray if tag == TAG_INT_ARRAY else LongArray)(
+            struct.unpack_from(f">{n}{'i' if unit == 4 else 'q'}", self.buf, start))
 
     def compound(self, depth: int, build: bool) -> Compound | None:
         self.enter(depth)
@@ -309,13 +322,27 @@ class _Walker:
                 stats.tag_count += 1
                 if stats.tag_count > max_tags:
                     raise self.fail(f"more than {max_tags} tags", "nbt.limit.tags")
-            elif tag != TAG_LIST and tag != TAG_COMPOUND or not build or keep is None or keep(path):
-                value = self.payload(tag, depth, build)
-                if build:
-                    result[name] = value
             else:
-                self.skipped(tag, depth, name)
+                wanted = True if tag != TAG_LIST and tag != TAG_COMPOUND or not build or keep is None else keep(path)
+                if wanted is True:
+                    value = self.payload(tag, depth, build)
+                    if build:
+                        result[name] = value
+                elif wanted == RAW:
+                    result[name] = self.encoded(tag, depth, name)
+                else:
+                    self.skipped(tag, depth, name)
             path.pop()
+
+    def encoded(self, tag: int, depth: int, name: str) -> Encoded:
+        """A container walked unbuilt (:meth:`skipped`) and kept as its payload bytes."""
+        start = self.base + self.pos
+        outer, self.mark = self.mark, start if self.mark is None else self.mark
+        try:
+            self.skipped(tag, depth, name)
+        finally:
+            self.mark = outer
+        return Encoded(tag, self.buf[start - self.base:self.pos])
 
     def skipped(self, tag: int, depth: int, name: str) -> None:
         """Walk a container the caller does not keep.
@@ -401,8 +428,9 @@ def is_gzip(data: bytes) -> bool:
 def read_nbt(data: bytes, limits: ReadLimits | None = None, keep=None) -> tuple[Compound, ReadStats]:
     """Parse one NBT document (gzip or raw, detected by magic) into (root compound, stats).
 
-    ``keep(path) -> bool`` (optional; ``path`` is the live list of names from the root) is asked for every list or
-    compound inside a kept compound; False walks it with every check and leaves it out of the tree.
+    ``keep(path)`` (optional; ``path`` is the live list of names from the root) is asked for every list or compound
+    inside a kept compound: True builds it, False walks it with every check and leaves it out of the tree, and
+    :data:`RAW` walks it the same way and keeps its encoded bytes (:class:`Encoded`).
     """
     limits = limits or ReadLimits()
     stats = ReadStats(compressed=is_gzip(data), compressed_size=len(data))

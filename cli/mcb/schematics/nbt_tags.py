@@ -91,3 +91,22 @@ def encode_mutf8(text: str) -> bytes:
 def _surrogates(ch: str) -> str:
     code = ord(ch) - 0x10000
     return chr(0xD800 + (code >> 10)) + chr(0xDC00 + (code & 0x3FF))
+
+
+class Encoded:
+    """A list or compound kept as its encoded payload bytes (immutable, compared and hashed by its bytes): what a
+    reader hands a rewrite that copies block-entity contents without looking into them; the writer copies it."""
+
+    __slots__ = ("tag_id", "payload")
+
+    def __init__(self, tag_id: int, payload: bytes):
+        self.tag_id, self.payload = tag_id, payload
+
+    def __eq__(self, other):
+        return type(other) is Encoded and other.tag_id == self.tag_id and other.payload == self.payload
+
+    def __hash__(self):
+        return hash((self.tag_id, self.payload))
+
+    def __repr__(self) -> str:
+        return f"Encoded({TAG_NAMES[self.tag_id]}, {len(self.payload)} bytes)"

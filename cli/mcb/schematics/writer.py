@@ -18,8 +18,8 @@ import numpy as np
 
 from mcb.schematics.cells import encode_cells
 from mcb.schematics.model import Schematic
-from mcb.schematics.nbt import (TAG_LIST, Byte, ByteArray, Compound, Double, Float, Int, IntArray, List, Long,
-                                LongArray, Short, String, encode_mutf8, gc_paused, tag_type)
+from mcb.schematics.nbt import (TAG_LIST, Byte, ByteArray, Compound, Double, Encoded, Float, Int, IntArray, List,
+                                Long, LongArray, Short, String, encode_mutf8, gc_paused, tag_type)
 
 SERVER_AUTHOR = "minecraft-builder-mcp"
 
@@ -71,6 +71,9 @@ class _Encoded:
 def _payload(out: list[bytes], tid: int, value) -> None:
     if type(value) is _Encoded:
         out += value.pieces
+        return
+    if type(value) is Encoded:  # a container read as its bytes and never looked into: copied
+        out.append(value.payload)
         return
     fmt = _SCALAR_FMT.get(tid)
     if fmt:
@@ -196,7 +199,8 @@ def _block_entity_list(block_entities, version: int) -> _Encoded:
     return _Encoded(TAG_LIST, out)
 
 
-_KEYED_TYPES = frozenset({Byte, Short, Int, Long, String, ByteArray, IntArray, LongArray, int, str, bool, bytes})
+_KEYED_TYPES = frozenset({Byte, Short, Int, Long, String, ByteArray, IntArray, LongArray, Encoded, int, str, bool,
+                          bytes})
 _FLOAT_TYPES = frozenset({Float, Double, float})
 
 
@@ -209,6 +213,8 @@ def _entry_key(ident, data):
     kind = type(data)
     if data is None:
         return (ident,)
+    if kind is Encoded:
+        return (ident, data)
     if kind is not Compound and kind is not dict:
         return None
     key = [ident]
