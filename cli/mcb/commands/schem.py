@@ -47,7 +47,6 @@ def validate(
     """
     from mcb.commands.reporting import run_schem_validate
 
-    # mcb.fastpath parses the common shapes of this command without Typer: keep both in step (tests/test_fastpath).
     run_schem_validate(terminal(ctx, json_), paths, profile=profile, mc_version=mc_version, format_=format_,
                        strict=strict, glob=glob, jobs=jobs)
 
@@ -153,9 +152,7 @@ def convert(
 
 def register(app: typer.Typer) -> None:
     """Add the `mcb schem` group; rotate/mirror/render come from mcb.commands.schem_edit."""
+    from mcb.commands import schem_edit
+
     app.add_typer(schem_app, name="schem")
-    try:
-        from mcb.commands import schem_edit
-    except ImportError:  # the edit commands are optional at this layer
-        return
     schem_edit.register(app)  # idempotent: re-registering a name replaces it
