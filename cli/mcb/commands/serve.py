@@ -77,8 +77,6 @@ def serve(
         term.info(f"mcb serve listening on {info['url']} (tick {tick_ms} ms{', test hooks on' if test_hooks else ''})")
         term.info(f"data: {info['data_dir']}")
         term.info(f"tokens: {info['token_file']} (admin_token, agent_token; mode 0600)")
-        for name, problem in (info.get("module_errors") or {}).items():
-            term.warn(f"method module {name} not loaded ({problem}); its methods answer unsupported_method")
         if info.get("recovery_required"):
             term.warn(f"{info['recovery_required']} interrupted operation(s) need recovery_review/recovery_abandon")
         term.info("press Ctrl-C to stop")

@@ -49,7 +49,7 @@ class LocalServer:
         overrides.update(tick_ms=options.tick_ms, test_hooks=options.test_hooks)
         self.data_dir = Path(data_dir)
         self.options = options
-        self.modules, self.module_errors = load_method_modules(test_hooks=options.test_hooks)
+        self.modules = load_method_modules(test_hooks=options.test_hooks)
         self.state = ServerState(self.data_dir, overrides)
         self.httpd: RpcHttpServer | None = None
         self._thread: threading.Thread | None = None

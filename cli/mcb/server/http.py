@@ -11,18 +11,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from mcb.server.dispatch import dispatch
 from mcb.server.errors import RpcError, error_body, http_status
+# numbers that remember their literal text (terrain_id hashes numbers exactly as they arrived)
+from mcb.terrain.jsontext import LiteralFloat, parse_int_literal
 
 MAX_BODY = 1_048_576
 MAX_DISCARD = 16 * MAX_BODY  # oversized bodies up to this size are read and dropped so the client sees the reply
 HEALTH = {"service": "minecraft-builder-mcp", "version": "0.1.0", "status": "ready"}
 NOT_ALLOWED = {"ok": False, "error": {"code": "method_not_allowed", "message": "POST /v1/rpc required"}}
 JDK_404 = b"<h1>404 Not Found</h1>No context found for request"
-
-
-try:  # numbers that remember their literal text (terrain_id hashes numbers exactly as they arrived)
-    from mcb.terrain.jsontext import LiteralFloat as _parse_float, parse_int_literal as _parse_int
-except ImportError:  # pragma: no cover - the terrain package is optional for the core
-    _parse_float, _parse_int = float, int
 
 
 class RpcHttpServer(ThreadingHTTPServer):
@@ -133,7 +129,7 @@ class RpcHandler(BaseHTTPRequestHandler):
 
     def _handle(self, body: bytes, is_admin: bool):
         try:
-            envelope = json.loads(body.decode("utf-8"), parse_float=_parse_float, parse_int=_parse_int)
+            envelope = json.loads(body.decode("utf-8"), parse_float=LiteralFloat, parse_int=parse_int_literal)
         except (UnicodeDecodeError, ValueError) as error:
             raise RpcError("invalid_request", f"Malformed JSON: {error}") from None
         if not isinstance(envelope, dict):

@@ -132,8 +132,6 @@ def run_until_stopped(request: ServeRequest, on_ready: Callable[[dict], None]) -
             "pid": os.getpid(),
             "recovery_required": sum(1 for o in server.state.engine.ops.values() if o.status == "recovery_required"),
         }
-        if server.module_errors:
-            info["module_errors"] = dict(server.module_errors)
         if not is_loopback(request.host):
             info["remote_warning"] = (f"listening on non-loopback address {request.host}: anyone who can reach it "
                                       "and holds a token can edit the world; there is no TLS")
