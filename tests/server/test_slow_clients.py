@@ -207,3 +207,63 @@ def test_idle_and_dribbling_connections_hold_no_threads(tmp_path):
         for sock in sockets:
             sock.close()
         server.stop()
+
+
+# -- the same class of mistake beside it (issue 13 "look beside it") ---------------------------------------------
+def _exchange_until_closed(sock: socket.socket) -> bytes:
+    answer = b""
+    try:
+        while chunk := sock.recv(65536):
+            answer += chunk
+    except ConnectionResetError:
+        pass
+    return answer
+
+
+def test_a_header_flood_of_allowed_lines_is_refused_as_a_whole(quick):
+    flood = "".join(f"X-Pad-{i}: {'a' * 30_000}\r\n" for i in range(10))  # each line is legal, together 300 KB
+    with _connect(quick) as sock:
+        sock.sendall(_head(quick, flood + "Content-Length: 2\r\n\r\n") + b"{}")
+        answer = _exchange_until_closed(sock)
+    assert answer.startswith(b"HTTP/1.1 431")
+    assert _served(quick)
+
+
+def test_a_body_of_tiny_chunks_is_refused(quick):
+    chunks = b"1\r\nx\r\n" * 20_000 + b"0\r\n\r\n"
+    with _connect(quick) as sock:
+        sock.sendall(_head(quick, "Transfer-Encoding: chunked\r\n\r\n") + chunks)
+        answer = _exchange_until_closed(sock)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400") and b"Connection: close" in head
+    assert json.loads(body)["error"]["message"] == "More than 16384 chunks in one body"
+    assert _served(quick)
+
+
+def test_a_client_that_never_reads_its_answers_is_cut_off(quick):
+    """40 pipelined 4096-block reads (~12 MB of answers) and no reading: the server's writes stall, and the
+    connection is closed after the body deadline instead of holding its buffers for ever."""
+    body = json.dumps({"method": "region_inspect", "params": {
+        "player_id": "console", "min": {"x": 0, "y": 60, "z": 0}, "max": {"x": 15, "y": 75, "z": 15},
+        "detail": "blocks"}}).encode()
+    request = _head(quick, f"Content-Length: {len(body)}\r\n\r\n") + body
+    with _connect(quick) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
+        sock.sendall(request * 40)
+        time.sleep(DEADLINE * 3)
+        assert _served(quick)  # others are served while it sits there
+        started = time.monotonic()
+        answer = _exchange_until_closed(sock)
+        assert time.monotonic() - started < 5  # the rest was dropped, not trickled out
+    assert answer.count(b"HTTP/1.1 200") < 40
+
+
+def test_stopping_with_open_connections_prints_nothing(tmp_path, capfd):
+    with run_server(tmp_path / "stop", tick_ms=5) as server:
+        idle = _connect(server)
+        half = _connect(server)
+        half.sendall(_head(server, "Content-Length: 100\r\n\r\n{"))
+        assert _served(server)
+    idle.close()
+    half.close()
+    assert capfd.readouterr().err == ""

@@ -29,6 +29,8 @@ MAX_BODY = 1_048_576
 MAX_DISCARD = 16 * MAX_BODY  # oversized bodies up to this size are read and dropped so the client sees the reply
 MAX_LINE = 65_536  # the request line and each header line, as the stdlib's http.server
 MAX_HEADERS = 100
+MAX_HEAD = 256 * 1024  # all header lines together (100 lines of 64 KiB would be 6.4 MB)
+MAX_CHUNKS = 16_384  # chunks in one body: 1 MiB sent a byte per chunk would cost the loop ~a million reads
 VERBS = frozenset({"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"})
 HEALTH = {"service": "minecraft-builder-mcp", "version": "0.1.0", "status": "ready"}
 NOT_ALLOWED = {"ok": False, "error": {"code": "method_not_allowed", "message": "POST /v1/rpc required"}}
@@ -148,6 +150,8 @@ class RpcHttpServer:
             tasks.add(task)
             try:
                 await self._connection(reader, writer)
+            except asyncio.CancelledError:
+                pass  # shutting down: the stream's callback would report a cancelled task as an error
             finally:
                 tasks.discard(task)
 
@@ -215,8 +219,12 @@ class RpcHttpServer:
 
     async def _write(self, writer: asyncio.StreamWriter, data: bytes) -> None:
         writer.write(data)
-        async with asyncio.timeout(self.limits.body_timeout):
-            await writer.drain()
+        try:
+            async with asyncio.timeout(self.limits.body_timeout):
+                await writer.drain()
+        except TimeoutError:
+            writer.transport.abort()  # a client that does not read: drop what it has not taken, free the buffers
+            raise
 
     def _log(self, peer, request_line: str, status) -> None:
         if self.verbose:  # never headers (tokens)
@@ -339,13 +347,16 @@ async def _read_head(reader: asyncio.StreamReader) -> _Request | None:
         raise _Refused(505 if version[5:6].isdigit() and version[5:6] >= "2" else 400,
                        f"Bad request version ({version[:20]!r})")
     headers: dict[str, str] = {}
-    last = None
+    last, size = None, 0
     for count in range(MAX_HEADERS + 1):
         line = await _read_line(reader, 431, "Line too long")
         if line in (b"\r\n", b"\n", b""):
             break
         if count == MAX_HEADERS:
             raise _Refused(431, "Too many headers")
+        size += len(line)
+        if size > MAX_HEAD:
+            raise _Refused(431, "Request header fields too large")
         text = line.decode("iso-8859-1").rstrip("\r\n")
         if text[:1] in (" ", "\t") and last is not None:  # an obsolete folded continuation
             headers[last] += " " + text.strip()
@@ -387,7 +398,7 @@ async def _read_body(reader, request: _Request, limit: int) -> bytes | None:
 
 async def _read_chunked(reader, limit: int, *, keep: bool) -> bytes | None:
     parts, total = [], 0
-    while True:
+    for _ in range(MAX_CHUNKS):
         line = await _read_line(reader, 400, "Chunk size line too long")
         size_text = line.split(b";", 1)[0].strip()
         if not size_text or len(size_text) > 16:
@@ -408,6 +419,7 @@ async def _read_chunked(reader, limit: int, *, keep: bool) -> bytes | None:
         if keep:
             parts.append(chunk)
         await _read_line(reader, 400, "Malformed chunk")
+    raise _Refused(400, f"More than {MAX_CHUNKS} chunks in one body")
 
 
 async def _drain(reader, request: _Request) -> bool:
