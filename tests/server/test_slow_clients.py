@@ -267,3 +267,25 @@ def test_stopping_with_open_connections_prints_nothing(tmp_path, capfd):
     idle.close()
     half.close()
     assert capfd.readouterr().err == ""
+
+
+def test_connections_beyond_the_bound_are_answered_busy_and_closed(tmp_path):
+    limits = Limits(head_timeout=5, body_timeout=5, max_connections=4)
+    with run_server(tmp_path / "few", tick_ms=5, limits=limits) as server:
+        held = [_connect(server) for _ in range(4)]
+        try:
+            deadline = time.monotonic() + 5
+            while server.httpd.connections < 4 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            with _connect(server) as extra:
+                answer = _exchange_until_closed(extra)
+            head, _, body = answer.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 400") and b"Connection: close" in head
+            assert json.loads(body) == {"ok": False, "error": {"code": "busy", "message": "Server is at capacity; retry"}}
+        finally:
+            for sock in held:
+                sock.close()
+        deadline = time.monotonic() + 5
+        while server.httpd.connections and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert _served(server)  # the places are given back when those clients leave
