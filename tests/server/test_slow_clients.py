@@ -289,3 +289,14 @@ def test_connections_beyond_the_bound_are_answered_busy_and_closed(tmp_path):
         while server.httpd.connections and time.monotonic() < deadline:
             time.sleep(0.01)
         assert _served(server)  # the places are given back when those clients leave
+
+
+def test_a_verbose_server_logs_paths_without_queries_and_echoes_no_request_line(tmp_path, capfd):
+    with run_server(tmp_path / "loud", tick_ms=5, verbose=True) as server:
+        assert httpx.get(server.url + "/health?token=SECRET-IN-QUERY", timeout=10).status_code == 200
+        with _connect(server) as sock:
+            sock.sendall(b"GET /x?token=SECRET-IN-LINE HTTP/1.1 extra\r\n\r\n")
+            answer = _exchange_until_closed(sock)
+    assert answer.startswith(b"HTTP/1.1 400") and b"SECRET" not in answer
+    err = capfd.readouterr().err
+    assert "GET /health HTTP/1.1" in err and "SECRET" not in err

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
-import resource
 import socket
 import sys
 import threading
@@ -22,16 +21,11 @@ from http import HTTPStatus
 
 from mcb.server.dispatch import dispatch
 from mcb.server.errors import RpcError, error_body, http_status
+from mcb.server.http_requests import MAX_LINE, Refused, Request, drain, read_body, read_head
 # numbers that remember their literal text (terrain_id hashes numbers exactly as they arrived)
 from mcb.terrain.jsontext import LiteralFloat, parse_int_literal
 
 MAX_BODY = 1_048_576
-MAX_DISCARD = 16 * MAX_BODY  # oversized bodies up to this size are read and dropped so the client sees the reply
-MAX_LINE = 65_536  # the request line and each header line, as the stdlib's http.server
-MAX_HEADERS = 100
-MAX_HEAD = 256 * 1024  # all header lines together (100 lines of 64 KiB would be 6.4 MB)
-MAX_CHUNKS = 16_384  # chunks in one body: 1 MiB sent a byte per chunk would cost the loop ~a million reads
-VERBS = frozenset({"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"})
 HEALTH = {"service": "minecraft-builder-mcp", "version": "0.1.0", "status": "ready"}
 NOT_ALLOWED = {"ok": False, "error": {"code": "method_not_allowed", "message": "POST /v1/rpc required"}}
 JDK_404 = b"<h1>404 Not Found</h1>No context found for request"
@@ -48,39 +42,6 @@ class Limits:
     workers: int = 8  # threads running handlers
     queue: int = 32  # requests waiting for a worker; one more is answered busy
     max_connections: int = 4096  # beyond this (or the file limit) a new connection gets busy and is closed
-
-
-class _Refused(Exception):
-    """A request the transport answers itself and then closes the connection (malformed, too long, too slow)."""
-
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
-@dataclass
-class _Request:
-    verb: str
-    target: str
-    version: str
-    headers: dict[str, str]  # lower-case name -> first value (later duplicates are ignored, as http.client's get)
-    request_line: str
-
-    @property
-    def path(self) -> str:
-        return self.target.split("?", 1)[0]
-
-    @property
-    def chunked(self) -> bool:
-        return "chunked" in self.headers.get("transfer-encoding", "").lower()
-
-    @property
-    def keep_alive(self) -> bool:
-        connection = self.headers.get("connection", "").lower()
-        if self.version == "HTTP/1.0":
-            return connection == "keep-alive"
-        return connection != "close"
 
 
 @dataclass
@@ -108,9 +69,9 @@ class RpcHttpServer:
             self.socket.close()
             raise
         self.server_address = self.socket.getsockname()
-        soft_files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-        if soft_files != resource.RLIM_INFINITY:
-            self.limits = replace(self.limits, max_connections=min(self.limits.max_connections, soft_files - 64))
+        files = _open_file_limit()
+        if files is not None:  # keep some descriptors for the journal, assets and the listener itself
+            self.limits = replace(self.limits, max_connections=max(1, min(self.limits.max_connections, files - 64)))
         self.pool = ThreadPoolExecutor(max_workers=self.limits.workers, thread_name_prefix="mcb-rpc")
         self.connections = 0
         self.in_work = 0  # requests handed to the pool and not yet answered
@@ -185,10 +146,10 @@ class RpcHttpServer:
         """Read one request and answer it; True when the connection stays open for another."""
         try:
             async with asyncio.timeout(self.limits.head_timeout):
-                request = await _read_head(reader)
+                request = await read_head(reader)
         except TimeoutError:
             return False  # idle or dribbling: cut off without an answer (nothing may be on its way)
-        except _Refused as refused:
+        except Refused as refused:
             self._log(peer, "-", refused.status)
             payload = _json_bytes(error_body("invalid_request", refused.message))
             await self._write(writer, _response(refused.status, payload, close=True))
@@ -203,7 +164,7 @@ class RpcHttpServer:
         except TimeoutError:
             self._log(peer, request.request_line, "timeout")
             return False
-        except _Refused as refused:
+        except Refused as refused:
             self._log(peer, request.request_line, refused.status)
             payload = _json_bytes(error_body("invalid_request", refused.message))
             await self._write(writer, _response(refused.status, payload, close=True))
@@ -232,31 +193,31 @@ class RpcHttpServer:
             sys.stderr.write(f"{host} \"{request_line}\" {status}\n")
 
     # -- routing (protocol §1.2-1.3) ------------------------------------------------------------------------------
-    async def _route(self, request: _Request, reader) -> tuple[int, bytes, str, bool] | _Work:
+    async def _route(self, request: Request, reader) -> tuple[int, bytes, str, bool] | _Work:
         """(status, body, content type, connection reusable), or the RPC to run on a worker."""
         path = request.path
         if path.startswith("/health"):
-            keep = await _drain(reader, request)
+            keep = await drain(reader, request)
             if request.verb == "GET" and path == "/health":
                 return 200, _json_bytes(HEALTH), JSON_TYPE, keep
             return 404, _json_bytes({"error": "not_found"}), JSON_TYPE, keep
         if not path.startswith("/v1/rpc"):
-            keep = await _drain(reader, request)
+            keep = await drain(reader, request)
             return 404, JDK_404, "text/html; charset=utf-8", keep
         if request.verb != "POST" or path != "/v1/rpc":
-            keep = await _drain(reader, request)
+            keep = await drain(reader, request)
             return 405, _json_bytes(NOT_ALLOWED), JSON_TYPE, keep
         if "origin" in request.headers:
-            keep = await _drain(reader, request)
+            keep = await drain(reader, request)
             return self._error("permission_denied", "Browser origins are not permitted", keep)
         is_admin = self._capability(request.headers.get("authorization", ""))
         if is_admin is None:
-            keep = await _drain(reader, request)
+            keep = await drain(reader, request)
             return self._error("permission_denied", "Invalid capability token", keep)
-        body = await _read_body(reader, request, MAX_BODY)
+        body = await read_body(reader, request, MAX_BODY)
         if body is None:
             # a chunk stream is partly consumed: that connection cannot be reused; a sized body is dropped
-            keep = False if request.chunked else await _drain(reader, request)
+            keep = False if request.chunked else await drain(reader, request)
             return self._error("budget_exceeded", "Request exceeds 1 MiB", keep)
         return _Work(body, is_admin)
 
@@ -323,118 +284,13 @@ class RpcHttpServer:
         return dispatch(self.state, method, params, is_admin=is_admin)
 
 
-# -- reading requests -----------------------------------------------------------------------------------------------
-async def _read_line(reader: asyncio.StreamReader, status: int, message: str) -> bytes:
-    try:
-        return await reader.readuntil(b"\n")
-    except asyncio.LimitOverrunError:
-        raise _Refused(status, message) from None
-    except asyncio.IncompleteReadError as error:
-        return error.partial
-
-
-async def _read_head(reader: asyncio.StreamReader) -> _Request | None:
-    """The request line and headers; None when the client closed (or sent a blank line) instead."""
-    raw = await _read_line(reader, 414, "Request-URI Too Long")
-    request_line = raw.decode("iso-8859-1").rstrip("\r\n")
-    words = request_line.split()
-    if not words:
+def _open_file_limit() -> int | None:
+    if sys.platform == "win32":
         return None
-    if len(words) != 3 or not words[2].startswith("HTTP/"):
-        raise _Refused(400, f"Bad request syntax ({request_line[:100]!r})")
-    verb, target, version = words
-    if version not in ("HTTP/1.0", "HTTP/1.1"):
-        raise _Refused(505 if version[5:6].isdigit() and version[5:6] >= "2" else 400,
-                       f"Bad request version ({version[:20]!r})")
-    headers: dict[str, str] = {}
-    last, size = None, 0
-    for count in range(MAX_HEADERS + 1):
-        line = await _read_line(reader, 431, "Line too long")
-        if line in (b"\r\n", b"\n", b""):
-            break
-        if count == MAX_HEADERS:
-            raise _Refused(431, "Too many headers")
-        size += len(line)
-        if size > MAX_HEAD:
-            raise _Refused(431, "Request header fields too large")
-        text = line.decode("iso-8859-1").rstrip("\r\n")
-        if text[:1] in (" ", "\t") and last is not None:  # an obsolete folded continuation
-            headers[last] += " " + text.strip()
-            continue
-        name, colon, value = text.partition(":")
-        if not colon or not name or name != name.strip():
-            raise _Refused(400, "Malformed header line")
-        last = name.lower()
-        if last == "content-length" and headers.get(last, value.strip()) != value.strip():
-            raise _Refused(400, "Conflicting Content-Length headers")  # which body would the next request be?
-        headers.setdefault(last, value.strip())
-    if verb not in VERBS:
-        raise _Refused(501, f"Unsupported method ({verb[:20]!r})")
-    request = _Request(verb, target, version, headers, request_line[:200])
-    _content_length(request)  # refuse a lying or unreadable Content-Length before anything is read
-    return request
+    import resource  # POSIX only
 
-
-def _content_length(request: _Request) -> int:
-    if request.chunked:
-        return 0
-    text = request.headers.get("content-length")
-    if text is None:
-        return 0
-    if not text.isascii() or not text.isdigit() or len(text) > 18:
-        raise _Refused(400, "Invalid Content-Length")
-    return int(text)
-
-
-async def _read_body(reader, request: _Request, limit: int) -> bytes | None:
-    """The whole body, or None when it exceeds ``limit`` (a sized body is then left unread)."""
-    if request.chunked:
-        return await _read_chunked(reader, limit, keep=True)
-    length = _content_length(request)
-    if length > limit:
-        return None
-    return await reader.readexactly(length) if length else b""
-
-
-async def _read_chunked(reader, limit: int, *, keep: bool) -> bytes | None:
-    parts, total = [], 0
-    for _ in range(MAX_CHUNKS):
-        line = await _read_line(reader, 400, "Chunk size line too long")
-        size_text = line.split(b";", 1)[0].strip()
-        if not size_text or len(size_text) > 16:
-            raise _Refused(400, "Malformed chunk size")
-        try:
-            size = int(size_text, 16)
-        except ValueError:
-            raise _Refused(400, "Malformed chunk size") from None
-        if size == 0:
-            for _ in range(MAX_HEADERS + 1):  # trailers, up to the blank line
-                if await _read_line(reader, 400, "Trailer line too long") in (b"\r\n", b"\n", b""):
-                    return b"".join(parts)
-            raise _Refused(400, "Too many trailers")
-        total += size
-        if total > limit:
-            return None
-        chunk = await reader.readexactly(size)
-        if keep:
-            parts.append(chunk)
-        await _read_line(reader, 400, "Malformed chunk")
-    raise _Refused(400, f"More than {MAX_CHUNKS} chunks in one body")
-
-
-async def _drain(reader, request: _Request) -> bool:
-    """Read and drop an unwanted body so the connection stays usable; False (close it) beyond 16 MiB."""
-    if request.chunked:
-        return await _read_chunked(reader, MAX_DISCARD, keep=False) is not None
-    length = _content_length(request)
-    if length > MAX_DISCARD:
-        return False
-    while length > 0:
-        chunk = await reader.read(min(length, 65536))
-        if not chunk:
-            return False
-        length -= len(chunk)
-    return True
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return None if soft == resource.RLIM_INFINITY else soft
 
 
 # -- answers --------------------------------------------------------------------------------------------------------
