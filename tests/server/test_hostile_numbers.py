@@ -40,6 +40,14 @@ HILL = {"version": 1, "min": {"x": 0, "y": 80, "z": 0}, "max": {"x": 7, "y": 87,
 BRUSH = {"min": {"x": -4, "y": 58, "z": -4}, "max": {"x": 4, "y": 70, "z": 4}, "center": {"x": 0, "z": 0},
          "radius": 3, "action": "raise", "amount": 3, "strength": 1, "falloff": 0.5, "preserve": []}
 BOX = {"type": "box", "min": {"x": 0, "y": 70, "z": 0}, "max": {"x": 0, "y": 70, "z": 0}, "block": "minecraft:stone"}
+LINE = {"type": "line", "from": {"x": 0, "y": 72, "z": 0}, "to": {"x": 3, "y": 72, "z": 0}, "block": "minecraft:stone"}
+CYLINDER = {"type": "cylinder", "center": {"x": 8, "y": 72, "z": 8}, "radius": 2, "height": 2, "block": "minecraft:stone"}
+REPEAT = {"type": "repeat", "count": 3, "offset": {"x": 0, "y": 1, "z": 0}, "operations": [
+    {"type": "box", "min": {"x": 20, "y": 72, "z": 0}, "max": {"x": 20, "y": 72, "z": 0}, "block": "minecraft:stone"}]}
+HILLS = {**HILL, "preserve": [{"min": {"x": 0, "y": 80, "z": 0}, "max": {"x": 0, "y": 80, "z": 0}}], "features": [
+    {"type": "plateau", "min": {"x": 1, "z": 1}, "max": {"x": 2, "z": 2}, "height": 1, "falloff": 2},
+    {"type": "ridge", "points": [{"x": 0, "z": 0}, {"x": 7, "z": 7}], "width": 2, "falloff": 2, "height": 1},
+    {"type": "terrace", "step": 2, "strength": 0.5}]}
 POSE = {"x": 0.5, "y": 70.0, "z": 0.5, "yaw": 90.0, "pitch": 10.0, "fov": 70, "width": 320, "height": 180}
 REGION = {"min": {"x": 0, "y": 60, "z": 0}, "max": {"x": 1, "y": 61, "z": 1}}
 
@@ -59,6 +67,10 @@ TARGETS = [
                        "expected_blocks": [{"pos": {"x": 0, "y": 70, "z": 0}, "state": "minecraft:air"}]},
      _axes(("dependencies", 0)) + _axes(("expected_blocks", 0, "pos")) + [("recipe", "version")]
      + _axes(("recipe", "operations", 0, "min")) + _axes(("recipe", "operations", 0, "max")), False),
+    ("build_prepare", {"recipe": {"version": 1, "operations": [LINE, CYLINDER, REPEAT]}},
+     _axes(("recipe", "operations", 0, "from")) + _axes(("recipe", "operations", 0, "to"))
+     + _axes(("recipe", "operations", 1, "center")) + [("recipe", "operations", 1, key) for key in ("radius", "height")]
+     + [("recipe", "operations", 2, "count")] + _axes(("recipe", "operations", 2, "offset")), False),
     ("material_search", {"query": "stone", "limit": 5}, [("limit",)], False),
     ("camera_capture", {"pose": POSE}, [("pose", key) for key in POSE], False),
     ("terrain_preview", {"recipe": HILL, "resolution": 64},
@@ -66,6 +78,12 @@ TARGETS = [
       ("recipe", "noise", "amplitude"), ("recipe", "noise", "scale"), ("recipe", "palette", "soil_depth"),
       ("recipe", "features", 0, "radius"), ("recipe", "features", 0, "height"), ("recipe", "features", 0, "falloff")]
      + _axes(("recipe", "min")) + _axes(("recipe", "max")) + [("recipe", "features", 0, "center", "x")], False),
+    ("terrain_preview", {"recipe": HILLS, "resolution": 64},
+     _axes(("recipe", "preserve", 0, "min")) + _axes(("recipe", "preserve", 0, "max"))
+     + [("recipe", "features", 0, "min", "x"), ("recipe", "features", 0, "max", "z"),
+        ("recipe", "features", 0, "height"), ("recipe", "features", 0, "falloff"),
+        ("recipe", "features", 1, "points", 1, "x"), ("recipe", "features", 1, "width"),
+        ("recipe", "features", 2, "step"), ("recipe", "features", 2, "strength")], False),
     ("terrain_prepare", {"terrain_id": None, "tile_index": 0}, [("tile_index",)], False),
     ("terrain_brush_prepare", {"brush": BRUSH},
      _axes(("brush", "min")) + _axes(("brush", "max")) + [("brush", "center", "x"), ("brush", "center", "z")]
