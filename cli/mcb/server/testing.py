@@ -8,10 +8,14 @@
     proc = spawn_server(tmp_path, tick_ms=50)      # for kill/restart tests
     proc.kill(); proc = spawn_server(tmp_path)     # same data dir: world and journal survive
 
+    with run_server(tmp_path, limits=Limits(head_timeout=0.5, workers=2)) as server:   # short client deadlines
+    proc = spawn_server(tmp_path, head_timeout=0.5, body_timeout=0.5)                  # the same for a process
+
 Both give ``.url``, ``.admin_token``, ``.agent_token``, ``.data_dir``, ``.owner_uuid``, ``.project_id`` and
-``.world_id``; ``run_server`` also gives ``.state`` (the live ServerState), ``spawn_server`` ``.process``.
-Config keywords (``owner_uuid``, ``project_id``, ``allow_local_automation``, ``region_min``/``region_max``,
-``loaded_chunk_radius``, ``world_border``, ``max_plan_blocks``, ``data_version``, ``ground``) are passed through.
+``.world_id``; ``run_server`` also gives ``.state`` (the live ServerState) and ``.httpd`` (the RpcHttpServer),
+``spawn_server`` ``.process``. Config keywords (``owner_uuid``, ``project_id``, ``allow_local_automation``,
+``region_min``/``region_max``, ``loaded_chunk_radius``, ``world_border``, ``max_plan_blocks``, ``data_version``,
+``ground``) are passed through.
 """
 
 from __future__ import annotations
