@@ -180,6 +180,8 @@ class RpcHttpServer:
 
     async def _write(self, writer: asyncio.StreamWriter, data: bytes) -> None:
         writer.write(data)
+        if not writer.transport.get_write_buffer_size():
+            return  # all of it went out at once (the usual case): nothing to wait for
         try:
             async with asyncio.timeout(self.limits.body_timeout):
                 await writer.drain()
