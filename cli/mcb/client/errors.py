@@ -7,7 +7,7 @@ The server folds many engine conditions into ``invalid_request`` and tells them 
 
 from __future__ import annotations
 
-from mcb.errors import AuthError, ConflictError, McbError, ServerError
+from mcb.errors import AuthError, ConflictError, McbError, NetworkError, ServerError
 
 # Protocol codes that mean "the world or plan moved under you / try again later" (exit 7).
 CONFLICT_CODES = frozenset({
@@ -72,3 +72,41 @@ def is_busy(code: str, message: str) -> bool:
         # part_define answers `busy` for "not applied yet" and the camera lock lasts 45 s: retrying cannot help.
         return not message.startswith(("Part requires", "A capture is already in progress"))
     return code == "invalid_request" and message.startswith("busy:")
+
+
+# -- transport failures (no complete answer) ------------------------------------------------------------------
+TRANSPORT_REASONS = ("peer_closed", "deadline", "io_error", "stopped")
+
+
+class TransportError(NetworkError):
+    """An HTTP exchange that ended without a complete answer, with what is known about it (spec MCP-52).
+
+    ``request_started`` is False only when no byte can have left (connection refused, connect timeout);
+    ``outcome_unknown`` means the request started and no full answer came back, so a write may have happened;
+    ``timed_out`` is True only for ``reason == "deadline"`` (mcb's budget ran out), never for a peer that hung up;
+    ``waited_ms`` is how long the last exchange waited. The same fields are in ``details["transport"]``.
+    """
+
+    def __init__(self, message: str, *, method: str, request_started: bool, reason: str, waited_ms: int,
+                 hint: str | None = None, repeated: bool = False):
+        if reason not in TRANSPORT_REASONS:
+            raise ValueError(f"unknown transport failure reason {reason!r}")
+        self.method = method
+        self.request_started = request_started
+        self.outcome_unknown = request_started
+        self.timed_out = reason == "deadline"
+        self.reason = reason
+        self.waited_ms = waited_ms
+        self.repeated = repeated
+        super().__init__(message, hint=hint, code="network", details={"method": method, "transport": self.fields()})
+
+    def fields(self) -> dict:
+        data = {"request_started": self.request_started, "outcome_unknown": self.outcome_unknown,
+                "timed_out": self.timed_out, "reason": self.reason, "waited_ms": self.waited_ms}
+        if self.repeated:
+            data["repeated"] = True
+        return data
+
+    def to_json(self) -> dict:
+        self.details["transport"] = self.fields()  # attributes may be updated after construction (repeated)
+        return super().to_json()
