@@ -87,18 +87,24 @@ class TransportError(NetworkError):
     ``waited_ms`` is how long the last exchange waited. The same fields are in ``details["transport"]``.
     """
 
-    def __init__(self, message: str, *, method: str, request_started: bool, reason: str, waited_ms: int,
-                 hint: str | None = None, repeated: bool = False):
+    def __init__(self, message: str, *, method: str = "", request_started: bool | None = None,
+                 reason: str | None = None, waited_ms: int | None = None, hint: str | None = None,
+                 repeated: bool | None = None, code: str | None = None, details: dict | None = None):
+        # The plain McbError signature (message, hint, code, details) works too: a caller that re-raises with a
+        # new message keeps the transport fields from ``details["transport"]``.
+        known = dict((details or {}).get("transport") or {})
+        reason = reason or known.get("reason", "io_error")
         if reason not in TRANSPORT_REASONS:
             raise ValueError(f"unknown transport failure reason {reason!r}")
-        self.method = method
-        self.request_started = request_started
-        self.outcome_unknown = request_started
+        self.method = method or (details or {}).get("method", "")
+        self.request_started = known.get("request_started", True) if request_started is None else request_started
+        self.outcome_unknown = self.request_started
         self.timed_out = reason == "deadline"
         self.reason = reason
-        self.waited_ms = waited_ms
-        self.repeated = repeated
-        super().__init__(message, hint=hint, code="network", details={"method": method, "transport": self.fields()})
+        self.waited_ms = known.get("waited_ms", 0) if waited_ms is None else waited_ms
+        self.repeated = known.get("repeated", False) if repeated is None else repeated
+        super().__init__(message, hint=hint, code=code or "network",
+                         details={**(details or {}), "method": self.method, "transport": self.fields()})
 
     def fields(self) -> dict:
         data = {"request_started": self.request_started, "outcome_unknown": self.outcome_unknown,

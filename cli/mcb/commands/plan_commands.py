@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Annotated
 
@@ -137,7 +138,9 @@ def apply(
 
         mcb apply 3f1c...-uuid 9ab2...hash --idempotency-key my-key-1 --json
     """
-    from mcb.client.workflow import default_idempotency_key
+    from mcb.client.workflow import default_idempotency_key, resume_hint
+    from mcb.errors import NetworkError
+    from mcb.redact import redact_url
 
     term = json_terminal(ctx, json_)
     plan_id, hash_value, prepared_on = load_plan_reference(plan, plan_hash)
@@ -145,8 +148,16 @@ def apply(
     term.info(f"idempotency key: {key}")
     with open_client(ctx, term) as client:
         if prepared_on and prepared_on.rstrip("/") != client.server.rstrip("/"):
-            term.warn(f"{plan} was prepared on {prepared_on}, but this run talks to {client.server}")
-        status = client.build_apply(plan_id, hash_value, key)
+            term.warn(f"{plan} was prepared on {redact_url(prepared_on)}, but this run talks to "
+                      f"{redact_url(client.server)}")
+        try:
+            status = client.build_apply(plan_id, hash_value, key)
+        except NetworkError as error:
+            again = ["mcb", "apply", plan] + ([hash_value] if plan_hash else [])
+            if idempotency_key:
+                again += ["--idempotency-key", key]
+            error.hint = resume_hint(f"run `{shlex.join(again)}{' --wait' if wait else ''}` again", plan_id, key)
+            raise
         if wait:
             status = wait_with_progress(term, client, status.operation_id, timeout=timeout, interval=interval,
                                         first=status)

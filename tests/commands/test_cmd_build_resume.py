@@ -1,0 +1,97 @@
+"""`mcb build` / `mcb apply` after a lost answer: re-runs resume the one operation, never start a second one.
+
+The fault proxy forwards every build_apply to a live `mcb serve` and drops the answer, so the operation exists
+on the server while mcb never learns of it.
+"""
+
+from __future__ import annotations
+
+import json
+
+from rpc_testkit import FaultProxy, box_recipe
+
+
+def _method(request):
+    return request["json"]["method"] if request["json"] else None
+
+
+def _operations(server):
+    from mcb.client import McbClient
+
+    with McbClient(server.url, agent_token=server.agent_token, player_id="console") as client:
+        return client.project_context()
+
+
+def test_build_rerun_after_lost_answers_makes_exactly_one_operation(cli, rpc_env, tmp_path, monkeypatch):
+    recipe = tmp_path / "r.json"
+    recipe.write_text(json.dumps(box_recipe(0, 100, 0)))
+    lose = {"on": True}
+
+    def decide(request):
+        return "drop_after_forward" if lose["on"] and _method(request) == "build_apply" else "forward"
+
+    with FaultProxy(rpc_env.url, decide) as proxy:
+        monkeypatch.setenv("MCB_SERVER", proxy.url)
+        first = cli("build", str(recipe))
+        assert first.exit_code == 6, first.stderr
+        assert "run the same `mcb build` command again" in first.stderr or "run the same `mcb build` again" in first.stderr
+        keys = {r["json"]["params"]["idempotency_key"] for r in proxy.requests if _method(r) == "build_apply"}
+        (key,) = keys
+        assert key in first.stderr  # the hint names the key it will repeat
+        for _ in range(3):  # any number of lost re-runs
+            again = cli("build", str(recipe))
+            assert again.exit_code == 6
+            assert f"same idempotency key {key}" in again.stderr and "instead of preparing again" in again.stderr
+        lose["on"] = False
+        final = cli("build", str(recipe), "--json")
+        assert final.exit_code == 0, final.stderr
+    prepares = proxy.methods().count("build_prepare")
+    assert prepares == 1  # never prepared anew
+    assert {r["json"]["params"]["idempotency_key"] for r in proxy.requests if _method(r) == "build_apply"} == {key}
+    context = _operations(rpc_env)
+    assert context.operations_total == 1
+    data = json.loads(final.stdout)
+    assert data["operation"]["status"] == "applied" and data["idempotency_key"] == key
+    assert data["operation"]["operation_id"] == context.operations[0].operation_id
+
+
+def test_build_after_a_finished_build_is_a_new_build(mcb, rpc_env, tmp_path):
+    """Memory lasts until the operation is seen to end: a later run prepares again (nothing left to change)."""
+    recipe = tmp_path / "r.json"
+    recipe.write_text(json.dumps(box_recipe(0, 100, 0)))
+    assert mcb("build", recipe).exit_code == 0
+    second = mcb("build", recipe, "--json")
+    assert second.exit_code == 0 and "repeating build_apply" not in second.stderr
+    assert second.json()["plan"]["changed_blocks"] == 0
+
+
+def test_apply_plan_file_rerun_after_lost_answers_makes_exactly_one_operation(cli, rpc_env, tmp_path, monkeypatch):
+    recipe = tmp_path / "r.json"
+    recipe.write_text(json.dumps(box_recipe(0, 100, 0)))
+    plan_file = tmp_path / "plan.json"
+    assert cli("prepare", str(recipe), "-o", str(plan_file)).exit_code == 0
+    lose = {"on": True}
+
+    def decide(request):
+        return "drop_after_forward" if lose["on"] and _method(request) == "build_apply" else "forward"
+
+    with FaultProxy(rpc_env.url, decide) as proxy:
+        monkeypatch.setenv("MCB_SERVER", proxy.url)
+        for _ in range(3):
+            lost = cli("apply", str(plan_file), "--wait")
+            assert lost.exit_code == 6
+            assert f"mcb apply {plan_file}" in lost.stderr and "same idempotency key" in lost.stderr
+        lose["on"] = False
+        final = cli("apply", str(plan_file), "--wait", "--json")
+        assert final.exit_code == 0, final.stderr
+    assert len({r["json"]["params"]["idempotency_key"] for r in proxy.requests if _method(r) == "build_apply"}) == 1
+    assert _operations(rpc_env).operations_total == 1
+
+
+def test_dry_run_prints_no_idempotency_key(mcb, tmp_path):
+    recipe = tmp_path / "r.json"
+    recipe.write_text(json.dumps(box_recipe(0, 100, 0)))
+    human = mcb("build", recipe, "--dry-run")
+    data = mcb("build", recipe, "--dry-run", "--json")
+    assert human.exit_code == 0 and "idempotency" not in human.stderr + human.stdout
+    assert data.json()["idempotency_key"] is None and data.json()["operation"] is None
