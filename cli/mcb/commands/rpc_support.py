@@ -28,11 +28,11 @@ def json_terminal(ctx: typer.Context, json_flag: bool):
     return terminal(ctx, json_flag)
 
 
-def load_settings(ctx: typer.Context):
+def load_settings(ctx: typer.Context, *, tolerant: bool = False):
     from mcb.config import load_settings as resolve
 
     state = app_state(ctx)
-    return resolve(server=state.server, profile=state.profile, timeout=state.timeout)
+    return resolve(server=state.server, profile=state.profile, timeout=state.timeout, tolerant=tolerant)
 
 
 def open_client(ctx: typer.Context, term=None):
@@ -44,7 +44,9 @@ def open_client(ctx: typer.Context, term=None):
     if term is not None and term.verbosity >= 2:
         log = term.debug
     if term is not None:
-        term.debug(f"server {settings.server} (from {settings.sources.get('server', 'default')})")
+        from mcb.redact import redact_url
+
+        term.debug(f"server {redact_url(settings.server)} (from {settings.sources.get('server', 'default')})")
     return McbClient.from_settings(settings, log=log)
 
 
