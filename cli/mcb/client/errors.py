@@ -116,3 +116,10 @@ class TransportError(NetworkError):
     def to_json(self) -> dict:
         self.details["transport"] = self.fields()  # attributes may be updated after construction (repeated)
         return super().to_json()
+
+
+class Interrupted(McbError):
+    """Ctrl-C while waiting on the server, with what is known (the operation id) and how to pick it up again."""
+
+    exit_code = 130
+    kind = "interrupted"

@@ -42,6 +42,7 @@ def build(
 
         mcb build recipes/tower.json --dry-run --json
     """
+    from mcb.client.errors import Interrupted
     from mcb.client.workflow import ApplyMemory, PlanOutcome, apply_once, raise_for_outcome, request_fingerprint
 
     term = json_terminal(ctx, json_)
@@ -89,10 +90,17 @@ def build(
                           f"build_apply with the same idempotency key {remembered.idempotency_key} instead of "
                           f"preparing again")
 
-            outcome = apply_once(client, memory, prepare, command="mcb build", on_prepared=on_prepared,
-                                 on_resume=on_resume)
+            try:
+                outcome = apply_once(client, memory, prepare, command="mcb build", on_prepared=on_prepared,
+                                     on_resume=on_resume)
+            except KeyboardInterrupt:
+                raise Interrupted("interrupted before the operation's first status arrived",
+                                  hint="run the same `mcb build` command again: it repeats build_apply for the plan "
+                                  "it sent, if any, with the same idempotency key, never preparing a second "
+                                  "operation") from None
             outcome.status = wait_with_progress(term, client, outcome.status.operation_id, timeout=timeout,
-                                                interval=0.1, first=outcome.status)
+                                                interval=0.1, first=outcome.status,
+                                                rerun="the same `mcb build` command")
             memory.forget()  # seen terminal: a later run is a new build
 
     def human() -> None:

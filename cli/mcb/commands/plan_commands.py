@@ -138,6 +138,7 @@ def apply(
 
         mcb apply 3f1c...-uuid 9ab2...hash --idempotency-key my-key-1 --json
     """
+    from mcb.client.errors import Interrupted
     from mcb.client.workflow import default_idempotency_key, resume_hint
     from mcb.errors import NetworkError
     from mcb.redact import redact_url
@@ -150,17 +151,22 @@ def apply(
         if prepared_on and prepared_on.rstrip("/") != client.server.rstrip("/"):
             term.warn(f"{plan} was prepared on {redact_url(prepared_on)}, but this run talks to "
                       f"{redact_url(client.server)}")
+        again = ["mcb", "apply", plan] + ([hash_value] if plan_hash else [])
+        if idempotency_key:
+            again += ["--idempotency-key", key]
+        rerun = f"`{shlex.join(again + (['--wait'] if wait else []))}`"
         try:
             status = client.build_apply(plan_id, hash_value, key)
         except NetworkError as error:
-            again = ["mcb", "apply", plan] + ([hash_value] if plan_hash else [])
-            if idempotency_key:
-                again += ["--idempotency-key", key]
-            error.hint = resume_hint(f"run `{shlex.join(again)}{' --wait' if wait else ''}` again", plan_id, key)
+            error.hint = resume_hint(f"run {rerun} again", plan_id, key)
             raise
+        except KeyboardInterrupt:
+            raise Interrupted(f"interrupted while sending build_apply for plan {plan_id}",
+                              hint=resume_hint(f"run {rerun} again", plan_id, key),
+                              details={"plan_id": plan_id, "idempotency_key": key}) from None
         if wait:
             status = wait_with_progress(term, client, status.operation_id, timeout=timeout, interval=interval,
-                                        first=status)
+                                        first=status, rerun=rerun)
     if wait:
         finish_status(term, status)
     else:

@@ -142,13 +142,21 @@ def show_status(term, status) -> None:
                    [(c.pos.text(), c.reason, c.expected, c.current, c.desired) for c in status.conflicts])
 
 
-def wait_with_progress(term, client, operation_id: str, *, timeout: float, interval: float, first=None):
-    """Wait for a terminal status with a progress bar on stderr (silent when stderr is not a TTY)."""
+def wait_with_progress(term, client, operation_id: str, *, timeout: float, interval: float, first=None,
+                       rerun: str | None = None):
+    """Wait for a terminal status with a progress bar on stderr (silent when stderr is not a TTY).
+
+    Ctrl-C stops the waiting, not the operation: it exits 130 naming the operation and the command that resumes
+    waiting (``rerun``, e.g. "the same `mcb build` command", is offered as well).
+    """
+    from mcb.client.errors import Interrupted
     from mcb.client.workflow import wait_for_operation
 
     total = first.total_changes if first is not None else None
+    last = {"status": first}
     with term.progress(f"operation {operation_id[:8]}", total=total or None) as bar:
         def on_progress(status) -> None:
+            last["status"] = status
             bar.update(completed=status.processed, total=status.total_changes or None,
                        description=f"{status.status} {operation_id[:8]}")
 
@@ -156,10 +164,14 @@ def wait_with_progress(term, client, operation_id: str, *, timeout: float, inter
             return wait_for_operation(client, operation_id, timeout=timeout, interval=interval,
                                       on_progress=on_progress, first=first)
         except KeyboardInterrupt:
-            # Ctrl-C stops the waiting, not the operation: say how to pick it up again.
-            term.info(f"operation {operation_id} keeps running on the server; "
-                      f"`mcb status {operation_id} --wait` resumes waiting, `mcb cancel {operation_id}` stops it")
-            raise
+            seen = last["status"]
+            where = f" (last seen {seen.status}, {seen.written} of {seen.total_changes} written)" if seen else ""
+            also = f" (or run {rerun} again)" if rerun else ""
+            raise Interrupted(
+                f"interrupted: stopped waiting for operation {operation_id}{where}; Ctrl-C does not cancel it",
+                hint=f"`mcb status {operation_id} --wait` resumes waiting{also}; `mcb cancel {operation_id}` stops it",
+                details={"operation_id": operation_id, "status": seen.status if seen else None},
+            ) from None
 
 
 def finish_status(term, status) -> None:
