@@ -192,7 +192,9 @@ def load_settings(*, server: str | None = None, profile: str | None = None, time
     user: dict = guarded("user config", str(user_path), lambda: read_toml(user_path), {}) if user_path.is_file() else {}
     if user:
         files["user"] = str(user_path)
-    profiles = guarded("user config", str(user_path), lambda: _profiles(user, user_path), {})
+    profiles = guarded("user config", str(user_path), lambda: _profiles(user, user_path))
+    if profiles is None:  # a user config with a wrong shape: none of its values can be trusted
+        user, profiles = {}, {}
     put("profile", user.get("profile"), f"user config {user_path}")
     profile_name = values.get("profile")
     if profile_name is None and "default" in profiles:

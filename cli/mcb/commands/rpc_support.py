@@ -6,7 +6,6 @@ Only stdlib, typer, ``mcb.options`` and ``mcb.errors`` at module level; the clie
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -61,35 +60,16 @@ def parse_position(text: str, option: str) -> dict[str, int]:
     return {"x": x, "y": y, "z": z}
 
 
-MAX_JSON_INPUT = 16 * 1024 * 1024  # 16x the server's 1 MiB request cap: any real input fits, a runaway pipe stops
-
-
 def read_json_source(source: str, what: str) -> Any:
-    """JSON from a file path or ``-`` (stdin), read up to 16 MiB (more is refused, never slurped whole)."""
-    if source == "-":
-        data = sys.stdin.buffer.read(MAX_JSON_INPUT + 1)
-        name = "stdin"
-    else:
-        try:
-            with open(source, "rb") as handle:
-                data = handle.read(MAX_JSON_INPUT + 1)
-        except FileNotFoundError:
-            raise InputError(f"{what} {source} does not exist") from None
-        except OSError as error:
-            raise InputError(f"cannot read {what} {source}: {error}") from None
-        name = source
-    if len(data) > MAX_JSON_INPUT:
-        raise InputError(f"{what} {name} is larger than 16 MiB", hint="the server accepts requests of at most 1 MiB")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise InputError(f"cannot read {what} {name}: {error}") from None
-    try:
-        return json.loads(text)
-    except ValueError as error:
-        raise InputError(f"{what} {name} is not valid JSON: {error}") from None
-    except RecursionError:
-        raise InputError(f"{what} {name} is not usable JSON: nesting too deep") from None
+    """JSON from a file path or ``-`` (stdin), read up to 16 MiB; one-line errors with a hint (mcb.fileio)."""
+    from mcb.fileio import parse_json_input, read_input_text
+
+    name = "stdin" if source == "-" else source
+    hint = empty_hint = None
+    if what == "recipe":
+        hint = f"`mcb recipe lint {source}` shows what is wrong and where"
+        empty_hint = 'a recipe is a JSON object: {"version": 1, "operations": [...]}'
+    return parse_json_input(read_input_text(source, what), what, name, hint=hint, empty_hint=empty_hint)
 
 
 def check_output(path: Path | None) -> None:
