@@ -30,7 +30,9 @@ HINTS = {
     "stale_snapshot": "the world or plan changed since it was prepared; prepare again from fresh reads",
     "plan_expired": "plans live 10 minutes; prepare again",
     "operation_active": "another operation is still running; wait for it (`mcb context`) and retry",
-    "recovery_required": "an interrupted operation needs review: `mcb recovery review OPERATION_ID` (admin)",
+    # mcb.client.workflow.recovery_hint names the real operation once it is known
+    "recovery_required": "an interrupted operation needs review: `mcb context` shows it, then `mcb recovery review "
+    "OPERATION_ID` (admin)",
     "idempotency_key_reused": "use a new idempotency key for a different plan",
     "busy": "the server is busy; retry in a moment",
     "cancelled": "writes are paused in game (/ai stop); run /ai resume",
@@ -41,6 +43,15 @@ HINTS = {
     "camera_unavailable": "no spectator camera is configured or online on the server",
     "timeout": "the server's main thread took too long; check `mcb status` before retrying a write",
 }
+
+
+# invalid_request messages a user meets by mistyping an id, by prefix → hint.
+MESSAGE_HINTS = (
+    ("Unknown operation", "operation ids are printed by `mcb build` and `mcb apply`; `mcb context` lists the recent "
+     "ones"),
+    ("Unknown plan", "plan ids are printed by `mcb prepare` (or saved with -o); plans live 10 minutes, then prepare "
+     "again"),
+)
 
 
 def refined_reason(code: str, message: str) -> str | None:
@@ -58,6 +69,8 @@ def error_from_envelope(method: str, code: str, message: str) -> McbError:
     if reason:
         details["reason"] = reason
     hint = HINTS.get(reason or "") or HINTS.get(code)
+    if code == "invalid_request" and hint is None:
+        hint = next((h for prefix, h in MESSAGE_HINTS if message.startswith(prefix)), None)
     text = f"{method}: {code}: {message}"
     if code == "permission_denied":
         return AuthError(text, hint=hint, code=code, details=details)

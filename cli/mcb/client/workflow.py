@@ -73,6 +73,21 @@ def lost_contact_hint(operation_id: str, last: OperationStatus | None) -> str:
             f"`mcb recovery review {operation_id}` (admin) shows what was written")
 
 
+def recovery_hint(client: McbClient, error: McbError) -> None:
+    """Name the real operation(s) in a ``recovery_required`` refusal's hint (the server's message names none)."""
+    if error.code != "recovery_required" and error.details.get("reason") != "recovery_required":
+        return
+    try:
+        operations = client.project_context().operations
+    except McbError:
+        return  # keep the generic hint: looking it up failed too
+    stuck = [op.operation_id for op in operations if op.status == "recovery_required"]
+    if stuck:
+        error.hint = ("an interrupted operation needs review (admin): "
+                      + "; ".join(f"`mcb recovery review {op_id}`" for op_id in stuck[:3]))
+        error.details["operations"] = stuck
+
+
 def apply_plan(client: McbClient, plan: PlanSummary, *, idempotency_key: str | None = None, wait: bool = True,
                timeout: float = DEFAULT_WAIT_TIMEOUT, interval: float = DEFAULT_INTERVAL,
                on_progress: Progress | None = None) -> OperationStatus:

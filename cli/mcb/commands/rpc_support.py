@@ -5,6 +5,7 @@ Only stdlib, typer, ``mcb.options`` and ``mcb.errors`` at module level; the clie
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
@@ -34,19 +35,32 @@ def load_settings(ctx: typer.Context, *, tolerant: bool = False):
     return resolve(server=state.server, profile=state.profile, timeout=state.timeout, tolerant=tolerant)
 
 
+@contextlib.contextmanager
 def open_client(ctx: typer.Context, term=None):
-    """An :class:`McbClient` for the effective settings; HTTP lines go to ``term.debug`` at ``-vv``."""
+    """An :class:`McbClient` for the effective settings, closed on exit; HTTP lines go to ``term.debug`` at ``-vv``.
+
+    A ``recovery_required`` refusal escaping the block gets a hint naming the operation to review.
+    """
     from mcb.client import McbClient
+    from mcb.errors import ConflictError
+    from mcb.redact import redact_url
 
     settings = load_settings(ctx)
     log = None
     if term is not None and term.verbosity >= 2:
         log = term.debug
     if term is not None:
-        from mcb.redact import redact_url
-
         term.debug(f"server {redact_url(settings.server)} (from {settings.sources.get('server', 'default')})")
-    return McbClient.from_settings(settings, log=log)
+    client = McbClient.from_settings(settings, log=log)
+    try:
+        yield client
+    except ConflictError as error:
+        from mcb.client.workflow import recovery_hint
+
+        recovery_hint(client, error)
+        raise
+    finally:
+        client.close()
 
 
 def parse_position(text: str, option: str) -> dict[str, int]:
