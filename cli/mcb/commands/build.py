@@ -8,7 +8,7 @@ import typer
 
 from mcb.commands.rpc_support import (
     EXIT_CODES_HELP, json_terminal, open_client, parse_position, read_json_source, show_plan, show_status,
-    wait_with_progress,
+    spinner_after, wait_with_progress,
 )
 from mcb.errors import InputError, UsageError
 from mcb.options import JsonOpt
@@ -74,7 +74,8 @@ def build(
             return client.build_prepare(recipe, dependencies=deps, part_id=part)
 
         if dry_run:  # nothing will be applied: no key, nothing remembered
-            plan = prepare()
+            with spinner_after(term, "waiting for the server to prepare the plan"):
+                plan = prepare()
             term.info(f"prepared plan {plan.plan_id}: {plan.changed_blocks} blocks to change (dry run)")
             outcome = PlanOutcome(plan=plan)
         else:
@@ -91,8 +92,9 @@ def build(
                           f"preparing again")
 
             try:
-                outcome = apply_once(client, memory, prepare, command="mcb build", on_prepared=on_prepared,
-                                     on_resume=on_resume)
+                with spinner_after(term, "waiting for the server (prepare, apply)"):
+                    outcome = apply_once(client, memory, prepare, command="mcb build", on_prepared=on_prepared,
+                                         on_resume=on_resume)
             except KeyboardInterrupt:
                 raise Interrupted("interrupted before the operation's first status arrived",
                                   hint="run the same `mcb build` command again: it repeats build_apply for the plan "

@@ -11,7 +11,7 @@ import typer
 
 from mcb.commands.rpc_support import (
     EXIT_CODES_HELP, check_output, finish_status, json_terminal, open_client, parse_position, read_json_source, show_plan,
-    show_status, wait_with_progress, write_json_atomic,
+    show_status, spinner_after, wait_with_progress, write_json_atomic,
 )
 from mcb.errors import InputError, UsageError
 from mcb.options import JsonOpt
@@ -96,7 +96,8 @@ def prepare(
     deps = [parse_position(d, "--dependency") for d in dependency or []]
     expected_list = expected_blocks(read_json_source(str(expected), "--expected file"), recipe) if expected else None
     with open_client(ctx, term) as client:
-        plan = client.build_prepare(recipe, dependencies=deps, part_id=part, expected_blocks=expected_list)
+        with spinner_after(term, "waiting for the server to prepare the plan"):
+            plan = client.build_prepare(recipe, dependencies=deps, part_id=part, expected_blocks=expected_list)
         if output is not None:
             save_plan(output, plan, client, recipe_file)
     term.emit(plan.wire(), lambda: show_plan(term, plan))
@@ -156,7 +157,8 @@ def apply(
             again += ["--idempotency-key", key]
         rerun = f"`{shlex.join(again + (['--wait'] if wait else []))}`"
         try:
-            status = client.build_apply(plan_id, hash_value, key)
+            with spinner_after(term, "waiting for the server to start the operation"):
+                status = client.build_apply(plan_id, hash_value, key)
         except NetworkError as error:
             error.hint = resume_hint(f"run {rerun} again", plan_id, key)
             raise
@@ -217,7 +219,8 @@ def cancel(
     """
     term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
-        result = client.operation_cancel(operation_id)
+        with spinner_after(term, "waiting for the server to cancel"):
+            result = client.operation_cancel(operation_id)
     term.emit(result.wire(), lambda: show_status(term, result))
 
 
@@ -245,7 +248,8 @@ def undo(
     term = json_terminal(ctx, json_)
     check_output(output)
     with open_client(ctx, term) as client:
-        plan = client.operation_undo_prepare(operation_id)
+        with spinner_after(term, "waiting for the server to prepare the undo"):
+            plan = client.operation_undo_prepare(operation_id)
         if output is not None:
             save_plan(output, plan, client, f"undo of {operation_id}")
         if not apply_:
@@ -253,7 +257,8 @@ def undo(
             return
         key = default_idempotency_key(plan.plan_id)
         term.info(f"undo plan {plan.plan_id}: {plan.changed_blocks} blocks; idempotency key: {key}")
-        first = client.build_apply(plan.plan_id, plan.plan_hash, key)
+        with spinner_after(term, "waiting for the server to start the undo"):
+            first = client.build_apply(plan.plan_id, plan.plan_hash, key)
         final = wait_with_progress(term, client, first.operation_id, timeout=timeout, interval=0.1, first=first)
     outcome = PlanOutcome(plan=plan, idempotency_key=key, status=final)
     term.emit(outcome.to_json(), lambda: (show_plan(term, plan), show_status(term, final)))

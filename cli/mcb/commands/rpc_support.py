@@ -63,6 +63,40 @@ def open_client(ctx: typer.Context, term=None):
         client.close()
 
 
+SPINNER_DELAY = 1.0  # a write that answers within a second needs no spinner
+
+
+@contextlib.contextmanager
+def spinner_after(term, text: str, delay: float = SPINNER_DELAY):
+    """A spinner on stderr once a write has taken ``delay`` seconds; nothing when stderr is not a TTY (or -q)."""
+    import sys
+
+    if term is None or term.verbosity < 0 or not sys.stderr.isatty():
+        yield
+        return
+    import threading
+
+    status = term.err.status(text)
+    lock = threading.Lock()
+    finished = False
+
+    def start() -> None:
+        with lock:
+            if not finished:
+                status.start()
+
+    timer = threading.Timer(delay, start)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        with lock:
+            finished = True
+            status.stop()
+
+
 def parse_position(text: str, option: str) -> dict[str, int]:
     parts = [p.strip() for p in text.split(",")]
     try:
@@ -177,6 +211,6 @@ def finish_status(term, status) -> None:
 
 
 __all__ = [
-    "EXIT_CODES_HELP", "finish_status", "id_table", "json_terminal", "load_settings", "open_client", "parse_position", "read_json_source",
+    "EXIT_CODES_HELP", "finish_status", "spinner_after", "id_table", "json_terminal", "load_settings", "open_client", "parse_position", "read_json_source",
     "check_output", "show_plan", "show_status", "terminal", "wait_with_progress", "write_json_atomic", "write_text_atomic",
 ]
