@@ -95,3 +95,25 @@ def test_dry_run_prints_no_idempotency_key(mcb, tmp_path):
     data = mcb("build", recipe, "--dry-run", "--json")
     assert human.exit_code == 0 and "idempotency" not in human.stderr + human.stdout
     assert data.json()["idempotency_key"] is None and data.json()["operation"] is None
+
+
+def test_undo_apply_rerun_after_lost_answers_makes_exactly_one_undo(cli, rpc_env, tmp_path, monkeypatch):
+    recipe = tmp_path / "r.json"
+    recipe.write_text(json.dumps(box_recipe(0, 100, 0)))
+    built = cli("build", str(recipe), "--json")
+    operation = json.loads(built.stdout)["operation"]["operation_id"]
+    lose = {"on": True}
+
+    def decide(request):
+        return "drop_after_forward" if lose["on"] and _method(request) == "build_apply" else "forward"
+
+    with FaultProxy(rpc_env.url, decide) as proxy:
+        monkeypatch.setenv("MCB_SERVER", proxy.url)
+        for _ in range(2):
+            lost = cli("undo", operation, "--apply")
+            assert lost.exit_code == 6 and f"mcb undo {operation} --apply" in lost.stderr
+        lose["on"] = False
+        final = cli("undo", operation, "--apply", "--json")
+        assert final.exit_code == 0, final.stderr
+    assert proxy.methods().count("operation_undo_prepare") == 1
+    assert _operations(rpc_env).operations_total == 2  # the build and one undo

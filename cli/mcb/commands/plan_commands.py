@@ -243,24 +243,41 @@ def undo(
 
         mcb undo 0b6d...-uuid --apply
     """
-    from mcb.client.workflow import PlanOutcome, default_idempotency_key, raise_for_outcome
+    from mcb.client.workflow import ApplyMemory, apply_once, raise_for_outcome, request_fingerprint
 
     term = json_terminal(ctx, json_)
     check_output(output)
     with open_client(ctx, term) as client:
-        with spinner_after(term, "waiting for the server to prepare the undo"):
+        def prepare():
             plan = client.operation_undo_prepare(operation_id)
-        if output is not None:
-            save_plan(output, plan, client, f"undo of {operation_id}")
+            if output is not None:
+                save_plan(output, plan, client, f"undo of {operation_id}")
+            return plan
+
         if not apply_:
+            with spinner_after(term, "waiting for the server to prepare the undo"):
+                plan = prepare()
             term.emit(plan.wire(), lambda: show_plan(term, plan))
             return
-        key = default_idempotency_key(plan.plan_id)
-        term.info(f"undo plan {plan.plan_id}: {plan.changed_blocks} blocks; idempotency key: {key}")
-        with spinner_after(term, "waiting for the server to start the undo"):
-            first = client.build_apply(plan.plan_id, plan.plan_hash, key)
-        final = wait_with_progress(term, client, first.operation_id, timeout=timeout, interval=0.1, first=first)
-    outcome = PlanOutcome(plan=plan, idempotency_key=key, status=final)
+        # Like `mcb build`: a re-run after a lost answer resumes the undo it sent instead of preparing another.
+        memory = ApplyMemory(request_fingerprint(client.server, client.project_id, client.player_id,
+                                                 {"undo": operation_id}))
+
+        def on_prepared(plan, key) -> None:
+            term.info(f"undo plan {plan.plan_id}: {plan.changed_blocks} blocks; idempotency key: {key}")
+
+        def on_resume(remembered) -> None:
+            term.info(f"an earlier run sent undo plan {remembered.plan.plan_id} without seeing the end; repeating "
+                      f"build_apply with the same idempotency key {remembered.idempotency_key}")
+
+        with spinner_after(term, "waiting for the server (undo prepare, apply)"):
+            outcome = apply_once(client, memory, prepare, command=f"mcb undo {operation_id} --apply",
+                                 on_prepared=on_prepared, on_resume=on_resume)
+        outcome.status = wait_with_progress(term, client, outcome.status.operation_id, timeout=timeout,
+                                            interval=0.1, first=outcome.status,
+                                            rerun=f"`mcb undo {operation_id} --apply`")
+        memory.forget()
+    plan, final = outcome.plan, outcome.status
     term.emit(outcome.to_json(), lambda: (show_plan(term, plan), show_status(term, final)))
     raise_for_outcome(final)
 
