@@ -116,7 +116,8 @@ def read_input_text(source: str | os.PathLike, what: str) -> str:
     except FileNotFoundError:
         raise InputError(f"{what} {name} does not exist", hint="check the path") from None
     except IsADirectoryError:
-        raise InputError(f"{what} {name} is a directory, not a file", hint=f"give the path of the {what} itself, not of its folder") from None
+        raise InputError(f"{what} {name} is a directory, not a file",
+                         hint=f"give the path of the {what} itself, not of its folder") from None
     except PermissionError:
         raise InputError(f"{what} {name} cannot be read: permission denied",
                          hint=f"check the file's permissions (`ls -l {name}`)") from None

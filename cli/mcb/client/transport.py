@@ -252,7 +252,8 @@ def _hint(method: str, maybe_applied: bool) -> str:
     if not maybe_applied:
         return "is the server running? check --server / MCB_SERVER (`mcb config show`)"
     if method in READ_ONLY_METHODS or method == "health":
-        return "no complete answer; a read changes nothing, so running it again is safe (`mcb health` checks the server)"
+        return ("no complete answer; a read changes nothing, so running it again is safe "
+                "(`mcb health` checks the server)")
     if method in REPLAY_SAFE_METHODS:
         return ("whether the operation started is unknown; run the same command again: it repeats build_apply with "
                 "the same idempotency key, which returns the existing operation instead of applying twice")

@@ -48,7 +48,8 @@ def show(ctx: typer.Context, json_: JsonOpt = False) -> None:
         for kind, path in files.items():
             term.info(f"{kind} config: {path}")
         for problem in settings.problems:
-            term.warn(f"{problem['setting']}: {problem['problem']}" + (f" ({problem['hint']})" if problem.get("hint") else ""))
+            hint = f" ({problem['hint']})" if problem.get("hint") else ""
+            term.warn(f"{problem['setting']}: {problem['problem']}{hint}")
 
     term.emit(data, human)
 
