@@ -117,3 +117,22 @@ def test_undo_apply_rerun_after_lost_answers_makes_exactly_one_undo(cli, rpc_env
         assert final.exit_code == 0, final.stderr
     assert proxy.methods().count("operation_undo_prepare") == 1
     assert _operations(rpc_env).operations_total == 2  # the build and one undo
+
+
+def test_a_remembered_plan_the_server_does_not_know_is_prepared_anew(mcb, rpc_env, tmp_path):
+    """E.g. the server's data was reset: build_apply answers "Unknown plan", so no operation can exist for it."""
+    from mcb.client.models import PlanSummary
+    from mcb.client.workflow import ApplyMemory, request_fingerprint
+
+    recipe = box_recipe(0, 100, 0)
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(recipe))
+    fingerprint = request_fingerprint(rpc_env.url, None, "console",
+                                      {"build": {"recipe": recipe, "dependencies": [], "part_id": None}})
+    memory = ApplyMemory(fingerprint)
+    memory.remember(PlanSummary(plan_id="00000000-0000-0000-0000-000000000001", plan_hash="0" * 64), "mcb-gone")
+    result = mcb("build", path, "--json")
+    assert result.exit_code == 0, result.stderr
+    assert "repeating build_apply with the same idempotency key mcb-gone" in result.stderr  # it did try first
+    assert result.json()["operation"]["status"] == "applied"
+    assert memory.recall() is None and _operations(rpc_env).operations_total == 1
