@@ -20,6 +20,7 @@ from pathlib import Path
 from mcb.client.methods import McbClient
 from mcb.client.models import OperationStatus, PlanSummary
 from mcb.errors import ConflictError, McbError, NetworkError
+from mcb.wording import positions_written
 
 Progress = Callable[[OperationStatus], None]
 DEFAULT_WAIT_TIMEOUT = 600.0
@@ -54,7 +55,7 @@ def wait_for_operation(client: McbClient, operation_id: str, *, timeout: float =
         if time.monotonic() >= deadline:
             raise NetworkError(
                 f"operation {operation_id} still {status.status} after {timeout:g} s "
-                f"({status.processed}/{status.total_changes} processed)",
+                f"({positions_written(status.written, status.total_changes, status.processed)})",
                 code="wait_timeout", hint=f"keep waiting with `mcb status {operation_id} --wait`",
                 details={"operation_id": operation_id, "status": status.status},  # for scripts that resume
             )
@@ -137,7 +138,8 @@ def outcome_error(status: OperationStatus) -> McbError | None:
     if status.status == "applied":
         return None
     text = f"operation {status.operation_id} ended {status.status}: {status.message}"
-    partial = f"{status.written} of {status.total_changes} blocks were written and stay in the world"
+    partial = (f"{positions_written(status.written, status.total_changes, status.processed)}; "
+               "the written blocks stay in the world")
     if status.status == "conflict":
         where = ""
         if status.conflicts:

@@ -22,8 +22,11 @@ def print_reports(term, reports, fmt: str, *, tool: str, strict: bool, rules: di
     term.line(render_reports(reports, fmt, tool=tool, strict=strict, rules=rules).rstrip("\n"))
     failed = sum(1 for report in reports if report.failed(strict))
     if failed:
+        from mcb.wording import plural
+
         judged = "errors or warnings" if strict else "errors"
-        raise FindingsError(f"{failed} of {len(reports)} {noun} have {judged}", code=code)
+        verb = "has" if failed == 1 else "have"
+        raise FindingsError(f"{failed} of {plural(len(reports), noun)} {verb} {judged}", code=code)
 
 
 def run_schem_validate(term, paths, *, profile: str, mc_version: str | None, format_: str | None, strict: bool,
@@ -38,4 +41,4 @@ def run_schem_validate(term, paths, *, profile: str, mc_version: str | None, for
     reports = validate_paths(paths, profile=profile, mc_version=mc_version, globs=glob, jobs=jobs,
                              progress=term.progress, helper=True)
     print_reports(term, reports, fmt, tool="mcb schem validate", strict=strict, rules=RULES,
-                  noun="schematics", code="schem.validate.failed")
+                  noun="schematic", code="schem.validate.failed")

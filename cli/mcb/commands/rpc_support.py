@@ -14,6 +14,7 @@ import typer
 
 from mcb.errors import InputError, UsageError
 from mcb.options import app_state, terminal
+from mcb.wording import EMPTY_TABLE, positions_written
 
 EXIT_CODES_HELP = (
     "Exit codes: 0 ok · 1 operation ended badly · 2 usage · 3 config · 4 auth/permission · 5 server error · "
@@ -139,7 +140,10 @@ def write_json_atomic(path: Path, data: Any) -> None:
 
 
 def id_table(term, columns, rows) -> None:
-    """A plain aligned table on stdout that never truncates or wraps (ids must stay copyable)."""
+    """A plain aligned table on stdout that never truncates or wraps (ids must stay copyable); "none" when empty."""
+    if not rows:
+        term.line(EMPTY_TABLE)
+        return
     cells = [[str(c) for c in columns]] + [["" if v is None else str(v) for v in row] for row in rows]
     widths = [max(len(row[i]) for row in cells) for i in range(len(columns))]
     for index, row in enumerate(cells):
@@ -162,7 +166,7 @@ def show_plan(term, plan, *, title: str = "plan") -> None:
 def show_status(term, status) -> None:
     term.kv([
         ("operation", status.operation_id), ("status", status.status),
-        ("written", f"{status.written}/{status.total_changes} (processed {status.processed})"),
+        ("progress", positions_written(status.written, status.total_changes, status.processed)),
         ("message", status.message),
     ])
     if status.conflicts:

@@ -76,6 +76,8 @@ def info(
 
 
 def _print_info(term, data: dict) -> None:
+    from mcb.wording import plural
+
     size = data["size"]
     server = data["server"]
     verdict = "accepted" if server["accepted"] else f"rejected: {server['message']}"
@@ -93,7 +95,7 @@ def _print_info(term, data: dict) -> None:
         ("server", f"{verdict} (target {server['target']['release']})"),
     ])
     term.table(["#", "state", "count"], [(i, p["state"], p["count"]) for i, p in enumerate(data["palette"])],
-               title=f"palette ({len(data['palette'])} entries)")
+               title=f"palette ({plural(len(data['palette']), 'entry', 'entries')})")
 
 
 def _counts(group: dict) -> str:

@@ -119,6 +119,8 @@ def _rules(value: str) -> str:
 
 
 def _print_edit(term, summary: dict) -> None:
+    from mcb.wording import plural
+
     def human() -> None:
         what = (f"rotated {summary['degrees']}°" if summary["operation"] == "rotate"
                 else f"mirrored across {summary['axis']}")
@@ -127,7 +129,7 @@ def _print_edit(term, summary: dict) -> None:
             ("size (W x H x L)", " x ".join(str(v) for v in summary["size"])),
             ("offset", ", ".join(str(v) for v in summary["offset"])),
             ("format", summary["format"]),
-            ("palette", f"{summary['palette_size']} states, {summary['palette_changed']} changed"),
+            ("palette", f"{plural(summary['palette_size'], 'state')}, {summary['palette_changed']} changed"),
         ])
 
     term.emit(summary, human)

@@ -51,6 +51,26 @@ def offline_preview(source: str | Path, resolution: int = 256, budget: int = DEF
     return result
 
 
+def offline_picture(source: str | Path, resolution: int = 256, budget: int = DEFAULT_TILE_BUDGET, *,
+                    picture: bool = True):
+    """``(result, png, map_box)`` for ``mcb terrain preview --offline``: the same result fields as
+    :func:`offline_preview` (``wire_terrain_id`` included), and the PNG of :mod:`mcb.terrain.picture` (the server's
+    cells scaled up, with legend and scale bar) with where its map sits; ``(result, None, None)`` without
+    ``picture`` (nothing will be written, so nothing is drawn)."""
+    from mcb.terrain.picture import render_picture
+    from mcb.terrain.preview import preview_fields, sample_heights
+
+    obj, recipe = load_recipe(source)
+    xs, zs, heights = sample_heights(recipe, resolution)
+    result = preview_fields(recipe, heights, budget)
+    result["wire_terrain_id"] = wire_terrain_id(obj)
+    if not picture:
+        return result, None, None
+    name = "stdin" if str(source) == "-" else Path(source).name
+    picture, box = render_picture(recipe, xs, zs, heights, title=f"{name} · terrain {recipe.terrain_id[:12]}")
+    return result, picture, box
+
+
 def tile_table(recipe: TerrainRecipe, budget: int = DEFAULT_TILE_BUDGET, *, start: int = 0,
                count: int | None = None) -> list[dict]:
     """Index, bounds and target cell count of tiles ``start..start+count`` (all by default)."""
