@@ -68,7 +68,7 @@ def lost_contact_hint(operation_id: str, last: OperationStatus | None) -> str:
     """What is known after the server stopped answering mid-wait, and the next safe step (never a guess)."""
     seen = ""
     if last is not None:
-        seen = f" (last seen {last.status}, {last.written} of {last.total_changes} written)"
+        seen = f" (last seen {last.status}, {positions_written(last.written, last.total_changes, last.processed)})"
     return (f"operation {operation_id}{seen} may still be running or may have ended; once the server answers, "
             f"`mcb status {operation_id} --wait` shows it; if the server restarted, "
             f"`mcb recovery review {operation_id}` (admin) shows what was written")

@@ -197,7 +197,9 @@ def wait_with_progress(term, client, operation_id: str, *, timeout: float, inter
                                       on_progress=on_progress, first=first)
         except KeyboardInterrupt:
             seen = last["status"]
-            where = f" (last seen {seen.status}, {seen.written} of {seen.total_changes} written)" if seen else ""
+            where = ""
+            if seen is not None:
+                where = f" (last seen {seen.status}, {positions_written(seen.written, seen.total_changes, seen.processed)})"
             also = f" (or run {rerun} again)" if rerun else ""
             raise Interrupted(
                 f"interrupted: stopped waiting for operation {operation_id}{where}; Ctrl-C does not cancel it",
