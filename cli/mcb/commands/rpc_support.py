@@ -199,7 +199,8 @@ def wait_with_progress(term, client, operation_id: str, *, timeout: float, inter
             seen = last["status"]
             where = ""
             if seen is not None:
-                where = f" (last seen {seen.status}, {positions_written(seen.written, seen.total_changes, seen.processed)})"
+                progress = positions_written(seen.written, seen.total_changes, seen.processed)
+                where = f" (last seen {seen.status}, {progress})"
             also = f" (or run {rerun} again)" if rerun else ""
             raise Interrupted(
                 f"interrupted: stopped waiting for operation {operation_id}{where}; Ctrl-C does not cancel it",
