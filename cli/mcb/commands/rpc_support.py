@@ -218,6 +218,7 @@ def finish_status(term, status) -> None:
 
 
 __all__ = [
-    "EXIT_CODES_HELP", "finish_status", "spinner_after", "id_table", "json_terminal", "load_settings", "open_client", "parse_position", "read_json_source",
-    "check_output", "show_plan", "show_status", "terminal", "wait_with_progress", "write_json_atomic", "write_text_atomic",
+    "EXIT_CODES_HELP", "finish_status", "spinner_after", "id_table", "json_terminal", "load_settings",
+    "open_client", "parse_position", "read_json_source", "check_output", "show_plan", "show_status", "terminal",
+    "wait_with_progress", "write_json_atomic", "write_text_atomic",
 ]
