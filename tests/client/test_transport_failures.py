@@ -140,3 +140,47 @@ def test_json_error_output_of_a_command_carries_the_transport_fields(cli, monkey
     error = json.loads(result.stderr.strip().splitlines()[-1])["error"]
     assert error["details"]["transport"]["reason"] == "deadline"
     assert error["details"]["transport"]["timed_out"] is True
+
+
+def test_a_connection_that_never_opens_stays_inside_the_budget():
+    """A listener whose backlog is full drops new SYNs: connect attempts (retries included) share one budget."""
+    from mcb.client import McbClient
+
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(0)
+        port = listener.getsockname()[1]
+        fillers = []
+        for _ in range(3):
+            filler = socket.socket()
+            filler.setblocking(False)
+            try:
+                filler.connect(("127.0.0.1", port))
+            except BlockingIOError:
+                pass
+            fillers.append(filler)
+        time.sleep(0.1)
+        try:
+            with McbClient(f"http://127.0.0.1:{port}", agent_token="t" * 40, timeout=1.0) as client:
+                started = time.monotonic()
+                with pytest.raises(TransportError) as caught:
+                    client.project_context()
+                elapsed = time.monotonic() - started
+        finally:
+            for filler in fillers:
+                filler.close()
+    assert elapsed < 1.6  # httpx's own retries gave each attempt a full connect timeout: 3 x 1 s
+    assert caught.value.reason == "deadline" and not caught.value.request_started
+
+
+def test_a_refused_connection_is_tried_twice_more_within_the_budget():
+    """Connect retries are safe for any method, a write included: nothing was sent (a server restarting)."""
+    from mcb.client import McbClient
+
+    lines = []
+    with McbClient(f"http://127.0.0.1:{free_port()}", agent_token="t" * 40, log=lines.append) as client:
+        with pytest.raises(TransportError) as caught:
+            client.build_prepare(box_recipe(0, 100, 0))
+    sent = [line for line in lines if line.startswith("-> POST")]
+    assert len(sent) == 3 and sum("trying again" in line for line in lines) == 2
+    assert not caught.value.request_started and caught.value.reason == "io_error"

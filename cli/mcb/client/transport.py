@@ -1,7 +1,8 @@
 """HTTP transport for the plugin's JSON RPC: envelope, timeouts, retries and error mapping.
 
 Retry policy (protocol §1.7, §3.7, §13), and nothing more:
-- a connection that could not be opened is retried by httpx itself (the request never left, so any method is safe);
+- a connection that could not be opened is tried again twice, inside the call's budget (the request never left, so
+  any method is safe);
 - ``busy`` and ``invalid_request`` "busy: ..." are retried with a short bounded backoff, for every method (the
   server refused before doing anything);
 - a read-only method is repeated once after the connection dropped or timed out mid-request;
@@ -44,6 +45,7 @@ BUSY_ATTEMPTS = 100
 BUSY_DELAY = (0.05, 0.1)
 LOST_RESPONSE_ATTEMPTS = 3
 MIN_RETRY_BUDGET = 0.5  # a retry with less budget left than this could only time out
+CONNECT_RETRY_DELAYS = (0.05, 0.25)  # a refused connection is tried again after these pauses (a server restarting)
 
 Logger = Callable[[str], None]
 
@@ -81,7 +83,8 @@ class RpcTransport:
         # The plugin speaks plain HTTP on loopback; skip loading CA certificates (tens of ms) unless https is used.
         plain = self.base_url.startswith("http://")
         self._client = httpx.Client(
-            transport=httpx.HTTPTransport(retries=2, verify=not plain),
+            # retries=0: httpx's own connect retries would each get a full connect timeout, outside the budget.
+            transport=httpx.HTTPTransport(retries=0, verify=not plain),
             timeout=httpx.Timeout(DEFAULT_TIMEOUT, connect=CONNECT_TIMEOUT),
             follow_redirects=False,
             trust_env=False,  # a loopback plugin must never be reached through a proxy from the environment
@@ -99,12 +102,18 @@ class RpcTransport:
 
     def health(self) -> dict:
         """``GET /health`` (no authentication), within a short budget."""
-        budget = self.timeout or HEALTH_TIMEOUT
-        started = time.monotonic()
-        try:
-            response = self._client.get(self.base_url + "/health", timeout=self._httpx_timeout(budget))
-        except self._httpx.HTTPError as error:
-            raise self._transport_error("health", error, started) from None
+        deadline = time.monotonic() + (self.timeout or HEALTH_TIMEOUT)
+        connect_retries = iter(CONNECT_RETRY_DELAYS)
+        while True:
+            started = time.monotonic()
+            try:
+                response = self._client.get(self.base_url + "/health",
+                                            timeout=self._httpx_timeout(deadline - started))
+                break
+            except self._httpx.HTTPError as error:
+                failure = self._transport_error("health", error, started)
+            if not self._retry_connect(failure, connect_retries, deadline):
+                raise failure
         self._debug(f"<- GET /health {response.status_code} in {_ms(started)} ms")
         body = self._decode("health", response.status_code, response.content)
         if response.status_code != 200 or not isinstance(body, dict) or not isinstance(body.get("status"), str):
@@ -128,10 +137,13 @@ class RpcTransport:
         lost_left = 1 if method in READ_ONLY_METHODS else LOST_RESPONSE_ATTEMPTS if method in REPLAY_SAFE_METHODS else 0
         busy_seen = 0
         maybe_delivered = False
+        connect_retries = iter(CONNECT_RETRY_DELAYS)
         while True:
             try:
                 status, content = self._post(method, envelope["requestId"], body, token, deadline)
             except TransportError as error:
+                if not maybe_delivered and self._retry_connect(error, connect_retries, deadline):
+                    continue
                 if maybe_delivered:  # an earlier attempt may have reached the server, whatever this one did
                     error.request_started = error.outcome_unknown = True
                     error.repeated = True
@@ -159,6 +171,17 @@ class RpcTransport:
             raise error_from_envelope(method, code, self._redact(message))
 
     # -- internals ---------------------------------------------------------------
+    def _retry_connect(self, error: TransportError, delays, deadline: float) -> bool:
+        """Pause and return True when a connection that never opened may be tried again inside the budget."""
+        if error.request_started or error.reason == "stopped":
+            return False
+        delay = next(delays, None)
+        if delay is None or deadline - time.monotonic() < delay + MIN_RETRY_BUDGET:
+            return False
+        self._debug(f"{error.method}: connection not opened ({error.reason}); trying again")
+        time.sleep(delay)
+        return True
+
     def _httpx_timeout(self, seconds: float):
         seconds = max(seconds, 0.001)
         return self._httpx.Timeout(seconds, connect=min(CONNECT_TIMEOUT, seconds))
