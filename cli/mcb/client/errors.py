@@ -126,8 +126,14 @@ class TransportError(NetworkError):
             data["repeated"] = True
         return data
 
+    def mark_repeated(self) -> None:
+        """This exchange repeated one that may have reached the server: its outcome is unknown, whatever this one
+        saw (a refused connection included)."""
+        self.request_started = self.outcome_unknown = self.repeated = True
+        self.details["transport"] = self.fields()
+
     def to_json(self) -> dict:
-        self.details["transport"] = self.fields()  # attributes may be updated after construction (repeated)
+        self.details["transport"] = self.fields()
         return super().to_json()
 
 

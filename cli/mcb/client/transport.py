@@ -145,8 +145,7 @@ class RpcTransport:
                 if not maybe_delivered and self._retry_connect(error, connect_retries, deadline):
                     continue
                 if maybe_delivered:  # an earlier attempt may have reached the server, whatever this one did
-                    error.request_started = error.outcome_unknown = True
-                    error.repeated = True
+                    error.mark_repeated()
                 if error.outcome_unknown and lost_left > 0 and not self._stopped \
                         and deadline - time.monotonic() > MIN_RETRY_BUDGET:
                     maybe_delivered = True
