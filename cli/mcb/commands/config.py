@@ -25,6 +25,8 @@ def show(ctx: typer.Context, json_: JsonOpt = False) -> None:
 
     A setting that cannot be used (an unsafe or missing token file, a malformed URL, a broken config file) is
     shown as broken with the reason; the exit code stays 0, while commands that need it keep refusing it.
+    --json prints {"settings": [{name, value, source, problem?}], "files", "problems": [{setting, source,
+    problem, hint?}]}.
 
     Examples:
 
