@@ -136,3 +136,15 @@ def test_a_remembered_plan_the_server_does_not_know_is_prepared_anew(mcb, rpc_en
     assert "repeating build_apply with the same idempotency key mcb-gone" in result.stderr  # it did try first
     assert result.json()["operation"]["status"] == "applied"
     assert memory.recall() is None and _operations(rpc_env).operations_total == 1
+
+
+def test_an_unwritable_state_dir_warns_and_still_builds(mcb, rpc_env, tmp_path, monkeypatch):
+    blocked = tmp_path / "state-is-a-file"
+    blocked.write_text("")
+    monkeypatch.setenv("XDG_STATE_HOME", str(blocked))  # mkdir below a regular file fails
+    recipe = tmp_path / "r.json"
+    recipe.write_text(json.dumps(box_recipe(0, 100, 0)))
+    result = mcb("build", recipe)
+    assert result.exit_code == 0, result.stderr
+    assert "warning: cannot remember plan" in result.stderr and "mcb apply" in result.stderr
+    assert result.stderr.count("cannot remember plan") == 1

@@ -199,8 +199,11 @@ class ApplyMemory:
     second plan.
     """
 
-    def __init__(self, fingerprint: str, directory: Path | None = None):
+    def __init__(self, fingerprint: str, directory: Path | None = None, *,
+                 on_unsaved: Callable[[str], None] | None = None):
         self.path = (directory or apply_memory_dir()) / f"{fingerprint}.json"
+        self._on_unsaved = on_unsaved  # told once when the state dir cannot be written; the build goes on
+        self._unsaved = False
 
     def recall(self) -> Remembered | None:
         try:
@@ -215,17 +218,25 @@ class ApplyMemory:
     def remember(self, plan: PlanSummary, key: str, operation_id: str | None = None) -> None:
         from mcb.fileio import write_atomic
 
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._prune()
         data = {"plan": plan.wire(), "idempotency_key": key, "operation_id": operation_id, "saved_at": time.time()}
-        # No fsync: the record must outlive this process (a kill, Ctrl-C), which the page cache guarantees; after a
-        # power loss a missing record only means preparing again. Measured on ext4: two fsyncs ~5 ms, the rest <1 ms.
-        write_atomic(self.path, json.dumps(data, indent=2) + "\n", mode=0o600, fsync=False)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._prune()
+            # No fsync: the record must outlive this process (a kill, Ctrl-C), which the page cache guarantees;
+            # after a power loss a missing record only means preparing again. Measured on ext4: two fsyncs ~5 ms,
+            # the rest <1 ms.
+            write_atomic(self.path, json.dumps(data, indent=2) + "\n", mode=0o600, fsync=False)
+        except OSError as error:  # a read-only home must not stop the build; the same key is still used
+            if self._on_unsaved is not None and not self._unsaved:
+                self._on_unsaved(f"cannot remember plan {plan.plan_id} in {self.path.parent} "
+                                 f"({error.strerror or error}); after a lost answer, `mcb apply {plan.plan_id} "
+                                 f"{plan.plan_hash}` repeats it with the same key {key}")
+            self._unsaved = True
 
     def forget(self) -> None:
         try:
             self.path.unlink()
-        except FileNotFoundError:
+        except OSError:  # not there (or the state dir is unusable): nothing to forget
             pass
 
     def _prune(self) -> None:

@@ -80,7 +80,7 @@ def build(
             outcome = PlanOutcome(plan=plan)
         else:
             memory = ApplyMemory(request_fingerprint(client.server, client.project_id, client.player_id,
-                                                     {"build": request}))
+                                                     {"build": request}), on_unsaved=term.warn)
 
             def on_prepared(plan, key) -> None:
                 term.info(f"prepared plan {plan.plan_id}: {plan.changed_blocks} blocks to change; "

@@ -261,7 +261,7 @@ def undo(
             return
         # Like `mcb build`: a re-run after a lost answer resumes the undo it sent instead of preparing another.
         memory = ApplyMemory(request_fingerprint(client.server, client.project_id, client.player_id,
-                                                 {"undo": operation_id}))
+                                                 {"undo": operation_id}), on_unsaved=term.warn)
 
         def on_prepared(plan, key) -> None:
             term.info(f"undo plan {plan.plan_id}: {plan.changed_blocks} blocks; idempotency key: {key}")
