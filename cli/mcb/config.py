@@ -387,8 +387,13 @@ def set_profile_values(profile: str, updates: dict[str, Any], *, activate: bool 
     for key in ("token_file", "agent_token_file"):
         if updates.get(key):
             path = Path(os.path.expanduser(str(updates[key])))
-            if not path.is_file():  # the value is not echoed: it may be a token pasted by mistake
-                raise ConfigError(f"{key}: no such file", hint="give the path of a file that holds the token")
+            if not path.is_file():
+                raw = str(updates[key])
+                # A value that reads as a path is named; a bare word is not echoed: it may be a token pasted here.
+                named = f" {path}" if os.sep in raw or raw.startswith(("~", ".")) else ""
+                what = "is a directory, not a file" if path.is_dir() else "does not exist"
+                raise ConfigError(f"{key}:{named or ' the file'} {what}",
+                                  hint="give the path of a file that holds the token")
             read_token_file(path, "admin_token" if key == "token_file" else "agent_token")  # refuse bad files now
             updates = {**updates, key: str(path.resolve())}
     data = load_user_config()

@@ -53,3 +53,12 @@ def test_broken_user_config_file_and_bad_timeout_are_shown(cli, tmp_path, monkey
     assert data["problems"][0]["setting"] == "user config"
     assert {row["name"]: row for row in data["settings"]}["timeout"]["value"] == 5.0
     assert cli("context").exit_code == 3
+
+
+def test_a_wrong_token_file_path_is_named_but_a_bare_word_is_not_echoed(cli, tmp_path):
+    wrong = tmp_path / "missing" / "agent.token"
+    result = cli("config", "init", "--agent-token-file", str(wrong))
+    assert result.exit_code == 3 and str(wrong) in result.stderr
+    pasted = "abcdefPASTEDTOKEN123"
+    result = cli("config", "set", "agent_token_file", pasted)
+    assert result.exit_code == 3 and pasted not in result.stderr and "does not exist" in result.stderr
