@@ -25,7 +25,10 @@ def health(ctx: typer.Context, json_: JsonOpt = False) -> None:
     term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
         result = client.health()
-    term.emit(result.wire(), lambda: term.line(f"{result.service} {result.version}: {result.status} ({client.server})"))
+    from mcb.redact import redact_url
+
+    term.emit(result.wire(), lambda: term.line(f"{result.service} {result.version}: {result.status} "
+                                               f"({redact_url(client.server)})"))
 
 
 
