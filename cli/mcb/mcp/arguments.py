@@ -73,7 +73,8 @@ def invalid_argument(action: Action, arguments: dict[str, Any], error: Validatio
     suggestions = {name: match[0] for name in unknown
                    if (match := difflib.get_close_matches(name, accepted, n=1, cutoff=0.6))}
     first = error.errors(include_url=False)[0]["loc"]
-    field = str(first[0]) if first else None
+    # the argument at fault: a misspelt key first (that is what the model wrote), then a missing one
+    field = (unknown or missing or [str(first[0]) if first else None])[0]
     parts = []
     if unknown:
         named = ", ".join(f"{name!r}" + (f" (did you mean {suggestions[name]!r}?)" if name in suggestions else "")

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from mcb.catalog.base import Cancelled, Refusal
+from mcb.catalog.base import Cancelled
 
 log = logging.getLogger("mcb.mcp")
 PROGRESS_INTERVAL = 0.1  # at most 10 notifications a second
@@ -18,8 +18,9 @@ class CallContext:
     """Valid for one call only; ``cancelled`` is set when the client sends notifications/cancelled."""
 
     def __init__(self, *, progress_token: Any, notify: Callable[[dict], None],
-                 make_client: Callable[[], Any]) -> None:
+                 make_client: Callable[[], Any], max_result_bytes: int = 64 * 1024) -> None:
         self.cancelled = threading.Event()
+        self.max_result_bytes = max_result_bytes
         self._token = progress_token
         self._notify = notify
         self._make_client = make_client
@@ -81,22 +82,16 @@ class CallContext:
 
 
 def client_factory(settings_loader: Callable[[], Any]) -> Callable[[], Any]:
-    """Builds the CLI's RPC client from the CLI's settings with the agent token only (never the admin token)."""
+    """Builds the CLI's RPC client from the CLI's settings with the agent token only (never the admin token).
+
+    A broken configuration raises ConfigError and a missing agent token makes the client raise AuthError
+    (no_token) on its first call; the RPC catalog turns both into refusals with restart_with (catalog/remedies.py).
+    """
 
     def make() -> Any:
         from mcb.client import McbClient
-        from mcb.errors import McbError
 
-        try:
-            settings = settings_loader()
-        except McbError as error:
-            raise Refusal("config_error", f"mcb's configuration cannot be read: {error.message}",
-                          remedy=error.hint or "fix the configuration and restart mcb mcp",
-                          data={"restart_with": "fix the mcb configuration (mcb config show)"}) from None
-        if settings.agent_token_value() is None:
-            raise Refusal("permission_denied", "no agent token is configured, so mcb mcp cannot call the server",
-                          remedy="set MCB_AGENT_TOKEN (or agent_token_file in the profile) and restart mcb mcp",
-                          data={"restart_with": "set MCB_AGENT_TOKEN"})
+        settings = settings_loader()
         return McbClient.from_settings(settings.model_copy(update={"admin_token": None}))
 
     return make

@@ -101,8 +101,6 @@ FACE_REMEDIES = {
     "invalid_argument": "field (the first argument at fault), with unknown/missing/accepted/did_you_mean",
     "path_denied": "field, and restart_with --root/--allow-any-path",
     "context_limit": "retry_with a narrowing (detail summary, a smaller limit) when the arguments show one",
-    "permission_denied": "restart_with: set MCB_AGENT_TOKEN",
-    "config_error": "restart_with: fix the mcb configuration",
 }
 FACE_WITHOUT_REMEDY = {
     "internal": "a bug in mcb: the traceback is on stderr",
@@ -112,18 +110,11 @@ FACE_WITHOUT_REMEDY = {
 
 def refusal_table() -> dict[str, Any]:
     """Every code mcb can emit, with its remedy; the RPC catalog contributes the plugin's codes (§2.4)."""
-    remedied = dict(FACE_REMEDIES)
-    without = dict(FACE_WITHOUT_REMEDY)
-    from mcb.catalog import rpc
+    from mcb.catalog.remedies import refusal_codes
 
-    table = getattr(rpc, "REMEDIES", None) or getattr(rpc, "DEFAULT_REMEDIES", None) or {}
-    for code, remedy in table.items():
-        described = remedy if isinstance(remedy, str) else json.dumps(remedy, sort_keys=True, default=str)
-        if "no_remedy" in described:
-            without.setdefault(code, described)
-        else:
-            remedied.setdefault(code, described)
-    return {"remedied": remedied, "without_remedy": without}
+    plugin = refusal_codes()
+    return {"remedied": {**plugin["remedied"], **FACE_REMEDIES},
+            "without_remedy": {**plugin["without_remedy"], **FACE_WITHOUT_REMEDY}}
 
 
 def dump(session: Session) -> dict[str, Any]:

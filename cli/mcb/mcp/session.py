@@ -85,7 +85,7 @@ class Session:
         self._repeat: tuple[str, str, int] | None = None  # (call key, code, count), legacy era only (MCP-34)
         self._serial = ThreadPoolExecutor(1, thread_name_prefix="mcb-mcp-write")
         self._parallel = ThreadPoolExecutor(3, thread_name_prefix="mcb-mcp-read")
-        self.visible = [action for action in catalog.actions if self._profile_allows(action)]
+        self.visible = [self._served(action) for action in catalog.actions if self._profile_allows(action)]
         self._visible_names = {action.name: action for action in self.visible}
         self._all_names = catalog.by_name()
         self._tools_list = manifest.tools(self.visible)
@@ -222,6 +222,14 @@ class Session:
                            True, (HOUR_MS, "public"))
 
     # -- tools -------------------------------------------------------------------------------------------------
+    def _served(self, action: Action) -> Action:
+        """tool_batch is rebuilt over this session, so its steps meet this session's profile and root."""
+        if action.name != "tool_batch":
+            return action
+        from mcb.catalog.batch import make_batch_action
+
+        return make_batch_action(_SessionSteps(self))
+
     def _profile_allows(self, action: Action) -> bool:
         if self.options.read_only and not action.hints.read_only:
             return False
@@ -277,7 +285,8 @@ class Session:
         if token is not None and not framing.legal_id(token):
             log.warning("progressToken of type %s ignored", type(token).__name__)
             token = None
-        context = CallContext(progress_token=token, notify=self.send, make_client=self._make_client)
+        context = CallContext(progress_token=token, notify=self.send, make_client=self._make_client,
+                              max_result_bytes=self.options.max_result_bytes)
         call = _Call(request_id, context)
         key = json.dumps(request_id)
         with self._state_lock:
@@ -386,3 +395,26 @@ class Session:
             return
         self._reply(request_id, self._stamp({"contents": [{"uri": uri, "mimeType": mime, "text": text}]}, modern,
                                             cache))
+
+
+class _SessionSteps:
+    """tool_batch's StepRunner: a step's tool is resolved and checked exactly as a tools/call would be."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.cap_bytes = session.options.max_result_bytes
+
+    def resolve(self, name: str) -> Action:
+        try:
+            return self.session.resolve_tool(name)
+        except ProtocolError as error:
+            data = dict(error.data or {})
+            suggestion = data.pop("did_you_mean", None)
+            data.pop("name", None)
+            if not suggestion and not any(key in data for key in results.REMEDY_FIELDS):
+                data["no_remedy"] = "no such tool"
+            raise Refusal("invalid_argument", error.message, remedy="name a tool that tools/list lists",
+                          did_you_mean=[suggestion] if suggestion else None, data=data) from None
+
+    def check(self, action: Action, arguments: dict[str, Any]):
+        return parse_arguments(action, arguments, root=self.session.options.root)
