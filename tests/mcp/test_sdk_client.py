@@ -1,0 +1,49 @@
+"""The official MCP SDK's own client (ClientSession over stdio) drives `mcb mcp`: the handshake, the catalog,
+an offline tool, an image, progress, an unknown argument, a resource and an RPC tool against a live `mcb serve`."""
+
+from __future__ import annotations
+
+import base64
+import shutil
+from pathlib import Path
+
+from mcpkit import run_sdk, structured
+
+CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
+
+
+def test_sdk_session_end_to_end(tmp_path, server_env):
+    shutil.copy(CORPUS / "v2_nucleation_and.schem", tmp_path / "gate.schem")
+    progress: list[float] = []
+
+    async def body(session):
+        tools = await session.list_tools()
+        names = [tool.name for tool in tools.tools]
+        described = await session.call_tool("block_describe", {"block_id": "minecraft:oak_stairs"})
+
+        async def on_progress(done, total, message):
+            progress.append(done)
+
+        rendered = await session.call_tool("schem_render", {"path": "gate.schem", "view": "iso"},
+                                           progress_callback=on_progress)
+        refused = await session.call_tool("schem_info", {"path": "gate.schem", "pallete": True})
+        rotated = await session.call_tool("schem_rotate", {"path": "gate.schem", "degrees": 90,
+                                                           "output": "gate-90.schem"})
+        context = await session.call_tool("project_context", {})
+        resource = await session.read_resource("mcb://project/context")
+        return names, described, rendered, refused, rotated, context, resource
+
+    names, described, rendered, refused, rotated, context, resource = run_sdk(body, env=server_env, cwd=tmp_path)
+    assert names[0] == "project_context" and "tool_batch" in names and len(names) == 31
+    assert described.is_error is False and structured(described)["id"] == "minecraft:oak_stairs"
+    assert rendered.is_error is False
+    image = rendered.content[1]
+    assert image.type == "image" and image.mime_type == "image/png"
+    assert base64.b64decode(image.data).startswith(b"\x89PNG")
+    assert progress == sorted(set(progress)) and progress
+    assert refused.is_error is True
+    error = structured(refused)["error"]
+    assert error["unknown"] == ["pallete"] and "path" in error["accepted"]
+    assert rotated.is_error is False and (tmp_path / "gate-90.schem").is_file()
+    assert context.is_error is False
+    assert resource.contents[0].text and structured(context)["project_id"]
