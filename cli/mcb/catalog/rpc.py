@@ -76,6 +76,8 @@ class _Args(BaseModel):
     @classmethod
     def _keep_raw(cls, data, handler):
         model = handler(data)
+        if isinstance(data, (str, bytes, bytearray)):  # model_validate_json: keep the decoded arguments
+            data = json.loads(data)
         if isinstance(data, dict):
             model._raw = data
         return model
