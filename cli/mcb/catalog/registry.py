@@ -34,19 +34,11 @@ log = logging.getLogger("mcb.mcp")
 
 def builtin_actions() -> list[Action]:
     """The built-in actions: RPC, offline, then tool_batch."""
-    # TEMPORARY until catalog/rpc.py, offline.py and batch.py are committed: remove before the end.
-    import importlib
+    from mcb.catalog.batch import BATCH_ACTION
+    from mcb.catalog.offline import OFFLINE_ACTIONS
+    from mcb.catalog.rpc import RPC_ACTIONS
 
-    def _maybe(module: str, attr: str, default):
-        try:
-            return getattr(importlib.import_module(module), attr)
-        except (ImportError, AttributeError):
-            return default
-
-    rpc = _maybe("mcb.catalog.rpc", "RPC_ACTIONS", [])
-    offline = _maybe("mcb.catalog.offline", "OFFLINE_ACTIONS", [])
-    batch = _maybe("mcb.catalog.batch", "BATCH_ACTION", None)
-    return [*rpc, *offline, *([batch] if batch is not None else [])]
+    return [*RPC_ACTIONS, *OFFLINE_ACTIONS, BATCH_ACTION]
 
 
 # -- the extension API ------------------------------------------------------------------------------------------

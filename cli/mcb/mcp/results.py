@@ -40,19 +40,15 @@ def success(outcome: Outcome, *, cap_bytes: int, arguments: dict[str, Any], tool
 
 
 def context_limit(tool: str, size: int, cap: int, arguments: dict[str, Any]) -> Refusal:
-    narrowing: dict[str, Any] = {}
-    if arguments.get("detail") not in (None, "summary"):
-        narrowing["detail"] = "summary"
-    limit = arguments.get("limit")
-    if isinstance(limit, int) and not isinstance(limit, bool) and limit > 1:
-        narrowing["limit"] = max(1, limit * cap // max(size, 1) // 2 or 1)
+    # Only a narrowing known to shrink the answer is offered; tools that know better refuse before this cap.
+    narrowing = {"detail": "summary"} if arguments.get("detail") not in (None, "summary") else None
     data: dict[str, Any] = {"bytes": size, "limit_bytes": cap}
-    if not narrowing:
-        data["no_remedy"] = "this tool has no argument that narrows its answer"
+    if narrowing is None:
+        data["no_remedy"] = ("no argument is known to make this answer fit; ask for a smaller page (limit, offset) "
+                             "or selection, or restart mcb mcp with a larger --max-result-kb")
     return Refusal("context_limit", f"the {tool} result is {size} bytes, over the {cap}-byte cap",
-                   remedy="ask for less: " + (", ".join(f"{k}={v!r}" for k, v in narrowing.items()) if narrowing
-                                              else "a smaller region or selection"),
-                   retry_with=narrowing or None, data=data)
+                   remedy="ask for less: " + ("detail='summary'" if narrowing else "a smaller page or selection"),
+                   retry_with=narrowing, data=data)
 
 
 def refusal(error: Refusal, *, repeated: dict | None = None) -> dict[str, Any]:
