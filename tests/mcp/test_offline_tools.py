@@ -286,3 +286,12 @@ def test_terrain_preview_offline_is_shaped_like_terrain_preview_with_an_image(cl
     assert outcome.data["world_verified"] is False
     assert {k: outcome.data[k] for k in expected if k != "image"} == {k: v for k, v in expected.items() if k != "image"}
     assert "imageBase64" not in outcome.data and outcome.images[0].png.startswith(b"\x89PNG")
+
+
+def test_one_file_carries_its_facts_a_folder_only_verdicts():
+    one = call("schem_validate", {"paths": [str(CORPUS / "v2_nucleation_sample.schem")]}).data
+    assert one["files"][0]["facts"]["format"] == "Sponge v2" and one["ok"] is True
+    folder = call("schem_validate", {"paths": [str(CORPUS)]}).data
+    assert all(set(entry) == {"file", "ok", "errors", "warnings"} for entry in folder["files"])
+    strict = call("schem_validate", {"paths": [str(CORPUS / "v2_nucleation_sample.schem")], "strict": True}).data
+    assert one["summary"]["warnings"] and strict["ok"] is False and strict["files"][0]["ok"] is False

@@ -17,6 +17,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSche
 
 from mcb.blocks.transform import MIRROR_AXES, ROTATIONS, RULE_SETS
 from mcb.catalog.base import Action, Context, Hints, Image, Outcome, Refusal
+from mcb.recipes.compile import DEFAULT_MAX_BLOCKS, SCAN_BUDGET_CAP  # the compiler's own limits (no numpy)
 
 # Annotations per spec §2.2: every offline tool is closed-world; file writers are destructive (MCP-24).
 READER = Hints(read_only=True, destructive=False, idempotent=True, open_world=False)
@@ -145,8 +146,9 @@ class _FileProgress:
 
 def _reports(reports, strict: bool, offset: int, limit: int) -> dict:
     """Validation/lint reports in the diagnostic model: per-file verdicts, then the findings paginated."""
+    single = len(reports) == 1  # a folder's per-file facts would crowd out its findings; schem_info has them
     files = [{"file": r.file, "ok": not r.failed(strict), "errors": r.errors, "warnings": r.warnings,
-              **({"facts": r.facts} if r.facts else {})} for r in reports]
+              **({"facts": r.facts} if single and r.facts else {})} for r in reports]
     findings = [d.to_json() for r in reports for d in r.diagnostics]
     failed = sum(1 for r in reports if r.failed(strict))
     return {"ok": failed == 0, "summary": {"files": len(reports), "failed": failed,
@@ -323,8 +325,8 @@ def _shrink(png: bytes, max_side: int) -> tuple[bytes, int, int]:
 
 # -- recipes ------------------------------------------------------------------------------------------------------
 
-MaxPlanBlocks = Annotated[int, Field(4096, ge=1, le=2_000_000, description=(  # the CLI's --max-plan-blocks
-    "The server's max_plan_blocks: block limit, and 16x that (at most 2,000,000) scan budget."))]
+MaxPlanBlocks = Annotated[int, Field(DEFAULT_MAX_BLOCKS, ge=1, le=SCAN_BUDGET_CAP, description=(
+    f"The server's max_plan_blocks: block limit, and 16x that (at most {SCAN_BUDGET_CAP:,}) scan budget."))]
 
 
 class LintArgs(Arguments):
