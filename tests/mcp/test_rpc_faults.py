@@ -203,3 +203,58 @@ def test_the_remedy_table_is_published_whole():
     assert "view_obstructed" in table["without_remedy"]
     for remedy in PLUGIN_REMEDIES.values():
         assert remedy.text and (REMEDY_FIELDS & set(remedy.fields) or remedy.fields == {})
+
+
+# -- the plugin's answers as the tools present them (a proxy answering for the plugin) -------------------------------
+def answering(method, result):
+    body = json.dumps({"ok": True, "result": result}).encode()
+    return lambda r: ("respond", 200, body) if r["json"] and r["json"].get("method") == method else "forward"
+
+
+def test_a_completed_capture_with_broken_image_data_is_refused(faulty):
+    proxy, ctx = faulty(answering("camera_capture", {"status": "completed", "captureId": "c1",
+                                                     "mimeType": "image/png", "imageBase64": "not base64!"}))
+    error = refuse("camera_capture", {"capture_id": "c1"}, ctx)
+    assert error["code"] == "invalid_image" and error["no_remedy"]
+
+
+def test_a_capture_that_ended_in_error_is_refused_with_the_workers_code(faulty):
+    proxy, ctx = faulty(answering("camera_capture", {"status": "error", "error": "view_obstructed",
+                                                     "message": "A block is in front of the camera",
+                                                     "captureId": "c2"}))
+    error = refuse("camera_capture", {"capture_id": "c2"}, ctx)
+    assert (error["code"], error["capture_id"]) == ("view_obstructed", "c2")
+    assert "visually unverified" in error["no_remedy"] and "A block is in front" in error["message"]
+
+
+def test_results_are_the_plugins_result_untouched(live, faulty, direct):
+    from mcb.client import McbClient
+
+    with McbClient(live.url, agent_token=live.agent_token, player_id="console") as raw:
+        for name, method, arguments in (
+            ("project_context", "project_context", {}),
+            ("material_describe", "material_describe", {"id": "minecraft:oak_stairs"}),
+            ("camera_list", "camera_list", {}),
+        ):
+            assert run(name, arguments, direct).data == raw.call(method, arguments), name
+        listed = run("asset_list", {}, direct).data  # adds only the pagination fields (MCP-40)
+        assert {k: listed.pop(k) for k in ("returned", "has_more", "total_assets")} == {
+            "returned": 0, "has_more": False, "total_assets": 0}
+        assert listed == raw.call("asset_list", {})
+
+
+def test_an_integral_float_goes_out_as_an_integer(faulty):
+    proxy, ctx = faulty(lambda r: "forward")
+    run("material_search", {"query": "oak", "limit": 5.0}, ctx)
+    [sent] = calls(proxy, "material_search")
+    assert b'"limit":5,' in sent["body"] or b'"limit":5}' in sent["body"]
+
+
+def test_a_request_over_one_mib_is_refused_before_it_is_sent(faulty):
+    proxy, ctx = faulty(lambda r: "forward")
+    state = "minecraft:stone[" + ",".join(["a_very_long_property=value"] * 36) + "]"
+    assert len(state) <= 1024
+    expected = [{"pos": {"x": i % 16, "y": 100, "z": i // 16}, "state": state} for i in range(1100)]
+    error = refuse("build_prepare", {"recipe": box(0, 100, 0), "expected_blocks": expected}, ctx)
+    assert error["code"] == "request_too_large" and error["no_remedy"]
+    assert calls(proxy, "build_prepare") == []
