@@ -295,3 +295,17 @@ def test_one_file_carries_its_facts_a_folder_only_verdicts():
     assert all(set(entry) == {"file", "ok", "errors", "warnings"} for entry in folder["files"])
     strict = call("schem_validate", {"paths": [str(CORPUS / "v2_nucleation_sample.schem")], "strict": True}).data
     assert one["summary"]["warnings"] and strict["ok"] is False and strict["files"][0]["ok"] is False
+
+
+def test_every_refusal_names_a_remedy_field(tmp_path):
+    cases = [("schem_validate", {"paths": [str(HOUSE)], "mc_version": "9.9"}),
+             ("schem_info", {"path": str(ROOT / "recipes" / "tower.json")}),
+             ("schem_rotate", {"path": str(HOUSE), "degrees": 90, "output": str(tmp_path / "no" / "r.schem")}),
+             ("recipe_lint", {"paths": [str(ROOT / "recipes")], "mc_version": "0.1"}),
+             ("block_check", {"states": ["stone"], "mc_version": "x"})]
+    for name, arguments in cases:
+        error = refused(name, arguments)
+        assert error.get("field") or error.get("no_remedy") or error.get("retry_with"), (name, error)
+        assert error["remedy"]
+    assert refused(*cases[0])["field"] == "mc_version" and refused(*cases[2])["field"] == "output"
+    assert refused(*cases[1])["field"] == "path" and list(tmp_path.iterdir()) == []

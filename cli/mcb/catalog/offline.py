@@ -9,7 +9,6 @@ the pagination contract (MCP-40), pictures are :class:`Image` items, files this 
 from __future__ import annotations
 
 import contextlib
-import os
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -56,21 +55,26 @@ class Arguments(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-def _refusal(error: Exception, field: str | None = None) -> Refusal:
-    """mcb's error model (McbError: message, hint, code, details) as a refusal with a remedy."""
+def _refusal(error: Exception, field: str | None = None, usage_field: str | None = None) -> Refusal:
+    """mcb's error model (McbError: message, hint, code, details) as a refusal with a remedy: ``field`` is the
+    argument at fault unless the error names one; a usage error points at ``usage_field`` when given."""
     from mcb.errors import McbError, UsageError
 
     if isinstance(error, McbError):
         details = dict(error.details or {})
         field = details.pop("field", field)
         suggestions = details.pop("suggestions", None)
-        data: dict[str, Any] = {"rule": error.code}
+        data: dict[str, Any] = {"rule": error.code} if error.code != error.kind else {}
         for key in ("pointer", "position", "losses", "known", "release"):
             if key in details:
                 data[key] = details[key]
-        code = "invalid_argument" if isinstance(error, UsageError) else "invalid_input"
-        remedy = error.hint or ("correct the argument" if code == "invalid_argument" else "correct the file")
-        return Refusal(code, error.message, remedy=remedy, field=field, did_you_mean=suggestions, data=data)
+        usage = isinstance(error, UsageError)
+        field = usage_field if usage and usage_field else field
+        if field is None:
+            data["no_remedy"] = "the inputs themselves are at fault; see the message"
+        remedy = error.hint or ("correct the argument" if usage else "correct the file")
+        return Refusal("invalid_argument" if usage else "invalid_input", error.message, remedy=remedy, field=field,
+                       did_you_mean=suggestions, data=data)
     if isinstance(error, OSError):
         name = error.filename or field or "file"
         return Refusal("io_error", f"{name}: {error.strerror or error}", remedy="check the path and permissions",
@@ -79,14 +83,14 @@ def _refusal(error: Exception, field: str | None = None) -> Refusal:
 
 
 @contextlib.contextmanager
-def _refusing(field: str | None = None):
+def _refusing(field: str | None = None, usage_field: str | None = None):
     """Turn mcb's errors raised by the core into refusals (programming errors stay exceptions: `internal`)."""
     from mcb.errors import McbError
 
     try:
         yield
     except (McbError, OSError) as error:
-        raise _refusal(error, field) from None
+        raise _refusal(error, field, usage_field) from None
 
 
 def _existing(value: Path, field: str, index: int | None = None) -> Path:
@@ -104,6 +108,9 @@ def _new_output(ctx: Context, value: Path, field: str = "output") -> Path:
     path = Path(value)
     if path.is_dir():
         raise Refusal("invalid_argument", f"{field}: {value} is a directory", remedy="name a file", field=field)
+    if not path.parent.is_dir():
+        raise Refusal("not_found", f"{field}: the folder {path.parent} does not exist", field=field,
+                      remedy="write into an existing folder")
     if not path.exists():
         ctx.created(path)
     return path
@@ -176,7 +183,7 @@ def schem_validate(args: ValidateArgs, ctx: Context) -> Outcome:
 
     for index, value in enumerate(args.paths):
         _existing(value, "paths", index)
-    with _refusing():
+    with _refusing("paths", usage_field="mc_version"):
         reports = validate_paths(args.paths, profile=args.profile, mc_version=args.mc_version, globs=args.glob,
                                  jobs=1, progress=_FileProgress(ctx))
     return Outcome(_reports(reports, args.strict, args.offset, args.limit))
@@ -192,7 +199,7 @@ class InfoArgs(Arguments):
 def schem_info(args: InfoArgs, ctx: Context) -> Outcome:
     from mcb.schematics.inspect import describe_schematic
 
-    with _refusing("path"):
+    with _refusing("path", usage_field="mc_version"):
         data = describe_schematic(_existing(args.path, "path"), args.mc_version)
     palette = data.pop("palette")
     return Outcome({**data, **_page(palette, args.offset, args.limit, "palette")})
@@ -238,7 +245,7 @@ def _edit(args, ctx: Context, *, degrees: int | None = None, axis: str | None = 
         _new_output(ctx, target)
     from mcb.schematics.transform import transform_file
 
-    with _refusing("output"):
+    with _refusing("path", usage_field="mc_version"):
         summary = transform_file(source, target, degrees=degrees, mirror_axis=axis, rules=rules, version=version,
                                  mc_version=args.mc_version)
     if created:  # a cancel that came during the work removes the new file (ctx.created); in place it is done
@@ -279,7 +286,7 @@ def schem_convert(args: ConvertArgs, ctx: Context) -> Outcome:
     target = _new_output(ctx, args.output)
     from mcb.schematics.inspect import convert_schematic
 
-    with _refusing("path"):
+    with _refusing("path", usage_field="mc_version"):
         result = convert_schematic(source, target, version=sponge_version(args.format),
                                    drop_extras=args.drop_extras, mc_version=args.mc_version)
     ctx.check_cancelled()
@@ -346,7 +353,7 @@ def recipe_lint(args: LintArgs, ctx: Context) -> Outcome:
 
     for index, value in enumerate(args.paths):
         _existing(value, "paths", index)
-    with _refusing():
+    with _refusing("paths", usage_field="mc_version"):
         reports = lint_paths(args.paths, mc_version=args.mc_version, max_blocks=args.max_plan_blocks,
                              globs=args.glob, excludes=args.exclude, jobs=1, progress=_FileProgress(ctx),
                              mcp_bridge=args.mcp_bridge)
