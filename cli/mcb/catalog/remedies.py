@@ -351,8 +351,11 @@ def transport_facts(error: Exception, method: str, waited_ms: int | None = None)
         waited = waited_ms if waited_ms is not None else 0
     facts = {"request_started": bool(started), "outcome_unknown": bool(outcome_unknown),
              "timed_out": bool(timed_out), "reason": reason, "waited_ms": waited}
-    if started and method in READ_ONLY and method != "camera_capture":
-        facts["repeated"] = True  # the client already sent this read a second time (MCP-55)
+    repeated = getattr(error, "repeated", None)
+    if repeated is None:  # an older client repeats every started read once (MCP-55), never camera_capture
+        repeated = started and method in READ_ONLY and method != "camera_capture"
+    if repeated:
+        facts["repeated"] = True
     return facts
 
 
