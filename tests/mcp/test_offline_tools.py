@@ -262,11 +262,13 @@ def test_a_recipe_the_server_refuses_is_refused_with_its_place_and_a_next_call(t
 
 
 def test_block_check_reports_each_state():
-    data = call("block_check", {"states": ["oak_stairs[facing=east]", "stnoe", "chest[type=left]"]}).data
-    assert data["ok"] is False and data["invalid"] == 1 and data["release"] == "26.2"
-    good, bad, chest = data["results"]
+    data = call("block_check", {"states": ["oak_stairs[facing=east]", "stnoe", "chest[type=left]",
+                                           "oak_stairs[facin=east]"]}).data
+    assert data["ok"] is False and data["invalid"] == 2 and data["release"] == "26.2"
+    good, bad, chest, prop = data["results"]
     assert good["canonical"] == "minecraft:oak_stairs[facing=east,half=bottom,shape=straight,waterlogged=false]"
-    assert bad["ok"] is False and "minecraft:stone" in bad["error"]["hint"] and chest["ok"] is True
+    assert bad["ok"] is False and bad["error"]["did_you_mean"][0] == "minecraft:stone" and chest["ok"] is True
+    assert prop["error"]["did_you_mean"] == ["facing"] and prop["error"]["code"] == "block.property.unknown"
 
 
 def test_block_describe_and_its_did_you_mean():

@@ -431,7 +431,7 @@ def block_check(args: CheckArgs, ctx: Context) -> Outcome:
     from mcb.blocks.checks import check_states
 
     with _refusing("mc_version"):
-        report = check_states(args.states, args.mc_version, recipe_grammar=args.recipe)
+        report = check_states(args.states, args.mc_version, recipe_grammar=args.recipe, suggestions=True)
     invalid = sum(1 for item in report["results"] if not item["ok"])
     return Outcome({**report, "ok": invalid == 0, "invalid": invalid})
 
