@@ -52,7 +52,10 @@ def mcp(
     server.configure_logging(log_level)
     disabled = list(disable_extension or [])
     disabled += [name.strip() for name in os.environ.get("MCB_MCP_DISABLE_EXTENSIONS", "").split(",") if name.strip()]
-    catalog = server.build_catalog(disabled=disabled, no_extensions=no_extensions, version=__version__)
+
+    def catalog():  # built on the first request that needs the tools, so initialize does not wait for it
+        return server.build_catalog(disabled=disabled, no_extensions=no_extensions, version=__version__)
+
     options = server.make_options(read_only=read_only, offline=offline, root=root, allow_any_path=allow_any_path,
                                   max_result_kb=max_result_kb, version=__version__)
     state = app_state(ctx)

@@ -118,5 +118,5 @@ def refusal_table() -> dict[str, Any]:
 
 
 def dump(session: Session) -> dict[str, Any]:
-    return {"tools": session._tools_list, "refusals": refusal_table(),
+    return {"tools": session.tools_list, "refusals": refusal_table(),
             "extensions": [report.to_dict() for report in session.catalog.extensions]}

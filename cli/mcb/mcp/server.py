@@ -60,7 +60,7 @@ def read_lines(stdin: BinaryIO):
         yield line
 
 
-def run(catalog: Catalog, options: Options, make_client: Callable[[], Any], *, stdin: BinaryIO | None = None,
+def run(catalog: Catalog | Callable[[], Catalog], options: Options, make_client: Callable[[], Any], *, stdin: BinaryIO | None = None,
         out: BinaryIO | None = None) -> int:
     """Serve until EOF (exit 0) or a Content-Length header (exit 1)."""
     out = out if out is not None else claim_stdout()

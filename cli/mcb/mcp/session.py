@@ -70,10 +70,26 @@ class _Call:
     done: threading.Event = field(default_factory=threading.Event)
 
 
+@dataclass
+class _Served:
+    """The catalog as this session serves it (profile applied, tool_batch bound to the session)."""
+
+    catalog: Catalog
+    visible: list[Action]
+    visible_names: dict[str, Action]
+    all_names: dict[str, Action]
+    tools_list: list[dict]
+
+
 class Session:
-    def __init__(self, catalog: Catalog, options: Options, out: BinaryIO,
+    """``catalog`` is a Catalog or a function building one; a function is called on the first request that needs
+    the tools (initialize, ping and server/discover do not, so the handshake never waits for 30 models)."""
+
+    def __init__(self, catalog: Catalog | Callable[[], Catalog], options: Options, out: BinaryIO,
                  make_client: Callable[[], Any]) -> None:
-        self.catalog = catalog
+        self._catalog_source = catalog
+        self._served_catalog: _Served | None = None
+        self._catalog_lock = threading.Lock()
         self.options = options
         self._out = out
         self._make_client = make_client
@@ -85,10 +101,25 @@ class Session:
         self._repeat: tuple[str, str, int] | None = None  # (call key, code, count), legacy era only (MCP-34)
         self._serial = ThreadPoolExecutor(1, thread_name_prefix="mcb-mcp-write")
         self._parallel = ThreadPoolExecutor(3, thread_name_prefix="mcb-mcp-read")
-        self.visible = [self._served(action) for action in catalog.actions if self._profile_allows(action)]
-        self._visible_names = {action.name: action for action in self.visible}
-        self._all_names = catalog.by_name()
-        self._tools_list = manifest.tools(self.visible)
+
+    @property
+    def served(self) -> _Served:
+        with self._catalog_lock:
+            if self._served_catalog is None:
+                source = self._catalog_source
+                catalog = source if isinstance(source, Catalog) else source()
+                visible = [self._served(action) for action in catalog.actions if self._profile_allows(action)]
+                self._served_catalog = _Served(catalog, visible, {action.name: action for action in visible},
+                                               catalog.by_name(), manifest.tools(visible))
+            return self._served_catalog
+
+    @property
+    def catalog(self) -> Catalog:
+        return self.served.catalog
+
+    @property
+    def tools_list(self) -> list[dict]:
+        return self.served.tools_list
 
     # -- output ----------------------------------------------------------------------------------------------
     def send(self, message: dict) -> None:
@@ -238,17 +269,18 @@ class Session:
     def _tools_list_method(self, request_id: Any, params: dict, modern: bool) -> dict:
         if "cursor" in params:
             raise ProtocolError(INVALID_PARAMS, "tools/list answers in one page; send no cursor")
-        return self._stamp({"tools": self._tools_list}, modern, (HOUR_MS, "private"))
+        return self._stamp({"tools": self.tools_list}, modern, (HOUR_MS, "private"))
 
     def resolve_tool(self, name: Any) -> Action:
         """The visible action called ``name``, or the -32602 the call deserves (MCP-27, MCP-28, MCP-67)."""
         if not isinstance(name, str):
             raise ProtocolError(INVALID_PARAMS, "tools/call needs name as a string")
-        action = self._visible_names.get(name)
+        served = self.served
+        action = served.visible_names.get(name)
         if action is not None:
             return action
-        if name in self._all_names:
-            profile = "read-only" if self.options.read_only and not self._all_names[name].hints.read_only \
+        if name in served.all_names:
+            profile = "read-only" if self.options.read_only and not served.all_names[name].hints.read_only \
                 else "offline"
             raise ProtocolError(INVALID_PARAMS, f"tool {name!r} is hidden by the {profile} profile",
                                 {"name": name, "profile": profile,
@@ -268,7 +300,7 @@ class Session:
             raise ProtocolError(INVALID_PARAMS, f"tool {name!r} belongs to extension {extension.name}, which is "
                                 f"{extension.status}", data)
         data = {"name": name}
-        match = difflib.get_close_matches(name, list(self._visible_names), n=1, cutoff=0.6)
+        match = difflib.get_close_matches(name, list(served.visible_names), n=1, cutoff=0.6)
         if match:
             data["did_you_mean"] = match[0]
         raise ProtocolError(INVALID_PARAMS, f"unknown tool {name!r}" + (f"; did you mean {match[0]!r}?" if match
