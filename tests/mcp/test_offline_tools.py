@@ -311,3 +311,23 @@ def test_every_refusal_names_a_remedy_field(tmp_path):
         assert error["remedy"]
     assert refused(*cases[0])["field"] == "mc_version" and refused(*cases[2])["field"] == "output"
     assert refused(*cases[1])["field"] == "path" and list(tmp_path.iterdir()) == []
+
+
+def test_every_argument_is_described_and_every_object_closed():
+    from mcb.catalog.batch import BATCH_ACTION
+
+    for action in [*OFFLINE_ACTIONS, BATCH_ACTION]:
+        schema = action.input_model.model_json_schema()
+        for owner in [schema, *schema.get("$defs", {}).values()]:
+            assert owner["additionalProperties"] is False, action.name
+            for name, field in owner["properties"].items():
+                assert field.get("description"), (action.name, name)
+        assert "Next:" in action.description, action.name
+
+
+def test_an_unknown_format_is_refused_by_both_faces(cli, tmp_path):
+    result = cli("schem", "convert", str(HOUSE), "-o", str(tmp_path / "x.schem"), "--format", "v9")
+    assert result.exit_code == 2 and "unknown schematic format 'v9'" in result.stderr
+    error = refused("schem_rotate", {"path": str(HOUSE), "degrees": 90, "output": str(tmp_path / "r.schem"),
+                                     "format": "v9"})
+    assert error["code"] == "invalid_argument" and error["field"] == "format" and not list(tmp_path.iterdir())
