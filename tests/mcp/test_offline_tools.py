@@ -331,3 +331,16 @@ def test_an_unknown_format_is_refused_by_both_faces(cli, tmp_path):
     error = refused("schem_rotate", {"path": str(HOUSE), "degrees": 90, "output": str(tmp_path / "r.schem"),
                                      "format": "v9"})
     assert error["code"] == "invalid_argument" and error["field"] == "format" and not list(tmp_path.iterdir())
+
+
+def test_stdin_is_never_a_tool_input(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-").write_text("{}")  # even when a file of that name exists, "-" is the CLI's stdin spelling
+    for name, arguments in (("recipe_lint", {"paths": ["-"]}), ("recipe_compile", {"path": "-"}),
+                            ("terrain_preview_offline", {"path": "-"})):
+        from mcb.catalog.batch import CatalogSteps
+
+        action = ACTIONS[name]
+        with pytest.raises(Refusal) as caught:
+            action.run(CatalogSteps().check(action, arguments), RecordingContext())
+        assert caught.value.code == "invalid_argument" and "standard input" in caught.value.message

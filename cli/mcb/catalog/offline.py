@@ -95,8 +95,11 @@ def _refusing(field: str | None = None, usage_field: str | None = None):
 
 def _existing(value: Path, field: str, index: int | None = None) -> Path:
     path = Path(value)
+    where = {} if index is None else {"pointer": f"/{field}/{index}"}
+    if str(value) == "-":  # the CLI's stdin; here stdin carries the protocol itself
+        raise Refusal("invalid_argument", f"{field}: '-' (standard input) cannot be read by a tool",
+                      remedy="give a file path", field=field, data=where)
     if not path.exists():
-        where = {} if index is None else {"pointer": f"/{field}/{index}"}
         raise Refusal("not_found", f"{field}: {value} does not exist", remedy="give an existing file or folder",
                       field=field, data=where)
     return path
