@@ -396,3 +396,12 @@ def test_arguments_are_checked_before_any_request(live, monkeypatch):
     assert error["unknown"] == ["player_id"] and set(error["missing"]) == {"plan_hash", "idempotency_key"}
     with pytest.raises(Refusal):
         parse_arguments(ACTIONS["camera_capture"], {}, root=None)
+
+
+def test_a_box_over_the_read_budget_gets_a_narrowing_retry_that_converges(ctx):
+    arguments = {"min": {"x": -20, "y": 60, "z": 0}, "max": {"x": 19, "y": 79, "z": 9}}  # 8000 blocks
+    error = refuse("region_inspect", arguments, ctx)
+    assert error["code"] == "budget_exceeded" and "no_remedy" not in error
+    assert error["retry_with"] == {"min": arguments["min"], "max": {"x": -1, "y": 79, "z": 9}}
+    data = run("region_inspect", {**arguments, **error["retry_with"]}, ctx).data
+    assert data["total_blocks"] == 4000 and sum(data["palette"].values()) == 4000

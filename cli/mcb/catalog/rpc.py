@@ -233,7 +233,7 @@ class RegionInspectArgs(_Args):
         description="summary: the palette with counts; blocks: every position with its state.")] = "summary"
 
 
-def _narrower_box(args: RegionInspectArgs) -> dict:
+def _narrower_box(args) -> dict:
     """The same call on the lower half of the box's longest axis."""
     lo, hi = args.min.wire(), args.max.wire()
     axis = max("xyz", key=lambda a: hi[a] - lo[a])
@@ -241,9 +241,27 @@ def _narrower_box(args: RegionInspectArgs) -> dict:
     return {"min": lo, "max": hi}
 
 
+def _narrowed(refusal: Refusal, retry_with: dict) -> Refusal:
+    """The same refusal with a narrowing ``retry_with`` (§2.4 budget_exceeded: "a narrowing retry_with when known")."""
+    data = {k: v for k, v in refusal.data.items() if k != "no_remedy"}
+    return Refusal(refusal.code, refusal.message, remedy=refusal.remedy, field=refusal.field,
+                   did_you_mean=refusal.did_you_mean, retry_with=retry_with, data=data)
+
+
+def _box_too_big(refusal: Refusal) -> bool:
+    return refusal.code == "budget_exceeded" and refusal.message.startswith(("Read at most", "Export at most"))
+
+
 def run_region_inspect(args: RegionInspectArgs, ctx: Context) -> Outcome:
-    data = _call(ctx, "region_inspect", args, lambda c: c.region_inspect(
-        args.min.wire(), args.max.wire(), blocks=args.detail == "blocks").wire())
+    try:
+        data = _call(ctx, "region_inspect", args, lambda c: c.region_inspect(
+            args.min.wire(), args.max.wire(), blocks=args.detail == "blocks").wire())
+    except Refusal as refusal:
+        if _box_too_big(refusal):
+            raise _narrowed(refusal, _narrower_box(args)) from None
+        if refusal.code == "budget_exceeded" and args.detail == "blocks":  # block-entity snapshots over 8 MiB
+            raise _narrowed(refusal, {"detail": "summary"}) from None
+        raise
     lo, hi = args.min, args.max
     volume = (hi.x - lo.x + 1) * (hi.y - lo.y + 1) * (hi.z - lo.z + 1)
     blocks = data.get("blocks") or []
@@ -498,8 +516,13 @@ class SchematicExportArgs(_Args):
 
 
 def run_schematic_export(args: SchematicExportArgs, ctx: Context) -> Outcome:
-    return Outcome(_call(ctx, "schematic_export", args, lambda c: c.schematic_export(
-        args.name, args.min.wire(), args.max.wire(), _pos(args.origin)).wire()))
+    try:
+        return Outcome(_call(ctx, "schematic_export", args, lambda c: c.schematic_export(
+            args.name, args.min.wire(), args.max.wire(), _pos(args.origin)).wire()))
+    except Refusal as refusal:
+        if _box_too_big(refusal):
+            raise _narrowed(refusal, _narrower_box(args)) from None
+        raise
 
 
 class SchematicImportPrepareArgs(_Args):
