@@ -258,3 +258,18 @@ def test_a_request_over_one_mib_is_refused_before_it_is_sent(faulty):
     error = refuse("build_prepare", {"recipe": box(0, 100, 0), "expected_blocks": expected}, ctx)
     assert error["code"] == "request_too_large" and error["no_remedy"]
     assert calls(proxy, "build_prepare") == []
+
+
+def test_a_failed_poll_while_waiting_says_the_operation_started(faulty, direct):
+    proxy, ctx = faulty(dropping("operation_status"))
+    plan = run("build_prepare", {"recipe": box(0, 100, 0)}, ctx).data
+    arguments = {**apply_args(plan, "poll-lost"), "wait": True}
+    with pytest.raises(Exception) as caught:
+        run("build_apply", arguments, ctx)
+    error = caught.value.to_dict()["error"]
+    [operation] = operations(direct)
+    assert error["code"] == "unavailable" and error["operation_started"] is True
+    assert error["operation_id"] == operation["operation_id"]
+    assert error["next_call"] == {"tool": "operation_status", "arguments": {"operation_id": operation["operation_id"]},
+                                  "reason": error["next_call"]["reason"]}
+    assert len(calls(proxy, "build_apply")) == 1

@@ -61,7 +61,8 @@ def _json_number(value: Any) -> Any:
 JsonInt = Annotated[int, BeforeValidator(_json_integer)]
 JsonNumber = Annotated[float, BeforeValidator(_json_number), Field(allow_inf_nan=False)]
 Id = Annotated[str, StringConstraints(strict=True, min_length=1, max_length=200)]
-MaterialId = Annotated[str, StringConstraints(strict=True, max_length=128, pattern=r"^minecraft:[a-z0-9_]+$")]
+MaterialId = Annotated[str, StringConstraints(strict=True, min_length=11, max_length=128,
+                                              pattern=r"^minecraft:[a-z0-9_]+$")]
 BlockState = Annotated[str, StringConstraints(strict=True, max_length=1024,
                                               pattern=r"^minecraft:[a-z0-9_]+(?:\[[a-z0-9_=,]+\])?$")]
 
@@ -392,7 +393,14 @@ def _wait(args: BuildApplyArgs, ctx: Context, started):
                 return last["status"]
             raise
 
-    return _call(ctx, "operation_status", args, send)
+    try:
+        return _call(ctx, "operation_status", OperationArgs(operation_id=started.operation_id), send)
+    except Refusal as refusal:  # the apply itself succeeded: say so, and how to pick the operation up
+        poll = {"tool": "operation_status", "arguments": {"operation_id": started.operation_id},
+                "reason": "the operation started; polling it failed"}
+        data = {**refusal.data, "operation_id": started.operation_id, "operation_started": True, "next_call": poll}
+        raise Refusal(refusal.code, f"build_apply started operation {started.operation_id}, then {refusal.message}",
+                      remedy=refusal.remedy, field=refusal.field, retry_with=refusal.retry_with, data=data) from None
 
 
 # -- 7-9. operation_status, operation_cancel, operation_undo_prepare -------------------------------------------
@@ -526,7 +534,8 @@ def run_schematic_export(args: SchematicExportArgs, ctx: Context) -> Outcome:
 
 
 class SchematicImportPrepareArgs(_Args):
-    asset_id: Annotated[str, StringConstraints(strict=True, pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"), Field(
+    asset_id: Annotated[str, StringConstraints(strict=True, min_length=1, max_length=64,
+                                               pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"), Field(
         description="assetId from asset_list or schematic_export.")]
     target: Annotated[Position, Field(description="Where the schematic's anchor lands.")]
     rotation: Annotated[Literal[0, 90, 180, 270], Field(
@@ -554,7 +563,7 @@ def run_terrain_preview(args: TerrainPreviewArgs, ctx: Context) -> Outcome:
 
 
 class TerrainPrepareArgs(_Args):
-    terrain_id: Annotated[str, StringConstraints(strict=True, pattern=r"^[a-f0-9]{64}$"), Field(
+    terrain_id: Annotated[str, StringConstraints(strict=True, min_length=64, max_length=64, pattern=r"^[a-f0-9]{64}$"), Field(
         description="terrain_id from terrain_preview (the server caches 32 recipes until it restarts).")]
     tile_index: Annotated[JsonInt, Field(ge=0, le=134_217_727,
                                          description="Which tile, 0..tile_count-1 (x fastest, then z, then y).")]
