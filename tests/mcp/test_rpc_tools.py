@@ -41,6 +41,8 @@ CAMERA_PLAYER = "0f6c3a6e-8a39-4a5b-9d4e-2f3f0d0c0a01"
 class DirectContext:
     """The smallest real Context: one client from the CLI's settings, progress recorded, cancel on demand."""
 
+    max_result_bytes = 65_536  # the face's default cap on one text item (MCP-39)
+
     def __init__(self, client, cancel_when=None):
         self._client = client
         self.progress_calls: list[tuple] = []

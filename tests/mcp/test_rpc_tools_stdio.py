@@ -106,6 +106,11 @@ def test_every_rpc_tool_through_mcb_mcp(live, tmp_path):
             await call("material_search", {"query": "oak stairs", "limit": 2})
             await call("material_describe", {"id": "minecraft:stone_bricks"})
             await call("region_inspect", {"min": {"x": 0, "y": 100, "z": 0}, "max": {"x": 2, "y": 102, "z": 2}})
+            big = {"min": {"x": 0, "y": 60, "z": 0}, "max": {"x": 15, "y": 75, "z": 15}}
+            over = await refused(s, "region_inspect", {**big, "detail": "blocks"})  # ~250 KB of blocks
+            assert over["code"] == "context_limit" and over["retry_with"] == {"detail": "summary"}
+            summary, _ = await call("region_inspect", {**big, **over["retry_with"]})
+            assert summary["total_blocks"] == 4096
             plan, _ = await call("build_prepare", {"recipe": box(0, 100, 0)})
             key = "stdio-" + plan["plan_id"]
             applied, _ = await call("build_apply", {**plan["follow_up"][0]["arguments"], "idempotency_key": key,

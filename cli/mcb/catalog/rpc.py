@@ -35,7 +35,6 @@ from mcb.terrain.model import BrushModel, TerrainRecipeModel
 
 log = logging.getLogger("mcb.mcp")
 
-DEFAULT_RESULT_CAP = 65_536  # bytes of one text item, the bridge's limit (MCP-39); the face may say otherwise
 MAX_IMAGE_BASE64 = 12_000_000  # the bridge's limit on one image's base64 text (protocol §8.1)
 MAX_APPLY_WAIT = 25  # seconds build_apply may wait, inside the 30 s tool deadline (MCP-51)
 
@@ -167,9 +166,10 @@ def _image_outcome(method: str, data: dict, caption: str) -> Outcome:
     return Outcome(data, [Image(png=png, caption=caption)])
 
 
-def _result_cap(ctx: Context) -> int:
+def _result_cap(ctx: Context) -> int | None:
+    """The face's cap on one text item, when its Context tells (``max_result_bytes``); else the face checks alone."""
     cap = getattr(ctx, "max_result_bytes", None)
-    return cap if isinstance(cap, int) and cap > 0 else DEFAULT_RESULT_CAP
+    return cap if isinstance(cap, int) and cap > 0 else None
 
 
 def _json_size(data: dict) -> int:
@@ -268,8 +268,9 @@ def run_region_inspect(args: RegionInspectArgs, ctx: Context) -> Outcome:
     blocks = data.get("blocks") or []
     data.update({"returned": len(blocks) if args.detail == "blocks" else sum((data.get("palette") or {}).values()),
                  "has_more": False, "total_blocks": volume})
-    size, cap = _json_size(data), _result_cap(ctx)
-    if size > cap:
+    cap = _result_cap(ctx)
+    size = _json_size(data) if cap else 0
+    if cap and size > cap:
         narrower = {"detail": "summary"} if args.detail == "blocks" else _narrower_box(args)
         raise default_refusal(
             "context_limit", f"region_inspect answer is {size} bytes, over the {cap}-byte result cap",
