@@ -407,3 +407,49 @@ def test_a_box_over_the_read_budget_gets_a_narrowing_retry_that_converges(ctx):
     assert error["retry_with"] == {"min": arguments["min"], "max": {"x": -1, "y": 79, "z": 9}}
     data = run("region_inspect", {**arguments, **error["retry_with"]}, ctx).data
     assert data["total_blocks"] == 4000 and sum(data["palette"].values()) == 4000
+
+
+# -- properties of the small pure pieces ---------------------------------------------------------------------------
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+coordinate = st.integers(min_value=-200, max_value=200)
+
+
+@settings(derandomize=True, max_examples=200, deadline=None)
+@given(st.tuples(coordinate, coordinate, coordinate), st.tuples(*[st.integers(0, 300)] * 3))
+def test_narrowing_a_box_always_shrinks_it_inside_itself(corner, size):
+    from mcb.catalog.rpc import RegionInspectArgs, _narrower_box
+
+    lo = dict(zip("xyz", corner))
+    hi = {axis: lo[axis] + extent for axis, extent in zip("xyz", size)}
+    steps, volume = 0, None
+    while True:
+        args = RegionInspectArgs.model_validate({"min": lo, "max": hi})
+        volume = (hi["x"] - lo["x"] + 1) * (hi["y"] - lo["y"] + 1) * (hi["z"] - lo["z"] + 1)
+        if volume <= 4096:
+            break
+        narrower = _narrower_box(args)
+        assert narrower["min"] == lo and all(lo[a] <= narrower["max"][a] <= hi[a] for a in "xyz")
+        new_volume = 1
+        for a in "xyz":
+            new_volume *= narrower["max"][a] - lo[a] + 1
+        assert new_volume < volume
+        hi, steps = narrower["max"], steps + 1
+    assert steps <= 3 * 9  # each axis halves at most log2(301) times
+
+
+@settings(derandomize=True, max_examples=300, deadline=None)
+@given(st.one_of(st.integers(-2**40, 2**40), st.floats(allow_nan=False, allow_infinity=False), st.booleans(),
+                 st.text(max_size=5)))
+def test_integers_are_never_coerced(value):
+    from mcb.catalog.rpc import MaterialSearchArgs
+    from pydantic import ValidationError
+
+    integral = not isinstance(value, (bool, str)) and float(value).is_integer()
+    try:
+        parsed = MaterialSearchArgs.model_validate({"limit": value}).limit
+    except ValidationError:
+        assert not (integral and 1 <= value <= 32)
+    else:
+        assert integral and 1 <= value <= 32 and parsed == int(value) and type(parsed) is int
