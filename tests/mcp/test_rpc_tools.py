@@ -453,3 +453,18 @@ def test_integers_are_never_coerced(value):
         assert not (integral and 1 <= value <= 32)
     else:
         assert integral and 1 <= value <= 32 and parsed == int(value) and type(parsed) is int
+
+
+def test_scope_and_token_refusals_say_what_to_restart_with(live):
+    from mcb.client import McbClient
+
+    with McbClient(live.url, agent_token="x" * 64, player_id="console") as client:
+        token = refuse("project_context", {}, DirectContext(client))
+    assert token["code"] == "permission_denied" and "MCB_AGENT_TOKEN" in token["restart_with"]
+    assert token["http_status"] == 403
+    with McbClient(live.url, agent_token=live.agent_token, player_id=str(uuid.uuid4())) as client:
+        owner = refuse("project_context", {}, DirectContext(client))
+    assert owner["code"] == "permission_denied" and "MCB_PLAYER_ID" in owner["restart_with"]
+    with McbClient(live.url, agent_token=live.agent_token, player_id="console", project_id="other") as client:
+        project = refuse("project_context", {}, DirectContext(client))
+    assert "MCB_PROJECT_ID" in project["restart_with"]

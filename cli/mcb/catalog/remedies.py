@@ -241,6 +241,12 @@ def _plugin_refusal(method: str, plugin_code: str, message: str, arguments: dict
     elif code == "permission_denied" and message.startswith("Part is protected"):
         remedy = Remedy("the plan touches a protected part; leave that part out",
                         _none("parts are protected in game with /ai protect; no call can lift it"))
+    elif code == "permission_denied" and message.startswith("Invalid capability token"):
+        restart = "set MCB_AGENT_TOKEN to the plugin's agent-token (config.yml), then restart mcb mcp"
+        remedy = Remedy("the server refused the agent token", {"restart_with": restart})
+    elif code == "permission_denied" and message.startswith("Unknown project scope"):
+        restart = "set MCB_PROJECT_ID to the plugin's project-id (or leave it unset), then restart mcb mcp"
+        remedy = Remedy("the server does not know this project id", {"restart_with": restart})
     elif code == "permission_denied" and message.startswith("Unknown capture"):
         field_name = "capture_id"
         remedy = Remedy("the capture id is not one this server issued; start a new capture", {})
