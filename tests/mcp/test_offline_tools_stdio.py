@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import io
+import json
 import shutil
 from pathlib import Path
 
@@ -114,3 +115,28 @@ def test_an_unknown_argument_is_refused_by_name(tmp_path):
     assert error["unknown"] == ["degres"] and error["did_you_mean"] == {"degres": "degrees"}
     assert "'degres'" in error["message"] and "degrees" in error["accepted"] and "degrees" in error["missing"]
     assert not (root / "o.schem").exists()
+
+
+def test_a_cancelled_rotate_never_answers_and_leaves_no_output(mcp_process, tmp_path):
+    """Checklist 40: no response, neither the output nor a temp file, an unrelated .bak and the input untouched."""
+    source = tmp_path / "large.schem"
+    shutil.copy(CORPUS / "v2_nucleation_large_schematic.schem", source)  # rotating it takes most of a second
+    (tmp_path / "out.schem.bak").write_bytes(b"unrelated")
+    before = source.read_bytes()
+    server = mcp_process()
+    server.initialize()
+    server.write({"jsonrpc": "2.0", "id": "r", "method": "tools/call", "params": {
+        "name": "schem_rotate", "arguments": {"path": "large.schem", "degrees": 90, "output": "out.schem"},
+        "_meta": {"progressToken": 1}}})
+    started = server.recv(timeout=30)
+    assert started["method"] == "notifications/progress" and started["params"]["message"] == "rotating"
+    server.write({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "r"}})
+    server.write({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "nobody"}})
+    assert server.request("ping", {}, timeout=30)["result"] == {}
+    assert server.silent(2.0)
+    assert server.close() == 0  # at EOF the running call ends first
+    while server.recv(timeout=10) is not None:  # read stdout to its end
+        pass
+    assert all(json.loads(line).get("id") != "r" for line in server.raw)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["large.schem", "out.schem.bak"]
+    assert source.read_bytes() == before and (tmp_path / "out.schem.bak").read_bytes() == b"unrelated"
