@@ -344,3 +344,22 @@ def test_stdin_is_never_a_tool_input(tmp_path, monkeypatch):
         with pytest.raises(Refusal) as caught:
             action.run(CatalogSteps().check(action, arguments), RecordingContext())
         assert caught.value.code == "invalid_argument" and "standard input" in caught.value.message
+
+
+def test_every_offline_refusal_code_is_in_the_manifest_table(tmp_path):
+    from mcb.catalog.offline import REFUSAL_CODES
+    from mcb.mcp.manifest import refusal_table
+
+    table = refusal_table()
+    assert set(REFUSAL_CODES) <= set(table["remedied"])
+    target = tmp_path / "exists.schem"
+    target.write_bytes(b"x")
+    emitted = {refused(name, arguments)["code"] for name, arguments in [
+        ("schem_info", {"path": str(tmp_path / "missing.schem")}),
+        ("schem_info", {"path": str(ROOT / "recipes" / "tower.json")}),
+        ("schem_convert", {"path": str(HOUSE), "output": str(target)}),
+        ("schem_rotate", {"path": str(HOUSE), "degrees": 90}),
+        ("block_describe", {"block_id": "nope_block"}),
+    ]}
+    assert emitted == {"not_found", "invalid_input", "output_exists", "invalid_argument"}
+    assert emitted <= set(REFUSAL_CODES)

@@ -110,10 +110,11 @@ FACE_WITHOUT_REMEDY = {
 
 def refusal_table() -> dict[str, Any]:
     """Every code mcb can emit, with its remedy; the RPC catalog contributes the plugin's codes (§2.4)."""
+    from mcb.catalog.offline import REFUSAL_CODES as OFFLINE_REMEDIES
     from mcb.catalog.remedies import refusal_codes
 
     plugin = refusal_codes()
-    return {"remedied": {**plugin["remedied"], **FACE_REMEDIES},
+    return {"remedied": {**plugin["remedied"], **OFFLINE_REMEDIES, **FACE_REMEDIES},
             "without_remedy": {**plugin["without_remedy"], **FACE_WITHOUT_REMEDY}}
 
 
