@@ -8,164 +8,17 @@ the pagination contract (MCP-40), pictures are :class:`Image` items, files this 
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
+from pydantic import Field
 
 from mcb.blocks.transform import MIRROR_AXES, ROTATIONS, RULE_SETS
-from mcb.catalog.base import Action, Context, Hints, Image, Outcome, Refusal
+from mcb.catalog.adapters import REFUSAL_CODES  # noqa: F401  (re-exported for the manifest's refusal table)
+from mcb.catalog.adapters import (READER, WRITER, Arguments, FileProgress, Globs, McVersion, Offset, Path_,
+                                  existing_input, new_output, page, refusal_from, refusing, report_page)
+from mcb.catalog.base import Action, Context, Image, Outcome, Refusal
 from mcb.recipes.compile import DEFAULT_MAX_BLOCKS, SCAN_BUDGET_CAP  # the compiler's own limits (no numpy)
-
-# Annotations per spec §2.2: every offline tool is closed-world; file writers are destructive (MCP-24).
-READER = Hints(read_only=True, destructive=False, idempotent=True, open_world=False)
-WRITER = Hints(read_only=False, destructive=True, idempotent=True, open_world=False)
-
-# The codes these actions refuse with, and the remedy each carries (for the manifest's refusal table, MCP-33).
-REFUSAL_CODES = {
-    "invalid_argument": "field names the argument; retry_with where the fix is known",
-    "not_found": "field names the path argument that does not exist",
-    "output_exists": "retry_with {overwrite: true}, or another output",
-    "invalid_input": "the file's content is at fault: field names it; next_call when a checker explains more",
-    "io_error": "field names the path; no_remedy when the file system refuses",
-}
-
-MAX_PATH = 1024  # MCP-22: paths
-
-
-def _bounded_path(value: Any) -> Any:
-    if isinstance(value, str) and not 1 <= len(value) <= MAX_PATH:
-        raise ValueError(f"a path has 1 to {MAX_PATH} characters")
-    return value
-
-
-# A Path annotation is how the face finds the arguments to keep inside the workspace root (MCP-35).
-Path_ = Annotated[Path, BeforeValidator(_bounded_path),
-                  WithJsonSchema({"type": "string", "minLength": 1, "maxLength": MAX_PATH})]
-McVersion = Annotated[str | None, Field(None, min_length=1, max_length=64, description=(
-    "Minecraft release (e.g. 1.20.4) or DataVersion whose block list is used; default 26.2 (or, for schematics, "
-    "what the command would pick)."))]
-Offset = Annotated[int, Field(0, ge=0, description="First item to return (pagination).")]
-Globs = Annotated[list[Annotated[str, Field(min_length=1, max_length=256)]] | None,
-                  Field(None, max_length=16, description="File-name patterns when walking directories.")]
-
-
-class Arguments(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-def _refusal(error: Exception, field: str | None = None, usage_field: str | None = None) -> Refusal:
-    """mcb's error model (McbError: message, hint, code, details) as a refusal with a remedy: ``field`` is the
-    argument at fault unless the error names one; a usage error points at ``usage_field`` when given."""
-    from mcb.errors import McbError, UsageError
-
-    if isinstance(error, McbError):
-        details = dict(error.details or {})
-        field = details.pop("field", field)
-        suggestions = details.pop("suggestions", None)
-        data: dict[str, Any] = {"rule": error.code} if error.code != error.kind else {}
-        for key in ("pointer", "position", "losses", "known", "release"):
-            if key in details:
-                data[key] = details[key]
-        usage = isinstance(error, UsageError)
-        field = usage_field if usage and usage_field else field
-        if field is None:
-            data["no_remedy"] = "the inputs themselves are at fault; see the message"
-        remedy = error.hint or ("correct the argument" if usage else "correct the file")
-        return Refusal("invalid_argument" if usage else "invalid_input", error.message, remedy=remedy, field=field,
-                       did_you_mean=suggestions, data=data)
-    if isinstance(error, OSError):
-        name = error.filename or field or "file"
-        return Refusal("io_error", f"{name}: {error.strerror or error}", remedy="check the path and permissions",
-                       field=field, data={"no_remedy": "the file system refused the operation"})
-    raise error
-
-
-@contextlib.contextmanager
-def _refusing(field: str | None = None, usage_field: str | None = None):
-    """Turn mcb's errors raised by the core into refusals (programming errors stay exceptions: `internal`)."""
-    from mcb.errors import McbError
-
-    try:
-        yield
-    except (McbError, OSError) as error:
-        raise _refusal(error, field, usage_field) from None
-
-
-def _existing(value: Path, field: str, index: int | None = None) -> Path:
-    path = Path(value)
-    where = {} if index is None else {"pointer": f"/{field}/{index}"}
-    if str(value) == "-":  # the CLI's stdin; here stdin carries the protocol itself
-        raise Refusal("invalid_argument", f"{field}: '-' (standard input) cannot be read by a tool",
-                      remedy="give a file path", field=field, data=where)
-    if not path.exists():
-        raise Refusal("not_found", f"{field}: {value} does not exist", remedy="give an existing file or folder",
-                      field=field, data=where)
-    return path
-
-
-def _new_output(ctx: Context, value: Path, field: str = "output") -> Path:
-    """``value`` as the file to write; registered with ctx.created unless it exists already (then it is the
-    user's file, which a cancel must not delete)."""
-    path = Path(value)
-    if path.is_dir():
-        raise Refusal("invalid_argument", f"{field}: {value} is a directory", remedy="name a file", field=field)
-    if not path.parent.is_dir():
-        raise Refusal("not_found", f"{field}: the folder {path.parent} does not exist", field=field,
-                      remedy="write into an existing folder")
-    if not path.exists():
-        ctx.created(path)
-    return path
-
-
-def _page(items: list, offset: int, limit: int, unit: str) -> dict:
-    """The pagination contract (MCP-40): returned, has_more, total_<unit>, and next_offset + hint when more."""
-    chosen = items[offset:offset + limit]
-    page = {unit: chosen, "returned": len(chosen), "has_more": offset + len(chosen) < len(items),
-            f"total_{unit}": len(items)}
-    if page["has_more"]:
-        page["next_offset"] = offset + len(chosen)
-        page["hint"] = f"call again with offset={page['next_offset']} until has_more is false"
-    return page
-
-
-class _FileProgress:
-    """The ``progress`` hook of mcb.reports.runner.check_files: one unit per file, a cancel check between files."""
-
-    def __init__(self, ctx: Context):
-        self.ctx, self.done, self.total = ctx, 0, None
-
-    def __call__(self, label: str, total: int | None = None):
-        self.total = total
-        return self
-
-    def __enter__(self):
-        self.ctx.check_cancelled()
-        self.ctx.progress(0, self.total, "checking")
-        return self
-
-    def __exit__(self, *exc) -> bool:
-        return False
-
-    def advance(self, step: int = 1) -> None:
-        self.done += step
-        self.ctx.progress(self.done, self.total, f"{self.done} of {self.total} files")
-        self.ctx.check_cancelled()
-
-
-def _reports(reports, strict: bool, offset: int, limit: int) -> dict:
-    """Validation/lint reports in the diagnostic model: per-file verdicts, then the findings paginated."""
-    single = len(reports) == 1  # a folder's per-file facts would crowd out its findings; schem_info has them
-    files = [{"file": r.file, "ok": not r.failed(strict), "errors": r.errors, "warnings": r.warnings,
-              **({"facts": r.facts} if single and r.facts else {})} for r in reports]
-    findings = [d.to_json() for r in reports for d in r.diagnostics]
-    failed = sum(1 for r in reports if r.failed(strict))
-    return {"ok": failed == 0, "summary": {"files": len(reports), "failed": failed,
-                                           "errors": sum(r.errors for r in reports),
-                                           "warnings": sum(r.warnings for r in reports)},
-            "files": files, **_page(findings, offset, limit, "diagnostics")}
-
 
 # -- schematics ---------------------------------------------------------------------------------------------------
 
@@ -185,11 +38,11 @@ def schem_validate(args: ValidateArgs, ctx: Context) -> Outcome:
     from mcb.schematics.rules import validate_paths
 
     for index, value in enumerate(args.paths):
-        _existing(value, "paths", index)
-    with _refusing("paths", usage_field="mc_version"):
+        existing_input(value, "paths", index)
+    with refusing("paths", usage_field="mc_version"):
         reports = validate_paths(args.paths, profile=args.profile, mc_version=args.mc_version, globs=args.glob,
-                                 jobs=1, progress=_FileProgress(ctx))
-    return Outcome(_reports(reports, args.strict, args.offset, args.limit))
+                                 jobs=1, progress=FileProgress(ctx))
+    return Outcome(report_page(reports, args.strict, args.offset, args.limit))
 
 
 class InfoArgs(Arguments):
@@ -202,10 +55,10 @@ class InfoArgs(Arguments):
 def schem_info(args: InfoArgs, ctx: Context) -> Outcome:
     from mcb.schematics.inspect import describe_schematic
 
-    with _refusing("path", usage_field="mc_version"):
-        data = describe_schematic(_existing(args.path, "path"), args.mc_version)
+    with refusing("path", usage_field="mc_version"):
+        data = describe_schematic(existing_input(args.path, "path"), args.mc_version)
     palette = data.pop("palette")
-    return Outcome({**data, **_page(palette, args.offset, args.limit, "palette")})
+    return Outcome({**data, **page(palette, args.offset, args.limit, "palette")})
 
 
 class _EditArgs(Arguments):
@@ -232,12 +85,12 @@ class MirrorArgs(_EditArgs):
 def _edit(args, ctx: Context, *, degrees: int | None = None, axis: str | None = None) -> Outcome:
     from mcb.schematics.edit_request import check_edit_request
 
-    source = _existing(args.path, "path")
+    source = existing_input(args.path, "path")
     try:
         target, rules, version = check_edit_request(source, degrees=degrees, axis=axis, output=args.output,
                                                     in_place=args.in_place, rules=args.rules, fmt=args.format)
     except Exception as error:
-        refusal = _refusal(error)
+        refusal = refusal_from(error)
         if refusal.field == "output":  # the core's hint names the CLI's flags
             refusal.remedy = "give output (a new file) or in_place: true, not both"
         raise refusal from None
@@ -245,10 +98,10 @@ def _edit(args, ctx: Context, *, degrees: int | None = None, axis: str | None = 
     ctx.progress(0, 1, "rotating" if axis is None else "mirroring")
     created = not args.in_place and not target.exists()
     if not args.in_place:
-        _new_output(ctx, target)
+        new_output(ctx, target)
     from mcb.schematics.transform import transform_file
 
-    with _refusing("path", usage_field="mc_version"):
+    with refusing("path", usage_field="mc_version"):
         summary = transform_file(source, target, degrees=degrees, mirror_axis=axis, rules=rules, version=version,
                                  mc_version=args.mc_version)
     if created:  # a cancel that came during the work removes the new file (ctx.created); in place it is done
@@ -277,7 +130,7 @@ class ConvertArgs(Arguments):
 def schem_convert(args: ConvertArgs, ctx: Context) -> Outcome:
     from mcb.schematics.edit_request import sponge_version
 
-    source = _existing(args.path, "path")
+    source = existing_input(args.path, "path")
     if Path(args.output).exists() and not args.overwrite:
         raise Refusal("output_exists", f"output: {args.output} exists", remedy="overwrite it or choose another file",
                       field="output", retry_with={"overwrite": True})
@@ -286,10 +139,10 @@ def schem_convert(args: ConvertArgs, ctx: Context) -> Outcome:
                       remedy="write a new file (convert never rewrites its input)")
     ctx.check_cancelled()
     ctx.progress(0, 1, "converting")
-    target = _new_output(ctx, args.output)
+    target = new_output(ctx, args.output)
     from mcb.schematics.inspect import convert_schematic
 
-    with _refusing("path", usage_field="mc_version"):
+    with refusing("path", usage_field="mc_version"):
         result = convert_schematic(source, target, version=sponge_version(args.format),
                                    drop_extras=args.drop_extras, mc_version=args.mc_version)
     ctx.check_cancelled()
@@ -308,10 +161,10 @@ class RenderArgs(Arguments):
 def schem_render(args: RenderArgs, ctx: Context) -> Outcome:
     from mcb.schematics.render import render_png
 
-    source = _existing(args.path, "path")
+    source = existing_input(args.path, "path")
     ctx.check_cancelled()
     ctx.progress(0, 2, "rendering")
-    with _refusing("path"):
+    with refusing("path"):
         png, summary = render_png(source, args.view, args.scale)
     ctx.check_cancelled()
     if args.max_side and max(summary["width"], summary["height"]) > args.max_side:
@@ -355,12 +208,12 @@ def recipe_lint(args: LintArgs, ctx: Context) -> Outcome:
     from mcb.recipes.lint_files import lint_paths
 
     for index, value in enumerate(args.paths):
-        _existing(value, "paths", index)
-    with _refusing("paths", usage_field="mc_version"):
+        existing_input(value, "paths", index)
+    with refusing("paths", usage_field="mc_version"):
         reports = lint_paths(args.paths, mc_version=args.mc_version, max_blocks=args.max_plan_blocks,
-                             globs=args.glob, excludes=args.exclude, jobs=1, progress=_FileProgress(ctx),
+                             globs=args.glob, excludes=args.exclude, jobs=1, progress=FileProgress(ctx),
                              mcp_bridge=args.mcp_bridge)
-    return Outcome(_reports(reports, args.strict, args.offset, args.limit))
+    return Outcome(report_page(reports, args.strict, args.offset, args.limit))
 
 
 class CompileArgs(Arguments):
@@ -378,17 +231,17 @@ def recipe_compile(args: CompileArgs, ctx: Context) -> Outcome:
     from mcb.blocks.registry import load_registry
     from mcb.recipes.source import compile_file
 
-    source = _existing(args.path, "path")
+    source = existing_input(args.path, "path")
     steps = 1 + args.png + (args.output is not None)
     ctx.check_cancelled()
     ctx.progress(0, steps, "compiling")
-    with _refusing("mc_version"):
+    with refusing("mc_version"):
         registry = load_registry(args.mc_version)
-    with _refusing("path"):
+    with refusing("path"):
         try:
             compiled = compile_file(source, registry, max_blocks=args.max_plan_blocks)
         except Exception as error:
-            refusal = _refusal(error, "path")
+            refusal = refusal_from(error, "path")
             refusal.remedy = "call recipe_lint on the file for every problem with hints, fix it, compile again"
             refusal.data["next_call"] = {"tool": "recipe_lint", "arguments": {"paths": [str(args.path)]},
                                          "reason": "every problem of the recipe, with line:column and hints"}
@@ -401,7 +254,7 @@ def recipe_compile(args: CompileArgs, ctx: Context) -> Outcome:
         from mcb.recipes.outputs import recipe_picture
         from mcb.schematics.render import png_bytes
 
-        with _refusing("png"):
+        with refusing("png"):
             images.append(Image(png_bytes(recipe_picture(compiled, registry.data_version, args.view)),
                                 f"{args.view} view of {source.name}"))
         ctx.progress(2, steps, "rendered")
@@ -410,14 +263,14 @@ def recipe_compile(args: CompileArgs, ctx: Context) -> Outcome:
         from mcb.recipes.outputs import write_outputs
 
         created = not Path(args.output).exists()
-        target = _new_output(ctx, args.output)
-        with _refusing("output"):
+        target = new_output(ctx, args.output)
+        with refusing("output"):
             summary["outputs"] = write_outputs(compiled, registry.data_version, schem=target, name=source.stem)
         if created:
             ctx.check_cancelled()
         ctx.progress(steps, steps, "written")
     blocks = [{"pos": {"x": x, "y": y, "z": z}, "state": state} for (x, y, z), state in compiled.blocks()]
-    return Outcome({**summary, **_page(blocks, args.offset, args.limit, "blocks")}, images)
+    return Outcome({**summary, **page(blocks, args.offset, args.limit, "blocks")}, images)
 
 
 # -- block states -------------------------------------------------------------------------------------------------
@@ -433,7 +286,7 @@ class CheckArgs(Arguments):
 def block_check(args: CheckArgs, ctx: Context) -> Outcome:
     from mcb.blocks.checks import check_states
 
-    with _refusing("mc_version"):
+    with refusing("mc_version"):
         report = check_states(args.states, args.mc_version, recipe_grammar=args.recipe, suggestions=True)
     invalid = sum(1 for item in report["results"] if not item["ok"])
     return Outcome({**report, "ok": invalid == 0, "invalid": invalid})
@@ -451,9 +304,9 @@ def block_describe(args: DescribeArgs, ctx: Context) -> Outcome:
     try:
         return Outcome(describe_block(args.block_id, args.mc_version))
     except UsageError as error:  # only the release can be wrong before the id is read
-        raise _refusal(error, "mc_version") from None
+        raise refusal_from(error, "mc_version") from None
     except Exception as error:
-        refusal = _refusal(error, "block_id")
+        refusal = refusal_from(error, "block_id")
         if refusal.did_you_mean:
             refusal.retry_with = {"block_id": refusal.did_you_mean[0]}
         raise refusal from None
@@ -471,10 +324,10 @@ class TerrainPreviewArgs(Arguments):
 def terrain_preview_offline(args: TerrainPreviewArgs, ctx: Context) -> Outcome:
     from mcb.terrain.offline import offline_preview
 
-    source = _existing(args.path, "path")
+    source = existing_input(args.path, "path")
     ctx.check_cancelled()
     ctx.progress(0, 1, "sampling")
-    with _refusing("path"):
+    with refusing("path"):
         result = offline_preview(source, args.resolution, args.budget)
     png = result.pop("png")
     wire_id = result.pop("wire_terrain_id")
