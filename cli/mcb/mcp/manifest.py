@@ -100,7 +100,7 @@ def project_context_text(session: Session) -> str:
 FACE_REMEDIES = {
     "invalid_argument": "field (the first argument at fault), with unknown/missing/accepted/did_you_mean",
     "path_denied": "field, and restart_with --root/--allow-any-path",
-    "context_limit": "retry_with a narrowing (detail summary, a smaller limit) when the arguments show one",
+    "context_limit": "retry_with {detail: summary} where that shrinks the answer; else no_remedy naming limit/offset",
 }
 FACE_WITHOUT_REMEDY = {
     "internal": "a bug in mcb: the traceback is on stderr",
