@@ -49,8 +49,26 @@ class Text(BaseModel):
     text: str = "hi"
 
 
+class Slow(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    directory: str
+
+
+def slow(args, ctx):
+    import time
+    for step in range(100):
+        ctx.check_cancelled()
+        path = Path(args.directory) / f"slow-{step:03d}.txt"
+        path.write_text("x")
+        ctx.created(path)
+        time.sleep(0.1)
+    return ok({"finished": True})
+
+
 class DemoTools(Extension):
     def register(self, registry, host):
+        registry.add("demo_slow", slow, ToolOptions("Takes 10 s unless stopped.").input_model(Slow)
+                     .destructive(False).cancellable().timeout_ms(1000))
         registry.add("demo_echo", lambda args: ok({"text": args.text, "from": "__NAME__"}),
                      ToolOptions("Echo text.").input_model(Text).read_only().idempotent().open_world(False))
         registry.add("demo_boom", self.boom, ToolOptions("Always raises.").read_only().open_world(False))

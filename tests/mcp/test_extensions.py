@@ -133,3 +133,7 @@ def test_options_builder_rules():
     warnings: list[str] = []
     hints = ToolOptions("x").read_only().destructive().hints(warnings.append)
     assert (hints.read_only, hints.destructive) == (False, True) and warnings
+    clamped: list[str] = []
+    assert ToolOptions("x").timeout_ms(50).deadline(clamped.append) == 1.0 and clamped
+    assert ToolOptions("x").timeout_ms(900_000).deadline(clamped.append) == 300.0
+    assert ToolOptions("x").deadline(clamped.append) is None

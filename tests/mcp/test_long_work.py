@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-from extkit import install_example
+from extkit import add_distribution, demo_module, install_example
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 
@@ -99,3 +99,26 @@ def test_schem_render_reports_progress_and_returns_an_image(mcp_process, tmp_pat
     values = [note["params"]["progress"] for note in mcp.notes if note.get("method") == "notifications/progress"]
     assert values == sorted(set(values))
     assert (tmp_path / "small.schem").read_bytes() == before
+
+
+def test_a_call_past_its_deadline_is_refused_timeout_and_its_files_are_removed(mcp_process, tmp_path):
+    site = tmp_path / "site"
+    add_distribution(site, "demo-tools", "1.0", {"demo": "mcb_demo:DemoTools"}, {"mcb_demo": demo_module()})
+    work = tmp_path / "work"
+    work.mkdir()
+    mcp = mcp_process(env={"PYTHONPATH": str(site)})
+    mcp.initialize()
+    started = time.monotonic()
+    result = mcp.call("demo_slow", {"directory": str(work)})["result"]
+    assert 0.9 < time.monotonic() - started < 5
+    error = result["structuredContent"]["error"]
+    assert result["isError"] and error["code"] == "timeout" and error["deadline_ms"] == 1000
+    assert error["outcome_unknown"] is True and error["no_remedy"]
+    assert mcp.request("ping")["result"] == {}
+    deadline = time.monotonic() + 5
+    while any(work.iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert list(work.iterdir()) == []  # the work stopped at its next check and removed what it wrote
+    assert mcp.close() == 0
+    assert "demo_slow passed its 1 s deadline" in mcp.stderr()
+    assert len([line for line in mcp.raw if b'"isError"' in line]) == 1  # one answer, never a second

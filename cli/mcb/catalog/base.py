@@ -115,6 +115,7 @@ class Action:
     hints: Hints
     run: Callable[[BaseModel, Context], Outcome]
     group: str
+    deadline_s: float | None = None  # the face's default (30 s) when None; an action that waits longer says so
 
     def __post_init__(self) -> None:
         if not NAME_PATTERN.match(self.name):

@@ -100,6 +100,7 @@ class ToolOptions:
         self._cancellable = False
         self._success_hint: str | None = None
         self._group = "extensions"
+        self._timeout_ms: int | None = None
 
     def title(self, text: str) -> ToolOptions:
         self._title = text
@@ -133,6 +134,19 @@ class ToolOptions:
         """The handler takes ``(args, ctx)`` and checks ``ctx.check_cancelled()`` between steps."""
         self._cancellable = True
         return self
+
+    def timeout_ms(self, ms: int) -> ToolOptions:
+        """The call's deadline; clamped to 1 s .. 300 s (with a warning at registration)."""
+        self._timeout_ms = int(ms)
+        return self
+
+    def deadline(self, warn: Callable[[str], None]) -> float | None:
+        if self._timeout_ms is None:
+            return None
+        clamped = min(max(self._timeout_ms, 1_000), 300_000)
+        if clamped != self._timeout_ms:
+            warn(f"timeout_ms {self._timeout_ms} is outside 1000..300000; using {clamped}")
+        return clamped / 1000
 
     def success_hint(self, text: str) -> ToolOptions:
         self._success_hint = text
@@ -182,6 +196,7 @@ class ToolRegistry:
         self.actions.append(Action(
             name=name, title=title, description=options._description, input_model=options._model, hints=hints,
             run=_adapter(name, handler, options._cancellable, options._success_hint), group=options._group,
+            deadline_s=options.deadline(lambda text: self._warn(f"tool {name}: {text}")),
         ))
 
 

@@ -41,6 +41,8 @@ CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
 SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
 CAPABILITIES = {"tools": {"listChanged": False}, "resources": {"subscribe": False, "listChanged": False}}
 HOUR_MS = 3_600_000
+DEFAULT_DEADLINE_S = 30.0  # above the plugin's 20 s main-thread wait (MCP-51)
+CAMERA_DEADLINE_S = 60.0
 NOT_EXPOSED_PREFIXES = ("chat_", "recovery_")
 NOT_EXPOSED = frozenset({"region_changes"})
 # Methods that need a reply; sent as notifications they are not run (MCP-6).
@@ -67,7 +69,15 @@ class Options:
 class _Call:
     request_id: Any
     context: CallContext
-    done: threading.Event = field(default_factory=threading.Event)
+    answered: bool = False  # a reply (or the deadline's refusal) went out; at most one per call
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def claim_reply(self) -> bool:
+        with self.lock:
+            if self.answered:
+                return False
+            self.answered = True
+            return True
 
 
 @dataclass
@@ -334,10 +344,36 @@ class Session:
         return results.success(outcome, cap_bytes=self.options.max_result_bytes, arguments=arguments,
                                tool=action.name)
 
+    def deadline_for(self, action: Action) -> float:
+        if action.deadline_s is not None:
+            return action.deadline_s
+        return CAMERA_DEADLINE_S if action.name == "camera_capture" else DEFAULT_DEADLINE_S
+
+    def _deadline_passed(self, call: _Call, action: Action, seconds: float, modern: bool) -> None:
+        """The call ran out of time: refuse it now; the work stops at its next check and its answer is dropped."""
+        if not call.claim_reply():
+            return
+        call.context.cancelled.set()
+        log.warning("%s passed its %.0f s deadline; refused as timeout", action.name, seconds)
+        data: dict[str, Any] = {"deadline_ms": int(seconds * 1000), "outcome_unknown": not action.hints.read_only}
+        if action.group == "rpc" and not action.hints.read_only:
+            data["next_call"] = {"tool": "project_context", "reason": "look for the plan or operation under "
+                                 "operations before doing it again"}
+        else:
+            data["no_remedy"] = "the work does not fit one call's deadline: ask for less"
+        refusal = Refusal("timeout", f"{action.name} did not finish within {seconds:.0f} s", data=data,
+                          remedy="ask for less work per call" if action.hints.read_only else
+                          "check what happened before doing it again")
+        self._reply(call.request_id, self._stamp(results.refusal(refusal), modern))
+
     def _run_call(self, key: str, call: _Call, action: Action, arguments: dict, modern: bool) -> None:
         context = call.context
         result: dict | None = None
         failure: Refusal | None = None
+        seconds = self.deadline_for(action)
+        timer = threading.Timer(seconds, self._deadline_passed, (call, action, seconds, modern))
+        timer.daemon = True
+        timer.start()
         try:
             context.check_cancelled()
             result = self.run_action(action, arguments, context)
@@ -355,10 +391,11 @@ class Session:
                 log.exception("tool %s raised", action.name)
                 failure = results.internal(action.name, error)
         finally:
+            timer.cancel()
             context.close()
             with self._state_lock:
                 self._calls.pop(key, None)
-        if context.cancelled.is_set() or (result is None and failure is None):
+        if context.cancelled.is_set() or (result is None and failure is None) or not call.claim_reply():
             removed = context.remove_created()
             log.info("call %s (%s) cancelled; removed %d created file(s)", key, action.name, len(removed))
             return
