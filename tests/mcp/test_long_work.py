@@ -122,3 +122,16 @@ def test_a_call_past_its_deadline_is_refused_timeout_and_its_files_are_removed(m
     assert mcp.close() == 0
     assert "demo_slow passed its 1 s deadline" in mcp.stderr()
     assert len([line for line in mcp.raw if b'"isError"' in line]) == 1  # one answer, never a second
+
+
+def test_mutating_calls_run_one_at_a_time_in_arrival_order(counting, tmp_path):
+    mcp, work = counting
+    second = tmp_path / "second"
+    second.mkdir()
+    call_with_token(mcp, "example_count", {"directory": str(work), "count": 4, "step_ms": 40}, "a", 41)
+    call_with_token(mcp, "example_count", {"directory": str(second), "count": 4, "step_ms": 40}, "b", 42)
+    mcp.wait_for(42)
+    seen = [("a" if note.get("id") == 41 else note["params"]["progressToken"]) for note in mcp.notes
+            if note.get("id") == 41 or note.get("method") == "notifications/progress"]
+    assert "a" in seen and "b" in seen
+    assert seen.index("b") > max(index for index, tag in enumerate(seen) if tag == "a")
