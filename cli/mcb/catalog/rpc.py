@@ -26,7 +26,13 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr,
 from pydantic_core import PydanticCustomError
 
 from mcb.catalog.base import Action, Context, Hints, Image, Outcome, Refusal
-from mcb.catalog.remedies import default_refusal, refusal_for
+from mcb.catalog.remedies import (  # the §2.4 table and the §1.7 mapping live there; re-exported per the contract
+    PLUGIN_REMEDIES,
+    default_refusal,
+    refusal_codes,
+    refusal_for,
+    transport_refusal,
+)
 from mcb.errors import McbError
 from mcb.recipes.bridge_rules import HORIZONTAL_LIMIT, MAX_COUNT, MAX_OPERATIONS, VERTICAL_LIMIT, bridge_findings
 from mcb.recipes.model import Box, Cylinder, Line
@@ -675,3 +681,5 @@ RPC_ACTIONS: list[Action] = [
             "preview image and, when something changes, a plan for build_apply.",
             TerrainBrushPrepareArgs, PREPARE, run_terrain_brush_prepare),
 ]
+
+__all__ = ["PLUGIN_REMEDIES", "RPC_ACTIONS", "refusal_codes", "refusal_for", "transport_refusal"]
