@@ -140,3 +140,41 @@ def test_a_cancelled_rotate_never_answers_and_leaves_no_output(mcp_process, tmp_
     assert all(json.loads(line).get("id") != "r" for line in server.raw)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["large.schem", "out.schem.bak"]
     assert source.read_bytes() == before and (tmp_path / "out.schem.bak").read_bytes() == b"unrelated"
+
+
+def test_an_agent_validates_rotates_compiles_and_builds_against_mcb_serve(tmp_path):
+    """The issue's "done means": one session, offline tools and the live world (`mcb serve`) together."""
+    from mcb.server.testing import run_server
+
+    (tmp_path / "work").mkdir()
+    root = workspace(tmp_path / "work")
+    recipe = json.loads((root / "recipes" / "tower.json").read_text())
+    with run_server(tmp_path / "server", tick_ms=2) as server:
+        env = {"MCB_SERVER": server.url, "MCB_AGENT_TOKEN": server.agent_token, "MCB_PLAYER_ID": "console"}
+
+        async def body(session):
+            async def ok(name, arguments):
+                result = await session.call_tool(name, arguments)
+                assert result.is_error is False, (name, result.content[0].text)
+                return structured(result)
+
+            assert (await ok("schem_validate", {"paths": ["house.schem"]}))["ok"] is True
+            await ok("schem_rotate", {"path": "house.schem", "degrees": 90, "output": "house-90.schem"})
+            assert (await ok("schem_validate", {"paths": ["house-90.schem"]}))["ok"] is True
+            compiled = await ok("recipe_compile", {"path": "recipes/tower.json", "limit": 4096})
+            plan = await ok("build_prepare", {"recipe": recipe})
+            applied = await ok("build_apply", {**plan["follow_up"][0]["arguments"], "idempotency_key": "tower-1",
+                                               "wait": True})
+            lo, hi = compiled["bounds"]["min"], compiled["bounds"]["max"]
+            blocks = []
+            for y in range(lo["y"], hi["y"] + 1, 4):  # four layers a call stay under the result cap
+                world = await ok("region_inspect", {"min": {**lo, "y": y}, "max": {**hi, "y": min(y + 3, hi["y"])},
+                                                    "detail": "blocks"})
+                blocks += world["blocks"]
+            return compiled, applied, blocks
+
+        compiled, applied, blocks = run_sdk(body, env=env, cwd=root)
+    assert applied["status"] == "applied"
+    placed = {(b["pos"]["x"], b["pos"]["y"], b["pos"]["z"]): b["state"] for b in blocks}
+    wanted = {(b["pos"]["x"], b["pos"]["y"], b["pos"]["z"]): b["state"] for b in compiled["blocks"]}
+    assert len(wanted) == compiled["block_count"] and all(placed[pos] == state for pos, state in wanted.items())
