@@ -47,3 +47,26 @@ def test_sdk_session_end_to_end(tmp_path, server_env):
     assert rotated.is_error is False and (tmp_path / "gate-90.schem").is_file()
     assert context.is_error is False
     assert resource.contents[0].text and structured(context)["project_id"]
+
+
+def test_sdk_client_in_the_modern_era(tmp_path):
+    """The SDK's discover() opens a 2026-07-28 session (per-request _meta, no initialize) and it just works."""
+    import anyio
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import stdio_client
+    from mcpkit import sdk_params
+
+    async def main():
+        async with stdio_client(sdk_params("--offline", cwd=tmp_path)) as streams:
+            async with ClientSession(streams[0], streams[1]) as session:
+                discovered = await session.discover()
+                tools = await session.list_tools()
+                described = await session.call_tool("block_describe", {"block_id": "minecraft:stone"})
+                pong = await session.send_ping()
+                return discovered, tools, described, pong
+
+    discovered, tools, described, pong = anyio.run(main)
+    assert "2026-07-28" in discovered.supported_versions
+    assert tools.tools[0].name == "schem_validate" and tools.tools[-1].name == "tool_batch"
+    assert described.is_error is False and structured(described)["id"] == "minecraft:stone"
+    assert pong.result_type == "complete"
