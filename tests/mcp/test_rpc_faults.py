@@ -273,3 +273,12 @@ def test_a_failed_poll_while_waiting_says_the_operation_started(faulty, direct):
     assert error["next_call"] == {"tool": "operation_status", "arguments": {"operation_id": operation["operation_id"]},
                                   "reason": error["next_call"]["reason"]}
     assert len(calls(proxy, "build_apply")) == 1
+
+
+def test_a_plugin_code_nobody_foresaw_still_carries_a_remedy(faulty):
+    body = json.dumps({"ok": False, "error": {"code": "brand_new_code", "message": "Something new"}}).encode()
+    proxy, ctx = faulty(lambda r: ("respond", 400, body))
+    error = refuse("project_context", {}, ctx)
+    assert (error["code"], error["plugin_code"], error["message"]) == ("brand_new_code", "brand_new_code",
+                                                                       "Something new")
+    assert error["no_remedy"]

@@ -160,6 +160,9 @@ _FOLDED_PREFIXES = (("busy:", "busy"), ("recovery_required:", "recovery_required
 _TRAILING_KEY = re.compile(r":\s*([a-z_]+)\s*$")
 
 
+_MACHINE_REMEDIES = frozenset({"next_call", "restart_with", "retry_after_ms", "no_remedy"})
+
+
 def refusal_codes() -> dict[str, dict[str, str]]:
     """``{"remedied": {code: remedy}, "without_remedy": {code: reason}}`` for ``--dump-manifest`` (MCP-33)."""
     remedied: dict[str, str] = {}
@@ -223,6 +226,8 @@ def _refusal(code: str, message: str, remedy: Remedy, *, extra: dict | None = No
         field_name = fields.pop("field", None)
     if field_name is not None or retry_with:
         fields.pop("no_remedy", None)  # naming the argument at fault, or a narrowing retry, is a remedy
+    elif not _MACHINE_REMEDIES & set(fields):
+        fields["no_remedy"] = remedy.text  # MCP-32: every refusal carries one; a code nobody foresaw says why not
     return Refusal(code, message, remedy=remedy.text, field=field_name, did_you_mean=did_you_mean,
                    retry_with=retry_with, data=fields)
 
