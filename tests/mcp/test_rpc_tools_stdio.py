@@ -140,7 +140,8 @@ def test_every_rpc_tool_through_mcb_mcp(live, tmp_path):
             asset, _ = await call("schematic_export", {"name": "base", "min": {"x": 0, "y": 100, "z": 0},
                                                        "max": {"x": 2, "y": 102, "z": 2}})
             await call("asset_list")
-            await call("schematic_import_prepare", {"asset_id": asset["assetId"], "target": {"x": 20, "y": 100, "z": 0}})
+            await call("schematic_import_prepare", {"asset_id": asset["assetId"],
+                                                    "target": {"x": 20, "y": 100, "z": 0}})
             await call("operation_undo_prepare", {"operation_id": operation})
             preview, result = await call("terrain_preview", {"recipe": SMALL_HILL, "resolution": 32})
             assert [c.type for c in result.content] == ["text", "image"] and "imageBase64" not in preview

@@ -167,7 +167,8 @@ def refusal_codes() -> dict[str, dict[str, str]]:
     """``{"remedied": {code: remedy}, "without_remedy": {code: reason}}`` for ``--dump-manifest`` (MCP-33)."""
     remedied: dict[str, str] = {}
     without: dict[str, str] = {}
-    for code, remedy in {**PLUGIN_REMEDIES, **{c: PLUGIN_REMEDIES["capture_failed"] for c in CAMERA_WORKER_CODES}}.items():
+    camera = {code: PLUGIN_REMEDIES["capture_failed"] for code in CAMERA_WORKER_CODES}
+    for code, remedy in {**PLUGIN_REMEDIES, **camera}.items():
         if "no_remedy" in remedy.fields:
             without[code] = remedy.fields["no_remedy"]
         else:

@@ -204,7 +204,8 @@ class MaterialSearchArgs(_Args):
     query: Annotated[str, StringConstraints(strict=True, max_length=96), Field(
         description="Space-separated words that must all occur in the id, e.g. 'oak stairs'; empty lists all.")] = ""
     kind: Annotated[Literal["block", "item", "all"], Field(description="Which materials to search.")] = "block"
-    limit: Annotated[JsonInt | None, Field(ge=1, le=32, description="Results per page, 1..32 (server default 16).")] = None
+    limit: Annotated[JsonInt | None, Field(
+        ge=1, le=32, description="Results per page, 1..32 (server default 16).")] = None
     cursor: Annotated[str | None, StringConstraints(strict=True, max_length=100), Field(
         description="next_cursor of the previous page; empty or absent for the first page.")] = None
 
@@ -308,13 +309,15 @@ class BridgeRepeat(BaseModel):
     operations: Annotated[list[_Shape], Field(min_length=1, max_length=MAX_OPERATIONS)]
 
 
+_Operation = Annotated[Union[Box, Line, Cylinder, BridgeRepeat], Field(discriminator="type")]  # noqa: UP007
+
+
 class BridgeRecipe(BaseModel):
     """A build_prepare recipe, version 1, within the MCP bridge's limits (protocol §8.2). Later operations win."""
 
     model_config = ConfigDict(extra="forbid", regex_engine="python-re")
     version: Annotated[Literal[1], Field(description="Always the integer 1.")]
-    operations: Annotated[list[Annotated[Union[Box, Line, Cylinder, BridgeRepeat], Field(discriminator="type")]],  # noqa: UP007
-                          Field(min_length=1, max_length=MAX_OPERATIONS)]
+    operations: Annotated[list[_Operation], Field(min_length=1, max_length=MAX_OPERATIONS)]
 
 
 class ExpectedBlock(BaseModel):
@@ -335,7 +338,8 @@ class BuildPrepareArgs(_Args):
     dependencies: Annotated[list[Position] | None, Field(
         max_length=512, description="Extra positions that must not change before apply (read dependencies).")] = None
     expected_blocks: Annotated[list[ExpectedBlock] | None, Field(
-        min_length=1, max_length=4096, description="Blocks the plan expects to find; a mismatch is stale_snapshot.")] = None
+        min_length=1, max_length=4096,
+        description="Blocks the plan expects to find; a mismatch is stale_snapshot.")] = None
 
 
 def run_build_prepare(args: BuildPrepareArgs, ctx: Context) -> Outcome:
@@ -356,8 +360,9 @@ class BuildApplyArgs(_Args):
     idempotency_key: Annotated[Id, Field(
         description="A key you choose once per plan and keep: sending the same call again returns the same "
                     "operation instead of starting a second one.")]
-    wait: Annotated[bool, Field(description="Wait until the operation ends (progress is reported), at most "
-                                            "wait_seconds; otherwise return at once and poll operation_status.")] = False
+    wait: Annotated[bool, Field(
+        description="Wait until the operation ends (progress is reported), at most wait_seconds; otherwise return "
+                    "at once and poll operation_status.")] = False
     wait_seconds: Annotated[JsonInt, Field(ge=1, le=MAX_APPLY_WAIT,
                                            description="How long wait may take, in seconds.")] = MAX_APPLY_WAIT
 
@@ -527,7 +532,8 @@ class SchematicExportArgs(_Args):
         description="The asset's name (1..64 printable characters).")]
     min: Annotated[Position, Field(description="One corner of the box (inclusive).")]
     max: Annotated[Position, Field(description="The opposite corner (inclusive).")]
-    origin: Annotated[Position | None, Field(description="The anchor the offset is measured from (default min).")] = None
+    origin: Annotated[Position | None, Field(
+        description="The anchor the offset is measured from (default min).")] = None
 
 
 def run_schematic_export(args: SchematicExportArgs, ctx: Context) -> Outcome:
@@ -558,8 +564,8 @@ def run_schematic_import_prepare(args: SchematicImportPrepareArgs, ctx: Context)
 # -- 17-19. terrain_preview, terrain_prepare, terrain_brush_prepare ---------------------------------------------
 class TerrainPreviewArgs(_Args):
     recipe: Annotated[TerrainRecipeModel, Field(description="A terrain recipe, version 1.")]
-    resolution: Annotated[JsonInt | None, Field(ge=32, le=256,
-                                                description="Preview image side in pixels (server default 128).")] = None
+    resolution: Annotated[JsonInt | None, Field(
+        ge=32, le=256, description="Preview image side in pixels (server default 128).")] = None
 
 
 def run_terrain_preview(args: TerrainPreviewArgs, ctx: Context) -> Outcome:
@@ -570,7 +576,8 @@ def run_terrain_preview(args: TerrainPreviewArgs, ctx: Context) -> Outcome:
 
 
 class TerrainPrepareArgs(_Args):
-    terrain_id: Annotated[str, StringConstraints(strict=True, min_length=64, max_length=64, pattern=r"^[a-f0-9]{64}$"), Field(
+    terrain_id: Annotated[str, StringConstraints(strict=True, min_length=64, max_length=64,
+                                                 pattern=r"^[a-f0-9]{64}$"), Field(
         description="terrain_id from terrain_preview (the server caches 32 recipes until it restarts).")]
     tile_index: Annotated[JsonInt, Field(ge=0, le=134_217_727,
                                          description="Which tile, 0..tile_count-1 (x fastest, then z, then y).")]
