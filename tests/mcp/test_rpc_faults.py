@@ -282,3 +282,33 @@ def test_a_plugin_code_nobody_foresaw_still_carries_a_remedy(faulty):
     assert (error["code"], error["plugin_code"], error["message"]) == ("brand_new_code", "brand_new_code",
                                                                        "Something new")
     assert error["no_remedy"]
+
+
+def test_our_deadline_on_build_apply_keeps_the_key_and_gives_one_operation(live, faulty, direct):
+    stall = lambda r: ("sleep_then_forward", 2.0) if r["json"] and r["json"]["method"] == "build_apply" else "forward"  # noqa: E731
+    proxy, ctx = faulty(stall, timeout=1.0)
+    plan = run("build_prepare", {"recipe": box(0, 100, 0)}, ctx).data
+    arguments = apply_args(plan, "stalled")
+    error = refuse("build_apply", arguments, ctx)
+    transport = error["transport"]
+    assert error["code"] == "timeout" and (transport["reason"], transport["timed_out"]) == ("deadline", True)
+    assert transport["waited_ms"] >= 1000 and error["outcome_unknown"] is True
+    assert error["retry_with"] == arguments and error["next_call"]["tool"] == "project_context"
+    deadline = time.monotonic() + 15  # the stalled request(s) land after our deadline, all with the same key
+    while not operations(direct) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(2.5)  # let any stalled repeat finish before the server stops
+    assert len(operations(direct)) == 1
+    again = run("build_apply", {**arguments, "wait": True}, direct).data
+    assert [op["operation_id"] for op in operations(direct)] == [again["operation_id"]]
+
+
+def test_a_lost_operation_cancel_answer_is_retried_only_by_the_caller_with_the_same_arguments(faulty, direct):
+    plan = run("build_prepare", {"recipe": box(0, 100, 0)}, direct).data
+    started = run("build_apply", apply_args(plan, "to-cancel"), direct).data
+    proxy, ctx = faulty(dropping("operation_cancel"))
+    arguments = {"operation_id": started["operation_id"]}
+    error = refuse("operation_cancel", arguments, ctx)
+    assert error["code"] == "unavailable" and error["outcome_unknown"] is True
+    assert error["retry_with"] == arguments and len(calls(proxy, "operation_cancel")) == 1
+    assert run("operation_cancel", error["retry_with"], direct).data["operation_id"] == started["operation_id"]
