@@ -8,9 +8,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
-from pydantic import BaseModel
+if TYPE_CHECKING:  # only annotations need it: importing the types costs no pydantic (mcb mcp's handshake)
+    from pydantic import BaseModel
 
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 

@@ -2,9 +2,16 @@
 
     from mcb.mcp import Extension, ToolOptions, ok, fail
 
-Importing this package is cheap; the server itself lives in :mod:`mcb.mcp.server`.
+The names come from :mod:`mcb.catalog.registry` on first use, so importing the server's modules does not import
+pydantic before the catalog is needed; the server itself lives in :mod:`mcb.mcp.server`.
 """
 
-from mcb.catalog.registry import Extension, ExtensionHost, Result, ToolOptions, ToolRegistry, fail, ok
-
 __all__ = ["Extension", "ExtensionHost", "Result", "ToolOptions", "ToolRegistry", "fail", "ok"]
+
+
+def __getattr__(name: str):
+    if name in __all__:
+        from mcb.catalog import registry
+
+        return getattr(registry, name)
+    raise AttributeError(f"module 'mcb.mcp' has no attribute {name!r}")

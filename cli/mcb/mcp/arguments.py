@@ -13,11 +13,12 @@ import types
 import typing
 from functools import lru_cache
 from pathlib import Path, PurePath
-from typing import Any
-
-from pydantic import BaseModel, ValidationError
+from typing import TYPE_CHECKING, Any
 
 from mcb.catalog.base import Action, Refusal
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel, ValidationError
 
 
 @lru_cache(maxsize=None)
@@ -45,6 +46,8 @@ def integral_floats_to_ints(value: Any) -> Any:
 
 def parse_arguments(action: Action, arguments: dict[str, Any], *, root: Path | None) -> BaseModel:
     """The validated input model, or a Refusal naming every problem; paths are checked against ``root``."""
+    from pydantic import ValidationError
+
     normalized = integral_floats_to_ints(arguments)
     try:
         parsed = action.input_model.model_validate_json(json.dumps(normalized, allow_nan=False), strict=True)

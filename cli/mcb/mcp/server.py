@@ -11,11 +11,13 @@ import logging
 import os
 import sys
 from pathlib import Path
-from typing import Any, BinaryIO, Callable
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable
 
-from mcb.catalog.registry import Catalog, load_catalog
 from mcb.mcp import framing
 from mcb.mcp.session import Options, Session
+
+if TYPE_CHECKING:
+    from mcb.catalog.registry import Catalog
 
 log = logging.getLogger("mcb.mcp")
 MAX_LINE = 16 * 1024 * 1024  # 16x the plugin's 1 MiB request cap
@@ -31,6 +33,8 @@ def configure_logging(level: str) -> None:
 
 
 def build_catalog(*, disabled: list[str], no_extensions: bool, version: str) -> Catalog:
+    from mcb.catalog.registry import load_catalog
+
     return load_catalog(disabled=disabled, no_extensions=no_extensions, mcb_version=version, warn=log.warning)
 
 

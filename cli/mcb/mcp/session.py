@@ -14,10 +14,9 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Callable
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable
 
 from mcb.catalog.base import Action, Cancelled, Refusal
-from mcb.catalog.registry import Catalog
 from mcb.mcp import framing, manifest, results
 from mcb.mcp.arguments import parse_arguments
 from mcb.mcp.context import CallContext
@@ -30,6 +29,9 @@ from mcb.mcp.framing import (
     UNSUPPORTED_VERSION,
     error_response,
 )
+
+if TYPE_CHECKING:
+    from mcb.catalog.registry import Catalog
 
 log = logging.getLogger("mcb.mcp")
 
@@ -117,7 +119,7 @@ class Session:
         with self._catalog_lock:
             if self._served_catalog is None:
                 source = self._catalog_source
-                catalog = source if isinstance(source, Catalog) else source()
+                catalog = source() if callable(source) else source
                 visible = [self._served(action) for action in catalog.actions if self._profile_allows(action)]
                 self._served_catalog = _Served(catalog, visible, {action.name: action for action in visible},
                                                catalog.by_name(), manifest.tools(visible))
