@@ -70,3 +70,39 @@ def test_sdk_client_in_the_modern_era(tmp_path):
     assert tools.tools[0].name == "schem_validate" and tools.tools[-1].name == "tool_batch"
     assert described.is_error is False and structured(described)["id"] == "minecraft:stone"
     assert pong.result_type == "complete"
+
+
+def test_an_agent_validates_rotates_compiles_and_builds_through_the_sdk(tmp_path, server_env):
+    """Issue 14's "done means": through an MCP client, against mcb serve, end to end."""
+    import json
+
+    shutil.copy(CORPUS / "v2_nucleation_and.schem", tmp_path / "gate.schem")
+    recipe = {"version": 1, "operations": [{"type": "box", "min": {"x": 2, "y": 64, "z": 2},
+                                            "max": {"x": 4, "y": 66, "z": 4}, "block": "minecraft:stone_bricks"}]}
+    (tmp_path / "tower.json").write_text(json.dumps(recipe))
+
+    async def body(session):
+        steps = {}
+        steps["validate"] = await session.call_tool("schem_validate", {"paths": ["gate.schem"]})
+        steps["rotate"] = await session.call_tool("schem_rotate", {"path": "gate.schem", "degrees": 180,
+                                                                   "output": "gate-180.schem"})
+        steps["compile"] = await session.call_tool("recipe_compile", {"path": "tower.json"})
+        prepared = await session.call_tool("build_prepare", {"recipe": recipe})
+        steps["prepare"] = prepared
+        plan = structured(prepared)
+        steps["apply"] = await session.call_tool("build_apply", {
+            "plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"], "idempotency_key": "sdk-tower-1",
+            "wait": True})
+        operation = structured(steps["apply"])["operation_id"]
+        steps["status"] = await session.call_tool("operation_status", {"operation_id": operation})
+        steps["inspect"] = await session.call_tool("region_inspect", {"min": {"x": 2, "y": 64, "z": 2},
+                                                                      "max": {"x": 4, "y": 66, "z": 4}})
+        return steps
+
+    steps = run_sdk(body, env=server_env, cwd=tmp_path)
+    for name, result in steps.items():
+        assert result.is_error is False, (name, result.structured_content)
+    assert (tmp_path / "gate-180.schem").is_file()
+    assert structured(steps["prepare"])["follow_up"][0]["tool"] == "build_apply"
+    assert structured(steps["status"])["status"] == "applied"
+    assert "minecraft:stone_bricks" in json.dumps(structured(steps["inspect"]))
