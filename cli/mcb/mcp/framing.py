@@ -35,6 +35,12 @@ def _finite_float(text: str) -> float:
     return value
 
 
+class ProtocolError(Exception):
+    def __init__(self, code: int, message: str, data: Any = None) -> None:
+        super().__init__(message)
+        self.code, self.message, self.data = code, message, data
+
+
 @dataclass
 class Decoded:
     """What one input line amounts to: a message to serve, an error to answer, or nothing."""

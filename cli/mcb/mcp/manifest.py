@@ -87,7 +87,7 @@ def project_context_text(session: Session) -> str:
     from mcb.mcp.context import CallContext
 
     action = session.catalog.by_name()["project_context"]
-    context = CallContext(progress_token=None, notify=session.send, make_client=session._make_client)
+    context = CallContext(progress_token=None, notify=session.send, make_client=session.make_client)
     try:
         outcome: Outcome = action.run(action.input_model(), context)
     finally:

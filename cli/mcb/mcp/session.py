@@ -8,18 +8,15 @@ answered while long calls run. Every outgoing line goes through :meth:`Session.s
 from __future__ import annotations
 
 import difflib
-import json
 import logging
 import threading
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Callable
 
-from mcb.catalog.base import Action, Cancelled, Refusal
-from mcb.mcp import framing, manifest, results
-from mcb.mcp.arguments import parse_arguments
-from mcb.mcp.context import CallContext
+from mcb.catalog.base import Action, Refusal
+from mcb.mcp import framing, manifest
+from mcb.mcp.calls import Calls, SessionSteps
 from mcb.mcp.framing import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -27,6 +24,7 @@ from mcb.mcp.framing import (
     METHOD_NOT_FOUND,
     RESOURCE_NOT_FOUND,
     UNSUPPORTED_VERSION,
+    ProtocolError,
     error_response,
 )
 
@@ -43,19 +41,11 @@ CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
 SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
 CAPABILITIES = {"tools": {"listChanged": False}, "resources": {"subscribe": False, "listChanged": False}}
 HOUR_MS = 3_600_000
-DEFAULT_DEADLINE_S = 30.0  # above the plugin's 20 s main-thread wait (MCP-51)
-CAMERA_DEADLINE_S = 60.0
 NOT_EXPOSED_PREFIXES = ("chat_", "recovery_")
 NOT_EXPOSED = frozenset({"region_changes"})
 # Methods that need a reply; sent as notifications they are not run (MCP-6).
 REQUEST_METHODS = frozenset({"initialize", "ping", "server/discover", "tools/list", "tools/call", "resources/list",
                              "resources/read", "resources/templates/list"})
-
-
-class ProtocolError(Exception):
-    def __init__(self, code: int, message: str, data: Any = None) -> None:
-        super().__init__(message)
-        self.code, self.message, self.data = code, message, data
 
 
 @dataclass
@@ -65,21 +55,6 @@ class Options:
     root: Path | None = None  # None: any path is allowed
     max_result_bytes: int = 64 * 1024
     version: str = ""
-
-
-@dataclass
-class _Call:
-    request_id: Any
-    context: CallContext
-    answered: bool = False  # a reply (or the deadline's refusal) went out; at most one per call
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def claim_reply(self) -> bool:
-        with self.lock:
-            if self.answered:
-                return False
-            self.answered = True
-            return True
 
 
 @dataclass
@@ -104,15 +79,12 @@ class Session:
         self._catalog_lock = threading.Lock()
         self.options = options
         self._out = out
-        self._make_client = make_client
+        self.make_client = make_client
         self._write_lock = threading.Lock()
         self._state_lock = threading.Lock()
         self.era: str | None = None
         self.initialized = False
-        self._calls: dict[str, _Call] = {}
-        self._repeat: tuple[str, str, int] | None = None  # (call key, code, count), legacy era only (MCP-34)
-        self._serial = ThreadPoolExecutor(1, thread_name_prefix="mcb-mcp-write")
-        self._parallel = ThreadPoolExecutor(3, thread_name_prefix="mcb-mcp-read")
+        self.calls = Calls(self)
 
     @property
     def served(self) -> _Served:
@@ -143,7 +115,7 @@ class Session:
             except (BrokenPipeError, ValueError, OSError):
                 log.debug("stdout is closed; a message was dropped")
 
-    def _reply(self, request_id: Any, result: dict) -> None:
+    def reply(self, request_id: Any, result: dict) -> None:
         self.send({"jsonrpc": "2.0", "id": request_id, "result": result})
 
     def _error(self, request_id: Any, code: int, message: str, data: Any = None) -> None:
@@ -151,8 +123,7 @@ class Session:
 
     def close(self) -> None:
         """Start no new work; wait for running calls so their replies are written (MCP-50)."""
-        self._serial.shutdown(wait=True)
-        self._parallel.shutdown(wait=True)
+        self.calls.close()
 
     # -- dispatch --------------------------------------------------------------------------------------------
     def handle(self, message: dict) -> None:
@@ -179,7 +150,7 @@ class Session:
             self._error(request_id, INTERNAL_ERROR, f"internal error ({type(error).__name__})")
             return
         if result is not None:
-            self._reply(request_id, result)
+            self.reply(request_id, result)
 
     def _handlers(self) -> dict[str, Callable[[Any, dict, bool], dict | None]]:
         return {
@@ -191,7 +162,7 @@ class Session:
 
     def _notification(self, method: str, params: Any) -> None:
         if method == "notifications/cancelled" and isinstance(params, dict):
-            self.cancel(params.get("requestId"))
+            self.calls.cancel(params.get("requestId"))
         elif method in REQUEST_METHODS:
             log.warning("%s was sent as a notification (no id): not run", method)
 
@@ -231,7 +202,7 @@ class Session:
                                 {"missing": [VERSION_KEY, CAPABILITIES_KEY]})
         return False
 
-    def _stamp(self, result: dict, modern: bool, cache: tuple[int, str] | None = None) -> dict:
+    def stamp(self, result: dict, modern: bool, cache: tuple[int, str] | None = None) -> dict:
         if modern:
             result["resultType"] = "complete"
             result.setdefault("_meta", {})[SERVER_INFO_KEY] = self.server_info()
@@ -260,7 +231,7 @@ class Session:
         return {"resultType": "complete"} if modern else {}
 
     def _discover(self, request_id: Any, params: dict, modern: bool) -> dict:
-        return self._stamp({"supportedVersions": [*MODERN_VERSIONS, *LEGACY_VERSIONS], "capabilities": CAPABILITIES,
+        return self.stamp({"supportedVersions": [*MODERN_VERSIONS, *LEGACY_VERSIONS], "capabilities": CAPABILITIES,
                             "serverInfo": self.server_info(), "instructions": manifest.INSTRUCTIONS},
                            True, (HOUR_MS, "public"))
 
@@ -271,7 +242,7 @@ class Session:
             return action
         from mcb.catalog.batch import make_batch_action
 
-        return make_batch_action(_SessionSteps(self))
+        return make_batch_action(SessionSteps(self))
 
     def _profile_allows(self, action: Action) -> bool:
         if self.options.read_only and not action.hints.read_only:
@@ -281,7 +252,7 @@ class Session:
     def _tools_list_method(self, request_id: Any, params: dict, modern: bool) -> dict:
         if "cursor" in params:
             raise ProtocolError(INVALID_PARAMS, "tools/list answers in one page; send no cursor")
-        return self._stamp({"tools": self.tools_list}, modern, (HOUR_MS, "private"))
+        return self.stamp({"tools": self.tools_list}, modern, (HOUR_MS, "private"))
 
     def resolve_tool(self, name: Any) -> Action:
         """The visible action called ``name``, or the -32602 the call deserves (MCP-27, MCP-28, MCP-67)."""
@@ -329,129 +300,24 @@ class Session:
         if token is not None and not framing.legal_id(token):
             log.warning("progressToken of type %s ignored", type(token).__name__)
             token = None
-        context = CallContext(progress_token=token, notify=self.send, make_client=self._make_client,
-                              max_result_bytes=self.options.max_result_bytes)
-        call = _Call(request_id, context)
-        key = json.dumps(request_id)
-        with self._state_lock:
-            self._calls[key] = call
-        pool = self._parallel if action.hints.read_only else self._serial
-        pool.submit(self._run_call, key, call, action, arguments, modern)
+        self.calls.submit(action, arguments, request_id, token, modern)
         return None
-
-    def run_action(self, action: Action, arguments: dict, context: CallContext) -> dict:
-        """The full pipeline of one call, for tools/call and for each tool_batch step: check, run, shape."""
-        parsed = parse_arguments(action, arguments, root=self.options.root)
-        outcome = action.run(parsed, context)
-        return results.success(outcome, cap_bytes=self.options.max_result_bytes, arguments=arguments,
-                               tool=action.name)
-
-    def deadline_for(self, action: Action) -> float:
-        if action.deadline_s is not None:
-            return action.deadline_s
-        return CAMERA_DEADLINE_S if action.name == "camera_capture" else DEFAULT_DEADLINE_S
-
-    def _deadline_passed(self, call: _Call, action: Action, seconds: float, modern: bool) -> None:
-        """The call ran out of time: refuse it now; the work stops at its next check and its answer is dropped."""
-        if not call.claim_reply():
-            return
-        call.context.cancelled.set()
-        log.warning("%s passed its %.0f s deadline; refused as timeout", action.name, seconds)
-        data: dict[str, Any] = {"deadline_ms": int(seconds * 1000), "outcome_unknown": not action.hints.read_only}
-        if action.group == "rpc" and not action.hints.read_only:
-            data["next_call"] = {"tool": "project_context", "reason": "look for the plan or operation under "
-                                 "operations before doing it again"}
-        else:
-            data["no_remedy"] = "the work does not fit one call's deadline: ask for less"
-        refusal = Refusal("timeout", f"{action.name} did not finish within {seconds:.0f} s", data=data,
-                          remedy="ask for less work per call" if action.hints.read_only else
-                          "check what happened before doing it again")
-        self._reply(call.request_id, self._stamp(results.refusal(refusal), modern))
-
-    def _run_call(self, key: str, call: _Call, action: Action, arguments: dict, modern: bool) -> None:
-        context = call.context
-        result: dict | None = None
-        failure: Refusal | None = None
-        seconds = self.deadline_for(action)
-        timer = threading.Timer(seconds, self._deadline_passed, (call, action, seconds, modern))
-        timer.daemon = True
-        timer.start()
-        try:
-            context.check_cancelled()
-            result = self.run_action(action, arguments, context)
-        except Cancelled:
-            pass
-        except Refusal as refusal:
-            failure = refusal
-        except Exception as error:
-            from mcb.errors import McbError
-
-            if isinstance(error, McbError):
-                failure = Refusal(error.code, error.message, remedy=error.hint or "see the message",
-                                  data={"no_remedy": error.message} if not error.hint else None)
-            else:
-                log.exception("tool %s raised", action.name)
-                failure = results.internal(action.name, error)
-        finally:
-            timer.cancel()
-            context.close()
-            with self._state_lock:
-                self._calls.pop(key, None)
-        if context.cancelled.is_set() or (result is None and failure is None) or not call.claim_reply():
-            removed = context.remove_created()
-            log.info("call %s (%s) cancelled; removed %d created file(s)", key, action.name, len(removed))
-            return
-        if failure is not None:
-            context.remove_created()
-            result = results.refusal(failure, repeated=self._note_repeat(action, arguments, failure, modern))
-        else:
-            self._note_repeat(action, arguments, None, modern)
-        self._reply(call.request_id, self._stamp(result, modern))
-
-    def _note_repeat(self, action: Action, arguments: dict, failure: Refusal | None, modern: bool) -> dict | None:
-        if modern:
-            return None
-        call_key = action.name + json.dumps(arguments, sort_keys=True, default=str)
-        with self._state_lock:
-            if failure is None:
-                self._repeat = None
-                return None
-            if self._repeat and self._repeat[:2] == (call_key, failure.code):
-                count = self._repeat[2] + 1
-            else:
-                count = 1
-            self._repeat = (call_key, failure.code, count)
-        if count < 2:
-            return None
-        follow = results.follow_field(failure)
-        return {"count": count, "follow": follow,
-                "note": f"the same call failed the same way {count} times in a row; act on {follow} instead of "
-                        "repeating it unchanged"}
-
-    def cancel(self, request_id: Any) -> None:
-        if not framing.legal_id(request_id):
-            return
-        with self._state_lock:
-            call = self._calls.get(json.dumps(request_id))
-        if call is not None:
-            call.context.cancelled.set()
-            log.info("cancel requested for call %s", request_id)
 
     # -- resources ---------------------------------------------------------------------------------------------
     def _resources_list(self, request_id: Any, params: dict, modern: bool) -> dict:
         if "cursor" in params:
             raise ProtocolError(INVALID_PARAMS, "resources/list answers in one page; send no cursor")
-        return self._stamp({"resources": manifest.RESOURCES}, modern, (HOUR_MS, "private"))
+        return self.stamp({"resources": manifest.RESOURCES}, modern, (HOUR_MS, "private"))
 
     def _templates_list(self, request_id: Any, params: dict, modern: bool) -> dict:
-        return self._stamp({"resourceTemplates": []}, modern, (HOUR_MS, "public"))
+        return self.stamp({"resourceTemplates": []}, modern, (HOUR_MS, "public"))
 
     def _resources_read(self, request_id: Any, params: dict, modern: bool) -> None:
         uri = params.get("uri")
         if not isinstance(uri, str) or uri not in manifest.RESOURCE_URIS:
             code = INVALID_PARAMS if modern else RESOURCE_NOT_FOUND
             raise ProtocolError(code, f"unknown resource {uri!r}", {"uri": uri})
-        self._parallel.submit(self._read_resource, request_id, uri, modern)
+        self.calls.background(self._read_resource, request_id, uri, modern)
 
     def _read_resource(self, request_id: Any, uri: str, modern: bool) -> None:
         try:
@@ -464,28 +330,6 @@ class Session:
             log.exception("reading %s failed", uri)
             self._error(request_id, INTERNAL_ERROR, f"reading {uri} failed ({type(error).__name__})")
             return
-        self._reply(request_id, self._stamp({"contents": [{"uri": uri, "mimeType": mime, "text": text}]}, modern,
+        self.reply(request_id, self.stamp({"contents": [{"uri": uri, "mimeType": mime, "text": text}]}, modern,
                                             cache))
 
-
-class _SessionSteps:
-    """tool_batch's StepRunner: a step's tool is resolved and checked exactly as a tools/call would be."""
-
-    def __init__(self, session: Session) -> None:
-        self.session = session
-        self.cap_bytes = session.options.max_result_bytes
-
-    def resolve(self, name: str) -> Action:
-        try:
-            return self.session.resolve_tool(name)
-        except ProtocolError as error:
-            data = dict(error.data or {})
-            suggestion = data.pop("did_you_mean", None)
-            data.pop("name", None)
-            if not suggestion and not any(key in data for key in results.REMEDY_FIELDS):
-                data["no_remedy"] = "no such tool"
-            raise Refusal("invalid_argument", error.message, remedy="name a tool that tools/list lists",
-                          did_you_mean=[suggestion] if suggestion else None, data=data) from None
-
-    def check(self, action: Action, arguments: dict[str, Any]):
-        return parse_arguments(action, arguments, root=self.session.options.root)
