@@ -49,7 +49,7 @@ RPC_ORDER = ["project_context", "material_search", "material_describe", "region_
              "schematic_import_prepare", "terrain_preview", "terrain_prepare", "terrain_brush_prepare"]
 OFFLINE = ["schem_validate", "schem_info", "schem_rotate", "schem_mirror", "schem_convert", "schem_render",
            "recipe_lint", "recipe_compile", "block_check", "block_describe", "terrain_preview_offline"]
-TOOLS_LIST_BUDGET = 96 * 1024  # bytes of the whole tools/list result; a growing catalog must be a decision
+TOOLS_LIST_BUDGET = 64 * 1024  # the whole tools/list line (53 KB on 2026-12-01): no bigger than one result may be
 
 
 def listed(mcp) -> list[dict]:
