@@ -120,15 +120,9 @@ class Calls:
             pass
         except Refusal as refusal:
             failure = refusal
-        except Exception as error:
-            from mcb.errors import McbError
-
-            if isinstance(error, McbError):
-                failure = Refusal(error.code, error.message, remedy=error.hint or "see the message",
-                                  data={"no_remedy": error.message} if not error.hint else None)
-            else:
-                log.exception("tool %s raised", action.name)
-                failure = results.internal(action.name, error)
+        except Exception as error:  # the action's adapter should have made a Refusal of it: a bug in mcb
+            log.exception("tool %s raised", action.name)
+            failure = results.internal(action.name, error)
         finally:
             timer.cancel()
             context.close()

@@ -67,7 +67,11 @@ def refusal(error: Refusal, *, repeated: dict | None = None) -> dict[str, Any]:
 
 
 def internal(tool: str, error: BaseException) -> Refusal:
-    return Refusal("internal", f"{tool} failed inside mcb ({type(error).__name__}); this is a bug in mcb",
+    """A handler exception (MCP-44). An mcb error keeps its own sentence, which says what went wrong."""
+    from mcb.errors import McbError
+
+    said = f": {error.message}" if isinstance(error, McbError) else f" ({type(error).__name__})"
+    return Refusal("internal", f"{tool} failed inside mcb{said}; this is a bug in mcb",
                    remedy="report it with the traceback from mcb mcp's stderr")
 
 
