@@ -34,6 +34,7 @@ COMMAND_MODULES = [
     "admin_commands",
     "build",
     "batch",
+    "mcp",
 ]
 
 

@@ -127,14 +127,11 @@ def convert(
     from mcb.background import settle_numpy_for_one_shot
 
     settle_numpy_for_one_shot()
-    from mcb.errors import UsageError
+    from mcb.schematics.edit_request import sponge_version
     from mcb.schematics.inspect import convert_schematic
 
     term = terminal(ctx, json_)
-    versions = {"v2": 2, "2": 2, "v3": 3, "3": 3}
-    if to.lower() not in versions:
-        raise UsageError(f"--format must be v2 or v3, not {to!r}")
-    result = convert_schematic(file, output, version=versions[to.lower()], drop_extras=drop_extras,
+    result = convert_schematic(file, output, version=sponge_version(to), drop_extras=drop_extras,
                                mc_version=mc_version)
 
     def human() -> None:
