@@ -281,13 +281,19 @@ def test_block_describe_and_its_did_you_mean():
     assert (version["code"], version["field"]) == ("invalid_argument", "mc_version")
 
 
-def test_terrain_preview_offline_is_shaped_like_terrain_preview_with_an_image(cli):
+def test_terrain_preview_offline_is_shaped_like_terrain_preview_with_an_image(cli, tmp_path):
     recipe = ROOT / "recipes" / "terrain" / "small-hill.json"
     outcome = call("terrain_preview_offline", {"path": str(recipe), "resolution": 64})
-    expected = json.loads(cli("terrain", "preview", str(recipe), "--offline", "-r", "64", "--json").stdout)
+    written = tmp_path / "hill.png"
+    expected = json.loads(cli("terrain", "preview", str(recipe), "--offline", "-r", "64", "-o", str(written),
+                              "--json").stdout)
     assert outcome.data["world_verified"] is False
     assert {k: outcome.data[k] for k in expected if k != "image"} == {k: v for k, v in expected.items() if k != "image"}
-    assert "imageBase64" not in outcome.data and outcome.images[0].png.startswith(b"\x89PNG")
+    # the agent sees the same picture a person gets from -o: scaled up, with its legend
+    assert "imageBase64" not in outcome.data and outcome.images[0].png == written.read_bytes()
+    from PIL import Image as PILImage
+    import io
+    assert max(PILImage.open(io.BytesIO(outcome.images[0].png)).size) >= 256
 
 
 def test_one_file_carries_its_facts_a_folder_only_verdicts():

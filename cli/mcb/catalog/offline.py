@@ -322,14 +322,15 @@ class TerrainPreviewArgs(Arguments):
 
 
 def terrain_preview_offline(args: TerrainPreviewArgs, ctx: Context) -> Outcome:
-    from mcb.terrain.offline import offline_preview
+    from mcb.terrain.offline import offline_picture
 
     source = existing_input(args.path, "path")
     ctx.check_cancelled()
     ctx.progress(0, 1, "sampling")
     with refusing("path"):
-        result = offline_preview(source, args.resolution, args.budget)
-    png = result.pop("png")
+        # the same picture `mcb terrain preview --offline -o` writes: scaled up, with a height key and scale bar
+        result, png, box = offline_picture(source, args.resolution, args.budget)
+    result["picture"] = {"map": box.to_json()}
     wire_id = result.pop("wire_terrain_id")
     result["world_verified"] = False
     if wire_id != result["terrain_id"]:
