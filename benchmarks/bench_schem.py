@@ -1,10 +1,10 @@
 """`mcb schem validate` on the 256^3 corpus file (565 KB gzip -> 30 MB NBT, 42,010 block entities, ~1.07 M tags)
-against (a) only gunzipping it in Python and (b) ``nbtlib.load`` of it. Whole processes, median of interleaved runs.
+against (a) only gunzipping it in Python and (b) ``nbtlib.load`` of it; a small file against a minimal two-command
+Typer app's ``--help``; and peak memory (max RSS) of validate / rotate of the 256^3 file and of the 1 GB bomb.
+Whole processes, medians of interleaved runs (the machine is shared: single runs move by tens of percent).
 
-Target: validate <= 3x the gunzip-only process. The command checks BlockData in a forked helper process
-(mcb.schematics.offload) on a machine with two or more CPUs; the ``MCB_HELPER=0`` row checks it in process, and
-``validate_schematic()`` called as a library does too. Also prints an in-process split of the validation, and the
-time of a full model read (``read_schematic``: every block-entity tag materialised) for context.
+Targets (issue 12): validate --profile spec <= 5x gunzip-only and >= 10x faster than nbtlib.load; small-file
+validate <= 1.0x the minimal Typer app; peak memory <= 100 / 200 / 50 MiB.
 
     .venv/bin/python benchmarks/bench_schem.py [--repeats N]
 """
@@ -12,93 +12,75 @@ time of a full model read (``read_schematic``: every block-entity tag materialis
 from __future__ import annotations
 
 import argparse
-import sys
-import time
-
 import os
+import resource
 import statistics
 import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
 
 from _timing import ROOT, report
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 LARGE = CORPUS / "v2_nucleation_large_schematic.schem"
 BOMB = CORPUS / "v3_nucleation_stone_cube_1GB_inflated.schem"
-TARGET_RATIO = 3.0
+SMALL = CORPUS / "v2_nucleation_sample.schem"
 
 GUNZIP = "import gzip, sys; gzip.decompress(open(sys.argv[1], 'rb').read())"
 NBTLIB = "import nbtlib, sys; nbtlib.load(sys.argv[1])"
-CORE_VALIDATE = ("import sys; from mcb.schematics.rules import validate_schematic; "
-                 "validate_schematic(sys.argv[1], profile=sys.argv[2])")
+MINIMAL_TYPER = ("import typer\napp = typer.Typer()\n@app.command()\ndef one(): pass\n@app.command()\n"
+                 "def two(): pass\napp()\n")
+# max RSS of the process itself, printed as it exits (SystemExit included)
+PEAK = ("import atexit, resource, sys\natexit.register(lambda: sys.stderr.write("
+        "f\"PEAK_KIB {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n\"))\n"
+        "sys.argv = ['mcb'] + sys.argv[1:]\nfrom mcb.app import main\nmain()\n")
 
 
-def run_once(argv: list[str]) -> float:
-    """Wall time of one process; exit 1 is the validator's normal answer for a file with errors."""
+def run_once(argv: list[str]) -> tuple[float, float]:
+    """(wall, CPU) seconds of one process; exit 1 is the validator's normal answer for a file with errors. CPU
+    time (user + sys of the child) moves far less than wall time on a shared machine."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     result = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ))
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if result.returncode not in (0, 1):
         raise SystemExit(f"{argv} failed with exit code {result.returncode}")
-    return time.perf_counter() - start
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def side_by_side(commands: dict[str, list[str]], repeats: int, warmup: int = 1) -> dict[str, float]:
-    """Median per command, runs interleaved so machine noise hits every command alike."""
-    for _ in range(warmup):
-        for argv in commands.values():
-            run_once(argv)
-    samples: dict[str, list[float]] = {name: [] for name in commands}
+def side_by_side(commands: dict[str, list[str]], repeats: int) -> tuple[dict[str, float], dict[str, float]]:
+    """Median wall and CPU time per command, runs interleaved (after one warm-up round) so machine noise hits
+    every command alike."""
+    for argv in commands.values():
+        run_once(argv)
+    walls: dict[str, list[float]] = {name: [] for name in commands}
+    cpus: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(repeats):
         for name, argv in commands.items():
-            samples[name].append(run_once(argv))
-    return {name: statistics.median(values) for name, values in samples.items()}
+            wall, cpu = run_once(argv)
+            walls[name].append(wall)
+            cpus[name].append(cpu)
+    return ({name: statistics.median(v) for name, v in walls.items()},
+            {name: statistics.median(v) for name, v in cpus.items()})
 
 
-def validation_commands(path, profile: str = "server") -> dict[str, list[str]]:
-    """Whole-process command lines, reusable by other benchmarks (e.g. rotate) that want the same baselines."""
-    return {
-        "python gunzip only": [sys.executable, "-c", GUNZIP, str(path)],
-        "mcb --help (CLI start-up floor)": [sys.executable, "-m", "mcb", "--help"],
-        f"mcb schem validate (--profile {profile})": [sys.executable, "-m", "mcb", "schem", "validate", "--profile",
-                                                     profile, str(path)],
-        "  the same through Typer (MCB_FAST_PATH=0)": ["env", "MCB_FAST_PATH=0", sys.executable, "-m", "mcb", "schem",
-                                                       "validate", "--profile", profile, str(path)],
-        "  the same without the helper (MCB_HELPER=0)": ["env", "MCB_HELPER=0", sys.executable, "-m", "mcb", "schem",
-                                                         "validate", "--profile", profile, str(path)],
-        "validate_schematic() in a bare process": [sys.executable, "-c", CORE_VALIDATE, str(path), profile],
-        "nbtlib.load": [sys.executable, "-c", NBTLIB, str(path)],
-    }
+def judge(label: str, medians: dict[str, float], name: str, baseline: str, target: float) -> None:
+    ratio = medians[name] / medians[baseline]
+    print(f"  {label}: {ratio:.2f}x {baseline} (target <= {target:g}x): {'OK' if ratio <= target else 'OVER'}")
 
 
-def in_process_split() -> None:
-    sys.path.insert(0, str(ROOT / "cli"))
-    from mcb.blocks.registry import load_registry
-    from mcb.schematics.document import load_document
-    from mcb.schematics.rules import validate_schematic
-    from mcb.schematics.sponge import encode_schematic, read_schematic
+def mcb(*args) -> list[str]:
+    return [sys.executable, "-m", "mcb", *map(str, args)]
 
-    t0 = time.perf_counter()
-    load_document(LARGE, fast=True)
-    t1 = time.perf_counter()
-    load_registry(None)
-    t2 = time.perf_counter()
-    validate_schematic(LARGE, profile="spec")
-    t3 = time.perf_counter()
-    schem = read_schematic(LARGE)
-    t4 = time.perf_counter()
-    encode_schematic(schem, 2)
-    t4b = time.perf_counter()
-    read_schematic(LARGE, lazy=False)
-    t4c = time.perf_counter()
-    validate_schematic(BOMB)
-    t5 = time.perf_counter()
-    print("\n## in-process split (one run each)")
-    for name, seconds in (("gunzip + parse, block entities skimmed", t1 - t0), ("registry load (26.2)", t2 - t1),
-                          ("validate --profile spec (registry warm)", t3 - t2),
-                          ("read_schematic (model, lazy block-entity data)", t4 - t3),
-                          ("encode_schematic v2 (untouched data copied)", t4b - t4),
-                          ("read_schematic(lazy=False) (every tag decoded)", t4c - t4b),
-                          ("validate the 1 GB decompression bomb", t5 - t4c)):
-        print(f"  {name:<44} {seconds * 1000:9.1f} ms")
+
+def peak_mib(args) -> float:
+    result = subprocess.run([sys.executable, "-c", PEAK, *map(str, args)], capture_output=True, text=True,
+                            env=dict(os.environ))
+    line = next(line for line in result.stderr.splitlines() if line.startswith("PEAK_KIB"))
+    return int(line.split()[1]) / 1024
 
 
 def main() -> None:
@@ -108,19 +90,58 @@ def main() -> None:
     if not LARGE.is_file():
         print(f"corpus file missing: {LARGE}")
         return
-    for profile in ("server", "spec"):
-        commands = validation_commands(LARGE, profile)
-        if profile == "spec":
-            commands.pop("nbtlib.load")  # measured once is enough: it is slow
-        medians = side_by_side(commands, repeats=args.repeats, warmup=1)
-        report(f"validate {LARGE.name} --profile {profile} (whole process, median of {args.repeats})", medians,
+    walls, cpus = side_by_side({
+        "python gunzip only": [sys.executable, "-c", GUNZIP, str(LARGE)],
+        "mcb schem validate --profile spec": mcb("schem", "validate", "--profile", "spec", LARGE),
+        "mcb schem validate --profile server": mcb("schem", "validate", LARGE),
+        "nbtlib.load": [sys.executable, "-c", NBTLIB, str(LARGE)],
+    }, repeats=args.repeats)
+    for kind, medians in (("wall", walls), ("CPU", cpus)):
+        report(f"validate {LARGE.name} ({kind} time of the whole process, median of {args.repeats})", medians,
                "python gunzip only")
-        ratio = medians[f"mcb schem validate (--profile {profile})"] / medians["python gunzip only"]
-        verdict = "OK" if ratio <= TARGET_RATIO else "OVER TARGET"
-        print(f"  mcb schem validate ratio {ratio:.2f}x gunzip (target <= {TARGET_RATIO:.0f}x): {verdict}")
-        if "nbtlib.load" in medians:
-            print(f"  nbtlib.load / mcb schem validate: {medians['nbtlib.load'] / medians[f'mcb schem validate (--profile {profile})']:.1f}x")
+        judge("validate --profile spec", medians, "mcb schem validate --profile spec", "python gunzip only", 5)
+        faster = medians["nbtlib.load"] / medians["mcb schem validate --profile spec"]
+        print(f"  nbtlib.load / validate --profile spec: {faster:.1f}x (target >= 10x): "
+              f"{'OK' if faster >= 10 else 'UNDER'}")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        minimal = Path(tmp) / "minimal.py"
+        minimal.write_text(MINIMAL_TYPER)
+        walls, cpus = side_by_side({
+            "minimal two-command Typer app --help": [sys.executable, str(minimal), "--help"],
+            f"mcb schem validate {SMALL.name}": mcb("schem", "validate", SMALL),
+        }, repeats=args.repeats * 2)
+        for kind, medians in (("wall", walls), ("CPU", cpus)):
+            report(f"small-file validate ({kind} time)", medians, "minimal two-command Typer app --help")
+        out = Path(tmp) / "rotated.schem"
+        print("\n## peak memory (max RSS of the whole process)")
+        for name, argv, target in (
+                ("validate the 256^3 file (--profile spec)", ["schem", "validate", "--profile", "spec", LARGE], 100),
+                ("rotate 90 + write the 256^3 file", ["schem", "rotate", LARGE, "--degrees", "90", "-o", out], 200),
+                ("validate the 1 GB bomb", ["schem", "validate", BOMB], 50)):
+            mib = peak_mib(argv)
+            print(f"  {name:<44} {mib:7.1f} MiB (target <= {target}): {'OK' if mib <= target else 'OVER'}")
     in_process_split()
+
+
+def in_process_split() -> None:
+    sys.path.insert(0, str(ROOT / "cli"))
+    from mcb.schematics.document import load_document
+    from mcb.schematics.rules import validate_schematic
+
+    steps = []
+    start = time.perf_counter()
+    load_document(LARGE, fast=True)
+    steps.append(("read, block-entity contents walked unbuilt", time.perf_counter() - start))
+    start = time.perf_counter()
+    load_document(LARGE)
+    steps.append(("read, every tag built (the model's read)", time.perf_counter() - start))
+    start = time.perf_counter()
+    validate_schematic(LARGE, profile="spec")
+    steps.append(("validate_schematic --profile spec", time.perf_counter() - start))
+    print("\n## in-process split (one run each)")
+    for name, seconds in steps:
+        print(f"  {name:<44} {seconds * 1000:9.1f} ms")
 
 
 if __name__ == "__main__":

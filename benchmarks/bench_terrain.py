@@ -60,6 +60,7 @@ def bench_preview() -> None:
     recipe = parse_recipe_text(text)
     preview = timed(lambda: render_preview(parse_recipe_text(text), 256))
     numbers = timed(lambda: render_preview(recipe, 256, with_image=False))
+    picture = timed(lambda: _picture(recipe))
     field = timed(lambda: envelope_heights(recipe), repeats=3)
     xs = sample_coordinates(-1024, 2048, 256).tolist()
     zs = sample_coordinates(-256, 512, 256).tolist()
@@ -72,8 +73,19 @@ def bench_preview() -> None:
     print(f"  {'scalar Python height field (baseline)':<48} {scalar * 1000:9.1f} ms   1.00x")
     print(f"  {'render_preview incl. parse + PNG':<48} {preview * 1000:9.1f} ms   {preview / scalar:5.3f}x")
     print(f"  {'render_preview numbers only':<48} {numbers * 1000:9.1f} ms   {numbers / scalar:5.3f}x")
+    print(f"  {'offline picture (numbers + legend PNG)':<48} {picture * 1000:9.1f} ms   {picture / scalar:5.3f}x"
+          f"   ({picture / preview:.2f}x the server's PNG path)")
     print(f"  {'full field: all 1,048,576 columns':<48} {field * 1000:9.1f} ms   "
           f"({1_048_576 / field / 1e6:.2f} M columns/s)")
+
+
+def _picture(recipe) -> None:
+    from mcb.terrain.picture import render_picture
+    from mcb.terrain.preview import preview_fields, sample_heights
+
+    xs, zs, heights = sample_heights(recipe, 256)
+    preview_fields(recipe, heights)
+    render_picture(recipe, xs, zs, heights, title="bench")
 
 
 def bench_prepare_all() -> None:

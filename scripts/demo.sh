@@ -110,8 +110,10 @@ heading "offline: lint the example recipes, compile one to a schematic and a pic
 mcb recipe lint "$ROOT"/recipes/*.json --exclude '*.schema.json'
 mcb recipe compile "$ROOT/recipes/tower.json" --schem "$OUT/tower.schem" --png "$OUT/tower.png"
 
-heading "offline: validate the sample schematics the way the server would (exit 1: one is Sponge v3)"
-mcb schem validate "$ROOT/schematics" "$OUT/tower.schem" || echo "(exit $?: the v3 sample needs converting)" >&2
+heading "offline: validate the sample schematics the way the server would (exit 1: two are Sponge v3)"
+mcb schem validate "$ROOT/schematics" "$OUT/tower.schem" || echo "(exit $?: the v3 samples need converting)" >&2
+mcb schem convert "$ROOT/schematics/hut_v3.schem" -o "$OUT/hut.schem"
+mcb schem validate "$OUT/hut.schem"
 mcb schem convert "$ROOT/schematics/chest_with_loot_v3.schem" -o "$OUT/chest_with_loot_v2.schem" \
   || echo "(exit $?: converting would lose data, so mcb refuses)" >&2
 
@@ -121,7 +123,7 @@ mcb schem rotate "$ROOT/schematics/house.schem" --degrees 90 -o "$OUT/house-90.s
 mcb schem render "$ROOT/schematics/house.schem" -o "$OUT/house.png"
 mcb schem render "$OUT/house-90.schem" -o "$OUT/house-90.png"
 
-heading "offline: terrain preview, exactly as the server computes it"
+heading "offline: terrain preview, exactly as the server computes it (the picture adds a legend and a scale bar)"
 mcb terrain lint "$ROOT/recipes/terrain/"
 mcb terrain preview "$ROOT/recipes/terrain/valley-lake.json" --offline -o "$OUT/valley-lake.png"
 

@@ -132,6 +132,19 @@ def chest_with_loot_v3() -> Schematic:
     return schem
 
 
+def hut_v3() -> Schematic:
+    """A small hut saved as Sponge v3 (WorldEdit 7.3+'s default): `mcb schem convert` turns it into v2 losslessly."""
+    g = Grid(5, 4, 5)
+    g.fill(0, 0, 0, 4, 0, 4, "minecraft:cobblestone")
+    g.fill(0, 1, 0, 4, 2, 4, "minecraft:spruce_planks")
+    g.fill(1, 1, 1, 3, 2, 3, "minecraft:air")
+    g.set(2, 1, 0, "minecraft:spruce_door[facing=south,half=lower,hinge=left]")
+    g.set(2, 2, 0, "minecraft:spruce_door[facing=south,half=upper,hinge=left]")
+    g.set(0, 2, 2, "minecraft:glass_pane[north=true,south=true]")
+    g.fill(0, 3, 0, 4, 3, 4, "minecraft:spruce_slab[type=bottom]")
+    return g.schematic("Hut (Sponge v3)")
+
+
 def build() -> dict[str, bytes]:
     from mcb.schematics.nbt import Int
     from mcb.schematics.writer import build_tree, encode_nbt
@@ -141,6 +154,7 @@ def build() -> dict[str, bytes]:
         "house.schem": encode_schematic(house(), 2),
         "rotation_fixture.schem": encode_schematic(rotation_fixture(), 2),
         "chest_with_loot_v3.schem": encode_schematic(chest_with_loot_v3(), 3),
+        "hut_v3.schem": encode_schematic(hut_v3(), 3),
     }
     # WorldEdit's v2 layout: Offset holds the absolute min corner, the paste offset goes to WEOffsetX/Y/Z.
     tower = worldedit_style()

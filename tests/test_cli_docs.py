@@ -28,8 +28,8 @@ def test_every_command_has_help_with_an_example_and_json(path, command, cli):
     assert result.exit_code == 0, result.stderr
     assert "Example" in result.stdout, f"`mcb {' '.join(path)} --help` shows no example"
     option_names = {name for param in command.params for name in getattr(param, "opts", [])}
-    # `serve` is a long-running process, not a data command; everything else must speak JSON.
-    if path[0] != "serve":
+    # `serve` and `mcp` are long-running processes (mcp's stdout is JSON-RPC already); everything else speaks JSON.
+    if path[0] not in ("serve", "mcp"):
         assert "--json" in option_names, f"`mcb {' '.join(path)}` has no --json"
 
 

@@ -3,7 +3,8 @@
 - the core never imports a face (typer, rich, click, the MCP SDK, mcb.commands, mcb.app, mcb.terminal,
   mcb.options, mcb.mcp), not even through another module of ours;
 - client/ and server/ never import each other, not even through a third module: they meet only on the wire;
-- blocks/ imports nothing of ours but mcb.errors.
+- blocks/ imports nothing of ours but mcb.errors;
+- the MCP face (mcb.mcp) never reaches the CLI face, and nothing of mcb imports the MCP SDK (`mcp`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ PACKAGE = Path(mcb.__file__).resolve().parent
 CORE = ("blocks", "schematics", "recipes", "terrain", "reports", "client", "batch", "server", "catalog")
 FACE_LIBRARIES = ("typer", "rich", "click", "mcp")
 FACE_MODULES = ("mcb.commands", "mcb.app", "mcb.terminal", "mcb.options", "mcb.mcp")
+CLI_FACE = ("typer", "rich", "click", "mcb.commands", "mcb.app", "mcb.terminal", "mcb.options")
 
 
 def module_name(path: Path) -> str:
@@ -117,3 +119,14 @@ def test_blocks_import_nothing_of_ours_but_errors(module):
     ours = sorted(name for name in imports_of(module)
                   if name.split(".")[0] == "mcb" and name != "mcb.errors" and not in_package(name, "blocks"))
     assert not ours, f"{module} imports {ours}"
+
+
+@pytest.mark.parametrize("module", [m for m in MODULES if in_package(m, "mcp")])
+def test_the_mcp_face_never_reaches_the_cli_face(module):
+    chains = [" -> ".join(chain) for face in CLI_FACE if (chain := reaches(module, face))]
+    assert not chains, chains
+
+
+def test_nothing_of_mcb_imports_the_mcp_sdk():
+    """The MCP face speaks the protocol itself; the SDK is a test dependency (tests drive `mcb mcp` with it)."""
+    assert [module for module in MODULES if "mcp" in imports_of(module)] == []

@@ -1,4 +1,4 @@
-from mcb.fastpath import main
+from mcb.app import main
 
 if __name__ == "__main__":
     main()

@@ -1,7 +1,7 @@
 """The error boundary: what an exception escaping a command becomes (a message on stderr and an exit code).
 
-Used by the Typer root group (:class:`mcb.app.McbGroup`) for every command, so every failure is answered with
-the same words, JSON shape and exit code. No Typer here.
+Used by the Typer root group (:class:`mcb.app.McbGroup`), so every command answers a failure with the same words,
+JSON shape and exit code. No Typer here.
 """
 
 from __future__ import annotations

@@ -64,6 +64,8 @@ class Settings(BaseModel):
     agent_token: SecretStr | None = None
     sources: dict[str, str] = {}
     files: dict[str, str] = {}
+    # Only with ``load_settings(tolerant=True)`` (`mcb config show`): what could not be used, per setting.
+    problems: list[dict[str, str]] = []
 
     def admin_token_value(self) -> str | None:
         return self.admin_token.get_secret_value() if self.admin_token else None
@@ -73,12 +75,20 @@ class Settings(BaseModel):
 
     def public_view(self) -> list[dict[str, Any]]:
         """Every effective value with its source; tokens shown only as set/unset."""
+        from mcb.redact import redact_url
+
+        broken = {p["setting"]: p for p in self.problems}
         rows = []
         for name in ("server", "profile", "timeout", "player_id", "project_id", "admin_token", "agent_token"):
             value = getattr(self, name)
             if isinstance(value, SecretStr):
                 value = f"<set, {len(value.get_secret_value())} characters>"
-            rows.append({"name": name, "value": value, "source": self.sources.get(name, "default")})
+            elif name == "server" and isinstance(value, str):
+                value = redact_url(value)
+            row = {"name": name, "value": value, "source": self.sources.get(name, "default")}
+            if name in broken:
+                row.update(value=None, source=broken[name]["source"], problem=broken[name]["problem"])
+            rows.append(row)
         return rows
 
 
@@ -130,12 +140,32 @@ def _profiles(data: dict, path: Path) -> dict:
 
 
 def load_settings(*, server: str | None = None, profile: str | None = None, timeout: float | None = None,
-                  cwd: Path | None = None, env: dict[str, str] | None = None) -> Settings:
-    """Resolve the effective settings. ``server``/``profile``/``timeout`` are the root flag values."""
+                  cwd: Path | None = None, env: dict[str, str] | None = None, tolerant: bool = False) -> Settings:
+    """Resolve the effective settings. ``server``/``profile``/``timeout`` are the root flag values.
+
+    ``tolerant`` (for `mcb config show`): a setting that cannot be used is left unset and described in
+    ``Settings.problems`` instead of raising, so every other setting can still be shown.
+    """
     env = dict(os.environ if env is None else env)
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
     files: dict[str, str] = {}
+    problems: list[dict[str, str]] = []
+
+    def guarded(setting: str, source: str, step, default=None):
+        """``step()``, or in tolerant mode the problem recorded and ``default`` returned."""
+        try:
+            return step()
+        except ConfigError as error:
+            if not tolerant:
+                raise
+            problem = {"setting": setting, "source": source, "problem": error.message}
+            if error.hint:
+                problem["hint"] = error.hint
+            problems.append(problem)
+            return default
+    # Only with ``load_settings(tolerant=True)`` (`mcb config show`): what could not be used, per setting.
+    problems: list[dict[str, str]] = []
 
     def put(name: str, value: Any, source: str) -> None:
         if value is not None and value != "" and name not in values:
@@ -154,25 +184,17 @@ def load_settings(*, server: str | None = None, profile: str | None = None, time
     project: dict = {}
     if project_path is not None:
         files["project"] = str(project_path)
-        project = read_toml(project_path)
-        secrets = [k for k in project if "token" in k.lower()]
-        if secrets:
-            raise ConfigError(f"{project_path} must not hold secrets (found {', '.join(sorted(secrets))})",
-                              hint="project files are meant to be committed; keep tokens in MCB_TOKEN / "
-                              "MCB_AGENT_TOKEN or a token file named by a user profile")
-        unknown = sorted(set(project) - set(PROJECT_KEYS))
-        if unknown:
-            raise ConfigError(f"{project_path}: unknown key(s) {', '.join(unknown)}",
-                              hint="allowed: " + ", ".join(PROJECT_KEYS))
-        _check_strings(project, str(project_path))
+        project = guarded("project file", str(project_path), lambda: _read_project(project_path), {})
         for name in PROJECT_KEYS:
             put(name, project.get(name), f"project file {project_path}")
 
     user_path = user_config_path()
-    user: dict = read_toml(user_path) if user_path.is_file() else {}
+    user: dict = guarded("user config", str(user_path), lambda: read_toml(user_path), {}) if user_path.is_file() else {}
     if user:
         files["user"] = str(user_path)
-    profiles = _profiles(user, user_path)
+    profiles = guarded("user config", str(user_path), lambda: _profiles(user, user_path))
+    if profiles is None:  # a user config with a wrong shape: none of its values can be trusted
+        user, profiles = {}, {}
     put("profile", user.get("profile"), f"user config {user_path}")
     profile_name = values.get("profile")
     if profile_name is None and "default" in profiles:
@@ -181,8 +203,11 @@ def load_settings(*, server: str | None = None, profile: str | None = None, time
     section: dict = {}
     if profile_name is not None:
         if profile_name not in profiles:
-            raise ConfigError(f"unknown profile {profile_name!r}", hint=_profiles_hint(profiles, user_path))
-        section = profiles[profile_name]
+            def unknown_profile():
+                raise ConfigError(f"unknown profile {profile_name!r}", hint=_profiles_hint(profiles, user_path))
+
+            guarded("profile", sources.get("profile", "default"), unknown_profile)
+        section = profiles.get(profile_name, {})
         for name in ("server", "timeout", "player_id", "project_id"):
             put(name, section.get(name), f"profile {profile_name!r} in {user_path}")
 
@@ -193,33 +218,68 @@ def load_settings(*, server: str | None = None, profile: str | None = None, time
                                 ("agent_token", "agent_token_file", "agent_token")):
         if name not in values and section.get(key):
             path = Path(os.path.expanduser(str(section[key])))
-            put(name, read_token_file(path, json_key), f"token file {path} (profile {profile_name!r})")
+            source = f"token file {path} (profile {profile_name!r})"
+            put(name, guarded(name, source, lambda: read_token_file(path, json_key)), source)
 
     server_url = values.get("server", DEFAULT_SERVER)
-    _check_server_url(server_url)
-    if "admin_token" not in values and "agent_token" not in values and _is_loopback(server_url):
+    if guarded("server", sources.get("server", "default"), lambda: _check_server_url(server_url) or True) is None:
+        values.pop("server", None)
+        server_url = DEFAULT_SERVER
+    if "admin_token" not in values and "agent_token" not in values and _is_loopback(server_url) \
+            and not any(p["setting"].endswith("_token") for p in problems):
         tokens_path = _local_tokens_path()
         if tokens_path is not None:
-            put("admin_token", read_token_file(tokens_path, "admin_token"), f"local mcb serve {tokens_path}")
-            put("agent_token", read_token_file(tokens_path, "agent_token"), f"local mcb serve {tokens_path}")
+            source = f"local mcb serve {tokens_path}"
+            put("admin_token", guarded("admin_token", source, lambda: read_token_file(tokens_path, "admin_token")),
+                source)
+            put("agent_token", guarded("agent_token", source, lambda: read_token_file(tokens_path, "agent_token")),
+                source)
 
     raw_timeout = values.get("timeout")
     if raw_timeout is not None:
-        try:
-            if isinstance(raw_timeout, bool):
-                raise TypeError("a boolean is not a number of seconds")
-            values["timeout"] = float(raw_timeout)
-        except (TypeError, ValueError):
-            raise ConfigError(f"timeout must be a number of seconds (from {sources['timeout']})") from None
-        if not math.isfinite(values["timeout"]) or values["timeout"] <= 0:
-            raise ConfigError(f"timeout must be a positive, finite number of seconds (from {sources['timeout']})")
+        checked = guarded("timeout", sources["timeout"], lambda: _checked_timeout(raw_timeout, sources["timeout"]))
+        if checked is None:
+            values.pop("timeout")
+        else:
+            values["timeout"] = checked
     for name in ("admin_token", "agent_token"):
         if name in values:
-            values[name] = SecretStr(_checked_token(str(values[name]), sources[name]))
+            token = guarded(name, sources[name], lambda: _checked_token(str(values[name]), sources[name]))
+            if token is None:
+                values.pop(name)
+            else:
+                values[name] = SecretStr(token)
     for name in ("player_id", "project_id", "server", "profile"):
         if name in values:
             values[name] = str(values[name])
-    return Settings(**values, sources=sources, files=files)
+    return Settings(**values, sources=sources, files=files, problems=problems)
+
+
+def _read_project(project_path: Path) -> dict:
+    project = read_toml(project_path)
+    secrets = [k for k in project if "token" in k.lower()]
+    if secrets:
+        raise ConfigError(f"{project_path} must not hold secrets (found {', '.join(sorted(secrets))})",
+                          hint="project files are meant to be committed; keep tokens in MCB_TOKEN / "
+                          "MCB_AGENT_TOKEN or a token file named by a user profile")
+    unknown = sorted(set(project) - set(PROJECT_KEYS))
+    if unknown:
+        raise ConfigError(f"{project_path}: unknown key(s) {', '.join(unknown)}",
+                          hint="allowed: " + ", ".join(PROJECT_KEYS))
+    _check_strings(project, str(project_path))
+    return project
+
+
+def _checked_timeout(raw_timeout: Any, source: str) -> float:
+    try:
+        if isinstance(raw_timeout, bool):
+            raise TypeError("a boolean is not a number of seconds")
+        value = float(raw_timeout)
+    except (TypeError, ValueError):
+        raise ConfigError(f"timeout must be a number of seconds (from {source})") from None
+    if not math.isfinite(value) or value <= 0:
+        raise ConfigError(f"timeout must be a positive, finite number of seconds (from {source})")
+    return value
 
 
 def _checked_token(token: str, source: str) -> str:
@@ -278,16 +338,20 @@ def _is_loopback(url: str) -> bool:
 
 
 def _check_server_url(url: str) -> None:
+    from mcb.redact import redact_url
+
+    shown = redact_url(url)  # the refused URL may hold the very secret it must not carry
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - urlsplit checks the port (0..65535) only when it is read
     except ValueError as error:  # e.g. an unclosed [IPv6 bracket or port 99999
-        raise ConfigError(f"server URL {url!r} is malformed ({error})",
+        raise ConfigError(f"server URL {shown!r} is malformed ({redact_url(str(error))})",
                           hint="it must look like http://127.0.0.1:8765") from None
     if parts.scheme not in {"http", "https"} or not parts.hostname:
-        raise ConfigError(f"server URL {url!r} must look like http://127.0.0.1:8765")
+        raise ConfigError(f"server URL {shown!r} must look like http://127.0.0.1:8765")
     if parts.username or parts.password or parts.query or parts.fragment or parts.path not in {"", "/"}:
-        raise ConfigError(f"server URL {url!r} must be scheme://host:port only (no path, query or credentials)")
+        raise ConfigError(f"server URL {shown!r} must be scheme://host:port only (no path, query or credentials)",
+                          hint="put tokens in MCB_TOKEN / MCB_AGENT_TOKEN or a token file, never in the URL")
 
 
 def _profiles_hint(profiles: dict, path: Path) -> str:
@@ -323,8 +387,13 @@ def set_profile_values(profile: str, updates: dict[str, Any], *, activate: bool 
     for key in ("token_file", "agent_token_file"):
         if updates.get(key):
             path = Path(os.path.expanduser(str(updates[key])))
-            if not path.is_file():  # the value is not echoed: it may be a token pasted by mistake
-                raise ConfigError(f"{key}: no such file", hint="give the path of a file that holds the token")
+            if not path.is_file():
+                raw = str(updates[key])
+                # A value that reads as a path is named; a bare word is not echoed: it may be a token pasted here.
+                named = f" {path}" if os.sep in raw or raw.startswith(("~", ".")) else ""
+                what = "is a directory, not a file" if path.is_dir() else "does not exist"
+                raise ConfigError(f"{key}:{named or ' the file'} {what}",
+                                  hint="give the path of a file that holds the token")
             read_token_file(path, "admin_token" if key == "token_file" else "agent_token")  # refuse bad files now
             updates = {**updates, key: str(path.resolve())}
     data = load_user_config()

@@ -91,3 +91,62 @@ def write_atomic(
         finally:
             os.close(dir_fd)
     return target
+
+
+# -- reading inputs the user names (recipes, plans, batch files, brushes) ----------------------------------
+MAX_INPUT_BYTES = 16 * 1024 * 1024  # 16x the server's 1 MiB request cap: any real input fits, a runaway pipe stops
+
+
+def read_input_text(source: str | os.PathLike, what: str) -> str:
+    """The UTF-8 text (BOM removed) of a file or of stdin (``-``), read at most 16 MiB; one-line errors with a hint.
+
+    ``what`` names the input in messages ("recipe", "batch file", ...). Raises :class:`mcb.errors.InputError`.
+    """
+    import sys
+
+    from mcb.errors import InputError
+
+    name = "stdin" if str(source) == "-" else str(source)
+    try:
+        if str(source) == "-":
+            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        else:
+            with open(source, "rb") as handle:
+                data = handle.read(MAX_INPUT_BYTES + 1)
+    except FileNotFoundError:
+        raise InputError(f"{what} {name} does not exist", hint="check the path") from None
+    except IsADirectoryError:
+        raise InputError(f"{what} {name} is a directory, not a file",
+                         hint=f"give the path of the {what} itself, not of its folder") from None
+    except PermissionError:
+        raise InputError(f"{what} {name} cannot be read: permission denied",
+                         hint=f"check the file's permissions (`ls -l {name}`)") from None
+    except OSError as error:
+        raise InputError(f"cannot read {what} {name}: {error.strerror or error}") from None
+    if len(data) > MAX_INPUT_BYTES:  # read no further: a runaway pipe or a huge file must not fill memory
+        raise InputError(f"{what} {name} is larger than 16 MiB", hint="the server accepts requests of at most 1 MiB")
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as error:
+        raise InputError(f"{what} {name} is not UTF-8 text (byte {error.start})", hint="save it as UTF-8") from None
+
+
+def parse_json_input(text: str, what: str, name: str, *, loads=None, hint: str | None = None,
+                     empty_hint: str | None = None):
+    """``json.loads(text)`` (or ``loads``) with one-line messages: empty input, where the syntax breaks, nesting."""
+    import json
+
+    from mcb.errors import InputError
+
+    if not text.strip():
+        raise InputError(f"{what} {name} is empty",
+                         hint=empty_hint or f"a {what} is a JSON document; is it the right file?")
+    try:
+        return (loads or json.loads)(text)
+    except json.JSONDecodeError as error:
+        raise InputError(f"{what} {name} is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}",
+                         hint=hint) from None
+    except ValueError as error:
+        raise InputError(f"{what} {name} is not valid JSON: {error}", hint=hint) from None
+    except RecursionError:
+        raise InputError(f"{what} {name} is not usable JSON: nesting too deep") from None

@@ -110,6 +110,11 @@ class Terminal:
         self.out.print(renderable)
 
     def table(self, columns: Sequence[str], rows: Sequence[Sequence[Any]], *, title: str | None = None) -> None:
+        if not rows:  # a header over nothing reads as a rendering fault
+            from mcb.wording import EMPTY_TABLE
+
+            self.line(EMPTY_TABLE)
+            return
         from rich.table import Table
         from rich.text import Text
 

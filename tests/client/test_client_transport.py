@@ -197,17 +197,19 @@ def test_malformed_answers_are_clean_server_errors(status, body, content_type):
     assert "Traceback" not in caught.value.message
 
 
-def test_timeout_is_a_network_error_and_read_only_calls_try_twice():
+def test_timeout_is_a_total_budget_not_per_attempt():
+    """A read may be repeated once, but only inside the one budget: 0.8 s means about 0.8 s, not 2 x 0.8 s."""
     from mcb.client import McbClient
 
-    with BrokenServer(200, b'{"ok":true,"result":{}}', delay=1.0) as slow:
-        with McbClient(slow.url, agent_token="t" * 40, timeout=0.3) as client:
+    with BrokenServer(200, b'{"ok":true,"result":{}}', delay=1.5) as slow:
+        with McbClient(slow.url, agent_token="t" * 40, timeout=0.8) as client:
             started = time.monotonic()
             with pytest.raises(NetworkError) as caught:
                 client.region_changes()
             elapsed = time.monotonic() - started
-    assert slow.hits == 2 and elapsed < 3
+    assert slow.hits == 1 and elapsed < 1.4
     assert caught.value.exit_code == ExitCode.NETWORK
+    assert caught.value.timed_out and caught.value.reason == "deadline"
 
 
 def test_connection_refused_is_a_network_error():

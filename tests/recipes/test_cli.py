@@ -38,7 +38,7 @@ def test_lint_errors_exit_1_with_file_line_column(cli, bad):
     result = cli("recipe", "lint", str(bad))
     assert result.exit_code == 1
     assert f"{bad}:2:17: error[recipe.missing-key] at /operations/0:" in result.stdout
-    assert "1 of 1 recipe files have errors" in result.stderr
+    assert "1 of 1 recipe file has errors" in result.stderr
 
 
 def test_lint_warnings_fail_only_with_strict(cli, tmp_path):

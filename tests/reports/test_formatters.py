@@ -33,7 +33,7 @@ def test_text_lists_each_finding_with_location_and_summary():
     text = render_reports(sample_reports(), "text", tool="mcb schem validate")
     assert "recipes/a.json:4:12: error[recipe.int] at /ops/0/x: not an integer" in text
     assert "lib/ok.schem: ok" in text
-    assert text.rstrip().endswith("2 of 3 files failed: 2 error(s), 1 warning(s)")
+    assert text.rstrip().endswith("2 of 3 files failed: 2 errors, 1 warning")
 
 
 def test_json_shape_is_stable():

@@ -1,7 +1,9 @@
-"""Corrupt or wrongly typed config files (`.mcb.toml`, the user config): a config error (exit 3), never a traceback."""
+"""Corrupt or wrongly typed config files (`.mcb.toml`, the user config): a config error (exit 3), never a traceback;
+`mcb config show` marks them and still shows the rest (exit 0)."""
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -26,6 +28,17 @@ WRONG_TYPES = {
 }
 
 
+def refused_by_commands(run):
+    """`config show` still shows every setting and marks the broken one (exit 0); a command that needs the
+    settings refuses them with one config error (exit 3)."""
+    shown = run("config", "show", "--json")
+    assert shown.exit_code == 0 and json.loads(shown.stdout)["problems"], shown.stderr
+    result = run("context")
+    assert result.exit_code == 3
+    result.shown = shown
+    return result
+
+
 def project_file(tmp_path, monkeypatch, content: bytes) -> str:
     (tmp_path / ".mcb.toml").write_bytes(content)
     monkeypatch.chdir(tmp_path)
@@ -44,8 +57,7 @@ def user_file(content: bytes) -> str:
 @pytest.mark.parametrize("kind", sorted(CORRUPT))
 def test_corrupt_project_file(run, tmp_path, monkeypatch, kind):
     path = project_file(tmp_path, monkeypatch, CORRUPT[kind])
-    result = run("config", "show")
-    assert result.exit_code == 3
+    result = refused_by_commands(run)
     assert path in one_error_line(result)
     assert (tmp_path / ".mcb.toml").read_bytes() == CORRUPT[kind]
 
@@ -54,8 +66,7 @@ def test_corrupt_project_file(run, tmp_path, monkeypatch, kind):
 def test_corrupt_user_config(run, tmp_path, monkeypatch, kind):
     monkeypatch.chdir(tmp_path)
     path = user_file(CORRUPT[kind])
-    result = run("config", "show")
-    assert result.exit_code == 3
+    result = refused_by_commands(run)
     assert path in one_error_line(result)
 
 
@@ -63,8 +74,7 @@ def test_corrupt_user_config(run, tmp_path, monkeypatch, kind):
 def test_wrong_types_in_project_file(run, tmp_path, monkeypatch, kind):
     key = WRONG_TYPES[kind].split(" ")[0]
     project_file(tmp_path, monkeypatch, WRONG_TYPES[kind].encode())
-    result = run("config", "show")
-    assert result.exit_code == 3
+    result = refused_by_commands(run)
     assert key in one_error_line(result)
 
 
@@ -73,8 +83,7 @@ def test_wrong_types_in_a_profile(run, tmp_path, monkeypatch, kind):
     monkeypatch.chdir(tmp_path)
     key = WRONG_TYPES[kind].split(" ")[0]
     user_file(f"[profiles.default]\n{WRONG_TYPES[kind]}\n".encode())
-    result = run("config", "show")
-    assert result.exit_code == 3
+    result = refused_by_commands(run)
     assert key in one_error_line(result)
 
 
@@ -83,8 +92,7 @@ def test_wrong_types_in_a_profile(run, tmp_path, monkeypatch, kind):
 def test_profile_that_is_not_a_table(run, tmp_path, monkeypatch, text):
     monkeypatch.chdir(tmp_path)
     user_file(text.encode())
-    result = run("config", "show")
-    assert result.exit_code == 3
+    result = refused_by_commands(run)
     assert "profile" in one_error_line(result)
 
 
@@ -105,10 +113,10 @@ def test_hostile_token_file(run, tmp_path, monkeypatch, content):
     token_file.write_text(content)
     token_file.chmod(0o600)
     user_file(f'[profiles.default]\ntoken_file = "{token_file}"\n'.encode())
-    result = run("config", "show")
-    assert result.exit_code == 3
+    result = refused_by_commands(run)
     line = one_error_line(result)
     assert str(token_file) in line and content[:20] not in line  # never echo what may be a secret
+    assert str(token_file) in result.shown.stdout and content[:20] not in result.shown.stdout
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "1e400", "0"])

@@ -71,11 +71,11 @@ def test_changing_one_of_many_equal_block_entities_is_written(tmp_path):
         ((0, 0, 0), 0), ((1, 0, 0), 0), ((2, 0, 0), 9), ((3, 0, 0), 0)]
 
 
-def test_corpus_block_entities_survive_a_lazy_read_and_write(corpus, tmp_path):
-    source = read_schematic(corpus / "v2_nucleation_c4_ai_last_played.schem", lazy=False)
+def test_corpus_block_entities_survive_a_read_and_write(corpus, tmp_path):
+    source = read_schematic(corpus / "v2_nucleation_c4_ai_last_played.schem")
     path = tmp_path / "copy.schem"
     path.write_bytes(encode_schematic(read_schematic(corpus / "v2_nucleation_c4_ai_last_played.schem")))
-    copy = read_schematic(path, lazy=False)
+    copy = read_schematic(path)
     assert [(be.pos, be.id, dict(be.data)) for be in copy.block_entities] == [
         (be.pos, be.id, dict(be.data)) for be in source.block_entities]
 

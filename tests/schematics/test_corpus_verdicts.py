@@ -128,10 +128,17 @@ def test_worldedit_offset_warning_says_where_the_server_pastes(corpus):
     assert report.errors == 0
 
 
-def test_v3_files_are_named_with_a_conversion_hint(corpus):
+def test_a_v3_file_leads_with_its_version_then_the_servers_words_then_the_hint(corpus):
     report = validate_schematic(corpus / "v3_nucleation_test_cube.schem")
-    note = next(d for d in report.diagnostics if d.rule == "sponge.version.unsupported")
-    assert "v3" in note.message and "mcb schem convert" in note.hint
+    first = report.diagnostics[0]
+    assert first.rule == "server.fields.unsupported"
+    assert first.message.startswith("this is Sponge v3; the server imports only Sponge v2; server: "
+                                    '"Unsupported schematic fields (biomes/custom data are not imported)"')
+    assert "mcb schem convert" in first.hint
+    assert not [d for d in report.diagnostics if d.rule == "sponge.version.unsupported"]  # said once, first
+    spec = validate_schematic(corpus / "v3_nucleation_test_cube.schem", profile="spec")
+    warning = next(d for d in spec.diagnostics if d.rule == "sponge.version.unsupported")
+    assert "v3" in warning.message and "mcb schem convert" in warning.hint
 
 
 @pytest.mark.parametrize("name", sorted(README_SHAPES))

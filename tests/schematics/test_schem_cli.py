@@ -23,7 +23,7 @@ def test_validate_rejected_file_exits_1_with_the_server_message(cli, corpus):
     result = cli("schem", "validate", str(corpus / "v3_fawe_sponge3.schem"))
     assert result.exit_code == 1
     assert "Unsupported schematic fields (biomes/custom data are not imported)" in result.stdout
-    assert "1 of 1 schematics have errors" in result.stderr
+    assert "1 of 1 schematic has errors" in result.stderr
 
 
 def test_strict_fails_on_warnings(cli, corpus):

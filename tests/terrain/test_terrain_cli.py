@@ -29,13 +29,13 @@ def test_preview_offline_writes_png_and_prints_numbers(cli, tmp_path):
     assert result.exit_code == 0, result.stderr
     assert "ccd237bc1f908fbeb8db193c166cd77bbeb7ae761aad4309efb37a86e41dd037" in result.stdout
     assert "81 .. 84" in result.stdout and "1 of edge 16" in result.stdout
-    assert Image.open(out).size == (16, 16)
+    assert max(Image.open(out).size) >= 256  # 8 x 8 samples, scaled up with a legend (test_preview_picture.py)
     wide = tmp_path / "wide.json"
     wide.write_text(json.dumps(WIDE_RECIPE))
     data = run_json(cli, "terrain", "preview", str(wide), "--offline", "--json")
     assert data["tile_count"] == 27_648 and data["sampled_height_min"] <= data["sampled_height_max"]
     assert data["sample_grid"] == {"width": 256, "height": 256} and data["image"] is None
-    assert "imageBase64" not in data
+    assert "imageBase64" not in data and data["picture"] is None
 
 
 def test_preview_offline_errors(cli, tmp_path):
@@ -158,7 +158,13 @@ def test_preview_against_server_matches_offline(cli, server_env, tmp_path):
     for key in ("terrain_id", "sampled_height_min", "sampled_height_max", "clipped_samples", "tile_count", "bounds"):
         assert online[key] == offline[key]
     a, b = (np.asarray(Image.open(tmp_path / f"{n}.png").convert("RGB")) for n in ("online", "offline"))
-    assert np.array_equal(a, b)
+    cells = a[::2, ::2]  # the server's PNG as it sent it: 2 px per sample
+    assert a.shape[:2] == (2 * online["sample_grid"]["height"], 2 * online["sample_grid"]["width"])
+    box = offline["picture"]["map"]  # offline: the same cells scaled up inside a legend (test_preview_picture.py)
+    rows, cols = cells.shape[:2]
+    ys = [box["top"] + int((i + 0.5) * box["height"] / rows) for i in range(rows)]
+    xs = [box["left"] + int((j + 0.5) * box["width"] / cols) for j in range(cols)]
+    assert np.array_equal(b[np.array(ys)[:, None], np.array(xs)[None, :]], cells)
 
 
 def test_prepare_one_tile_and_all_tiles_resumable(cli, server_env, tmp_path):

@@ -22,7 +22,6 @@ Every kind is defined in this module, so loading a batch knows them all; the ter
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -110,18 +109,6 @@ class UndoStep(BaseStep):
     step: str = Field(description="Name of an earlier step whose operation is reverted.")
 
 
-MAX_INPUT_BYTES = 16 * 1024 * 1024  # 16x the server's 1 MiB request cap
-
-
-def read_bounded_text(path: Path) -> str:
-    """A file's UTF-8 text; more than 16 MiB (say `/dev/zero` or a huge file) is refused without reading it all."""
-    with open(path, "rb") as handle:
-        data = handle.read(MAX_INPUT_BYTES + 1)
-    if len(data) > MAX_INPUT_BYTES:
-        raise InputError(f"{path} is larger than 16 MiB", hint="the server accepts requests of at most 1 MiB")
-    return data.decode("utf-8")
-
-
 @dataclass
 class StepContext:
     client: McbClient
@@ -131,13 +118,10 @@ class StepContext:
     def load_json(self, value: str | dict) -> Any:
         if isinstance(value, dict):
             return value
+        from mcb.fileio import parse_json_input, read_input_text
+
         path = self.base_dir / value
-        try:
-            return json.loads(read_bounded_text(path))
-        except FileNotFoundError:
-            raise InputError(f"{path} does not exist") from None
-        except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:  # RecursionError: deep nesting
-            raise InputError(f"cannot read {path} as JSON: {error}") from None
+        return parse_json_input(read_input_text(path, "step file"), "step file", str(path))
 
 
 PrepareFunction = Callable[[StepContext, Any], PlanSummary | None]

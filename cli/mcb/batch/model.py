@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from mcb.batch.kinds import STEP_KINDS, BaseStep, UndoStep, read_bounded_text
+from mcb.batch.kinds import STEP_KINDS, BaseStep, UndoStep
 from mcb.errors import InputError
 
 SCHEMA_ID = "https://mcb.invalid/schemas/batch.schema.json"
@@ -28,12 +28,9 @@ class Batch:
 
 
 def load_batch(path: Path) -> Batch:
-    try:
-        data = json.loads(read_bounded_text(Path(path)))
-    except FileNotFoundError:
-        raise InputError(f"batch file {path} does not exist") from None
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:  # RecursionError: deep nesting
-        raise InputError(f"batch file {path} is not readable JSON: {error}") from None
+    from mcb.fileio import parse_json_input, read_input_text
+
+    data = parse_json_input(read_input_text(path, "batch file"), "batch file", str(path))
     return parse_batch(data, Path(path))
 
 

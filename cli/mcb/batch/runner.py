@@ -142,7 +142,7 @@ class BatchRunner:
         phase = "done" if final.status == "applied" else "failed"
         record = self.state.update(name, phase=phase, status=final.wire(), result=final.status)
         self._event("finished", name, {"status": final.status, "written": final.written,
-                                       "total": final.total_changes})
+                                       "total": final.total_changes, "processed": final.processed})
         if phase == "done":
             return StepReport(name, step.kind, "applied", record)
         return StepReport(name, step.kind, "failed", record, outcome_error(final))

@@ -7,25 +7,30 @@ from mcb.blocks.state import BlockStateError, parse_state
 from mcb.errors import InputError
 
 
-def check_states(states: list[str], version: str | int | None = None, *, recipe_grammar: bool = False) -> dict:
+def check_states(states: list[str], version: str | int | None = None, *, recipe_grammar: bool = False,
+                 suggestions: bool = False) -> dict:
     """Validate block states against one release.
 
     Returns ``{"release", "data_version", "results": [{input, ok, canonical, error}]}`` where ``error`` is
-    ``{code, message, hint}`` (``None`` when ok) and ``canonical`` is ``None`` when invalid.
+    ``{code, message, hint}`` (``None`` when ok) and ``canonical`` is ``None`` when invalid. ``suggestions`` adds
+    ``did_you_mean`` to each error: close block ids or property names, possibly none (the MCP tool's shape).
     """
     registry = load_registry(version)
-    results = [check_state(registry, text, recipe_grammar=recipe_grammar) for text in states]
+    results = [check_state(registry, text, recipe_grammar=recipe_grammar, suggestions=suggestions)
+               for text in states]
     return {"release": registry.release, "data_version": registry.data_version, "results": results}
 
 
-def check_state(registry: Registry, text: str, *, recipe_grammar: bool = False) -> dict:
+def check_state(registry: Registry, text: str, *, recipe_grammar: bool = False, suggestions: bool = False) -> dict:
     try:
         if recipe_grammar:
             parse_state(text, recipe_grammar=True)
         canonical = registry.canonicalize(text)
     except BlockStateError as error:
-        return {"input": text, "ok": False, "canonical": None,
-                "error": {"code": error.code, "message": error.message, "hint": error.hint}}
+        problem = {"code": error.code, "message": error.message, "hint": error.hint}
+        if suggestions:
+            problem["did_you_mean"] = list(error.details.get("suggestions") or [])
+        return {"input": text, "ok": False, "canonical": None, "error": problem}
     return {"input": text, "ok": True, "canonical": canonical, "error": None}
 
 

@@ -200,14 +200,14 @@ class Registry:
 
     def _unknown_property(self, info: BlockInfo, key: str, text: str) -> UnknownPropertyError:
         known = list(info.properties)
+        close = _close_matches(key, known, 1) if known else []
         if not known:
             hint = f"{info.name} has no properties; write it without brackets"
         else:
-            close = _close_matches(key, known, 1)
             hint = (f"did you mean {close[0]!r}? " if close else "") + f"properties of {info.id}: {', '.join(known)}"
         return UnknownPropertyError(
             f"{info.name} has no property {key!r}", hint=hint,
-            details={"block": info.name, "property": key, "known": known},
+            details={"block": info.name, "property": key, "known": known, "suggestions": close},
         )
 
     def behavior(self, name: str) -> dict:

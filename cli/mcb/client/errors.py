@@ -7,7 +7,7 @@ The server folds many engine conditions into ``invalid_request`` and tells them 
 
 from __future__ import annotations
 
-from mcb.errors import AuthError, ConflictError, McbError, ServerError
+from mcb.errors import AuthError, ConflictError, McbError, NetworkError, ServerError
 
 # Protocol codes that mean "the world or plan moved under you / try again later" (exit 7).
 CONFLICT_CODES = frozenset({
@@ -30,7 +30,9 @@ HINTS = {
     "stale_snapshot": "the world or plan changed since it was prepared; prepare again from fresh reads",
     "plan_expired": "plans live 10 minutes; prepare again",
     "operation_active": "another operation is still running; wait for it (`mcb context`) and retry",
-    "recovery_required": "an interrupted operation needs review: `mcb recovery review OPERATION_ID` (admin)",
+    # mcb.client.workflow.recovery_hint names the real operation once it is known
+    "recovery_required": "an interrupted operation needs review: `mcb context` shows it, then `mcb recovery review "
+    "OPERATION_ID` (admin)",
     "idempotency_key_reused": "use a new idempotency key for a different plan",
     "busy": "the server is busy; retry in a moment",
     "cancelled": "writes are paused in game (/ai stop); run /ai resume",
@@ -41,6 +43,15 @@ HINTS = {
     "camera_unavailable": "no spectator camera is configured or online on the server",
     "timeout": "the server's main thread took too long; check `mcb status` before retrying a write",
 }
+
+
+# invalid_request messages a user meets by mistyping an id, by prefix → hint.
+MESSAGE_HINTS = (
+    ("Unknown operation", "operation ids are printed by `mcb build` and `mcb apply`; `mcb context` lists the recent "
+     "ones"),
+    ("Unknown plan", "plan ids are printed by `mcb prepare` (or saved with -o); plans live 10 minutes, then prepare "
+     "again"),
+)
 
 
 def refined_reason(code: str, message: str) -> str | None:
@@ -58,6 +69,8 @@ def error_from_envelope(method: str, code: str, message: str) -> McbError:
     if reason:
         details["reason"] = reason
     hint = HINTS.get(reason or "") or HINTS.get(code)
+    if code == "invalid_request" and hint is None:
+        hint = next((h for prefix, h in MESSAGE_HINTS if message.startswith(prefix)), None)
     text = f"{method}: {code}: {message}"
     if code == "permission_denied":
         return AuthError(text, hint=hint, code=code, details=details)
@@ -72,3 +85,60 @@ def is_busy(code: str, message: str) -> bool:
         # part_define answers `busy` for "not applied yet" and the camera lock lasts 45 s: retrying cannot help.
         return not message.startswith(("Part requires", "A capture is already in progress"))
     return code == "invalid_request" and message.startswith("busy:")
+
+
+# -- transport failures (no complete answer) ------------------------------------------------------------------
+TRANSPORT_REASONS = ("peer_closed", "deadline", "io_error", "stopped")
+
+
+class TransportError(NetworkError):
+    """An HTTP exchange that ended without a complete answer, with what is known about it (spec MCP-52).
+
+    ``request_started`` is False only when no byte can have left (connection refused, connect timeout);
+    ``outcome_unknown`` means the request started and no full answer came back, so a write may have happened;
+    ``timed_out`` is True only for ``reason == "deadline"`` (mcb's budget ran out), never for a peer that hung up;
+    ``waited_ms`` is how long the last exchange waited. The same fields are in ``details["transport"]``.
+    """
+
+    def __init__(self, message: str, *, method: str = "", request_started: bool | None = None,
+                 reason: str | None = None, waited_ms: int | None = None, hint: str | None = None,
+                 repeated: bool | None = None, code: str | None = None, details: dict | None = None):
+        # The plain McbError signature (message, hint, code, details) works too: a caller that re-raises with a
+        # new message keeps the transport fields from ``details["transport"]``.
+        known = dict((details or {}).get("transport") or {})
+        reason = reason or known.get("reason", "io_error")
+        if reason not in TRANSPORT_REASONS:
+            raise ValueError(f"unknown transport failure reason {reason!r}")
+        self.method = method or (details or {}).get("method", "")
+        self.request_started = known.get("request_started", True) if request_started is None else request_started
+        self.outcome_unknown = self.request_started
+        self.timed_out = reason == "deadline"
+        self.reason = reason
+        self.waited_ms = known.get("waited_ms", 0) if waited_ms is None else waited_ms
+        self.repeated = known.get("repeated", False) if repeated is None else repeated
+        super().__init__(message, hint=hint, code=code or "network",
+                         details={**(details or {}), "method": self.method, "transport": self.fields()})
+
+    def fields(self) -> dict:
+        data = {"request_started": self.request_started, "outcome_unknown": self.outcome_unknown,
+                "timed_out": self.timed_out, "reason": self.reason, "waited_ms": self.waited_ms}
+        if self.repeated:
+            data["repeated"] = True
+        return data
+
+    def mark_repeated(self) -> None:
+        """This exchange repeated one that may have reached the server: its outcome is unknown, whatever this one
+        saw (a refused connection included)."""
+        self.request_started = self.outcome_unknown = self.repeated = True
+        self.details["transport"] = self.fields()
+
+    def to_json(self) -> dict:
+        self.details["transport"] = self.fields()
+        return super().to_json()
+
+
+class Interrupted(McbError):
+    """Ctrl-C while waiting on the server, with what is known (the operation id) and how to pick it up again."""
+
+    exit_code = 130
+    kind = "interrupted"

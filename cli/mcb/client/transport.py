@@ -1,13 +1,18 @@
 """HTTP transport for the plugin's JSON RPC: envelope, timeouts, retries and error mapping.
 
 Retry policy (protocol §1.7, §3.7, §13), and nothing more:
-- a connection that could not be opened is retried by httpx itself (the request never left, so any method is safe);
+- a connection that could not be opened is tried again twice, inside the call's budget (the request never left, so
+  any method is safe);
 - ``busy`` and ``invalid_request`` "busy: ..." are retried with a short bounded backoff, for every method (the
   server refused before doing anything);
 - a read-only method is repeated once after the connection dropped or timed out mid-request;
 - ``build_apply`` is repeated after a lost response with the *same* params, hence the same idempotency key: the
   server returns the existing operation instead of starting a second one;
 - any other write is never repeated after it may have reached the server.
+
+Budgets: a call's timeout is a *total* budget (every attempt and every retry fit inside it), by default short for
+``/health`` and reads and longer for writes; ``--timeout`` / a profile's ``timeout`` replaces all of them. A failure
+without a complete answer is a :class:`mcb.client.errors.TransportError` saying what is known about the exchange.
 """
 
 from __future__ import annotations
@@ -19,8 +24,9 @@ import uuid
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from mcb.client.errors import error_from_envelope, is_busy
-from mcb.errors import McbError, NetworkError, ServerError
+from mcb.client.errors import TransportError, error_from_envelope, is_busy
+from mcb.errors import McbError, ServerError
+from mcb.redact import redact_url, redact_urls_in
 
 READ_ONLY_METHODS = frozenset({
     "project_context", "material_search", "material_describe", "region_inspect", "region_changes",
@@ -29,15 +35,24 @@ READ_ONLY_METHODS = frozenset({
 # Methods that may be sent again after a lost response because a key makes the second call a replay.
 REPLAY_SAFE_METHODS = frozenset({"build_apply"})
 
-DEFAULT_TIMEOUT = 30.0  # above the server's 20 s main-thread limit
+DEFAULT_TIMEOUT = 30.0  # writes: above the server's 20 s main-thread limit
+READ_TIMEOUT = 15.0  # reads: the plugin bridge's own HTTP budget
+HEALTH_TIMEOUT = 3.0  # /health does no world work: a server that does not answer within 3 s is not usable
 CAMERA_TIMEOUT = 60.0
 CONNECT_TIMEOUT = 3.0
 MAX_RESPONSE_BYTES = 32 * 1024 * 1024  # camera PNGs come base64-encoded, up to ~11 MiB
 BUSY_ATTEMPTS = 100
 BUSY_DELAY = (0.05, 0.1)
 LOST_RESPONSE_ATTEMPTS = 3
+MIN_RETRY_BUDGET = 0.5  # a retry with less budget left than this could only time out
+CONNECT_RETRY_DELAYS = (0.05, 0.25)  # a refused connection is tried again after these pauses (a server restarting)
 
 Logger = Callable[[str], None]
+
+
+def default_budget(method: str) -> float:
+    """The total seconds a call to ``method`` may take when no ``--timeout`` is configured."""
+    return READ_TIMEOUT if method in READ_ONLY_METHODS else DEFAULT_TIMEOUT
 
 
 class RpcTransport:
@@ -56,18 +71,21 @@ class RpcTransport:
         import httpx
 
         self.base_url = base_url.rstrip("/")
-        self.timeout = timeout or DEFAULT_TIMEOUT
+        self.shown_url = redact_url(self.base_url)
+        self.timeout = timeout  # None: the per-kind default budgets
         self._log = log
         self._secrets = [s for s in secrets if s]
         self.busy_attempts = busy_attempts
         self.busy_delay = busy_delay
         self.retries_done = 0  # busy + lost-response retries, for tests and --verbose summaries
+        self._stopped = False
         self._httpx = httpx
         # The plugin speaks plain HTTP on loopback; skip loading CA certificates (tens of ms) unless https is used.
         plain = self.base_url.startswith("http://")
         self._client = httpx.Client(
-            transport=httpx.HTTPTransport(retries=2, verify=not plain),
-            timeout=httpx.Timeout(self.timeout, connect=min(CONNECT_TIMEOUT, self.timeout)),
+            # retries=0: httpx's own connect retries would each get a full connect timeout, outside the budget.
+            transport=httpx.HTTPTransport(retries=0, verify=not plain),
+            timeout=httpx.Timeout(DEFAULT_TIMEOUT, connect=CONNECT_TIMEOUT),
             follow_redirects=False,
             trust_env=False,  # a loopback plugin must never be reached through a proxy from the environment
             headers={"User-Agent": "mcb"},
@@ -77,13 +95,25 @@ class RpcTransport:
     def close(self) -> None:
         self._client.close()
 
+    def stop(self) -> None:
+        """Abandon calls in flight (from another thread): they fail with reason ``stopped``."""
+        self._stopped = True
+        self._client.close()
+
     def health(self) -> dict:
-        """``GET /health`` (no authentication)."""
-        started = time.perf_counter()
-        try:
-            response = self._client.get(self.base_url + "/health")
-        except self._httpx.HTTPError as error:
-            raise self._network_error("health", error) from None
+        """``GET /health`` (no authentication), within a short budget."""
+        deadline = time.monotonic() + (self.timeout or HEALTH_TIMEOUT)
+        connect_retries = iter(CONNECT_RETRY_DELAYS)
+        while True:
+            started = time.monotonic()
+            try:
+                response = self._client.get(self.base_url + "/health",
+                                            timeout=self._httpx_timeout(deadline - started))
+                break
+            except self._httpx.HTTPError as error:
+                failure = self._transport_error("health", error, started)
+            if not self._retry_connect(failure, connect_retries, deadline):
+                raise failure
         self._debug(f"<- GET /health {response.status_code} in {_ms(started)} ms")
         body = self._decode("health", response.status_code, response.content)
         if response.status_code != 200 or not isinstance(body, dict) or not isinstance(body.get("status"), str):
@@ -91,7 +121,10 @@ class RpcTransport:
         return body
 
     def call(self, method: str, params: dict, token: str, *, timeout: float | None = None) -> Any:
-        """Send one RPC and return its ``result``; raises an :class:`McbError` subclass on any failure."""
+        """Send one RPC and return its ``result``; raises an :class:`McbError` subclass on any failure.
+
+        ``timeout`` (else the transport's, else :func:`default_budget`) bounds the whole call, retries included.
+        """
         envelope = {"method": method, "params": params, "requestId": str(uuid.uuid4())}
         try:
             body = json.dumps(envelope, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
@@ -100,30 +133,34 @@ class RpcTransport:
         if len(body) > 1_048_576:
             raise McbError(f"{method}: request is {len(body)} bytes; the server accepts at most 1 MiB",
                            code="request_too_large", hint="split the work into smaller recipes or plans")
+        deadline = time.monotonic() + (timeout or self.timeout or default_budget(method))
         lost_left = 1 if method in READ_ONLY_METHODS else LOST_RESPONSE_ATTEMPTS if method in REPLAY_SAFE_METHODS else 0
         busy_seen = 0
         maybe_delivered = False
+        connect_retries = iter(CONNECT_RETRY_DELAYS)
         while True:
             try:
-                status, content = self._post(method, envelope["requestId"], body, token, timeout)
-            except NetworkError as error:
-                if maybe_delivered and method not in READ_ONLY_METHODS:
-                    error.hint = _hint(method, maybe_applied=True)  # an earlier attempt may have reached it
-                raise
-            except _LostResponse as lost:
-                maybe_delivered = True
-                if lost_left > 0:
+                status, content = self._post(method, envelope["requestId"], body, token, deadline)
+            except TransportError as error:
+                if not maybe_delivered and self._retry_connect(error, connect_retries, deadline):
+                    continue
+                if maybe_delivered:  # an earlier attempt may have reached the server, whatever this one did
+                    error.mark_repeated()
+                if error.outcome_unknown and lost_left > 0 and not self._stopped \
+                        and deadline - time.monotonic() > MIN_RETRY_BUDGET:
+                    maybe_delivered = True
                     lost_left -= 1
                     self.retries_done += 1
-                    self._debug(f"{method}: {lost.reason}; sending the same request again")
+                    self._debug(f"{method}: {error.reason} after {error.waited_ms} ms; sending the same request again")
                     time.sleep(0.2)
                     continue
-                raise self._network_error(method, lost.error, maybe_applied=method not in READ_ONLY_METHODS) from None
+                error.hint = _hint(method, error.outcome_unknown)
+                raise
             result, error = self._parse(method, status, content)
             if error is None:
                 return result
             code, message = error
-            if is_busy(code, message) and busy_seen < self.busy_attempts:
+            if is_busy(code, message) and busy_seen < self.busy_attempts and time.monotonic() < deadline:
                 busy_seen += 1
                 self.retries_done += 1
                 if busy_seen == 1 or busy_seen % 20 == 0:
@@ -133,35 +170,67 @@ class RpcTransport:
             raise error_from_envelope(method, code, self._redact(message))
 
     # -- internals ---------------------------------------------------------------
-    def _post(self, method: str, request_id: str, body: bytes, token: str, timeout: float | None) -> tuple[int, bytes]:
+    def _retry_connect(self, error: TransportError, delays, deadline: float) -> bool:
+        """Pause and return True when a connection that never opened may be tried again inside the budget."""
+        if error.request_started or error.reason == "stopped":
+            return False
+        delay = next(delays, None)
+        if delay is None or deadline - time.monotonic() < delay + MIN_RETRY_BUDGET:
+            return False
+        self._debug(f"{error.method}: connection not opened ({error.reason}); trying again")
+        time.sleep(delay)
+        return True
+
+    def _httpx_timeout(self, seconds: float):
+        seconds = max(seconds, 0.001)
+        return self._httpx.Timeout(seconds, connect=min(CONNECT_TIMEOUT, seconds))
+
+    def _post(self, method: str, request_id: str, body: bytes, token: str, deadline: float) -> tuple[int, bytes]:
         httpx = self._httpx
         headers = {"Authorization": "Bearer " + token, "Content-Type": "application/json"}
-        request_timeout = None
-        if timeout is not None:
-            request_timeout = httpx.Timeout(timeout, connect=min(CONNECT_TIMEOUT, timeout))
         self._debug(f"-> POST /v1/rpc {method} requestId={request_id} ({len(body)} bytes)")
-        started = time.perf_counter()
+        started = time.monotonic()
         try:
-            kwargs = {"content": body, "headers": headers}
-            if request_timeout is not None:
-                kwargs["timeout"] = request_timeout
-            with self._client.stream("POST", self.base_url + "/v1/rpc", **kwargs) as response:
+            timeout = self._httpx_timeout(deadline - started)
+            with self._client.stream("POST", self.base_url + "/v1/rpc", content=body, headers=headers,
+                                     timeout=timeout) as response:
                 chunks, size = [], 0
                 for chunk in response.iter_bytes():
                     size += len(chunk)
                     if size > MAX_RESPONSE_BYTES:
                         raise ServerError(f"{method}: response exceeds {MAX_RESPONSE_BYTES / 1048576:g} MiB",
                                           code="response_too_large")
+                    if time.monotonic() > deadline:  # a server trickling bytes does not get more than the budget
+                        raise httpx.ReadTimeout("total budget exhausted")
                     chunks.append(chunk)
                 status = response.status_code
-        except (httpx.ConnectError, httpx.ConnectTimeout) as error:
-            raise self._network_error(method, error) from None  # never sent; httpx already retried
-        except (httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError) as error:
-            raise _LostResponse(error, _describe(error)) from None
         except httpx.HTTPError as error:
-            raise self._network_error(method, error) from None
+            raise self._transport_error(method, error, started) from None
+        except RuntimeError as error:  # httpx refuses a closed client: the transport was stopped
+            if not self._stopped:
+                raise
+            raise self._transport_error(method, error, started) from None
         self._debug(f"<- {status} {method} in {_ms(started)} ms ({size} bytes)")
         return status, b"".join(chunks)
+
+    def _transport_error(self, method: str, error: Exception, started: float) -> TransportError:
+        httpx = self._httpx
+        never_sent = isinstance(error, (httpx.ConnectError, httpx.ConnectTimeout))
+        if self._stopped:
+            reason = "stopped"
+        elif isinstance(error, httpx.TimeoutException):
+            reason = "deadline"
+        elif isinstance(error, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)):
+            reason = "peer_closed"
+        else:
+            reason = "io_error"
+        waited = _ms(started)
+        text = "stopped by mcb" if reason == "stopped" else _describe(error)
+        if reason == "deadline":
+            text += f" ({waited / 1000:.1f} s)"
+        return TransportError(f"{method}: {text} talking to {self.shown_url}", method=method,
+                              request_started=not never_sent, reason=reason, waited_ms=waited,
+                              hint=_hint(method, not never_sent))
 
     def _parse(self, method: str, status: int, content: bytes) -> tuple[Any, tuple[str, str] | None]:
         body = self._decode(method, status, content)
@@ -187,11 +256,8 @@ class RpcTransport:
                 code="invalid_response", hint=_WRONG_SERVER_HINT,
             ) from None
 
-    def _network_error(self, method: str, error: Exception, *, maybe_applied: bool = False) -> NetworkError:
-        return NetworkError(f"{method}: {_describe(error)} talking to {self.base_url}",
-                            hint=_hint(method, maybe_applied), code="network")
-
     def _redact(self, text: str) -> str:
+        text = redact_urls_in(text)
         for secret in self._secrets:
             text = text.replace(secret, "[redacted]")
         return text
@@ -201,25 +267,19 @@ class RpcTransport:
             self._log(self._redact(message))
 
 
-class _LostResponse(Exception):
-    """The request may have been delivered but no complete answer came back."""
-
-    def __init__(self, error: Exception, reason: str):
-        super().__init__(reason)
-        self.error = error
-        self.reason = reason
-
-
 _WRONG_SERVER_HINT = "is --server pointing at the minecraft-builder plugin or `mcb serve`?"
 
 
 def _hint(method: str, maybe_applied: bool) -> str:
-    if maybe_applied and method in REPLAY_SAFE_METHODS:
-        return ("the operation may have started; run the same command again (same idempotency key) to get its "
-                "status without applying twice")
-    if maybe_applied:
-        return "the request may have reached the server; check `mcb context` or `mcb status` before sending it again"
-    return "is the server running? check --server / MCB_SERVER (`mcb config show`)"
+    if not maybe_applied:
+        return "is the server running? check --server / MCB_SERVER (`mcb config show`)"
+    if method in READ_ONLY_METHODS or method == "health":
+        return ("no complete answer; a read changes nothing, so running it again is safe "
+                "(`mcb health` checks the server)")
+    if method in REPLAY_SAFE_METHODS:
+        return ("whether the operation started is unknown; run the same command again: it repeats build_apply with "
+                "the same idempotency key, which returns the existing operation instead of applying twice")
+    return "the request may have reached the server; check `mcb context` (recent operations) before sending it again"
 
 
 def _describe(error: Exception) -> str:
@@ -238,4 +298,4 @@ def _describe(error: Exception) -> str:
 
 
 def _ms(started: float) -> int:
-    return round((time.perf_counter() - started) * 1000)
+    return round((time.monotonic() - started) * 1000)

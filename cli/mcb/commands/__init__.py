@@ -52,6 +52,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
               "earlier steps."),
     "serve": ("serve", ADMIN, "Run the local reference server until Ctrl-C; the world and journal survive "
               "restarts."),
+    "mcp": ("mcp", ADMIN, "Serve mcb to an MCP client over stdio (one JSON-RPC message per line)."),
     "config": ("config", ADMIN, "Client settings: server URL, scope, profiles and token files. Precedence: flag "
                "> MCB_* env > .mcb.toml (project, no secrets) > user profile > defaults."),
     "chat": ("admin_commands", ADMIN, "In-game /ai chat queue (admin token; normally the bridge does this)."),

@@ -93,15 +93,22 @@ def describe_event(event: str, details: dict) -> str:
         return details["kind"] + (f": {details['description']}" if details.get("description") else "")
     templates = {
         "skip": "already done ({reason}), skipped",
-        "prepared": "plan {plan_id} ({changed_blocks} blocks to change)",
+        "prepared": "plan {plan_id} ({blocks} to change)",
         "expired": "plan {plan_id} expired before it was applied; preparing again",
         "applying": "applying with idempotency key {idempotency_key}",
         "started": "operation {operation_id}",
         "resume": "resuming operation {operation_id}",
-        "finished": "{status} ({written}/{total} written)",
+        "finished": "{status} ({positions})",
         "nothing": "nothing to change",
         "error": "error: {message}",
     }
+    from mcb.wording import plural, positions_written
+
+    if event == "finished":
+        details = {**details, "positions": positions_written(details.get("written"), details.get("total"),
+                                                             details.get("processed"))}
+    elif event == "prepared":
+        details = {**details, "blocks": plural(details["changed_blocks"], "block")}
     return templates.get(event, event).format(**details)
 
 
@@ -109,7 +116,9 @@ def _written(record: dict) -> str:
     status = record.get("status") or {}
     if not status:
         return ""
-    return f"{status.get('written')}/{status.get('total_changes')}"
+    from mcb.wording import positions_written
+
+    return positions_written(status.get("written"), status.get("total_changes"), status.get("processed"))
 
 
 def register(app: typer.Typer) -> None:

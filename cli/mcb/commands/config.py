@@ -23,6 +23,11 @@ EPILOG = "Exit codes: 0 ok · 2 usage · 3 config problem (unreadable file, unkn
 def show(ctx: typer.Context, json_: JsonOpt = False) -> None:
     """Show every effective setting and where it came from; tokens are only reported as set or unset.
 
+    A setting that cannot be used (an unsafe or missing token file, a malformed URL, a broken config file) is
+    shown as broken with the reason; the exit code stays 0, while commands that need it keep refusing it.
+    --json prints {"settings": [{name, value, source, problem?}], "files", "problems": [{setting, source,
+    problem, hint?}]}.
+
     Examples:
 
         mcb config show
@@ -33,16 +38,20 @@ def show(ctx: typer.Context, json_: JsonOpt = False) -> None:
     from mcb.config import user_config_path
 
     term = json_terminal(ctx, json_)
-    settings = load_settings(ctx)
+    settings = load_settings(ctx, tolerant=True)
     rows = settings.public_view()
     files = {"user": str(user_config_path()), **settings.files}
-    data = {"settings": rows, "files": files}
+    data = {"settings": rows, "files": files, "problems": settings.problems}
 
     def human() -> None:
-        term.table(["setting", "value", "source"], [(r["name"], "" if r["value"] is None else r["value"], r["source"])
-                                                    for r in rows])
+        term.table(["setting", "value", "source"],
+                   [(r["name"], "BROKEN" if "problem" in r else "" if r["value"] is None else r["value"], r["source"])
+                    for r in rows])
         for kind, path in files.items():
             term.info(f"{kind} config: {path}")
+        for problem in settings.problems:
+            hint = f" ({problem['hint']})" if problem.get("hint") else ""
+            term.warn(f"{problem['setting']}: {problem['problem']}{hint}")
 
     term.emit(data, human)
 

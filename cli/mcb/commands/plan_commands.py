@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Annotated
 
@@ -10,7 +11,7 @@ import typer
 
 from mcb.commands.rpc_support import (
     EXIT_CODES_HELP, check_output, finish_status, json_terminal, open_client, parse_position, read_json_source, show_plan,
-    show_status, wait_with_progress, write_json_atomic,
+    show_status, spinner_after, wait_with_progress, write_json_atomic,
 )
 from mcb.errors import InputError, UsageError
 from mcb.options import JsonOpt
@@ -93,7 +94,8 @@ def prepare(
     deps = [parse_position(d, "--dependency") for d in dependency or []]
     expected_list = expected_blocks(read_json_source(str(expected), "--expected file"), recipe) if expected else None
     with open_client(ctx, term) as client:
-        plan = client.build_prepare(recipe, dependencies=deps, part_id=part, expected_blocks=expected_list)
+        with spinner_after(term, "waiting for the server to prepare the plan"):
+            plan = client.build_prepare(recipe, dependencies=deps, part_id=part, expected_blocks=expected_list)
         if output is not None:
             save_plan(output, plan, client, recipe_file)
     term.emit(plan.wire(), lambda: show_plan(term, plan))
@@ -135,7 +137,10 @@ def apply(
 
         mcb apply 3f1c...-uuid 9ab2...hash --idempotency-key my-key-1 --json
     """
-    from mcb.client.workflow import default_idempotency_key
+    from mcb.client.errors import Interrupted
+    from mcb.client.workflow import default_idempotency_key, resume_hint
+    from mcb.errors import NetworkError
+    from mcb.redact import redact_url
 
     term = json_terminal(ctx, json_)
     plan_id, hash_value, prepared_on = load_plan_reference(plan, plan_hash)
@@ -143,11 +148,25 @@ def apply(
     term.info(f"idempotency key: {key}")
     with open_client(ctx, term) as client:
         if prepared_on and prepared_on.rstrip("/") != client.server.rstrip("/"):
-            term.warn(f"{plan} was prepared on {prepared_on}, but this run talks to {client.server}")
-        status = client.build_apply(plan_id, hash_value, key)
+            term.warn(f"{plan} was prepared on {redact_url(prepared_on)}, but this run talks to "
+                      f"{redact_url(client.server)}")
+        again = ["mcb", "apply", plan] + ([hash_value] if plan_hash else [])
+        if idempotency_key:
+            again += ["--idempotency-key", key]
+        rerun = f"`{shlex.join(again + (['--wait'] if wait else []))}`"
+        try:
+            with spinner_after(term, "waiting for the server to start the operation"):
+                status = client.build_apply(plan_id, hash_value, key)
+        except NetworkError as error:
+            error.hint = resume_hint(f"run {rerun} again", plan_id, key)
+            raise
+        except KeyboardInterrupt:
+            raise Interrupted(f"interrupted while sending build_apply for plan {plan_id}",
+                              hint=resume_hint(f"run {rerun} again", plan_id, key),
+                              details={"plan_id": plan_id, "idempotency_key": key}) from None
         if wait:
             status = wait_with_progress(term, client, status.operation_id, timeout=timeout, interval=interval,
-                                        first=status)
+                                        first=status, rerun=rerun)
     if wait:
         finish_status(term, status)
     else:
@@ -198,7 +217,8 @@ def cancel(
     """
     term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
-        result = client.operation_cancel(operation_id)
+        with spinner_after(term, "waiting for the server to cancel"):
+            result = client.operation_cancel(operation_id)
     term.emit(result.wire(), lambda: show_status(term, result))
 
 
@@ -221,22 +241,41 @@ def undo(
 
         mcb undo 0b6d...-uuid --apply
     """
-    from mcb.client.workflow import PlanOutcome, default_idempotency_key, raise_for_outcome
+    from mcb.client.workflow import ApplyMemory, apply_once, raise_for_outcome, request_fingerprint
 
     term = json_terminal(ctx, json_)
     check_output(output)
     with open_client(ctx, term) as client:
-        plan = client.operation_undo_prepare(operation_id)
-        if output is not None:
-            save_plan(output, plan, client, f"undo of {operation_id}")
+        def prepare():
+            plan = client.operation_undo_prepare(operation_id)
+            if output is not None:
+                save_plan(output, plan, client, f"undo of {operation_id}")
+            return plan
+
         if not apply_:
+            with spinner_after(term, "waiting for the server to prepare the undo"):
+                plan = prepare()
             term.emit(plan.wire(), lambda: show_plan(term, plan))
             return
-        key = default_idempotency_key(plan.plan_id)
-        term.info(f"undo plan {plan.plan_id}: {plan.changed_blocks} blocks; idempotency key: {key}")
-        first = client.build_apply(plan.plan_id, plan.plan_hash, key)
-        final = wait_with_progress(term, client, first.operation_id, timeout=timeout, interval=0.1, first=first)
-    outcome = PlanOutcome(plan=plan, idempotency_key=key, status=final)
+        # Like `mcb build`: a re-run after a lost answer resumes the undo it sent instead of preparing another.
+        memory = ApplyMemory(request_fingerprint(client.server, client.project_id, client.player_id,
+                                                 {"undo": operation_id}), on_unsaved=term.warn)
+
+        def on_prepared(plan, key) -> None:
+            term.info(f"undo plan {plan.plan_id}: {plan.changed_blocks} blocks; idempotency key: {key}")
+
+        def on_resume(remembered) -> None:
+            term.info(f"an earlier run sent undo plan {remembered.plan.plan_id} without seeing the end; repeating "
+                      f"build_apply with the same idempotency key {remembered.idempotency_key}")
+
+        with spinner_after(term, "waiting for the server (undo prepare, apply)"):
+            outcome = apply_once(client, memory, prepare, command=f"mcb undo {operation_id} --apply",
+                                 on_prepared=on_prepared, on_resume=on_resume)
+        outcome.status = wait_with_progress(term, client, outcome.status.operation_id, timeout=timeout,
+                                            interval=0.1, first=outcome.status,
+                                            rerun=f"`mcb undo {operation_id} --apply`")
+        memory.forget()
+    plan, final = outcome.plan, outcome.status
     term.emit(outcome.to_json(), lambda: (show_plan(term, plan), show_status(term, final)))
     raise_for_outcome(final)
 

@@ -32,8 +32,8 @@ def lint(
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too (exit 1).")] = False,
     glob: Annotated[list[str] | None, typer.Option("--glob", help="File-name pattern when walking directories "
                                                    "(repeatable; default *.json).")] = None,
-    exclude: Annotated[list[str] | None, typer.Option("--exclude", help="Skip walked files whose name or relative "
-                                                      "path matches (repeatable; *.schema.json is always skipped).")] = None,
+    exclude: Annotated[list[str] | None, typer.Option("--exclude", help="Skip files, named or walked, whose name or "
+                                                      "path matches (repeatable; walking skips *.schema.json).")] = None,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Files checked in parallel (default 1: "
                                              "linting is pure Python, threads do not help).")] = None,
     mcp_bridge: Annotated[bool, typer.Option("--mcp-bridge", help="Also warn where the MCP bridge's stricter schema "
@@ -67,7 +67,7 @@ def lint(
     reports = lint_paths(paths, mc_version=mc_version, max_blocks=max_plan_blocks, globs=glob, excludes=exclude,
                          jobs=jobs, progress=term.progress, mcp_bridge=mcp_bridge)
     print_reports(term, reports, fmt, tool="mcb recipe lint", strict=strict, rules=DESCRIPTIONS,
-                  noun="recipe files", code="recipe.lint.failed")
+                  noun="recipe file", code="recipe.lint.failed")
 
 
 @recipe_app.command("compile")
@@ -192,7 +192,10 @@ def fmt(
     term.emit({"files": results, "changed": len(changed)},
               lambda: [term.info(f"{r['file']}: {verb if r['changed'] else 'unchanged'}") for r in results])
     if check and changed:
-        raise FindingsError(f"{len(changed)} of {len(results)} files are not formatted",
+        from mcb.wording import plural
+
+        verb = "is" if len(changed) == 1 else "are"
+        raise FindingsError(f"{len(changed)} of {plural(len(results), 'file')} {verb} not formatted",
                             hint="run `mcb recipe fmt -i FILE...`", code="recipe.fmt")
 
 

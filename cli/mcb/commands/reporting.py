@@ -1,6 +1,6 @@
 """The shared tail of `schem validate`, `recipe lint` and `terrain lint`: pick the format, print, set the exit code.
 
-No Typer here: `run_schem_validate` is also what the fast path (:mod:`mcb.fastpath`) runs.
+No Typer here: the command bodies stay plain functions.
 """
 
 
@@ -22,13 +22,16 @@ def print_reports(term, reports, fmt: str, *, tool: str, strict: bool, rules: di
     term.line(render_reports(reports, fmt, tool=tool, strict=strict, rules=rules).rstrip("\n"))
     failed = sum(1 for report in reports if report.failed(strict))
     if failed:
+        from mcb.wording import plural
+
         judged = "errors or warnings" if strict else "errors"
-        raise FindingsError(f"{failed} of {len(reports)} {noun} have {judged}", code=code)
+        verb = "has" if failed == 1 else "have"
+        raise FindingsError(f"{failed} of {plural(len(reports), noun)} {verb} {judged}", code=code)
 
 
 def run_schem_validate(term, paths, *, profile: str, mc_version: str | None, format_: str | None, strict: bool,
                        glob: list[str] | None, jobs: int | None) -> None:
-    """The body of `mcb schem validate`, whichever parser read its arguments."""
+    """The body of `mcb schem validate`."""
     from mcb.background import settle_numpy_for_one_shot
     from mcb.schematics.rules import RULES, validate_paths
 
@@ -36,6 +39,6 @@ def run_schem_validate(term, paths, *, profile: str, mc_version: str | None, for
 
     fmt = choose_format(term, format_)
     reports = validate_paths(paths, profile=profile, mc_version=mc_version, globs=glob, jobs=jobs,
-                             progress=term.progress, helper=True)
+                             progress=term.progress)
     print_reports(term, reports, fmt, tool="mcb schem validate", strict=strict, rules=RULES,
-                  noun="schematics", code="schem.validate.failed")
+                  noun="schematic", code="schem.validate.failed")

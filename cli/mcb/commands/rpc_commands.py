@@ -25,7 +25,10 @@ def health(ctx: typer.Context, json_: JsonOpt = False) -> None:
     term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
         result = client.health()
-    term.emit(result.wire(), lambda: term.line(f"{result.service} {result.version}: {result.status} ({client.server})"))
+    from mcb.redact import redact_url
+
+    term.emit(result.wire(), lambda: term.line(f"{result.service} {result.version}: {result.status} "
+                                               f"({redact_url(client.server)})"))
 
 
 
@@ -57,7 +60,7 @@ def context(ctx: typer.Context, json_: JsonOpt = False) -> None:
                        [(p.part_id, p.name, p.block_count, "yes" if p.protected else "") for p in result.parts])
         if result.operations:
             id_table(term, ["operation", "status", "written", "plan"],
-                       [(o.operation_id, o.status, f"{o.written}/{o.total_changes}", o.plan_id) for o in result.operations])
+                       [(o.operation_id, o.status, _written(o), o.plan_id) for o in result.operations])
 
     term.emit(result.wire(), human)
 
@@ -87,7 +90,9 @@ def inspect(
 
     def human() -> None:
         total = sum(result.palette.values())
-        term.line(f"{result.region.text()}: {total} blocks, {len(result.palette)} states")
+        from mcb.wording import plural
+
+        term.line(f"{result.region.text()}: {plural(total, 'block')}, {plural(len(result.palette), 'state')}")
         palette = sorted(result.palette.items(), key=lambda kv: (-kv[1], kv[0]))
         id_table(term, ["count", "state"], [(count, state) for state, count in palette])
         if blocks:
@@ -158,3 +163,12 @@ def register(app: typer.Typer) -> None:
     for name, function in (("health", health), ("context", context), ("inspect", inspect), ("changes", changes),
                            ("rpc", rpc)):
         app.command(name, epilog=EXIT_CODES_HELP)(function)
+
+
+def _written(operation) -> str:
+    """The listing carries no cursor, but an applied operation passed every position (protocol §3.8)."""
+    from mcb.wording import positions_written
+
+    processed = operation.total_changes if operation.status == "applied" else None
+    return positions_written(operation.written, operation.total_changes, processed)
+

@@ -5,8 +5,8 @@ Only stdlib, typer, ``mcb.options`` and ``mcb.errors`` at module level; the clie
 
 from __future__ import annotations
 
+import contextlib
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +14,7 @@ import typer
 
 from mcb.errors import InputError, UsageError
 from mcb.options import app_state, terminal
+from mcb.wording import EMPTY_TABLE, positions_written
 
 EXIT_CODES_HELP = (
     "Exit codes: 0 ok · 1 operation ended badly · 2 usage · 3 config · 4 auth/permission · 5 server error · "
@@ -28,24 +29,73 @@ def json_terminal(ctx: typer.Context, json_flag: bool):
     return terminal(ctx, json_flag)
 
 
-def load_settings(ctx: typer.Context):
+def load_settings(ctx: typer.Context, *, tolerant: bool = False):
     from mcb.config import load_settings as resolve
 
     state = app_state(ctx)
-    return resolve(server=state.server, profile=state.profile, timeout=state.timeout)
+    return resolve(server=state.server, profile=state.profile, timeout=state.timeout, tolerant=tolerant)
 
 
+@contextlib.contextmanager
 def open_client(ctx: typer.Context, term=None):
-    """An :class:`McbClient` for the effective settings; HTTP lines go to ``term.debug`` at ``-vv``."""
+    """An :class:`McbClient` for the effective settings, closed on exit; HTTP lines go to ``term.debug`` at ``-vv``.
+
+    A ``recovery_required`` refusal escaping the block gets a hint naming the operation to review.
+    """
     from mcb.client import McbClient
+    from mcb.errors import ConflictError
+    from mcb.redact import redact_url
 
     settings = load_settings(ctx)
     log = None
     if term is not None and term.verbosity >= 2:
         log = term.debug
     if term is not None:
-        term.debug(f"server {settings.server} (from {settings.sources.get('server', 'default')})")
-    return McbClient.from_settings(settings, log=log)
+        term.debug(f"server {redact_url(settings.server)} (from {settings.sources.get('server', 'default')})")
+    client = McbClient.from_settings(settings, log=log)
+    try:
+        yield client
+    except ConflictError as error:
+        from mcb.client.workflow import recovery_hint
+
+        recovery_hint(client, error)
+        raise
+    finally:
+        client.close()
+
+
+SPINNER_DELAY = 1.0  # a write that answers within a second needs no spinner
+
+
+@contextlib.contextmanager
+def spinner_after(term, text: str, delay: float = SPINNER_DELAY):
+    """A spinner on stderr once a write has taken ``delay`` seconds; nothing when stderr is not a TTY (or -q)."""
+    import sys
+
+    if term is None or term.verbosity < 0 or not sys.stderr.isatty():
+        yield
+        return
+    import threading
+
+    status = term.err.status(text)
+    lock = threading.Lock()
+    finished = False
+
+    def start() -> None:
+        with lock:
+            if not finished:
+                status.start()
+
+    timer = threading.Timer(delay, start)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        with lock:
+            finished = True
+            status.stop()
 
 
 def parse_position(text: str, option: str) -> dict[str, int]:
@@ -59,35 +109,16 @@ def parse_position(text: str, option: str) -> dict[str, int]:
     return {"x": x, "y": y, "z": z}
 
 
-MAX_JSON_INPUT = 16 * 1024 * 1024  # 16x the server's 1 MiB request cap: any real input fits, a runaway pipe stops
-
-
 def read_json_source(source: str, what: str) -> Any:
-    """JSON from a file path or ``-`` (stdin), read up to 16 MiB (more is refused, never slurped whole)."""
-    if source == "-":
-        data = sys.stdin.buffer.read(MAX_JSON_INPUT + 1)
-        name = "stdin"
-    else:
-        try:
-            with open(source, "rb") as handle:
-                data = handle.read(MAX_JSON_INPUT + 1)
-        except FileNotFoundError:
-            raise InputError(f"{what} {source} does not exist") from None
-        except OSError as error:
-            raise InputError(f"cannot read {what} {source}: {error}") from None
-        name = source
-    if len(data) > MAX_JSON_INPUT:
-        raise InputError(f"{what} {name} is larger than 16 MiB", hint="the server accepts requests of at most 1 MiB")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise InputError(f"cannot read {what} {name}: {error}") from None
-    try:
-        return json.loads(text)
-    except ValueError as error:
-        raise InputError(f"{what} {name} is not valid JSON: {error}") from None
-    except RecursionError:
-        raise InputError(f"{what} {name} is not usable JSON: nesting too deep") from None
+    """JSON from a file path or ``-`` (stdin), read up to 16 MiB; one-line errors with a hint (mcb.fileio)."""
+    from mcb.fileio import parse_json_input, read_input_text
+
+    name = "stdin" if source == "-" else source
+    hint = empty_hint = None
+    if what == "recipe":
+        hint = f"`mcb recipe lint {source}` shows what is wrong and where"
+        empty_hint = 'a recipe is a JSON object: {"version": 1, "operations": [...]}'
+    return parse_json_input(read_input_text(source, what), what, name, hint=hint, empty_hint=empty_hint)
 
 
 def check_output(path: Path | None) -> None:
@@ -109,7 +140,10 @@ def write_json_atomic(path: Path, data: Any) -> None:
 
 
 def id_table(term, columns, rows) -> None:
-    """A plain aligned table on stdout that never truncates or wraps (ids must stay copyable)."""
+    """A plain aligned table on stdout that never truncates or wraps (ids must stay copyable); "none" when empty."""
+    if not rows:
+        term.line(EMPTY_TABLE)
+        return
     cells = [[str(c) for c in columns]] + [["" if v is None else str(v) for v in row] for row in rows]
     widths = [max(len(row[i]) for row in cells) for i in range(len(columns))]
     for index, row in enumerate(cells):
@@ -132,7 +166,7 @@ def show_plan(term, plan, *, title: str = "plan") -> None:
 def show_status(term, status) -> None:
     term.kv([
         ("operation", status.operation_id), ("status", status.status),
-        ("written", f"{status.written}/{status.total_changes} (processed {status.processed})"),
+        ("progress", positions_written(status.written, status.total_changes, status.processed)),
         ("message", status.message),
     ])
     if status.conflicts:
@@ -140,13 +174,21 @@ def show_status(term, status) -> None:
                    [(c.pos.text(), c.reason, c.expected, c.current, c.desired) for c in status.conflicts])
 
 
-def wait_with_progress(term, client, operation_id: str, *, timeout: float, interval: float, first=None):
-    """Wait for a terminal status with a progress bar on stderr (silent when stderr is not a TTY)."""
+def wait_with_progress(term, client, operation_id: str, *, timeout: float, interval: float, first=None,
+                       rerun: str | None = None):
+    """Wait for a terminal status with a progress bar on stderr (silent when stderr is not a TTY).
+
+    Ctrl-C stops the waiting, not the operation: it exits 130 naming the operation and the command that resumes
+    waiting (``rerun``, e.g. "the same `mcb build` command", is offered as well).
+    """
+    from mcb.client.errors import Interrupted
     from mcb.client.workflow import wait_for_operation
 
     total = first.total_changes if first is not None else None
+    last = {"status": first}
     with term.progress(f"operation {operation_id[:8]}", total=total or None) as bar:
         def on_progress(status) -> None:
+            last["status"] = status
             bar.update(completed=status.processed, total=status.total_changes or None,
                        description=f"{status.status} {operation_id[:8]}")
 
@@ -154,10 +196,17 @@ def wait_with_progress(term, client, operation_id: str, *, timeout: float, inter
             return wait_for_operation(client, operation_id, timeout=timeout, interval=interval,
                                       on_progress=on_progress, first=first)
         except KeyboardInterrupt:
-            # Ctrl-C stops the waiting, not the operation: say how to pick it up again.
-            term.info(f"operation {operation_id} keeps running on the server; "
-                      f"`mcb status {operation_id} --wait` resumes waiting, `mcb cancel {operation_id}` stops it")
-            raise
+            seen = last["status"]
+            where = ""
+            if seen is not None:
+                progress = positions_written(seen.written, seen.total_changes, seen.processed)
+                where = f" (last seen {seen.status}, {progress})"
+            also = f" (or run {rerun} again)" if rerun else ""
+            raise Interrupted(
+                f"interrupted: stopped waiting for operation {operation_id}{where}; Ctrl-C does not cancel it",
+                hint=f"`mcb status {operation_id} --wait` resumes waiting{also}; `mcb cancel {operation_id}` stops it",
+                details={"operation_id": operation_id, "status": seen.status if seen else None},
+            ) from None
 
 
 def finish_status(term, status) -> None:
@@ -169,6 +218,7 @@ def finish_status(term, status) -> None:
 
 
 __all__ = [
-    "EXIT_CODES_HELP", "finish_status", "id_table", "json_terminal", "load_settings", "open_client", "parse_position", "read_json_source",
-    "check_output", "show_plan", "show_status", "terminal", "wait_with_progress", "write_json_atomic", "write_text_atomic",
+    "EXIT_CODES_HELP", "finish_status", "spinner_after", "id_table", "json_terminal", "load_settings",
+    "open_client", "parse_position", "read_json_source", "check_output", "show_plan", "show_status", "terminal",
+    "wait_with_progress", "write_json_atomic", "write_text_atomic",
 ]

@@ -47,7 +47,6 @@ def validate(
     """
     from mcb.commands.reporting import run_schem_validate
 
-    # mcb.fastpath parses the common shapes of this command without Typer: keep both in step (tests/test_fastpath).
     run_schem_validate(terminal(ctx, json_), paths, profile=profile, mc_version=mc_version, format_=format_,
                        strict=strict, glob=glob, jobs=jobs)
 
@@ -76,6 +75,8 @@ def info(
 
 
 def _print_info(term, data: dict) -> None:
+    from mcb.wording import plural
+
     size = data["size"]
     server = data["server"]
     verdict = "accepted" if server["accepted"] else f"rejected: {server['message']}"
@@ -93,7 +94,7 @@ def _print_info(term, data: dict) -> None:
         ("server", f"{verdict} (target {server['target']['release']})"),
     ])
     term.table(["#", "state", "count"], [(i, p["state"], p["count"]) for i, p in enumerate(data["palette"])],
-               title=f"palette ({len(data['palette'])} entries)")
+               title=f"palette ({plural(len(data['palette']), 'entry', 'entries')})")
 
 
 def _counts(group: dict) -> str:
@@ -126,14 +127,11 @@ def convert(
     from mcb.background import settle_numpy_for_one_shot
 
     settle_numpy_for_one_shot()
-    from mcb.errors import UsageError
+    from mcb.schematics.edit_request import sponge_version
     from mcb.schematics.inspect import convert_schematic
 
     term = terminal(ctx, json_)
-    versions = {"v2": 2, "2": 2, "v3": 3, "3": 3}
-    if to.lower() not in versions:
-        raise UsageError(f"--format must be v2 or v3, not {to!r}")
-    result = convert_schematic(file, output, version=versions[to.lower()], drop_extras=drop_extras,
+    result = convert_schematic(file, output, version=sponge_version(to), drop_extras=drop_extras,
                                mc_version=mc_version)
 
     def human() -> None:

@@ -1,6 +1,6 @@
 """`mcb schem rotate`, `mcb schem mirror` and `mcb schem render`: offline edits and pictures of .schem files.
 
-The rotate/mirror bodies live in :mod:`mcb.commands.schem_edit_run`, which the Typer-free fast path calls too.
+The rotate/mirror bodies live in :mod:`mcb.commands.schem_edit_run`.
 """
 
 from __future__ import annotations

@@ -43,6 +43,12 @@ def serve(
     camera_player: Annotated[str | None, typer.Option(
         "--camera-player", metavar="UUID", help="Spectator camera account (saved; 'none' clears it). Its captures "
         "are drawn from the local world by a stand-in renderer.")] = None,
+    head_timeout: Annotated[float, typer.Option(
+        "--head-timeout", metavar="S", min=0.01,
+        help="Seconds a client has to send a request's head (default 10).")] = 10.0,
+    body_timeout: Annotated[float, typer.Option(
+        "--body-timeout", metavar="S", min=0.01,
+        help="Seconds for the body, and to take the answer (default 10).")] = 10.0,
     ready_file: Annotated[Path | None, typer.Option("--ready-file", hidden=True)] = None,
     json_: JsonOpt = False,
 ) -> None:
@@ -75,7 +81,7 @@ def serve(
         owner=owner, project=project, local_automation=local_automation, region=region,
         loaded_chunk_radius=loaded_chunk_radius, world_border=world_border, max_plan_blocks=max_plan_blocks,
         data_version=data_version, ground=ground, camera_player=camera_player, ready_file=ready_file,
-        verbose=term.verbosity > 0,
+        verbose=term.verbosity > 0, head_timeout=head_timeout, body_timeout=body_timeout,
     )
 
     def on_ready(info: dict) -> None:
@@ -84,8 +90,6 @@ def serve(
         term.info(f"mcb serve listening on {info['url']} (tick {tick_ms} ms{', test hooks on' if test_hooks else ''})")
         term.info(f"data: {info['data_dir']}")
         term.info(f"tokens: {info['token_file']} (admin_token, agent_token; mode 0600)")
-        for name, problem in (info.get("module_errors") or {}).items():
-            term.warn(f"method module {name} not loaded ({problem}); its methods answer unsupported_method")
         if info.get("recovery_required"):
             term.warn(f"{info['recovery_required']} interrupted operation(s) need recovery_review/recovery_abandon")
         term.info("press Ctrl-C to stop")

@@ -19,8 +19,8 @@ BudgetOpt = Annotated[int, typer.Option("--budget", min=1, max=4096,
                                         help="Tile budget offline (the server's max-plan-blocks, 1..4096); "
                                              "a server always uses its own.")]
 ResolutionOpt = Annotated[int | None, typer.Option("--resolution", "-r", min=32, max=256,
-                                                   help="Samples per axis, 32..256 (offline default 256, "
-                                                        "server default 128).")]
+                                                   help="Samples per axis, 32..256, at most one per block "
+                                                        "(offline default 256, server default 128).")]
 OutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Write the PNG image here.")]
 
 
@@ -33,8 +33,8 @@ def lint(
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too.")] = False,
     glob: Annotated[list[str] | None, typer.Option("--glob", help="File-name pattern when walking directories "
                                                    "(repeatable; default *.json).")] = None,
-    exclude: Annotated[list[str] | None, typer.Option("--exclude", help="Skip walked files whose name or relative "
-                                                      "path matches (repeatable; *.schema.json always).")] = None,
+    exclude: Annotated[list[str] | None, typer.Option("--exclude", help="Skip files, named or walked, whose name or "
+                                                      "path matches (repeatable; walking skips *.schema.json).")] = None,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Parallel checks.")] = None,
     json_: JsonOpt = False,
 ) -> None:
@@ -54,16 +54,16 @@ def lint(
             --format sarif > terrain.sarif
     """
     from mcb.commands.reporting import choose_format, print_reports
-    from mcb.recipes.lint_files import DEFAULT_EXCLUDES, collect_recipe_files
+    from mcb.recipes.lint_files import collect_recipe_files
     from mcb.reports.runner import check_files
     from mcb.terrain.lint import RULES, lint_file
 
     term = terminal(ctx, json_)
     fmt_name = choose_format(term, fmt)
-    files = collect_recipe_files(paths, glob or ["*.json"], DEFAULT_EXCLUDES + list(exclude or []))
+    files = collect_recipe_files(paths, glob or ["*.json"], list(exclude or []))
     reports = check_files(files, lint_file, jobs=jobs, progress=term.progress)
     print_reports(term, reports, fmt_name, tool="mcb terrain lint", strict=strict, rules=RULES,
-                  noun="files", code="terrain.lint.failed")
+                  noun="file", code="terrain.lint.failed")
 
 
 @terrain_app.command("preview")
@@ -81,6 +81,8 @@ def preview(
     With --offline the numbers and cell colours are computed locally and equal the server's (same terrain_id for
     the same recipe text). Without it the recipe is sent to the server, which caches it for `terrain prepare`.
     --json prints the result fields (no base64 image) plus "image" (the PNG path or null).
+    Offline the PNG is a picture to look at: the cells scaled up, a height key, the
+    materials, preserve boxes, a scale bar ("picture.map" says where the map is).
 
     Examples:
 
@@ -90,10 +92,10 @@ def preview(
     """
     term = terminal(ctx, json_)
     if offline:
-        from mcb.terrain.offline import offline_preview
+        from mcb.terrain.offline import offline_picture
 
-        result = offline_preview(recipe, resolution or 256, budget)
-        png = result.pop("png")
+        result, png, box = offline_picture(recipe, resolution or 256, budget, picture=output is not None)
+        result["picture"] = {"map": box.to_json()} if box is not None else None
         wire_id = result.pop("wire_terrain_id")
         if wire_id != result["terrain_id"]:
             term.warn(f"number literals in this recipe are rewritten by JSON tools; sent by mcb it gets the ID "
@@ -263,8 +265,11 @@ def _prepare_all(term, client, terrain_id, recipe_obj, state, start, apply, wait
     state_path = state or Path(f"terrain-{terrain_id[:12]}.state.json")
 
     def on_tile(index, report) -> None:
-        written = (report.record.get("status") or {}).get("written")
-        term.info(f"tile {index}: {report.result}" + (f" ({written} written)" if written is not None else ""))
+        from mcb.wording import positions_written
+
+        status = report.record.get("status") or {}
+        progress = positions_written(status.get("written"), status.get("total_changes"), status.get("processed"))
+        term.info(f"tile {index}: {report.result}" + (f" ({progress})" if status.get("written") is not None else ""))
 
     summary = run_all_tiles(client, terrain_id, state_path, recipe=recipe_obj, start=start, dry_run=not apply,
                             on_tile=on_tile, wait_timeout=wait_timeout)

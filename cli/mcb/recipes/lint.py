@@ -150,9 +150,11 @@ class _FileLint:
         recipe = self.parse()
         other = _other_document_kind(recipe)
         if other:
-            self.add(R.NOT_BUILD_RECIPE, f"this is {other}, not a build recipe; not linted", "",
-                     "lint terrain recipes with `mcb terrain lint`; skip files with --exclude",
-                     severity=Severity.WARNING)
+            from mcb.recipes.lint_files import other_document_hint
+
+            what = "a recipe" if other == "a JSON Schema" else "a build recipe"
+            self.add(R.NOT_BUILD_RECIPE, f"this is {other}, not {what}; not linted", "",
+                     other_document_hint(other, "`mcb recipe lint`"), severity=Severity.WARNING)
         elif recipe is not _SYNTAX_ERROR:
             if len(self.text.encode("utf-8")) > REQUEST_BODY_LIMIT:
                 self.add(R.FILE_SIZE, "recipe is larger than the server's 1 MiB request body limit", "",

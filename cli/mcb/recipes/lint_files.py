@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import sys
 from pathlib import Path
@@ -15,24 +14,27 @@ DEFAULT_EXCLUDES = ["*.schema.json"]
 
 
 def collect_recipe_files(paths: list[str | os.PathLike], globs: list[str], excludes: list[str]) -> list[Path]:
-    """Files named directly are always linted; files found by walking a directory are filtered by ``excludes``
-    (matched against the file name and the path relative to that directory)."""
+    """The files ``recipe lint`` / ``terrain lint`` check: ``excludes`` (the user's --exclude) skip named and walked
+    files alike; :data:`DEFAULT_EXCLUDES` only skip walked files, so a schema named on purpose still gets its hint."""
     from mcb.reports.runner import collect_files
 
-    found: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
-        if not path.is_dir():
-            found.extend(collect_files([path], globs))
-            continue
-        for file in collect_files([path], globs):
-            relative = file.relative_to(path).as_posix()
-            if not any(fnmatch.fnmatch(file.name, p) or fnmatch.fnmatch(relative, p) for p in excludes):
-                found.append(file)
-    unique: dict[Path, Path] = {}
-    for file in found:
-        unique.setdefault(file.resolve(), file)
-    return list(unique.values())
+    return collect_files(paths, globs, exclude=excludes, walk_exclude=DEFAULT_EXCLUDES)
+
+
+def other_document_hint(kind: str, tool: str) -> str:
+    """What to do with a JSON file that is not for ``tool`` (recipe lint or terrain lint): one place for the hint."""
+    if kind == "a JSON Schema":
+        return ("schemas describe recipes for editors and are not linted; leave it out, or pass "
+                "--exclude '*.schema.json' (directories skip schemas on their own)")
+    if kind in ("a terrain recipe", "a terrain brush"):
+        other = "`mcb terrain lint`"
+    elif kind == "a build recipe":
+        other = "`mcb recipe lint`"
+    elif kind == "a batch file":
+        other = "`mcb batch FILE --check`"
+    else:
+        other = "its own command"
+    return f"check it with {other}; leave it out of {tool}, or skip it with --exclude"
 
 
 def lint_paths(paths: list[str | os.PathLike], *, mc_version: str | None = None, max_blocks: int = 4096,
@@ -43,8 +45,7 @@ def lint_paths(paths: list[str | os.PathLike], *, mc_version: str | None = None,
     from mcb.reports.runner import check_files
 
     read_stdin = any(str(p) == "-" for p in paths)
-    files = collect_recipe_files([p for p in paths if str(p) != "-"], globs or DEFAULT_GLOBS,
-                                 DEFAULT_EXCLUDES + list(excludes or []))
+    files = collect_recipe_files([p for p in paths if str(p) != "-"], globs or DEFAULT_GLOBS, list(excludes or []))
     linter = RecipeLinter(registry=load_registry(mc_version), max_blocks=max_blocks, mcp_bridge=mcp_bridge)
     recipe_validator()  # build the validator once, before any worker thread starts
     reports = [linter.lint_bytes(sys.stdin.buffer.read(MAX_FILE_BYTES + 1), "<stdin>")] if read_stdin else []

@@ -11,16 +11,15 @@ def write_outputs(compiled: CompiledRecipe, data_version: int, *, schem: Path | 
                   png: Path | None = None, view: str = "iso", scale: int | None = None,
                   name: str | None = None) -> dict[str, str]:
     """Write the requested files (each atomically); returns {"schematic": path, "png": path} for what was written."""
-    from mcb.recipes.export import RENDER_VOLUME_LIMIT, SERVER_SCHEMATIC_VOLUME, recipe_to_schematic
+    from mcb.recipes.export import SERVER_SCHEMATIC_VOLUME, recipe_to_schematic
 
     written: dict[str, str] = {}
     if schem is not None:  # checked first: a refusal must not leave a PNG behind
         schematic = recipe_to_schematic(compiled, data_version, max_volume=SERVER_SCHEMATIC_VOLUME)
     if png is not None:
-        from mcb.schematics.render import render_schematic, write_png
+        from mcb.schematics.render import write_png
 
-        picture = recipe_to_schematic(compiled, data_version, max_volume=RENDER_VOLUME_LIMIT)
-        write_png(render_schematic(picture, view, scale), png)
+        write_png(recipe_picture(compiled, data_version, view, scale), png)
         written["png"] = str(png)
     if schem is not None:
         from mcb.schematics.sponge import write_schematic
@@ -28,6 +27,15 @@ def write_outputs(compiled: CompiledRecipe, data_version: int, *, schem: Path | 
         write_schematic(schematic, schem, version=2, name=_asset_name(name or schem.stem), author="mcb")
         written["schematic"] = str(schem)
     return written
+
+
+def recipe_picture(compiled: CompiledRecipe, data_version: int, view: str = "iso", scale: int | None = None):
+    """The rendering of a compiled recipe (a PIL image), as `mcb recipe compile --png` writes it."""
+    from mcb.recipes.export import RENDER_VOLUME_LIMIT, recipe_to_schematic
+    from mcb.schematics.render import render_schematic
+
+    picture = recipe_to_schematic(compiled, data_version, max_volume=RENDER_VOLUME_LIMIT)
+    return render_schematic(picture, view, scale)
 
 
 def _asset_name(text: str) -> str:

@@ -50,11 +50,12 @@ def summary_line(reports: list[FileReport], strict: bool = False) -> str:
     failed = sum(1 for r in reports if r.failed(strict))
     errors = sum(r.errors for r in reports)
     warnings = sum(r.warnings for r in reports)
-    files = len(reports)
-    noun = "file" if files == 1 else "files"
+    from mcb.wording import plural
+
+    counts = f"{plural(errors, 'error')}, {plural(warnings, 'warning')}"
     if failed:
-        return f"{failed} of {files} {noun} failed: {errors} error(s), {warnings} warning(s)"
-    return f"{files} {noun} checked: {errors} error(s), {warnings} warning(s)"
+        return f"{failed} of {plural(len(reports), 'file')} failed: {counts}"
+    return f"{plural(len(reports), 'file')} checked: {counts}"
 
 
 def _location(d: Diagnostic, fallback_file: str) -> str:

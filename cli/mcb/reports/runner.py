@@ -12,11 +12,17 @@ from mcb.errors import InputError
 from mcb.reports.model import Diagnostic, FileReport, Severity
 
 
-def collect_files(paths: Iterable[str | os.PathLike], patterns: list[str]) -> list[Path]:
-    """Files named directly are always taken; directories are walked for files matching any pattern.
+def collect_files(paths: Iterable[str | os.PathLike], patterns: list[str], *, exclude: Iterable[str] = (),
+                  walk_exclude: Iterable[str] = ()) -> list[Path]:
+    """The files to check: files named directly, and files matching any of ``patterns`` under named directories.
 
+    ``exclude`` patterns apply to everything, named files and directories included (as ruff and check-jsonschema
+    do), so ``recipes/*.json --exclude '*.schema.json'`` means what it says. A pattern matches a file's name, its
+    path as named or found, or (when walking) its path relative to the walked directory. ``walk_exclude`` patterns
+    (a tool's defaults) apply only to walked files: a file named on purpose is still checked.
     Order is stable (the order given, directories sorted), and a file is listed once.
     """
+    exclude, walk_exclude = list(exclude), list(walk_exclude)
     found: list[Path] = []
     seen: set[Path] = set()
 
@@ -28,13 +34,20 @@ def collect_files(paths: Iterable[str | os.PathLike], patterns: list[str]) -> li
 
     for raw in paths:
         path = Path(raw)
+        if _excluded(path, exclude):
+            continue
         if path.is_dir():
             for root, dirs, files in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                here = Path(root)
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".")
+                                 and not _excluded(here / d, exclude, (here / d).relative_to(path)))
                 for name in sorted(files):
+                    file = here / name
+                    relative = file.relative_to(path)
                     # only regular files: opening a FIFO (or a device) found while walking would block forever
-                    if any(fnmatch.fnmatch(name, pattern) for pattern in patterns) and (Path(root) / name).is_file():
-                        add(Path(root) / name)
+                    if (any(fnmatch.fnmatch(name, pattern) for pattern in patterns) and file.is_file()
+                            and not _excluded(file, exclude + walk_exclude, relative)):
+                        add(file)
         elif path.is_file():
             add(path)
         elif path.exists():
@@ -42,6 +55,15 @@ def collect_files(paths: Iterable[str | os.PathLike], patterns: list[str]) -> li
         else:
             raise InputError(f"{path}: no such file or directory", hint="check the path")
     return found
+
+
+def _excluded(path: Path, patterns: list[str], relative: Path | None = None) -> bool:
+    if not patterns:
+        return False
+    names = {path.name, path.as_posix()}
+    if relative is not None:
+        names.add(relative.as_posix())
+    return any(fnmatch.fnmatch(name, pattern) for pattern in patterns for name in names)
 
 
 def _safe_check(check_one: Callable[[Path], FileReport], path: Path) -> FileReport:

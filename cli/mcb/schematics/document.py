@@ -12,7 +12,7 @@ from pathlib import Path
 from mcb.errors import InputError
 from mcb.schematics.nbt import Compound, NbtError, ReadLimits, ReadStats, read_nbt
 
-# Sponge containers whose entries we only structure-check on the fast path (their payload is opaque to us).
+# Lists whose entries' contents validation only checks, never reads (their payload is opaque to every rule).
 _BULK_LISTS = frozenset({"BlockEntities", "TileEntities", "Entities"})
 
 
@@ -45,25 +45,16 @@ class Document:
     path: str | None
     body_pointer: str = ""  # NBT path prefix of ``body`` ("" or "/Schematic")
     nonconforming_v3: bool = False
-    helper: object = field(default=None, repr=False)  # a mcb.schematics.offload.PresenceHelper, or None
     _used_values: dict = field(default_factory=dict, repr=False)
 
     def used_values(self, tag, count: int) -> tuple[frozenset[int], object]:
         """The set of values a varint array tag holds and the first problem of its stream (a ``VarintProblem`` or
         None), computed once per document (both profiles need it). Short arrays are read in plain Python, so
-        validating a small schematic never imports numpy; a long one handed to a helper process while the file was
-        read (:mod:`mcb.schematics.offload`) takes the helper's answer."""
+        validating a small schematic never imports numpy."""
         key = (id(tag), count)
         if key not in self._used_values:
-            from mcb.schematics.varint_py import SMALL_STREAM, count_problem, used_values_small
+            from mcb.schematics.varint_py import SMALL_STREAM, used_values_small
 
-            answer = self.helper.answer(tag) if self.helper is not None else None
-            if answer is not None:
-                values, problem, entries = answer
-                self._used_values[key] = (values, problem or count_problem(entries, count))
-                return self._used_values[key]
-            if hasattr(tag, "load"):  # handed over to a helper that cannot answer: check it here
-                tag = tag.load()
             if len(tag) <= SMALL_STREAM:
                 self._used_values[key] = used_values_small(tag, count)
             else:
@@ -113,35 +104,23 @@ def read_source(source: str | os.PathLike | bytes, limits: ReadLimits) -> tuple[
         raise InputError(f"{path}: cannot read ({error.strerror or error})", code="file.unreadable") from None
 
 
-def _skim(path: list[str]) -> bool:
-    # Entry payloads of block entities / entities: keep their own top-level scalars (Pos, Id), skip the rest.
-    return len(path) >= 3 and path[-1] != "Pos" and path[-3] in _BULK_LISTS
+def _keep_for_validation(path: list[str]) -> bool:
+    # Entries of block-entity / entity lists: keep their own top-level tags (Pos, Id), walk the rest unbuilt.
+    return not (len(path) >= 3 and path[-1] != "Pos" and path[-3] in _BULK_LISTS)
 
 
 def load_document(source: str | os.PathLike | bytes, limits: ReadLimits | None = None, *,
-                  fast: bool = False, keep_raw: bool = False, helper=None) -> Document:
-    """Read and recognise a file. ``fast=True`` skims block-entity/entity payloads (their nested containers
-    become ``Skipped``; with ``keep_raw`` they keep their bytes, for lazy decoding and byte-exact rewriting).
-
-    ``helper`` (a :class:`~mcb.schematics.offload.PresenceHelper`) gets the BlockData as it is read, and the file
-    is inflated ahead of the parser on a worker thread.
+                  fast: bool = False, keep=None) -> Document:
+    """Read and recognise a file. ``fast=True`` (validation) leaves the contents of block entities and entities
+    out of the tree (walked and checked all the same, see :func:`~mcb.schematics.nbt.read_nbt`): their ``Pos``,
+    ``Id`` and other top-level scalars stay. ``keep``: the reader's ``keep`` for other choices.
 
     Raises ``NbtError``/``InputError`` (clean diagnostics) for unreadable or malformed input.
     """
     limits = limits or ReadLimits()
     data, path = read_source(source, limits)
-    root, stats = read_nbt(data, limits, skim=_skim if fast else None, keep_raw=keep_raw,
-                           array_sink=helper.claim if helper is not None else None,
-                           inflate_ahead=helper is not None)  # numpy imports in the helper, not beside it
-    document = recognise(root, stats, data, path)
-    document.helper = helper
-    return document
-
-
-def load_for_rewrite(source: str | os.PathLike | bytes) -> Document:
-    """Read a file the way rotate/mirror/convert need it: block-entity contents kept as raw bytes, so untouched
-    ones are written back byte for byte. numpy-free, so it can run while numpy imports on another thread."""
-    return load_document(source, fast=True, keep_raw=True)
+    root, stats = read_nbt(data, limits, keep=_keep_for_validation if fast else keep)
+    return recognise(root, stats, data, path)
 
 
 def recognise(root: Compound, stats: ReadStats, data: bytes, path: str | None) -> Document:

@@ -21,12 +21,12 @@ def _release_name(data_version: int) -> str | None:
     return names[-1] if names else None
 
 
-def _server_verdict(data: bytes, mc_version) -> dict:
+def _server_verdict(data: bytes, mc_version, document=None) -> dict:
     from mcb.blocks.registry import load_registry
 
     registry = load_registry(mc_version)
     verdict = check_server_subset(data, server_data_version=registry.data_version, registry=registry,
-                                  build_model=False)
+                                  build_model=False, document=document)
     return {"accepted": verdict.accepted, "message": verdict.message, "rule": verdict.rule,
             "exact_server_message": verdict.exact if not verdict.accepted else None,
             "target": {"release": registry.release, "data_version": registry.data_version}}
@@ -34,7 +34,7 @@ def _server_verdict(data: bytes, mc_version) -> dict:
 
 def describe_schematic(path: str | os.PathLike, mc_version: str | int | None = None) -> dict:
     """Everything ``schem info`` shows, as a JSON-ready dict (raises InputError for unreadable input)."""
-    doc = load_document(path, fast=True, keep_raw=True)
+    doc = load_document(path)
     if doc.kind != "sponge":
         raise not_sponge_error(doc)
     schem = schematic_from_document(doc)
@@ -66,7 +66,7 @@ def describe_schematic(path: str | os.PathLike, mc_version: str | int | None = N
         "biomes": None if schem.biome_palette is None else {
             "palette": list(schem.biome_palette), "layers": int(schem.biomes.shape[0])},
         "metadata": {k: _plain(v) for k, v in meta.items() if k in ("Name", "Author", "Date", "RequiredMods")},
-        "server": _server_verdict(doc.data, mc_version),
+        "server": _server_verdict(doc.data, mc_version, doc),
     }
 
 
@@ -126,7 +126,7 @@ def convert_schematic(source: str | os.PathLike, output: str | os.PathLike, *, v
     For v2 the conversion refuses (InputError, exit 1) when data would be lost, unless ``drop_extras``; the
     result says what was dropped and whether the server would now accept the file.
     """
-    doc = load_document(source, fast=True, keep_raw=True)
+    doc = load_document(source)
     if doc.kind != "sponge":
         raise not_sponge_error(doc)
     schem = schematic_from_document(doc)

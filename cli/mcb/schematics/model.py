@@ -39,108 +39,21 @@ class BlockEntity:
     """A block entity (chest contents, sign text, ...).
 
     ``pos`` is local (relative to the schematic's min corner). ``id`` is the block-entity type, e.g.
-    ``minecraft:chest``. ``data`` holds the remaining NBT as an ``nbtlib.Compound`` (v2: the inline fields minus
-    ``Pos``/``Id``; v3: the nested ``Data`` compound; v1: the fields minus ``Pos``/``Id``/``ContentVersion``).
+    ``minecraft:chest``. ``data`` holds the remaining NBT as a :class:`~mcb.schematics.nbt.Compound` (v2: the
+    inline fields minus ``Pos``/``Id``; v3: the nested ``Data`` compound; v1: the fields minus ``Pos``/``Id``/
+    ``ContentVersion``).
     """
 
     pos: Vec3i
     id: str
-    data: Any  # nbtlib.Compound
-
-
-class BlockEntityColumns:
-    """Many block entities held as columns: a big build has ~40k of them sharing a few dozen (id, data) contents.
-
-    ``positions`` is an (n, 3) int64 array of local x, y, z; ``shape_of`` an (n,) array numbering each entry's
-    shape; ``shapes[k]`` is ``(id, data, shared)``. A shared shape's ``data`` stands for many entries, each of which
-    gets its own shallow copy when the entries are materialised; an unshared one belongs to a single entry.
-    Readers and transforms fill and move these with numpy; writers encode each shape once.
-    """
-
-    __slots__ = ("positions", "shape_of", "shapes")
-
-    def __init__(self, positions: np.ndarray, shape_of: np.ndarray, shapes: list[tuple[str, Any, bool]]):
-        self.positions, self.shape_of, self.shapes = positions, shape_of, shapes
-
-    def __len__(self) -> int:
-        return len(self.shape_of)
-
-    def materialise(self) -> list[BlockEntity]:
-        from mcb.schematics.nbt_lazy import shallow_copy
-
-        shapes = self.shapes
-        return [BlockEntity((x, y, z), shapes[k][0], shallow_copy(shapes[k][1]) if shapes[k][2] else shapes[k][1])
-                for (x, y, z), k in zip(self.positions.tolist(), self.shape_of.tolist())]
-
-
-class BlockEntityList(list):
-    """A ``list[BlockEntity]`` that may keep its entries as :class:`BlockEntityColumns` until first used as a list.
-
-    Any list operation (indexing, iteration, comparison, mutation, ...) first turns the columns into ordinary
-    ``BlockEntity`` objects, after which this is a plain list; ``columns`` is then None. Code that only moves or
-    writes block entities checks ``columns`` and works on the arrays instead (rotating 42k entries: no objects).
-    """
-
-    columns: BlockEntityColumns | None = None  # class default: unpickling skips __init__
-
-    def __init__(self, items=(), columns: BlockEntityColumns | None = None):
-        super().__init__(items)
-        self.columns = columns
-
-    def materialise(self) -> None:
-        columns = self.columns
-        if columns is not None:
-            self.columns = None
-            list.extend(self, columns.materialise())
-
-    def __len__(self) -> int:
-        columns = self.columns
-        return len(columns) if columns is not None else list.__len__(self)
-
-    def __repr__(self) -> str:
-        self.materialise()
-        return f"BlockEntityList({list.__repr__(self)})"
-
-
-def _materialising(name: str):
-    method = getattr(list, name)
-
-    def call(self, *args, **kwargs):
-        if self.columns is not None:
-            self.materialise()
-        for other in args:  # e.g. comparing two column-held lists
-            if type(other) is BlockEntityList and other.columns is not None:
-                other.materialise()
-        return method(self, *args, **kwargs)
-
-    call.__name__ = call.__qualname__ = name
-    return call
-
-
-# Every list method except __len__ sees the materialised entries (the C list code reads the storage directly).
-for _name in ("__iter__", "__reversed__", "__getitem__", "__setitem__", "__delitem__", "__contains__", "__eq__",
-              "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__add__", "__iadd__", "__mul__", "__rmul__",
-              "__imul__", "__reduce_ex__", "__sizeof__", "append", "extend", "insert", "pop", "remove", "index",
-              "count", "sort", "reverse", "clear", "copy"):
-    setattr(BlockEntityList, _name, _materialising(_name))
-
-
-def _radd(self, other):
-    """``[...] + entries``: plain lists concatenate storage, so materialise first."""
-    if not isinstance(other, list):
-        return NotImplemented
-    self.materialise()
-    return list.__add__(other, self)
-
-
-BlockEntityList.__radd__ = _radd
+    data: Any  # mcb.schematics.nbt.Compound
 
 
 @dataclass
 class Entity:
     """A (non-block) entity such as an item frame or armour stand.
 
-    ``pos`` is local and continuous (block (0,0,0) spans [0,1)^3). ``data`` is an ``nbtlib.Compound`` of the other
+    ``pos`` is local and continuous (block (0,0,0) spans [0,1)^3). ``data`` is a ``Compound`` of the other
     fields (v2 inline fields minus ``Pos``/``Id``; v3 nested ``Data``; a hand-made v2 ``Extra`` compound is
     flattened into it). Yaw lives in ``data['Rotation'][0]`` when present; hanging entities may carry absolute
     ``TileX/Y/Z`` which the model does not rewrite.
@@ -148,7 +61,7 @@ class Entity:
 
     pos: Vec3f
     id: str
-    data: Any  # nbtlib.Compound
+    data: Any  # mcb.schematics.nbt.Compound
 
 
 @dataclass
@@ -177,7 +90,7 @@ class Schematic:
     ``blocks.ravel()`` is exactly the Sponge cell order ``x + z*W + y*W*L``. ``palette[i]`` is the block-state
     string of index ``i`` as stored (canonicalisation is the validator's job). ``biomes``, when present, uses the
     same axes; a v2 file's 2-D biomes are stored with a y-extent of 1 (shape ``(1, length, width)``).
-    ``metadata`` is an ``nbtlib.Compound`` of the file's ``Metadata`` without the WorldEdit offset keys, which
+    ``metadata`` is a :class:`~mcb.schematics.nbt.Compound` of the file's ``Metadata`` without the WorldEdit offset keys, which
     are modelled by ``offset``/``world_origin``.
     """
 
@@ -193,7 +106,7 @@ class Schematic:
     entities: list[Entity] = field(default_factory=list)
     biome_palette: list[str] | None = None
     biomes: np.ndarray | None = None
-    metadata: Any = None  # nbtlib.Compound or None
+    metadata: Any = None  # mcb.schematics.nbt.Compound or None
     source: SourceInfo = field(default_factory=SourceInfo)
 
     @property
@@ -229,15 +142,8 @@ class Schematic:
         return int(self.blocks.size) - air
 
     def block_entity_ids(self) -> Counter:
-        """How many block entities of each id (without building 40k objects when they are held as columns)."""
-        columns = getattr(self.block_entities, "columns", None)
-        if columns is None:
-            return Counter(be.id for be in self.block_entities)
-        found: Counter = Counter()
-        shapes, first, counts = np.unique(columns.shape_of, return_index=True, return_counts=True)
-        for index in np.argsort(first, kind="stable").tolist():  # ids in order of first appearance, as a count
-            found[columns.shapes[int(shapes[index])][0]] += int(counts[index])  # over the entries would give
-        return found
+        """How many block entities of each id, in order of first appearance."""
+        return Counter(be.id for be in self.block_entities)
 
     def compact_palette(self) -> Schematic:
         """A copy whose palette keeps only used entries, ordered by first appearance in y, z, x scan order.

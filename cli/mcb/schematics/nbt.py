@@ -1,33 +1,37 @@
-"""A bounded, streaming reader for big-endian Java NBT (the encoder is in :mod:`mcb.schematics.writer`).
+"""The one NBT reader: a bounded, streaming walker over big-endian Java NBT (the encoder is :mod:`.writer`).
 
-Bounded *while reading*: the compressed input is capped before inflating; gzip is inflated lazily, chunk by
-chunk (on request, for a big file, by a worker thread a few chunks ahead of the parser:
-:mod:`mcb.schematics.inflate`), with a hard cap on the inflated size; every declared string/array/list length is checked against what can
-still arrive under that cap before anything is allocated (so a 1 GB decompression bomb is refused after a few
-kilobytes); nesting depth and total tag count are capped. Strings are decoded as Java *modified* UTF-8.
+Bounded *while reading*: the compressed input is capped before inflating; gzip is inflated chunk by chunk as the
+walker needs bytes, with a hard cap on the inflated size; every declared string/array/list length is checked
+against what can still arrive under that cap before anything is allocated (a 1 GB decompression bomb is refused
+after a few kilobytes); nesting depth and total tag count are capped. Strings are Java *modified* UTF-8.
 
-Tags are represented by small Python types (cheaper than nbtlib's, which matters for files with 40k block
-entities): :class:`Byte`/:class:`Short`/:class:`Int`/:class:`Long` (``int``), :class:`Float`/:class:`Double`
-(``float``), :class:`String` (``str``), :class:`ByteArray` (``bytes``, raw signed bytes), :class:`IntArray`/
-:class:`LongArray` (``tuple`` of ints), :class:`List` (``list`` with ``.subtype`` tag id) and :class:`Compound`
-(``dict``, insertion order = file order); they live in :mod:`mcb.schematics.nbt_tags` and are re-exported here.
-Every failure is an :class:`NbtError` (an ``InputError``) with a stable ``rule`` id and an NBT path.
+The caller decides what to keep: ``keep(path)`` is asked for every list or compound inside a kept compound; when
+it answers False the container is walked without building anything and left out of the tree, and when it answers
+:data:`RAW` it is walked the same way and kept as its encoded bytes (:class:`Encoded`, for a rewrite that copies it). Skipping does
+every check that keeping does (tag types, names, duplicate names, MUTF-8, lengths against what remains, depth,
+the tag budget) and gathers the same :class:`ReadStats`, so a limit gives the same rule id and message whoever
+asked. (fastnbt's ``deserialize_ignored_any`` has this shape.)
+
+Tags are small Python types (:mod:`.nbt_tags`, re-exported here). Every failure is an :class:`NbtError` (an
+``InputError``) with a stable ``rule`` id and an NBT path.
 """
 
 from __future__ import annotations
 
 import gc
 import struct
+import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from mcb.errors import InputError
-from mcb.schematics.inflate import AheadInflater, GzipCorrupt, GzipTruncated, InlineInflater
 from mcb.schematics.nbt_tags import (  # noqa: F401  (re-exported: the tag types are part of this module's API)
     TAG_BYTE, TAG_BYTE_ARRAY, TAG_COMPOUND, TAG_DOUBLE, TAG_END, TAG_FLOAT, TAG_INT, TAG_INT_ARRAY, TAG_LIST,
-    TAG_LONG, TAG_LONG_ARRAY, TAG_NAMES, TAG_SHORT, TAG_STRING, Byte, ByteArray, Compound, Double, Float, Int,
-    IntArray, List, Long, LongArray, Short, String, decode_mutf8, encode_mutf8, tag_type,
+    TAG_LONG, TAG_LONG_ARRAY, TAG_NAMES, TAG_SHORT, TAG_STRING, Byte, ByteArray, Compound, Double, Encoded, Float,
+    Int, IntArray, List, Long, LongArray, Short, String, decode_mutf8, encode_mutf8, tag_type,
 )
+
+RAW = "raw"  # an answer of keep(path): keep the container as its encoded bytes (an Encoded value), checked all the same
 
 
 class NbtError(InputError):
@@ -69,102 +73,91 @@ class ReadStats:
     trailing_gzip_bytes: int = 0
 
 
-_STRUCTS = {n: struct.Struct(">" + c) for n, c in (("b", "b"), ("h", "h"), ("H", "H"), ("i", "i"), ("q", "q"),
-                                                  ("f", "f"), ("d", "d"))}
-_SCALAR = {TAG_BYTE: (1, _STRUCTS["b"], Byte), TAG_SHORT: (2, _STRUCTS["h"], Short), TAG_INT: (4, _STRUCTS["i"], Int),
-           TAG_LONG: (8, _STRUCTS["q"], Long), TAG_FLOAT: (4, _STRUCTS["f"], Float),
-           TAG_DOUBLE: (8, _STRUCTS["d"], Double)}
-_LIST_FMT = {TAG_BYTE: "b", TAG_SHORT: "h", TAG_INT: "i", TAG_LONG: "q", TAG_FLOAT: "f", TAG_DOUBLE: "d"}
+_SIZE = {TAG_BYTE: 1, TAG_SHORT: 2, TAG_INT: 4, TAG_LONG: 8, TAG_FLOAT: 4, TAG_DOUBLE: 8}
+_SCALAR = {tag: (size, struct.Struct(">" + code), cls) for tag, size, code, cls in (
+    (TAG_BYTE, 1, "b", Byte), (TAG_SHORT, 2, "h", Short), (TAG_INT, 4, "i", Int), (TAG_LONG, 8, "q", Long),
+    (TAG_FLOAT, 4, "f", Float), (TAG_DOUBLE, 8, "d", Double))}
+_ARRAY_UNIT = {TAG_BYTE_ARRAY: 1, TAG_INT_ARRAY: 4, TAG_LONG_ARRAY: 8}
+_ARRAY_NAME = {TAG_BYTE_ARRAY: "byte array", TAG_INT_ARRAY: "int array", TAG_LONG_ARRAY: "long array"}
+_LIST_CODE = {TAG_BYTE: "b", TAG_SHORT: "h", TAG_INT: "i", TAG_LONG: "q", TAG_FLOAT: "f", TAG_DOUBLE: "d"}
+_INT = struct.Struct(">i")
 _CHUNK = 4 * 1024 * 1024
-_AHEAD_MIN = 128 * 1024  # compressed bytes from which a worker thread inflates ahead of the parser
-_ENTRY_LISTS = frozenset({"BlockEntities", "TileEntities", "Entities"})  # see nbt_skim.Skimmer.entries
+_TEXTS = 8192  # distinct short strings remembered (tag names and ids repeat a lot)
 
 
-class _Reader:
-    """Recursive-descent parser over a lazily filled buffer."""
+class _Walker:
+    """Recursive descent over a lazily inflated buffer; ``keep(path)`` chooses which containers are built."""
 
-    def __init__(self, data: bytes, compressed: bool, limits: ReadLimits, stats: ReadStats, ahead: bool = False):
-        self.limits = limits
-        self.stats = stats
+    def __init__(self, data: bytes, compressed: bool, limits: ReadLimits, stats: ReadStats, keep):
+        self.limits, self.stats, self.keep = limits, stats, keep
         self.path: list[str] = []
-        self.skim = None
         self.texts: dict[bytes, str] = {}
-        self.skimmer = None  # mcb.schematics.nbt_skim.Skimmer in skim mode
-        self.array_sink = None  # read_nbt's array_sink hook
-        self.mark: int | None = None  # absolute offset that buffer refills must keep (raw bytes being captured)
-        if compressed:
-            kind = AheadInflater if ahead and len(data) >= _AHEAD_MIN else InlineInflater
-            self.inflater = kind(data, limits.max_inflated)
-            self.inflated_total = 0
-            self.buf = b""
-            self.base = 0  # inflated offset of buf[0]
-        else:
-            self.inflater = None
-            self.buf = data
-            self.base = 0
+        self.seen: dict[str, list[tuple]] = {}  # skipped containers by name: (bytes, facts of their walk)
+        self.inflater = zlib.decompressobj(wbits=31) if compressed else None
+        self.pending = data if compressed else b""   # compressed bytes not yet given to zlib
+        self.inflated = 0 if compressed else len(data)
+        self.buf = b"" if compressed else data
+        self.base = 0  # input offset of buf[0]
         self.pos = 0
+        self.mark: int | None = None  # input offset from which refills keep the bytes (a RAW container's start)
 
-    # --- buffer management -------------------------------------------------------------------------------
+    # --- input ------------------------------------------------------------------------------------------------
     def fail(self, message: str, rule: str, hint: str | None = None) -> NbtError:
-        return NbtError(message, rule=rule, pointer=self.pointer(), hint=hint)
+        return NbtError(message, rule=rule, pointer="/" + "/".join(self.path), hint=hint)
 
-    def pointer(self) -> str:
-        return "/" + "/".join(self.path) if self.path else "/"
-
-    def budget(self) -> int:
+    def room(self) -> int:
         """How many more bytes can still arrive after the current position."""
-        consumed = self.base + self.pos
         if self.inflater is None:
             return len(self.buf) - self.pos
-        return self.limits.max_inflated - consumed
+        return self.limits.max_inflated - (self.base + self.pos)
 
-    def within_budget(self, n: int) -> None:
-        if n > self.budget():
-            if self.inflater is None:
-                raise self.fail("NBT data is truncated", "nbt.truncated")
-            raise self.fail(f"declared length needs {n} more bytes, beyond the {self.limits.max_inflated} byte "
-                            "inflated-size limit", "nbt.limit.inflated",
+    def check_room(self, n: int, what: str) -> None:
+        if n <= self.room():
+            return
+        if self.inflater is None:
+            raise self.fail(f"{what} does not fit in the remaining input", "nbt.length.overflow",
+                            hint="the file is truncated or corrupt")
+        raise self.fail(f"{what} goes beyond the {self.limits.max_inflated} byte inflated-size limit",
+                        "nbt.limit.inflated", hint="the file is corrupt or a decompression bomb")
+
+    def inflate(self, want: int) -> bytes:
+        """The next inflated bytes, ``b""`` at the end of the gzip member."""
+        inflater = self.inflater
+        if inflater is None or inflater.eof:
+            return b""
+        cap = self.limits.max_inflated
+        try:
+            chunk = inflater.decompress(self.pending, max(1, min(want, cap - self.inflated + 1)))
+        except zlib.error as error:
+            raise self.fail(f"gzip data is corrupt ({error})", "gzip.corrupt") from None
+        self.pending = inflater.unconsumed_tail
+        self.inflated += len(chunk)
+        if self.inflated > cap:
+            raise self.fail(f"inflated data exceeds the {cap} byte limit", "nbt.limit.inflated",
                             hint="the file is corrupt or a decompression bomb")
+        if not chunk and not inflater.eof and not self.pending:
+            raise self.fail("gzip stream is truncated", "gzip.truncated")
+        return chunk
 
     def need(self, n: int) -> None:
+        """Make ``buf[pos:pos + n]`` available."""
         if self.pos + n <= len(self.buf):
             return
-        self.within_budget(n)
-        keep = self.pos if self.mark is None else min(self.pos, self.mark - self.base)
-        rest = self.buf[keep:]
-        self.base += keep
-        self.pos -= keep
-        parts = [rest]
-        have = len(rest)
-        n += self.pos  # bytes needed from the start of ``rest``
+        if self.inflater is None:
+            raise self.fail("NBT data is truncated", "nbt.truncated")
+        self.check_room(n, f"a value of {n} bytes")
+        start = self.pos if self.mark is None else self.mark - self.base
+        parts = [self.buf[start:]]
+        have = len(parts[0])
+        n += self.pos - start
         while have < n:
-            chunk = self._more(n - have)
+            chunk = self.inflate(max(n - have, _CHUNK))
+            if not chunk:
+                raise self.fail("NBT data is truncated (gzip stream ended early)", "nbt.truncated")
             parts.append(chunk)
             have += len(chunk)
-        self.buf = b"".join(parts)
-
-    def _more(self, want: int) -> bytes:
-        """The next inflated bytes (``want`` or more asked for); NbtError when the gzip stream ends first."""
-        chunk = self._inflate(max(want, _CHUNK))
-        if not chunk:
-            raise self.fail("NBT data is truncated (gzip stream ended early)", "nbt.truncated")
-        return chunk
-
-    def _inflate(self, want: int) -> bytes:
-        inflater = self.inflater
-        if inflater.eof:
-            return b""
-        try:
-            chunk = inflater.read(want)
-        except GzipCorrupt as error:
-            raise self.fail(f"gzip data is corrupt ({error})", "gzip.corrupt") from None
-        except GzipTruncated:
-            raise self.fail("gzip stream is truncated", "gzip.truncated") from None
-        self.inflated_total += len(chunk)
-        if self.inflated_total > self.limits.max_inflated:
-            raise self.fail(f"inflated data exceeds the {self.limits.max_inflated} byte limit", "nbt.limit.inflated",
-                            hint="the file is corrupt or a decompression bomb")
-        return chunk
+        self.base += start
+        self.buf, self.pos = b"".join(parts), self.pos - start
 
     def take(self, n: int) -> bytes:
         self.need(n)
@@ -172,152 +165,87 @@ class _Reader:
         self.pos = start + n
         return self.buf[start:self.pos]
 
-    def pour(self, n: int, write) -> None:
-        """Pass the next ``n`` bytes to ``write`` piece by piece (memoryviews, valid during the call) instead of
-        building them into one bytes object."""
-        if self.mark is not None:  # raw bytes are being captured around this array: they stay in the buffer
-            write(memoryview(self.take(n)))
+    def skip(self, n: int) -> None:
+        """Pass over ``n`` bytes without keeping them (a big skipped array is never joined in memory)."""
+        if self.pos + n <= len(self.buf):
+            self.pos += n
             return
-        self.within_budget(n)
-        buffered = len(self.buf) - self.pos
-        with memoryview(self.buf) as view:
-            if buffered >= n:
-                write(view[self.pos:self.pos + n])
-                self.pos += n
+        if self.inflater is None:
+            raise self.fail("NBT data is truncated", "nbt.truncated")
+        if self.mark is not None:  # inside a RAW container: its bytes stay
+            self.need(n)
+            self.pos += n
+            return
+        self.check_room(n, f"a value of {n} bytes")  # as need() would
+        n -= len(self.buf) - self.pos
+        self.base += len(self.buf)
+        self.buf, self.pos = b"", 0
+        while n:
+            chunk = self.inflate(max(n, _CHUNK))
+            if not chunk:
+                raise self.fail("NBT data is truncated (gzip stream ended early)", "nbt.truncated")
+            if len(chunk) > n:
+                self.buf, self.pos = chunk, n
                 return
-            if buffered:
-                write(view[self.pos:])
-        end = self.base + self.pos + n  # offset just after the array
-        remaining = n - buffered
-        self.buf, self.base, self.pos = b"", end - remaining, 0
-        while remaining:
-            chunk = self._more(remaining)
-            with memoryview(chunk) as piece:
-                write(piece[:remaining])
-            if len(chunk) > remaining:  # the rest of the chunk follows the array
-                self.buf, self.base, self.pos = chunk, end - remaining, remaining
-                return
-            remaining -= len(chunk)
-        self.base = end
-
-    def take_long(self, n: int) -> bytes:
-        """``take(n)`` for a long array (a 256^3 BlockData is 17 MB): the inflated pieces are joined once into the
-        result instead of first into the buffer and then sliced out of it (each copy of 17 MB costs ~8 ms)."""
-        if self.inflater is None or self.mark is not None or self.pos + n <= len(self.buf):
-            return self.take(n)
-        self.within_budget(n)
-        end = self.base + self.pos + n  # inflated offset just after the array
-        parts = [self.buf[self.pos:]]
-        have = len(parts[0])
-        while have < n:
-            chunk = self._more(n - have)
-            parts.append(chunk)
-            have += len(chunk)
-        last = parts[-1]
-        cut = len(last) - (have - n)
-        parts[-1] = last[:cut]
-        self.buf, self.base, self.pos = last[cut:], end, 0
-        return b"".join(parts)
+            self.base += len(chunk)
+            n -= len(chunk)
 
     def drain(self) -> int:
         """Inflate the rest of the stream; return how many bytes follow the current position."""
         trailing = len(self.buf) - self.pos
-        if self.inflater is None:
-            return trailing
-        self.base += len(self.buf)
-        self.buf, self.pos = b"", 0
-        while not self.inflater.eof:
-            chunk = self._inflate(_CHUNK)
-            if not chunk and not self.inflater.eof:
-                raise self.fail("gzip stream is truncated", "gzip.truncated")
-            trailing += len(chunk)
-        self.stats.trailing_gzip_bytes = self.inflater.trailing()
+        while self.inflater is not None and not self.inflater.eof:
+            trailing += len(self.inflate(_CHUNK))
+        if self.inflater is not None:
+            self.stats.trailing_gzip_bytes = len(self.inflater.unused_data) + len(self.pending)
         return trailing
 
-    # --- primitives ------------------------------------------------------------------------------------------
+    # --- primitives -------------------------------------------------------------------------------------------
     def u8(self) -> int:
-        pos = self.pos
-        if pos >= len(self.buf):
+        if self.pos >= len(self.buf):
             self.need(1)
-            pos = self.pos
-        self.pos = pos + 1
-        return self.buf[pos]
+        self.pos += 1
+        return self.buf[self.pos - 1]
 
     def length(self, unit: int, what: str) -> int:
         self.need(4)
-        n = _STRUCTS["i"].unpack_from(self.buf, self.pos)[0]
+        n = _INT.unpack_from(self.buf, self.pos)[0]
         self.pos += 4
         if n < 0:
             raise self.fail(f"negative {what} length {n}", "nbt.length.negative")
-        if n * unit > self.budget():
-            if self.inflater is not None and n * unit > self.limits.max_inflated - self.inflated_total:
-                raise self.fail(f"{what} length {n} goes beyond the {self.limits.max_inflated} byte inflated-size "
-                                "limit", "nbt.limit.inflated", hint="the file is corrupt or a decompression bomb")
-            raise self.fail(f"{what} length {n} does not fit in the remaining input", "nbt.length.overflow",
-                            hint="the file is truncated or corrupt")
+        self.check_room(n * unit, f"{what} length {n}")
         return n
 
     def string(self) -> str:
         buf, pos = self.buf, self.pos
         if pos + 2 <= len(buf):
-            n = (buf[pos] << 8) | buf[pos + 1]
-            end = pos + 2 + n
+            end = pos + 2 + ((buf[pos] << 8) | buf[pos + 1])
             if end <= len(buf):
-                # Short strings (tag names, ids) repeat a lot: decode each distinct one once.
-                raw = buf[pos + 2:end]
-                text = self.texts.get(raw)
-                if text is not None:
+                text = self.texts.get(buf[pos + 2:end])
+                if text is not None:  # seen before: decoded, counted and checked already
                     self.pos = end
                     return text
         self.need(2)
-        n = _STRUCTS["H"].unpack_from(self.buf, self.pos)[0]
+        n = (self.buf[self.pos] << 8) | self.buf[self.pos + 1]
         self.pos += 2
         raw = self.take(n)
-        if n > self.stats.max_string_bytes:
-            self.stats.max_string_bytes = n
+        stats = self.stats
+        if n > stats.max_string_bytes:
+            stats.max_string_bytes = n
         try:
             text, plain = decode_mutf8(raw)
         except UnicodeDecodeError:
             raise self.fail("string is not valid modified UTF-8", "nbt.string.encoding") from None
         if plain:
-            self.stats.non_mutf8_strings += 1
-        elif n <= 64 and len(self.texts) < 4096:
+            stats.non_mutf8_strings += 1
+        elif n <= 64 and len(self.texts) < _TEXTS:
             self.texts[raw] = text
         return text
 
-    # --- payloads ---------------------------------------------------------------------------------------------
-    def payload(self, tag: int, depth: int):
+    def count(self, n: int = 1) -> None:
         stats = self.stats
-        stats.tag_count += 1
+        stats.tag_count += n
         if stats.tag_count > self.limits.max_tags:
             raise self.fail(f"more than {self.limits.max_tags} tags", "nbt.limit.tags")
-        scalar = _SCALAR.get(tag)
-        if scalar is not None:
-            size, st, cls = scalar
-            self.need(size)
-            value = cls(st.unpack_from(self.buf, self.pos)[0])
-            self.pos += size
-            return value
-        if tag == TAG_STRING:
-            return String(self.string())
-        if tag == TAG_COMPOUND:
-            return self.compound(depth + 1)
-        if tag == TAG_LIST:
-            return self.list(depth + 1)
-        if tag == TAG_BYTE_ARRAY:
-            n = self.length(1, "byte array")
-            sink = self.array_sink(self.path, n) if self.array_sink is not None else None
-            if sink is not None:
-                self.pour(n, sink.write)
-                return sink.finish()
-            return ByteArray(self.take_long(n))
-        if tag == TAG_INT_ARRAY:
-            n = self.length(4, "int array")
-            return IntArray(struct.unpack(f">{n}i", self.take(4 * n)))
-        if tag == TAG_LONG_ARRAY:
-            n = self.length(8, "long array")
-            return LongArray(struct.unpack(f">{n}q", self.take(8 * n)))
-        raise self.fail(f"unknown tag type {tag}", "nbt.tag.unknown")
 
     def enter(self, depth: int) -> None:
         if depth > self.stats.max_depth:
@@ -325,63 +253,157 @@ class _Reader:
             if depth > self.limits.max_depth:
                 raise self.fail(f"nesting deeper than {self.limits.max_depth} levels", "nbt.limit.depth")
 
-    def compound(self, depth: int) -> Compound:
+    # --- payloads ---------------------------------------------------------------------------------------------
+    def payload(self, tag: int, depth: int, build: bool):
+        """The value of a ``tag`` payload (None when not ``build``); ``depth`` is the enclosing container's."""
+        self.count()
+        scalar = _SCALAR.get(tag)
+        if scalar is not None:
+            size, unpack, cls = scalar
+            if not build:
+                self.skip(size)
+                return None
+            self.need(size)
+            value = cls(unpack.unpack_from(self.buf, self.pos)[0])
+            self.pos += size
+            return value
+        if tag == TAG_STRING:
+            text = self.string()
+            return String(text) if build else None
+        if tag == TAG_COMPOUND:
+            return self.compound(depth + 1, build)
+        if tag == TAG_LIST:
+            return self.list(depth + 1, build)
+        unit = _ARRAY_UNIT.get(tag)
+        if unit is None:
+            raise self.fail(f"unknown tag type {tag}", "nbt.tag.unknown")
+        n = self.length(unit, _ARRAY_NAME[tag])
+        if not build:
+            self.skip(unit * n)
+            return None
+        self.need(unit * n)
+        start = self.pos
+        self.pos += unit * n
+        if tag == TAG_BYTE_ARRAY:  # copied once, straight out of the buffer (a 256^3 BlockData is 17 MB)
+            with memoryview(self.buf) as view:
+                return ByteArray(view[start:self.pos])
+        return (IntArray if tag == TAG_INT_ARRAY else LongArray)(
+            struct.unpack_from(f">{n}{'i' if unit == 4 else 'q'}", self.buf, start))
+
+    def compound(self, depth: int, build: bool) -> Compound | None:
         self.enter(depth)
-        result = Compound()
-        path = self.path
-        stats = self.stats
-        skim = self.skim
+        result = Compound() if build else None
+        names: set[str] = set()
+        path, keep, stats, max_tags = self.path, self.keep, self.stats, self.limits.max_tags
         while True:
             tag = self.u8()
             if tag == TAG_END:
                 return result
             name = self.string()
             path.append(name)
+            if name in names:
+                self.stats.duplicate_names.append("/" + "/".join(path))
+            names.add(name)
             scalar = _SCALAR.get(tag)
             if scalar is not None:  # inlined scalar payload: the bulk of all tags
-                size, st, cls = scalar
+                size, unpack, cls = scalar
                 if self.pos + size > len(self.buf):
                     self.need(size)
-                value = cls(st.unpack_from(self.buf, self.pos)[0])
+                if build:
+                    result[name] = cls(unpack.unpack_from(self.buf, self.pos)[0])
                 self.pos += size
                 stats.tag_count += 1
-                if stats.tag_count > self.limits.max_tags:
-                    raise self.fail(f"more than {self.limits.max_tags} tags", "nbt.limit.tags")
-            elif (tag == TAG_LIST or tag == TAG_COMPOUND) and skim is not None and skim(path):
-                value = self.skimmer.skip(tag, depth, name)
+                if stats.tag_count > max_tags:
+                    raise self.fail(f"more than {max_tags} tags", "nbt.limit.tags")
+            elif tag == TAG_STRING:  # inlined too: ids and names
+                text = self.string()
+                if build:
+                    result[name] = String(text)
+                stats.tag_count += 1
+                if stats.tag_count > max_tags:
+                    raise self.fail(f"more than {max_tags} tags", "nbt.limit.tags")
             else:
-                value = self.payload(tag, depth)
-            if name in result:
-                stats.duplicate_names.append(self.pointer())
+                wanted = True if tag != TAG_LIST and tag != TAG_COMPOUND or not build or keep is None else keep(path)
+                if wanted is True:
+                    value = self.payload(tag, depth, build)
+                    if build:
+                        result[name] = value
+                elif wanted == RAW:
+                    result[name] = self.encoded(tag, depth, name)
+                else:
+                    self.skipped(tag, depth, name)
             path.pop()
-            result[name] = value
 
-    def list(self, depth: int) -> List:
+    def encoded(self, tag: int, depth: int, name: str) -> Encoded:
+        """A container walked unbuilt (:meth:`skipped`) and kept as its payload bytes."""
+        start = self.base + self.pos
+        outer, self.mark = self.mark, start if self.mark is None else self.mark
+        try:
+            self.skipped(tag, depth, name)
+        finally:
+            self.mark = outer
+        return Encoded(tag, self.buf[start - self.base:self.pos])
+
+    def skipped(self, tag: int, depth: int, name: str) -> None:
+        """Walk a container the caller does not keep.
+
+        Equal bytes walk equally (an NBT payload is self-delimiting), and real files repeat block-entity contents
+        (11,820 barrels holding the same items in the 256^3 corpus file): a container byte-identical to a clean one
+        walked before under the same name adds that walk's facts instead of being walked again."""
+        seen = self.seen.setdefault(name, [])
+        buf, pos, stats = self.buf, self.pos, self.stats
+        for encoding, tags, depth_below, longest_list, longest_string in seen:
+            if buf.startswith(encoding, pos):
+                self.pos = pos + len(encoding)
+                self.count(tags)
+                self.enter(depth + depth_below)
+                stats.max_list_length = max(stats.max_list_length, longest_list)
+                stats.max_string_bytes = max(stats.max_string_bytes, longest_string)
+                return
+        outer = (stats.tag_count, stats.max_depth, stats.max_list_length, stats.max_string_bytes,
+                 len(stats.duplicate_names), stats.non_mutf8_strings)
+        stats.max_depth, stats.max_list_length, stats.max_string_bytes = depth, 0, 0
+        start = self.base + self.pos
+        try:
+            self.payload(tag, depth, False)
+        finally:
+            facts = (stats.tag_count - outer[0], stats.max_depth - depth, stats.max_list_length,
+                     stats.max_string_bytes)
+            stats.max_depth = max(stats.max_depth, outer[1])
+            stats.max_list_length = max(stats.max_list_length, outer[2])
+            stats.max_string_bytes = max(stats.max_string_bytes, outer[3])
+        clean = len(stats.duplicate_names) == outer[4] and stats.non_mutf8_strings == outer[5]
+        size = self.base + self.pos - start
+        if clean and len(seen) < 16 and size <= 65536 and start >= self.base:  # still in the buffer
+            seen.append((self.buf[start - self.base:self.pos], *facts))
+
+    def list(self, depth: int, build: bool) -> List | None:
         self.enter(depth)
         subtype = self.u8()
         if subtype > TAG_LONG_ARRAY:
             raise self.fail(f"unknown list element type {subtype}", "nbt.tag.unknown")
-        n = self.length(1 if subtype else 0, "list")
+        n = self.length(_SIZE.get(subtype, 1 if subtype else 0), "list")
         if n > self.stats.max_list_length:
             self.stats.max_list_length = n
         if subtype == TAG_END:
             if n:
                 raise self.fail("non-empty list of element type End", "nbt.list.end")
-            return List((), TAG_END)
-        fmt = _LIST_FMT.get(subtype)
-        if fmt is not None:
-            size = struct.calcsize(">" + fmt)
-            self.stats.tag_count += n
+            return List((), TAG_END) if build else None
+        code = _LIST_CODE.get(subtype)
+        if code is not None:  # a list of fixed-size scalars: one read
+            self.count(n)
+            if not build:
+                self.skip(_SIZE[subtype] * n)
+                return None
             cls = _SCALAR[subtype][2]
-            return List(map(cls, struct.unpack(f">{n}{fmt}", self.take(size * n))), subtype)
+            return List(map(cls, struct.unpack(f">{n}{code}", self.take(_SIZE[subtype] * n))), subtype)
+        items = List((), subtype) if build else None
         path = self.path
-        if subtype == TAG_COMPOUND and self.skimmer is not None and path and path[-1] in _ENTRY_LISTS:
-            return self.skimmer.entries(n, depth)
-        items = List((), subtype)
-        append = items.append
         for index in range(n):
             path.append(str(index))
-            append(self.payload(subtype, depth))
+            value = self.payload(subtype, depth, build)
+            if build:
+                items.append(value)
             path.pop()
         return items
 
@@ -403,22 +425,12 @@ def is_gzip(data: bytes) -> bool:
     return data[:2] == b"\x1f\x8b"
 
 
-def read_nbt(data: bytes, limits: ReadLimits | None = None, skim=None,
-             keep_raw: bool = False, array_sink=None, inflate_ahead: bool = False) -> tuple[Compound, ReadStats]:
+def read_nbt(data: bytes, limits: ReadLimits | None = None, keep=None) -> tuple[Compound, ReadStats]:
     """Parse one NBT document (gzip or raw, detected by magic) into (root compound, stats).
 
-    ``skim(path) -> bool`` (optional) is asked for every list/compound inside a compound; when it answers True
-    the container is structure-checked without being built (:mod:`mcb.schematics.nbt_skim`) and returned as a
-    ``Skipped`` placeholder; with ``keep_raw`` it carries its encoded bytes (``Skipped.raw``) so a writer can copy it
-    and :class:`~mcb.schematics.nbt_skim.LazyCompound` can decode it on first access.
-
-    ``array_sink(path, n)`` (optional) is asked before each Byte_Array payload of ``n`` bytes is read (``path`` is
-    the reader's live list of names). It answers None, or a sink whose ``write(piece)`` gets the payload in pieces
-    (memoryviews, valid only during the call) and whose ``finish()`` gives the value to store for the tag: the
-    array can go elsewhere (:mod:`mcb.schematics.offload`) without being built here.
-
-    ``inflate_ahead`` lets a worker thread inflate a big gzip file ahead of the parser. That pays when the
-    process has a core to spare for it; beside another busy thread (a numpy import) it costs more than it saves.
+    ``keep(path)`` (optional; ``path`` is the live list of names from the root) is asked for every list or compound
+    inside a kept compound: True builds it, False walks it with every check and leaves it out of the tree, and
+    :data:`RAW` walks it the same way and keeps its encoded bytes (:class:`Encoded`).
     """
     limits = limits or ReadLimits()
     stats = ReadStats(compressed=is_gzip(data), compressed_size=len(data))
@@ -427,36 +439,15 @@ def read_nbt(data: bytes, limits: ReadLimits | None = None, skim=None,
                        rule="nbt.limit.compressed", pointer="/")
     if not data:
         raise NbtError("file is empty", rule="nbt.empty", pointer="/")
+    walker = _Walker(data, stats.compressed, limits, stats, keep)
     with gc_paused():
-        return _read(data, limits, skim, keep_raw, stats, array_sink, inflate_ahead)
-
-
-def _read(data: bytes, limits: ReadLimits, skim, keep_raw: bool, stats: ReadStats,
-          array_sink=None, ahead: bool = False) -> tuple[Compound, ReadStats]:
-    reader = _Reader(data, stats.compressed, limits, stats, ahead)
-    try:
-        return _parse(reader, data, skim, keep_raw, stats, array_sink)
-    finally:
-        if reader.inflater is not None:
-            reader.inflater.close()
-
-
-def _parse(reader: _Reader, data: bytes, skim, keep_raw: bool, stats: ReadStats,
-           array_sink) -> tuple[Compound, ReadStats]:
-    reader.array_sink = array_sink
-    if skim is not None:
-        from mcb.schematics.nbt_skim import Skimmer
-
-        reader.skim = skim
-        reader.skimmer = Skimmer(reader, keep_raw=keep_raw)
-    first = reader.u8()
-    if first != TAG_COMPOUND:
-        what = f"a {TAG_NAMES[first]} tag" if first < len(TAG_NAMES) else f"byte 0x{first:02x}, not a tag type"
-        raise NbtError(f"not an NBT compound: the file starts with {what}",
-                       rule="nbt.root.type", pointer="/",
-                       hint=None if stats.compressed else "not an NBT file (and not gzip-compressed)")
-    stats.root_name = reader.string()
-    root = reader.payload(TAG_COMPOUND, 0)
-    stats.trailing_nbt_bytes = reader.drain()
-    stats.inflated_size = len(data) if reader.inflater is None else reader.inflated_total
+        first = walker.u8()
+        if first != TAG_COMPOUND:
+            what = f"a {TAG_NAMES[first]} tag" if first < len(TAG_NAMES) else f"byte 0x{first:02x}, not a tag type"
+            raise NbtError(f"not an NBT compound: the file starts with {what}", rule="nbt.root.type", pointer="/",
+                           hint=None if stats.compressed else "not an NBT file (and not gzip-compressed)")
+        stats.root_name = walker.string()
+        root = walker.payload(TAG_COMPOUND, 0, True)
+    stats.trailing_nbt_bytes = walker.drain()
+    stats.inflated_size = walker.inflated
     return root, stats

@@ -93,41 +93,20 @@ def _surrogates(ch: str) -> str:
     return chr(0xD800 + (code >> 10)) + chr(0xDC00 + (code & 0x3FF))
 
 
-class TemplateEntry(Compound):
-    """A list entry the reader rebuilt from a remembered entry (``nbt_skim``): all but ``Pos`` are the values of
-    ``template`` (that entry's dict without Pos: shared, immutable values, never mutated). ``template`` is dropped
-    on any change, so while it is set consumers may do their per-entry work once per template."""
+class Encoded:
+    """A list or compound kept as its encoded payload bytes (immutable, compared and hashed by its bytes): what a
+    reader hands a rewrite that copies block-entity contents without looking into them; the writer copies it."""
 
-    template = None
+    __slots__ = ("tag_id", "payload")
 
-    def __setitem__(self, key, value):
-        self.template = None
-        dict.__setitem__(self, key, value)
+    def __init__(self, tag_id: int, payload: bytes):
+        self.tag_id, self.payload = tag_id, payload
 
-    def __delitem__(self, key):
-        self.template = None
-        dict.__delitem__(self, key)
+    def __eq__(self, other):
+        return type(other) is Encoded and other.tag_id == self.tag_id and other.payload == self.payload
 
-    def __ior__(self, other):
-        self.template = None
-        return dict.__ior__(self, other)
+    def __hash__(self):
+        return hash((self.tag_id, self.payload))
 
-    def update(self, *args, **kwargs):
-        self.template = None
-        dict.update(self, *args, **kwargs)
-
-    def setdefault(self, key, default=None):
-        self.template = None
-        return dict.setdefault(self, key, default)
-
-    def pop(self, *args):
-        self.template = None
-        return dict.pop(self, *args)
-
-    def popitem(self):
-        self.template = None
-        return dict.popitem(self)
-
-    def clear(self):
-        self.template = None
-        dict.clear(self)
+    def __repr__(self) -> str:
+        return f"Encoded({TAG_NAMES[self.tag_id]}, {len(self.payload)} bytes)"

@@ -337,23 +337,38 @@ def _crop_to_content(image, margin: int = 6):
     return image.crop((left, top, right, bottom))
 
 
-def write_png(image, path: str | os.PathLike) -> Path:
-    """Write ``image`` as PNG atomically (temp file in the same directory, then ``os.replace``)."""
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    if not directory.is_dir():
-        raise InputError(f"output directory does not exist: {directory}")
+def png_bytes(image) -> bytes:
+    """``image`` encoded as PNG."""
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", optimize=False)
-    return write_atomic(target, buffer.getvalue())
+    return buffer.getvalue()
 
 
-def render_file(source, output, view: str = "both", scale: int | None = None) -> dict:
-    """Read a schematic file and write its PNG rendering atomically; return a summary for the CLI."""
+def write_png(image, path: str | os.PathLike) -> Path:
+    """Write ``image`` as PNG atomically (temp file in the same directory, then ``os.replace``)."""
+    return write_atomic(_png_target(path), png_bytes(image))
+
+
+def render_png(source, view: str = "both", scale: int | None = None) -> tuple[bytes, dict]:
+    """Read a schematic file and render it; (PNG bytes, summary). The MCP tool sends the bytes as an image."""
     from mcb.schematics.sponge import read_schematic
 
     schem = read_schematic(source)
     image = render_schematic(schem, view, scale)
-    write_png(image, output)
-    return {"input": str(source), "output": str(output), "view": view, "width": image.width,
-            "height": image.height, "size": list(schem.size), "non_air": schem.non_air_count()}
+    return png_bytes(image), {"input": str(source), "view": view, "width": image.width, "height": image.height,
+                              "size": list(schem.size), "non_air": schem.non_air_count()}
+
+
+def render_file(source, output, view: str = "both", scale: int | None = None) -> dict:
+    """Read a schematic file and write its PNG rendering atomically; return a summary for the CLI."""
+    png, summary = render_png(source, view, scale)
+    write_atomic(_png_target(output), png)
+    return {"input": summary.pop("input"), "output": str(output), **summary}
+
+
+def _png_target(path) -> Path:
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        raise InputError(f"output directory does not exist: {directory}")
+    return target

@@ -23,7 +23,7 @@ RULES: dict[str, str] = {
     "nbt.limit.depth": "Tags are nested deeper than the reader allows",
     "nbt.limit.tags": "More tags than the reader allows",
     "nbt.list.end": "A non-empty list of element type End",
-    "nbt.list.header": "A malformed list header",
+    "nbt.duplicate": "A compound names the same tag twice",
     "nbt.string.encoding": "A string is not valid modified UTF-8",
     "nbt.tag.unknown": "An unknown tag type",
     "gzip.corrupt": "The gzip data is corrupt",

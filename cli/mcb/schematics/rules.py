@@ -14,23 +14,26 @@ from __future__ import annotations
 
 import os
 
-from mcb.background import import_in_background
 from mcb.errors import InputError, UsageError
 from mcb.reports.model import Diagnostic, FileReport, Severity
 from mcb.schematics import server_rules as server
 from mcb.schematics.document import Document, load_document, not_sponge_error, read_source
-from mcb.schematics.nbt import NbtError, ReadLimits, tag_type
+from mcb.schematics.nbt import ReadLimits, tag_type
 from mcb.schematics.rule_ids import RULES  # noqa: F401  (re-exported for the command's SARIF metadata)
 from mcb.schematics.spec_rules import spec_findings
 
 PROFILES = ("server", "spec")
+
 
 def _diagnostic(rule: str, severity: Severity, message: str, file: str, pointer=None, hint=None) -> Diagnostic:
     return Diagnostic(rule=rule, severity=severity, message=message, file=file, pointer=pointer, hint=hint)
 
 
 def _from_server(finding: server.ServerFinding, file: str) -> Diagnostic:
-    text = f'server: "{finding.message}"' if finding.exact else finding.message
+    if finding.cause:  # lead with the real reason; the server's own words stay, quoted
+        text = f'{finding.cause}; server: "{finding.message}"'
+    else:
+        text = f'server: "{finding.message}"' if finding.exact else finding.message
     if finding.detail:
         text += f" ({finding.detail})"
     return _diagnostic(finding.rule, Severity.ERROR, text, file, finding.pointer, finding.hint)
@@ -52,85 +55,53 @@ def resolve_target(profile: str, mc_version: str | int | None, file_data_version
 
 
 def validate_schematic(source: str | os.PathLike, *, profile: str = "server", mc_version: str | int | None = None,
-                       limits: ReadLimits | None = None, helper: bool = False) -> FileReport:
-    """Check one file; the report's ``facts`` carry format, version, size and the server's verdict.
-
-    ``helper=True`` lets a big file's BlockData be checked by a forked helper process on another core while the
-    rest is parsed (:mod:`mcb.schematics.offload`; for one-shot commands: it forks). The report is the same.
-    """
+                       limits: ReadLimits | None = None) -> FileReport:
+    """Check one file; the report's ``facts`` carry format, version, size and the server's verdict (the answer of
+    :func:`~mcb.schematics.server_rules.check_server_subset`, whatever the profile)."""
     if profile not in PROFILES:
         raise UsageError(f"unknown profile {profile!r}", hint="choose server or spec")
     file = str(source)
     report = FileReport(file=file, facts={"profile": profile})
     limits = limits or ReadLimits()
-    data, _ = _read_or_report(source, limits, report)
-    if data is None:
-        return report
-    presence = None
-    if helper and len(data) > _SMALL_FILE:
-        from mcb.schematics.offload import PresenceHelper
-
-        presence = PresenceHelper.start()
     try:
-        return _validate(data, file, report, profile, mc_version, limits, presence)
-    finally:
-        if presence is not None:
-            presence.close()
-
-
-def _read_or_report(source, limits: ReadLimits, report: FileReport):
-    try:
-        return read_source(source, limits)
-    except NbtError as error:
-        _unreadable(error, report, report.facts["profile"])
+        data, _ = read_source(source, limits)
     except InputError as error:
-        report.diagnostics.append(_diagnostic(error.code, Severity.ERROR, error.message, report.file, None, error.hint))
-    return None, None
-
-
-def _unreadable(error: NbtError, report: FileReport, profile: str) -> None:
-    file = report.file
-    verdict = error.message
-    if error.rule == "nbt.limit.inflated":
-        # Our reader stops at a generous cap; the server's own cap is 4 MiB, so it refuses such a file first.
-        finding = server.ServerFinding("server.size.inflated", "Inflated schematic exceeds 4 MiB", "/",
-                                       detail=f"inflated size above {server.MAX_INFLATED} bytes")
-        verdict = finding.message
-        if profile == "server":
-            report.diagnostics.append(_from_server(finding, file))
-    report.diagnostics.append(_diagnostic(error.rule, Severity.ERROR, error.message, file, error.pointer, error.hint))
-    report.facts["server_verdict"] = f"rejected: {verdict}"
-
-
-def _validate(data: bytes, file: str, report: FileReport, profile: str, mc_version, limits: ReadLimits,
-              presence) -> FileReport:
+        report.diagnostics.append(_diagnostic(getattr(error, "rule", error.code), Severity.ERROR, error.message, file,
+                                              getattr(error, "pointer", None), error.hint))
+        report.facts["server_verdict"] = f"rejected: {error.message}"
+        return report
     try:
-        doc = load_document(data, limits, fast=True, helper=presence)
+        doc, read_error = load_document(data, limits, fast=True), None
         doc.path = file
-    except NbtError as error:
-        _unreadable(error, report, profile)
-        return report
     except InputError as error:
-        report.diagnostics.append(_diagnostic(error.code, Severity.ERROR, error.message, file, None, error.hint))
+        doc, read_error = None, error
+    from mcb.blocks.registry import load_registry
+
+    target = load_registry(mc_version)
+    verdict = server.check_server_subset(data, server_data_version=target.data_version, registry=target,
+                                         build_model=False, document=doc)
+    report.facts["server_verdict"] = "accepted" if verdict.accepted else f"rejected: {verdict.message}"
+    if doc is None:
+        if profile == "server":
+            report.diagnostics += [_from_server(f, file) for f in verdict.findings]
+        if profile != "server" or all(f.rule != getattr(read_error, "rule", None) for f in verdict.findings):
+            report.diagnostics.append(_diagnostic(getattr(read_error, "rule", read_error.code), Severity.ERROR,
+                                                  read_error.message, file, getattr(read_error, "pointer", None),
+                                                  read_error.hint))
         return report
     report.facts.update(_facts(doc))
     if doc.kind != "sponge":
         error = not_sponge_error(doc)
         report.diagnostics.append(_diagnostic(error.rule, Severity.ERROR, error.message, file, "/", error.hint))
-        report.facts["server_verdict"] = f"rejected: not a Sponge schematic ({doc.label})"
         return report
     file_dv = report.facts.get("data_version")
-    registry, registry_note = resolve_target(profile, mc_version, file_dv)
+    registry, registry_note = (target, None) if profile == "server" else resolve_target(profile, mc_version, file_dv)
     report.facts["checked_against"] = {"release": registry.release, "data_version": registry.data_version}
-    server_found = server.stream_findings(len(data), doc.stats.compressed) + server.nbt_findings(doc)
-    more, _ = server.schematic_findings(doc, server_data_version=registry.data_version,
-                                        registry=registry if profile == "server" else None)
-    server_found += more
-    verdict = "accepted" if not server_found else f"rejected: {server_found[0].message}"
-    report.facts["server_verdict"] = verdict
+    server_found = verdict.findings
     if profile == "server":
         report.diagnostics += [_from_server(f, file) for f in server_found]
-        report.diagnostics += _version_notes(doc, file, Severity.NOTE, server_found)
+        if not (server_found and server_found[0].cause):  # the first finding names the version already
+            report.diagnostics += _version_notes(doc, file, Severity.NOTE, server_found)
     else:
         report.diagnostics += _version_notes(doc, file, Severity.WARNING, [])
         report.diagnostics += spec_findings(doc, file, registry)
@@ -202,13 +173,8 @@ def _offset_warning(doc: Document, file: str) -> list[Diagnostic]:
 
 
 def validate_paths(paths, *, profile: str = "server", mc_version: str | int | None = None,
-                   globs: list[str] | None = None, jobs: int | None = None, progress=None,
-                   helper: bool = False) -> list[FileReport]:
-    """Walk files/directories (default pattern ``*.schem``) and validate each one.
-
-    ``helper=True`` (one-shot commands) lets a single big file's BlockData be checked in a forked helper process
-    (:mod:`mcb.schematics.offload`) where that is safe; the reports are the same either way.
-    """
+                   globs: list[str] | None = None, jobs: int | None = None, progress=None) -> list[FileReport]:
+    """Walk files/directories (default pattern ``*.schem``) and validate each one."""
     from mcb.reports.runner import check_files, collect_files
 
     if profile not in PROFILES:
@@ -218,31 +184,5 @@ def validate_paths(paths, *, profile: str = "server", mc_version: str | int | No
 
         load_registry(mc_version)  # a bad --mc-version is a usage error before any file is read
     files = collect_files(paths, globs or ["*.schem"])
-    big = any(_size(f) > _SMALL_FILE for f in files)
-    # One big file: its BlockData is checked by a helper process on another core (mcb.schematics.offload), which
-    # imports numpy itself. Otherwise numpy, needed only for big BlockData arrays, loads on a thread while the first
-    # file inflates (mcb.background).
-    if helper and len(files) == 1 and big:
-        from mcb.schematics import offload
-
-        helper = offload.started_early() or offload.available()
-    else:
-        helper = False
-    warming = import_in_background("numpy") if big and not helper else None
-    try:
-        return check_files(files, lambda path: validate_schematic(path, profile=profile, mc_version=mc_version,
-                                                                  helper=helper),
-                           jobs=jobs, progress=progress)
-    finally:
-        if warming is not None:
-            warming.join()
-
-
-_SMALL_FILE = 32 * 1024  # compressed bytes; smaller files are usually checked without numpy (varint_py)
-
-
-def _size(path) -> int:
-    try:
-        return os.stat(path).st_size
-    except OSError:
-        return 0
+    return check_files(files, lambda path: validate_schematic(path, profile=profile, mc_version=mc_version),
+                       jobs=jobs, progress=progress)

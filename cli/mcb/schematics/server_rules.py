@@ -1,8 +1,9 @@
 """The plugin's Sponge v2 import subset (protocol §6.4, spec §B), rule by rule, in the server's order.
 
-``server_findings(doc, ...)`` lists every rule a document breaks (the validator reports them all);
-``check_server_subset(source, ...)`` answers like the server: the first failure's message, verbatim where §6.4
-quotes one (``ServerVerdict.exact``), or acceptance with the decoded, canonicalised schematic.
+:func:`check_server_subset` is the one answer to "what would the server say about this file": ``schem validate
+--profile server`` reports its findings, ``schem info`` shows its verdict and ``mcb serve`` answers with its
+message. It lists every rule the file breaks; the verdict is the first one's message, verbatim where §6.4 quotes
+one (``ServerVerdict.exact``), or acceptance with the decoded, canonicalised schematic.
 """
 
 from __future__ import annotations
@@ -31,6 +32,11 @@ STATE_PATTERN = re.compile(r"minecraft:[a-z0-9_]+(\[[a-z0-9_=,]+\])?")
 CONVERT_HINT = "convert it with `mcb schem convert FILE -o OUT.schem` (writes Sponge v2)"
 
 
+# The server reads with its own caps; its reader stops where ours would (protocol §6.4 rules 1 and 3).
+SERVER_READ_LIMITS = ReadLimits(max_compressed=MAX_COMPRESSED * 64, max_inflated=MAX_INFLATED + 1,
+                                max_tags=MAX_TAGS + 1)
+
+
 @dataclass
 class ServerFinding:
     rule: str
@@ -39,6 +45,7 @@ class ServerFinding:
     exact: bool = True
     hint: str | None = None
     detail: str | None = None  # our extra explanation shown next to the server's words
+    cause: str | None = None   # the real reason in our words, when the server's words hide it (shown first)
 
 
 @dataclass
@@ -50,6 +57,7 @@ class ServerVerdict:
     findings: list[ServerFinding] = field(default_factory=list)
     schematic: object | None = None         # mcb.schematics.model.Schematic when accepted
     canonical_palette: list[str] | None = None
+    document: Document | None = None        # the file as read under the server's limits (None: unreadable)
 
 
 def stream_findings(data_size: int, compressed: bool) -> list[ServerFinding]:
@@ -126,10 +134,12 @@ def schematic_findings(doc: Document, *, server_data_version: int | None = SERVE
     root, found, canonical = doc.root, [], {}
     unknown = [k for k in root if k not in ALLOWED_ROOT_KEYS]
     if unknown:
+        v3 = doc.kind == "sponge" and (doc.version == 3 or doc.nonconforming_v3 or doc.body_pointer == "/Schematic")
         found.append(ServerFinding("server.fields.unsupported",
                                    "Unsupported schematic fields (biomes/custom data are not imported)", "/",
                                    detail="unsupported root tags: " + ", ".join(unknown[:8]),
-                                   hint=CONVERT_HINT if doc.version in (1, 3) or "Schematic" in unknown else None))
+                                   hint=CONVERT_HINT if doc.version in (1, 3) or "Schematic" in unknown else None,
+                                   cause="this is Sponge v3; the server imports only Sponge v2" if v3 else None))
     if isinstance(root.get("Schematic"), dict) and "Version" not in root:
         return found, canonical  # a v3 wrapper: the server stops at the unsupported field; the rest is cascade
     version = root.get("Version")
@@ -241,38 +251,38 @@ def _palette_findings(doc, root, volume, registry, canonical: dict[str, str]) ->
 
 
 def check_server_subset(source: str | os.PathLike | bytes, *, server_data_version: int | None = SERVER_DATA_VERSION,
-                        registry=None, build_model: bool = True) -> ServerVerdict:
-    """Answer like the plugin's ``SchematicAssets.decode`` (+ the import-time DataVersion check).
+                        registry=None, build_model: bool = True, document: Document | None = None) -> ServerVerdict:
+    """What the plugin's ``SchematicAssets.decode`` (+ the import-time DataVersion check) says about a file.
 
     ``source`` is a path or the file's bytes. ``registry`` (``mcb.blocks.registry.load_registry(...)``) enables the
     runtime state check; ``server_data_version=None`` skips the DataVersion comparison (asset listing). On
-    acceptance ``schematic`` is the decoded model with palette keys replaced by their canonical states.
+    acceptance ``schematic`` is the decoded model with palette keys replaced by their canonical states (with
+    ``build_model``). ``document``: the same bytes already read by ``load_document`` with other limits; it is used
+    when reading under the server's limits would give the very same tree and statistics (it stayed inside them),
+    else the bytes are read again.
     """
-    limits = ReadLimits(max_compressed=MAX_COMPRESSED * 64, max_inflated=MAX_INFLATED + 1, max_tags=MAX_TAGS + 1)
-    try:
-        data, _ = read_source(source, limits)
-    except InputError as error:
-        return _refused([ServerFinding(getattr(error, "rule", error.code), error.message, exact=False)])
-    first = stream_findings(len(data), data[:2] == b"\x1f\x8b")
-    if first:
-        return _refused(first)
-    try:
-        doc = load_document(data, limits)
-    except InputError as error:
-        rule = getattr(error, "rule", error.code)
-        message = "Inflated schematic exceeds 4 MiB" if rule == "nbt.limit.inflated" else "Malformed schematic"
-        return _refused([ServerFinding(rule, message, getattr(error, "pointer", None),
-                                       exact=rule == "nbt.limit.inflated", detail=error.message)])
-    findings = nbt_findings(doc)
+    if document is not None:
+        data = document.data
+    else:
+        try:
+            data, _ = read_source(source, SERVER_READ_LIMITS)
+        except InputError as error:
+            return _verdict([ServerFinding(getattr(error, "rule", error.code), error.message, exact=False)], None)
+    findings = stream_findings(len(data), data[:2] == b"\x1f\x8b")
+    doc = document if document is not None and _inside_server_limits(document) else None
+    if doc is None:
+        try:
+            doc = load_document(data, SERVER_READ_LIMITS, fast=True)
+        except InputError as error:
+            return _verdict(findings + [_unreadable(error)], None)
+    findings += nbt_findings(doc)
     more, canonical = schematic_findings(doc, server_data_version=server_data_version, registry=registry)
     findings += more
-    if findings:
-        return _refused(findings)
-    verdict = ServerVerdict(True, canonical_palette=None)
-    if build_model:
+    verdict = _verdict(findings, doc)
+    if verdict.accepted and build_model:
         from mcb.schematics.sponge import schematic_from_document
 
-        schem = schematic_from_document(doc)
+        schem = schematic_from_document(doc)  # accepted: no block entities or entities were left out
         schem.palette = [canonical.get(s, s) for s in schem.palette]
         # The server reads Offset as the paste offset and ignores WorldEdit's WEOffset (spec §A.6).
         schem.offset = schem.source.stored_offset or (0, 0, 0)
@@ -282,6 +292,29 @@ def check_server_subset(source: str | os.PathLike | bytes, *, server_data_versio
     return verdict
 
 
-def _refused(findings: list[ServerFinding]) -> ServerVerdict:
+def _inside_server_limits(doc: Document) -> bool:
+    """Whether ``doc``'s read stayed inside :data:`SERVER_READ_LIMITS` (then reading again under them gives the
+    same tree and statistics: the reader's checks are the same, only the caps differ)."""
+    limits = SERVER_READ_LIMITS
+    return (len(doc.data) <= limits.max_compressed and doc.stats.inflated_size <= limits.max_inflated
+            and doc.stats.tag_count <= limits.max_tags and doc.stats.max_depth <= limits.max_depth)
+
+
+def _unreadable(error: InputError) -> ServerFinding:
+    """What the server says when its reader stops: its own cap, or "Malformed schematic" with our reason."""
+    rule = getattr(error, "rule", error.code)
+    if rule == "nbt.limit.inflated":
+        return ServerFinding("server.size.inflated", "Inflated schematic exceeds 4 MiB", "/",
+                             detail=f"inflated size above {MAX_INFLATED} bytes")
+    if rule == "nbt.limit.tags":
+        return ServerFinding("server.nbt.tags", f"NBT limit exceeded: more than {MAX_TAGS} tags (server limit "
+                             f"{MAX_TAGS})", "/", exact=False)
+    return ServerFinding(rule, "Malformed schematic", getattr(error, "pointer", None), exact=False,
+                         detail=error.message, hint=error.hint)
+
+
+def _verdict(findings: list[ServerFinding], doc: Document | None) -> ServerVerdict:
+    if not findings:
+        return ServerVerdict(True, document=doc)
     head = findings[0]
-    return ServerVerdict(False, head.message, head.exact, head.rule, findings)
+    return ServerVerdict(False, head.message, head.exact, head.rule, findings, document=doc)

@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-import sys
-from array import array
-
 from mcb.errors import InputError
 from mcb.reports.model import Diagnostic, Severity
 from mcb.schematics.document import Document
 from mcb.schematics.nbt import tag_type
-from mcb.schematics.nbt_scan import ScannedEntries
-from mcb.schematics.nbt_tags import IntArray
 
 INT_TAGS = (1, 2, 3, 4)
 
@@ -48,6 +43,10 @@ class _Checker:
             self.error("sponge.v3.nonconforming", "Sponge v3 fields must sit in a 'Schematic' compound inside an "
                        "unnamed root; WorldEdit does not recognise this file as v3", hint="re-save it with a "
                        "conforming writer, or convert it: `mcb schem convert FILE -o OUT.schem`")
+        for where in self.doc.stats.duplicate_names[:5]:
+            self.out.append(Diagnostic(rule="nbt.duplicate", severity=Severity.ERROR, message="a compound names the "
+                                       "same tag twice (readers keep one of them; the server refuses the file)",
+                                       file=self.file, pointer=where))
         if self.doc.stats.trailing_gzip_bytes:
             self.warn("sponge.gzip.trailing", f"{self.doc.stats.trailing_gzip_bytes} bytes follow the gzip stream; "
                       "they are ignored (Java's GZIPInputStream skips them too)")
@@ -151,9 +150,6 @@ class _Checker:
                            f"{state!r}: {error.message}", *where, state, hint=error.hint)
 
     def block_entities(self, entries, size, where):
-        if isinstance(entries, ScannedEntries) and len(entries) > 512:  # template hits checked as arrays
-            self.scanned_block_entities(entries, size, where)
-            return
         for i, entry in self.entry_list(entries, where):
             self.block_entity(i, entry.get("Pos"), entry.get("Id"), size, where)
 
@@ -164,25 +160,6 @@ class _Checker:
         elif not all(0 <= int(p) < s for p, s in zip(pos, size)):
             self.error("sponge.block_entity.outside", f"block entity {str(ident)} at {list(map(int, pos))} lies "
                        f"outside the {size[0]}x{size[1]}x{size[2]} box", *where, i, "Pos")
-
-    def scanned_block_entities(self, entries: ScannedEntries, size, where):
-        """Same findings, in list order, as checking entry by entry. A template's positions are checked as one
-        array of ints (``array``: no numpy import for this), entry by entry only when some lie outside."""
-        suspects = [(i, entry.get("Pos"), entry.get("Id")) for i, entry in entries.irregular()]
-        if all(cls is IntArray and tag_type(entry.get("Id")) == 8 for entry, cls in entries.hit_templates()) and \
-                not _outside(entries.hit_positions(), size):
-            groups = ()  # the usual case: every template hit is well formed and inside, checked in one pass
-        else:
-            groups = entries.template_groups()
-        for entry, cls, unpack, indices, payloads in groups:
-            ident = entry.get("Id")
-            if cls is not IntArray or tag_type(ident) != 8:
-                bad = range(len(indices))
-            else:
-                bad = _outside(b"".join(payloads), size)
-            suspects += [(indices[k], cls(unpack(payloads[k], 0)), ident) for k in bad]
-        for i, pos, ident in sorted(suspects, key=lambda item: item[0]):
-            self.block_entity(i, pos, ident, size, where)
 
     def entities(self, entries, size):
         stored = self.body.get("Offset")
@@ -221,22 +198,6 @@ class _Checker:
         if "BiomePalette" in body or "BiomeData" in body:
             self.blocks(body.get("BiomePalette"), body.get("BiomeData"), body.get("BiomePaletteMax"), size, (),
                         "BiomePalette", "BiomeData", "biome2d")
-
-
-_INT32 = next(code for code in "ilh" if array(code).itemsize == 4)
-
-
-def _outside(blob: bytes, size) -> list[int]:
-    """Which of the big-endian (x, y, z) int triples in ``blob`` lie outside ``0 <= v < size`` on some axis."""
-    values = array(_INT32)
-    values.frombytes(blob)
-    if sys.byteorder == "little":
-        values.byteswap()
-    axes = [values[axis::3] for axis in range(3)]
-    if all(min(column) >= 0 and max(column) < limit for column, limit in zip(axes, size)):
-        return []
-    return [k for k, (x, y, z) in enumerate(zip(*axes))
-            if not (0 <= x < size[0] and 0 <= y < size[1] and 0 <= z < size[2])]
 
 
 def spec_findings(doc: Document, file: str, registry) -> list[Diagnostic]:

@@ -16,12 +16,8 @@ import os
 import numpy as np
 
 from mcb.schematics.document import Document, SchematicError, load_document, not_sponge_error
-from mcb.schematics.model import BlockEntity, BlockEntityColumns, BlockEntityList, Entity, Schematic, SourceInfo
-from mcb.schematics.nbt import Compound, IntArray, ReadLimits, gc_paused, tag_type
-from mcb.schematics.nbt_scan import ScannedEntries
-from mcb.schematics.nbt_tags import TemplateEntry
-from mcb.schematics.nbt_lazy import LazyCompound
-from mcb.schematics.nbt_skim import Skipped
+from mcb.schematics.model import BlockEntity, Entity, Schematic, SourceInfo
+from mcb.schematics.nbt import Compound, ReadLimits, gc_paused, tag_type
 from mcb.schematics.cells import decode_cells
 from mcb.schematics.writer import encode_schematic, write_schematic
 
@@ -34,19 +30,18 @@ INT_TAGS = (1, 2, 3, 4)
 
 
 def read_schematic(source: str | os.PathLike | bytes, limits: ReadLimits | None = None, *,
-                   lazy: bool = True, compact: bool = False) -> Schematic:
-    """Read a Sponge v1/v2/v3 file (gzip or raw NBT, detected by content) into the model.
+                   compact: bool = False) -> Schematic:
+    """Read a Sponge v1/v2/v3 file (gzip or raw NBT, detected by content) into the model, every tag decoded.
 
-    ``lazy`` (default): nested containers inside block-entity/entity data (chest items, sign text, ...) are
-    structure-checked while reading but decoded only when first accessed (``LazyCompound``), and written back
-    byte for byte when untouched; this makes 40k-block-entity files fast. ``lazy=False`` decodes everything now.
     ``compact=True`` may give ``blocks``/``biomes`` as uint16 rather than the model's int32, for callers that only
     move and write the cells (rotate/mirror): half the memory to fill.
     """
-    return schematic_from_document(load_document(source, limits, fast=lazy, keep_raw=lazy), compact=compact)
+    return schematic_from_document(load_document(source, limits), compact=compact)
 
 
 def schematic_from_document(doc: Document, *, compact: bool = False) -> Schematic:
+    """The model of a recognised document (read without ``fast``, or with no block entities and entities: a fast
+    read leaves their contents out)."""
     if doc.kind != "sponge":
         raise not_sponge_error(doc)
     with gc_paused():
@@ -188,41 +183,7 @@ class _Builder:
         return dense.astype(np.int32, copy=False).reshape(shape)
 
     def block_entities(self, tag, *where) -> list[BlockEntity]:
-        if type(tag) is not ScannedEntries:  # an eager read (or no list at all)
-            return [self.block_entity(entry, i, *where) for i, entry in enumerate(self.entries(tag, *where))]
-        # A skimmed read: entries rebuilt from a remembered one (40k comparators, barrels) share its Id and data, so
-        # they become columns (positions, shape number) checked and split once per template, with no object each.
-        count = len(tag)
-        positions = np.zeros((count, 3), dtype=np.int64)
-        shape_of = np.zeros(count, dtype=np.int64)
-        shapes: list[tuple[str, object, bool]] = []
-        one_by_one = list(tag.irregular())
-        for template, pos_class, indices, moved in tag.template_hits():
-            shape = self.block_entity_shape(template) if pos_class is IntArray else None
-            if shape is None:  # checked (and refused) entry by entry below, in list order
-                one_by_one += [(index, _rebuilt(template, pos_class, pos))
-                               for index, pos in zip(indices.tolist(), moved.tolist())]
-                continue
-            positions[indices] = moved
-            shape_of[indices] = len(shapes)
-            shapes.append((*shape, True))
-        one_by_one.sort(key=lambda pair: pair[0])
-        for index, entry in one_by_one:
-            block_entity = self.block_entity(entry, index, *where)
-            positions[index] = block_entity.pos
-            shape_of[index] = len(shapes)
-            shapes.append((block_entity.id, block_entity.data, False))
-        return BlockEntityList(columns=BlockEntityColumns(positions, shape_of, shapes))
-
-    def block_entity_shape(self, template) -> tuple[str, object] | None:
-        """(Id, data) shared by a template's entries (each entry gets a shallow copy of data), or None."""
-        ident = template.get("Id", template.get("id"))
-        if tag_type(ident) != 8 or "Pos" in template:
-            return None
-        nested = template.get("Data")
-        if self.v3 and tag_type(nested) == 10:
-            return str(ident), LazyCompound.of(nested) if isinstance(nested, Skipped) else Compound(nested)
-        return str(ident), _lazy([(k, v) for k, v in template.items() if k not in ("Pos", "Id", "ContentVersion")])
+        return [self.block_entity(entry, i, *where) for i, entry in enumerate(self.entries(tag, *where))]
 
     def block_entity(self, entry, i: int, *where) -> BlockEntity:
         pos = self.vector("Pos", entry, *where, i)
@@ -232,9 +193,9 @@ class _Builder:
                             *where, i)
         nested = entry.get("Data")
         if self.v3 and tag_type(nested) == 10:
-            data = LazyCompound.of(nested) if isinstance(nested, Skipped) else nested
+            data = nested
         else:
-            data = _lazy([(k, v) for k, v in entry.items() if k not in ("Pos", "Id", "ContentVersion")])
+            data = Compound((k, v) for k, v in entry.items() if k not in ("Pos", "Id", "ContentVersion"))
         return BlockEntity(pos, str(ident), data)
 
     def entities(self, tag, shift) -> list[Entity]:
@@ -245,13 +206,12 @@ class _Builder:
                 raise self.fail("entity needs Pos (3 doubles) and Id (String)", "sponge.entity.shape", "Entities", i)
             nested = entry.get("Data")
             if tag_type(nested) == 10:
-                data = LazyCompound.of(nested) if isinstance(nested, Skipped) else nested
+                data = nested
             else:
-                data = _lazy([(k, v) for k, v in entry.items() if k not in ("Pos", "Id", "Extra")])
+                data = Compound((k, v) for k, v in entry.items() if k not in ("Pos", "Id", "Extra"))
                 extra = entry.get("Extra")
                 if tag_type(extra) == 10:  # a literal reading of the v2 spec's "Extra" field
-                    data = Compound(data)
-                    data.update(extra.decode() if isinstance(extra, Skipped) else extra)
+                    data.update(extra)
             local = tuple(float(p) - s for p, s in zip(pos, shift))
             result.append(Entity(local, str(ident), data))  # type: ignore[arg-type]
         return result
@@ -277,19 +237,3 @@ class _Builder:
         palette, order = self.palette(body.get("BiomePalette"), "BiomePalette")
         cells = self.cells(body.get("BiomeData"), order, (1, length, width), len(palette), "BiomeData")
         return palette, cells
-
-
-
-def _lazy(items: list) -> Compound:
-    """A Compound, or a LazyCompound when some values are skimmed containers (decoded on first access)."""
-    if any(isinstance(v, Skipped) for _, v in items):
-        return LazyCompound(items)
-    return Compound(items)
-
-
-def _rebuilt(template: dict, pos_class, pos: list) -> TemplateEntry:
-    """A template hit as the entry it stands for (for the checks and messages of the one-by-one path)."""
-    entry = TemplateEntry(template)
-    dict.__setitem__(entry, "Pos", pos_class(pos))
-    entry.template = template
-    return entry

@@ -19,7 +19,7 @@ import numpy as np
 from mcb.blocks.transform import MIRROR_AXES, ROTATIONS, transform_palette
 from mcb.errors import McbError, UsageError
 from mcb.schematics.cells import present_values, used_indices
-from mcb.schematics.model import BlockEntity, BlockEntityColumns, BlockEntityList, Entity, Schematic
+from mcb.schematics.model import BlockEntity, Entity, Schematic
 
 # Hanging entities: ``Facing`` as a 3-D data value (item frames) and ``facing`` as a 2-D one (paintings).
 _FACING_3D = ("down", "up", "north", "south", "west", "east")
@@ -202,16 +202,6 @@ def _merge_duplicates(palette: list[str], blocks: np.ndarray) -> tuple[list[str]
 
 
 def _move_block_entities(block_entities, move: _Move, rules: str) -> list[BlockEntity]:
-    columns = getattr(block_entities, "columns", None)
-    if columns is not None and not (move.mirror and rules == "geometric" and any(
-            ident == "minecraft:chiseled_bookshelf" for ident, _, _ in columns.shapes)):
-        # Held as columns (a skimmed read): move all positions at once, data untouched (copied raw when written).
-        before = columns.positions
-        new_x, new_z = move.cell(before[:, 0], before[:, 2])  # may be views of ``before``: read before writing
-        positions = before.copy()
-        positions[:, 0], positions[:, 2] = new_x, new_z
-        return BlockEntityList(columns=BlockEntityColumns(positions, columns.shape_of, columns.shapes))
-    # Geometric mirrors rewrite chiseled bookshelves' books: entry by entry, each with its own data.
     return [_move_block_entity(be, move, rules) for be in block_entities]
 
 
@@ -294,19 +284,25 @@ def transform_file(source, output, *, degrees: int | None = None, mirror_axis: s
 
     ``version`` (2 or 3) picks the Sponge version written; None keeps the input's. ``mc_version`` picks the block
     registry; None uses the schematic's DataVersion. ``output`` may equal ``source`` (in-place edit). ``document``:
-    ``source`` already read by :func:`mcb.schematics.document.load_for_rewrite`.
+    ``source`` already read by :func:`mcb.schematics.document.load_document`.
     """
-    from mcb.schematics.document import load_for_rewrite
+    from mcb.schematics.document import load_document
     from mcb.schematics.sponge import schematic_from_document
 
     if document is None:
-        document = load_for_rewrite(source)
+        # Block-entity contents only move with their blocks: kept as their bytes, checked, copied when written
+        # (the 256^3 corpus file's 10^6 item tags are never built). Private to this rewrite: the model it builds
+        # never leaves this function.
+        document = load_document(source, keep=_contents_as_bytes)
     schem = schematic_from_document(document, compact=True)  # the cells are only moved and written: uint16 fits
+    document = None  # its tree (a 17 MB BlockData among it) is not needed while the result is encoded
+    # Keep the input's Sponge version; v1 (and unversioned) files are written as v2, the oldest writable one.
+    written_version = version or (schem.source.version if schem.source.version in (2, 3) else 2)
+    if _needs_contents(schem, written_version, mirror_axis, rules):
+        schem = schematic_from_document(load_document(source), compact=True)
     registry = _registry_option(mc_version) if mc_version else registry_for(schem)
     move = _mirroring(schem, mirror_axis) if mirror_axis is not None else _rotation(schem, degrees or 0)
     result, transformed = _apply(schem, move, rules, registry, contiguous=False)  # only written, never edited
-    # Keep the input's Sponge version; v1 (and unversioned) files are written as v2, the oldest writable one.
-    written_version = version or (schem.source.version if schem.source.version in (2, 3) else 2)
     _write_atomically(result, output, written_version)
     changed = len(set(result.palette) - set(schem.palette))  # states the transform produced anew
     turns = 0 if mirror_axis is not None else (degrees or 0) // 90
@@ -330,6 +326,26 @@ def transform_file(source, output, *, degrees: int | None = None, mirror_axis: s
         "other_rules": other,
         "other_rules_differ": differ,  # used input states the other rule set would transform differently
     }
+
+
+def _contents_as_bytes(path: list[str]):
+    """``keep`` for a rewrite: the containers inside block entities stay encoded bytes; everything else is built."""
+    from mcb.schematics.nbt import RAW
+
+    if len(path) >= 3 and path[-1] != "Pos" and path[-3] in ("BlockEntities", "TileEntities"):
+        return RAW
+    return True
+
+
+def _needs_contents(schem: Schematic, written_version: int, mirror_axis: str | None, rules: str) -> bool:
+    """Whether this rewrite must look into block-entity contents read as bytes: a v3 ``Data`` compound written
+    inline as v2, or the books of chiseled bookshelves under a geometric mirror."""
+    from mcb.schematics.nbt import Encoded
+
+    if written_version == 2 and any(type(be.data) is Encoded for be in schem.block_entities):
+        return True
+    return bool(mirror_axis and rules == "geometric" and any(
+        be.id == "minecraft:chiseled_bookshelf" for be in schem.block_entities))
 
 
 def rule_set_differences(schem: Schematic, turns: int, mirror_axis: str | None, registry, rules: str,

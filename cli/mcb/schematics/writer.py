@@ -18,10 +18,8 @@ import numpy as np
 
 from mcb.schematics.cells import encode_cells
 from mcb.schematics.model import Schematic
-from mcb.schematics.nbt import (TAG_LIST, Byte, ByteArray, Compound, Double, Float, Int, IntArray, List, Long,
-                                LongArray, Short, String, encode_mutf8, gc_paused, tag_type)
-from mcb.schematics.nbt_lazy import LazyCompound, raw_items, raw_payload
-from mcb.schematics.nbt_skim import Skipped
+from mcb.schematics.nbt import (TAG_LIST, Byte, ByteArray, Compound, Double, Encoded, Float, Int, IntArray, List,
+                                Long, LongArray, Short, String, encode_mutf8, gc_paused, tag_type)
 
 SERVER_AUTHOR = "minecraft-builder-mcp"
 
@@ -29,7 +27,7 @@ SERVER_AUTHOR = "minecraft-builder-mcp"
 # --- NBT encoding ---------------------------------------------------------------------------------------------
 
 def _infer(value):
-    """Tag id for a value: our tag classes and nbtlib's carry ``tag_id``; plain Python values are inferred."""
+    """Tag id for a value: our tag classes carry ``tag_id``; plain Python values are inferred."""
     tid = tag_type(value)
     if tid > 0:
         return tid
@@ -54,8 +52,6 @@ def _list_subtype(value) -> int:
     sub = getattr(value, "subtype", None)
     if isinstance(sub, int):
         return sub
-    if sub is not None and hasattr(sub, "tag_id"):  # nbtlib List[...] carries a class
-        return sub.tag_id
     return _infer(value[0]) if len(value) else 0
 
 
@@ -64,7 +60,7 @@ _SCALAR_FMT = {1: ">b", 2: ">h", 3: ">i", 4: ">q", 5: ">f", 6: ">d"}
 
 class _Encoded:
     """A payload already encoded as pieces (the 12.9 MB of a big build's block entities): copied into the output
-    piece by piece instead of being joined first."""
+    piece by piece instead of being joined first. Private to this writer."""
 
     __slots__ = ("tag_id", "pieces")
 
@@ -76,10 +72,8 @@ def _payload(out: list[bytes], tid: int, value) -> None:
     if type(value) is _Encoded:
         out += value.pieces
         return
-    if isinstance(value, Skipped):  # a container read lazily and never touched: copy its bytes
-        if value.raw is None:
-            raise ValueError("a skimmed container without its bytes cannot be written (read with keep_raw)")
-        out.append(value.raw)
+    if type(value) is Encoded:  # a container read as its bytes and never looked into: copied
+        out.append(value.payload)
         return
     fmt = _SCALAR_FMT.get(tid)
     if fmt:
@@ -90,11 +84,7 @@ def _payload(out: list[bytes], tid: int, value) -> None:
             raise ValueError("NBT string longer than 65535 bytes")
         out.append(struct.pack(">H", len(raw)) + raw)
     elif tid == 10:
-        raw = raw_payload(value)
-        if raw is not None:
-            out.append(raw)
-            return
-        for key, item in raw_items(value):
+        for key, item in value.items():
             _named(out, str(key), item)
         out.append(b"\x00")
     elif tid == 9:
@@ -175,18 +165,13 @@ _PACKED_FLOAT = struct.Struct(">d")
 _MEMO_LIMIT = 4096
 
 
-def _block_entity_list(block_entities, version: int) -> Skipped | _Encoded:
+def _block_entity_list(block_entities, version: int) -> _Encoded:
     """The encoded ``BlockEntities`` list payload.
 
     Entries with equal id and data differ only in their Pos payload (40k comparators and barrels in a big build):
     everything after Pos is encoded once per distinct (id, data) and spliced behind each packed Pos, instead of
     walking every tag again. Bytes are identical to encoding each entry on its own.
     """
-    columns = getattr(block_entities, "columns", None)
-    if columns is not None:
-        pieces = _block_entity_columns(columns, version)
-        if pieces is not None:
-            return _Encoded(TAG_LIST, pieces)
     out = [struct.pack(">bi", 10, len(block_entities))]
     append = out.append
     memo: dict = {}
@@ -204,68 +189,38 @@ def _block_entity_list(block_entities, version: int) -> Skipped | _Encoded:
             if key is not None and len(memo) < _MEMO_LIMIT:
                 memo[key] = tail
         try:
-            append(_POS_HEAD + pack(*be.pos) + tail)
+            append(_POS_HEAD + pack(*be.pos))
         except (struct.error, TypeError):  # not three int32s: let the general encoder convert or refuse it
             encoded = []
             _payload(encoded, 10, _entry(IntArray(be.pos), be.id, be.data, version))
             append(b"".join(encoded))
-    raw = b"".join(out)
-    return Skipped(TAG_LIST, len(raw), raw)
+            continue
+        append(tail)
+    return _Encoded(TAG_LIST, out)
 
 
-def _block_entity_columns(columns, version: int) -> list[bytes] | None:
-    """The ``BlockEntities`` list payload of column-held block entities (see ``BlockEntityColumns``) as pieces, or
-    None when a position does not fit an Int_Array (the general path then converts or refuses it).
-
-    Each shape (a template's id and data: a few hundred for 42k entries) is encoded once; every entry is its packed
-    Pos between the Pos tag head and its shape's encoding: the same bytes as encoding each entry on its own. (A
-    joined list of slices beats a numpy gather here: 12.9 MB of entries, 20 vs 90 ms.)"""
-    positions = columns.positions
-    count = len(columns)
-    if count and (int(positions.min()) < -(1 << 31) or int(positions.max()) >= 1 << 31):
-        return None
-    skip = len(_POS_HEAD) + _POS.size
-    tails = []
-    for ident, data, _ in columns.shapes:
-        encoded: list[bytes] = []
-        _payload(encoded, 10, _entry(IntArray((0, 0, 0)), ident, data, version))
-        tails.append(b"".join(encoded)[skip:])
-    packed = positions.astype(">i4").tobytes()
-    out = [struct.pack(">bi", 10, count)]
-    append = out.append
-    head = _POS_HEAD
-    for at, shape in zip(range(0, 12 * count, 12), columns.shape_of.tolist()):
-        append(head)
-        append(packed[at:at + 12])
-        append(tails[shape])
-    return out
-
-
-_KEYED_TYPES = frozenset({Byte, Short, Int, Long, String, ByteArray, IntArray, LongArray, int, str, bool, bytes})
+_KEYED_TYPES = frozenset({Byte, Short, Int, Long, String, ByteArray, IntArray, LongArray, Encoded, int, str, bool,
+                          bytes})
 _FLOAT_TYPES = frozenset({Float, Double, float})
 
 
 def _entry_key(ident, data):
     """A hashable key that determines the encoding of an entry apart from Pos, or None (encode it directly).
 
-    Only immutable values take part: scalars by type and value (floats by their bytes: 0.0 and -0.0 differ),
-    skimmed containers by their raw bytes; a mutable list or compound makes the entry uncached.
+    Only immutable values take part: scalars by type and value (floats by their bytes: 0.0 and -0.0 differ); a
+    mutable list or compound makes the entry uncached.
     """
     kind = type(data)
     if data is None:
         return (ident,)
-    if kind is LazyCompound:
-        whole = raw_payload(data)
-        if whole is not None:
-            return (ident, Skipped, whole)
-    elif kind is not Compound and kind is not dict:
+    if kind is Encoded:
+        return (ident, data)
+    if kind is not Compound and kind is not dict:
         return None
     key = [ident]
-    for name, value in dict.items(data):
+    for name, value in data.items():
         vtype = type(value)
-        if vtype is Skipped:
-            key.append((name, vtype, value.tag_id, value.raw))
-        elif vtype in _KEYED_TYPES:
+        if vtype in _KEYED_TYPES:
             key.append((name, vtype, value))
         elif vtype in _FLOAT_TYPES:
             key.append((name, vtype, _PACKED_FLOAT.pack(value)))
@@ -282,9 +237,7 @@ def _entry(pos, ident: str, data, version: int) -> Compound:
     if version == 3:
         entry["Data"] = data if tag_type(data) == 10 else Compound(data)
         return entry
-    if raw_payload(data) is not None:  # a whole-raw v3 Data compound going inline: decode it
-        data = Compound(data)
-    for key, value in raw_items(data) if tag_type(data) == 10 else data.items():
+    for key, value in data.items():
         if key not in ("Pos", "Id"):
             entry[key] = value
     return entry

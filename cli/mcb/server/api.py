@@ -1,8 +1,8 @@
 """The extension contract of ``mcb serve``: how method modules plug into the local reference server.
 
-A method module (``mcb.server.methods_peripheral``, ``mcb.server.terrain_rpc``, ...) is listed in
-``mcb.server.dispatch.PLUGIN_MODULES``. At start the server imports it (a missing module is skipped) and, if it
-defines ``register_methods()``, calls it; registering at import time also works::
+A method module (``mcb.server.methods_peripheral``, ``mcb.server.terrain_rpc``, ...) is imported by
+``mcb.server.dispatch.load_method_modules`` at start (an import error stops the start), which calls its
+``register_methods()``::
 
     from mcb.server.api import RpcError, RequestContext, register_method, required_string
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import ipaddress
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcb.server.config import TOKENS_FILE
 from mcb.server.dispatch import load_method_modules
-from mcb.server.http import RpcHttpServer
+from mcb.server.http import Limits, RpcHttpServer
 from mcb.server.state import ServerState
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -28,6 +28,7 @@ class ServeOptions:
     allow_remote: bool = False
     verbose: bool = False
     config_overrides: dict | None = None
+    limits: Limits = field(default_factory=Limits)  # per-client deadlines and the worker bound
 
 
 def is_loopback(host: str) -> bool:
@@ -49,7 +50,7 @@ class LocalServer:
         overrides.update(tick_ms=options.tick_ms, test_hooks=options.test_hooks)
         self.data_dir = Path(data_dir)
         self.options = options
-        self.modules, self.module_errors = load_method_modules(test_hooks=options.test_hooks)
+        self.modules = load_method_modules(test_hooks=options.test_hooks)
         self.state = ServerState(self.data_dir, overrides)
         self.httpd: RpcHttpServer | None = None
         self._thread: threading.Thread | None = None
@@ -65,16 +66,10 @@ class LocalServer:
         return self.data_dir / TOKENS_FILE
 
     def start(self) -> "LocalServer":
-        family_v6 = ":" in self.options.host
-        server_class = RpcHttpServer
-        if family_v6:
-            import socket
-
-            server_class = type("RpcHttpServer6", (RpcHttpServer,), {"address_family": socket.AF_INET6})
-        self.httpd = server_class((self.options.host, self.options.port), self.state, verbose=self.options.verbose)
+        self.httpd = RpcHttpServer((self.options.host, self.options.port), self.state, verbose=self.options.verbose,
+                                   limits=self.options.limits)
         self.state.start()
-        self._thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05},
-                                        name="mcb-http", daemon=True)
+        self._thread = threading.Thread(target=self.httpd.serve_forever, name="mcb-http", daemon=True)
         self._thread.start()
         return self
 

@@ -1,12 +1,11 @@
 """The method table and the dispatcher (protocol §1.3 steps 7-9, §1.6, §3 "order of checks").
 
-Handlers are plain functions ``handler(ctx: RequestContext, params: dict) -> dict`` registered by name. Modules
-add themselves with :func:`register_method` when :data:`PLUGIN_MODULES` are imported at server start.
+Handlers are plain functions ``handler(ctx: RequestContext, params: dict) -> dict`` registered by name. The method
+modules add themselves with :func:`register_method` when :func:`load_method_modules` imports them at server start.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
@@ -14,11 +13,6 @@ from mcb.server.errors import RpcError
 
 if TYPE_CHECKING:
     from mcb.server.state import ServerState
-
-# Imported at start (missing modules are skipped, so a partial checkout still serves the core methods).
-CORE_MODULES = ["mcb.server.methods_core"]
-PLUGIN_MODULES = ["mcb.server.methods_peripheral", "mcb.server.terrain_rpc"]
-TEST_HOOK_MODULES = ["mcb.server.hooks"]
 
 UNSCOPED_CHAT = frozenset({"chat_poll", "chat_reply"})
 
@@ -95,29 +89,22 @@ def unregister_method(name: str) -> None:
     _METHODS.pop(name, None)
 
 
-def load_method_modules(*, test_hooks: bool = False) -> tuple[list[str], dict[str, str]]:
-    """Import the method modules and call their ``register_methods()``.
+def load_method_modules(*, test_hooks: bool = False) -> list[str]:
+    """Import the method modules and call their ``register_methods()``; returns their names.
 
-    Returns (loaded names, {name: error text}). Core modules must load; a plugin module that is absent or fails
-    to import is skipped (its methods then answer ``unsupported_method``) so a partial checkout still serves.
+    Imported here rather than at the top because they import :mod:`mcb.server.api`, which imports this module. A
+    module that fails to import fails the server's start: nothing of ours is optional.
     """
-    loaded: list[str] = []
-    failed: dict[str, str] = {}
-    names = CORE_MODULES + PLUGIN_MODULES + (TEST_HOOK_MODULES if test_hooks else [])
-    for name in names:
-        try:
-            module = importlib.import_module(name)
-            register = getattr(module, "register_methods", None)
-            if callable(register):
-                register()
-        except Exception as error:
-            if name not in PLUGIN_MODULES:
-                raise
-            if not (isinstance(error, ModuleNotFoundError) and error.name == name):
-                failed[name] = f"{type(error).__name__}: {error}"
-            continue
-        loaded.append(name)
-    return loaded, failed
+    from mcb.server import methods_core, methods_peripheral, terrain_rpc
+
+    modules = [methods_core, methods_peripheral, terrain_rpc]
+    if test_hooks:
+        from mcb.server import hooks
+
+        modules.append(hooks)
+    for module in modules:
+        module.register_methods()
+    return [module.__name__ for module in modules]
 
 
 def dispatch(state: "ServerState", method: str, params: dict, *, is_admin: bool) -> dict:

@@ -161,6 +161,14 @@ class Engine:
             state.idle.notify_all()
         return True
 
+    def finish_slice(self) -> bool:
+        """At shutdown (SIGTERM, Ctrl-C): write a staged slice and persist its receipts, so a clean stop leaves no
+        intent pending and ``recovery_review`` after the restart covers only durable receipts. Stages nothing new."""
+        op = self.active()
+        if op is None or op.pending is None:
+            return False
+        return self.step()
+
     def _chat_silence_rule(self) -> None:
         chat = self.state.chat_queue
         if chat.last_poll_ms and not self.state.config.allow_local_automation:

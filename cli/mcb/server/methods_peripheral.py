@@ -193,15 +193,16 @@ def _validate_pose(state, pose) -> dict:
         raise invalid("Camera yaw must be between -360 and 360")
     if not -90 <= numbers["pitch"] <= 90:
         raise invalid("Camera pitch must be between -90 and 90")
+    sizes = {}
     for key, (low, high) in POSE_INT_RANGES.items():
         if pose.get(key) is not None:
-            value = integer_param(pose, key)
-            if not low <= value <= high:
+            sizes[key] = integer_param(pose, key)  # loose: "70" and 70.0 are 70
+            if not low <= sizes[key] <= high:
                 raise invalid(f"Camera {key} must be between {low} and {high}")
     block = tuple(math.floor(numbers[axis]) for axis in "xyz")
     if not state.world.in_region(block):
         raise RpcError("out_of_bounds", "Camera exceeds project area")
-    numbers.update({key: int(pose[key]) for key in POSE_INT_RANGES if pose.get(key) is not None})
+    numbers.update(sizes)
     return numbers
 
 

@@ -13,6 +13,7 @@ from typing import Callable
 
 from mcb.server.app import LocalServer, ServeOptions, is_loopback
 from mcb.server.config import CONFIG_FILE, write_atomic
+from mcb.server.http import Limits
 
 
 class ServeSetupError(Exception):
@@ -43,6 +44,8 @@ class ServeRequest:
     camera_player: str | None = None
     ready_file: Path | None = None
     verbose: bool = False
+    head_timeout: float = Limits.head_timeout
+    body_timeout: float = Limits.body_timeout
 
 
 NEW_WORLD_GROUND = "hills"
@@ -95,7 +98,8 @@ def build_server(request: ServeRequest) -> LocalServer:
         overrides["camera_player_uuid"] = parse_camera_player(request.camera_player)
     options = ServeOptions(host=request.host, port=request.port, tick_ms=request.tick_ms,
                            test_hooks=request.test_hooks, allow_remote=request.allow_remote,
-                           verbose=request.verbose, config_overrides=overrides)
+                           verbose=request.verbose, config_overrides=overrides,
+                           limits=Limits(head_timeout=request.head_timeout, body_timeout=request.body_timeout))
     data_dir = request.data_dir or default_data_dir()
     if request.ground is None and not (Path(data_dir) / CONFIG_FILE).exists():
         # A new world gets the terrain height field; an existing one keeps the ground saved with it.
@@ -132,8 +136,6 @@ def run_until_stopped(request: ServeRequest, on_ready: Callable[[dict], None]) -
             "pid": os.getpid(),
             "recovery_required": sum(1 for o in server.state.engine.ops.values() if o.status == "recovery_required"),
         }
-        if server.module_errors:
-            info["module_errors"] = dict(server.module_errors)
         if not is_loopback(request.host):
             info["remote_warning"] = (f"listening on non-loopback address {request.host}: anyone who can reach it "
                                       "and holds a token can edit the world; there is no TLS")

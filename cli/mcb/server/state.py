@@ -184,10 +184,14 @@ class ServerState:
                 self._wake.clear()
 
     def close(self) -> None:
+        """Stop the tick loop after its current step, finish a staged slice (see ``Engine.finish_slice``), close
+        the journal. The operation itself is left as it is: a restart turns it into ``recovery_required``."""
         self._stop.set()
         self._wake.set()
         if self._ticker is not None:
-            self._ticker.join(timeout=5)
+            self._ticker.join(timeout=30)  # a step in flight ends with its transaction
+        if self._ticker is None or not self._ticker.is_alive():
+            self.engine.finish_slice()
         with self.lock:
             self.journal.close()
 

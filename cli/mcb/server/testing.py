@@ -8,10 +8,14 @@
     proc = spawn_server(tmp_path, tick_ms=50)      # for kill/restart tests
     proc.kill(); proc = spawn_server(tmp_path)     # same data dir: world and journal survive
 
+    with run_server(tmp_path, limits=Limits(head_timeout=0.5, workers=2)) as server:   # short client deadlines
+    proc = spawn_server(tmp_path, head_timeout=0.5, body_timeout=0.5)                  # the same for a process
+
 Both give ``.url``, ``.admin_token``, ``.agent_token``, ``.data_dir``, ``.owner_uuid``, ``.project_id`` and
-``.world_id``; ``run_server`` also gives ``.state`` (the live ServerState), ``spawn_server`` ``.process``.
-Config keywords (``owner_uuid``, ``project_id``, ``allow_local_automation``, ``region_min``/``region_max``,
-``loaded_chunk_radius``, ``world_border``, ``max_plan_blocks``, ``data_version``, ``ground``) are passed through.
+``.world_id``; ``run_server`` also gives ``.state`` (the live ServerState) and ``.httpd`` (the RpcHttpServer),
+``spawn_server`` ``.process``. Config keywords (``owner_uuid``, ``project_id``, ``allow_local_automation``,
+``region_min``/``region_max``, ``loaded_chunk_radius``, ``world_border``, ``max_plan_blocks``, ``data_version``,
+``ground``) are passed through.
 """
 
 from __future__ import annotations
@@ -27,11 +31,12 @@ from pathlib import Path
 
 from mcb.server.app import LocalServer, ServeOptions
 from mcb.server.config import CONFIG_FILE, TOKENS_FILE
+from mcb.server.http import Limits
 
 _CLI_FLAGS = {
     "owner_uuid": "--owner", "project_id": "--project", "loaded_chunk_radius": "--loaded-chunk-radius",
     "world_border": "--world-border", "max_plan_blocks": "--max-plan-blocks", "data_version": "--data-version",
-    "ground": "--ground",
+    "ground": "--ground", "head_timeout": "--head-timeout", "body_timeout": "--body-timeout",
 }
 
 
@@ -45,6 +50,7 @@ class ServerHandle:
     project_id: str
     world_id: str
     state: object = None
+    httpd: object = None  # run_server: the live RpcHttpServer (connections, in_work)
     process: subprocess.Popen | None = None
     stderr_path: Path | None = None
     _extra: dict = field(default_factory=dict, repr=False)
@@ -85,14 +91,16 @@ def _handle(data_dir: Path, url: str, **extra) -> ServerHandle:
 
 @contextlib.contextmanager
 def run_server(data_dir, *, tick_ms: int = 5, test_hooks: bool = True, host: str = "127.0.0.1", port: int = 0,
-               verbose: bool = False, **config):
-    """Start a server on a background thread; yields a :class:`ServerHandle` (with ``.state``)."""
+               verbose: bool = False, limits: Limits | None = None, **config):
+    """Start a server on a background thread; yields a :class:`ServerHandle` (with ``.state``).
+
+    ``limits=Limits(head_timeout=0.5, workers=2, ...)`` makes the per-client deadlines short for a test."""
     data_dir = Path(data_dir)
     options = ServeOptions(host=host, port=port, tick_ms=tick_ms, test_hooks=test_hooks, verbose=verbose,
-                           config_overrides=config)
+                           config_overrides=config, limits=limits or Limits())
     server = LocalServer(data_dir, options).start()
     try:
-        yield _handle(data_dir, server.url, state=server.state)
+        yield _handle(data_dir, server.url, state=server.state, httpd=server.httpd)
     finally:
         server.close()
 

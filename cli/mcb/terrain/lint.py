@@ -101,8 +101,10 @@ def lint_text(text: str, file: str) -> FileReport:
             "later value wins", pointer, key=True)
     other = other_document_kind(raw)
     if other:
+        from mcb.recipes.lint_files import other_document_hint
+
         add("terrain.not-terrain-recipe", Severity.WARNING, f"this is {other}, not a terrain recipe or brush; "
-            "not linted", "", "lint build recipes with `mcb recipe lint`; skip files with --exclude")
+            "not linted", "", other_document_hint(other, "`mcb terrain lint`"))
         return report
     obj = from_source_map(raw, source_map)
     brush = is_brush(obj)

@@ -5,45 +5,27 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
 
-from mcb.errors import InputError
 from mcb.terrain.heightfield import surface_heights
 from mcb.terrain.jsontext import canonical_text, loads_keeping_numbers, to_plain
 from mcb.terrain.recipe import TerrainRecipe, TerrainRecipeError, validate_recipe
 from mcb.terrain.tiling import DEFAULT_TILE_BUDGET, tile_bounds, tile_grid, tile_targets
 
 
-MAX_INPUT_BYTES = 16 * 1024 * 1024  # as `terrain lint`: far beyond the server's 1 MiB request limit
-
-
 def read_json_text(source: str | Path, what: str = "recipe") -> str:
-    try:
-        if str(source) == "-":
-            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
-        else:
-            with open(source, "rb") as handle:
-                data = handle.read(MAX_INPUT_BYTES + 1)
-        if len(data) > MAX_INPUT_BYTES:  # read no further: a runaway pipe or a huge file must not fill memory
-            raise InputError(f"{what} {source} is larger than 16 MiB",
-                             hint="the server accepts requests of at most 1 MiB")
-        return data.decode("utf-8-sig")
-    except FileNotFoundError:
-        raise InputError(f"{what} {source} does not exist", hint="check the path") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read {what} {source}: {error}") from None
+    from mcb.fileio import read_input_text
+
+    return read_input_text(source, what)
 
 
 def load_recipe(source: str | Path) -> tuple[object, TerrainRecipe]:
     """(parsed JSON with literal numbers, validated recipe); errors carry the server's message."""
-    text = read_json_text(source)
-    try:
-        obj = loads_keeping_numbers(text)
-    except (ValueError, RecursionError) as error:
-        raise InputError(f"recipe {source} is not valid JSON: {error}") from None
+    from mcb.fileio import parse_json_input
+
+    obj = parse_json_input(read_json_text(source), "recipe", str(source), loads=loads_keeping_numbers)
     try:
         return obj, validate_recipe(obj)
     except TerrainRecipeError as error:
@@ -67,6 +49,26 @@ def offline_preview(source: str | Path, resolution: int = 256, budget: int = DEF
     result["png"] = base64.b64decode(result.pop("imageBase64"))
     result["wire_terrain_id"] = wire_terrain_id(obj)
     return result
+
+
+def offline_picture(source: str | Path, resolution: int = 256, budget: int = DEFAULT_TILE_BUDGET, *,
+                    picture: bool = True):
+    """``(result, png, map_box)`` for ``mcb terrain preview --offline``: the same result fields as
+    :func:`offline_preview` (``wire_terrain_id`` included), and the PNG of :mod:`mcb.terrain.picture` (the server's
+    cells scaled up, with legend and scale bar) with where its map sits; ``(result, None, None)`` without
+    ``picture`` (nothing will be written, so nothing is drawn)."""
+    from mcb.terrain.picture import render_picture
+    from mcb.terrain.preview import preview_fields, sample_heights
+
+    obj, recipe = load_recipe(source)
+    xs, zs, heights = sample_heights(recipe, resolution)
+    result = preview_fields(recipe, heights, budget)
+    result["wire_terrain_id"] = wire_terrain_id(obj)
+    if not picture:
+        return result, None, None
+    name = "stdin" if str(source) == "-" else Path(source).name
+    picture, box = render_picture(recipe, xs, zs, heights, title=f"{name} · terrain {recipe.terrain_id[:12]}")
+    return result, picture, box
 
 
 def tile_table(recipe: TerrainRecipe, budget: int = DEFAULT_TILE_BUDGET, *, start: int = 0,

@@ -16,6 +16,7 @@ from mcb.terrain.recipe import TerrainRecipe, TerrainRecipeError
 from mcb.terrain.tiling import DEFAULT_TILE_BUDGET, tile_grid
 
 PRESERVED_RGB = (0xD6, 0x96, 0xCD)
+RAMP = ((48, 155), (80, 115), (65, 107))  # per channel: colour = (offset + span·t)·shade, t = relative height
 ORIENTATION = "north (-Z) up; east (+X) right"
 LEGEND = "Dark green = low; pale stone = high; pink = preserved at sampled surface"
 NOTE = ("Target surface only; no live world reads. Bounds clip writes, not height calculations. Cache holds 32 "
@@ -50,7 +51,7 @@ def cell_colours(recipe: TerrainRecipe, xs: np.ndarray, zs: np.ndarray, heights:
     slope = ((left - right) + (up - down)).astype(np.float64)
     shade = np.maximum(0.55, np.minimum(1.25, 0.9 + slope * 0.035))
     rgb = np.empty(heights.shape + (3,), dtype=np.uint8)
-    for channel, (offset, span) in enumerate(((48, 155), (80, 115), (65, 107))):
+    for channel, (offset, span) in enumerate(RAMP):
         value = np.trunc((offset + span * t) * shade)
         rgb[..., channel] = np.minimum(255, value).astype(np.int64)
     if recipe.preserve:
@@ -80,6 +81,15 @@ def render_preview(recipe: TerrainRecipe, resolution: int = 128, budget: int = D
                    *, with_image: bool = True) -> dict:
     """The ``terrain_preview`` result (``imageBase64`` included when ``with_image``)."""
     xs, zs, heights = sample_heights(recipe, resolution)
+    result = preview_fields(recipe, heights, budget)
+    if with_image:
+        png = encode_png(cell_colours(recipe, xs, zs, heights))
+        result["imageBase64"] = base64.b64encode(png).decode("ascii")
+    return result
+
+
+def preview_fields(recipe: TerrainRecipe, heights: np.ndarray, budget: int = DEFAULT_TILE_BUDGET) -> dict:
+    """The ``terrain_preview`` result fields (no image) for the sampled grid ``heights``."""
     grid = tile_grid(recipe, budget)
     lo_y, hi_y = recipe.bounds.min[1], recipe.bounds.max[1]
     result = {
@@ -102,7 +112,4 @@ def render_preview(recipe: TerrainRecipe, resolution: int = 128, budget: int = D
         "note": NOTE,
         "mimeType": "image/png",
     }
-    if with_image:
-        png = encode_png(cell_colours(recipe, xs, zs, heights))
-        result["imageBase64"] = base64.b64encode(png).decode("ascii")
     return result

@@ -1,0 +1,161 @@
+"""The pieces every offline action's adapter shares: argument types, mcb errors as refusals, input and output
+paths, the pagination contract and per-file progress. Core code: no typer/rich/mcp (and no numpy).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
+
+from mcb.catalog.base import Context, Hints, Refusal
+
+# Annotations per spec §2.2: every offline tool is closed-world; file writers are destructive (MCP-24).
+READER = Hints(read_only=True, destructive=False, idempotent=True, open_world=False)
+WRITER = Hints(read_only=False, destructive=True, idempotent=True, open_world=False)
+
+# The codes these actions refuse with, and the remedy each carries (for the manifest's refusal table, MCP-33).
+REFUSAL_CODES = {
+    "invalid_argument": "field names the argument; retry_with where the fix is known",
+    "not_found": "field names the path argument that does not exist",
+    "output_exists": "retry_with {overwrite: true}, or another output",
+    "invalid_input": "the file's content is at fault: field names it; next_call when a checker explains more",
+    "io_error": "field names the path; no_remedy when the file system refuses",
+}
+
+MAX_PATH = 1024  # MCP-22: paths
+
+
+def _bounded_path(value: Any) -> Any:
+    if isinstance(value, str) and not 1 <= len(value) <= MAX_PATH:
+        raise ValueError(f"a path has 1 to {MAX_PATH} characters")
+    return value
+
+
+# A Path annotation is how the face finds the arguments to keep inside the workspace root (MCP-35).
+Path_ = Annotated[Path, BeforeValidator(_bounded_path),
+                  WithJsonSchema({"type": "string", "minLength": 1, "maxLength": MAX_PATH})]
+McVersion = Annotated[str | None, Field(None, min_length=1, max_length=64, description=(
+    "Minecraft release (e.g. 1.20.4) or DataVersion whose block list is used; default 26.2 (or, for schematics, "
+    "what the command would pick)."))]
+Offset = Annotated[int, Field(0, ge=0, description="First item to return (pagination).")]
+Globs = Annotated[list[Annotated[str, Field(min_length=1, max_length=256)]] | None,
+                  Field(None, max_length=16, description="File-name patterns when walking directories.")]
+
+
+class Arguments(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+def refusal_from(error: Exception, field: str | None = None, usage_field: str | None = None) -> Refusal:
+    """mcb's error model (McbError: message, hint, code, details) as a refusal with a remedy: ``field`` is the
+    argument at fault unless the error names one; a usage error points at ``usage_field`` when given."""
+    from mcb.errors import McbError, UsageError
+
+    if isinstance(error, McbError):
+        details = dict(error.details or {})
+        field = details.pop("field", field)
+        suggestions = details.pop("suggestions", None)
+        data: dict[str, Any] = {"rule": error.code} if error.code != error.kind else {}
+        for key in ("pointer", "position", "losses", "known", "release"):
+            if key in details:
+                data[key] = details[key]
+        usage = isinstance(error, UsageError)
+        field = usage_field if usage and usage_field else field
+        if field is None:
+            data["no_remedy"] = "the inputs themselves are at fault; see the message"
+        remedy = error.hint or ("correct the argument" if usage else "correct the file")
+        return Refusal("invalid_argument" if usage else "invalid_input", error.message, remedy=remedy, field=field,
+                       did_you_mean=suggestions, data=data)
+    if isinstance(error, OSError):
+        name = error.filename or field or "file"
+        return Refusal("io_error", f"{name}: {error.strerror or error}", remedy="check the path and permissions",
+                       field=field, data={"no_remedy": "the file system refused the operation"})
+    raise error
+
+
+@contextlib.contextmanager
+def refusing(field: str | None = None, usage_field: str | None = None):
+    """Turn mcb's errors raised by the core into refusals (programming errors stay exceptions: `internal`)."""
+    from mcb.errors import McbError
+
+    try:
+        yield
+    except (McbError, OSError) as error:
+        raise refusal_from(error, field, usage_field) from None
+
+
+def existing_input(value: Path, field: str, index: int | None = None) -> Path:
+    path = Path(value)
+    where = {} if index is None else {"pointer": f"/{field}/{index}"}
+    if str(value) == "-":  # the CLI's stdin; here stdin carries the protocol itself
+        raise Refusal("invalid_argument", f"{field}: '-' (standard input) cannot be read by a tool",
+                      remedy="give a file path", field=field, data=where)
+    if not path.exists():
+        raise Refusal("not_found", f"{field}: {value} does not exist", remedy="give an existing file or folder",
+                      field=field, data=where)
+    return path
+
+
+def new_output(ctx: Context, value: Path, field: str = "output") -> Path:
+    """``value`` as the file to write; registered with ctx.created unless it exists already (then it is the
+    user's file, which a cancel must not delete)."""
+    path = Path(value)
+    if path.is_dir():
+        raise Refusal("invalid_argument", f"{field}: {value} is a directory", remedy="name a file", field=field)
+    if not path.parent.is_dir():
+        raise Refusal("not_found", f"{field}: the folder {path.parent} does not exist", field=field,
+                      remedy="write into an existing folder")
+    if not path.exists():
+        ctx.created(path)
+    return path
+
+
+def page(items: list, offset: int, limit: int, unit: str) -> dict:
+    """The pagination contract (MCP-40): returned, has_more, total_<unit>, and next_offset + hint when more."""
+    chosen = items[offset:offset + limit]
+    page = {unit: chosen, "returned": len(chosen), "has_more": offset + len(chosen) < len(items),
+            f"total_{unit}": len(items)}
+    if page["has_more"]:
+        page["next_offset"] = offset + len(chosen)
+        page["hint"] = f"call again with offset={page['next_offset']} until has_more is false"
+    return page
+
+
+class FileProgress:
+    """The ``progress`` hook of mcb.reports.runner.check_files: one unit per file, a cancel check between files."""
+
+    def __init__(self, ctx: Context):
+        self.ctx, self.done, self.total = ctx, 0, None
+
+    def __call__(self, label: str, total: int | None = None):
+        self.total = total
+        return self
+
+    def __enter__(self):
+        self.ctx.check_cancelled()
+        self.ctx.progress(0, self.total, "checking")
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        return False
+
+    def advance(self, step: int = 1) -> None:
+        self.done += step
+        self.ctx.progress(self.done, self.total, f"{self.done} of {self.total} files")
+        self.ctx.check_cancelled()
+
+
+def report_page(reports, strict: bool, offset: int, limit: int) -> dict:
+    """Validation/lint reports in the diagnostic model: per-file verdicts, then the findings paginated."""
+    single = len(reports) == 1  # a folder's per-file facts would crowd out its findings; schem_info has them
+    files = [{"file": r.file, "ok": not r.failed(strict), "errors": r.errors, "warnings": r.warnings,
+              **({"facts": r.facts} if single and r.facts else {})} for r in reports]
+    findings = [d.to_json() for r in reports for d in r.diagnostics]
+    failed = sum(1 for r in reports if r.failed(strict))
+    return {"ok": failed == 0, "summary": {"files": len(reports), "failed": failed,
+                                           "errors": sum(r.errors for r in reports),
+                                           "warnings": sum(r.warnings for r in reports)},
+            "files": files, **page(findings, offset, limit, "diagnostics")}

@@ -1,0 +1,127 @@
+"""Types every catalog action is made of (the contract between the catalog modules and the MCP face).
+
+Core code: no typer, rich, click or mcp imports here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Protocol
+
+if TYPE_CHECKING:  # only annotations need it: importing the types costs no pydantic (mcb mcp's handshake)
+    from pydantic import BaseModel
+
+NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+
+
+@dataclass(frozen=True)
+class Hints:
+    """The four MCP tool annotations; every action states all four."""
+
+    read_only: bool
+    destructive: bool
+    idempotent: bool
+    open_world: bool
+
+
+@dataclass(frozen=True)
+class Image:
+    """A PNG the action produced; the face sends it as image content."""
+
+    png: bytes
+    caption: str = ""
+
+
+@dataclass
+class Outcome:
+    """A successful result: `data` becomes structuredContent (and its JSON text copy)."""
+
+    data: dict[str, Any]
+    images: list[Image] = field(default_factory=list)
+
+
+class Refusal(Exception):
+    """A domain failure: becomes a tools/call result with isError true (never a JSON-RPC error)."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        remedy: str,
+        field: str | None = None,
+        did_you_mean: list[str] | None = None,
+        retry_with: dict | None = None,
+        data: dict | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.remedy = remedy
+        self.field = field
+        self.did_you_mean = list(did_you_mean) if did_you_mean else None
+        self.retry_with = dict(retry_with) if retry_with else None
+        self.data = dict(data) if data else {}
+
+    def to_dict(self) -> dict:
+        error: dict[str, Any] = {"code": self.code, "message": self.message, "remedy": self.remedy}
+        if self.field is not None:
+            error["field"] = self.field
+        if self.did_you_mean:
+            error["did_you_mean"] = list(self.did_you_mean)
+        if self.retry_with:
+            error["retry_with"] = dict(self.retry_with)
+        for key, value in self.data.items():
+            error.setdefault(key, value)
+        return {"error": error}
+
+    def __repr__(self) -> str:
+        return f"Refusal({self.code!r}, {self.message!r})"
+
+
+class Cancelled(Exception):
+    """Raised by Context.check_cancelled(); the face sends no response for a cancelled call."""
+
+
+class Context(Protocol):
+    """What an action's `run` may ask of the face that called it."""
+
+    def client(self) -> Any:
+        """The RPC client the CLI uses, built with the agent token; player/project ids injected."""
+        ...
+
+    def progress(self, done: float, total: float | None = None, message: str | None = None) -> None:
+        """Report work done so far (the face throttles and keeps it strictly increasing)."""
+        ...
+
+    def check_cancelled(self) -> None:
+        """Raise Cancelled when the client cancelled this call; call it between slices or files."""
+        ...
+
+    def created(self, path: Path) -> None:
+        """Record a file this call created; it is removed if the call is cancelled."""
+        ...
+
+
+@dataclass(frozen=True)
+class Action:
+    """One tool: the same description, schema and hints for every face."""
+
+    name: str
+    title: str
+    description: str
+    input_model: type[BaseModel]
+    hints: Hints
+    run: Callable[[BaseModel, Context], Outcome]
+    group: str
+    deadline_s: float | None = None  # the face's default (30 s) when None; an action that waits longer says so
+
+    def __post_init__(self) -> None:
+        if not NAME_PATTERN.match(self.name):
+            raise ValueError(f"action name {self.name!r} does not match {NAME_PATTERN.pattern}")
+        if not self.description.strip():
+            raise ValueError(f"action {self.name!r} has no description")
+        if not self.title.strip():
+            raise ValueError(f"action {self.name!r} has no title")

@@ -1,0 +1,399 @@
+"""The offline actions: schematics, recipes, block states and terrain previews, no server needed (spec §2.2).
+
+Each ``run`` is a thin adapter over the core function the matching `mcb` command calls, with the same argument
+rules (mcb.schematics.edit_request, the core's own checks); what differs is only the face: results are dicts with
+the pagination contract (MCP-40), pictures are :class:`Image` items, files this call creates are reported through
+``ctx.created``, and mcb's errors become :class:`Refusal` values with a remedy. Core code: no typer/rich/mcp.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from mcb.blocks.transform import MIRROR_AXES, ROTATIONS, RULE_SETS
+from mcb.catalog.adapters import REFUSAL_CODES  # noqa: F401  (re-exported for the manifest's refusal table)
+from mcb.catalog.adapters import (READER, WRITER, Arguments, FileProgress, Globs, McVersion, Offset, Path_,
+                                  existing_input, new_output, page, refusal_from, refusing, report_page)
+from mcb.catalog.base import Action, Context, Image, Outcome, Refusal
+from mcb.recipes.compile import DEFAULT_MAX_BLOCKS, SCAN_BUDGET_CAP  # the compiler's own limits (no numpy)
+
+# -- schematics ---------------------------------------------------------------------------------------------------
+
+
+class ValidateArgs(Arguments):
+    paths: list[Path_] = Field(min_length=1, max_length=256, description="Schematic files or directories to walk.")
+    profile: Literal["server", "spec"] = Field("server", description=(
+        "server: the plugin's import subset; spec: the Sponge spec + WorldEdit interoperability."))
+    mc_version: McVersion
+    strict: bool = Field(False, description="Warnings count as failures too.")
+    glob: Globs
+    offset: Offset
+    limit: int = Field(100, ge=1, le=1000, description="Diagnostics per page.")
+
+
+def schem_validate(args: ValidateArgs, ctx: Context) -> Outcome:
+    from mcb.schematics.rules import validate_paths
+
+    for index, value in enumerate(args.paths):
+        existing_input(value, "paths", index)
+    with refusing("paths", usage_field="mc_version"):
+        reports = validate_paths(args.paths, profile=args.profile, mc_version=args.mc_version, globs=args.glob,
+                                 jobs=1, progress=FileProgress(ctx))
+    return Outcome(report_page(reports, args.strict, args.offset, args.limit))
+
+
+class InfoArgs(Arguments):
+    path: Path_ = Field(description="Schematic file.")
+    mc_version: McVersion
+    offset: Offset
+    limit: int = Field(256, ge=1, le=4096, description="Palette entries per page.")
+
+
+def schem_info(args: InfoArgs, ctx: Context) -> Outcome:
+    from mcb.schematics.inspect import describe_schematic
+
+    with refusing("path", usage_field="mc_version"):
+        data = describe_schematic(existing_input(args.path, "path"), args.mc_version)
+    palette = data.pop("palette")
+    return Outcome({**data, **page(palette, args.offset, args.limit, "palette")})
+
+
+class _EditArgs(Arguments):
+    path: Path_ = Field(description="Sponge schematic (v1/v2/v3).")
+    output: Path_ | None = Field(None, description="File to write (atomically); or set in_place.")
+    in_place: bool = Field(False, description="Overwrite the input file instead of writing output.")
+    rules: Literal[RULE_SETS] = Field("vanilla", description=(  # type: ignore[valid-type]
+        "vanilla: what the server's rotation produces; geometric: WorldEdit-like, also turns connections and, on "
+        "mirror, swaps chest halves and stair corners."))
+    format: Literal["v2", "v3"] | None = Field(None, description="Sponge version to write; default: the input's.")
+    mc_version: McVersion
+
+
+class RotateArgs(_EditArgs):
+    degrees: Literal[tuple(d for d in ROTATIONS if d)] = Field(  # type: ignore[valid-type]
+        description="Clockwise turn seen from above.")
+
+
+class MirrorArgs(_EditArgs):
+    axis: Literal[MIRROR_AXES] = Field(  # type: ignore[valid-type]
+        description="x swaps east and west; z swaps north and south.")
+
+
+def _edit(args, ctx: Context, *, degrees: int | None = None, axis: str | None = None) -> Outcome:
+    from mcb.schematics.edit_request import check_edit_request
+
+    source = existing_input(args.path, "path")
+    try:
+        target, rules, version = check_edit_request(source, degrees=degrees, axis=axis, output=args.output,
+                                                    in_place=args.in_place, rules=args.rules, fmt=args.format)
+    except Exception as error:
+        refusal = refusal_from(error)
+        if refusal.field == "output":  # the core's hint names the CLI's flags
+            refusal.remedy = "give output (a new file) or in_place: true, not both"
+        raise refusal from None
+    ctx.check_cancelled()
+    ctx.progress(0, 1, "rotating" if axis is None else "mirroring")
+    created = not args.in_place and not target.exists()
+    if not args.in_place:
+        new_output(ctx, target)
+    from mcb.schematics.transform import transform_file
+
+    with refusing("path", usage_field="mc_version"):
+        summary = transform_file(source, target, degrees=degrees, mirror_axis=axis, rules=rules, version=version,
+                                 mc_version=args.mc_version)
+    if created:  # a cancel that came during the work removes the new file (ctx.created); in place it is done
+        ctx.check_cancelled()
+    ctx.progress(1, 1, "written")
+    return Outcome(summary)
+
+
+def schem_rotate(args: RotateArgs, ctx: Context) -> Outcome:
+    return _edit(args, ctx, degrees=args.degrees)
+
+
+def schem_mirror(args: MirrorArgs, ctx: Context) -> Outcome:
+    return _edit(args, ctx, axis=args.axis)
+
+
+class ConvertArgs(Arguments):
+    path: Path_ = Field(description="Sponge v1/v2/v3 schematic.")
+    output: Path_ = Field(description="File to write (atomically).")
+    format: Literal["v2", "v3"] = Field("v2", description="v2 (the server's format) or v3.")
+    drop_extras: bool = Field(False, description="v2: drop block entities, entities and biomes instead of refusing.")
+    overwrite: bool = Field(False, description="Replace output when it exists.")
+    mc_version: McVersion
+
+
+def schem_convert(args: ConvertArgs, ctx: Context) -> Outcome:
+    from mcb.schematics.edit_request import sponge_version
+
+    source = existing_input(args.path, "path")
+    if Path(args.output).exists() and not args.overwrite:
+        raise Refusal("output_exists", f"output: {args.output} exists", remedy="overwrite it or choose another file",
+                      field="output", retry_with={"overwrite": True})
+    if Path(args.output).resolve() == source.resolve():
+        raise Refusal("invalid_argument", "output: the output is the input file", field="output",
+                      remedy="write a new file (convert never rewrites its input)")
+    ctx.check_cancelled()
+    ctx.progress(0, 1, "converting")
+    target = new_output(ctx, args.output)
+    from mcb.schematics.inspect import convert_schematic
+
+    with refusing("path", usage_field="mc_version"):
+        result = convert_schematic(source, target, version=sponge_version(args.format),
+                                   drop_extras=args.drop_extras, mc_version=args.mc_version)
+    ctx.check_cancelled()
+    ctx.progress(1, 1, "written")
+    return Outcome(result)
+
+
+class RenderArgs(Arguments):
+    path: Path_ = Field(description="Sponge schematic (v1/v2/v3).")
+    view: Literal["top", "iso", "both"] = Field("both", description="top (height map), iso (isometric) or both.")
+    scale: int | None = Field(None, ge=1, le=64, description="Pixels per block (default: fit ~1400 px).")
+    max_side: int | None = Field(None, ge=64, le=4096, description="Shrink the picture to at most this many pixels "
+                                                                    "on its longest side.")
+
+
+def schem_render(args: RenderArgs, ctx: Context) -> Outcome:
+    from mcb.schematics.render import render_png
+
+    source = existing_input(args.path, "path")
+    ctx.check_cancelled()
+    ctx.progress(0, 2, "rendering")
+    with refusing("path"):
+        png, summary = render_png(source, args.view, args.scale)
+    ctx.check_cancelled()
+    if args.max_side and max(summary["width"], summary["height"]) > args.max_side:
+        png, summary["width"], summary["height"] = _shrink(png, args.max_side)
+    ctx.progress(2, 2, "rendered")
+    caption = f"{summary['view']} view of {source.name}, {summary['width']}x{summary['height']} px"
+    return Outcome({**summary, "image": {"mime_type": "image/png", "bytes": len(png)}}, [Image(png, caption)])
+
+
+def _shrink(png: bytes, max_side: int) -> tuple[bytes, int, int]:
+    import io
+
+    from PIL import Image as PILImage
+
+    from mcb.schematics.render import png_bytes
+
+    picture = PILImage.open(io.BytesIO(png))
+    picture.thumbnail((max_side, max_side), PILImage.Resampling.NEAREST)
+    return png_bytes(picture), picture.width, picture.height
+
+
+# -- recipes ------------------------------------------------------------------------------------------------------
+
+MaxPlanBlocks = Annotated[int, Field(DEFAULT_MAX_BLOCKS, ge=1, le=SCAN_BUDGET_CAP, description=(
+    f"The server's max_plan_blocks: block limit, and 16x that (at most {SCAN_BUDGET_CAP:,}) scan budget."))]
+
+
+class LintArgs(Arguments):
+    paths: list[Path_] = Field(min_length=1, max_length=256, description="Recipe files or directories to walk.")
+    mc_version: McVersion
+    max_plan_blocks: MaxPlanBlocks
+    strict: bool = Field(False, description="Warnings count as failures too.")
+    glob: Globs
+    exclude: Globs
+    mcp_bridge: bool = Field(False, description="Also warn where the MCP bridge's stricter schema would refuse.")
+    offset: Offset
+    limit: int = Field(100, ge=1, le=1000, description="Diagnostics per page.")
+
+
+def recipe_lint(args: LintArgs, ctx: Context) -> Outcome:
+    from mcb.recipes.lint_files import lint_paths
+
+    for index, value in enumerate(args.paths):
+        existing_input(value, "paths", index)
+    with refusing("paths", usage_field="mc_version"):
+        reports = lint_paths(args.paths, mc_version=args.mc_version, max_blocks=args.max_plan_blocks,
+                             globs=args.glob, excludes=args.exclude, jobs=1, progress=FileProgress(ctx),
+                             mcp_bridge=args.mcp_bridge)
+    return Outcome(report_page(reports, args.strict, args.offset, args.limit))
+
+
+class CompileArgs(Arguments):
+    path: Path_ = Field(description="Recipe file (build_prepare.recipe as JSON).")
+    mc_version: McVersion
+    max_plan_blocks: MaxPlanBlocks
+    output: Path_ | None = Field(None, description="Write the bounding box as a Sponge v2 schematic (.schem).")
+    png: bool = Field(False, description="Add a rendering of the result as an image.")
+    view: Literal["iso", "top", "both"] = Field("iso", description="Picture view.")
+    offset: Offset
+    limit: int = Field(256, ge=0, le=4096, description="Blocks per page, in the order the plan applies them.")
+
+
+def recipe_compile(args: CompileArgs, ctx: Context) -> Outcome:
+    from mcb.blocks.registry import load_registry
+    from mcb.recipes.source import compile_file
+
+    source = existing_input(args.path, "path")
+    steps = 1 + args.png + (args.output is not None)
+    ctx.check_cancelled()
+    ctx.progress(0, steps, "compiling")
+    with refusing("mc_version"):
+        registry = load_registry(args.mc_version)
+    with refusing("path"):
+        try:
+            compiled = compile_file(source, registry, max_blocks=args.max_plan_blocks)
+        except Exception as error:
+            refusal = refusal_from(error, "path")
+            refusal.remedy = "call recipe_lint on the file for every problem with hints, fix it, compile again"
+            refusal.data["next_call"] = {"tool": "recipe_lint", "arguments": {"paths": [str(args.path)]},
+                                         "reason": "every problem of the recipe, with line:column and hints"}
+            raise refusal from None
+    summary: dict[str, Any] = {"file": str(source), "release": registry.release, **compiled.summary()}
+    images = []
+    ctx.progress(1, steps, "compiled")
+    if args.png:
+        ctx.check_cancelled()
+        from mcb.recipes.outputs import recipe_picture
+        from mcb.schematics.render import png_bytes
+
+        with refusing("png"):
+            images.append(Image(png_bytes(recipe_picture(compiled, registry.data_version, args.view)),
+                                f"{args.view} view of {source.name}"))
+        ctx.progress(2, steps, "rendered")
+    if args.output is not None:
+        ctx.check_cancelled()
+        from mcb.recipes.outputs import write_outputs
+
+        created = not Path(args.output).exists()
+        target = new_output(ctx, args.output)
+        with refusing("output"):
+            summary["outputs"] = write_outputs(compiled, registry.data_version, schem=target, name=source.stem)
+        if created:
+            ctx.check_cancelled()
+        ctx.progress(steps, steps, "written")
+    blocks = [{"pos": {"x": x, "y": y, "z": z}, "state": state} for (x, y, z), state in compiled.blocks()]
+    return Outcome({**summary, **page(blocks, args.offset, args.limit, "blocks")}, images)
+
+
+# -- block states -------------------------------------------------------------------------------------------------
+
+
+class CheckArgs(Arguments):
+    states: list[Annotated[str, Field(min_length=1, max_length=256)]] = Field(
+        min_length=1, max_length=1000, description="Block states, e.g. oak_stairs[facing=east].")
+    mc_version: McVersion
+    recipe: bool = Field(False, description="Also apply the recipe grammar (minecraft: prefix, [a-z0-9_=,]).")
+
+
+def block_check(args: CheckArgs, ctx: Context) -> Outcome:
+    from mcb.blocks.checks import check_states
+
+    with refusing("mc_version"):
+        report = check_states(args.states, args.mc_version, recipe_grammar=args.recipe, suggestions=True)
+    invalid = sum(1 for item in report["results"] if not item["ok"])
+    return Outcome({**report, "ok": invalid == 0, "invalid": invalid})
+
+
+class DescribeArgs(Arguments):
+    block_id: str = Field(min_length=1, max_length=256, description="Block id, e.g. oak_stairs.")
+    mc_version: McVersion
+
+
+def block_describe(args: DescribeArgs, ctx: Context) -> Outcome:
+    from mcb.blocks.checks import describe_block
+    from mcb.errors import UsageError
+
+    try:
+        return Outcome(describe_block(args.block_id, args.mc_version))
+    except UsageError as error:  # only the release can be wrong before the id is read
+        raise refusal_from(error, "mc_version") from None
+    except Exception as error:
+        refusal = refusal_from(error, "block_id")
+        if refusal.did_you_mean:
+            refusal.retry_with = {"block_id": refusal.did_you_mean[0]}
+        raise refusal from None
+
+
+# -- terrain ------------------------------------------------------------------------------------------------------
+
+
+class TerrainPreviewArgs(Arguments):
+    path: Path_ = Field(description="Terrain recipe JSON file.")
+    resolution: int = Field(256, ge=32, le=256, description="Samples per axis.")  # the CLI's --resolution range
+    budget: int = Field(4096, ge=1, le=4096, description="Tile budget (the server's max-plan-blocks).")
+
+
+def terrain_preview_offline(args: TerrainPreviewArgs, ctx: Context) -> Outcome:
+    from mcb.terrain.offline import offline_picture
+
+    source = existing_input(args.path, "path")
+    ctx.check_cancelled()
+    ctx.progress(0, 1, "sampling")
+    with refusing("path"):
+        # the same picture `mcb terrain preview --offline -o` writes: scaled up, with a height key and scale bar
+        result, png, box = offline_picture(source, args.resolution, args.budget)
+    result["picture"] = {"map": box.to_json()}
+    wire_id = result.pop("wire_terrain_id")
+    result["world_verified"] = False
+    if wire_id != result["terrain_id"]:
+        result["wire_terrain_id"] = wire_id
+        result["hint"] = "JSON tools rewrite this recipe's number literals; sent by mcb it gets wire_terrain_id"
+    ctx.progress(1, 1, "rendered")
+    return Outcome(result, [Image(png, f"terrain preview {result['terrain_id'][:12]}")])
+
+
+def _action(name, title, description, model, hints, run, group) -> Action:
+    return Action(name=name, title=title, description=description, input_model=model, hints=hints, run=run,
+                  group=group)
+
+
+OFFLINE_ACTIONS: list[Action] = [
+    _action("schem_validate", "Validate schematics", (
+        "Check Sponge schematics (files or folders) the way the server imports them (profile server) or against the "
+        "Sponge spec (profile spec). Every finding has rule, severity, message, file, pointer (NBT path) and hint; "
+        "diagnostics are paginated with offset/limit. No server needed. Next: schem_convert or schem_info to fix "
+        "or inspect, then schematic_import_prepare."), ValidateArgs, READER, schem_validate, "schematics"),
+    _action("schem_info", "Describe schematic", (
+        "Describe one schematic: format and version, DataVersion, size, offsets, block entities, entities, the "
+        "palette with counts (paginated with offset/limit) and whether the server would import it. Next: "
+        "schem_validate for every finding, or schem_render to see it."), InfoArgs, READER, schem_info, "schematics"),
+    _action("schem_rotate", "Rotate schematic", (
+        "Rotate a schematic clockwise (90/180/270, seen from above): blocks, block states, block entities, entities "
+        "and biomes, with the paste offset turned by the server's formula. Writes output atomically, or the input "
+        "with in_place; the input is otherwise never modified. Next: schem_render to check, schem_validate."),
+        RotateArgs, WRITER, schem_rotate, "schematics"),
+    _action("schem_mirror", "Mirror schematic", (
+        "Mirror a schematic across a vertical plane through its paste anchor (axis x or z). rules=geometric gives "
+        "the geometrically correct result (vanilla reproduces Minecraft's own mirror). Writes output atomically, or "
+        "the input with in_place. Next: schem_render to check."), MirrorArgs, WRITER, schem_mirror, "schematics"),
+    _action("schem_convert", "Convert schematic", (
+        "Rewrite a schematic as Sponge v2 in the server's layout (WorldEdit's absolute Offset normalised) or as v3. "
+        "Refuses when v2 would lose block entities, entities or biomes unless drop_extras; refuses an existing "
+        "output unless overwrite. Next: schem_validate on the output."), ConvertArgs, WRITER, schem_convert,
+        "schematics"),
+    _action("schem_render", "Render schematic", (
+        "Draw a schematic as a PNG image (top-down height map, isometric view, or both) returned as image content "
+        "beside a summary; writes no file. scale sets pixels per block, max_side bounds the picture. Next: "
+        "schem_rotate or schem_mirror, then render again."), RenderArgs, READER, schem_render, "schematics"),
+    _action("recipe_lint", "Lint recipes", (
+        "Check build recipes (files or folders) the way the server will: JSON syntax, the schema, block states, "
+        "bounds and every budget. Each finding has rule, severity, message, file, pointer, line and column and a "
+        "hint; paginated with offset/limit. mcp_bridge adds the bridge's stricter limits. Next: recipe_compile."),
+        LintArgs, READER, recipe_lint, "recipes"),
+    _action("recipe_compile", "Compile recipe", (
+        "Compile a recipe offline exactly as build_prepare does: block count, bounds, palette, budgets, and the "
+        "blocks in plan order (paginated). png adds a picture; output writes a Sponge v2 schematic (at most 4096 "
+        "cells). A recipe the server would refuse is refused with its message and line:column. Next: "
+        "build_prepare with the same recipe."), CompileArgs, WRITER, recipe_compile, "recipes"),
+    _action("block_check", "Check block states", (
+        "Validate block states against a Minecraft release and return each one's canonical form (every property, "
+        "defaults filled); invalid ones carry an error with a hint (did you mean, allowed values). Next: "
+        "block_describe for a block's properties."), CheckArgs, READER, block_check, "blocks"),
+    _action("block_describe", "Describe block", (
+        "A block's properties with their allowed values, defaults, default state and behavior flags for one of the "
+        "packaged releases (default 26.2). Unknown ids are refused with did_you_mean. Next: block_check with a full "
+        "state."), DescribeArgs, READER, block_describe, "blocks"),
+    _action("terrain_preview_offline", "Preview terrain offline", (
+        "Compute a terrain recipe's heightmap preview locally, shaped like terrain_preview (terrain_id, sampled "
+        "heights, clipped samples, tile layout) with the picture as an image; world_verified is false because no "
+        "world was read. Next: terrain_preview against the server, then terrain_prepare."),
+        TerrainPreviewArgs, READER, terrain_preview_offline, "terrain"),
+]

@@ -1,0 +1,160 @@
+"""Tool arguments: checked against the published schema before any work (MCP-29..31, MCP-35).
+
+The schema a tool publishes is its pydantic model's JSON Schema, and the same model checks the call, in strict JSON
+mode (no coercion: "5", true and 5.5 are not integers). Integral floats become integers first (MCP-30), so 5.0
+passes where an integer is expected and is sent on as 5.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import types
+import typing
+from functools import lru_cache
+from pathlib import Path, PurePath
+from typing import TYPE_CHECKING, Any
+
+from mcb.catalog.base import Action, Refusal
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel, ValidationError
+
+
+@lru_cache(maxsize=None)
+def input_schema(model: type[BaseModel]) -> dict[str, Any]:
+    schema = model.model_json_schema()
+    if schema.get("type") != "object" or schema.get("additionalProperties") is not False:
+        raise ValueError(f"{model.__name__}: an input schema must be an object with additionalProperties false "
+                         "(model_config extra='forbid')")
+    return schema
+
+
+def accepted_names(model: type[BaseModel]) -> list[str]:
+    return list(input_schema(model).get("properties", {}))
+
+
+def integral_floats_to_ints(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {key: integral_floats_to_ints(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [integral_floats_to_ints(item) for item in value]
+    return value
+
+
+def parse_arguments(action: Action, arguments: dict[str, Any], *, root: Path | None) -> BaseModel:
+    """The validated input model, or a Refusal naming every problem; paths are checked against ``root``."""
+    from pydantic import ValidationError
+
+    normalized = integral_floats_to_ints(arguments)
+    try:
+        parsed = action.input_model.model_validate_json(json.dumps(normalized, allow_nan=False), strict=True)
+    except ValidationError as error:
+        raise invalid_argument(action, normalized, error) from None
+    return guard_paths(parsed, root) if root is not None else parsed
+
+
+def _pointer(location: tuple) -> str:
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in location)
+
+
+def invalid_argument(action: Action, arguments: dict[str, Any], error: ValidationError) -> Refusal:
+    accepted = accepted_names(action.input_model)
+    unknown: list[str] = []
+    missing: list[str] = []
+    problems: list[dict[str, Any]] = []
+    for item in error.errors(include_url=False):
+        location = tuple(item["loc"])
+        kind = item["type"]
+        if kind == "extra_forbidden" and len(location) == 1:
+            unknown.append(str(location[0]))
+        elif kind == "missing" and len(location) == 1:
+            missing.append(str(location[0]))
+        problems.append({"pointer": _pointer(location), "problem": kind, "message": item["msg"]})
+    suggestions = {name: match[0] for name in unknown
+                   if (match := difflib.get_close_matches(name, accepted, n=1, cutoff=0.6))}
+    first = error.errors(include_url=False)[0]["loc"]
+    # the argument at fault: a misspelt key first (that is what the model wrote), then a missing one
+    field = (unknown or missing or [str(first[0]) if first else None])[0]
+    parts = []
+    if unknown:
+        named = ", ".join(f"{name!r}" + (f" (did you mean {suggestions[name]!r}?)" if name in suggestions else "")
+                          for name in unknown)
+        parts.append(f"unknown argument{'s' if len(unknown) > 1 else ''} {named}")
+    if missing:
+        parts.append("missing required " + ", ".join(repr(name) for name in missing))
+    others = [p for p in problems if p["problem"] not in ("extra_forbidden", "missing") or p["pointer"].count("/") > 1]
+    if others:
+        parts.append("; ".join(f"{p['pointer'][1:] or '(arguments)'}: {p['message']}" for p in others[:5]))
+    message = (f"{action.name}: " + "; ".join(parts) + ". Accepted arguments: "
+               + (", ".join(accepted) if accepted else "none") + ".")
+    data: dict[str, Any] = {"unknown": unknown, "missing": missing, "accepted": accepted, "problems": problems}
+    if len(first) > 1:
+        data["pointer"] = _pointer(tuple(first))
+    if suggestions:
+        data["did_you_mean"] = suggestions
+    retry_with = None
+    if unknown and set(unknown) == set(suggestions) and not missing and not others:
+        retry_with = {suggestions[name]: arguments[name] for name in unknown}
+    return Refusal("invalid_argument", message, field=field, retry_with=retry_with, data=data,
+                   remedy=f"call {action.name} again with only its accepted arguments, fixed as described")
+
+
+# -- workspace paths (MCP-35) -----------------------------------------------------------------------------------
+
+
+def _mentions_path(annotation: Any) -> bool:
+    if isinstance(annotation, type) and issubclass(annotation, PurePath):
+        return True
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        return _mentions_path(typing.get_args(annotation)[0])
+    if origin in (typing.Union, types.UnionType, list, tuple):
+        return any(_mentions_path(arg) for arg in typing.get_args(annotation) if arg is not Ellipsis)
+    return False
+
+
+PATH_NAMES = frozenset({"path", "paths", "output", "outputs", "file", "files", "directory", "dir"})
+
+
+def _is_path_name(name: str) -> bool:
+    return name in PATH_NAMES or name.endswith(("_path", "_paths", "_file", "_dir", "_output"))
+
+
+@lru_cache(maxsize=None)
+def path_fields(model: type[BaseModel]) -> tuple[str, ...]:
+    """Fields holding workspace paths: typed as paths, or named like one (path, paths, output, *_path, ...)."""
+    return tuple(name for name, info in model.model_fields.items()
+                 if _mentions_path(info.annotation) or _is_path_name(name))
+
+
+def guard_paths(parsed: BaseModel, root: Path) -> BaseModel:
+    """Resolve every path argument inside ``root``; a path that escapes it is refused with its field."""
+    fields = path_fields(type(parsed))
+    if not fields:
+        return parsed
+    updates: dict[str, Any] = {}
+    for name in fields:
+        value = getattr(parsed, name)
+        if isinstance(value, (PurePath, str)):
+            updates[name] = _same_type(value, _inside(Path(value), root, name))
+        elif isinstance(value, (list, tuple)):
+            updates[name] = type(value)(
+                _same_type(item, _inside(Path(item), root, f"{name}[{index}]")) if isinstance(item, (PurePath, str))
+                else item for index, item in enumerate(value))
+    return parsed.model_copy(update=updates)
+
+
+def _same_type(original: Any, resolved: Path) -> Any:
+    return str(resolved) if isinstance(original, str) else resolved
+
+
+def _inside(path: Path, root: Path, field: str) -> Path:
+    candidate = (path if path.is_absolute() else root / path).resolve()
+    if not candidate.is_relative_to(root):
+        raise Refusal("path_denied", f"{field}: {str(path)!r} is outside the workspace root", field=field,
+                      remedy="use a path inside the workspace root, or restart mcb mcp with --root or "
+                             "--allow-any-path", data={"restart_with": "mcb mcp --root DIR (or --allow-any-path)"})
+    return candidate

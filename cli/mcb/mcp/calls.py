@@ -1,0 +1,193 @@
+"""tools/call execution: worker threads, deadlines, cancellation, cleanup and the legacy repeat note
+(MCP-34, MCP-44..51).
+
+Mutating tools run one at a time in arrival order on one thread; read-only tools (and live resource reads) run
+beside them on three more, so at most 4 calls run at once. Each call answers at most once: its result, its
+refusal, or the deadline's `timeout` refusal; a cancelled call never answers and its created files are removed.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
+
+from mcb.catalog.base import Action, Cancelled, Refusal
+from mcb.mcp import framing, results
+from mcb.mcp.arguments import parse_arguments
+from mcb.mcp.context import CallContext
+from mcb.mcp.framing import ProtocolError
+
+if TYPE_CHECKING:
+    from mcb.mcp.session import Session
+
+log = logging.getLogger("mcb.mcp")
+
+DEFAULT_DEADLINE_S = 30.0  # above the plugin's 20 s main-thread wait (MCP-51)
+CAMERA_DEADLINE_S = 60.0
+
+
+@dataclass
+class _Call:
+    request_id: Any
+    context: CallContext
+    answered: bool = False  # a reply (or the deadline's refusal) went out; at most one per call
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def claim_reply(self) -> bool:
+        with self.lock:
+            if self.answered:
+                return False
+            self.answered = True
+            return True
+
+
+class Calls:
+    """The calls of one session."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self._lock = threading.Lock()
+        self._running: dict[str, _Call] = {}
+        self._repeat: tuple[str, str, int] | None = None  # (call key, code, count), legacy era only (MCP-34)
+        self._serial = ThreadPoolExecutor(1, thread_name_prefix="mcb-mcp-write")
+        self._parallel = ThreadPoolExecutor(3, thread_name_prefix="mcb-mcp-read")
+
+    def submit(self, action: Action, arguments: dict, request_id: Any, token: Any, modern: bool) -> None:
+        session = self.session
+        context = CallContext(progress_token=token, notify=session.send, make_client=session.make_client,
+                              max_result_bytes=session.options.max_result_bytes)
+        call = _Call(request_id, context)
+        key = json.dumps(request_id)
+        with self._lock:
+            self._running[key] = call
+        pool = self._parallel if action.hints.read_only else self._serial
+        pool.submit(self._run_call, key, call, action, arguments, modern)
+
+    def background(self, function: Callable[..., None], *args: Any) -> None:
+        """Read-only work that must not hold up the reader (a live resource read)."""
+        self._parallel.submit(function, *args)
+
+    def close(self) -> None:
+        """Start no new work; wait for running calls so their replies are written (MCP-50)."""
+        self._serial.shutdown(wait=True)
+        self._parallel.shutdown(wait=True)
+
+    def run_action(self, action: Action, arguments: dict, context: CallContext) -> dict:
+        """The full pipeline of one call, for tools/call and for each tool_batch step: check, run, shape."""
+        parsed = parse_arguments(action, arguments, root=self.session.options.root)
+        outcome = action.run(parsed, context)
+        return results.success(outcome, cap_bytes=self.session.options.max_result_bytes, arguments=arguments,
+                               tool=action.name)
+
+    def deadline_for(self, action: Action) -> float:
+        if action.deadline_s is not None:
+            return action.deadline_s
+        return CAMERA_DEADLINE_S if action.name == "camera_capture" else DEFAULT_DEADLINE_S
+
+    def _deadline_passed(self, call: _Call, action: Action, seconds: float, modern: bool) -> None:
+        """The call ran out of time: refuse it now; the work stops at its next check and its answer is dropped."""
+        if not call.claim_reply():
+            return
+        call.context.cancelled.set()
+        log.warning("%s passed its %.0f s deadline; refused as timeout", action.name, seconds)
+        data: dict[str, Any] = {"deadline_ms": int(seconds * 1000), "outcome_unknown": not action.hints.read_only}
+        if action.group == "rpc" and not action.hints.read_only:
+            data["next_call"] = {"tool": "project_context", "reason": "look for the plan or operation under "
+                                 "operations before doing it again"}
+        else:
+            data["no_remedy"] = "the work does not fit one call's deadline: ask for less"
+        refusal = Refusal("timeout", f"{action.name} did not finish within {seconds:.0f} s", data=data,
+                          remedy="ask for less work per call" if action.hints.read_only else
+                          "check what happened before doing it again")
+        self.session.reply(call.request_id, self.session.stamp(results.refusal(refusal), modern))
+
+    def _run_call(self, key: str, call: _Call, action: Action, arguments: dict, modern: bool) -> None:
+        context = call.context
+        result: dict | None = None
+        failure: Refusal | None = None
+        seconds = self.deadline_for(action)
+        timer = threading.Timer(seconds, self._deadline_passed, (call, action, seconds, modern))
+        timer.daemon = True
+        timer.start()
+        try:
+            context.check_cancelled()
+            result = self.run_action(action, arguments, context)
+        except Cancelled:
+            pass
+        except Refusal as refusal:
+            failure = refusal
+        except Exception as error:  # the action's adapter should have made a Refusal of it: a bug in mcb
+            log.exception("tool %s raised", action.name)
+            failure = results.internal(action.name, error)
+        finally:
+            timer.cancel()
+            context.close()
+            with self._lock:
+                self._running.pop(key, None)
+        if context.cancelled.is_set() or (result is None and failure is None) or not call.claim_reply():
+            removed = context.remove_created()
+            log.info("call %s (%s) cancelled; removed %d created file(s)", key, action.name, len(removed))
+            return
+        if failure is not None:
+            context.remove_created()
+            result = results.refusal(failure, repeated=self._note_repeat(action, arguments, failure, modern))
+        else:
+            self._note_repeat(action, arguments, None, modern)
+        self.session.reply(call.request_id, self.session.stamp(result, modern))
+
+    def _note_repeat(self, action: Action, arguments: dict, failure: Refusal | None, modern: bool) -> dict | None:
+        if modern:
+            return None
+        call_key = action.name + json.dumps(arguments, sort_keys=True, default=str)
+        with self._lock:
+            if failure is None:
+                self._repeat = None
+                return None
+            if self._repeat and self._repeat[:2] == (call_key, failure.code):
+                count = self._repeat[2] + 1
+            else:
+                count = 1
+            self._repeat = (call_key, failure.code, count)
+        if count < 2:
+            return None
+        follow = results.follow_field(failure)
+        return {"count": count, "follow": follow,
+                "note": f"the same call failed the same way {count} times in a row; act on {follow} instead of "
+                        "repeating it unchanged"}
+
+    def cancel(self, request_id: Any) -> None:
+        """notifications/cancelled: the call stops at its next check; unknown or finished ids are ignored."""
+        if not framing.legal_id(request_id):
+            return
+        with self._lock:
+            call = self._running.get(json.dumps(request_id))
+        if call is not None:
+            call.context.cancelled.set()
+            log.info("cancel requested for call %s", request_id)
+
+
+class SessionSteps:
+    """tool_batch's StepRunner: a step's tool is resolved and checked exactly as a tools/call would be."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.cap_bytes = session.options.max_result_bytes
+
+    def resolve(self, name: str) -> Action:
+        try:
+            return self.session.resolve_tool(name)
+        except ProtocolError as error:
+            data = dict(error.data or {})
+            suggestion = data.pop("did_you_mean", None)
+            data.pop("name", None)
+            if not suggestion and not any(key in data for key in results.REMEDY_FIELDS):
+                data["no_remedy"] = "no such tool"
+            raise Refusal("invalid_argument", error.message, remedy="name a tool that tools/list lists",
+                          did_you_mean=[suggestion] if suggestion else None, data=data) from None
+
+    def check(self, action: Action, arguments: dict[str, Any]):
+        return parse_arguments(action, arguments, root=self.session.options.root)

@@ -1,0 +1,97 @@
+"""The Context one tools/call hands to its action: client, progress, cancellation, created files (MCP-45..49)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from mcb.catalog.base import Cancelled
+
+log = logging.getLogger("mcb.mcp")
+PROGRESS_INTERVAL = 0.1  # at most 10 notifications a second
+
+
+class CallContext:
+    """Valid for one call only; ``cancelled`` is set when the client sends notifications/cancelled."""
+
+    def __init__(self, *, progress_token: Any, notify: Callable[[dict], None],
+                 make_client: Callable[[], Any], max_result_bytes: int = 64 * 1024) -> None:
+        self.cancelled = threading.Event()
+        self.max_result_bytes = max_result_bytes
+        self._token = progress_token
+        self._notify = notify
+        self._make_client = make_client
+        self._client: Any = None
+        self._created: list[Path] = []
+        self._last_progress: float | None = None
+        self._last_sent = 0.0
+        self._lock = threading.Lock()
+
+    def client(self) -> Any:
+        if self._client is None:
+            self._client = self._make_client()
+        return self._client
+
+    def progress(self, done: float, total: float | None = None, message: str | None = None) -> None:
+        if self._token is None or self.cancelled.is_set():
+            return
+        now = time.monotonic()
+        with self._lock:
+            if self._last_progress is not None and (done <= self._last_progress
+                                                     or now - self._last_sent < PROGRESS_INTERVAL):
+                return
+            self._last_progress, self._last_sent = done, now
+            params: dict[str, Any] = {"progressToken": self._token, "progress": done}
+            if total is not None:
+                params["total"] = total
+            if message:
+                params["message"] = message
+            self._notify({"jsonrpc": "2.0", "method": "notifications/progress", "params": params})
+
+    def check_cancelled(self) -> None:
+        if self.cancelled.is_set():
+            raise Cancelled()
+
+    def created(self, path: Path) -> None:
+        self._created.append(Path(path))
+
+    def remove_created(self) -> list[Path]:
+        """Delete exactly the files this call recorded (newest first); nothing else is touched."""
+        removed = []
+        for path in reversed(self._created):
+            try:
+                path.unlink()
+                removed.append(path)
+            except FileNotFoundError:
+                pass
+            except OSError as error:
+                log.warning("could not remove %s after the call ended: %s", path, error)
+        self._created.clear()
+        return removed
+
+    def close(self) -> None:
+        if self._client is not None:
+            try:
+                self._client.close()
+            except Exception:  # closing a client must never hide the call's own result
+                log.debug("closing the RPC client failed", exc_info=True)
+            self._client = None
+
+
+def client_factory(settings_loader: Callable[[], Any]) -> Callable[[], Any]:
+    """Builds the CLI's RPC client from the CLI's settings with the agent token only (never the admin token).
+
+    A broken configuration raises ConfigError and a missing agent token makes the client raise AuthError
+    (no_token) on its first call; the RPC catalog turns both into refusals with restart_with (catalog/remedies.py).
+    """
+
+    def make() -> Any:
+        from mcb.client import McbClient
+
+        settings = settings_loader()
+        return McbClient.from_settings(settings.model_copy(update={"admin_token": None}))
+
+    return make

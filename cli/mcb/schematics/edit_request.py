@@ -1,0 +1,60 @@
+"""The argument rules of rotate/mirror/convert, shared by `mcb schem ...` and the MCP tools.
+
+Light on purpose (no numpy, no schematic reader): both faces check arguments with it before any file is read. An error names the
+argument at fault in ``details["field"]`` so a face can point at it (the CLI prints the message and hint).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mcb.blocks.transform import MIRROR_AXES, ROTATIONS, RULE_SETS
+from mcb.errors import InputError, UsageError
+
+SPONGE_FORMATS = {"v2": 2, "2": 2, "v3": 3, "3": 3}
+
+
+def check_edit_request(source: Path, *, degrees: int | None, axis: str | None, output: Path | None,
+                       in_place: bool, rules: str, fmt: str | None) -> tuple[Path, str, int | None]:
+    """(the file to write, the rule set, the Sponge version to write or None) for a rotate (``degrees``) or a
+    mirror (``axis``) of ``source``; UsageError/InputError for arguments that cannot work."""
+    if axis is None:
+        if degrees not in ROTATIONS:
+            raise UsageError(f"--degrees must be 90, 180 or 270, not {degrees}", details={"field": "degrees"})
+    elif axis not in MIRROR_AXES:
+        raise UsageError(f"--axis must be x or z, not {axis!r}", hint="x swaps east/west, z swaps north/south",
+                         details={"field": "axis"})
+    target = edit_target(source, output, in_place)
+    return target, rule_set(rules), sponge_version(fmt)
+
+
+def edit_target(source: Path, output: Path | None, in_place: bool, suffix: str = ".schem") -> Path:
+    """The file an edit writes: ``output``, or ``source`` itself with ``in_place``."""
+    if not source.is_file():
+        raise InputError(f"no such schematic file: {source}", details={"field": "path"})
+    if in_place and output is not None:
+        raise UsageError("give either -o/--output or --in-place, not both", details={"field": "output"})
+    if in_place:
+        return source
+    if output is None:
+        raise UsageError("missing -o/--output", hint=f"e.g. -o rotated{suffix}, or --in-place to overwrite FILE",
+                         details={"field": "output"})
+    if output.resolve() == source.resolve():
+        raise UsageError("the output is the input file", hint="use --in-place to overwrite it on purpose",
+                         details={"field": "output"})
+    return output
+
+
+def sponge_version(value: str | None) -> int | None:
+    """2 or 3 for ``v2``/``v3`` (or ``2``/``3``); None keeps the input's version."""
+    if value is None:
+        return None
+    if value.lower() not in SPONGE_FORMATS:
+        raise UsageError(f"unknown schematic format {value!r}", hint="use v2 or v3", details={"field": "format"})
+    return SPONGE_FORMATS[value.lower()]
+
+
+def rule_set(value: str) -> str:
+    if value not in RULE_SETS:
+        raise UsageError(f"unknown rule set {value!r}", hint="use vanilla or geometric", details={"field": "rules"})
+    return value

@@ -1,0 +1,46 @@
+"""How counts read in human output: one place for "1 state" / "2 states" and for operation progress counters.
+
+An operation's ``total_changes`` counts every plan position, including positions that already hold the desired
+block; those are *skipped*, not written (protocol §3.8: ``processed`` = written + skipped). So "654/656" is a
+finished, successful apply, and must be said so: "654 of 656 positions written, 2 already matched".
+
+Plain functions with no dependencies, so the core (client/, batch/) and the faces can all use them. JSON output
+never goes through here: its fields stay as the server sends them.
+"""
+
+from __future__ import annotations
+
+# Nouns whose plural is not noun + "s".
+_IRREGULAR = {"entity": "entities", "property": "properties", "match": "matches", "box": "boxes",
+              "vertex": "vertices", "index": "indices", "directory": "directories", "capture": "captures"}
+
+
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """``plural(1, "state")`` → "1 state", ``plural(2, "state")`` → "2 states", ``plural(0, "file")`` → "0 files"."""
+    if count == 1:
+        return f"{count} {noun}"
+    return f"{count} {many or _IRREGULAR.get(noun) or noun + 's'}"
+
+
+def positions_written(written: int | None, total: int | None, processed: int | None = None) -> str:
+    """An operation's progress in words.
+
+    ``positions_written(654, 656, 656)`` → "654 of 656 positions written, 2 already matched";
+    ``positions_written(163, 172, 165)`` → "163 of 172 positions written, 2 already matched, 7 not reached";
+    without ``processed`` (a listing that does not carry it) only what is known: "163 of 172 positions written".
+    """
+    if written is None or total is None:
+        return "nothing written yet" if not written else f"{plural(written, 'position')} written"
+    text = f"{written} of {plural(total, 'position')} written"
+    if processed is None:
+        return text
+    matched = max(0, processed - written)
+    remaining = max(0, total - processed)
+    if matched:
+        text += f", {matched} already matched"
+    if remaining:
+        text += f", {remaining} not reached"
+    return text
+
+
+EMPTY_TABLE = "none"  # what a table with no rows prints instead of a header over nothing

@@ -1,0 +1,71 @@
+"""Hints that name what is known: the real operation id, the next safe step, never a guess."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from rpc_testkit import FaultProxy, box_recipe
+
+
+def _method(request):
+    return request["json"]["method"] if request["json"] else None
+
+
+def test_lost_contact_while_waiting_says_what_is_known(cli, tmp_path, monkeypatch):
+    """The server stops answering after the first status poll: no claim that the operation "keeps running"."""
+    from mcb.server.testing import run_server
+
+    recipe = tmp_path / "r.json"
+    recipe.write_text(json.dumps(box_recipe(0, 100, 0, size=8)))
+    state = {"dropping": False}
+
+    def decide(request):
+        if state["dropping"]:
+            return "drop"  # from now on nothing reaches the server
+        if _method(request) == "operation_status":
+            state["dropping"] = True
+        return "forward"
+
+    with run_server(tmp_path / "server", tick_ms=150) as server, FaultProxy(server.url, decide) as proxy:
+        monkeypatch.setenv("MCB_SERVER", proxy.url)
+        monkeypatch.setenv("MCB_AGENT_TOKEN", server.agent_token)
+        result = cli("build", str(recipe))
+    assert result.exit_code == 6, result.stderr
+    operation = next(r["json"]["params"]["operation_id"] for r in proxy.requests if _method(r) == "operation_status")
+    assert "keeps running" not in result.stderr
+    assert f"mcb status {operation} --wait" in result.stderr
+    assert f"mcb recovery review {operation}" in result.stderr
+    assert "may still be running or may have ended" in result.stderr
+
+
+def test_undo_of_an_unknown_operation_has_a_hint(mcb):
+    result = mcb("undo", "00000000-0000-0000-0000-000000000000")
+    assert result.exit_code == 5
+    assert "Unknown operation" in result.stderr and "hint:" in result.stderr and "mcb context" in result.stderr
+
+
+def test_recovery_required_names_the_real_operation(cli, tmp_path, monkeypatch):
+    from mcb.client import McbClient
+    from mcb.server.testing import spawn_server
+
+    data = tmp_path / "server"
+    server = spawn_server(data, tick_ms=100)
+    try:
+        with McbClient(server.url, agent_token=server.agent_token, player_id="console") as client:
+            plan = client.build_prepare(box_recipe(0, 100, 0, size=10))
+            operation = client.build_apply(plan.plan_id, plan.plan_hash, "crash-1").operation_id
+            deadline = time.monotonic() + 20
+            while client.operation_status(operation).written == 0 and time.monotonic() < deadline:
+                time.sleep(0.05)
+        server.kill()  # mid-operation: the journal holds an unfinished operation
+        server = spawn_server(data, tick_ms=5)
+        monkeypatch.setenv("MCB_SERVER", server.url)
+        monkeypatch.setenv("MCB_AGENT_TOKEN", server.agent_token)
+        recipe = tmp_path / "other.json"
+        recipe.write_text(json.dumps(box_recipe(20, 100, 20)))
+        result = cli("build", str(recipe))
+        assert result.exit_code == 7, result.stderr
+        assert f"mcb recovery review {operation}" in result.stderr and "OPERATION_ID" not in result.stderr
+    finally:
+        server.kill()

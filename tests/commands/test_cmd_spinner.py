@@ -1,0 +1,61 @@
+"""A write that takes longer than a second shows a spinner on stderr, on a terminal only."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import subprocess
+import sys
+import time
+
+from rpc_testkit import FaultProxy, box_recipe
+
+
+def _run(args, env, stderr_tty: bool):
+    if not stderr_tty:
+        done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=60)
+        return done.returncode, done.stderr
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 4096)
+        except OSError:  # EIO: the child closed its end
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=60)
+    os.close(master)
+    return proc.returncode, b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_slow_prepare_spins_on_a_terminal_only(tmp_path):
+    from mcb.server.testing import run_server
+
+    recipe = tmp_path / "r.json"
+    recipe.write_text(json.dumps(box_recipe(0, 100, 0)))
+
+    def decide(request):
+        slow = request["json"] and request["json"]["method"] == "build_prepare"
+        return ("sleep_then_forward", 1.8) if slow else "forward"
+
+    with run_server(tmp_path / "server", tick_ms=2) as server, FaultProxy(server.url, decide) as proxy:
+        env = {**os.environ, "MCB_SERVER": proxy.url, "MCB_AGENT_TOKEN": server.agent_token, "TERM": "xterm",
+               "COLUMNS": "100"}
+        env.pop("NO_COLOR", None)
+        args = [sys.executable, "-m", "mcb", "prepare", str(recipe)]
+        started = time.monotonic()
+        code, tty_err = _run(args, env, stderr_tty=True)
+        assert code == 0 and time.monotonic() - started > 1.5
+        code, pipe_err = _run(args, env, stderr_tty=False)
+        assert code == 0
+        proxy.decide = lambda request: "forward"
+        code, fast_err = _run(args, env, stderr_tty=True)
+        assert code == 0
+    assert "waiting for the server to prepare the plan" in tty_err
+    assert "waiting for the server" not in pipe_err
+    assert "waiting for the server" not in fast_err  # under a second: no spinner

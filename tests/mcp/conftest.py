@@ -1,0 +1,42 @@
+"""Fixtures for `mcb mcp` tests: raw stdio processes, the SDK client, a live `mcb serve` to talk to."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # mcpkit
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "client"))  # rpc_testkit
+
+from mcpkit import McpProcess  # noqa: E402
+
+
+@pytest.fixture
+def mcp_process(tmp_path):
+    """Start `mcb mcp ARGS` (cwd: tmp_path unless given); every process is stopped at teardown."""
+    started: list[McpProcess] = []
+
+    def start(*args: str, env: dict | None = None, cwd: Path | None = None) -> McpProcess:
+        process = McpProcess(*args, env=env, cwd=cwd or tmp_path)
+        started.append(process)
+        return process
+
+    yield start
+    for process in started:
+        process.kill()
+
+
+@pytest.fixture
+def live_server(tmp_path):
+    from mcb.server.testing import run_server
+
+    with run_server(tmp_path / "server", tick_ms=2) as server:
+        yield server
+
+
+@pytest.fixture
+def server_env(live_server) -> dict[str, str]:
+    """The environment that points `mcb mcp` at the live server with the agent token only."""
+    return {"MCB_SERVER": live_server.url, "MCB_AGENT_TOKEN": live_server.agent_token, "MCB_PLAYER_ID": "console"}

@@ -1,0 +1,98 @@
+"""Arguments are checked before any work or HTTP request; refusals name the problem and carry a remedy
+(MCP-28..35, checklist 23-30), against a live `mcb serve` behind a recording proxy."""
+
+from __future__ import annotations
+
+import pytest
+from rpc_testkit import FaultProxy
+
+REMEDY_FIELDS = ("retry_with", "field", "next_call", "restart_with", "retry_after_ms", "no_remedy")
+BOX = {"min": {"x": 0, "y": 60, "z": 0}, "max": {"x": 1, "y": 61, "z": 1}}
+
+
+@pytest.fixture
+def proxied(mcp_process, live_server, server_env):
+    with FaultProxy(live_server.url) as proxy:
+        mcp = mcp_process(env={**server_env, "MCB_SERVER": proxy.url})
+        mcp.initialize()
+        yield mcp, proxy
+
+
+def refusal(response: dict) -> dict:
+    result = response["result"]
+    assert result["isError"] is True
+    error = result["structuredContent"]["error"]
+    assert error["remedy"] and any(key in error for key in REMEDY_FIELDS) or error["code"] == "internal", error
+    return error
+
+
+def rpc_requests(proxy) -> list[str]:
+    return [method for method in proxy.methods() if method]
+
+
+def test_a_misspelt_key_is_refused_by_name_before_any_request(proxied):
+    mcp, proxy = proxied
+    error = refusal(mcp.call("region_inspect", {**BOX, "detial": "blocks"}))
+    assert error["code"] == "invalid_argument" and error["field"] == "detial"
+    assert error["unknown"] == ["detial"] and error["did_you_mean"] == {"detial": "detail"}
+    assert {"min", "max", "detail"} <= set(error["accepted"])
+    assert error["retry_with"] == {"detail": "blocks"}
+    assert "'detial'" in error["message"] and "detail" in error["message"]
+    assert rpc_requests(proxy) == []
+
+
+def test_every_problem_is_reported_at_once(proxied):
+    mcp, proxy = proxied
+    error = refusal(mcp.call("build_apply", {"plan_id": "p"}))
+    assert set(error["missing"]) == {"plan_hash", "idempotency_key"}
+    error = refusal(mcp.call("build_apply", {"plan_id": "p", "plan_hash": "h", "idempotency_key": "k",
+                                             "player_id": "x"}))
+    assert error["unknown"] == ["player_id"] and error["field"] == "player_id"
+    nested = refusal(mcp.call("region_inspect", {"min": {"x": 0, "y": 1, "z": 2, "w": 3}, "max": BOX["max"]}))
+    assert nested["pointer"] == "/min/w"
+    assert rpc_requests(proxy) == []
+
+
+def test_no_coercion_but_integral_floats_pass_as_integers(proxied):
+    mcp, proxy = proxied
+    for bad in ("5", True, 5.5):
+        assert refusal(mcp.call("material_search", {"query": "oak", "limit": bad}))["field"] == "limit"
+    assert rpc_requests(proxy) == []
+    accepted = mcp.call("material_search", {"query": "oak", "limit": 5.0})["result"]
+    assert accepted["isError"] is False
+    bodies = [request["body"] for request in proxy.requests if request["json"] and
+              request["json"].get("method") == "material_search"]
+    assert len(bodies) == 1 and b'"limit":5' in bodies[0].replace(b" ", b"")
+
+
+def test_paths_outside_the_workspace_root_are_denied(mcp_process, tmp_path):
+    mcp = mcp_process(cwd=tmp_path)
+    mcp.initialize()
+    error = refusal(mcp.call("schem_info", {"path": "../../etc/passwd"}))
+    assert error["code"] == "path_denied" and error["field"] == "path"
+    outside = tmp_path.parent / "outside.schem"
+    (tmp_path / "link.schem").symlink_to(outside)
+    assert refusal(mcp.call("schem_info", {"path": "link.schem"}))["code"] == "path_denied"
+    free = mcp_process("--allow-any-path", cwd=tmp_path)
+    free.initialize()
+    assert refusal(free.call("schem_info", {"path": "../../etc/passwd"}))["code"] != "path_denied"
+
+
+def test_the_same_failure_twice_says_so_and_a_success_resets_it(mcp_process):
+    mcp = mcp_process()
+    mcp.initialize()
+    first = refusal(mcp.call("block_describe", {"block": "stone"}))
+    assert "repeated" not in first
+    second = refusal(mcp.call("block_describe", {"block": "stone"}))
+    assert second["repeated"]["count"] == 2 and second["repeated"]["follow"] in REMEDY_FIELDS
+    assert mcp.call("block_describe", {"block_id": "stone"})["result"]["isError"] is False
+    assert "repeated" not in refusal(mcp.call("block_describe", {"block": "stone"}))
+
+
+def test_no_agent_token_means_a_refusal_with_restart_with(mcp_process, live_server):
+    mcp = mcp_process(env={"MCB_SERVER": live_server.url, "MCB_TOKEN": live_server.admin_token})
+    mcp.initialize()
+    error = refusal(mcp.call("project_context"))
+    assert "MCB_AGENT_TOKEN" in error["restart_with"]
+    assert mcp.close() == 0
+    assert live_server.admin_token not in mcp.stderr() and live_server.admin_token.encode() not in b"".join(mcp.raw)
