@@ -1,45 +1,102 @@
-"""`mcb --help` wall time against a minimal Typer app's `--help`, measured side by side. Target: ratio <= 1.3."""
+"""Whole-process start-up of mcb commands against a minimal two-command Typer app's `--help`, side by side.
+
+    .venv/bin/python benchmarks/bench_startup.py [--repeats 15] [--also-typer DIR]
+
+Rows (targets from issue 12): `mcb schem validate SMALL.schem` <= 1.0x, `mcb context --json` against a live
+`mcb serve` <= 1.1x, `mcb --help` <= 1.3x; each divided by `python minimal_typer_app.py --help` run with the
+same Typer. Runs are interleaved so the machine's noise hits every row alike; figures are medians.
+
+``--also-typer DIR`` adds the same rows with another Typer release put first on the path (e.g. a
+``pip install --no-deps --target DIR typer==0.28.0``), all interleaved in the one run, so two releases compare
+under the same load.
+"""
 
 from __future__ import annotations
 
+import argparse
+import os
+import statistics
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from _timing import report, side_by_side
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import ROOT, report, side_by_side  # noqa: E402  (importing _timing compiles mcb's bytecode)
 
-MINIMAL_APP = '''
-import typer
-app = typer.Typer()
+from mcb.server.testing import spawn_server  # noqa: E402
 
-@app.command()
-def hello(name: str = "world") -> None:
-    """Say hello."""
-    print(name)
+HERE = Path(__file__).resolve().parent
+SMALL = ROOT / "schematics" / "house.schem"
+BASELINE = "minimal typer app --help"
+TARGETS = {"mcb schem validate SMALL.schem": 1.0, "mcb context --json": 1.1, "mcb --help": 1.3}
 
-@app.command()
-def bye() -> None:
-    """Say bye."""
 
-app()
-'''
+def rows(typer_dir: str | None, label: str) -> dict[str, list[str]]:
+    """The benchmark's commands; ``typer_dir`` goes first on sys.path (None: the installed Typer)."""
+    prefix = f"import sys; sys.path.insert(0, {typer_dir!r}); " if typer_dir else "import sys; "
+    # What the console script runs (the Typer app), spelled out so the row measures it whatever the script says.
+    mcb = [sys.executable, "-c", prefix + "from mcb.app import main; sys.exit(main())"]
+    baseline = [sys.executable, "-c", prefix + f"import runpy; runpy.run_path({str(HERE / 'minimal_typer_app.py')!r}, "
+                "run_name='__main__')", "--help"]
+    return {
+        f"{BASELINE}{label}": baseline,
+        f"mcb schem validate SMALL.schem{label}": [*mcb, "schem", "validate", str(SMALL)],
+        f"mcb context --json{label}": [*mcb, "context", "--json"],
+        f"mcb --help{label}": [*mcb, "--help"],
+        f"mcb --version{label}": [*mcb, "--version"],
+    }
+
+
+def cpu_seconds(argv: list[str], env: dict) -> float:
+    """User + system CPU time of one run: on a machine shared with other work it moves far less than wall time."""
+    process = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode not in (0, 1):
+        raise RuntimeError(f"{argv} exited with {process.returncode}")
+    return usage.ru_utime + usage.ru_stime
+
+
+def cpu_side_by_side(commands: dict[str, list[str]], repeats: int, env: dict) -> dict[str, float]:
+    samples: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(repeats):
+        for name, argv in commands.items():
+            samples[name].append(cpu_seconds(argv, env))
+    return {name: statistics.median(values) for name, values in samples.items()}
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeats", type=int, default=15)
+    parser.add_argument("--also-typer", metavar="DIR", help="another Typer release to measure beside the installed one")
+    options = parser.parse_args()
+    import typer
+
+    sets = {f" (typer {typer.__version__})": None}
+    if options.also_typer:
+        sets[" (typer from --also-typer)"] = options.also_typer
+    commands = {}
+    for label, typer_dir in sets.items():
+        commands.update(rows(typer_dir, label))
     with tempfile.TemporaryDirectory() as tmp:
-        script = Path(tmp) / "minimal_typer.py"
-        script.write_text(MINIMAL_APP)
-        medians = side_by_side(
-            {
-                "minimal typer app --help": [sys.executable, str(script), "--help"],
-                "mcb --help": [sys.executable, "-m", "mcb", "--help"],
-                "mcb --version": [sys.executable, "-m", "mcb", "--version"],
-            },
-            repeats=9,
-        )
-    report("start-up (whole process, median of 9)", medians, "minimal typer app --help")
-    ratio = medians["mcb --help"] / medians["minimal typer app --help"]
-    print(f"  mcb --help / minimal typer --help = {ratio:.2f} (target <= 1.3)")
+        server = spawn_server(Path(tmp) / "data", tick_ms=50)
+        try:
+            env = {**os.environ, "MCB_SERVER": server.url, "MCB_AGENT_TOKEN": server.agent_token,
+                   "MCB_PLAYER_ID": "console", "NO_COLOR": "1"}
+            walls = side_by_side(commands, repeats=options.repeats, env=env)
+            cpus = cpu_side_by_side(commands, repeats=options.repeats, env=env)
+        finally:
+            server.stop()
+    for label in sets:
+        for kind, medians in (("wall", walls), ("CPU (user+sys)", cpus)):
+            mine = {name: value for name, value in medians.items() if name.endswith(label)}
+            report(f"start-up{label}: {kind} time, whole process, median of {options.repeats}, interleaved", mine,
+                   BASELINE + label)
+            for name, target in TARGETS.items():
+                ratio = medians[name + label] / medians[BASELINE + label]
+                verdict = "ok" if ratio <= target else "over"
+                print(f"  {name} / {BASELINE} = {ratio:.2f}x (target <= {target}x: {verdict})")
 
 
 if __name__ == "__main__":

@@ -91,7 +91,7 @@ def _picture(recipe) -> None:
 def bench_prepare_all() -> None:
     from mcb.client import McbClient
     from mcb.server.testing import run_server
-    from mcb.terrain.batch_steps import run_all_tiles
+    from mcb.batch.tiles import run_all_tiles
     from mcb.terrain.recipe import parse_recipe_text
     from mcb.terrain.tiling import tile_bounds, tile_count, tile_targets
 

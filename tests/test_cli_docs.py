@@ -59,16 +59,27 @@ def test_usage_error_exit_code(cli):
     assert result.exit_code == 2
 
 
-def test_root_help_lists_groups_without_building_them(cli):
-    """`mcb --help` shows every group from a light stand-in; using a group builds the real one."""
-    from mcb.app import LAZY_GROUPS
+def test_root_help_lists_every_command_from_its_light_entry(cli):
+    """`mcb --help` lists each command from `mcb.commands.COMMANDS`; using a group builds the real one."""
+    from mcb.commands import COMMANDS
 
     result = cli("--help")
     assert result.exit_code == 0
-    for name in LAZY_GROUPS:
+    for name in COMMANDS:
         assert f" {name} " in result.stdout
     assert cli("schem", "--help").stdout.count("validate") >= 1
     assert cli("block", "check", "stone").stdout.strip() == "minecraft:stone"
+
+
+@pytest.mark.parametrize("name", sorted(__import__("mcb.commands").commands.COMMANDS))
+def test_light_entry_says_what_the_command_says(name):
+    """The one-line help of the root listing is the first paragraph of the command's own help (one description)."""
+    from mcb.app import load_command
+    from mcb.commands import COMMANDS
+
+    command = load_command(name)
+    listed = command.short_help or command.help.split("\n\n")[0]
+    assert COMMANDS[name][2] == " ".join(listed.split())
 
 
 def test_help_paragraphs_are_rewrapped_not_ragged(cli):
@@ -82,3 +93,38 @@ def test_help_paragraphs_are_rewrapped_not_ragged(cli):
     assert "mcb schem validate schematics/" in lines
     assert "mcb schem validate house.schem --profile spec --mc-version 1.20.4" in lines
     assert not any(line.endswith("The format") for line in lines)
+
+
+def _every_path(command, path=()):
+    yield path
+    for name, sub in sorted(getattr(command, "commands", {}).items()):
+        yield from _every_path(sub, path + (name,))
+
+
+@pytest.mark.parametrize("path", list(_every_path(command_tree())), ids=lambda p: " ".join(p) or "mcb")
+def test_help_is_never_cut_at_80_columns(path, cli):
+    """Rich shortens what does not fit with "…": an option name, a metavar or a default would be lost."""
+    result = cli(*path, "--help", env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.stderr
+    cut = [line for line in result.stdout.splitlines() if "…" in line]
+    assert not cut, "\n".join(cut)
+    assert max(len(line) for line in result.stdout.splitlines()) <= 80
+
+
+def test_every_registered_command_is_listed_in_the_light_table():
+    """A command a module registers but `mcb.commands.COMMANDS` does not list would be unreachable."""
+    from pathlib import Path
+
+    import mcb.commands
+    from mcb.app import _registered
+    from mcb.commands import COMMANDS
+
+    modules = {module for module, _panel, _help in COMMANDS.values()}
+    for module in modules:
+        registered = _registered(module)
+        names = {info.name for info in (*registered.registered_commands, *registered.registered_groups)}
+        assert names <= set(COMMANDS), f"mcb.commands.{module} registers {sorted(names - set(COMMANDS))}"
+    folder = Path(mcb.commands.__file__).parent
+    with_register = {path.stem for path in folder.glob("*.py") if "\ndef register(" in path.read_text()}
+    # schem_edit adds its commands to the `schem` group that mcb.commands.schem registers.
+    assert with_register - {"schem_edit"} <= modules, "a command module is missing from mcb.commands.COMMANDS"

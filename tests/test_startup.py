@@ -70,3 +70,44 @@ def test_blocks_import_loads_no_data():
     )
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert proc.stdout.split() == ["0", "0", "1", "1"], proc.stderr
+
+
+def _modules_after(*argv: str, prefixes: tuple[str, ...] = ("mcb.commands.",)) -> list[str]:
+    script = (
+        "import json, sys\n"
+        f"sys.argv = ['mcb', *{list(argv)!r}]\n"
+        "from mcb.app import main\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        f"loaded = sorted(m for m in sys.modules if m.startswith({prefixes!r}))\n"
+        "sys.stderr.write('LOADED=' + json.dumps(loaded) + '\\n')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          env={"NO_COLOR": "1", "COLUMNS": "120", "PATH": "/usr/bin:/bin"})
+    marker = [line for line in proc.stderr.splitlines() if line.startswith("LOADED=")]
+    assert marker, proc.stderr
+    return json.loads(marker[0][len("LOADED="):])
+
+
+def test_root_help_imports_no_command_module():
+    assert _modules_after("--help") == []
+
+
+def test_a_command_imports_only_its_own_module():
+    assert _modules_after("block", "check", "stone") == ["mcb.commands.block"]
+    assert _modules_after("help", "exit-codes") == ["mcb.commands.help"]
+
+
+def test_an_rpc_command_imports_no_offline_tooling():
+    """`mcb health` needs the client and the config, not numpy, the schematic or recipe code, or the server.
+
+    (Rich is not in the list: `import httpx` loads its own command-line module, which imports Rich and Pygments
+    whenever click happens to be installed, as it is beside the MCP SDK in the test environment.)
+    """
+    unwanted = ("numpy", "PIL", "nbtlib", "jsonschema", "mcb.schematics", "mcb.recipes", "mcb.terrain",
+                "mcb.server", "mcb.batch", "mcb.blocks")
+    # Port 9 (discard) on loopback refuses at once: the command fails fast, which is all this needs.
+    loaded = _modules_after("--json", "--server", "http://127.0.0.1:9", "health", prefixes=unwanted)
+    assert loaded == []

@@ -1,187 +1,221 @@
-"""Root Typer application: global options, the error boundary, and the command groups.
+"""Root Typer application: global options, the error boundary, and the commands, each imported on first use.
 
-Command modules are imported here; each keeps its module level to Typer declarations so that ``mcb --help`` and
-shell completion never import numpy, nbtlib, httpx, jsonschema or PIL.
+The root lists its commands from ``mcb.commands.COMMANDS`` (name, panel, one-line help) and imports a command's
+module only when that command runs or its own help is asked for, so `mcb --help`, TAB completion and each
+command pay only for what they use. Built with Typer's public ``typer.main.get_command``.
 """
 
 from __future__ import annotations
 
-import importlib
+import contextlib
+import difflib
 import json
+import os
 import sys
+from functools import cache
+from typing import Annotated
 
 import typer
-from typer._click.exceptions import UsageError as ClickUsageError  # Typer 0.26+ vendors Click (pinned 0.28.x)
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from mcb import __version__, boundary
+from mcb.commands import COMMANDS
 from mcb.errors import ExitCode, McbError, UsageError
 from mcb.options import AppState, NoColorOpt, ProfileOpt, QuietOpt, ServerOpt, TimeoutOpt, VerboseOpt, app_state
 
-# Every module listed here exposes ``register(app: typer.Typer) -> None``.
-COMMAND_MODULES = [
-    "help",
-    "block",
-    "schem",
-    "schem_edit",
-    "recipe",
-    "terrain",
-    "serve",
-    "config",
-    "rpc_commands",
-    "plan_commands",
-    "library_commands",
-    "admin_commands",
-    "build",
-    "batch",
-    "mcp",
-]
+# Click's UsageError, reached through Typer's public BadParameter (Typer vendors Click under a private name).
+ClickUsageError = next(cls for cls in typer.BadParameter.__mro__ if cls.__name__ == "UsageError")
+
+HELP_OPTION_NAMES = ["-h", "--help"]
 
 
 class McbGroup(TyperGroup):
-    """Root group: turns McbError and Ctrl-C into a message and an exit code, never a traceback.
-
-    Command groups (`schem`, `recipe`, ...) are built only when used: the root's help lists them from a light
-    stand-in, so `mcb --help` and each TAB press do not convert every subcommand's signature.
-    """
+    """Root group: lazy commands, and McbError / Ctrl-C / usage errors turned into a message and an exit code."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._listing = False
-        for name, info in LAZY_GROUPS.items():
-            self.commands.setdefault(name, _stand_in(name, info))
+        hide_flag_types(self)
+        for name, (_module, panel, one_line) in COMMANDS.items():
+            self.commands.setdefault(name, TyperCommand(name=name, help=one_line, rich_help_panel=panel))
 
     def get_command(self, ctx, cmd_name):
-        command = super().get_command(ctx, cmd_name)
-        info = getattr(command, "_mcb_lazy_info", None)
-        if info is not None and not self._listing:
-            command = typer.main.get_group_from_info(
-                info,
-                pretty_exceptions_short=app.pretty_exceptions_short,
-                rich_markup_mode=app.rich_markup_mode,
-                suggest_commands=app.suggest_commands,
-            )
-            self.commands[cmd_name] = command
-        return command
+        if cmd_name not in COMMANDS or self._listing:
+            return super().get_command(ctx, cmd_name)
+        return load_command(cmd_name)
 
     def format_help(self, ctx, formatter):
+        with self._listing_only():
+            return super().format_help(ctx, formatter)
+
+    def shell_complete(self, ctx, incomplete):
+        with self._listing_only():
+            return super().shell_complete(ctx, incomplete)
+
+    @contextlib.contextmanager
+    def _listing_only(self):
+        """Listing the root's commands (help, TAB) uses the light entries and imports no command module."""
         self._listing = True
         try:
-            return super().format_help(ctx, formatter)
+            yield
         finally:
             self._listing = False
 
+    def resolve_command(self, ctx, args):
+        try:
+            return super().resolve_command(ctx, args)
+        except ClickUsageError as error:
+            counted = ctx.params.get("quiet") or ctx.params.get("verbose")
+            if counted and args and args[0].isdigit():  # `mcb -q 2 health`
+                error.message += " -q and -v take no value: repeat them instead (-qq, -vv)."
+            raise
+
     def invoke(self, ctx):
-        if asks_for_json(ctx):
-            # Set before any parsing or checks run, so usage errors and early refusals answer in JSON too.
-            app_state(ctx).json = True
         try:
             return super().invoke(ctx)
         except boundary.CAUGHT as error:
             raise typer.Exit(boundary.exit_code_for(app_state(ctx), error)) from None
         except ClickUsageError as error:
+            suggest_only_near_options(error)
             if not app_state(ctx).json:
                 raise  # Typer prints the usual usage box
             report_error(ctx, UsageError(error.format_message()))
             raise typer.Exit(int(ExitCode.USAGE)) from None
 
     def make_context(self, info_name, args, parent=None, **extra):
-        wants_json = json_flag_in(args)  # parsing consumes ``args``: look first
+        # Parsing consumes ``args``: look for the global flags first, so that usage errors and early refusals
+        # answer in JSON, and help is uncoloured, wherever on the line the flag stands.
+        wants_json = flag_in(args, "--json")
+        if flag_in(args, "--no-color"):
+            os.environ["NO_COLOR"] = "1"  # Rich (help, usage boxes) honours NO_COLOR
         try:
-            return super().make_context(info_name, args, parent=parent, **extra)
+            ctx = super().make_context(info_name, args, parent=parent, **extra)
         except ClickUsageError as error:  # a mistake among the root options themselves
+            suggest_only_near_options(error)
             if not wants_json:
                 raise
             sys.stderr.write(json.dumps({"error": UsageError(error.format_message()).to_json()}) + "\n")
             raise typer.Exit(int(ExitCode.USAGE)) from None
+        if wants_json:
+            app_state(ctx).json = True
+        return ctx
 
 
-LAZY_GROUPS: dict = {}  # name -> TyperInfo, filled after the command modules registered their groups
-
-
-def _stand_in(name: str, info) -> TyperGroup:
-    """What the root's help needs of a group (name, one-line help, panel), without building its commands."""
-    solved = typer.main.solve_typer_info_defaults(info)
-    stand_in = TyperGroup(name=name, help=solved.help, short_help=solved.short_help,
-                          rich_help_panel=solved.rich_help_panel, hidden=bool(solved.hidden))
-    stand_in._mcb_lazy_info = info
-    return stand_in
-
-
-def json_flag_in(args) -> bool:
-    """True when ``--json`` is among command-line arguments (before a ``--`` separator)."""
+def flag_in(args, flag: str) -> bool:
+    """True when ``flag`` is among command-line arguments (before a ``--`` separator)."""
     for arg in args:
         if arg == "--":
             return False
-        if arg == "--json":
+        if arg == flag:
             return True
     return False
 
 
-def asks_for_json(ctx) -> bool:
-    """True for the root's --json, or ``--json`` among the not-yet-parsed arguments."""
-    if ctx.params.get("json_output"):
-        return True
-    pending = getattr(ctx, "_protected_args", None)
-    if pending is None:
-        pending = getattr(ctx, "protected_args", ())
-    return json_flag_in([*pending, *ctx.args])
+def suggest_only_near_options(error) -> None:
+    """Keep Click's "Possible options" only for names near the mistyped one (`--jsn` → `--json`, not `--bogus` →
+    `--verbose`): a prefix or part of it (`--timeout` → `--wait-timeout`), or at least 75 % alike without dashes."""
+    possibilities = getattr(error, "possibilities", None)
+    typed = getattr(error, "option_name", None)
+    if not possibilities or not typed:
+        return
+    bare = typed.lstrip("-")
+
+    def near(option: str) -> bool:
+        name = option.lstrip("-")
+        if len(bare) >= 4 and bare in name:
+            return True
+        return bool(bare) and (name.startswith(bare) or difflib.SequenceMatcher(None, bare, name).ratio() >= 0.75)
+
+    error.possibilities = [option for option in possibilities if near(option)]
 
 
 def report_error(ctx, error: McbError) -> None:
     boundary.report_error(ctx.obj if isinstance(ctx.obj, AppState) else AppState(), error)
 
 
-def _hide_flag_types() -> None:
-    """Typer 0.28 prints `<bool>` beside every flag, which reads as if `--json` took a value; show nothing there.
+@cache
+def load_command(name: str):
+    """The real Click command behind a root entry, built on first use (only it, not its module's neighbours)."""
+    registered = _registered(COMMANDS[name][0])
+    one = typer.Typer(pretty_exceptions_enable=False, add_completion=False)
+    one.registered_commands = [info for info in registered.registered_commands if info.name == name]
+    one.registered_groups = [info for info in registered.registered_groups if info.name == name]
+    built = typer.main.get_command(one)
+    if not isinstance(built, TyperCommand):  # a group comes back inside a root-like group
+        built = built.commands[name]
+    _finish(built)
+    return built
 
-    Typer is pinned to 0.28.x in pyproject.toml; if the hook point moves, help keeps Typer's own rendering.
+
+@cache
+def _registered(module_name: str) -> typer.Typer:
+    """A scratch app holding what the module registers (nothing is converted to Click yet)."""
+    import importlib
+
+    registered = typer.Typer(add_completion=False)
+    importlib.import_module(f"mcb.commands.{module_name}").register(registered)
+    return registered
+
+
+def _finish(command) -> None:
+    """Rewrap hard-wrapped help paragraphs, and accept `--no-color` at every level (like `--json`, it may follow
+    the command; groups take it too, so `mcb schem --help --no-color` works)."""
+    command.help = rewrap_help(command.help)
+    hide_flag_types(command)
+    for sub in getattr(command, "commands", {}).values():
+        _finish(sub)
+    if not any("--no-color" in getattr(param, "opts", ()) for param in command.params):
+        command.params.append(_no_color_option())
+
+
+@cache
+def _no_color_option():
+    """`--no-color` as a sub-command option, declared through Typer like every other option."""
+    probe = typer.Typer(add_completion=False)
+
+    @probe.command()
+    def no_color_probe(
+        no_color: Annotated[bool, typer.Option("--no-color", expose_value=False, callback=_no_color,
+                                               help="Disable colour (NO_COLOR is honoured too).")] = False,
+    ) -> None:
+        """Never run: only its option is used."""
+
+    option = typer.main.get_command(probe).params[0]
+    option.metavar = ""
+    return option
+
+
+def hide_flag_types(command) -> None:
+    """A flag takes no value, so help shows no type beside it (Typer prints `<bool>`, which reads as if `--json`
+    took one); an empty metavar is Click's public way to say so."""
+    help_option = command.get_help_option(typer.Context(command, help_option_names=HELP_OPTION_NAMES))
+    for param in [*command.params, help_option]:
+        if getattr(param, "is_flag", False) or getattr(param, "count", False):
+            param.metavar = ""
+
+
+def _no_color(ctx, _param, value: bool) -> None:
+    if value:
+        app_state(ctx).no_color = True
+
+
+def rewrap_help(text: str | None) -> str | None:
+    """Join the lines of each hard-wrapped docstring paragraph, as Click does (Typer keeps the breaks, which prints
+    ragged lines). A paragraph that starts with ``\\b`` or whose lines are all indented (the examples) keeps them.
     """
-    option_class = getattr(typer.core, "TyperOption", None)
-    original = getattr(option_class, "display_type_rich", None)
-    if original is None:
-        return
+    if not text:
+        return text
+    import inspect
 
-    def display_type_rich(self, ctx):
-        if getattr(self, "is_flag", False) or getattr(self, "count", False):
-            return None
-        return original(self, ctx)
+    out = []
+    for paragraph in inspect.cleandoc(text).split("\n\n"):
+        lines = paragraph.split("\n")
+        if paragraph.startswith("\b") or all(line.startswith(" ") for line in lines if line):
+            out.append(paragraph)
+        else:
+            out.append(" ".join(line.strip() for line in lines))
+    return "\n\n".join(out)
 
-    option_class.display_type_rich = display_type_rich
-
-
-def _rewrap_help_paragraphs() -> None:
-    """Typer 0.28 keeps the single line breaks of a docstring's later paragraphs, so hard-wrapped help prints as
-    ragged lines. Join them, as Click does, at the moment help is first rendered (Rich stays out of start-up).
-
-    A paragraph that starts with ``\\b`` or whose lines are all indented (the examples) keeps its breaks.
-    """
-    def rewrap(paragraphs, markup_mode):
-        out = []
-        for text in paragraphs:
-            lines = text.split("\n")
-            if text.startswith("\b") or all(line.startswith(" ") for line in lines if line):
-                out.append(text)
-            else:
-                out.append(" ".join(line.strip() for line in lines))
-        return "\n\n".join(out)
-
-    def install(format_help):
-        def format_help_rewrapped(self, ctx, formatter):
-            from typer import rich_utils
-
-            if getattr(rich_utils, "_fix_linebreaks", None) is not None:
-                rich_utils._fix_linebreaks = rewrap
-            return format_help(self, ctx, formatter)
-
-        return format_help_rewrapped
-
-    for cls in (typer.core.TyperCommand, typer.core.TyperGroup):
-        cls.format_help = install(cls.format_help)
-
-
-_hide_flag_types()
-_rewrap_help_paragraphs()
 
 app = typer.Typer(
     name="mcb",
@@ -190,7 +224,7 @@ app = typer.Typer(
     "and a local reference server.\n\nRun `mcb help exit-codes` for the exit-code table.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
+    context_settings={"help_option_names": HELP_OPTION_NAMES},
 )
 
 
@@ -200,6 +234,7 @@ def _version_callback(value: bool) -> None:
         raise typer.Exit()
 
 
+@app.callback()
 def _root_callback(
     ctx: typer.Context,
     version: bool = typer.Option(False, "--version", callback=_version_callback, is_eager=True, help="Print the version and exit."),
@@ -214,52 +249,17 @@ def _root_callback(
     state = app_state(ctx)
     state.json = state.json or json_output
     state.verbosity = verbose - quiet
-    state.no_color = no_color
+    state.no_color = state.no_color or no_color
     state.server = server
     state.profile = profile
     state.timeout = timeout
 
 
-app.callback()(_root_callback)
-
-for _name in COMMAND_MODULES:
-    importlib.import_module(f"mcb.commands.{_name}").register(app)
-
-# Help panels group the long command list by what a user is doing; anything unlisted stays under "Commands".
-HELP_PANELS = {
-    "Offline tools": ("block", "schem", "recipe", "terrain"),
-    "Server: read": ("health", "context", "inspect", "changes", "status", "material", "asset", "part", "camera"),
-    "Server: write": ("prepare", "apply", "cancel", "undo", "export", "import-prepare"),
-    "Workflows": ("build", "batch"),
-    "Administration": ("serve", "config", "chat", "recovery", "rpc", "help"),
-}
-
-
-def _assign_help_panels() -> None:
-    panel_of = {name: panel for panel, names in HELP_PANELS.items() for name in names}
-    for info in app.registered_commands:
-        name = info.name or (info.callback.__name__.replace("_", "-") if info.callback else None)
-        if name in panel_of:
-            info.rich_help_panel = panel_of[name]
-    for info in app.registered_groups:
-        name = info.name or (info.typer_instance.info.name if info.typer_instance else None)
-        if name in panel_of:
-            info.rich_help_panel = panel_of[name]
-    order = {panel: index for index, panel in enumerate(HELP_PANELS)}
-    app.registered_commands.sort(key=lambda info: order.get(info.rich_help_panel, len(order)))
-    app.registered_groups.sort(key=lambda info: order.get(info.rich_help_panel, len(order)))
-
-
-_assign_help_panels()
-LAZY_GROUPS.update((info.name, info) for info in app.registered_groups if info.name)
-app.registered_groups[:] = [info for info in app.registered_groups if not info.name]
-
-
 def command_tree():
-    """The root Click command with every group built (for documentation and tests that walk all commands)."""
+    """The root Click command with every command built (for documentation and tests that walk all commands)."""
     root = typer.main.get_command(app)
-    for name in list(root.commands):
-        root.get_command(None, name)
+    for name in COMMANDS:
+        root.commands[name] = load_command(name)
     return root
 
 

@@ -13,22 +13,24 @@ from mcb.state import AppState
 from mcb.terminal import Terminal
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout (stable shape).")]
-QuietOpt = Annotated[int, typer.Option("--quiet", "-q", count=True, help="Less output on stderr (repeatable).")]
-VerboseOpt = Annotated[int, typer.Option("--verbose", "-v", count=True, help="More output on stderr (repeatable).")]
+QuietOpt = Annotated[int, typer.Option("--quiet", "-q", count=True, show_default=False,
+                                              help="Less output on stderr (-qq: even less).")]
+VerboseOpt = Annotated[int, typer.Option("--verbose", "-v", count=True, show_default=False,
+                                                help="More output on stderr (-vv: HTTP lines too).")]
 NoColorOpt = Annotated[bool, typer.Option("--no-color", help="Disable colour (NO_COLOR is honoured too).")]
 ServerOpt = Annotated[
-    str | None, typer.Option("--server", envvar="MCB_SERVER", help="RPC server URL, e.g. http://127.0.0.1:8765.")
+    str | None, typer.Option("--server", envvar="MCB_SERVER", metavar="URL", help="RPC server URL, e.g. http://127.0.0.1:8765.")
 ]
-ProfileOpt = Annotated[str | None, typer.Option("--profile", envvar="MCB_PROFILE", help="Named profile from the config file.")]
-TimeoutOpt = Annotated[float | None, typer.Option("--timeout", help="Total seconds per request, retries included (health 3, reads 15, writes 30).", min=0.1)]
+ProfileOpt = Annotated[str | None, typer.Option("--profile", envvar="MCB_PROFILE", metavar="NAME", help="Named profile from the config file.")]
+TimeoutOpt = Annotated[float | None, typer.Option("--timeout", metavar="SECONDS", help="Total seconds per request, retries included (health 3, reads 15, writes 30).", min=0.1)]
 McVersionOpt = Annotated[
     str | None,
-    typer.Option("--mc-version", envvar="MCB_MC_VERSION", help="Minecraft release or DataVersion of the block registry (default 26.2)."),
+    typer.Option("--mc-version", envvar="MCB_MC_VERSION", metavar="VERSION", help="Minecraft release or DataVersion of the block registry (default 26.2)."),
 ]
 FormatOpt = Annotated[
     str | None,
     typer.Option(
-        "--format", "-f",
+        "--format", "-f", metavar="FORMAT",
         help="Report format: text, json, github, sarif or junit (github is chosen automatically when GITHUB_ACTIONS=true).",
     ),
 ]

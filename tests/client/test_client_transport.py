@@ -273,7 +273,7 @@ def test_a_result_of_the_wrong_shape_is_a_clean_server_error():
     with BrokenServer(200, body) as odd, McbClient(odd.url, agent_token="t" * 40) as client:
         with pytest.raises(ServerError) as caught:
             client.operation_status("x")
-    assert caught.value.code == "invalid_response" and "OperationStatus" in caught.value.message
+    assert caught.value.code == "invalid_response" and "operation_status" in caught.value.message
 
 
 def test_oversized_response_is_refused(monkeypatch):

@@ -129,7 +129,7 @@ def test_status_cancel_and_wait(slow_mcb, tmp_path):
     started = slow_mcb("apply", plan["plan_id"], plan["plan_hash"], "--json").json()
     cancelled = slow_mcb("cancel", started["operation_id"], "--json")
     assert cancelled.exit_code == 0 and cancelled.json()["operation_id"] == started["operation_id"]
-    final = slow_mcb("status", started["operation_id"], "--wait", "--timeout", "20", "--json")
+    final = slow_mcb("status", started["operation_id"], "--wait", "--wait-timeout", "20", "--json")
     assert final.json()["status"] == "cancelled" and final.exit_code == 1
     assert "can revert them" in final.stderr
     shown = slow_mcb("status", started["operation_id"])

@@ -16,24 +16,23 @@ idempotency key, waiting, resuming. To add a kind (e.g. terrain tiles)::
         preview = ctx.client.terrain_preview(ctx.load_json(step.recipe))
         return ctx.client.terrain_prepare(preview.terrain_id, step.tile_index).plan()
 
-Modules listed in ``EXTRA_KIND_MODULES`` are imported when present, so other packages can add kinds.
+Every kind is defined in this module, so loading a batch knows them all; the terrain tile loop that reuses the
+``terrain_tile`` kind is :mod:`mcb.batch.tiles`.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
 
 from mcb.client.methods import McbClient
-from mcb.client.models import PlanSummary
+from mcb.client.models import PlanSummary, TerrainPreview
 from mcb.errors import InputError
 
-EXTRA_KIND_MODULES = ("mcb.terrain.batch_steps",)
 STEP_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
 
 
@@ -84,6 +83,23 @@ class ImportStep(BaseStep):
     asset: str = Field(description="Asset id (from `mcb asset list`).")
     target: PositionInput = Field(description="Anchor position [x,y,z] or {x,y,z}.")
     rotation: Literal[0, 90, 180, 270] = 0
+
+
+class TerrainTileStep(BaseStep):
+    """Prepare (and apply) one tile of a terrain recipe (`terrain_preview` + `terrain_prepare`)."""
+
+    kind: Literal["terrain_tile"]
+    recipe: str | dict | None = Field(default=None, description="Terrain recipe file (relative to the batch file) "
+                                      "or inline object; previewed first so the ID survives a server restart.")
+    terrain_id: str | None = Field(default=None, pattern=r"^[a-f0-9]{64}$",
+                                   description="ID from `mcb terrain preview`; checked against the recipe's.")
+    tile_index: int = Field(ge=0, le=134_217_727)
+
+    @model_validator(mode="after")
+    def _recipe_or_id(self):
+        if self.recipe is None and self.terrain_id is None:
+            raise ValueError("a terrain_tile step needs `recipe` or `terrain_id`")
+        return self
 
 
 class UndoStep(BaseStep):
@@ -151,10 +167,26 @@ def prepare_undo(ctx: StepContext, step: UndoStep) -> PlanSummary:
     return ctx.client.operation_undo_prepare(operation_id)
 
 
-def load_extra_kinds() -> None:
-    for module in EXTRA_KIND_MODULES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as error:
-            if error.name != module:
-                raise
+def register_recipe(client: McbClient, recipe: dict, expected_id: str | None = None) -> TerrainPreview:
+    """``terrain_preview`` at the smallest resolution (it caches the recipe under its ID on the server); refuses a
+    recipe whose ID is not the expected one."""
+    preview = client.terrain_preview(recipe, resolution=32)
+    if expected_id is not None and preview.terrain_id != expected_id:
+        raise InputError(f"the recipe has terrain_id {preview.terrain_id}, not {expected_id}",
+                         hint="pass the recipe that `mcb terrain preview` showed this ID for")
+    return preview
+
+
+def prepare_tile(client: McbClient, terrain_id: str, tile_index: int) -> PlanSummary | None:
+    result = client.terrain_prepare(terrain_id, tile_index)
+    if result.status == "empty":
+        return None
+    return result.plan()
+
+
+@register_step_kind(TerrainTileStep)
+def prepare_terrain_tile(ctx: StepContext, step: TerrainTileStep) -> PlanSummary | None:
+    terrain_id = step.terrain_id
+    if step.recipe is not None:
+        terrain_id = register_recipe(ctx.client, ctx.load_json(step.recipe), step.terrain_id).terrain_id
+    return prepare_tile(ctx.client, terrain_id, step.tile_index)

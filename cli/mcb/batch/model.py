@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from mcb.batch.kinds import STEP_KINDS, BaseStep, UndoStep, load_extra_kinds
+from mcb.batch.kinds import STEP_KINDS, BaseStep, UndoStep
 from mcb.errors import InputError
 
 SCHEMA_ID = "https://mcb.invalid/schemas/batch.schema.json"
@@ -28,7 +28,6 @@ class Batch:
 
 
 def load_batch(path: Path) -> Batch:
-    load_extra_kinds()
     from mcb.fileio import parse_json_input, read_input_text
 
     data = parse_json_input(read_input_text(path, "batch file"), "batch file", str(path))
@@ -73,7 +72,6 @@ def parse_batch(data: Any, path: Path) -> Batch:
 
 def batch_json_schema() -> dict:
     """JSON Schema (draft 2020-12) of the batch format, built from the registered step kinds."""
-    load_extra_kinds()
     defs: dict[str, Any] = {}
     variants = []
     for name in sorted(STEP_KINDS):

@@ -19,7 +19,7 @@ PositionLike = m.Position | dict | Sequence[int]
 UNSCOPED_METHODS = frozenset({"chat_poll", "chat_reply"})
 
 
-def _typed(model: type[m.WireModel], result: Any) -> Any:
+def _typed(model: type[m.WireModel], method: str, result: Any) -> Any:
     """Validate a result into its model; a shape we cannot read is the server's fault, not a traceback."""
     from pydantic import ValidationError
 
@@ -28,7 +28,7 @@ def _typed(model: type[m.WireModel], result: Any) -> Any:
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "(result)"
-        raise ServerError(f"unexpected {model.__name__} result from the server: {where}: {first['msg']}",
+        raise ServerError(f"{method}: unexpected result from the server: {where}: {first['msg']}",
                           code="invalid_response", hint="is the server a compatible plugin build?") from None
 
 
@@ -95,7 +95,7 @@ class McbClient:
 
     # -- raw -----------------------------------------------------------------------------
     def health(self) -> m.Health:
-        return _typed(m.Health, self.transport.health())
+        return _typed(m.Health, "health", self.transport.health())
 
     def call(self, method: str, params: dict | None = None, *, admin: bool | None = None, scoped: bool | None = None,
              timeout: float | None = None) -> Any:
@@ -124,7 +124,7 @@ class McbClient:
 
     # -- typed helpers, one per method ----------------------------------------------------------
     def project_context(self) -> m.ProjectContext:
-        return _typed(m.ProjectContext, self.call("project_context"))
+        return _typed(m.ProjectContext, "project_context", self.call("project_context"))
 
     def material_search(self, query: str = "", *, kind: str = "block", limit: int | None = None,
                         cursor: str | None = None) -> m.MaterialSearch:
@@ -133,7 +133,7 @@ class McbClient:
             params["limit"] = limit
         if cursor:
             params["cursor"] = cursor
-        return _typed(m.MaterialSearch, self.call("material_search", params))
+        return _typed(m.MaterialSearch, "material_search", self.call("material_search", params))
 
     def material_search_pages(self, query: str = "", *, kind: str = "block",
                               limit: int | None = None) -> Iterator[m.MaterialSearch]:
@@ -147,14 +147,14 @@ class McbClient:
             cursor = page.next_cursor
 
     def material_describe(self, material_id: str) -> m.MaterialDescription:
-        return _typed(m.MaterialDescription, self.call("material_describe", {"id": material_id}))
+        return _typed(m.MaterialDescription, "material_describe", self.call("material_describe", {"id": material_id}))
 
     def region_inspect(self, min: PositionLike, max: PositionLike, *, blocks: bool = False) -> m.RegionInspection:
         params = {"min": position(min), "max": position(max), "detail": "blocks" if blocks else "summary"}
-        return _typed(m.RegionInspection, self.call("region_inspect", params))
+        return _typed(m.RegionInspection, "region_inspect", self.call("region_inspect", params))
 
     def region_changes(self) -> m.RegionChanges:
-        return _typed(m.RegionChanges, self.call("region_changes"))
+        return _typed(m.RegionChanges, "region_changes", self.call("region_changes"))
 
     def build_prepare(self, recipe: dict, *, dependencies: Sequence[PositionLike] = (), part_id: str | None = None,
                       expected_blocks: list[dict] | None = None) -> m.PlanSummary:
@@ -165,30 +165,31 @@ class McbClient:
             params["part_id"] = part_id
         if expected_blocks is not None:
             params["expected_blocks"] = expected_blocks
-        return _typed(m.PlanSummary, self.call("build_prepare", params))
+        return _typed(m.PlanSummary, "build_prepare", self.call("build_prepare", params))
 
     def build_apply(self, plan_id: str, plan_hash: str, idempotency_key: str) -> m.OperationStatus:
         """Start (or, with a key already used for this plan, look up) the operation for a plan."""
         params = {"plan_id": plan_id, "plan_hash": plan_hash, "idempotency_key": idempotency_key}
-        return _typed(m.OperationStatus, self.call("build_apply", params))
+        return _typed(m.OperationStatus, "build_apply", self.call("build_apply", params))
 
     def operation_status(self, operation_id: str) -> m.OperationStatus:
-        return _typed(m.OperationStatus, self.call("operation_status", {"operation_id": operation_id}))
+        return _typed(m.OperationStatus, "operation_status", self.call("operation_status", {"operation_id": operation_id}))
 
     def operation_cancel(self, operation_id: str) -> m.OperationStatus:
-        return _typed(m.OperationStatus, self.call("operation_cancel", {"operation_id": operation_id}))
+        return _typed(m.OperationStatus, "operation_cancel", self.call("operation_cancel", {"operation_id": operation_id}))
 
     def operation_undo_prepare(self, operation_id: str) -> m.PlanSummary:
-        return _typed(m.PlanSummary, self.call("operation_undo_prepare", {"operation_id": operation_id}))
+        params = {"operation_id": operation_id}
+        return _typed(m.PlanSummary, "operation_undo_prepare", self.call("operation_undo_prepare", params))
 
     def part_define(self, name: str, operation_id: str) -> m.PartDefined:
-        return _typed(m.PartDefined, self.call("part_define", {"name": name, "operation_id": operation_id}))
+        return _typed(m.PartDefined, "part_define", self.call("part_define", {"name": name, "operation_id": operation_id}))
 
     def part_get(self, part_id: str) -> m.Part:
-        return _typed(m.Part, self.call("part_get", {"part_id": part_id}))
+        return _typed(m.Part, "part_get", self.call("part_get", {"part_id": part_id}))
 
     def camera_list(self) -> m.CameraList:
-        return _typed(m.CameraList, self.call("camera_list"))
+        return _typed(m.CameraList, "camera_list", self.call("camera_list"))
 
     def camera_capture(self, *, camera_id: str | None = None, pose: dict | None = None,
                        after_operation_id: str | None = None, capture_id: str | None = None) -> m.CaptureResult:
@@ -201,44 +202,44 @@ class McbClient:
             params["camera_id"] = camera_id
         if after_operation_id:
             params["after_operation_id"] = after_operation_id
-        return _typed(m.CaptureResult, self.call("camera_capture", params, timeout=CAMERA_TIMEOUT))
+        return _typed(m.CaptureResult, "camera_capture", self.call("camera_capture", params, timeout=CAMERA_TIMEOUT))
 
     def asset_list(self, query: str | None = None) -> m.AssetList:
-        return _typed(m.AssetList, self.call("asset_list", {"query": query} if query else {}))
+        return _typed(m.AssetList, "asset_list", self.call("asset_list", {"query": query} if query else {}))
 
     def schematic_export(self, name: str, min: PositionLike, max: PositionLike,
                          origin: PositionLike | None = None) -> m.Asset:
         params: dict[str, Any] = {"name": name, "min": position(min), "max": position(max)}
         if origin is not None:
             params["origin"] = position(origin)
-        return _typed(m.Asset, self.call("schematic_export", params))
+        return _typed(m.Asset, "schematic_export", self.call("schematic_export", params))
 
     def schematic_import_prepare(self, asset_id: str, target: PositionLike, rotation: int = 0) -> m.PlanSummary:
         params = {"asset_id": asset_id, "target": position(target), "rotation": rotation}
-        return _typed(m.PlanSummary, self.call("schematic_import_prepare", params))
+        return _typed(m.PlanSummary, "schematic_import_prepare", self.call("schematic_import_prepare", params))
 
     def terrain_preview(self, recipe: dict, *, resolution: int | None = None) -> m.TerrainPreview:
         params: dict[str, Any] = {"recipe": recipe}
         if resolution is not None:
             params["resolution"] = resolution
-        return _typed(m.TerrainPreview, self.call("terrain_preview", params))
+        return _typed(m.TerrainPreview, "terrain_preview", self.call("terrain_preview", params))
 
     def terrain_prepare(self, terrain_id: str, tile_index: int) -> m.TerrainPlan:
         params = {"terrain_id": terrain_id, "tile_index": tile_index}
-        return _typed(m.TerrainPlan, self.call("terrain_prepare", params))
+        return _typed(m.TerrainPlan, "terrain_prepare", self.call("terrain_prepare", params))
 
     def terrain_brush_prepare(self, brush: dict) -> m.TerrainPlan:
-        return _typed(m.TerrainPlan, self.call("terrain_brush_prepare", {"brush": brush}))
+        return _typed(m.TerrainPlan, "terrain_brush_prepare", self.call("terrain_brush_prepare", {"brush": brush}))
 
     def recovery_review(self, operation_id: str) -> m.RecoveryReview:
-        return _typed(m.RecoveryReview, self.call("recovery_review", {"operation_id": operation_id}))
+        return _typed(m.RecoveryReview, "recovery_review", self.call("recovery_review", {"operation_id": operation_id}))
 
     def recovery_abandon(self, operation_id: str, expected_digest: str) -> m.OperationStatus:
         params = {"operation_id": operation_id, "expected_digest": expected_digest}
-        return _typed(m.OperationStatus, self.call("recovery_abandon", params))
+        return _typed(m.OperationStatus, "recovery_abandon", self.call("recovery_abandon", params))
 
     def chat_poll(self, client_id: str) -> m.ChatPoll:
-        return _typed(m.ChatPoll, self.call("chat_poll", {"client_id": client_id}))
+        return _typed(m.ChatPoll, "chat_poll", self.call("chat_poll", {"client_id": client_id}))
 
     def chat_reply(self, message_id: str, player_id: str, *, text: str | None = None, done: bool = False,
                    error: str | None = None) -> m.ChatReply:
@@ -247,4 +248,4 @@ class McbClient:
             params["text"] = text
         if error is not None:
             params["error"] = error
-        return _typed(m.ChatReply, self.call("chat_reply", params))
+        return _typed(m.ChatReply, "chat_reply", self.call("chat_reply", params))

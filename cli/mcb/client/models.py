@@ -15,7 +15,7 @@ TERMINAL_STATUSES = frozenset({"applied", "conflict", "failed", "cancelled", "re
 
 
 class WireModel(BaseModel):
-    model_config = ConfigDict(extra="allow", populate_by_name=True, protected_namespaces=())
+    model_config = ConfigDict(extra="allow", populate_by_name=True, protected_namespaces=(), defer_build=True)
 
     def wire(self) -> dict[str, Any]:
         """The JSON object as received (fields the server did not send stay absent)."""
@@ -237,14 +237,46 @@ class AssetList(WireModel):
 
 
 # -- terrain (the terrain engineer owns the commands; these keep the shapes typed) ----------------------------------
+class SampleGrid(WireModel):
+    width: int
+    height: int
+
+
 class TerrainPreview(WireModel):
+    """terrain_preview (§3.13): what the report prints is required; the image is decoded by :meth:`png`."""
+
     status: str
+    kind: str | None = None
     terrain_id: str
-    tile_count: int | None = None
-    tile_edge: int | None = None
-    bounds: Region | None = None
+    bounds: Region
+    mode: str
+    tile_edge: int
+    tile_count: int
+    tile_order: str
+    tile_budget: int
+    sampled_height_min: int
+    sampled_height_max: int
+    clipped_samples: int
+    sample_grid: SampleGrid
+    orientation: str | None = None
+    legend: str | None = None
+    world_verified: bool | None = None
+    note: str | None = None
     mimeType: str | None = None
     imageBase64: str | None = None
+
+    def png(self) -> bytes:
+        """The image bytes (empty when the server sent none); invalid base64 is the server's fault."""
+        import base64
+        import binascii
+
+        from mcb.errors import ServerError
+
+        try:
+            return base64.b64decode(self.imageBase64 or b"", validate=True)
+        except (binascii.Error, ValueError):
+            raise ServerError("terrain_preview: the result carries invalid base64 image data",
+                              code="invalid_image") from None
 
 
 class TerrainPlan(WireModel):

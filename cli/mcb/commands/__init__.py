@@ -1,1 +1,63 @@
-"""Thin command modules: parse arguments, call one core function, hand the result to ``mcb.terminal``."""
+"""Thin command modules: parse arguments, call one core function, hand the result to ``mcb.terminal``.
+
+``COMMANDS`` is what the root needs to list a command without importing it: the module that registers it (each
+module exposes ``register(app: typer.Typer)``), its help panel and its one-line help. A test keeps the one-line
+help equal to the first paragraph of the command's own help.
+"""
+
+from __future__ import annotations
+
+OFFLINE = "Offline tools"
+READ = "Server: read"
+WRITE = "Server: write"
+WORKFLOWS = "Workflows"
+ADMIN = "Administration"
+
+# name -> (module under mcb.commands, help panel, one-line help); the order is the order of `mcb --help`.
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "block": ("block", OFFLINE, "Validate and describe block states offline (vanilla registry, default Minecraft "
+              "26.2)."),
+    "schem": ("schem", OFFLINE, "Sponge schematics (.schem) offline: validate against the server's import subset or "
+              "the Sponge spec, inspect, convert v1/v3 to the server's v2."),
+    "recipe": ("recipe", OFFLINE, "Build recipes (build_prepare.recipe) offline: lint with line numbers, compile "
+               "exactly as the server does, format, print the JSON Schema."),
+    "terrain": ("terrain", OFFLINE, "Terrain recipes and brushes: lint, preview (offline or via the server), tiles, "
+                "prepare/apply, brush."),
+    "health": ("rpc_commands", READ, "Check that the server answers `GET /health` (no token needed)."),
+    "context": ("rpc_commands", READ, "Show the project: area, limits, material catalog, parts and recent operations "
+                "(`project_context`)."),
+    "inspect": ("rpc_commands", READ, "Read a box of at most 4096 blocks and show its palette (`region_inspect`)."),
+    "changes": ("rpc_commands", READ, "Ask for world changes since the last read (`region_changes`; the plugin always "
+                "answers resync_required)."),
+    "status": ("plan_commands", READ, "Show an operation's status (`operation_status`); `--wait` polls until it is "
+               "terminal."),
+    "part": ("library_commands", READ, "Named parts: the exact blocks an applied operation wrote."),
+    "material": ("library_commands", READ, "Search and describe the server's material catalog."),
+    "asset": ("library_commands", READ, "The server's schematic library."),
+    "camera": ("admin_commands", READ, "Saved cameras and screenshots through the spectator camera."),
+    "prepare": ("plan_commands", WRITE, "Prepare a recipe on the server and show the plan (`build_prepare`); nothing "
+                "is written yet."),
+    "apply": ("plan_commands", WRITE, "Apply a prepared plan (`build_apply`) and print the operation status."),
+    "cancel": ("plan_commands", WRITE, "Ask the server to stop an operation (`operation_cancel`); confirmed writes "
+               "stay and can be undone."),
+    "undo": ("plan_commands", WRITE, "Prepare the plan that reverts an operation's confirmed writes "
+             "(`operation_undo_prepare`)."),
+    "export": ("library_commands", WRITE, "Save a box of the world as a schematic in the server's library "
+               "(`schematic_export`)."),
+    "import-prepare": ("library_commands", WRITE, "Prepare placing a library schematic at a target "
+                       "(`schematic_import_prepare`); apply with `mcb apply`."),
+    "build": ("build", WORKFLOWS, "Build a recipe or place a library schematic: prepare, apply, wait, and "
+              "summarise."),
+    "batch": ("batch", WORKFLOWS, "Run the steps of a batch file in order: recipe builds, schematic imports, undo of "
+              "earlier steps."),
+    "serve": ("serve", ADMIN, "Run the local reference server until Ctrl-C; the world and journal survive "
+              "restarts."),
+    "mcp": ("mcp", ADMIN, "Serve mcb to an MCP client over stdio (one JSON-RPC message per line)."),
+    "config": ("config", ADMIN, "Client settings: server URL, scope, profiles and token files. Precedence: flag "
+               "> MCB_* env > .mcb.toml (project, no secrets) > user profile > defaults."),
+    "chat": ("admin_commands", ADMIN, "In-game /ai chat queue (admin token; normally the bridge does this)."),
+    "recovery": ("admin_commands", ADMIN, "Review and abandon interrupted operations (admin token)."),
+    "rpc": ("rpc_commands", ADMIN, "Call any RPC method with raw JSON params and print the raw result (always "
+            "JSON)."),
+    "help": ("help", ADMIN, "Show a help topic."),
+}

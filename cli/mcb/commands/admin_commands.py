@@ -70,7 +70,7 @@ def camera_capture(
     fov: Annotated[int | None, typer.Option("--fov", help="Field of view 30..110.")] = None,
     width: Annotated[int | None, typer.Option("--width", help="Image width 320..1920.")] = None,
     height: Annotated[int | None, typer.Option("--height", help="Image height 180..1080.")] = None,
-    timeout: Annotated[float, typer.Option("--wait-timeout", "--timeout", help="Seconds to wait for the picture (--timeout is the older name).", min=1)] = 90.0,
+    timeout: Annotated[float, typer.Option("--wait-timeout", metavar="SECONDS", help="Seconds to wait for the picture.", min=1)] = 90.0,
     json_: JsonOpt = False,
 ) -> None:
     """Take a screenshot (`camera_capture`), poll until it is done, and write the PNG.

@@ -16,7 +16,7 @@ from mcb.commands.rpc_support import (
 from mcb.errors import InputError, UsageError
 from mcb.options import JsonOpt
 
-WaitTimeoutOpt = Annotated[float, typer.Option("--wait-timeout", "--timeout", help="Seconds to wait for a terminal status (--timeout is the older name).", min=0.1)]
+WaitTimeoutOpt = Annotated[float, typer.Option("--wait-timeout", metavar="SECONDS", help="Seconds to wait for a terminal status.", min=0.1)]
 IntervalOpt = Annotated[float, typer.Option("--interval", help="Seconds between status polls.", min=0.02)]
 OutputPlanOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Save the plan summary (for `mcb apply FILE`).")]
 
@@ -51,11 +51,9 @@ def expected_blocks(inspection: object, recipe: dict) -> list[dict]:
 
 
 def recipe_positions(recipe: dict) -> set[tuple[int, int, int]] | None:
-    """The recipe's compiled positions via the offline compiler, or None when it is unavailable or fails."""
-    try:
-        from mcb.recipes.compile import compile_recipe  # owned by the recipes engineer
-    except ImportError:
-        return None
+    """The recipe's compiled positions via the offline compiler, or None when the compiler refuses the recipe."""
+    from mcb.recipes.compile import compile_recipe
+
     try:
         compiled = compile_recipe(recipe)
     except Exception:  # the server reports recipe errors with its own exact messages

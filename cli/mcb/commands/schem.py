@@ -152,4 +152,4 @@ def register(app: typer.Typer) -> None:
     from mcb.commands import schem_edit
 
     app.add_typer(schem_app, name="schem")
-    schem_edit.register(app)  # idempotent: re-registering a name replaces it
+    schem_edit.register(app)

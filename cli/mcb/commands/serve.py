@@ -13,28 +13,32 @@ from mcb.options import JsonOpt, terminal
 
 def serve(
     ctx: typer.Context,
-    data: Annotated[Path | None, typer.Option("--data", help="Data directory (world, journal, tokens). "
-                                              "Default: the user data dir, e.g. ~/.local/share/mcb/server.")] = None,
-    port: Annotated[int, typer.Option("--port", help="TCP port; 0 picks a free one.", min=0, max=65535)] = 8765,
-    host: Annotated[str, typer.Option("--host", help="Listen address (loopback unless --allow-remote).")] = "127.0.0.1",
+    data: Annotated[Path | None, typer.Option("--data", metavar="DIR", help="Data directory (world, journal, "
+                                              "tokens). Default: mcb/server in the user data dir "
+                                              "($XDG_DATA_HOME, else ~/.local/share).")] = None,
+    port: Annotated[int, typer.Option("--port", metavar="PORT", help="TCP port; 0 picks a free one.", min=0, max=65535)] = 8765,
+    host: Annotated[str, typer.Option("--host", metavar="HOST", help="Listen address (loopback unless --allow-remote).")] = "127.0.0.1",
     allow_remote: Annotated[bool, typer.Option("--allow-remote", help="Permit a non-loopback --host (no TLS!).")] = False,
-    tick_ms: Annotated[int, typer.Option("--tick-ms", help="Milliseconds between engine steps; 0 = as fast as possible.", min=0)] = 50,
+    tick_ms: Annotated[int, typer.Option("--tick-ms", metavar="MS", help="Milliseconds between engine steps; 0 = as fast as possible.", min=0)] = 50,
     test_hooks: Annotated[bool, typer.Option("--test-hooks", help="Enable admin-only test_* methods (player edits, "
                                              "owner offline, /ai stop, chat prompts).")] = False,
-    owner: Annotated[str | None, typer.Option("--owner", help="Owner UUID (saved; default: generated once).")] = None,
-    project: Annotated[str | None, typer.Option("--project", help="Project id (saved; default 'default').")] = None,
-    local_automation: Annotated[bool | None, typer.Option("--local-automation/--no-local-automation",
-                                help="Accept player_id 'console' (default on; saved).")] = None,
-    region: Annotated[str | None, typer.Option("--region", metavar="X1,Y1,Z1,X2,Y2,Z2",
-                      help="Project area, inclusive (saved; default -64,0,-64,64,128,64).")] = None,
-    loaded_chunk_radius: Annotated[int | None, typer.Option("--loaded-chunk-radius", min=0,
+    owner: Annotated[str | None, typer.Option("--owner", metavar="UUID", help="Owner UUID (saved; default: generated once).")] = None,
+    project: Annotated[str | None, typer.Option("--project", metavar="ID", help="Project id (saved; default 'default').")] = None,
+    # Two flags, one name each: as an on/off pair they need a second name column, which cuts help at 80 columns.
+    automation_on: Annotated[bool, typer.Option("--local-automation",
+                             help="Accept player_id 'console' (the default; saved).")] = False,
+    automation_off: Annotated[bool, typer.Option("--no-local-automation",
+                              help="Refuse player_id 'console' (saved).")] = False,
+    region: Annotated[str | None, typer.Option("--region", metavar="BOX",
+                      help="Project area x1,y1,z1,x2,y2,z2, inclusive (saved; default -64,0,-64 to 64,128,64).")] = None,
+    loaded_chunk_radius: Annotated[int | None, typer.Option("--loaded-chunk-radius", metavar="N", min=0,
                                    help="Only chunks within this Chebyshev radius of chunk 0,0 are loaded.")] = None,
-    world_border: Annotated[int | None, typer.Option("--world-border", min=1, help="World-border radius in blocks.")] = None,
+    world_border: Annotated[int | None, typer.Option("--world-border", metavar="N", min=1, help="World-border radius in blocks.")] = None,
     max_plan_blocks: Annotated[int | None, typer.Option(
-        "--max-plan-blocks", min=1, max=4096, help="Most blocks one plan may change (saved; default 4096).")] = None,
-    data_version: Annotated[int | None, typer.Option("--data-version", help="Reported DataVersion (default 4903).")] = None,
+        "--max-plan-blocks", metavar="N", min=1, max=4096, help="Most blocks one plan may change (saved; default 4096).")] = None,
+    data_version: Annotated[int | None, typer.Option("--data-version", metavar="N", help="Reported DataVersion (default 4903).")] = None,
     ground: Annotated[str | None, typer.Option(
-        "--ground", help="Natural ground for unedited blocks: hills (terrain height field with a flat build site at "
+        "--ground", metavar="KIND", help="Natural ground for unedited blocks: hills (terrain height field with a flat build site at "
         "y=63 around 0,0) or flat (grass at y=63). New worlds default to hills; saved.")] = None,
     camera_player: Annotated[str | None, typer.Option(
         "--camera-player", metavar="UUID", help="Spectator camera account (saved; 'none' clears it). Its captures "
@@ -69,6 +73,9 @@ def serve(
     from mcb.server.runner import ServeListenError, ServeRequest, ServeSetupError, run_until_stopped
 
     term = terminal(ctx, json_)
+    if automation_on and automation_off:
+        raise UsageError("--local-automation and --no-local-automation contradict each other")
+    local_automation = True if automation_on else False if automation_off else None
     request = ServeRequest(
         data_dir=data, host=host, port=port, allow_remote=allow_remote, tick_ms=tick_ms, test_hooks=test_hooks,
         owner=owner, project=project, local_automation=local_automation, region=region,

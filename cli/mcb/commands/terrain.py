@@ -114,45 +114,17 @@ def preview(
 
 
 def _server_preview(ctx, term, recipe_path: str, resolution: int | None) -> tuple[dict, bytes]:
-    import base64
-
     from mcb.commands.rpc_support import open_client
     from mcb.terrain.jsontext import to_plain
     from mcb.terrain.offline import load_recipe
 
     obj, _ = load_recipe(recipe_path)  # refuse locally what the server would refuse, with the same message
     with open_client(ctx, term) as client:
-        raw = client.call("terrain_preview", {"recipe": to_plain(obj),
-                                              **({"resolution": resolution} if resolution else {})})
-    from mcb.errors import ServerError
-
-    _check_preview_shape(raw)
-    try:
-        png = base64.b64decode(raw.pop("imageBase64", "") or b"", validate=True)
-    except ValueError:  # binascii.Error
-        raise ServerError("terrain_preview: the result carries invalid base64 image data",
-                          code="invalid_image") from None
-    return raw, png
-
-
-_PREVIEW_KEYS = ("terrain_id", "bounds", "mode", "sample_grid", "sampled_height_min", "sampled_height_max",
-                 "clipped_samples", "tile_count", "tile_edge", "tile_budget", "tile_order")
-
-
-def _check_preview_shape(raw) -> None:
-    """Every field the report prints must be there; another shape is the server's fault, not a KeyError."""
-    from mcb.errors import ServerError
-
-    def corner(value) -> bool:
-        return isinstance(value, dict) and all(type(value.get(axis)) is int for axis in "xyz")
-
-    ok = (isinstance(raw, dict) and all(key in raw for key in _PREVIEW_KEYS)
-          and isinstance(raw["bounds"], dict) and corner(raw["bounds"].get("min")) and corner(raw["bounds"].get("max"))
-          and isinstance(raw["sample_grid"], dict) and {"width", "height"} <= set(raw["sample_grid"])
-          and isinstance(raw.get("imageBase64") or "", str))
-    if not ok:
-        raise ServerError("terrain_preview: unexpected result from the server", code="invalid_response",
-                          hint="is the server a compatible plugin build?")
+        preview = client.terrain_preview(to_plain(obj), resolution=resolution or None)
+    png = preview.png()
+    result = preview.wire()
+    result.pop("imageBase64", None)
+    return result, png
 
 
 def _show_preview(term, r: dict) -> None:
@@ -269,7 +241,7 @@ def _load_plain_recipe(path: Path) -> dict:
 def _prepare_one(term, client, terrain_id, tile, recipe_obj, apply, wait_timeout) -> None:
     from mcb.commands.rpc_support import finish_status, show_plan, wait_with_progress
     from mcb.client.workflow import apply_plan
-    from mcb.terrain.batch_steps import register_recipe
+    from mcb.batch.kinds import register_recipe
 
     if recipe_obj is not None:
         register_recipe(client, recipe_obj, terrain_id)
@@ -288,7 +260,7 @@ def _prepare_one(term, client, terrain_id, tile, recipe_obj, apply, wait_timeout
 
 
 def _prepare_all(term, client, terrain_id, recipe_obj, state, start, apply, wait_timeout) -> None:
-    from mcb.terrain.batch_steps import run_all_tiles
+    from mcb.batch.tiles import run_all_tiles
 
     state_path = state or Path(f"terrain-{terrain_id[:12]}.state.json")
 

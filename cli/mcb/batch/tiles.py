@@ -1,67 +1,23 @@
-"""The ``terrain_tile`` batch step kind and the tile loop behind ``mcb terrain prepare --all --apply``.
+"""The tile loop behind ``mcb terrain prepare --all --apply``: every tile of a terrain as a one-step batch.
 
-A tile step prepares one tile (re-previewing its recipe first when the step carries one, which re-registers the ID
-after a server restart); an ``empty`` tile is "nothing to change". The batch runner does the rest — recording,
-applying with a stable idempotency key, waiting and resuming from the state file.
+Each tile is a ``terrain_tile`` step (:mod:`mcb.batch.kinds`); an ``empty`` tile is "nothing to change". The
+batch runner does the rest — recording, applying with a stable idempotency key, waiting and resuming from the
+state file.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Literal
 
-from pydantic import Field, model_validator
-
-from mcb.batch.kinds import BaseStep, StepContext, register_step_kind
+from mcb.batch.kinds import TerrainTileStep, register_recipe
 from mcb.batch.model import Batch
 from mcb.batch.runner import BatchRunner, StepReport
 from mcb.batch.state import BatchState
-from mcb.client.models import PlanSummary
+from mcb.client.models import Region
 from mcb.errors import ConflictError, InputError, McbError, ServerError
 
 OUTSIDE = "Tile index outside terrain"
-
-
-class TerrainTileStep(BaseStep):
-    """Prepare (and apply) one tile of a terrain recipe (`terrain_preview` + `terrain_prepare`)."""
-
-    kind: Literal["terrain_tile"]
-    recipe: str | dict | None = Field(default=None, description="Terrain recipe file (relative to the batch file) "
-                                      "or inline object; previewed first so the ID survives a server restart.")
-    terrain_id: str | None = Field(default=None, pattern=r"^[a-f0-9]{64}$",
-                                   description="ID from `mcb terrain preview`; checked against the recipe's.")
-    tile_index: int = Field(ge=0, le=134_217_727)
-
-    @model_validator(mode="after")
-    def _recipe_or_id(self):
-        if self.recipe is None and self.terrain_id is None:
-            raise ValueError("a terrain_tile step needs `recipe` or `terrain_id`")
-        return self
-
-
-def register_recipe(client, recipe: dict, expected_id: str | None = None) -> dict:
-    """``terrain_preview`` at the smallest resolution; refuses a recipe whose ID is not the expected one."""
-    result = client.call("terrain_preview", {"recipe": recipe, "resolution": 32})
-    if expected_id is not None and result["terrain_id"] != expected_id:
-        raise InputError(f"the recipe has terrain_id {result['terrain_id']}, not {expected_id}",
-                         hint="pass the recipe that `mcb terrain preview` showed this ID for")
-    return result
-
-
-def prepare_tile(client, terrain_id: str, tile_index: int) -> PlanSummary | None:
-    result = client.terrain_prepare(terrain_id, tile_index)
-    if result.status == "empty":
-        return None
-    return result.plan()
-
-
-@register_step_kind(TerrainTileStep)
-def prepare_terrain_tile(ctx: StepContext, step: TerrainTileStep) -> PlanSummary | None:
-    terrain_id = step.terrain_id
-    if step.recipe is not None:
-        terrain_id = register_recipe(ctx.client, ctx.load_json(step.recipe), step.terrain_id)["terrain_id"]
-    return prepare_tile(ctx.client, terrain_id, step.tile_index)
 
 
 def is_past_last_tile(error: McbError | None) -> bool:
@@ -87,9 +43,9 @@ def run_all_tiles(client, terrain_id: str, state_path: Path, *, recipe: dict | N
         _check_budget(state, context.max_plan_blocks)
     if recipe is not None:
         preview = register_recipe(client, recipe, terrain_id)
-        tile_count = preview.get("tile_count", tile_count)
+        tile_count = preview.tile_count if preview.tile_count is not None else tile_count
         if not dry_run:
-            _check_envelope(preview["bounds"], context.region)
+            _check_envelope(preview.bounds, context.region)
     tiles: list[dict] = []
     index = start
     while tile_count is None or index < tile_count:
@@ -131,16 +87,15 @@ def _check_budget(state: BatchState, budget: int | None) -> None:
         state.save()
 
 
-def _check_envelope(bounds: dict, region) -> None:
+def _check_envelope(bounds: Region, region: Region | None) -> None:
     """Refuse up front when the recipe's envelope leaves the project area (no tile would be half written)."""
     if region is None:
         return
     low, high = region.min, region.max
-    inside = all(getattr(low, a) <= bounds["min"][a] and bounds["max"][a] <= getattr(high, a) for a in "xyz")
+    inside = all(getattr(low, a) <= getattr(bounds.min, a) and getattr(bounds.max, a) <= getattr(high, a)
+                 for a in "xyz")
     if not inside:
-        b = bounds
-        raise InputError(f"the recipe envelope {b['min']['x']},{b['min']['y']},{b['min']['z']} .. "
-                         f"{b['max']['x']},{b['max']['y']},{b['max']['z']} is not inside the project area "
+        raise InputError(f"the recipe envelope {bounds.text()} is not inside the project area "
                          f"{region.text()}", code="out_of_bounds",
                          hint="move the envelope or ask the owner to enlarge the area (/ai area)")
 

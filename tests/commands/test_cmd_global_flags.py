@@ -1,0 +1,93 @@
+"""Global flags (issue 13 items 16, 17): `--no-color` goes wherever `--json` goes and uncolours help too; `-v`/`-q`
+are counting flags; an unknown option suggests only a near one."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+# An SGR sequence that sets a colour (30-38, 40-48, 90-97, 100-107); bold and dim are not colour (NO_COLOR spec).
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+COLOUR = re.compile(r"\x1b\[(?:[0-9]+;)*(?:3[0-8]|4[0-8]|9[0-7]|10[0-7])(?:;[0-9]+)*m")
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    """mcb in a fresh process that would colour its output (FORCE_COLOR, a colour TERM, no NO_COLOR)."""
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env.update(FORCE_COLOR="1", TERM="xterm-256color", COLUMNS="100")
+    return subprocess.run([sys.executable, "-m", "mcb", *args], capture_output=True, text=True, env=env, timeout=120)
+
+
+@pytest.mark.parametrize("args", [("--no-color", "block", "check", "stone"), ("block", "check", "stone", "--no-color"),
+                                  ("block", "check", "--no-color", "stone", "--json")])
+def test_no_color_is_accepted_before_and_after_the_command(cli, args):
+    result = cli(*args)
+    assert result.exit_code == 0, result.stderr
+    assert "minecraft:stone" in result.stdout
+
+
+@pytest.mark.parametrize("args", [("--help",), ("block", "check", "--help"), ("schem", "--help")])
+def test_no_color_uncolours_help_wherever_it_stands(args):
+    coloured = run(*args)
+    assert coloured.returncode == 0 and COLOUR.search(coloured.stdout), "the probe should colour without the flag"
+    for placed in (("--no-color", *args), (*args, "--no-color")):
+        plain = run(*placed)
+        assert plain.returncode == 0, plain.stderr
+        assert not COLOUR.search(plain.stdout), placed
+
+
+def test_usage_errors_are_uncoloured_with_no_color():
+    result = run("block", "check", "stone", "--bogus", "--no-color")
+    assert result.returncode == 2 and "No such option: --bogus" in ANSI.sub("", result.stderr)
+    assert not COLOUR.search(result.stderr)
+
+
+def test_counting_flags_show_no_type_or_default_in_help(cli):
+    text = cli("--help").stdout
+    for flag in ("--quiet", "--verbose", "--json", "--no-color"):
+        line = next(line for line in text.splitlines() if flag in line)
+        assert "<int>" not in line and "<bool>" not in line and "[default" not in line, line
+
+
+def test_a_number_after_q_is_refused_with_the_counting_hint(cli):
+    result = cli("-q", "2", "health")
+    assert result.exit_code == 2
+    assert "No such command '2'" in result.stderr and "-qq" in result.stderr
+
+
+def test_vv_counts_twice(mcb):
+    once, twice = mcb("-v", "health"), mcb("-vv", "health")
+    assert once.exit_code == 0 and twice.exit_code == 0
+    assert "server http://" in once.stderr and "GET /health" not in once.stderr
+    assert "GET /health" in twice.stderr
+    assert mcb("-qv", "health").stderr.strip() == ""  # one of each cancels out: the plain default
+
+
+@pytest.mark.parametrize("args,suggested", [
+    (("--bogus",), None),
+    (("block", "check", "stone", "--bogus"), None),
+    (("block", "check", "stone", "--jsn"), "--json"),
+    (("--verbos", "health"), "--verbose"),
+    (("schem", "validate", "x.schem", "--prof", "spec"), "--profile"),
+    (("status", "op-1", "--wait", "--timeout", "5"), "--wait-timeout"),
+])
+def test_unknown_option_suggests_only_a_near_one(cli, args, suggested):
+    result = cli(*args)
+    assert result.exit_code == 2
+    message = " ".join(result.stderr.split())
+    if suggested is None:
+        assert "Possible options" not in message, message
+    else:
+        assert f"(Possible options: {suggested})" in message, message
+
+
+def test_serve_refuses_both_automation_flags(cli, tmp_path):
+    """--local-automation and --no-local-automation are two one-name flags (help fits 80 columns); both at once is
+    a usage error, not a silent pick."""
+    result = cli("serve", "--data", str(tmp_path / "d"), "--local-automation", "--no-local-automation")
+    assert result.exit_code == 2
+    assert "contradict" in result.stderr
