@@ -49,3 +49,4 @@ def cli(runner):
         return runner.invoke(app, list(args), input=input, env=env, catch_exceptions=False)
 
     return invoke
+

@@ -32,6 +32,8 @@ from pathlib import Path
 
 import pytest
 
+from interrupt_kit import INTERRUPTIBLE
+
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 SKIP_MARK = "<!-- readme-test: skip -->"
@@ -172,7 +174,7 @@ def _run_server_example(example: Example, command: str, cwd: Path, home: Path) -
     command = command.rstrip("&").strip()
     env = _environment(home)  # its own HOME: a default `mcb serve` gets a fresh data directory
     process = subprocess.Popen(["bash", "-c", f"exec {command}"], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, **INTERRUPTIBLE)
     lines: list[str] = []
     ready = threading.Event()
 

@@ -1,4 +1,4 @@
-from mcb.app import main
+from mcb.console import main
 
 if __name__ == "__main__":
     main()

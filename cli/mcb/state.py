@@ -1,4 +1,4 @@
-"""The per-invocation state the root options set (kept free of Typer so the fast path can use it too)."""
+"""The per-invocation state the root options set (no Typer here: the console script reports an early Ctrl-C)."""
 
 from __future__ import annotations
 

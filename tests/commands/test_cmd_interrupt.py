@@ -17,6 +17,8 @@ import time
 import pytest
 from rpc_testkit import FaultProxy, box_recipe
 
+from interrupt_kit import INTERRUPTIBLE
+
 
 def _wait_for(predicate, what: str, timeout: float = 30) -> None:
     deadline = time.monotonic() + timeout
@@ -38,7 +40,7 @@ def test_ctrl_c_during_apply_wait_leaves_the_operation_running(tmp_path, json_fl
                    "MCB_PLAYER_ID": "console"}
             args = [sys.executable, "-m", "mcb", "apply", plan.plan_id, plan.plan_hash, "--wait"]
             proc = subprocess.Popen(args + (["--json"] if json_flag else []), env=env, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, text=True)
+                                    stderr=subprocess.PIPE, text=True, **INTERRUPTIBLE)
             try:
                 _wait_for(lambda: "operation_status" in proxy.methods(), "the first status poll")
                 proc.send_signal(signal.SIGINT)

@@ -10,11 +10,13 @@ import time
 
 import pytest
 
+from interrupt_kit import INTERRUPTIBLE
+
 
 @pytest.mark.parametrize("json_flag", [False, True])
 def test_ctrl_c_while_reading_stdin_exits_130(json_flag):
     args = [sys.executable, "-m", "mcb", *(["--json"] if json_flag else []), "block", "check", "-"]
-    process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **INTERRUPTIBLE)
     time.sleep(1.5)  # start-up, then blocked on stdin that never ends
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=30)

@@ -1,0 +1,18 @@
+"""The console script. It imports the application inside the Ctrl-C guard, so an interrupt that lands while the
+command tree is still being imported exits 130 with the usual words instead of a traceback."""
+
+from __future__ import annotations
+
+import sys
+
+
+def main() -> None:
+    try:
+        from mcb.app import main as run_app
+    except KeyboardInterrupt:
+        from mcb import boundary
+        from mcb.state import AppState
+
+        # argv is not parsed yet; --json anywhere asks for the JSON shape, as the root group decides later
+        raise SystemExit(boundary.exit_code_for(AppState(json="--json" in sys.argv[1:]), KeyboardInterrupt()))
+    run_app()
