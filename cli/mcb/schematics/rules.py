@@ -18,7 +18,7 @@ from mcb.errors import InputError, UsageError
 from mcb.reports.model import Diagnostic, FileReport, Severity
 from mcb.schematics import server_rules as server
 from mcb.schematics.document import Document, load_document, not_sponge_error, read_source
-from mcb.schematics.nbt import ReadLimits, tag_type
+from mcb.schematics.nbt import ReadLimits, gc_paused, tag_type
 from mcb.schematics.rule_ids import RULES  # noqa: F401  (re-exported for the command's SARIF metadata)
 from mcb.schematics.spec_rules import spec_findings
 
@@ -60,6 +60,11 @@ def validate_schematic(source: str | os.PathLike, *, profile: str = "server", mc
     :func:`~mcb.schematics.server_rules.check_server_subset`, whatever the profile)."""
     if profile not in PROFILES:
         raise UsageError(f"unknown profile {profile!r}", hint="choose server or spec")
+    with gc_paused():  # the tree read is acyclic; collecting while rules walk it only rescans it
+        return _validate(source, profile, mc_version, limits)
+
+
+def _validate(source, profile: str, mc_version, limits: ReadLimits | None) -> FileReport:
     file = str(source)
     report = FileReport(file=file, facts={"profile": profile})
     limits = limits or ReadLimits()
