@@ -54,17 +54,13 @@ def resolve_target(profile: str, mc_version: str | int | None, file_data_version
                                      "states are checked against the default release")
 
 
+@gc_paused()  # the tree read is acyclic: collecting while rules walk it only rescans it (~10^5 tags)
 def validate_schematic(source: str | os.PathLike, *, profile: str = "server", mc_version: str | int | None = None,
                        limits: ReadLimits | None = None) -> FileReport:
     """Check one file; the report's ``facts`` carry format, version, size and the server's verdict (the answer of
     :func:`~mcb.schematics.server_rules.check_server_subset`, whatever the profile)."""
     if profile not in PROFILES:
         raise UsageError(f"unknown profile {profile!r}", hint="choose server or spec")
-    with gc_paused():  # the tree read is acyclic; collecting while rules walk it only rescans it
-        return _validate(source, profile, mc_version, limits)
-
-
-def _validate(source, profile: str, mc_version, limits: ReadLimits | None) -> FileReport:
     file = str(source)
     report = FileReport(file=file, facts={"profile": profile})
     limits = limits or ReadLimits()
