@@ -6,6 +6,7 @@ Target: ratio <= 8x. Also prints the in-process split (read / transform / write)
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 import time
@@ -75,6 +76,10 @@ def main() -> None:
                     "python gunzip only": [sys.executable, "-c", GUNZIP, str(source)],
                     "mcb schem rotate --degrees 90": [sys.executable, "-m", "mcb", "schem", "rotate", str(source),
                                                       "--degrees", "90", "-o", str(out)],
+                    # what mcb.background saves: numpy's import starting an OpenBLAS thread per core
+                    "(same, OpenBLAS default threads)": ["env", f"OPENBLAS_NUM_THREADS={os.cpu_count()}",
+                                                         sys.executable, "-m", "mcb", "schem", "rotate", str(source),
+                                                         "--degrees", "90", "-o", str(out)],
                 },
                 repeats=repeats,
             )
