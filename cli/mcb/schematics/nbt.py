@@ -81,6 +81,7 @@ _ARRAY_UNIT = {TAG_BYTE_ARRAY: 1, TAG_INT_ARRAY: 4, TAG_LONG_ARRAY: 8}
 _ARRAY_NAME = {TAG_BYTE_ARRAY: "byte array", TAG_INT_ARRAY: "int array", TAG_LONG_ARRAY: "long array"}
 _LIST_CODE = {TAG_BYTE: "b", TAG_SHORT: "h", TAG_INT: "i", TAG_LONG: "q", TAG_FLOAT: "f", TAG_DOUBLE: "d"}
 _INT = struct.Struct(">i")
+_THREE_INTS = struct.Struct(">3i")
 _CHUNK = 4 * 1024 * 1024
 _SHORT_ARRAYS = {unit: [struct.Struct(f">{n}{code}") for n in range(17)] for unit, code in ((4, "i"), (8, "q"))}
 _TEXTS = 8192  # distinct short strings remembered (tag names and ids repeat a lot)
@@ -371,6 +372,15 @@ class _Walker:
                     result[name] = cls(unpack.unpack_from(buf, pos)[0])
                 pos += size
                 continue
+            if tag == TAG_INT_ARRAY and pos + 16 <= avail and buf[pos:pos + 4] == b"\0\0\0\3":  # a Pos: inlined
+                stats.tag_count += 1
+                if stats.tag_count > max_tags:
+                    path.append(name)
+                    raise self.fail(f"more than {max_tags} tags", "nbt.limit.tags")
+                if build:
+                    result[name] = IntArray(_THREE_INTS.unpack_from(buf, pos + 4))
+                pos += 16
+                continue
             path.append(name)
             self.pos = pos
             if tag == TAG_LIST or tag == TAG_COMPOUND:
@@ -397,17 +407,18 @@ class _Walker:
             avail = len(buf)
 
     def encoded(self, tag: int, depth: int, name: str) -> Encoded:
-        """A container walked unbuilt (:meth:`skipped`) and kept as its payload bytes."""
+        """A container walked unbuilt (:meth:`skipped`) and kept as its payload bytes (those of the memo when it
+        equals a container seen before: one shared bytes object, its hash computed once)."""
         start = self.base + self.pos
         outer, self.mark = self.mark, start if self.mark is None else self.mark
         try:
-            self.skipped(tag, depth, name)
+            same = self.skipped(tag, depth, name)
         finally:
             self.mark = outer
-        return Encoded(tag, self.buf[start - self.base:self.pos])
+        return Encoded(tag, same if same is not None else self.buf[start - self.base:self.pos])
 
-    def skipped(self, tag: int, depth: int, name: str) -> None:
-        """Walk a container the caller does not keep.
+    def skipped(self, tag: int, depth: int, name: str) -> bytes | None:
+        """Walk a container the caller does not keep; return the remembered bytes it equals, if any.
 
         Equal bytes walk equally (an NBT payload is self-delimiting), and real files repeat block-entity contents
         (11,820 barrels holding the same items in the 256^3 corpus file): a container byte-identical to a clean one
@@ -421,7 +432,7 @@ class _Walker:
                 self.enter(depth + depth_below)
                 stats.max_list_length = max(stats.max_list_length, longest_list)
                 stats.max_string_bytes = max(stats.max_string_bytes, longest_string)
-                return
+                return encoding
         outer = (stats.tag_count, stats.max_depth, stats.max_list_length, stats.max_string_bytes,
                  len(stats.duplicate_names), stats.non_mutf8_strings)
         stats.max_depth, stats.max_list_length, stats.max_string_bytes = depth, 0, 0
