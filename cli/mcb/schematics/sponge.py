@@ -17,7 +17,7 @@ import numpy as np
 
 from mcb.schematics.document import Document, SchematicError, load_document, not_sponge_error
 from mcb.schematics.model import BlockEntity, Entity, Schematic, SourceInfo
-from mcb.schematics.nbt import Compound, IntArray, ReadLimits, gc_paused, tag_type
+from mcb.schematics.nbt import Compound, IntArray, ReadLimits, String, gc_paused, tag_type
 from mcb.schematics.cells import decode_cells
 from mcb.schematics.writer import encode_schematic, write_schematic
 
@@ -186,19 +186,22 @@ class _Builder:
         return [self.block_entity(entry, i, *where) for i, entry in enumerate(self.entries(tag, *where))]
 
     def block_entity(self, entry, i: int, *where) -> BlockEntity:
-        pos = entry.get("Pos")
-        pos = tuple(pos) if type(pos) is IntArray and len(pos) == 3 else self.vector("Pos", entry, *where, i)
+        if not self.v3:  # the common case first: 42k entries in a big build
+            data = Compound(entry)
+            pos, ident = data.pop("Pos", None), data.pop("Id", None)
+            if type(pos) is IntArray and len(pos) == 3 and type(ident) is String:
+                data.pop("ContentVersion", None)
+                return BlockEntity(tuple(pos), str(ident), data)
+        pos = self.vector("Pos", entry, *where, i)
         ident = entry.get("Id", entry.get("id"))
         if pos is None or tag_type(ident) != 8:
             raise self.fail("block entity needs Pos (Int_Array[3]) and Id (String)", "sponge.block_entity.shape",
                             *where, i)
-        nested = entry.get("Data") if self.v3 else None
-        if tag_type(nested) == 10:
+        nested = entry.get("Data")
+        if self.v3 and tag_type(nested) == 10:
             data = nested
-        else:  # a copy without Pos, Id and ContentVersion (a dict copy and three pops: 42k entries in a big build)
-            data = Compound(entry)
-            for key in ("Pos", "Id", "ContentVersion"):
-                data.pop(key, None)
+        else:
+            data = Compound((k, v) for k, v in entry.items() if k not in ("Pos", "Id", "ContentVersion"))
         return BlockEntity(pos, str(ident), data)
 
     def entities(self, tag, shift) -> list[Entity]:
