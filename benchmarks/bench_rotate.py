@@ -77,9 +77,9 @@ def main() -> None:
                     "mcb schem rotate --degrees 90": [sys.executable, "-m", "mcb", "schem", "rotate", str(source),
                                                       "--degrees", "90", "-o", str(out)],
                     # what mcb.background saves: numpy's import starting an OpenBLAS thread per core
-                    "(same, OpenBLAS default threads)": ["env", f"OPENBLAS_NUM_THREADS={os.cpu_count()}",
-                                                         sys.executable, "-m", "mcb", "schem", "rotate", str(source),
-                                                         "--degrees", "90", "-o", str(out)],
+                    "(same, OpenBLAS default threads)": [
+                        "env", f"OPENBLAS_NUM_THREADS={os.cpu_count()}", sys.executable, "-m", "mcb", "schem",
+                        "rotate", str(source), "--degrees", "90", "-o", str(out)],
                 },
                 repeats=repeats,
             )

@@ -105,7 +105,7 @@ class _Walker:
 
     # --- input ------------------------------------------------------------------------------------------------
     def fail(self, message: str, rule: str, hint: str | None = None) -> NbtError:
-        return NbtError(message, rule=rule, pointer="/" + "/".join(self.path), hint=hint)
+        return NbtError(message, rule=rule, pointer="/" + "/".join(map(str, self.path)), hint=hint)
 
     def room(self) -> int:
         """How many more bytes can still arrive after the current position."""
@@ -338,7 +338,7 @@ class _Walker:
                 buf, pos = self.buf, self.pos
                 avail = len(buf)
             if name in names:
-                stats.duplicate_names.append("/" + "/".join([*path, name]))
+                stats.duplicate_names.append("/" + "/".join(map(str, [*path, name])))
             names.add(name)
             if tag < TAG_BYTE_ARRAY or tag == TAG_STRING:  # the bulk of all tags
                 stats.tag_count += 1
@@ -474,7 +474,7 @@ class _Walker:
         path, stats, max_tags = self.path, self.stats, self.limits.max_tags
         path.append("")
         for index in range(n):
-            path[-1] = str(index)
+            path[-1] = index  # an int: made a string only for a pointer
             if subtype == TAG_COMPOUND:  # payload() inlined for the common list of compounds
                 stats.tag_count += 1
                 if stats.tag_count > max_tags:
@@ -508,9 +508,9 @@ def is_gzip(data: bytes) -> bool:
 def read_nbt(data: bytes, limits: ReadLimits | None = None, keep=None) -> tuple[Compound, ReadStats]:
     """Parse one NBT document (gzip or raw, detected by magic) into (root compound, stats).
 
-    ``keep(path)`` (optional; ``path`` is the live list of names from the root) is asked for every list or compound
-    inside a kept compound: True builds it, False walks it with every check and leaves it out of the tree, and
-    :data:`RAW` walks it the same way and keeps its encoded bytes (:class:`Encoded`).
+    ``keep(path)`` (optional; ``path`` is the live list of names, and list indices as ints, from the root) is
+    asked for every list or compound inside a kept compound: True builds it, False walks it with every check and
+    leaves it out of the tree, and :data:`RAW` walks it the same way and keeps its encoded bytes (:class:`Encoded`).
     """
     limits = limits or ReadLimits()
     stats = ReadStats(compressed=is_gzip(data), compressed_size=len(data))
