@@ -33,6 +33,9 @@ def in_process_split(out: Path) -> None:
     from mcb.schematics.gzip_parallel import gzip_compress
     from mcb.schematics.writer import FAST_LEVEL, encode_schematic, write_bytes_atomic
 
+    import gc
+
+    gc.disable()  # as transform_file runs (mcb.schematics.nbt.gc_paused)
     t0 = time.perf_counter()
     schem = schematic_from_document(load_document(LARGE, keep=_contents_as_bytes), compact=True)
     t1 = time.perf_counter()
@@ -52,6 +55,7 @@ def in_process_split(out: Path) -> None:
     t8 = time.perf_counter()
     one = gzip.compress(raw, compresslevel=FAST_LEVEL, mtime=0)
     t9 = time.perf_counter()
+    gc.enable()
     print("\n## in-process split (one run, what `mcb schem rotate` does)")
     for name, seconds in (("read (block-entity contents kept as bytes)", t1 - t0), ("registry load", t2 - t1),
                           ("rotate (palette + array + block entities)", t3 - t2),
