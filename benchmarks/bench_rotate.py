@@ -6,6 +6,7 @@ Target: ratio <= 8x. Also prints the in-process split (read / transform / write)
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 import time
@@ -32,6 +33,9 @@ def in_process_split(out: Path) -> None:
     from mcb.schematics.gzip_parallel import gzip_compress
     from mcb.schematics.writer import FAST_LEVEL, encode_schematic, write_bytes_atomic
 
+    import gc
+
+    gc.disable()  # as transform_file runs (mcb.schematics.nbt.gc_paused)
     t0 = time.perf_counter()
     schem = schematic_from_document(load_document(LARGE, keep=_contents_as_bytes), compact=True)
     t1 = time.perf_counter()
@@ -51,6 +55,7 @@ def in_process_split(out: Path) -> None:
     t8 = time.perf_counter()
     one = gzip.compress(raw, compresslevel=FAST_LEVEL, mtime=0)
     t9 = time.perf_counter()
+    gc.enable()
     print("\n## in-process split (one run, what `mcb schem rotate` does)")
     for name, seconds in (("read (block-entity contents kept as bytes)", t1 - t0), ("registry load", t2 - t1),
                           ("rotate (palette + array + block entities)", t3 - t2),
@@ -75,6 +80,10 @@ def main() -> None:
                     "python gunzip only": [sys.executable, "-c", GUNZIP, str(source)],
                     "mcb schem rotate --degrees 90": [sys.executable, "-m", "mcb", "schem", "rotate", str(source),
                                                       "--degrees", "90", "-o", str(out)],
+                    # what mcb.background saves: numpy's import starting an OpenBLAS thread per core
+                    "(same, OpenBLAS default threads)": [
+                        "env", f"OPENBLAS_NUM_THREADS={os.cpu_count()}", sys.executable, "-m", "mcb", "schem",
+                        "rotate", str(source), "--degrees", "90", "-o", str(out)],
                 },
                 repeats=repeats,
             )

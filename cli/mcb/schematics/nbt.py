@@ -81,7 +81,9 @@ _ARRAY_UNIT = {TAG_BYTE_ARRAY: 1, TAG_INT_ARRAY: 4, TAG_LONG_ARRAY: 8}
 _ARRAY_NAME = {TAG_BYTE_ARRAY: "byte array", TAG_INT_ARRAY: "int array", TAG_LONG_ARRAY: "long array"}
 _LIST_CODE = {TAG_BYTE: "b", TAG_SHORT: "h", TAG_INT: "i", TAG_LONG: "q", TAG_FLOAT: "f", TAG_DOUBLE: "d"}
 _INT = struct.Struct(">i")
+_THREE_INTS = struct.Struct(">3i")
 _CHUNK = 4 * 1024 * 1024
+_SHORT_ARRAYS = {unit: [struct.Struct(f">{n}{code}") for n in range(17)] for unit, code in ((4, "i"), (8, "q"))}
 _TEXTS = 8192  # distinct short strings remembered (tag names and ids repeat a lot)
 
 
@@ -103,7 +105,7 @@ class _Walker:
 
     # --- input ------------------------------------------------------------------------------------------------
     def fail(self, message: str, rule: str, hint: str | None = None) -> NbtError:
-        return NbtError(message, rule=rule, pointer="/" + "/".join(self.path), hint=hint)
+        return NbtError(message, rule=rule, pointer="/" + "/".join(map(str, self.path)), hint=hint)
 
     def room(self) -> int:
         """How many more bytes can still arrive after the current position."""
@@ -274,9 +276,20 @@ class _Walker:
             return self.compound(depth + 1, build)
         if tag == TAG_LIST:
             return self.list(depth + 1, build)
-        unit = _ARRAY_UNIT.get(tag)
-        if unit is None:
-            raise self.fail(f"unknown tag type {tag}", "nbt.tag.unknown")
+        if tag in _ARRAY_UNIT:
+            return self.array(tag, build)
+        raise self.fail(f"unknown tag type {tag}", "nbt.tag.unknown")
+
+    def array(self, tag: int, build: bool):
+        unit = _ARRAY_UNIT[tag]
+        buf, pos = self.buf, self.pos
+        if pos + 4 <= len(buf) and tag != TAG_BYTE_ARRAY:  # a short array already in the buffer (Pos): one read
+            n = _INT.unpack_from(buf, pos)[0]
+            end = pos + 4 + unit * n
+            if 0 <= n <= 16 and end <= len(buf):  # in the buffer, so within every length limit
+                self.pos = end
+                return (IntArray if unit == 4 else LongArray)(_SHORT_ARRAYS[unit][n].unpack_from(buf, pos + 4)) \
+                    if build else None
         n = self.length(unit, _ARRAY_NAME[tag])
         if not build:
             self.skip(unit * n)
@@ -291,39 +304,87 @@ class _Walker:
             struct.unpack_from(f">{n}{'i' if unit == 4 else 'q'}", self.buf, start))
 
     def compound(self, depth: int, build: bool) -> Compound | None:
-        self.enter(depth)
+        """The hot loop (~10^6 tags in a 256^3 file): tag headers, names seen before, scalars and short strings
+        are read straight from the buffer, ``pos`` kept local and stored before anything that may refill it."""
+        stats = self.stats
+        if depth > stats.max_depth:
+            self.enter(depth)
         result = Compound() if build else None
         names: set[str] = set()
-        path, keep, stats, max_tags = self.path, self.keep, self.stats, self.limits.max_tags
+        path, keep, texts, max_tags = self.path, self.keep, self.texts, self.limits.max_tags
+        buf, pos = self.buf, self.pos
+        avail = len(buf)
         while True:
-            tag = self.u8()
-            if tag == TAG_END:
-                return result
-            name = self.string()
-            path.append(name)
-            if name in names:
-                self.stats.duplicate_names.append("/" + "/".join(path))
-            names.add(name)
-            scalar = _SCALAR.get(tag)
-            if scalar is not None:  # inlined scalar payload: the bulk of all tags
-                size, unpack, cls = scalar
-                if self.pos + size > len(self.buf):
-                    self.need(size)
-                if build:
-                    result[name] = cls(unpack.unpack_from(self.buf, self.pos)[0])
-                self.pos += size
-                stats.tag_count += 1
-                if stats.tag_count > max_tags:
-                    raise self.fail(f"more than {max_tags} tags", "nbt.limit.tags")
-            elif tag == TAG_STRING:  # inlined too: ids and names
-                text = self.string()
-                if build:
-                    result[name] = String(text)
-                stats.tag_count += 1
-                if stats.tag_count > max_tags:
-                    raise self.fail(f"more than {max_tags} tags", "nbt.limit.tags")
+            if pos + 3 <= avail:
+                tag = buf[pos]
+                if not tag:
+                    self.pos = pos + 1
+                    return result
+                end = pos + 3 + ((buf[pos + 1] << 8) | buf[pos + 2])
+                name = texts.get(buf[pos + 3:end]) if end <= avail else None
+                if name is None:
+                    self.pos = pos + 1
+                    name = self.string()
+                    buf, pos = self.buf, self.pos
+                    avail = len(buf)
+                else:
+                    pos = end
             else:
-                wanted = True if tag != TAG_LIST and tag != TAG_COMPOUND or not build or keep is None else keep(path)
+                self.pos = pos
+                tag = self.u8()
+                if tag == TAG_END:
+                    return result
+                name = self.string()
+                buf, pos = self.buf, self.pos
+                avail = len(buf)
+            if name in names:
+                stats.duplicate_names.append("/" + "/".join(map(str, [*path, name])))
+            names.add(name)
+            if tag < TAG_BYTE_ARRAY or tag == TAG_STRING:  # the bulk of all tags
+                stats.tag_count += 1
+                if stats.tag_count > max_tags:
+                    path.append(name)
+                    raise self.fail(f"more than {max_tags} tags", "nbt.limit.tags")
+                if tag == TAG_STRING:
+                    end = pos + 2 + ((buf[pos] << 8) | buf[pos + 1]) if pos + 2 <= avail else avail + 1
+                    value = texts.get(buf[pos + 2:end]) if end <= avail else None
+                    if value is None:  # not seen before (or not in the buffer yet): decode and check it
+                        path.append(name)
+                        self.pos = pos
+                        value = self.string()
+                        path.pop()
+                        buf, pos = self.buf, self.pos
+                        avail = len(buf)
+                    else:
+                        pos = end
+                    if build:
+                        result[name] = String(value)
+                    continue
+                size, unpack, cls = _SCALAR[tag]
+                if pos + size > avail:
+                    path.append(name)
+                    self.pos = pos
+                    self.need(size)
+                    path.pop()
+                    buf, pos = self.buf, self.pos
+                    avail = len(buf)
+                if build:
+                    result[name] = cls(unpack.unpack_from(buf, pos)[0])
+                pos += size
+                continue
+            if tag == TAG_INT_ARRAY and pos + 16 <= avail and buf[pos:pos + 4] == b"\0\0\0\3":  # a Pos: inlined
+                stats.tag_count += 1
+                if stats.tag_count > max_tags:
+                    path.append(name)
+                    raise self.fail(f"more than {max_tags} tags", "nbt.limit.tags")
+                if build:
+                    result[name] = IntArray(_THREE_INTS.unpack_from(buf, pos + 4))
+                pos += 16
+                continue
+            path.append(name)
+            self.pos = pos
+            if tag == TAG_LIST or tag == TAG_COMPOUND:
+                wanted = True if not build or keep is None else keep(path)
                 if wanted is True:
                     value = self.payload(tag, depth, build)
                     if build:
@@ -332,20 +393,32 @@ class _Walker:
                     result[name] = self.encoded(tag, depth, name)
                 else:
                     self.skipped(tag, depth, name)
+            else:
+                stats.tag_count += 1
+                if stats.tag_count > max_tags:
+                    raise self.fail(f"more than {max_tags} tags", "nbt.limit.tags")
+                if tag not in _ARRAY_UNIT:
+                    raise self.fail(f"unknown tag type {tag}", "nbt.tag.unknown")
+                value = self.array(tag, build)
+                if build:
+                    result[name] = value
             path.pop()
+            buf, pos = self.buf, self.pos
+            avail = len(buf)
 
     def encoded(self, tag: int, depth: int, name: str) -> Encoded:
-        """A container walked unbuilt (:meth:`skipped`) and kept as its payload bytes."""
+        """A container walked unbuilt (:meth:`skipped`) and kept as its payload bytes (those of the memo when it
+        equals a container seen before: one shared bytes object, its hash computed once)."""
         start = self.base + self.pos
         outer, self.mark = self.mark, start if self.mark is None else self.mark
         try:
-            self.skipped(tag, depth, name)
+            same = self.skipped(tag, depth, name)
         finally:
             self.mark = outer
-        return Encoded(tag, self.buf[start - self.base:self.pos])
+        return Encoded(tag, same if same is not None else self.buf[start - self.base:self.pos])
 
-    def skipped(self, tag: int, depth: int, name: str) -> None:
-        """Walk a container the caller does not keep.
+    def skipped(self, tag: int, depth: int, name: str) -> bytes | None:
+        """Walk a container the caller does not keep; return the remembered bytes it equals, if any.
 
         Equal bytes walk equally (an NBT payload is self-delimiting), and real files repeat block-entity contents
         (11,820 barrels holding the same items in the 256^3 corpus file): a container byte-identical to a clean one
@@ -359,7 +432,7 @@ class _Walker:
                 self.enter(depth + depth_below)
                 stats.max_list_length = max(stats.max_list_length, longest_list)
                 stats.max_string_bytes = max(stats.max_string_bytes, longest_string)
-                return
+                return encoding
         outer = (stats.tag_count, stats.max_depth, stats.max_list_length, stats.max_string_bytes,
                  len(stats.duplicate_names), stats.non_mutf8_strings)
         stats.max_depth, stats.max_list_length, stats.max_string_bytes = depth, 0, 0
@@ -398,13 +471,20 @@ class _Walker:
             cls = _SCALAR[subtype][2]
             return List(map(cls, struct.unpack(f">{n}{code}", self.take(_SIZE[subtype] * n))), subtype)
         items = List((), subtype) if build else None
-        path = self.path
+        path, stats, max_tags = self.path, self.stats, self.limits.max_tags
+        path.append("")
         for index in range(n):
-            path.append(str(index))
-            value = self.payload(subtype, depth, build)
+            path[-1] = index  # an int: made a string only for a pointer
+            if subtype == TAG_COMPOUND:  # payload() inlined for the common list of compounds
+                stats.tag_count += 1
+                if stats.tag_count > max_tags:
+                    raise self.fail(f"more than {max_tags} tags", "nbt.limit.tags")
+                value = self.compound(depth + 1, build)
+            else:
+                value = self.payload(subtype, depth, build)
             if build:
                 items.append(value)
-            path.pop()
+        path.pop()
         return items
 
 
@@ -428,9 +508,9 @@ def is_gzip(data: bytes) -> bool:
 def read_nbt(data: bytes, limits: ReadLimits | None = None, keep=None) -> tuple[Compound, ReadStats]:
     """Parse one NBT document (gzip or raw, detected by magic) into (root compound, stats).
 
-    ``keep(path)`` (optional; ``path`` is the live list of names from the root) is asked for every list or compound
-    inside a kept compound: True builds it, False walks it with every check and leaves it out of the tree, and
-    :data:`RAW` walks it the same way and keeps its encoded bytes (:class:`Encoded`).
+    ``keep(path)`` (optional; ``path`` is the live list of names, and list indices as ints, from the root) is
+    asked for every list or compound inside a kept compound: True builds it, False walks it with every check and
+    leaves it out of the tree, and :data:`RAW` walks it the same way and keeps its encoded bytes (:class:`Encoded`).
     """
     limits = limits or ReadLimits()
     stats = ReadStats(compressed=is_gzip(data), compressed_size=len(data))

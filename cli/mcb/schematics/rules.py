@@ -18,7 +18,7 @@ from mcb.errors import InputError, UsageError
 from mcb.reports.model import Diagnostic, FileReport, Severity
 from mcb.schematics import server_rules as server
 from mcb.schematics.document import Document, load_document, not_sponge_error, read_source
-from mcb.schematics.nbt import ReadLimits, tag_type
+from mcb.schematics.nbt import ReadLimits, gc_paused, tag_type
 from mcb.schematics.rule_ids import RULES  # noqa: F401  (re-exported for the command's SARIF metadata)
 from mcb.schematics.spec_rules import spec_findings
 
@@ -54,6 +54,7 @@ def resolve_target(profile: str, mc_version: str | int | None, file_data_version
                                      "states are checked against the default release")
 
 
+@gc_paused()  # the tree read is acyclic: collecting while rules walk it only rescans it (~10^5 tags)
 def validate_schematic(source: str | os.PathLike, *, profile: str = "server", mc_version: str | int | None = None,
                        limits: ReadLimits | None = None) -> FileReport:
     """Check one file; the report's ``facts`` carry format, version, size and the server's verdict (the answer of

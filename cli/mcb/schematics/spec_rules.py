@@ -5,7 +5,7 @@ from __future__ import annotations
 from mcb.errors import InputError
 from mcb.reports.model import Diagnostic, Severity
 from mcb.schematics.document import Document
-from mcb.schematics.nbt import tag_type
+from mcb.schematics.nbt import IntArray, String, tag_type
 
 INT_TAGS = (1, 2, 3, 4)
 
@@ -150,8 +150,14 @@ class _Checker:
                            f"{state!r}: {error.message}", *where, state, hint=error.hint)
 
     def block_entities(self, entries, size, where):
+        width, height, length = size
         for i, entry in self.entry_list(entries, where):
-            self.block_entity(i, entry.get("Pos"), entry.get("Id"), size, where)
+            pos, ident = entry.get("Pos"), entry.get("Id")
+            if type(pos) is IntArray and len(pos) == 3 and type(ident) is String:  # the common case, quickly
+                x, y, z = pos
+                if 0 <= x < width and 0 <= y < height and 0 <= z < length:
+                    continue
+            self.block_entity(i, pos, ident, size, where)
 
     def block_entity(self, i, pos, ident, size, where):
         if tag_type(pos) != 11 or len(pos) != 3 or tag_type(ident) != 8:
@@ -186,7 +192,7 @@ class _Checker:
         if tag_type(entries) != 9 or entries.subtype not in (0, 10):
             self.error("sponge.field.type", "must be a List of Compounds", *where)
             return []
-        return list(enumerate(entries))
+        return enumerate(entries)
 
     def biomes(self, size):
         body = self.body

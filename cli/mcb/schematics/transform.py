@@ -20,6 +20,7 @@ from mcb.blocks.transform import MIRROR_AXES, ROTATIONS, transform_palette
 from mcb.errors import McbError, UsageError
 from mcb.schematics.cells import present_values, used_indices
 from mcb.schematics.model import BlockEntity, Entity, Schematic
+from mcb.schematics.nbt import gc_paused
 
 # Hanging entities: ``Facing`` as a 3-D data value (item frames) and ``facing`` as a 2-D one (paintings).
 _FACING_3D = ("down", "up", "north", "south", "west", "east")
@@ -277,6 +278,7 @@ def _move_entity_data(data, entity_id: str, move: _Move, schem: Schematic):
     return data
 
 
+@gc_paused()  # acyclic trees: collecting would only rescan 10^5 block entities, several times
 def transform_file(source, output, *, degrees: int | None = None, mirror_axis: str | None = None,
                    rules: str = "vanilla", version: int | None = None, mc_version: str | None = None,
                    document=None) -> dict:

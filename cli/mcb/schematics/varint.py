@@ -159,9 +159,6 @@ def stream_presence(data: bytes | np.ndarray,
     is the stream's first broken rule (never a count mismatch) and ``entries`` the number of entries before it."""
     raw = _raw(data)
     cpos = _continuations(raw)  # in 1 MiB chunks: no 16 MiB temporary to fault in
-    quick = _two_byte_presence(data, raw, cpos, bound)
-    if quick is not None:
-        return quick
     scan = _scan(raw, keep_last=False, cpos=cpos)
     if scan.problem is not None:  # rare: the exact counting path knows where to stop
         counts, beyond, problem = histogram_varints(data, scan.limit, bound)
@@ -173,7 +170,7 @@ def stream_presence(data: bytes | np.ndarray,
         stream = singles.tobytes()
     else:
         stream = raw.tobytes() if isinstance(data, np.ndarray) else bytes(data)
-    counts, beyond = _presence(_byte_values(stream)[0], scan.multi_values, bound)
+    counts, beyond = _presence(_byte_values(stream), scan.multi_values, bound)
     return counts, beyond, None, scan.limit
 
 
@@ -192,47 +189,16 @@ def _presence(singles: set[int], values: np.ndarray, bound: int) -> tuple[np.nda
     return counts, beyond
 
 
-def _two_byte_presence(data, raw: np.ndarray, cpos: np.ndarray, bound: int):
-    """``used_varints`` for the common multi-byte case (palettes of 129..16384 entries): every multi-byte varint
-    is two bytes, canonical, and the stream is complete. None when that is not so.
-
-    The final bytes of the two-byte varints look like one-byte entries; a value among them is also a one-byte
-    entry only if the stream holds it more often than the finals do (counted by :func:`_byte_values`).
-    """
-    if not cpos.size or raw[-1] >= 0x80 or (cpos.size > 1 and bool((np.diff(cpos) == 1).any())):
-        return None
-    finals = raw[cpos + 1]
-    if not finals.all():
-        return None  # a non-canonical 0x00 final byte: the general path reports it
-    final_counts = np.bincount(finals, minlength=128)
-    shared = [int(v) for v in np.flatnonzero(final_counts)]
-    if len(shared) > 8:
-        return None
-    stream = data if isinstance(data, bytes) else raw.tobytes()
-    seen, occurrences = _byte_values(stream, frozenset(shared))
-    singles = {v for v in seen if v not in shared or occurrences[v] > int(final_counts[v])}
-    values = (raw[cpos] & 0x7F).astype(np.int64) | (finals.astype(np.int64) << 7)
-    counts, beyond = _presence(singles, values, bound)
-    return counts, beyond, None, raw.size - cpos.size
-
-
 _HIGH = frozenset(range(0x80, 0x100))
 
 
-def _byte_values(stream: bytes, counted: frozenset[int] = frozenset()) -> tuple[set[int], dict[int, int]]:
-    """The distinct byte values below 0x80 in ``stream``, and how often each value of ``counted`` occurs.
-
-    Each pass deletes the values seen so far, except the counted ones, so the rest shrinks to the counted values'
-    occurrences (a few hundred thousand bytes on a 256^3 file) after one full pass, usually.
-    """
+def _byte_values(stream: bytes) -> set[int]:
+    """The distinct byte values below 0x80 in ``stream``: each pass deletes the values seen so far."""
     seen = set(stream[:65536])
     rest = stream
-    while True:
-        rest = rest.translate(None, bytes(sorted((seen - counted) | _HIGH)))  # the counted and unseen values
-        unseen = rest.translate(None, bytes(sorted(seen | _HIGH))) if counted else rest
-        if not unseen:
-            return seen - _HIGH, {v: rest.count(v) for v in counted}
-        seen.update(unseen[:65536])
+    while rest := rest.translate(None, bytes(sorted(seen | _HIGH))):
+        seen.update(rest[:65536])
+    return seen - _HIGH
 
 
 def _lengths(values: np.ndarray) -> np.ndarray:
