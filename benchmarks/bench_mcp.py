@@ -24,21 +24,7 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 INIT = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
     "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}}) + "\n"
 
-MINIMAL_APP = '''
-import typer
-app = typer.Typer()
-
-@app.command()
-def hello(name: str = "world") -> None:
-    """Say hello."""
-    print(name)
-
-@app.command()
-def bye() -> None:
-    """Say bye."""
-
-app()
-'''
+MINIMAL_APP = Path(__file__).resolve().parent / "minimal_typer_app.py"  # the baseline bench_startup uses too
 
 SDK_SERVER = '''
 import anyio
@@ -107,8 +93,7 @@ class Session:
 def main() -> None:
     repeats = int(os.environ.get("BENCH_REPEATS", "9"))
     with tempfile.TemporaryDirectory() as tmp:
-        typer_app = Path(tmp) / "minimal_typer.py"
-        typer_app.write_text(MINIMAL_APP)
+        typer_app = MINIMAL_APP
         sdk = Path(tmp) / "sdk_server.py"
         sdk.write_text(SDK_SERVER)
         runs: dict[str, list[float]] = {"minimal typer app --help": [], "mcb mcp: initialize answered": [],
