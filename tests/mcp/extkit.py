@@ -4,7 +4,6 @@ entry_points.txt), so `mcb mcp` finds them through importlib.metadata with PYTHO
 from __future__ import annotations
 
 import shutil
-import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,10 +26,15 @@ def add_distribution(site: Path, name: str, version: str, entry_points: dict[str
 
 
 def install_example(site: Path) -> None:
-    """The example extension as its own pyproject.toml describes it (name, version, entry points, package)."""
-    project = tomllib.loads((EXAMPLE / "pyproject.toml").read_text())["project"]
-    add_distribution(site, project["name"], project["version"], project["entry-points"]["mcb.tools"],
-                     packages={"mcb_example_tool": EXAMPLE / "src" / "mcb_example_tool"})
+    """The example extension installed by pip from its own folder, as a user installs it (into ``site``, which the
+    test puts on the path of the ``mcb mcp`` it starts, so the test venv itself is left as it was)."""
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-compile",
+                             "--target", str(site), str(EXAMPLE)], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert any(site.glob("mcb_example_tool-*.dist-info/entry_points.txt"))
 
 
 DEMO = '''
