@@ -9,6 +9,11 @@ same Typer. Runs are interleaved so the machine's noise hits every row alike; fi
 ``--also-typer DIR`` adds the same rows with another Typer release put first on the path (e.g. a
 ``pip install --no-deps --target DIR typer==0.28.0``), all interleaved in the one run, so two releases compare
 under the same load.
+
+``--breakdown`` prints, instead, what `mcb context --json` spends per component (medians of fresh interpreters,
+each step timed after the previous one): the floor Typer itself sets, the pydantic import and first schema
+build that typer >= 0.29 performs for any command with a non-flag parameter (the root's -q/-v/--server/...
+options are such), and what is mcb's own.
 """
 
 from __future__ import annotations
@@ -66,10 +71,62 @@ def cpu_side_by_side(commands: dict[str, list[str]], repeats: int, env: dict) ->
     return {name: statistics.median(values) for name, values in samples.items()}
 
 
+# One fresh interpreter: each step timed after the ones before it, so a module shared with an earlier step
+# counts once, where it is first needed. Step names are printed as they are.
+BREAKDOWN_PROBE = r"""
+import sys, time, json, os
+if sys.argv[1]: sys.path.insert(0, sys.argv[1])
+T = time.perf_counter
+out = {}
+def step(name, fn):
+    t = T(); fn(); out[name] = (T() - t) * 1000
+step("typer (import)", lambda: __import__("typer.main"))
+def pyd():
+    from typing import Annotated
+    from pydantic import BeforeValidator, TypeAdapter
+    TypeAdapter(Annotated[int, BeforeValidator(int)])
+step("pydantic import + first schema build", pyd)
+step("mcb.app (import)", lambda: __import__("mcb.app"))
+def settings():
+    global S
+    from mcb.config import load_settings
+    S = load_settings(server=os.environ["MCB_SERVER"], profile=None, timeout=None)
+step("mcb.config + load_settings", settings)
+step("mcb.client (import: models, transport, http.client)", lambda: __import__("mcb.client"))
+def call():
+    global R
+    from mcb.client import McbClient
+    with McbClient.from_settings(S) as client:
+        R = client.call("project_context", {})
+step("client + first RPC (connect, request, answer)", call)
+def model():
+    from mcb.client.models import ProjectContext
+    json.dumps(ProjectContext.model_validate(R).wire())
+step("ProjectContext schema build + validate + dump", model)
+print(json.dumps(out))
+"""
+
+
+def breakdown(typer_dirs: dict[str, str | None], repeats: int, env: dict) -> None:
+    import json
+
+    runs: dict[str, list[dict]] = {label: [] for label in typer_dirs}
+    for _ in range(repeats):  # interleaved: each round runs every release once
+        for label, typer_dir in typer_dirs.items():
+            done = subprocess.run([sys.executable, "-c", BREAKDOWN_PROBE, typer_dir or ""], env=env,
+                                  capture_output=True, text=True, check=True)
+            runs[label].append(json.loads(done.stdout))
+    for label, samples in runs.items():
+        print(f"\n## mcb context --json, per component{label} (ms, median of {repeats} fresh interpreters)")
+        for name in samples[0]:
+            print(f"  {statistics.median(s[name] for s in samples):7.1f}  {name}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeats", type=int, default=15)
     parser.add_argument("--also-typer", metavar="DIR", help="another Typer release to measure beside the installed one")
+    parser.add_argument("--breakdown", action="store_true", help="per-component times of `mcb context --json`")
     options = parser.parse_args()
     import typer
 
@@ -84,6 +141,9 @@ def main() -> None:
         try:
             env = {**os.environ, "MCB_SERVER": server.url, "MCB_AGENT_TOKEN": server.agent_token,
                    "MCB_PLAYER_ID": "console", "NO_COLOR": "1"}
+            if options.breakdown:
+                breakdown(sets, options.repeats, env)
+                return
             walls = side_by_side(commands, repeats=options.repeats, env=env)
             cpus = cpu_side_by_side(commands, repeats=options.repeats, env=env)
         finally:
