@@ -92,7 +92,7 @@ def settings():
     from mcb.config import load_settings
     S = load_settings(server=os.environ["MCB_SERVER"], profile=None, timeout=None)
 step("mcb.config + load_settings", settings)
-step("mcb.client (import: models, transport, http.client)", lambda: __import__("mcb.client"))
+step("mcb.client (import: models, transport, httpx)", lambda: __import__("mcb.client"))
 def call():
     global R
     from mcb.client import McbClient
