@@ -15,6 +15,7 @@ from mcb.commands.rpc_support import (
 )
 from mcb.errors import InputError, UsageError
 from mcb.options import JsonOpt
+from mcb.wording import plural
 
 WaitTimeoutOpt = Annotated[float, typer.Option("--wait-timeout", metavar="SECONDS", help="Seconds to wait for a terminal status.", min=0.1)]
 IntervalOpt = Annotated[float, typer.Option("--interval", help="Seconds between status polls.", min=0.02)]
@@ -262,7 +263,7 @@ def undo(
                                                  {"undo": operation_id}), on_unsaved=term.warn)
 
         def on_prepared(plan, key) -> None:
-            term.info(f"undo plan {plan.plan_id}: {plan.changed_blocks} blocks; idempotency key: {key}")
+            term.info(f"undo plan {plan.plan_id}: {plural(plan.changed_blocks, 'block')}; idempotency key: {key}")
 
         def on_resume(remembered) -> None:
             term.info(f"an earlier run sent undo plan {remembered.plan.plan_id} without seeing the end; repeating "

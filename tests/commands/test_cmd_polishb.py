@@ -1,0 +1,39 @@
+"""QA defects seen by a person at the CLI: cut table data, plurals, file-kind errors, JSON params, timeouts."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from rpc_testkit import box_recipe
+
+HOUSE = Path(__file__).resolve().parents[2] / "schematics" / "house.schem"
+LONG_STATE = "minecraft:oak_stairs[facing=south,half=bottom,shape=straight,waterlogged=false]"
+
+
+def test_piped_table_keeps_every_cell_whole_at_80_columns(cli):
+    result = cli("schem", "info", str(HOUSE), env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.stderr
+    assert LONG_STATE in result.stdout
+    assert "…" not in result.stdout
+
+
+def test_table_on_a_narrow_terminal_folds_cells_instead_of_cutting_them(cli):
+    result = cli("schem", "info", str(HOUSE), env={"COLUMNS": "80", "FORCE_COLOR": "1"})
+    assert result.exit_code == 0, result.stderr
+    out = re.sub(r"\x1b\[[0-9;]*m", "", result.stdout)
+    assert "…" not in out
+    assert max(len(line) for line in out.splitlines()) <= 80
+    # the long state is all there, folded over two lines of its cell
+    state_cells = "".join(line.split("│")[1].strip() for line in out.splitlines() if line.count("│") == 2)
+    assert LONG_STATE in state_cells
+
+
+def test_one_block_plan_reads_in_the_singular(mcb, tmp_path):
+    recipe = tmp_path / "one.json"
+    recipe.write_text(json.dumps(box_recipe(0, 100, 0, size=1)))
+    result = mcb("build", recipe)
+    assert result.exit_code == 0, result.stderr
+    assert ": 1 block to change" in result.stderr
+    assert "1 blocks" not in result.stdout + result.stderr
