@@ -37,3 +37,34 @@ def test_one_block_plan_reads_in_the_singular(mcb, tmp_path):
     assert result.exit_code == 0, result.stderr
     assert ": 1 block to change" in result.stderr
     assert "1 blocks" not in result.stdout + result.stderr
+
+
+def test_apply_of_a_directory_says_it_is_a_directory(cli, tmp_path):
+    (tmp_path / "d").mkdir()
+    result = cli("apply", str(tmp_path / "d"))
+    assert result.exit_code == 1  # bad input, as `mcb build DIR`
+    assert "is a directory" in result.stderr
+    assert "PLAN_HASH" not in result.stderr
+
+
+def test_schem_info_of_an_empty_file_names_it_and_says_what_a_schematic_is(cli, tmp_path):
+    empty = tmp_path / "empty.json"
+    empty.write_bytes(b"")
+    result = cli("schem", "info", str(empty))
+    assert result.exit_code == 1
+    assert f"error: {empty}: file is empty" in result.stderr
+    assert "hint: a schematic is an NBT file" in result.stderr
+
+
+def test_rpc_params_that_are_not_json_say_where_in_words(cli):
+    result = cli("rpc", "region_inspect", "{bad")
+    assert result.exit_code == 2
+    assert "error: PARAMS argument is not valid JSON at line 1, column 2: expecting property name" in result.stderr
+    assert "char 1" not in result.stderr
+
+
+def test_rpc_params_with_a_huge_number_say_it_is_too_long(cli):
+    result = cli("rpc", "region_inspect", '{"min":{"x":' + "9" * 5000 + "}}")
+    assert result.exit_code == 2
+    assert "a number with 5000 digits is too long" in result.stderr
+    assert "set_int_max_str_digits" not in result.stderr

@@ -109,7 +109,7 @@ def load_plan_reference(plan: str, plan_hash: str | None) -> tuple[str, str, str
     if plan_hash is not None:
         return plan, plan_hash, None
     path = Path(plan)
-    if not path.is_file():
+    if not path.exists():  # a directory or other non-file is read below, and said to be what it is
         raise UsageError("give PLAN_ID and PLAN_HASH, or a plan file saved with `mcb prepare -o`")
     data = read_json_source(plan, "plan file")
     if not isinstance(data, dict) or not isinstance(data.get("plan_id"), str) or not isinstance(data.get("plan_hash"), str):
