@@ -68,3 +68,22 @@ def test_rpc_params_with_a_huge_number_say_it_is_too_long(cli):
     assert result.exit_code == 2
     assert "a number with 5000 digits is too long" in result.stderr
     assert "set_int_max_str_digits" not in result.stderr
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_apply_to_a_refused_connection_says_nothing_was_sent(cli, tmp_path):
+    plan = tmp_path / "plan2.json"
+    plan.write_text(json.dumps({"plan_id": "p1", "plan_hash": "h1"}))
+    env = {"MCB_TOKEN": "t0ken-for-test", "MCB_PLAYER_ID": "00000000-0000-0000-0000-000000000001",
+           "MCB_PROJECT_ID": "p"}
+    result = cli("--server", f"http://127.0.0.1:{_closed_port()}", "--timeout", "2", "apply", str(plan), env=env)
+    assert result.exit_code == 6, result.stderr
+    assert "hint: nothing was sent; start the server or check --server" in result.stderr
+    assert "unknown" not in result.stderr

@@ -159,7 +159,7 @@ def apply(
             with spinner_after(term, "waiting for the server to start the operation"):
                 status = client.build_apply(plan_id, hash_value, key)
         except NetworkError as error:
-            error.hint = resume_hint(f"run {rerun} again", plan_id, key)
+            error.hint = resume_hint(f"run {rerun} again", plan_id, key, error)
             raise
         except KeyboardInterrupt:
             raise Interrupted(f"interrupted while sending build_apply for plan {plan_id}",
