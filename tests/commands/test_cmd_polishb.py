@@ -87,3 +87,64 @@ def test_apply_to_a_refused_connection_says_nothing_was_sent(cli, tmp_path):
     assert result.exit_code == 6, result.stderr
     assert "hint: nothing was sent; start the server or check --server" in result.stderr
     assert "unknown" not in result.stderr
+
+
+def test_timeouts_that_are_not_finite_are_usage_errors_like_zero(cli):
+    zero = cli("--timeout", "0", "health")
+    assert zero.exit_code == 2 and "Invalid value for '--timeout'" in zero.stderr
+    for value in ("nan", "inf", "1e999"):
+        result = cli("--timeout", value, "health")
+        assert result.exit_code == 2, (value, result.stderr)
+        assert "Invalid value for '--timeout'" in result.stderr
+
+
+def test_batch_state_of_another_server_words_a_missing_project(mcb, live_server, tmp_path):
+    from rpc_testkit import FaultProxy
+
+    batch = tmp_path / "one.batch.json"
+    batch.write_text(json.dumps({"version": 1, "steps": [
+        {"name": "cap", "kind": "recipe", "recipe": box_recipe(0, 104, 0, size=1)}]}))
+    assert mcb("batch", batch).exit_code == 0
+    with FaultProxy(live_server.url) as proxy:
+        result = mcb("--server", proxy.url, "batch", batch)
+    assert result.exit_code == 3, result.stderr
+    assert "no project" in result.stderr
+    assert "None" not in result.stderr
+
+
+def test_ctrl_c_during_a_batch_step_names_the_operation_and_the_resume_command(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from rpc_testkit import FaultProxy
+
+    from interrupt_kit import INTERRUPTIBLE
+    from mcb.server.testing import run_server
+
+    batch = tmp_path / "big.batch.json"
+    batch.write_text(json.dumps({"version": 1, "steps": [
+        {"name": "cube", "kind": "recipe", "recipe": box_recipe(0, 100, 0, size=10)}]}))
+    with run_server(tmp_path / "server", tick_ms=200) as server, FaultProxy(server.url) as proxy:
+        env = {**os.environ, "MCB_SERVER": proxy.url, "MCB_AGENT_TOKEN": server.agent_token,
+               "MCB_PLAYER_ID": "console"}
+        proc = subprocess.Popen([sys.executable, "-m", "mcb", "batch", str(batch)], env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **INTERRUPTIBLE)
+        try:
+            deadline = time.monotonic() + 30
+            while "operation_status" not in proxy.methods():
+                assert time.monotonic() < deadline, "no status poll seen"
+                time.sleep(0.01)
+            proc.send_signal(signal.SIGINT)
+            _, stderr = proc.communicate(timeout=30)
+        finally:
+            proc.kill()
+    assert proc.returncode == 130, stderr
+    from mcb.batch import state_path_for
+
+    operation_id = json.loads(state_path_for(batch).read_text())["steps"]["cube"]["operation_id"]
+    assert f"stopped waiting for operation {operation_id}" in stderr
+    assert f"`mcb batch {batch}` resumes" in stderr
+    assert f"`mcb status {operation_id}`" in stderr
