@@ -144,9 +144,15 @@ def parse_json_input(text: str, what: str, name: str, *, loads=None, hint: str |
     try:
         return (loads or json.loads)(text)
     except json.JSONDecodeError as error:
-        raise InputError(f"{what} {name} is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}",
-                         hint=hint) from None
+        raise InputError(f"{what} {name} is not valid JSON at line {error.lineno}, column {error.colno}: "
+                         f"{error.msg[:1].lower()}{error.msg[1:]}", hint=hint) from None
     except ValueError as error:
-        raise InputError(f"{what} {name} is not valid JSON: {error}", hint=hint) from None
+        # Python refuses to convert an integer literal above its digit limit (a denial-of-service guard); say that
+        # in a person's words instead of pointing at sys.set_int_max_str_digits().
+        import re
+
+        digits = re.search(r"value has (\d+) digits", str(error))
+        problem = f"a number with {digits.group(1)} digits is too long" if digits else str(error)
+        raise InputError(f"{what} {name} is not usable JSON: {problem}", hint=hint) from None
     except RecursionError:
         raise InputError(f"{what} {name} is not usable JSON: nesting too deep") from None

@@ -22,7 +22,15 @@ ServerOpt = Annotated[
     str | None, typer.Option("--server", envvar="MCB_SERVER", metavar="URL", help="RPC server URL, e.g. http://127.0.0.1:8765.")
 ]
 ProfileOpt = Annotated[str | None, typer.Option("--profile", envvar="MCB_PROFILE", metavar="NAME", help="Named profile from the config file.")]
-TimeoutOpt = Annotated[float | None, typer.Option("--timeout", metavar="SECONDS", help="Total seconds per request, retries included (health 3, reads 15, writes 30).", min=0.1)]
+
+
+def _finite_seconds(value: float | None) -> float | None:
+    if value is not None and (value != value or abs(value) == float("inf")):  # nan, inf, 1e999: a usage error (2)
+        raise typer.BadParameter("Input should be a finite number of seconds")
+    return value
+
+
+TimeoutOpt = Annotated[float | None, typer.Option("--timeout", metavar="SECONDS", help="Total seconds per request, retries included (health 3, reads 15, writes 30).", min=0.1, callback=_finite_seconds)]
 McVersionOpt = Annotated[
     str | None,
     typer.Option("--mc-version", envvar="MCB_MC_VERSION", metavar="VERSION", help="Minecraft release or DataVersion of the block registry (default 26.2)."),

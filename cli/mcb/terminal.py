@@ -119,12 +119,26 @@ class Terminal:
         from rich.text import Text
 
         # Cells are data, not markup: a block state such as `[facing=east]` must print as written.
+        # Data is never cut: a cell too wide for the terminal folds onto more lines (no "…"), and when stdout is
+        # not a terminal (piped, redirected) the table takes the width its widest row needs.
         table = Table(title=title, show_edge=False, header_style="bold")
         for column in columns:
-            table.add_column(column)
+            table.add_column(column, overflow="fold")
         for row in rows:
-            table.add_row(*(Text("" if v is None else str(v)) for v in row))
-        self.out.print(table)
+            table.add_row(*(Text("" if v is None else str(v), overflow="fold") for v in row))
+        console = self.out
+        if console.is_terminal:
+            console.print(table)
+            return
+        from rich.measure import Measurement
+
+        natural = Measurement.get(console, console.options.update_width(1 << 20), table).maximum
+        narrow = console.width
+        console.width = max(narrow, natural)
+        try:
+            console.print(table)
+        finally:
+            console.width = narrow
 
     def kv(self, pairs: Sequence[tuple[str, Any]]) -> None:
         """Aligned ``key: value`` lines on stdout."""

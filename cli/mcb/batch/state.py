@@ -99,8 +99,8 @@ class BatchState:
                                  "(steps already applied would run again)")
         if data.get("server") != server or data.get("project_id") != project_id:
             raise ConfigError(
-                f"{path} belongs to server {data.get('server')} project {data.get('project_id')!r}, "
-                f"not {server} project {project_id!r}",
+                f"{path} belongs to server {data.get('server')} {_project(data.get('project_id'))}, "
+                f"not {server} {_project(project_id)}",
                 hint="use the same --server/profile as the first run, or --restart to begin again",
             )
         return cls(path, data)
@@ -128,3 +128,7 @@ class BatchState:
 
     def save(self) -> None:
         write_atomic(self.path, json.dumps(self.data, indent=2, ensure_ascii=False) + "\n")
+
+
+def _project(project_id: str | None) -> str:
+    return f"project {project_id!r}" if project_id is not None else "no project"

@@ -256,8 +256,10 @@ def _never_started(error: McbError) -> bool:
             or (error.code == "invalid_request" and "Unknown plan" in error.message))
 
 
-def resume_hint(rerun: str, plan_id: str, key: str) -> str:
-    """``rerun`` is the instruction, e.g. "run `mcb apply plan.json` again"."""
+def resume_hint(rerun: str, plan_id: str, key: str, error: Exception | None = None) -> str:
+    """``rerun`` is the instruction, e.g. "run `mcb apply plan.json` again"; ``error`` the failure, when known."""
+    if getattr(error, "request_started", True) is False:  # connection refused / connect timeout: no byte left
+        return f"nothing was sent; start the server or check --server, then {rerun}"
     return (f"whether the operation started is unknown; {rerun}: it repeats build_apply for plan {plan_id} with the "
             f"same idempotency key {key}, which returns the existing operation instead of starting a second one")
 
@@ -301,7 +303,7 @@ def _apply_remembered(client: McbClient, memory: ApplyMemory, remembered: Rememb
         status = client.build_apply(remembered.plan.plan_id, remembered.plan.plan_hash, remembered.idempotency_key)
     except NetworkError as error:
         error.hint = resume_hint(f"run the same `{command}` command again", remembered.plan.plan_id,
-                                 remembered.idempotency_key)
+                                 remembered.idempotency_key, error)
         error.details.update(plan_id=remembered.plan.plan_id, idempotency_key=remembered.idempotency_key)
         raise
     memory.remember(remembered.plan, remembered.idempotency_key, status.operation_id)

@@ -51,7 +51,14 @@ def batch(
     total = len(plan.steps)
     positions = {s.name: i + 1 for i, s in enumerate(plan.steps)}
 
+    current: dict = {}  # the step under way and its operation, for a Ctrl-C
+
     def on_event(event: str, name: str, details: dict) -> None:
+        if event == "start" or current.get("step") != name:
+            current.clear()
+            current["step"] = name
+        if details.get("operation_id"):
+            current["operation_id"] = details["operation_id"]
         term.info(f"[{positions[name]}/{total}] {name}: {describe_event(event, details)}")
 
     with exclusive_run(state_path), open_client(ctx, term) as client:
@@ -70,8 +77,7 @@ def batch(
             try:
                 report = runner.run()
             except KeyboardInterrupt:
-                term.info(f"progress is saved in {state_path}; run the same command again to resume")
-                raise
+                raise _interrupted(file, state_path, current) from None
 
     def human() -> None:
         id_table(term, ["step", "kind", "result", "operation", "written"],
@@ -85,6 +91,22 @@ def batch(
         failed = sum(1 for s in report.steps if s.error is not None)
         raise type(error)(f"{failed} of {total} steps did not complete: {error.message}", hint=error.hint,
                           code=error.code, details=error.details)
+
+
+def _interrupted(file: Path, state_path: Path, current: dict):
+    """Ctrl-C stops mcb, not the operation under way: name it and say how to pick the batch up again."""
+    from mcb.client.errors import Interrupted
+
+    resume = f"`mcb batch {file}` resumes (progress is saved in {state_path})"
+    operation_id, step = current.get("operation_id"), current.get("step")
+    if operation_id:
+        return Interrupted(f"interrupted: stopped waiting for operation {operation_id} (step {step!r}); "
+                           "Ctrl-C does not cancel it",
+                           hint=f"{resume}; `mcb status {operation_id}` shows it, `mcb cancel {operation_id}` stops it",
+                           details={"operation_id": operation_id, "step": step, "state_file": str(state_path)})
+    where = f" during step {step!r}" if step else ""
+    return Interrupted(f"interrupted{where}", hint=resume,
+                       details={"step": step, "state_file": str(state_path)})
 
 
 def describe_event(event: str, details: dict) -> str:

@@ -12,6 +12,7 @@ from mcb.commands.rpc_support import (
 )
 from mcb.errors import InputError, UsageError
 from mcb.options import JsonOpt
+from mcb.wording import plural
 
 
 def build(
@@ -76,14 +77,14 @@ def build(
         if dry_run:  # nothing will be applied: no key, nothing remembered
             with spinner_after(term, "waiting for the server to prepare the plan"):
                 plan = prepare()
-            term.info(f"prepared plan {plan.plan_id}: {plan.changed_blocks} blocks to change (dry run)")
+            term.info(f"prepared plan {plan.plan_id}: {plural(plan.changed_blocks, 'block')} to change (dry run)")
             outcome = PlanOutcome(plan=plan)
         else:
             memory = ApplyMemory(request_fingerprint(client.server, client.project_id, client.player_id,
                                                      {"build": request}), on_unsaved=term.warn)
 
             def on_prepared(plan, key) -> None:
-                term.info(f"prepared plan {plan.plan_id}: {plan.changed_blocks} blocks to change; "
+                term.info(f"prepared plan {plan.plan_id}: {plural(plan.changed_blocks, 'block')} to change; "
                           f"idempotency key {key}")
 
             def on_resume(remembered) -> None:

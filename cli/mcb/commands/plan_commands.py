@@ -15,6 +15,7 @@ from mcb.commands.rpc_support import (
 )
 from mcb.errors import InputError, UsageError
 from mcb.options import JsonOpt
+from mcb.wording import plural
 
 WaitTimeoutOpt = Annotated[float, typer.Option("--wait-timeout", metavar="SECONDS", help="Seconds to wait for a terminal status.", min=0.1)]
 IntervalOpt = Annotated[float, typer.Option("--interval", help="Seconds between status polls.", min=0.02)]
@@ -108,7 +109,7 @@ def load_plan_reference(plan: str, plan_hash: str | None) -> tuple[str, str, str
     if plan_hash is not None:
         return plan, plan_hash, None
     path = Path(plan)
-    if not path.is_file():
+    if not path.exists():  # a directory or other non-file is read below, and said to be what it is
         raise UsageError("give PLAN_ID and PLAN_HASH, or a plan file saved with `mcb prepare -o`")
     data = read_json_source(plan, "plan file")
     if not isinstance(data, dict) or not isinstance(data.get("plan_id"), str) or not isinstance(data.get("plan_hash"), str):
@@ -158,7 +159,7 @@ def apply(
             with spinner_after(term, "waiting for the server to start the operation"):
                 status = client.build_apply(plan_id, hash_value, key)
         except NetworkError as error:
-            error.hint = resume_hint(f"run {rerun} again", plan_id, key)
+            error.hint = resume_hint(f"run {rerun} again", plan_id, key, error)
             raise
         except KeyboardInterrupt:
             raise Interrupted(f"interrupted while sending build_apply for plan {plan_id}",
@@ -262,7 +263,7 @@ def undo(
                                                  {"undo": operation_id}), on_unsaved=term.warn)
 
         def on_prepared(plan, key) -> None:
-            term.info(f"undo plan {plan.plan_id}: {plan.changed_blocks} blocks; idempotency key: {key}")
+            term.info(f"undo plan {plan.plan_id}: {plural(plan.changed_blocks, 'block')}; idempotency key: {key}")
 
         def on_resume(remembered) -> None:
             term.info(f"an earlier run sent undo plan {remembered.plan.plan_id} without seeing the end; repeating "

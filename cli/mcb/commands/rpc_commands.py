@@ -9,7 +9,7 @@ import typer
 from mcb.commands.rpc_support import (
     EXIT_CODES_HELP, id_table, json_terminal, open_client, parse_position, read_json_source,
 )
-from mcb.errors import UsageError
+from mcb.errors import InputError, UsageError
 from mcb.options import JsonOpt
 
 
@@ -135,8 +135,6 @@ def rpc(
 
         echo '{"query":"oak","limit":5}' | mcb rpc material_search -
     """
-    import json
-
     term = json_terminal(ctx, json_)
     term.json_mode = True
     if not method.replace("_", "").isalnum() or not method.islower():
@@ -146,12 +144,13 @@ def rpc(
     elif params == "-":
         body = read_json_source("-", "params")
     else:
+        from mcb.fileio import parse_json_input
+
         try:
-            body = json.loads(params)
-        except ValueError as error:
-            raise UsageError(f"PARAMS is not valid JSON: {error}") from None
-        except RecursionError:
-            raise UsageError("PARAMS is not usable JSON: nesting too deep") from None
+            body = parse_json_input(params, "PARAMS", "argument",
+                                    empty_hint="give a JSON object such as '{}', or - to read it from stdin")
+        except InputError as error:  # a bad argument is a usage error (exit 2)
+            raise UsageError(error.message, hint=error.hint) from None
     if not isinstance(body, dict):
         raise UsageError("PARAMS must be a JSON object")
     with open_client(ctx, term) as client:

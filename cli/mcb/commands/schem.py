@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from mcb.options import FormatOpt, JsonOpt, McVersionOpt, terminal
+from mcb.wording import plural
 
 schem_app = typer.Typer(
     help="Sponge schematics (.schem) offline: validate against the server's import subset or the Sponge spec, "
@@ -75,7 +76,6 @@ def info(
 
 
 def _print_info(term, data: dict) -> None:
-    from mcb.wording import plural
 
     size = data["size"]
     server = data["server"]
@@ -84,13 +84,13 @@ def _print_info(term, data: dict) -> None:
         ("file", data["file"]),
         ("format", data["format"] + (" (gzip)" if data["compressed"] else " (raw NBT)")),
         ("DataVersion", f"{data['data_version']}" + (f" (Minecraft {data['release']})" if data["release"] else "")),
-        ("size", f"{size['width']} x {size['height']} x {size['length']} (W x H x L) = {data['volume']} cells"),
+        ("size", f"{size['width']} x {size['height']} x {size['length']} (W x H x L) = {plural(data['volume'], 'cell')}"),
         ("paste offset", str(data["offset"]) + (f"  (file Offset {data['stored_offset']}, WorldEdit WEOffset "
                                                 f"{data['worldedit_offset']})" if data["worldedit_offset"] else "")),
         ("non-air blocks", data["non_air_blocks"]),
         ("block entities", _counts(data["block_entities"])),
         ("entities", _counts(data["entities"])),
-        ("biomes", "none" if not data["biomes"] else f"{len(data['biomes']['palette'])} kinds"),
+        ("biomes", "none" if not data["biomes"] else plural(len(data['biomes']['palette']), 'kind')),
         ("server", f"{verdict} (target {server['target']['release']})"),
     ])
     term.table(["#", "state", "count"], [(i, p["state"], p["count"]) for i, p in enumerate(data["palette"])],
@@ -135,7 +135,7 @@ def convert(
                                mc_version=mc_version)
 
     def human() -> None:
-        term.line(f"wrote {result['output']} ({result['to']}, {result['bytes']} bytes, offset {result['offset']})")
+        term.line(f"wrote {result['output']} ({result['to']}, {plural(result['bytes'], 'byte')}, offset {result['offset']})")
         for dropped in result["dropped"]:
             term.warn(f"dropped {dropped}")
         for note in result["notes"]:

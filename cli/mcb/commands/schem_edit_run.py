@@ -29,7 +29,7 @@ def _print_edit(term, summary: dict) -> None:
     def human() -> None:
         what = (f"rotated {summary['degrees']}°" if summary["operation"] == "rotate"
                 else f"mirrored across {summary['axis']}")
-        term.line(f"{what} ({summary['rules']} rules, Minecraft {summary['release']}): {summary['output']}")
+        term.line(f"{what} ({plural(summary['rules'], 'rule')}, Minecraft {summary['release']}): {summary['output']}")
         term.kv([
             ("size (W x H x L)", " x ".join(str(v) for v in summary["size"])),
             ("offset", ", ".join(str(v) for v in summary["offset"])),

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from mcb.options import FormatOpt, JsonOpt, terminal
+from mcb.wording import plural
 
 terrain_app = typer.Typer(
     help="Terrain recipes and brushes: lint, preview (offline or via the server), tiles, prepare/apply, brush.",
@@ -135,7 +136,7 @@ def _show_preview(term, r: dict) -> None:
         ("envelope", f"{lo['x']},{lo['y']},{lo['z']} .. {hi['x']},{hi['y']},{hi['z']} ({r['mode']})"),
         ("samples", f"{r['sample_grid']['width']} x {r['sample_grid']['height']}"),
         ("surface", f"{r['sampled_height_min']} .. {r['sampled_height_max']} "
-                    f"({r['clipped_samples']} samples outside the envelope's Y range)"),
+                    f"({plural(r['clipped_samples'], 'sample')} outside the envelope's Y range)"),
         ("tiles", f"{r['tile_count']} of edge {r['tile_edge']} (budget {r['tile_budget']}, {r['tile_order']})"),
         ("image", r.get("image") or "(not written; use -o FILE)"),
     ])
@@ -253,7 +254,7 @@ def _prepare_one(term, client, terrain_id, tile, recipe_obj, apply, wait_timeout
     if not apply:
         term.emit(result.wire(), lambda: show_plan(term, plan))
         return
-    term.info(f"tile {tile}: {plan.changed_blocks} blocks to change; applying")
+    term.info(f"tile {tile}: {plural(plan.changed_blocks, 'block')} to change; applying")
     started = apply_plan(client, plan, wait=False)
     finish_status(term, wait_with_progress(term, client, started.operation_id, timeout=wait_timeout,
                                            interval=0.1, first=started))

@@ -118,8 +118,17 @@ def load_document(source: str | os.PathLike | bytes, limits: ReadLimits | None =
     """
     limits = limits or ReadLimits()
     data, path = read_source(source, limits)
-    root, stats = read_nbt(data, limits, keep=_keep_for_validation if fast else keep)
+    try:
+        root, stats = read_nbt(data, limits, keep=_keep_for_validation if fast else keep)
+    except NbtError as error:
+        if path is None:  # bytes: the caller names the file
+            raise
+        raise NbtError(f"{path}: {error.message}", rule=error.rule, pointer=error.pointer,
+                       hint=error.hint or NOT_A_SCHEMATIC_HINT) from None
     return recognise(root, stats, data, path)
+
+
+NOT_A_SCHEMATIC_HINT = "a schematic is an NBT file (usually gzip-compressed), e.g. a Sponge .schem from WorldEdit"
 
 
 def recognise(root: Compound, stats: ReadStats, data: bytes, path: str | None) -> Document:
