@@ -201,3 +201,13 @@ def test_mc_version_sets_the_server_target(cli, corpus):
 def test_text_file_is_named_not_nbt(cli, corpus):
     result = cli("schem", "validate", str(corpus / "README.md"))
     assert result.exit_code == 1 and "not an NBT compound" in result.stdout
+
+
+def test_a_v1_file_leads_with_its_version_then_the_hint(cli, corpus):
+    for name in ("v1_fawe_sponge1_degenerate.schem", "v1_schematic4j_sponge-v1.schem", "v1_schemc_example.schem"):
+        result = cli("schem", "validate", str(corpus / name))
+        assert result.exit_code == 1
+        lines = result.stdout.splitlines()
+        assert "error[" in lines[0] and ": this is Sponge v1; the server imports only Sponge v2; server: " in lines[0]
+        assert lines[1].strip().startswith("hint: convert it with `mcb schem convert")
+        assert "sponge.version.unsupported" not in result.stdout  # said once, first

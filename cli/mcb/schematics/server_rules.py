@@ -134,12 +134,11 @@ def schematic_findings(doc: Document, *, server_data_version: int | None = SERVE
     root, found, canonical = doc.root, [], {}
     unknown = [k for k in root if k not in ALLOWED_ROOT_KEYS]
     if unknown:
-        v3 = doc.kind == "sponge" and (doc.version == 3 or doc.nonconforming_v3 or doc.body_pointer == "/Schematic")
         found.append(ServerFinding("server.fields.unsupported",
                                    "Unsupported schematic fields (biomes/custom data are not imported)", "/",
                                    detail="unsupported root tags: " + ", ".join(unknown[:8]),
                                    hint=CONVERT_HINT if doc.version in (1, 3) or "Schematic" in unknown else None,
-                                   cause="this is Sponge v3; the server imports only Sponge v2" if v3 else None))
+                                   cause=_version_cause(doc)))
     if isinstance(root.get("Schematic"), dict) and "Version" not in root:
         return found, canonical  # a v3 wrapper: the server stops at the unsupported field; the rest is cascade
     version = root.get("Version")
@@ -193,7 +192,22 @@ def schematic_findings(doc: Document, *, server_data_version: int | None = SERVE
             if name is not None and (tag_type(name) != 8 or not name_is_valid(str(name))):
                 found.append(ServerFinding("server.metadata.name", "Asset name must contain 1..64 printable "
                                            "characters", "/Metadata/Name", exact=False))
+    if found and not found[0].cause:  # lead with the real reason, whichever refusal comes first (a v1 file)
+        found[0].cause = _version_cause(doc)
+    if found and found[0].cause and not found[0].hint:
+        found[0].hint = CONVERT_HINT
     return found, canonical
+
+
+def _version_cause(doc: Document) -> str | None:
+    """"this is Sponge vN; ..." for a Sponge file that is not v2: the real cause behind the server's first refusal."""
+    if doc.kind != "sponge":
+        return None
+    if doc.version == 3 or doc.nonconforming_v3 or doc.body_pointer == "/Schematic":
+        return "this is Sponge v3; the server imports only Sponge v2"
+    if doc.version != 2:
+        return f"this is Sponge v{doc.version or 1}; the server imports only Sponge v2"
+    return None
 
 
 def _palette_findings(doc, root, volume, registry, canonical: dict[str, str]) -> list[ServerFinding]:
