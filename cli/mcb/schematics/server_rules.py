@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from mcb.errors import InputError
 from mcb.schematics.document import Document, load_document, read_source
 from mcb.schematics.nbt import ReadLimits, tag_type
+from mcb.wording import plural
 
 MAX_COMPRESSED = 1_048_576
 MAX_INFLATED = 4_194_304
@@ -164,7 +165,7 @@ def schematic_findings(doc: Document, *, server_data_version: int | None = SERVE
     volume = sizes[0] * sizes[1] * sizes[2] if len(sizes) == 3 else None
     if volume is not None and (min(sizes) < 1 or volume > MAX_CELLS):
         found.append(ServerFinding("server.volume", "Schematic volume must be 1..4096", "/Width",
-                                   detail=f"{sizes[0]}x{sizes[1]}x{sizes[2]} = {volume} cells"))
+                                   detail=f"{sizes[0]}x{sizes[1]}x{sizes[2]} = {plural(volume, 'cell')}"))
     offset = root.get("Offset")
     if offset is not None and (tag_type(offset) != 11 or len(offset) != 3):
         found.append(_mistyped("Offset"))
@@ -176,7 +177,7 @@ def schematic_findings(doc: Document, *, server_data_version: int | None = SERVE
             found.append(_mistyped(key))
         elif len(value):
             found.append(ServerFinding(f"server.{key.lower()}", f"{key} are unsupported; import rejected without "
-                                       "dropping data", f"/{key}", detail=f"{len(value)} entries"))
+                                       "dropping data", f"/{key}", detail=plural(len(value), "entry", "entries")))
     found += _palette_findings(doc, root, volume, registry, canonical)
     metadata = root.get("Metadata")
     if metadata is not None:
@@ -226,7 +227,7 @@ def _palette_findings(doc, root, volume, registry, canonical: dict[str, str]) ->
         return found
     if not 1 <= len(palette) <= MAX_PALETTE:
         found.append(ServerFinding("server.palette.size", "Palette must have 1..4096 entries", "/Palette",
-                                   exact=False, detail=f"the palette has {len(palette)} entries"))
+                                   exact=False, detail=f"the palette has {plural(len(palette), 'entry', 'entries')}"))
     used: set[int] = set()
     for state, index in palette.items():
         if tag_type(index) != 3 or not 0 <= int(index) < bound or int(index) in used:
