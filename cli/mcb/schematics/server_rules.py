@@ -95,7 +95,7 @@ def nbt_findings(doc: Document) -> list[ServerFinding]:
             found.append(ServerFinding(rule, f"NBT limit exceeded: {text.format(value)} (server limit {limit})",
                                        "/", exact=False))
     for where in s.duplicate_names[:5]:
-        found.append(ServerFinding("server.nbt.duplicate", "Duplicate NBT tag name", where, exact=False,
+        found.append(ServerFinding("nbt.duplicate", "Duplicate NBT tag name", where, exact=False,
                                    detail="a compound names the same tag twice"))
     return found
 
