@@ -138,7 +138,7 @@ def test_convert_normalises_worldedit_offset(cli, corpus, tmp_path):
 def test_convert_refuses_lossy_v2_and_says_what(cli, tmp_path):
     out = tmp_path / "loot.schem"
     result = cli("schem", "convert", str(SAMPLES / "chest_with_loot_v3.schem"), "-o", str(out))
-    assert result.exit_code == 1 and "1 block entities (1x minecraft:chest)" in result.stderr
+    assert result.exit_code == 1 and "1 block entity (1x minecraft:chest)" in result.stderr
     assert not out.exists()
     forced = cli("schem", "convert", "--drop-extras", "--json", str(SAMPLES / "chest_with_loot_v3.schem"), "-o",
                  str(out))
@@ -201,3 +201,28 @@ def test_mc_version_sets_the_server_target(cli, corpus):
 def test_text_file_is_named_not_nbt(cli, corpus):
     result = cli("schem", "validate", str(corpus / "README.md"))
     assert result.exit_code == 1 and "not an NBT compound" in result.stdout
+
+
+def test_a_v1_file_leads_with_its_version_then_the_hint(cli, corpus):
+    for name in ("v1_fawe_sponge1_degenerate.schem", "v1_schematic4j_sponge-v1.schem", "v1_schemc_example.schem"):
+        result = cli("schem", "validate", str(corpus / name))
+        assert result.exit_code == 1
+        lines = result.stdout.splitlines()
+        assert "error[" in lines[0] and ": this is Sponge v1; the server imports only Sponge v2; server: " in lines[0]
+        assert lines[1].strip().startswith("hint: convert it with `mcb schem convert")
+        assert "sponge.version.unsupported" not in result.stdout  # said once, first
+
+
+def test_counts_of_one_are_singular(cli, corpus, tmp_path):
+    from schem_nbt_bytes import document, v2_entries
+
+    chest = [("Id", 8, "minecraft:chest"), ("Pos", 11, [0, 0, 0])]
+    one = tmp_path / "one.schem"
+    one.write_bytes(document(v2_entries(palette=(("minecraft:chest", 0), ("minecraft:air", 1)),
+                                        extra=[("BlockEntities", 9, (10, [chest]))])))
+    validated = cli("schem", "validate", str(one))
+    assert "(1 entry)" in validated.stdout and "entries" not in validated.stdout
+    converted = cli("schem", "convert", str(one), "-o", str(tmp_path / "out.schem"))
+    assert converted.exit_code != 0 and "1 block entity (1x minecraft:chest)" in converted.stderr
+    info = cli("schem", "info", str(corpus / "v1_fawe_sponge1_degenerate.schem"))
+    assert "BlockData has 0 entries for 1 cell" in info.stderr and "1 cells" not in info.stderr

@@ -87,7 +87,7 @@ def test_other_upstream_rejections():
 def test_duplicate_version_tag_is_rejected():
     entries = v2_entries()
     result = verdict(document(entries[:1] + entries))
-    assert not result.accepted and result.rule == "server.nbt.duplicate"
+    assert not result.accepted and result.rule == "nbt.duplicate"
 
 
 def test_import_dataversion_check_can_be_skipped_for_listing():

@@ -69,3 +69,36 @@ def test_port_in_use_and_corrupt_config_are_clean_errors(tmp_path):
                              capture_output=True, text=True, timeout=60)
     assert corrupt.returncode == 3
     assert "cannot use data directory" in corrupt.stderr and "Traceback" not in corrupt.stderr
+
+
+def _serve(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mcb", "serve", "--port", "0", *args],
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_an_unusable_token_file_is_refused_and_left_untouched(tmp_path):
+    for content, wrong in (('{"admin_token": 5}', "admin_token must be a string, not int"),
+                           ('{"admin_token": "', "is not valid JSON"), ("[1, 2]", "must hold a JSON object")):
+        data = tmp_path / "d"
+        data.mkdir(exist_ok=True)
+        tokens = data / "tokens.json"
+        tokens.write_text(content)
+        tokens.chmod(0o600)
+        result = _serve("--data", str(data))
+        assert result.returncode == 3, result.stderr
+        assert str(tokens) in result.stderr and wrong in result.stderr
+        assert "hint: fix tokens.json or move it away" in result.stderr and "Traceback" not in result.stderr
+        assert tokens.read_text() == content
+
+
+def test_a_file_as_data_dir_and_an_unresolvable_host_say_so(tmp_path):
+    afile = tmp_path / "README.md"
+    afile.write_text("hello")
+    result = _serve("--data", str(afile))
+    assert result.returncode == 3
+    assert "is a file, not a directory" in result.stderr and "Errno" not in result.stderr
+    assert afile.read_text() == "hello"
+    result = _serve("--data", str(tmp_path / "d"), "--host", "nosuch.invalid", "--allow-remote")
+    assert result.returncode == 6
+    assert "nosuch.invalid: the host name does not resolve" in result.stderr
+    assert "--port 0" not in result.stderr and "Traceback" not in result.stderr

@@ -103,9 +103,10 @@ def serve(
     try:
         run_until_stopped(request, on_ready)
     except ServeSetupError as error:
-        raise ConfigError(str(error), hint="check the directory permissions, or start with another --data") from None
+        raise ConfigError(str(error), hint=error.hint or "check the directory permissions, or start with another "
+                          "--data") from None
     except ServeListenError as error:
-        raise NetworkError(str(error), hint="--port 0 picks a free port") from None
+        raise NetworkError(str(error), hint=error.hint or "--port 0 picks a free port") from None
     except ValueError as error:
         raise UsageError(str(error)) from None
     term.info("stopped; world and journal saved")

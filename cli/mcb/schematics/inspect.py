@@ -12,6 +12,7 @@ from mcb.schematics.model import Schematic
 from mcb.schematics.server_rules import SERVER_DATA_VERSION, check_server_subset
 from mcb.schematics.sponge import schematic_from_document
 from mcb.schematics.writer import encode_schematic, write_bytes_atomic
+from mcb.wording import plural
 
 
 def _release_name(data_version: int) -> str | None:
@@ -89,11 +90,11 @@ def conversion_losses(schem: Schematic, version: int) -> list[str]:
     losses = []
     if schem.block_entities:
         kinds = schem.block_entity_ids().most_common(3)
-        losses.append(f"{len(schem.block_entities)} block entities (" + ", ".join(f"{n}x {k}" for k, n in kinds)
-                      + "): the server imports no block-entity data")
+        losses.append(plural(len(schem.block_entities), "block entity", "block entities") + " ("
+                      + ", ".join(f"{n}x {k}" for k, n in kinds) + "): the server imports no block-entity data")
     if schem.entities:
         kinds = Counter(e.id for e in schem.entities).most_common(3)
-        losses.append(f"{len(schem.entities)} entities (" + ", ".join(f"{n}x {k}" for k, n in kinds)
+        losses.append(plural(len(schem.entities), "entity") + " (" + ", ".join(f"{n}x {k}" for k, n in kinds)
                       + "): the server imports no entities")
     mods = (schem.metadata or {}).get("RequiredMods")
     if mods:

@@ -49,7 +49,6 @@ RULES: dict[str, str] = {
     "server.nbt.depth": "Nesting deeper than 16 levels",
     "server.nbt.tags": "More than 20,000 tags",
     "server.nbt.list": "A list longer than 20,000 elements",
-    "server.nbt.duplicate": "A compound names the same tag twice",
     "server.fields.unsupported": "Root tags outside the server's subset (biomes, v3 containers, ...)",
     "server.field.type": "A required field is missing or has the wrong tag type",
     "server.version": "Version must be 2",

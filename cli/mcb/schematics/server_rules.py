@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from mcb.errors import InputError
 from mcb.schematics.document import Document, load_document, read_source
 from mcb.schematics.nbt import ReadLimits, tag_type
+from mcb.wording import plural
 
 MAX_COMPRESSED = 1_048_576
 MAX_INFLATED = 4_194_304
@@ -94,7 +95,7 @@ def nbt_findings(doc: Document) -> list[ServerFinding]:
             found.append(ServerFinding(rule, f"NBT limit exceeded: {text.format(value)} (server limit {limit})",
                                        "/", exact=False))
     for where in s.duplicate_names[:5]:
-        found.append(ServerFinding("server.nbt.duplicate", "Duplicate NBT tag name", where, exact=False,
+        found.append(ServerFinding("nbt.duplicate", "Duplicate NBT tag name", where, exact=False,
                                    detail="a compound names the same tag twice"))
     return found
 
@@ -134,12 +135,11 @@ def schematic_findings(doc: Document, *, server_data_version: int | None = SERVE
     root, found, canonical = doc.root, [], {}
     unknown = [k for k in root if k not in ALLOWED_ROOT_KEYS]
     if unknown:
-        v3 = doc.kind == "sponge" and (doc.version == 3 or doc.nonconforming_v3 or doc.body_pointer == "/Schematic")
         found.append(ServerFinding("server.fields.unsupported",
                                    "Unsupported schematic fields (biomes/custom data are not imported)", "/",
                                    detail="unsupported root tags: " + ", ".join(unknown[:8]),
                                    hint=CONVERT_HINT if doc.version in (1, 3) or "Schematic" in unknown else None,
-                                   cause="this is Sponge v3; the server imports only Sponge v2" if v3 else None))
+                                   cause=_version_cause(doc)))
     if isinstance(root.get("Schematic"), dict) and "Version" not in root:
         return found, canonical  # a v3 wrapper: the server stops at the unsupported field; the rest is cascade
     version = root.get("Version")
@@ -165,7 +165,7 @@ def schematic_findings(doc: Document, *, server_data_version: int | None = SERVE
     volume = sizes[0] * sizes[1] * sizes[2] if len(sizes) == 3 else None
     if volume is not None and (min(sizes) < 1 or volume > MAX_CELLS):
         found.append(ServerFinding("server.volume", "Schematic volume must be 1..4096", "/Width",
-                                   detail=f"{sizes[0]}x{sizes[1]}x{sizes[2]} = {volume} cells"))
+                                   detail=f"{sizes[0]}x{sizes[1]}x{sizes[2]} = {plural(volume, 'cell')}"))
     offset = root.get("Offset")
     if offset is not None and (tag_type(offset) != 11 or len(offset) != 3):
         found.append(_mistyped("Offset"))
@@ -177,7 +177,7 @@ def schematic_findings(doc: Document, *, server_data_version: int | None = SERVE
             found.append(_mistyped(key))
         elif len(value):
             found.append(ServerFinding(f"server.{key.lower()}", f"{key} are unsupported; import rejected without "
-                                       "dropping data", f"/{key}", detail=f"{len(value)} entries"))
+                                       "dropping data", f"/{key}", detail=plural(len(value), "entry", "entries")))
     found += _palette_findings(doc, root, volume, registry, canonical)
     metadata = root.get("Metadata")
     if metadata is not None:
@@ -193,7 +193,22 @@ def schematic_findings(doc: Document, *, server_data_version: int | None = SERVE
             if name is not None and (tag_type(name) != 8 or not name_is_valid(str(name))):
                 found.append(ServerFinding("server.metadata.name", "Asset name must contain 1..64 printable "
                                            "characters", "/Metadata/Name", exact=False))
+    if found and not found[0].cause:  # lead with the real reason, whichever refusal comes first (a v1 file)
+        found[0].cause = _version_cause(doc)
+    if found and found[0].cause and not found[0].hint:
+        found[0].hint = CONVERT_HINT
     return found, canonical
+
+
+def _version_cause(doc: Document) -> str | None:
+    """"this is Sponge vN; ..." for a Sponge file that is not v2: the real cause behind the server's first refusal."""
+    if doc.kind != "sponge":
+        return None
+    if doc.version == 3 or doc.nonconforming_v3 or doc.body_pointer == "/Schematic":
+        return "this is Sponge v3; the server imports only Sponge v2"
+    if doc.version != 2:
+        return f"this is Sponge v{doc.version or 1}; the server imports only Sponge v2"
+    return None
 
 
 def _palette_findings(doc, root, volume, registry, canonical: dict[str, str]) -> list[ServerFinding]:
@@ -212,7 +227,7 @@ def _palette_findings(doc, root, volume, registry, canonical: dict[str, str]) ->
         return found
     if not 1 <= len(palette) <= MAX_PALETTE:
         found.append(ServerFinding("server.palette.size", "Palette must have 1..4096 entries", "/Palette",
-                                   exact=False, detail=f"the palette has {len(palette)} entries"))
+                                   exact=False, detail=f"the palette has {plural(len(palette), 'entry', 'entries')}"))
     used: set[int] = set()
     for state, index in palette.items():
         if tag_type(index) != 3 or not 0 <= int(index) < bound or int(index) in used:

@@ -6,6 +6,7 @@ from mcb.errors import InputError
 from mcb.reports.model import Diagnostic, Severity
 from mcb.schematics.document import Document
 from mcb.schematics.nbt import IntArray, String, tag_type
+from mcb.wording import plural
 
 INT_TAGS = (1, 2, 3, 4)
 
@@ -112,8 +113,8 @@ class _Checker:
                 self.error("sponge.field.type", f"{max_key} must be an Int", *where, max_key)
             elif int(palette_max) != len(palette):
                 self.error("sponge.palette.max", f"{max_key} is {int(palette_max)} but {palette_key} has "
-                           f"{len(palette)} entries; WorldEdit refuses this ('palette size does not match "
-                           "expected size')", *where, max_key)
+                           f"{plural(len(palette), 'entry', 'entries')}; WorldEdit refuses this ('palette size does "
+                           "not match expected size')", *where, max_key)
         if what == "block":
             self.states(palette, where + (palette_key,))
         if data is None:
@@ -136,8 +137,10 @@ class _Checker:
                        + f", which {palette_key} does not define", *where, data_key)
         unused = [state for index, state in indices.items() if index not in values]
         if unused and problem is None:
-            self.add("sponge.palette.unused", Severity.NOTE, f"{len(unused)} {palette_key} entries are never used "
-                     f"(e.g. {unused[0]!r})", *where, palette_key)
+            entries = plural(len(unused), f"{palette_key} entry", f"{palette_key} entries")
+            verb = "is" if len(unused) == 1 else "are"
+            self.add("sponge.palette.unused", Severity.NOTE, f"{entries} {verb} never used (e.g. {unused[0]!r})",
+                     *where, palette_key)
 
     def states(self, palette, where):
         if self.registry is None:

@@ -8,6 +8,8 @@ import sys
 from dataclasses import dataclass
 from operator import itemgetter
 
+from mcb.wording import plural
+
 SMALL_STREAM = 1 << 16  # bytes: up to here the plain loop beats importing numpy
 
 
@@ -22,10 +24,11 @@ class VarintProblem:
 
 def count_problem(found: int, expected: int) -> VarintProblem | None:
     if found > expected:
-        return VarintProblem("too_many", expected, f"BlockData has {found} entries, {found - expected} more than "
-                             f"the {expected} cells")
+        return VarintProblem("too_many", expected, f"BlockData has {plural(found, 'entry', 'entries')}, "
+                             f"{found - expected} more than the {plural(expected, 'cell')}")
     if found < expected:
-        return VarintProblem("too_few", found, f"BlockData has {found} entries for {expected} cells")
+        entries = plural(found, "entry", "entries")
+        return VarintProblem("too_few", found, f"BlockData has {entries} for {plural(expected, 'cell')}")
     return None
 
 

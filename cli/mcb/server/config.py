@@ -92,15 +92,30 @@ def save_config(data_dir: Path, config: ServerConfig) -> None:
     write_atomic(data_dir / CONFIG_FILE, json.dumps(config.saved_fields(), indent=2) + "\n", mode=0o644)
 
 
+class TokenFileError(ValueError):
+    """``tokens.json`` exists but is unusable; starting would silently replace the tokens in it."""
+
+    hint = f"fix {TOKENS_FILE} or move it away (a new one with fresh tokens is then written)"
+
+
 def load_tokens(data_dir: Path) -> Tokens:
-    """Read the tokens, generating any that are missing or malformed; the file is (re)written with mode 0600."""
+    """Read the tokens, generating any that are missing or blank; the file is (re)written with mode 0600.
+
+    A file that cannot be read as token settings (not JSON, not an object, a token that is not a string) raises
+    :class:`TokenFileError` and is left untouched.
+    """
     path = data_dir / TOKENS_FILE
     stored = {}
     if path.exists():
         try:
             stored = json.loads(path.read_text("utf-8"))
-        except ValueError:
-            stored = {}
+        except ValueError as error:  # never overwrite what may be the only copy of the user's tokens
+            raise TokenFileError(f"{path} is not valid JSON ({error})") from None
+        if not isinstance(stored, dict):
+            raise TokenFileError(f"{path} must hold a JSON object, not {type(stored).__name__}")
+        for key in (f"{name}_token" for name in ("admin", "agent", "camera")):
+            if key in stored and not isinstance(stored[key], str):
+                raise TokenFileError(f"{path}: {key} must be a string, not {type(stored[key]).__name__}")
     values: dict[str, str] = {}
     for name in ("admin", "agent", "camera"):
         value = stored.get(f"{name}_token")

@@ -262,7 +262,7 @@ class RpcHttpServer:
 
     def _dispatch(self, body: bytes, is_admin: bool):
         try:
-            envelope = json.loads(body.decode("utf-8"), parse_float=LiteralFloat, parse_int=parse_int_literal)
+            envelope = json.loads(body.decode("utf-8"), parse_float=LiteralFloat, parse_int=_parse_int)
         except (UnicodeDecodeError, ValueError) as error:
             raise RpcError("invalid_request", f"Malformed JSON: {error}") from None
         except RecursionError:
@@ -284,6 +284,15 @@ class RpcHttpServer:
         if not isinstance(params, dict):
             raise RpcError("invalid_request", "params must be a JSON object")
         return dispatch(self.state, method, params, is_admin=is_admin)
+
+
+def _parse_int(text: str):
+    """JSON integers as the plugin's Gson keeps them: any length parses. One beyond Python's int conversion limit
+    (4300 digits) stays a number too (an infinite float that remembers its literal), so the field that reads it
+    answers with the plugin's own out-of-range words, never Python's."""
+    if len(text) > 4300:
+        return LiteralFloat(text)
+    return parse_int_literal(text)
 
 
 def _open_file_limit() -> int | None:

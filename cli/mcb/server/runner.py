@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import sqlite3
 import threading
 from dataclasses import dataclass
@@ -12,16 +13,24 @@ from pathlib import Path
 from typing import Callable
 
 from mcb.server.app import LocalServer, ServeOptions, is_loopback
-from mcb.server.config import CONFIG_FILE, write_atomic
+from mcb.server.config import CONFIG_FILE, TokenFileError, write_atomic
 from mcb.server.http import Limits
 
 
 class ServeSetupError(Exception):
     """The data directory or its files cannot be used (unreadable, corrupt, not writable)."""
 
+    def __init__(self, message: str, hint: str | None = None):
+        super().__init__(message)
+        self.hint = hint
+
 
 class ServeListenError(Exception):
     """The listening socket cannot be opened (address in use, not permitted, unknown host)."""
+
+    def __init__(self, message: str, hint: str | None = None):
+        super().__init__(message)
+        self.hint = hint
 
 
 @dataclass
@@ -114,8 +123,13 @@ def build_server(request: ServeRequest) -> LocalServer:
         load_method_modules(test_hooks=request.test_hooks)  # modules may register grounds
         if request.ground not in ground_names():
             raise ValueError(f"unknown --ground {request.ground!r}; known: {', '.join(ground_names())}")
+    if Path(data_dir).exists() and not Path(data_dir).is_dir():
+        raise ServeSetupError(f"cannot use data directory {data_dir}: it is a file, not a directory",
+                              hint="give --data a directory (a missing one is created)")
     try:
         return LocalServer(data_dir, options)
+    except TokenFileError as error:
+        raise ServeSetupError(f"cannot use data directory {data_dir}: {error}", hint=error.hint) from None
     except (OSError, ValueError, KeyError, TypeError, RecursionError, sqlite3.DatabaseError) as error:
         raise ServeSetupError(f"cannot use data directory {data_dir}: {error}") from error
 
@@ -129,6 +143,9 @@ def run_until_stopped(request: ServeRequest, on_ready: Callable[[dict], None]) -
     try:
         try:
             server.start()
+        except socket.gaierror:
+            raise ServeListenError(f"cannot listen on {request.host}: the host name does not resolve",
+                                   hint="use an address such as 127.0.0.1, or a host name that resolves") from None
         except OSError as error:
             raise ServeListenError(f"cannot listen on {request.host}:{request.port}: {error.strerror or error}") from None
         info = {
