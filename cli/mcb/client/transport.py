@@ -67,6 +67,7 @@ class RpcTransport:
         secrets: Iterable[str] = (),
         busy_attempts: int = BUSY_ATTEMPTS,
         busy_delay: tuple[float, float] = BUSY_DELAY,
+        repeat_writes: bool = True,
     ):
         import httpx
 
@@ -77,6 +78,7 @@ class RpcTransport:
         self._secrets = [s for s in secrets if s]
         self.busy_attempts = busy_attempts
         self.busy_delay = busy_delay
+        self.repeat_writes = repeat_writes  # False: a replay-safe write is not sent again after a lost answer
         self.retries_done = 0  # busy + lost-response retries, for tests and --verbose summaries
         self._stopped = False
         self._httpx = httpx
@@ -134,7 +136,8 @@ class RpcTransport:
             raise McbError(f"{method}: request is {len(body)} bytes; the server accepts at most 1 MiB",
                            code="request_too_large", hint="split the work into smaller recipes or plans")
         deadline = time.monotonic() + (timeout or self.timeout or default_budget(method))
-        lost_left = 1 if method in READ_ONLY_METHODS else LOST_RESPONSE_ATTEMPTS if method in REPLAY_SAFE_METHODS else 0
+        replay = method in REPLAY_SAFE_METHODS and self.repeat_writes
+        lost_left = 1 if method in READ_ONLY_METHODS else LOST_RESPONSE_ATTEMPTS if replay else 0
         busy_seen = 0
         maybe_delivered = False
         connect_retries = iter(CONNECT_RETRY_DELAYS)

@@ -35,6 +35,11 @@ class CallContext:
             self._client = self._make_client()
         return self._client
 
+    @property
+    def server(self) -> str | None:
+        """The server URL of the client this call built, if it built one (for the plugin probe)."""
+        return getattr(self._client, "server", None)
+
     def progress(self, done: float, total: float | None = None, message: str | None = None) -> None:
         if self._token is None or self.cancelled.is_set():
             return
@@ -92,6 +97,8 @@ def client_factory(settings_loader: Callable[[], Any]) -> Callable[[], Any]:
         from mcb.client import McbClient
 
         settings = settings_loader()
-        return McbClient.from_settings(settings.model_copy(update={"admin_token": None}))
+        # MCP-54: through the MCP face a write is never repeated automatically; the refusal offers the identical
+        # call (same idempotency key) as retry_with instead. Reads are still repeated once by the transport.
+        return McbClient.from_settings(settings.model_copy(update={"admin_token": None}), repeat_writes=False)
 
     return make
