@@ -202,7 +202,7 @@ class SessionSteps:
             if not suggestion and not any(key in data for key in results.REMEDY_FIELDS):
                 data["no_remedy"] = "no such tool"
             raise Refusal("invalid_argument", error.message, remedy="name a tool that tools/list lists",
-                          did_you_mean=[suggestion] if suggestion else None, data=data) from None
+                          did_you_mean=suggestion, data=data) from None
 
     def check(self, action: Action, arguments: dict[str, Any]):
         return parse_arguments(action, arguments, root=self.session.options.root)
