@@ -126,3 +126,42 @@ def test_the_faces_own_deadline_on_build_apply_has_the_transport_shape(live_serv
     assert 1000 <= transport["waited_ms"] < 3000
     assert error["plugin"] in {"alive", "unknown"} and "plugin_reason" in error
     assert error["retry_with"] == arguments and error["next_call"]["tool"] == "project_context"
+
+
+BOX = {"min": {"x": 0, "y": 100, "z": 0}, "max": {"x": 1, "y": 100, "z": 0}}
+
+
+def test_a_read_repeated_once_after_a_lost_answer_says_so_in_meta(mcp_process, proxied):
+    proxy, env = proxied
+    mcp = mcp_process(env=env)
+    mcp.initialize()
+    seen = {"n": 0}
+
+    def drop_first(request):
+        if isinstance(request.get("json"), dict) and request["json"].get("method") == "region_inspect":
+            seen["n"] += 1
+            return "drop_after_forward" if seen["n"] == 1 else "forward"
+        return "forward"
+
+    proxy.decide = drop_first
+    result = mcp.call("region_inspect", BOX)["result"]
+    assert not result["isError"] and result["structuredContent"]["palette"] == {"minecraft:air": 2}
+    assert result["_meta"]["mcb/transport"] == {"repeats": 1} and len(_calls(proxy, "region_inspect")) == 2
+    plain = mcp.call("region_inspect", BOX)["result"]
+    assert "mcb/transport" not in plain.get("_meta", {})
+
+
+def test_a_read_that_timed_out_is_repeated_once_with_a_fresh_deadline(live_server):
+    """The MCP face's client (fresh_read_repeat): the repeat gets its own budget; waited_ms is the whole wait."""
+    from mcb.client import McbClient
+    from mcb.client.errors import TransportError
+
+    with FaultProxy(live_server.url, _only("region_inspect", ("sleep_then_forward", 1.6))) as proxy:
+        with McbClient(proxy.url, agent_token=live_server.agent_token, player_id="console", timeout=1.0,
+                       repeat_writes=False, fresh_read_repeat=True) as client:
+            with pytest.raises(TransportError) as caught:
+                client.call("region_inspect", BOX)
+        time.sleep(1.0)  # let the stalled forwards finish before the server stops
+        assert len(_calls(proxy, "region_inspect")) == 2
+    error = caught.value
+    assert error.reason == "deadline" and error.repeated and error.waited_ms >= 2000

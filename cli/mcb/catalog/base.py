@@ -40,6 +40,7 @@ class Outcome:
 
     data: dict[str, Any]
     images: list[Image] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)  # the result's _meta (e.g. "mcb/transport": {repeats})
 
 
 class Refusal(Exception):

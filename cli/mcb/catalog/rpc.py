@@ -151,7 +151,12 @@ def _call(ctx: Context, method: str, args: _Args, send: Callable[[Any], Any]) ->
     client = None
     try:
         client = ctx.client()
-        return send(client)
+        try:
+            return send(client)
+        finally:
+            repeats = getattr(getattr(client, "transport", None), "last_repeats", 0)
+            if repeats and hasattr(ctx, "note_repeats"):
+                ctx.note_repeats(repeats)
     except McbError as error:
         waited = round((time.monotonic() - started) * 1000)
         raise refusal_for(error, method, args.arguments(), server=getattr(client, "server", None),

@@ -29,6 +29,7 @@ log = logging.getLogger("mcb.mcp")
 
 DEFAULT_DEADLINE_S = 30.0  # above the plugin's 20 s main-thread wait (MCP-51)
 CAMERA_DEADLINE_S = 60.0
+READ_DEADLINE_S = 35.0  # an RPC read may wait 15 s, be repeated once with a fresh 15 s, and still be answered
 
 
 @dataclass
@@ -82,13 +83,19 @@ class Calls:
         """The full pipeline of one call, for tools/call and for each tool_batch step: check, run, shape."""
         parsed = parse_arguments(action, arguments, root=self.session.options.root)
         outcome = action.run(parsed, context)
+        if getattr(context, "repeats", 0):  # MCP-55: a read that succeeded after being sent again says so
+            outcome.meta.setdefault("mcb/transport", {"repeats": context.repeats})
         return results.success(outcome, cap_bytes=self.session.options.max_result_bytes, arguments=arguments,
                                tool=action.name)
 
     def deadline_for(self, action: Action) -> float:
         if action.deadline_s is not None:
             return action.deadline_s
-        return CAMERA_DEADLINE_S if action.name == "camera_capture" else DEFAULT_DEADLINE_S
+        if action.name == "camera_capture":
+            return CAMERA_DEADLINE_S
+        if action.group == "rpc" and action.hints.read_only:
+            return READ_DEADLINE_S
+        return DEFAULT_DEADLINE_S
 
     def _deadline_passed(self, call: _Call, action: Action, arguments: dict, seconds: float, modern: bool) -> None:
         """The call ran out of time: refuse it now; the work stops at its next check and its answer is dropped."""

@@ -29,6 +29,10 @@ class CallContext:
         self._last_progress: float | None = None
         self._last_sent = 0.0
         self._lock = threading.Lock()
+        self.repeats = 0  # requests the client sent again after a lost answer (reads only, MCP-55)
+
+    def note_repeats(self, count: int) -> None:
+        self.repeats += count
 
     def client(self) -> Any:
         if self._client is None:
@@ -99,6 +103,7 @@ def client_factory(settings_loader: Callable[[], Any]) -> Callable[[], Any]:
         settings = settings_loader()
         # MCP-54: through the MCP face a write is never repeated automatically; the refusal offers the identical
         # call (same idempotency key) as retry_with instead. Reads are still repeated once by the transport.
-        return McbClient.from_settings(settings.model_copy(update={"admin_token": None}), repeat_writes=False)
+        return McbClient.from_settings(settings.model_copy(update={"admin_token": None}), repeat_writes=False,
+                                       fresh_read_repeat=True)
 
     return make

@@ -36,7 +36,10 @@ def success(outcome: Outcome, *, cap_bytes: int, arguments: dict[str, Any], tool
                           f"{MAX_IMAGE_BASE64} base64 characters", remedy="no call can fix this picture",
                           data={"no_remedy": "the picture itself is broken or too large"})
         content.append({"type": "image", "data": encoded, "mimeType": "image/png"})
-    return {"content": content, "structuredContent": outcome.data, "isError": False}
+    result = {"content": content, "structuredContent": outcome.data, "isError": False}
+    if outcome.meta:
+        result["_meta"] = dict(outcome.meta)
+    return result
 
 
 def context_limit(tool: str, size: int, cap: int, arguments: dict[str, Any]) -> Refusal:
