@@ -408,7 +408,7 @@ def _wait(args: BuildApplyArgs, ctx: Context, started):
         try:
             ctx.check_cancelled()
         except Exception:
-            log.info("build_apply: stopped waiting for operation %s (it keeps running; operation_cancel ends it)",
+            log.debug("build_apply: stopped waiting for operation %s (it keeps running; operation_cancel ends it)",
                      status.operation_id)
             raise
 
