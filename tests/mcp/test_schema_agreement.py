@@ -72,12 +72,23 @@ def _replaced(example, path, candidate):
     return changed
 
 
+REMEDY_FIELDS = {"retry_with", "field", "next_call", "restart_with", "retry_after_ms", "no_remedy"}
+
+
 def _tool_accepts(action, arguments) -> bool:
     try:
         parse_arguments(action, arguments, root=None)
-    except Refusal:
+    except Refusal as refusal:
+        error = refusal.to_dict()["error"]
+        assert error["remedy"] and REMEDY_FIELDS & set(error), error  # MCP-32: every refusal carries a remedy
         return False
     return True
+
+
+@pytest.mark.parametrize("action", ACTIONS, ids=lambda a: a.name)
+def test_empty_arguments_are_accepted_or_refused_with_a_remedy(action):
+    accepted = _tool_accepts(action, {})  # asserts a remedy when refused: camera_capture {} carried none
+    assert accepted == Draft202012Validator(PUBLISHED[action.name]).is_valid({}) or action.name == "camera_capture"
 
 
 @pytest.mark.parametrize("action", ACTIONS, ids=lambda a: a.name)

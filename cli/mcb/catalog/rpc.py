@@ -505,7 +505,7 @@ class CameraCaptureArgs(_Args):
     def _one_mode(self):
         if self.camera_id is None and self.pose is None and self.capture_id is None:
             raise PydanticCustomError("missing_mode", "give camera_id or pose to take a picture, or capture_id to "
-                                                      "poll one")
+                                                      "poll one", {"field": "camera_id"})
         return self
 
 

@@ -102,6 +102,11 @@ def invalid_argument(action: Action, arguments: dict[str, Any], error: Validatio
         retry_with = {suggestions.get(key, key): value for key, value in arguments.items() if key not in injected}
         if not _valid(action, retry_with):
             retry_with = None
+    if field is None:  # a rule over several arguments (a model validator): still a remedy (MCP-32)
+        field = next((str(item["ctx"]["field"]) for item in error.errors(include_url=False)
+                      if isinstance(item.get("ctx"), dict) and item["ctx"].get("field")), None)
+        if field is None:
+            data["no_remedy"] = "the arguments together break a rule the message states; change them as it says"
     return Refusal("invalid_argument", message, field=field, retry_with=retry_with, data=data,
                    did_you_mean=suggestions or None,
                    remedy=f"call {action.name} again with only its accepted arguments, fixed as described")
