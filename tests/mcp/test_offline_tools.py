@@ -156,7 +156,7 @@ def test_rotate_in_place_is_not_a_created_file_and_output_rules_are_the_clis(tmp
     call("schem_rotate", {"path": str(source), "degrees": 180, "in_place": True}, ctx)
     assert ctx.files == [] and digest(source) != digest(HOUSE)
     error = refused("schem_rotate", {"path": str(source), "degrees": 90})
-    assert (error["code"], error["field"], error["message"]) == ("invalid_argument", "output", "missing -o/--output")
+    assert (error["code"], error["field"], error["message"]) == ("invalid_argument", "output", "missing output")  # the tool's names
     both = refused("schem_rotate", {"path": str(source), "degrees": 90, "in_place": True, "output": "x.schem"})
     assert both["field"] == "output" and "in_place" in both["remedy"]
     assert refused("schem_mirror", {"path": str(source), "axis": "x", "output": str(source)})["field"] == "output"
