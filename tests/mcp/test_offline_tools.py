@@ -156,7 +156,8 @@ def test_rotate_in_place_is_not_a_created_file_and_output_rules_are_the_clis(tmp
     call("schem_rotate", {"path": str(source), "degrees": 180, "in_place": True}, ctx)
     assert ctx.files == [] and digest(source) != digest(HOUSE)
     error = refused("schem_rotate", {"path": str(source), "degrees": 90})
-    assert (error["code"], error["field"], error["message"]) == ("invalid_argument", "output", "missing output")  # the tool's names
+    # in the tool's argument names, not the CLI's flags
+    assert (error["code"], error["field"], error["message"]) == ("invalid_argument", "output", "missing output")
     both = refused("schem_rotate", {"path": str(source), "degrees": 90, "in_place": True, "output": "x.schem"})
     assert both["field"] == "output" and "in_place" in both["remedy"]
     assert refused("schem_mirror", {"path": str(source), "axis": "x", "output": str(source)})["field"] == "output"

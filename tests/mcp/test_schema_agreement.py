@@ -26,7 +26,8 @@ def _bounds(schema) -> set:
     found = set()
     if isinstance(schema, dict):
         for key, value in schema.items():
-            if key in {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"} and isinstance(value, (int, float)):
+            numeric = isinstance(value, (int, float))
+            if key in {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"} and numeric:
                 found |= {value - 1, value, value + 1, value - 0.5, value + 0.5}
             elif key in {"minLength", "maxLength"} and isinstance(value, int) and value < 2000:
                 found |= {"a" * max(0, value - 1), "a" * value, "a" * (value + 1)}
