@@ -79,6 +79,11 @@ class DemoTools(Extension):
         registry.add("demo_print", self.noisy, ToolOptions("Prints to stdout, then answers.").read_only())
         registry.add("demo_both", lambda args: ok(), ToolOptions("Marked both ways.").read_only().destructive())
         registry.add("demo_plain", lambda args: 42, ToolOptions("Returns a non-result."))
+        registry.add("demo_leak", self.leak, ToolOptions("Raises with the agent token in its text.").read_only())
+
+    @staticmethod
+    def leak(args):
+        raise RuntimeError("server refused token " + os.environ.get("MCB_AGENT_TOKEN", ""))
 
     @staticmethod
     def boom(args):

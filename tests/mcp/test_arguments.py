@@ -36,8 +36,38 @@ def test_a_misspelt_key_is_refused_by_name_before_any_request(proxied):
     assert error["code"] == "invalid_argument" and error["field"] == "detial"
     assert error["unknown"] == ["detial"] and error["did_you_mean"] == {"detial": "detail"}
     assert {"min", "max", "detail"} <= set(error["accepted"])
-    assert error["retry_with"] == {"detail": "blocks"}
+    assert error["retry_with"] == {**BOX, "detail": "blocks"}  # the whole corrected call, the bad key gone
     assert "'detial'" in error["message"] and "detail" in error["message"]
+    assert rpc_requests(proxy) == []
+
+
+def test_a_rename_never_overwrites_a_given_key_nor_moves_a_value_where_it_cannot_go(proxied):
+    mcp, proxy = proxied
+    error = refusal(mcp.call("region_inspect", {**BOX, "detail": "summary", "detial": "blocks"}))
+    assert "retry_with" not in error and "detial" not in error.get("did_you_mean", {})  # detail was given
+    error = refusal(mcp.call("region_inspect", {"min": BOX["min"], "mox": 5}))  # max takes a position, not 5
+    assert "retry_with" not in error and "mox" not in error.get("did_you_mean", {})
+    assert error["field"] == "mox" and error["missing"] == ["max"]
+    assert rpc_requests(proxy) == []
+
+
+def test_a_batch_step_keeps_the_did_you_mean_of_the_single_call(proxied):
+    mcp, proxy = proxied
+    single = refusal(mcp.call("region_inspect", {**BOX, "detial": "blocks"}))
+    step = refusal(mcp.call("tool_batch", {"steps": [{"tool": "region_inspect",
+                                                      "arguments": {**BOX, "detial": "blocks"}}]}))
+    assert step["did_you_mean"] == single["did_you_mean"] == {"detial": "detail"}
+    assert step["field"] == "steps[0].arguments" and rpc_requests(proxy) == []
+
+
+def test_injected_scope_keys_are_refused_with_the_call_without_them(proxied):
+    mcp, proxy = proxied
+    call = {"plan_id": "PLAN-1", "plan_hash": "h", "idempotency_key": "k"}
+    error = refusal(mcp.call("build_apply", {**call, "player_id": "steve"}))
+    assert error["field"] == "player_id" and "injected by mcb" in error["message"]
+    assert error["retry_with"] == call and "did_you_mean" not in error
+    error = refusal(mcp.call("project_context", {"project_id": "p"}))
+    assert "injected by mcb" in error["message"] and error["retry_with"] == {}
     assert rpc_requests(proxy) == []
 
 

@@ -102,7 +102,7 @@ def test_unknown_tool_names_and_bad_arguments_are_protocol_errors(mcp_process):
     mcp = mcp_process()
     mcp.initialize()
     typo = mcp.call("build_aply")
-    assert typo["error"]["code"] == -32602 and typo["error"]["data"]["did_you_mean"] == "build_apply"
+    assert typo["error"]["code"] == -32602 and typo["error"]["data"]["did_you_mean"] == {"build_aply": "build_apply"}
     bad = mcp.request("tools/call", {"name": "block_describe", "arguments": "x"})
     assert bad["error"]["code"] == -32602
     assert mcp.request("tools/call", {"name": 5})["error"]["code"] == -32602

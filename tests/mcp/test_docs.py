@@ -21,3 +21,45 @@ def test_the_tool_reference_is_generated_from_the_catalog():
 def test_every_tool_has_an_example_that_its_schema_accepts(action):
     assert action.name in EXAMPLES
     parse_arguments(action, EXAMPLES[action.name], root=None)
+
+
+# The RPC examples, run in this order through one `mcb mcp` against a fresh `mcb serve`; placeholders are filled
+# from the answers before them (an example that only passes the argument check would not catch a wrong one).
+LIVE_ORDER = ["project_context", "material_search", "material_describe", "region_inspect", "build_prepare",
+              "build_apply", "operation_status", "part_define", "part_get", "operation_undo_prepare",
+              "operation_cancel", "camera_list", "asset_list", "schematic_export", "schematic_import_prepare",
+              "terrain_preview", "terrain_prepare", "terrain_brush_prepare"]
+
+
+def _filled(value, known):
+    if isinstance(value, str):
+        return known.get(value, value)
+    if isinstance(value, dict):
+        return {key: _filled(item, known) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_filled(item, known) for item in value]
+    return value
+
+
+def test_every_rpc_example_works_on_a_fresh_server(mcp_process, server_env):
+    from mcb.catalog.rpc import RPC_ACTIONS
+    from mcb.mcp.docs import EXAMPLES
+
+    assert set(LIVE_ORDER) == {a.name for a in RPC_ACTIONS} - {"camera_capture"}  # no camera on mcb serve
+    mcp = mcp_process(env=server_env)
+    mcp.initialize()
+    known: dict[str, str] = {}
+    failures = {}
+    for name in LIVE_ORDER:
+        result = mcp.call(name, _filled(EXAMPLES[name], known))["result"]
+        data = result["structuredContent"]
+        if result["isError"]:
+            failures[name] = data["error"]["message"]
+            continue
+        for placeholder, key in (("PLAN_ID", "plan_id"), ("PLAN_HASH", "plan_hash"), ("OPERATION_ID", "operation_id"),
+                                 ("PART_ID", "part_id"), ("ASSET_ID", "assetId")):
+            if isinstance(data.get(key), str) and placeholder not in known:
+                known[placeholder] = data[key]
+        if name == "terrain_preview" and isinstance(data.get("terrain_id"), str):
+            known["9c" * 32] = data["terrain_id"]
+    assert not failures, failures

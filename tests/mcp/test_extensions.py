@@ -82,6 +82,23 @@ def test_extension_tools_go_through_the_same_pipeline(mcp_process, tmp_path):
     assert all(b"kaboom" not in line or b"Traceback" not in line for line in mcp.raw)
 
 
+def test_an_extensions_faults_are_its_own_and_never_leak_a_token(mcp_process, tmp_path):
+    site = tmp_path / "site"
+    add_distribution(site, "demo-tools", "1.0", {"demo": "mcb_demo:DemoTools"}, {"mcb_demo": demo_module()})
+    token = "tok-" + "s3cr3t" * 6
+    mcp = start(mcp_process, site, env={"MCB_AGENT_TOKEN": token})
+    leak = mcp.call("demo_leak")["result"]["structuredContent"]["error"]
+    plain = mcp.call("demo_plain")["result"]["structuredContent"]["error"]
+    for error in (leak, plain):
+        assert error["code"] == "internal" and "extension's fault" in error["message"], error
+        assert "bug in mcb" not in error["message"] and error["no_remedy"]
+    assert "int" in plain["message"] and "RuntimeError" in leak["message"]
+    assert mcp.close() == 0
+    err = mcp.stderr()
+    assert "server refused token ***" in err and "Traceback" in err
+    assert token not in err and all(token.encode() not in line for line in mcp.raw)
+
+
 def test_broken_extensions_register_nothing_and_never_stop_the_server(mcp_process, tmp_path):
     site = tmp_path / "site"
     add_distribution(site, "broken-tools", "0.1", {"broken": "mcb_broken:Tools"}, {"mcb_broken": BROKEN_IMPORT})

@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_success_carries_structured_content_and_its_exact_compact_text(mcp_process):
@@ -25,8 +26,21 @@ def test_over_the_cap_is_a_context_limit_refusal_with_a_narrowing(mcp_process, t
     result = mcp.call("schem_info", {"path": "house.schem", "limit": 4096})["result"]
     assert result["isError"] is True
     error = result["structuredContent"]["error"]
-    assert error["code"] == "context_limit" and error["bytes"] > error["limit_bytes"] == 2048
-    assert "retry_with" not in error and "limit" in error["no_remedy"]  # no guess that might not fit
+    assert error["code"] == "context_limit" and error["result_bytes"] > error["cap_bytes"] == 2048
+    assert 1 <= error["retry_with"]["limit"] < 4096 and "no_remedy" not in error  # one remedy, no contradiction
+    narrowed = mcp.call("schem_info", {"path": "house.schem", **error["retry_with"]})["result"]
+    assert narrowed["isError"] is False and narrowed["structuredContent"]["has_more"] is True  # it does fit
+    shutil.copy(ROOT / "recipes" / "colonnade.json", tmp_path / "colonnade.json")
+    tiny = mcp_process("--max-result-kb", "1", cwd=tmp_path)
+    tiny.initialize()
+    for name, arguments in (("schem_info", {"path": "house.schem"}),
+                            ("recipe_compile", {"path": "colonnade.json", "limit": 4096})):
+        over = tiny.call(name, arguments)["result"]["structuredContent"]["error"]
+        assert over["code"] == "context_limit", over
+        assert ("retry_with" in over) != ("no_remedy" in over), over  # exactly one, never both
+        if "retry_with" in over:
+            again = tiny.call(name, {**arguments, **over["retry_with"]})["result"]
+            assert again["isError"] is False, again["structuredContent"]
     assert result["content"][0]["text"] == json.dumps(result["structuredContent"], separators=(",", ":"),
                                                       ensure_ascii=False)
     roomy = mcp_process("--max-result-kb", "64", cwd=tmp_path)

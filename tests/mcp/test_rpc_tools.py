@@ -268,7 +268,8 @@ def test_region_inspect_over_the_cap_is_a_context_limit_with_a_narrower_retry(ct
 def test_plugin_codes_carry_their_remedies(ctx):
     unknown = refuse("material_describe", {"id": "minecraft:oak_plank"}, ctx)
     assert unknown["code"] == "invalid_material" and unknown["field"] == "id"
-    assert "minecraft:oak_planks" in unknown["did_you_mean"] and unknown["next_call"]["tool"] == "material_search"
+    assert unknown["did_you_mean"] == {"minecraft:oak_plank": "minecraft:oak_planks"}
+    assert unknown["next_call"]["tool"] == "material_search"
     assert (unknown["plugin_code"], unknown["http_status"]) == ("invalid_material", 400)
 
     outside = refuse("region_inspect", {"min": {"x": 0, "y": 0, "z": 0}, "max": {"x": 100, "y": 0, "z": 0}}, ctx)

@@ -64,7 +64,7 @@ def test_a_bad_step_refuses_the_whole_batch_before_anything_runs(tmp_path):
                              {"tool": "schem_convrt", "arguments": {}}]})
     error = caught.value.to_dict()["error"]
     assert (error["field"], error["pointer"], error["did_you_mean"]) == ("steps[2].tool", "/steps/2/tool",
-                                                                         ["schem_convert"])
+                                                                         {"schem_convrt": "schem_convert"})
     with pytest.raises(Refusal) as caught:
         run_batch({"steps": [first, {"tool": "schem_render", "arguments": {"path": str(HOUSE), "scale": 0}}]})
     error = caught.value.to_dict()["error"]

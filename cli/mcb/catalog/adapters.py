@@ -49,6 +49,15 @@ class Arguments(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+def argument_words(text: str) -> str:
+    """The core's CLI wording in a tool's terms: ``-o/--output`` → ``output``, ``--in-place`` → ``in_place``."""
+    import re
+
+    text = text.replace("-o/--output", "output")
+    text = re.sub(r"(?<![\w-])-o (\S+)", r"output=\1", text)
+    return re.sub(r"(?<![\w-])--([a-z][a-z0-9-]*)", lambda m: m.group(1).replace("-", "_"), text)
+
+
 def refusal_from(error: Exception, field: str | None = None, usage_field: str | None = None) -> Refusal:
     """mcb's error model (McbError: message, hint, code, details) as a refusal with a remedy: ``field`` is the
     argument at fault unless the error names one; a usage error points at ``usage_field`` when given."""
@@ -58,6 +67,8 @@ def refusal_from(error: Exception, field: str | None = None, usage_field: str | 
         details = dict(error.details or {})
         field = details.pop("field", field)
         suggestions = details.pop("suggestions", None)
+        given = details.get("property") or details.get("block")
+        suggestions = {str(given): suggestions[0]} if suggestions and given else None
         data: dict[str, Any] = {"rule": error.code} if error.code != error.kind else {}
         for key in ("pointer", "position", "losses", "known", "release"):
             if key in details:
@@ -66,8 +77,9 @@ def refusal_from(error: Exception, field: str | None = None, usage_field: str | 
         field = usage_field if usage and usage_field else field
         if field is None:
             data["no_remedy"] = "the inputs themselves are at fault; see the message"
-        remedy = error.hint or ("correct the argument" if usage else "correct the file")
-        return Refusal("invalid_argument" if usage else "invalid_input", error.message, remedy=remedy, field=field,
+        remedy = argument_words(error.hint) if error.hint else ("correct the argument" if usage else "correct the file")
+        message = argument_words(error.message) if usage else error.message
+        return Refusal("invalid_argument" if usage else "invalid_input", message, remedy=remedy, field=field,
                        did_you_mean=suggestions, data=data)
     if isinstance(error, OSError):
         name = error.filename or field or "file"

@@ -40,6 +40,7 @@ class Outcome:
 
     data: dict[str, Any]
     images: list[Image] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)  # the result's _meta (e.g. "mcb/transport": {repeats})
 
 
 class Refusal(Exception):
@@ -52,7 +53,7 @@ class Refusal(Exception):
         *,
         remedy: str,
         field: str | None = None,
-        did_you_mean: list[str] | None = None,
+        did_you_mean: dict[str, str] | list[str] | None = None,
         retry_with: dict | None = None,
         data: dict | None = None,
     ) -> None:
@@ -61,8 +62,8 @@ class Refusal(Exception):
         self.message = message
         self.remedy = remedy
         self.field = field
-        self.did_you_mean = list(did_you_mean) if did_you_mean else None
-        self.retry_with = dict(retry_with) if retry_with else None
+        self.did_you_mean = did_you_mean_of(did_you_mean, field)
+        self.retry_with = dict(retry_with) if retry_with is not None else None  # {}: the call with keys dropped
         self.data = dict(data) if data else {}
 
     def to_dict(self) -> dict:
@@ -70,8 +71,8 @@ class Refusal(Exception):
         if self.field is not None:
             error["field"] = self.field
         if self.did_you_mean:
-            error["did_you_mean"] = list(self.did_you_mean)
-        if self.retry_with:
+            error["did_you_mean"] = dict(self.did_you_mean)
+        if self.retry_with is not None:
             error["retry_with"] = dict(self.retry_with)
         for key, value in self.data.items():
             error.setdefault(key, value)
@@ -79,6 +80,16 @@ class Refusal(Exception):
 
     def __repr__(self) -> str:
         return f"Refusal({self.code!r}, {self.message!r})"
+
+
+def did_you_mean_of(value: dict | list | None, given: str | None = None) -> dict[str, str] | None:
+    """The one did_you_mean shape (spec MCP-29): ``{given: suggestion}``. A bare list of suggestions (an
+    extension's) is read as suggestions for ``given`` (the field at fault), the closest first."""
+    if not value:
+        return None
+    if isinstance(value, dict):
+        return {str(key): str(item) for key, item in value.items()}
+    return {given or "value": str(list(value)[0])}
 
 
 class Cancelled(Exception):

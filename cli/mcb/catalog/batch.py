@@ -84,7 +84,7 @@ def unknown_tool(name: str, known: list[str]) -> Refusal:
 
     match = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
     return Refusal("invalid_argument", f"unknown tool {name!r}" + (f"; did you mean {match[0]!r}?" if match else ""),
-                   did_you_mean=match or None, remedy="name a tool that tools/list lists",
+                   did_you_mean={name: match[0]} if match else None, remedy="name a tool that tools/list lists",
                    data={"no_remedy": "no such tool"} if not match else None)
 
 

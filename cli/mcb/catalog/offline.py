@@ -308,7 +308,8 @@ def block_describe(args: DescribeArgs, ctx: Context) -> Outcome:
     except Exception as error:
         refusal = refusal_from(error, "block_id")
         if refusal.did_you_mean:
-            refusal.retry_with = {"block_id": refusal.did_you_mean[0]}
+            refusal.retry_with = {**args.model_dump(exclude_none=True), "block_id": next(iter(
+                refusal.did_you_mean.values()))}
         raise refusal from None
 
 

@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterable
 
 from pydantic import BaseModel, ConfigDict
 
-from mcb.catalog.base import NAME_PATTERN, Action, Hints, Outcome, Refusal
+from mcb.catalog.base import NAME_PATTERN, Action, Cancelled, Hints, Outcome, Refusal
 
 ENTRY_POINT_GROUP = "mcb.tools"
 RESERVED_PREFIXES = (
@@ -200,11 +200,43 @@ class ToolRegistry:
         ))
 
 
+SECRET_ENV = ("MCB_TOKEN", "MCB_AGENT_TOKEN")
+
+
+def redact_secrets(text: str) -> str:
+    """``text`` without the tokens mcb knows (MCP-70): an extension's error may quote them back."""
+    import os
+
+    from mcb.redact import redact_urls_in
+
+    for variable in SECRET_ENV:
+        value = os.environ.get(variable, "")
+        if len(value) >= 4:
+            text = text.replace(value, "***")
+    return redact_urls_in(text)
+
+
+def _extension_fault(name: str, what: str) -> Refusal:
+    return Refusal("internal", f"extension tool {name} {what}; this is the extension's fault, not mcb's",
+                   remedy="report it to the extension's authors (mcb mcp --dump-manifest names the package)",
+                   data={"no_remedy": "no argument can fix a broken extension tool", "extension_fault": True})
+
+
 def _adapter(name: str, handler: Callable[..., Any], cancellable: bool, static_hint: str | None):
     def run(args: BaseModel, ctx) -> Outcome:
-        result = handler(args, ctx) if cancellable else handler(args)
+        try:
+            result = handler(args, ctx) if cancellable else handler(args)
+        except (Refusal, Cancelled):
+            raise
+        except Exception as error:
+            import traceback
+
+            trace = redact_secrets("".join(traceback.format_exception(error)))
+            log.error("extension tool %s raised:\n%s", name, trace.rstrip())
+            raise _extension_fault(name, f"raised {type(error).__name__}: "
+                                         f"{redact_secrets(str(error))[:500]}") from None
         if not isinstance(result, Result):
-            raise TypeError(f"extension tool {name} returned {type(result).__name__}, not ok(...) or fail(...)")
+            raise _extension_fault(name, f"returned {type(result).__name__}, not ok(...) or fail(...)")
         if result.refusal is not None:
             raise result.refusal
         data = dict(result.data)

@@ -219,7 +219,7 @@ def default_refusal(code: str, message: str, *, extra: dict | None = None, field
 
 
 def _refusal(code: str, message: str, remedy: Remedy, *, extra: dict | None = None, field_name: str | None = None,
-             did_you_mean: list[str] | None = None, retry_with: dict | None = None) -> Refusal:
+             did_you_mean: dict[str, str] | None = None, retry_with: dict | None = None) -> Refusal:
     fields = {**remedy.fields, **(extra or {})}
     retry_with = retry_with if retry_with is not None else fields.pop("retry_with", None)
     fields.pop("retry_with", None)
@@ -269,7 +269,8 @@ def _plugin_refusal(method: str, plugin_code: str, message: str, arguments: dict
     elif code in {"invalid_material", "unsupported_block"}:
         field_name = {"material_describe": "id"}.get(method, "recipe" if "recipe" in arguments else None)
         if method == "material_describe" and isinstance(arguments.get("id"), str):
-            did_you_mean = _block_suggestions(arguments["id"])
+            found = _block_suggestions(arguments["id"])
+            did_you_mean = {arguments["id"]: found[0]} if found else None
     elif code == "timeout" and method not in READ_ONLY:
         extra["outcome_unknown"] = True
         remedy = _unknown_outcome_remedy(method, arguments)

@@ -65,6 +65,17 @@ def _json_number(value: Any) -> Any:
 
 JsonInt = Annotated[int, BeforeValidator(_json_integer)]
 JsonNumber = Annotated[float, BeforeValidator(_json_number), Field(allow_inf_nan=False)]
+
+
+def json_int(low: int, high: int) -> Any:
+    """A JSON integer in low..high. The bounds sit on the int itself, inside the JSON-integer check, so they reach
+    the published schema as minimum/maximum (bounds put on JsonInt from outside leak out as `ge`/`le`, MCP-22)."""
+    return Annotated[int, Field(ge=low, le=high), BeforeValidator(_json_integer)]
+
+
+def json_number(low: float, high: float) -> Any:
+    """A finite JSON number in low..high (see json_int)."""
+    return Annotated[float, Field(ge=low, le=high, allow_inf_nan=False), BeforeValidator(_json_number)]
 Id = Annotated[str, StringConstraints(strict=True, min_length=1, max_length=200)]
 MaterialId = Annotated[str, StringConstraints(strict=True, min_length=11, max_length=128,
                                               pattern=r"^minecraft:[a-z0-9_]+$")]
@@ -97,9 +108,9 @@ class Position(BaseModel):
     """Integer block coordinates."""
 
     model_config = ConfigDict(extra="forbid")
-    x: Annotated[JsonInt, Field(ge=-HORIZONTAL_LIMIT, le=HORIZONTAL_LIMIT, description="East (+) / west (-).")]
-    y: Annotated[JsonInt, Field(ge=-VERTICAL_LIMIT, le=VERTICAL_LIMIT, description="Height.")]
-    z: Annotated[JsonInt, Field(ge=-HORIZONTAL_LIMIT, le=HORIZONTAL_LIMIT, description="South (+) / north (-).")]
+    x: Annotated[json_int(-HORIZONTAL_LIMIT, HORIZONTAL_LIMIT), Field(description="East (+) / west (-).")]
+    y: Annotated[json_int(-VERTICAL_LIMIT, VERTICAL_LIMIT), Field(description="Height.")]
+    z: Annotated[json_int(-HORIZONTAL_LIMIT, HORIZONTAL_LIMIT), Field(description="South (+) / north (-).")]
 
     def wire(self) -> dict[str, int]:
         return {"x": self.x, "y": self.y, "z": self.z}
@@ -140,7 +151,12 @@ def _call(ctx: Context, method: str, args: _Args, send: Callable[[Any], Any]) ->
     client = None
     try:
         client = ctx.client()
-        return send(client)
+        try:
+            return send(client)
+        finally:
+            repeats = getattr(getattr(client, "transport", None), "last_repeats", 0)
+            if repeats and hasattr(ctx, "note_repeats"):
+                ctx.note_repeats(repeats)
     except McbError as error:
         waited = round((time.monotonic() - started) * 1000)
         raise refusal_for(error, method, args.arguments(), server=getattr(client, "server", None),
@@ -204,8 +220,8 @@ class MaterialSearchArgs(_Args):
     query: Annotated[str, StringConstraints(strict=True, max_length=96), Field(
         description="Space-separated words that must all occur in the id, e.g. 'oak stairs'; empty lists all.")] = ""
     kind: Annotated[Literal["block", "item", "all"], Field(description="Which materials to search.")] = "block"
-    limit: Annotated[JsonInt | None, Field(
-        ge=1, le=32, description="Results per page, 1..32 (server default 16).")] = None
+    limit: Annotated[json_int(1, 32) | None, Field(
+        description="Results per page, 1..32 (server default 16).")] = None
     cursor: Annotated[str | None, StringConstraints(strict=True, max_length=100), Field(
         description="next_cursor of the previous page; empty or absent for the first page.")] = None
 
@@ -316,7 +332,7 @@ class BridgeRecipe(BaseModel):
     """A build_prepare recipe, version 1, within the MCP bridge's limits (protocol §8.2). Later operations win."""
 
     model_config = ConfigDict(extra="forbid", regex_engine="python-re")
-    version: Annotated[Literal[1], Field(description="Always the integer 1.")]
+    version: Annotated[Literal[1], BeforeValidator(_json_integer), Field(description="Always the integer 1.")]
     operations: Annotated[list[_Operation], Field(min_length=1, max_length=MAX_OPERATIONS)]
 
 
@@ -363,8 +379,8 @@ class BuildApplyArgs(_Args):
     wait: Annotated[bool, Field(
         description="Wait until the operation ends (progress is reported), at most wait_seconds; otherwise return "
                     "at once and poll operation_status.")] = False
-    wait_seconds: Annotated[JsonInt, Field(ge=1, le=MAX_APPLY_WAIT,
-                                           description="How long wait may take, in seconds.")] = MAX_APPLY_WAIT
+    wait_seconds: Annotated[json_int(1, MAX_APPLY_WAIT), Field(
+        description="How long wait may take, in seconds.")] = MAX_APPLY_WAIT
 
 
 def run_build_apply(args: BuildApplyArgs, ctx: Context) -> Outcome:
@@ -392,7 +408,7 @@ def _wait(args: BuildApplyArgs, ctx: Context, started):
         try:
             ctx.check_cancelled()
         except Exception:
-            log.info("build_apply: stopped waiting for operation %s (it keeps running; operation_cancel ends it)",
+            log.debug("build_apply: stopped waiting for operation %s (it keeps running; operation_cancel ends it)",
                      status.operation_id)
             raise
 
@@ -470,11 +486,11 @@ class Pose(BaseModel):
     x: Annotated[JsonNumber, Field(description="Camera x (its block must lie inside the project area).")]
     y: Annotated[JsonNumber, Field(description="Camera y.")]
     z: Annotated[JsonNumber, Field(description="Camera z.")]
-    yaw: Annotated[JsonNumber, Field(ge=-360, le=360, description="Degrees; 0 looks south (+z), 90 west.")]
-    pitch: Annotated[JsonNumber, Field(ge=-90, le=90, description="Degrees; positive looks down.")]
-    fov: Annotated[JsonInt | None, Field(ge=30, le=110, description="Field of view in degrees.")] = None
-    width: Annotated[JsonInt | None, Field(ge=320, le=1920, description="Image width in pixels.")] = None
-    height: Annotated[JsonInt | None, Field(ge=180, le=1080, description="Image height in pixels.")] = None
+    yaw: Annotated[json_number(-360, 360), Field(description="Degrees; 0 looks south (+z), 90 west.")]
+    pitch: Annotated[json_number(-90, 90), Field(description="Degrees; positive looks down.")]
+    fov: Annotated[json_int(30, 110) | None, Field(description="Field of view in degrees.")] = None
+    width: Annotated[json_int(320, 1920) | None, Field(description="Image width in pixels.")] = None
+    height: Annotated[json_int(180, 1080) | None, Field(description="Image height in pixels.")] = None
 
 
 class CameraCaptureArgs(_Args):
@@ -489,7 +505,7 @@ class CameraCaptureArgs(_Args):
     def _one_mode(self):
         if self.camera_id is None and self.pose is None and self.capture_id is None:
             raise PydanticCustomError("missing_mode", "give camera_id or pose to take a picture, or capture_id to "
-                                                      "poll one")
+                                                      "poll one", {"field": "camera_id"})
         return self
 
 
@@ -564,8 +580,8 @@ def run_schematic_import_prepare(args: SchematicImportPrepareArgs, ctx: Context)
 # -- 17-19. terrain_preview, terrain_prepare, terrain_brush_prepare ---------------------------------------------
 class TerrainPreviewArgs(_Args):
     recipe: Annotated[TerrainRecipeModel, Field(description="A terrain recipe, version 1.")]
-    resolution: Annotated[JsonInt | None, Field(
-        ge=32, le=256, description="Preview image side in pixels (server default 128).")] = None
+    resolution: Annotated[json_int(32, 256) | None, Field(
+        description="Preview image side in pixels (server default 128).")] = None
 
 
 def run_terrain_preview(args: TerrainPreviewArgs, ctx: Context) -> Outcome:
@@ -579,8 +595,8 @@ class TerrainPrepareArgs(_Args):
     terrain_id: Annotated[str, StringConstraints(strict=True, min_length=64, max_length=64,
                                                  pattern=r"^[a-f0-9]{64}$"), Field(
         description="terrain_id from terrain_preview (the server caches 32 recipes until it restarts).")]
-    tile_index: Annotated[JsonInt, Field(ge=0, le=134_217_727,
-                                         description="Which tile, 0..tile_count-1 (x fastest, then z, then y).")]
+    tile_index: Annotated[json_int(0, 134_217_727), Field(
+        description="Which tile, 0..tile_count-1 (x fastest, then z, then y).")]
 
 
 def run_terrain_prepare(args: TerrainPrepareArgs, ctx: Context) -> Outcome:

@@ -67,6 +67,8 @@ class RpcTransport:
         secrets: Iterable[str] = (),
         busy_attempts: int = BUSY_ATTEMPTS,
         busy_delay: tuple[float, float] = BUSY_DELAY,
+        repeat_writes: bool = True,
+        fresh_read_repeat: bool = False,
     ):
         import httpx
 
@@ -77,6 +79,10 @@ class RpcTransport:
         self._secrets = [s for s in secrets if s]
         self.busy_attempts = busy_attempts
         self.busy_delay = busy_delay
+        self.repeat_writes = repeat_writes  # False: a replay-safe write is not sent again after a lost answer
+        # True: a read's one repeat gets a budget of its own, and a failure reports the total wait (mcb mcp, MCP-55)
+        self.fresh_read_repeat = fresh_read_repeat
+        self.last_repeats = 0  # lost-answer repeats of the last call
         self.retries_done = 0  # busy + lost-response retries, for tests and --verbose summaries
         self._stopped = False
         self._httpx = httpx
@@ -134,9 +140,12 @@ class RpcTransport:
             raise McbError(f"{method}: request is {len(body)} bytes; the server accepts at most 1 MiB",
                            code="request_too_large", hint="split the work into smaller recipes or plans")
         deadline = time.monotonic() + (timeout or self.timeout or default_budget(method))
-        lost_left = 1 if method in READ_ONLY_METHODS else LOST_RESPONSE_ATTEMPTS if method in REPLAY_SAFE_METHODS else 0
+        replay = method in REPLAY_SAFE_METHODS and self.repeat_writes
+        lost_left = 1 if method in READ_ONLY_METHODS else LOST_RESPONSE_ATTEMPTS if replay else 0
         busy_seen = 0
         maybe_delivered = False
+        began = time.monotonic()
+        self.last_repeats = 0
         connect_retries = iter(CONNECT_RETRY_DELAYS)
         while True:
             try:
@@ -146,15 +155,22 @@ class RpcTransport:
                     continue
                 if maybe_delivered:  # an earlier attempt may have reached the server, whatever this one did
                     error.mark_repeated()
+                fresh = self.fresh_read_repeat and method in READ_ONLY_METHODS
                 if error.outcome_unknown and lost_left > 0 and not self._stopped \
-                        and deadline - time.monotonic() > MIN_RETRY_BUDGET:
+                        and (fresh or deadline - time.monotonic() > MIN_RETRY_BUDGET):
                     maybe_delivered = True
                     lost_left -= 1
                     self.retries_done += 1
+                    self.last_repeats += 1
+                    if fresh:
+                        deadline = time.monotonic() + 0.2 + (timeout or self.timeout or default_budget(method))
                     self._debug(f"{method}: {error.reason} after {error.waited_ms} ms; sending the same request again")
                     time.sleep(0.2)
                     continue
                 error.hint = _hint(method, error.outcome_unknown)
+                if self.fresh_read_repeat and maybe_delivered:
+                    error.waited_ms = _ms(began)
+                    error.details["transport"] = error.fields()
                 raise
             result, error = self._parse(method, status, content)
             if error is None:

@@ -73,8 +73,8 @@ def invalid_argument(action: Action, arguments: dict[str, Any], error: Validatio
         elif kind == "missing" and len(location) == 1:
             missing.append(str(location[0]))
         problems.append({"pointer": _pointer(location), "problem": kind, "message": item["msg"]})
-    suggestions = {name: match[0] for name in unknown
-                   if (match := difflib.get_close_matches(name, accepted, n=1, cutoff=0.6))}
+    injected = [name for name in unknown if name in INJECTED_KEYS]
+    suggestions = _renames(action, arguments, [name for name in unknown if name not in INJECTED_KEYS], accepted)
     first = error.errors(include_url=False)[0]["loc"]
     # the argument at fault: a misspelt key first (that is what the model wrote), then a missing one
     field = (unknown or missing or [str(first[0]) if first else None])[0]
@@ -83,6 +83,9 @@ def invalid_argument(action: Action, arguments: dict[str, Any], error: Validatio
         named = ", ".join(f"{name!r}" + (f" (did you mean {suggestions[name]!r}?)" if name in suggestions else "")
                           for name in unknown)
         parts.append(f"unknown argument{'s' if len(unknown) > 1 else ''} {named}")
+    if injected:
+        parts.append(", ".join(repr(name) for name in injected) + " " + ("is" if len(injected) == 1 else "are")
+                     + " injected by mcb from its settings (MCB_PLAYER_ID, MCB_PROJECT_ID) and must be dropped")
     if missing:
         parts.append("missing required " + ", ".join(repr(name) for name in missing))
     others = [p for p in problems if p["problem"] not in ("extra_forbidden", "missing") or p["pointer"].count("/") > 1]
@@ -93,13 +96,56 @@ def invalid_argument(action: Action, arguments: dict[str, Any], error: Validatio
     data: dict[str, Any] = {"unknown": unknown, "missing": missing, "accepted": accepted, "problems": problems}
     if len(first) > 1:
         data["pointer"] = _pointer(tuple(first))
-    if suggestions:
-        data["did_you_mean"] = suggestions
     retry_with = None
-    if unknown and set(unknown) == set(suggestions) and not missing and not others:
-        retry_with = {suggestions[name]: arguments[name] for name in unknown}
+    if unknown and set(unknown) == set(suggestions) | set(injected) and not missing and not others:
+        # the whole call again: injected keys dropped, misspelt keys renamed onto keys the call did not give
+        retry_with = {suggestions.get(key, key): value for key, value in arguments.items() if key not in injected}
+        if not _valid(action, retry_with):
+            retry_with = None
+    if field is None:  # a rule over several arguments (a model validator): still a remedy (MCP-32)
+        field = next((str(item["ctx"]["field"]) for item in error.errors(include_url=False)
+                      if isinstance(item.get("ctx"), dict) and item["ctx"].get("field")), None)
+        if field is None:
+            data["no_remedy"] = "the arguments together break a rule the message states; change them as it says"
     return Refusal("invalid_argument", message, field=field, retry_with=retry_with, data=data,
+                   did_you_mean=suggestions or None,
                    remedy=f"call {action.name} again with only its accepted arguments, fixed as described")
+
+
+INJECTED_KEYS = ("player_id", "project_id")  # scope mcb adds to every scoped call; never asked of the model
+
+
+def _valid(action: Action, arguments: dict[str, Any]) -> bool:
+    from pydantic import ValidationError
+
+    try:
+        action.input_model.model_validate_json(json.dumps(arguments, allow_nan=False), strict=True)
+    except ValidationError:
+        return False
+    return True
+
+
+def _renames(action: Action, arguments: dict[str, Any], unknown: list[str], accepted: list[str]) -> dict[str, str]:
+    """{given: suggestion} for misspelt keys: only onto an accepted key the call did not give, and only when the
+    given value would be valid there (a rename never overwrites a value nor moves one where it cannot go)."""
+    from pydantic import ValidationError
+
+    free = [name for name in accepted if name not in arguments]
+    taken: set[str] = set()
+    suggestions: dict[str, str] = {}
+    for name in unknown:
+        for match in difflib.get_close_matches(name, [f for f in free if f not in taken], n=3, cutoff=0.6):
+            trial = {key: value for key, value in arguments.items() if key != name}
+            trial[match] = arguments[name]
+            try:
+                action.input_model.model_validate_json(json.dumps(trial, allow_nan=False), strict=True)
+            except ValidationError as error:
+                if any(item["loc"] and item["loc"][0] == match for item in error.errors(include_url=False)):
+                    continue  # the value does not fit there
+            suggestions[name] = match
+            taken.add(match)
+            break
+    return suggestions
 
 
 # -- workspace paths (MCP-35) -----------------------------------------------------------------------------------

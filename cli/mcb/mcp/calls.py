@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
@@ -28,12 +29,14 @@ log = logging.getLogger("mcb.mcp")
 
 DEFAULT_DEADLINE_S = 30.0  # above the plugin's 20 s main-thread wait (MCP-51)
 CAMERA_DEADLINE_S = 60.0
+READ_DEADLINE_S = 35.0  # an RPC read may wait 15 s, be repeated once with a fresh 15 s, and still be answered
 
 
 @dataclass
 class _Call:
     request_id: Any
     context: CallContext
+    started: float = 0.0  # time.monotonic() when the call began to run
     answered: bool = False  # a reply (or the deadline's refusal) went out; at most one per call
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -80,37 +83,56 @@ class Calls:
         """The full pipeline of one call, for tools/call and for each tool_batch step: check, run, shape."""
         parsed = parse_arguments(action, arguments, root=self.session.options.root)
         outcome = action.run(parsed, context)
+        if getattr(context, "repeats", 0):  # MCP-55: a read that succeeded after being sent again says so
+            outcome.meta.setdefault("mcb/transport", {"repeats": context.repeats})
         return results.success(outcome, cap_bytes=self.session.options.max_result_bytes, arguments=arguments,
                                tool=action.name)
 
     def deadline_for(self, action: Action) -> float:
         if action.deadline_s is not None:
             return action.deadline_s
-        return CAMERA_DEADLINE_S if action.name == "camera_capture" else DEFAULT_DEADLINE_S
+        if action.name == "camera_capture":
+            return CAMERA_DEADLINE_S
+        if action.group == "rpc" and action.hints.read_only:
+            return READ_DEADLINE_S
+        return DEFAULT_DEADLINE_S
 
-    def _deadline_passed(self, call: _Call, action: Action, seconds: float, modern: bool) -> None:
+    def _deadline_passed(self, call: _Call, action: Action, arguments: dict, seconds: float, modern: bool) -> None:
         """The call ran out of time: refuse it now; the work stops at its next check and its answer is dropped."""
         if not call.claim_reply():
             return
         call.context.cancelled.set()
         log.warning("%s passed its %.0f s deadline; refused as timeout", action.name, seconds)
-        data: dict[str, Any] = {"deadline_ms": int(seconds * 1000), "outcome_unknown": not action.hints.read_only}
-        if action.group == "rpc" and not action.hints.read_only:
-            data["next_call"] = {"tool": "project_context", "reason": "look for the plan or operation under "
-                                 "operations before doing it again"}
+        waited = round((time.monotonic() - call.started) * 1000)
+        if action.group == "rpc":
+            refusal = self._rpc_deadline_refusal(call, action, arguments, waited)
         else:
-            data["no_remedy"] = "the work does not fit one call's deadline: ask for less"
-        refusal = Refusal("timeout", f"{action.name} did not finish within {seconds:.0f} s", data=data,
-                          remedy="ask for less work per call" if action.hints.read_only else
-                          "check what happened before doing it again")
+            data: dict[str, Any] = {"deadline_ms": int(seconds * 1000), "outcome_unknown": not action.hints.read_only,
+                                    "no_remedy": "the work does not fit one call's deadline: ask for less"}
+            refusal = Refusal("timeout", f"{action.name} did not finish within {seconds:.0f} s", data=data,
+                              remedy="ask for less work per call" if action.hints.read_only else
+                              "check what happened before doing it again")
         self.session.reply(call.request_id, self.session.stamp(results.refusal(refusal), modern))
+
+    @staticmethod
+    def _rpc_deadline_refusal(call: _Call, action: Action, arguments: dict, waited_ms: int) -> Refusal:
+        """MCP-52/54: the face's own deadline on an RPC tool is a transport deadline, mapped by the one mapping
+        (remedies.transport_refusal): `transport`, `plugin`, and for build_apply the identical call as retry_with."""
+        from mcb.catalog.remedies import transport_refusal
+        from mcb.client.errors import TransportError
+
+        error = TransportError(f"{action.name}: no answer before mcb's call deadline", method=action.name,
+                               request_started=True, reason="deadline", waited_ms=waited_ms)
+        return transport_refusal(error, action.name, dict(arguments), server=call.context.server,
+                                 waited_ms=waited_ms)
 
     def _run_call(self, key: str, call: _Call, action: Action, arguments: dict, modern: bool) -> None:
         context = call.context
         result: dict | None = None
         failure: Refusal | None = None
         seconds = self.deadline_for(action)
-        timer = threading.Timer(seconds, self._deadline_passed, (call, action, seconds, modern))
+        call.started = time.monotonic()
+        timer = threading.Timer(seconds, self._deadline_passed, (call, action, arguments, seconds, modern))
         timer.daemon = True
         timer.start()
         try:
@@ -187,7 +209,7 @@ class SessionSteps:
             if not suggestion and not any(key in data for key in results.REMEDY_FIELDS):
                 data["no_remedy"] = "no such tool"
             raise Refusal("invalid_argument", error.message, remedy="name a tool that tools/list lists",
-                          did_you_mean=[suggestion] if suggestion else None, data=data) from None
+                          did_you_mean=suggestion, data=data) from None
 
     def check(self, action: Action, arguments: dict[str, Any]):
         return parse_arguments(action, arguments, root=self.session.options.root)

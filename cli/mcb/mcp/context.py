@@ -29,11 +29,20 @@ class CallContext:
         self._last_progress: float | None = None
         self._last_sent = 0.0
         self._lock = threading.Lock()
+        self.repeats = 0  # requests the client sent again after a lost answer (reads only, MCP-55)
+
+    def note_repeats(self, count: int) -> None:
+        self.repeats += count
 
     def client(self) -> Any:
         if self._client is None:
             self._client = self._make_client()
         return self._client
+
+    @property
+    def server(self) -> str | None:
+        """The server URL of the client this call built, if it built one (for the plugin probe)."""
+        return getattr(self._client, "server", None)
 
     def progress(self, done: float, total: float | None = None, message: str | None = None) -> None:
         if self._token is None or self.cancelled.is_set():
@@ -92,6 +101,9 @@ def client_factory(settings_loader: Callable[[], Any]) -> Callable[[], Any]:
         from mcb.client import McbClient
 
         settings = settings_loader()
-        return McbClient.from_settings(settings.model_copy(update={"admin_token": None}))
+        # MCP-54: through the MCP face a write is never repeated automatically; the refusal offers the identical
+        # call (same idempotency key) as retry_with instead. Reads are still repeated once by the transport.
+        return McbClient.from_settings(settings.model_copy(update={"admin_token": None}), repeat_writes=False,
+                                       fresh_read_repeat=True)
 
     return make

@@ -51,7 +51,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
         "preserve": []}},
     "terrain_prepare": {"terrain_id": "9c" * 32, "tile_index": 0},
     "terrain_brush_prepare": {"brush": {
-        "min": {"x": -4, "y": 80, "z": -4}, "max": {"x": 4, "y": 92, "z": 4}, "center": {"x": 0, "z": 0},
+        "min": {"x": -24, "y": 55, "z": -24}, "max": {"x": -16, "y": 70, "z": -16}, "center": {"x": -20, "z": -20},
         "radius": 3, "action": "raise", "amount": 3}},
     "schem_validate": {"paths": ["schematics/"], "strict": True},
     "schem_info": {"path": "house.schem"},

@@ -100,7 +100,7 @@ def project_context_text(session: Session) -> str:
 FACE_REMEDIES = {
     "invalid_argument": "field (the first argument at fault), with unknown/missing/accepted/did_you_mean",
     "path_denied": "field, and restart_with --root/--allow-any-path",
-    "context_limit": "retry_with {detail: summary} where that shrinks the answer; else no_remedy naming limit/offset",
+    "context_limit": "retry_with {detail: summary} or a smaller {limit} measured to fit; else no_remedy",
 }
 FACE_WITHOUT_REMEDY = {
     "internal": "a bug in mcb: the traceback is on stderr",

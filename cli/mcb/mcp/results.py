@@ -27,7 +27,7 @@ def success(outcome: Outcome, *, cap_bytes: int, arguments: dict[str, Any], tool
     text = compact(outcome.data)
     size = len(text.encode("utf-8"))
     if size > cap_bytes:
-        raise context_limit(tool, size, cap_bytes, arguments)
+        raise context_limit(tool, size, cap_bytes, arguments, outcome.data)
     content: list[dict[str, Any]] = [{"type": "text", "text": text}]
     for image in outcome.images:
         encoded = base64.b64encode(image.png).decode("ascii")
@@ -36,19 +36,52 @@ def success(outcome: Outcome, *, cap_bytes: int, arguments: dict[str, Any], tool
                           f"{MAX_IMAGE_BASE64} base64 characters", remedy="no call can fix this picture",
                           data={"no_remedy": "the picture itself is broken or too large"})
         content.append({"type": "image", "data": encoded, "mimeType": "image/png"})
-    return {"content": content, "structuredContent": outcome.data, "isError": False}
+    result = {"content": content, "structuredContent": outcome.data, "isError": False}
+    if outcome.meta:
+        result["_meta"] = dict(outcome.meta)
+    return result
 
 
-def context_limit(tool: str, size: int, cap: int, arguments: dict[str, Any]) -> Refusal:
-    # Only a narrowing known to shrink the answer is offered; tools that know better refuse before this cap.
+def context_limit(tool: str, size: int, cap: int, arguments: dict[str, Any],
+                  data: dict[str, Any] | None = None) -> Refusal:
+    """MCP-39: over the cap. Only a narrowing known to fit is offered: detail='summary', or for a paged answer the
+    largest `limit` whose page fits, measured on the answer itself (its fixed part plus the first items)."""
     narrowing = {"detail": "summary"} if arguments.get("detail") not in (None, "summary") else None
-    data: dict[str, Any] = {"bytes": size, "limit_bytes": cap}
+    facts: dict[str, Any] = {"result_bytes": size, "cap_bytes": cap}
+    if narrowing is None and data is not None:
+        fitting = _fitting_limit(data, cap)
+        if fitting is not None:
+            narrowing = {"limit": fitting, **({"offset": arguments["offset"]} if "offset" in arguments else {})}
     if narrowing is None:
-        data["no_remedy"] = ("no argument is known to make this answer fit; ask for a smaller page (limit, offset) "
-                             "or selection, or restart mcb mcp with a larger --max-result-kb")
+        facts["no_remedy"] = ("no argument makes this answer fit (even one item of a page is too large): restart "
+                              "mcb mcp with a larger --max-result-kb, or ask another tool for less")
+        remedy = "this answer cannot be narrowed to fit the cap"
+    else:
+        remedy = "ask for less: " + ", ".join(f"{key}={value!r}" for key, value in narrowing.items())
     return Refusal("context_limit", f"the {tool} result is {size} bytes, over the {cap}-byte cap",
-                   remedy="ask for less: " + ("detail='summary'" if narrowing else "a smaller page or selection"),
-                   retry_with=narrowing, data=data)
+                   remedy=remedy, retry_with=narrowing, data=facts)
+
+
+PAGE_MARGIN = 160  # room for has_more, next_offset and hint, which a shorter page adds
+
+
+def _fitting_limit(data: dict[str, Any], cap: int) -> int | None:
+    """The largest page size that fits under ``cap`` for a paged answer (``returned`` items in one list)."""
+    returned = data.get("returned")
+    if not isinstance(returned, int) or returned < 2:
+        return None
+    key = next((k for k, v in data.items() if isinstance(v, list) and len(v) == returned), None)
+    if key is None:
+        return None
+    items = data[key]
+    fixed = len(compact({**data, key: []}).encode("utf-8")) + PAGE_MARGIN
+    total, fits = fixed, 0
+    for item in items:
+        total += len(compact(item).encode("utf-8")) + 1
+        if total > cap:
+            break
+        fits += 1
+    return fits if 1 <= fits < returned else None
 
 
 def refusal(error: Refusal, *, repeated: dict | None = None) -> dict[str, Any]:

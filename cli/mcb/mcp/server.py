@@ -95,5 +95,10 @@ def run(catalog: Catalog | Callable[[], Catalog], options: Options, make_client:
 def make_options(*, read_only: bool, offline: bool, root: Path | None, allow_any_path: bool, max_result_kb: int,
                  version: str) -> Options:
     resolved = None if allow_any_path else (root or Path.cwd()).resolve()
+    if resolved is not None and not resolved.is_dir():
+        from mcb.errors import UsageError
+
+        raise UsageError(f"--root {root}: not an existing folder", code="root_not_found",
+                         hint="give the folder the tools may read and write, or --allow-any-path")
     return Options(read_only=read_only, offline=offline, root=resolved, max_result_bytes=max_result_kb * 1024,
                    version=version)

@@ -285,7 +285,7 @@ class Session:
         data = {"name": name}
         match = difflib.get_close_matches(name, list(served.visible_names), n=1, cutoff=0.6)
         if match:
-            data["did_you_mean"] = match[0]
+            data["did_you_mean"] = {name: match[0]}  # one shape everywhere: {given: suggestion} (MCP-29)
         raise ProtocolError(INVALID_PARAMS, f"unknown tool {name!r}" + (f"; did you mean {match[0]!r}?" if match
                                                                          else ""), data)
 

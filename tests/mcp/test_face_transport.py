@@ -1,0 +1,167 @@
+"""What the MCP face itself does toward the Minecraft server (issue 14 QA items 1, 2, 5): its own call deadline,
+writes never repeated automatically, reads repeated once. Against a live `mcb serve` behind the fault proxy."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "client"))  # rpc_testkit
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from rpc_testkit import FaultProxy  # noqa: E402
+from test_rpc_tools import box  # noqa: E402
+
+
+def _calls(proxy, method):
+    return [r for r in proxy.requests if isinstance(r.get("json"), dict) and r["json"].get("method") == method]
+
+
+def _structured(response):
+    result = response["result"]
+    return result["structuredContent"], result.get("isError", False)
+
+
+@pytest.fixture
+def proxied(live_server):
+    """(proxy, env) with `mcb mcp` pointed at the proxy; set proxy.decide to inject faults."""
+    with FaultProxy(live_server.url) as proxy:
+        env = {"MCB_SERVER": proxy.url, "MCB_AGENT_TOKEN": live_server.agent_token, "MCB_PLAYER_ID": "console"}
+        yield proxy, env
+
+
+def _plan(mcp):
+    data, failed = _structured(mcp.call("build_prepare", {"recipe": box(0, 100, 0)}))
+    assert not failed, data
+    return data
+
+
+def _only(method, decision):
+    return lambda r: decision if isinstance(r.get("json"), dict) and r["json"].get("method") == method else "forward"
+
+
+def test_a_lost_build_apply_answer_is_not_sent_again_through_mcp(mcp_process, proxied, live_server):
+    proxy, env = proxied
+    mcp = mcp_process(env=env)
+    mcp.initialize()
+    plan = _plan(mcp)
+    proxy.decide = _only("build_apply", "drop_after_forward")
+    arguments = {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"], "idempotency_key": "mcp-lost"}
+    error, failed = _structured(mcp.call("build_apply", arguments))
+    error = error["error"]
+    assert failed and error["code"] == "unavailable" and error["outcome_unknown"] is True
+    assert error["retry_with"] == arguments  # the identical call, same key: the agent decides to send it
+    assert len(_calls(proxy, "build_apply")) == 1  # MCP-54: never repeated automatically
+    proxy.decide = lambda r: "forward"
+    again, failed = _structured(mcp.call("build_apply", error["retry_with"]))
+    assert not failed, again
+    context, _ = _structured(mcp.call("project_context", {}))
+    assert [op["operation_id"] for op in context["operations"]] == [again["operation_id"]]
+
+
+def test_a_lost_build_apply_answer_in_a_batch_is_not_sent_again(mcp_process, proxied):
+    proxy, env = proxied
+    mcp = mcp_process(env=env)
+    mcp.initialize()
+    plan = _plan(mcp)
+    proxy.decide = _only("build_apply", "drop_after_forward")
+    arguments = {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"], "idempotency_key": "mcp-batch"}
+    data, _ = _structured(mcp.call("tool_batch", {"steps": [{"tool": "build_apply", "arguments": arguments}]}))
+    assert len(_calls(proxy, "build_apply")) == 1, data
+    assert json.dumps(arguments, sort_keys=True) in json.dumps(data, sort_keys=True)  # its retry_with
+
+
+def test_the_faces_own_deadline_on_build_apply_has_the_transport_shape(live_server):
+    """The face's deadline (30 s, here 1 s) gives the §1.7 shape the transport mapping gives, from one mapping."""
+    from mcb.catalog.registry import load_catalog
+    from mcb.client import McbClient
+    from mcb.mcp.session import Options, Session
+
+    class Lines:
+        def __init__(self):
+            self.messages = []
+
+        def write(self, line):
+            self.messages.append(json.loads(line))
+
+        def flush(self):
+            pass
+
+    with FaultProxy(live_server.url) as proxy:
+        catalog = load_catalog(no_extensions=True)
+        catalog.actions = [dataclasses.replace(a, deadline_s=1.0) if a.name == "build_apply" else a
+                           for a in catalog.actions]
+        out = Lines()
+        session = Session(catalog, Options(), out, lambda: McbClient(
+            proxy.url, agent_token=live_server.agent_token, player_id="console", repeat_writes=False))
+        session.handle({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
+        session.handle({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+        def call(request_id, name, arguments):
+            session.handle({"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
+                            "params": {"name": name, "arguments": arguments}})
+            limit = time.monotonic() + 20
+            while time.monotonic() < limit:
+                for message in out.messages:
+                    if message.get("id") == request_id:
+                        return message["result"]
+                time.sleep(0.02)
+            raise AssertionError(f"no answer to {name}")
+
+        plan = call(1, "build_prepare", {"recipe": box(0, 100, 0)})["structuredContent"]
+        proxy.decide = _only("build_apply", ("sleep_then_forward", 3.0))
+        arguments = {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"], "idempotency_key": "stalled"}
+        result = call(2, "build_apply", arguments)
+        session.close()
+    error = result["structuredContent"]["error"]
+    assert result["isError"] and error["code"] == "timeout"
+    transport = error["transport"]
+    assert (transport["request_started"], transport["timed_out"], transport["reason"]) == (True, True, "deadline")
+    assert 1000 <= transport["waited_ms"] < 3000
+    assert error["plugin"] in {"alive", "unknown"} and "plugin_reason" in error
+    assert error["retry_with"] == arguments and error["next_call"]["tool"] == "project_context"
+
+
+BOX = {"min": {"x": 0, "y": 100, "z": 0}, "max": {"x": 1, "y": 100, "z": 0}}
+
+
+def test_a_read_repeated_once_after_a_lost_answer_says_so_in_meta(mcp_process, proxied):
+    proxy, env = proxied
+    mcp = mcp_process(env=env)
+    mcp.initialize()
+    seen = {"n": 0}
+
+    def drop_first(request):
+        if isinstance(request.get("json"), dict) and request["json"].get("method") == "region_inspect":
+            seen["n"] += 1
+            return "drop_after_forward" if seen["n"] == 1 else "forward"
+        return "forward"
+
+    proxy.decide = drop_first
+    result = mcp.call("region_inspect", BOX)["result"]
+    assert not result["isError"] and result["structuredContent"]["palette"] == {"minecraft:air": 2}
+    assert result["_meta"]["mcb/transport"] == {"repeats": 1} and len(_calls(proxy, "region_inspect")) == 2
+    plain = mcp.call("region_inspect", BOX)["result"]
+    assert "mcb/transport" not in plain.get("_meta", {})
+
+
+def test_a_read_that_timed_out_is_repeated_once_with_a_fresh_deadline(live_server):
+    """The MCP face's client (fresh_read_repeat): the repeat gets its own budget; waited_ms is the whole wait."""
+    from mcb.client import McbClient
+    from mcb.client.errors import TransportError
+
+    with FaultProxy(live_server.url, _only("region_inspect", ("sleep_then_forward", 1.6))) as proxy:
+        with McbClient(proxy.url, agent_token=live_server.agent_token, player_id="console", timeout=1.0,
+                       repeat_writes=False, fresh_read_repeat=True) as client:
+            with pytest.raises(TransportError) as caught:
+                client.call("region_inspect", BOX)
+        time.sleep(1.0)  # let the stalled forwards finish before the server stops
+        assert len(_calls(proxy, "region_inspect")) == 2
+    error = caught.value
+    assert error.reason == "deadline" and error.repeated and error.waited_ms >= 2000
