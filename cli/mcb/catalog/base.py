@@ -16,6 +16,9 @@ if TYPE_CHECKING:  # only annotations need it: importing the types costs no pyda
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 
 
+MAX_IMAGE_BASE64 = 12_000_000  # the bridge's limit on one image's base64 text (protocol §8.1), for every tool
+
+
 @dataclass(frozen=True)
 class Hints:
     """The four MCP tool annotations; every action states all four."""

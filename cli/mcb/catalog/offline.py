@@ -19,6 +19,8 @@ from mcb.catalog.adapters import (READER, WRITER, Arguments, FileProgress, Globs
                                   existing_input, new_output, page, refusal_from, refusing, report_page)
 from mcb.catalog.base import Action, Context, Image, Outcome, Refusal
 from mcb.recipes.compile import DEFAULT_MAX_BLOCKS, SCAN_BUDGET_CAP  # the compiler's own limits (no numpy)
+from mcb.schematics.render_limits import SCALE_MAX, SCALE_MIN
+from mcb.terrain.limits import DEFAULT_RESOLUTION, DEFAULT_TILE_BUDGET, RESOLUTION_MAX, RESOLUTION_MIN
 
 # -- schematics ---------------------------------------------------------------------------------------------------
 
@@ -153,7 +155,7 @@ def schem_convert(args: ConvertArgs, ctx: Context) -> Outcome:
 class RenderArgs(Arguments):
     path: Path_ = Field(description="Sponge schematic (v1/v2/v3).")
     view: Literal["top", "iso", "both"] = Field("both", description="top (height map), iso (isometric) or both.")
-    scale: int | None = Field(None, ge=1, le=64, description="Pixels per block (default: fit ~1400 px).")
+    scale: int | None = Field(None, ge=SCALE_MIN, le=SCALE_MAX, description="Pixels per block (default: fit ~1400 px).")
     max_side: int | None = Field(None, ge=64, le=4096, description="Shrink the picture to at most this many pixels "
                                                                     "on its longest side.")
 
@@ -318,8 +320,9 @@ def block_describe(args: DescribeArgs, ctx: Context) -> Outcome:
 
 class TerrainPreviewArgs(Arguments):
     path: Path_ = Field(description="Terrain recipe JSON file.")
-    resolution: int = Field(256, ge=32, le=256, description="Samples per axis.")  # the CLI's --resolution range
-    budget: int = Field(4096, ge=1, le=4096, description="Tile budget (the server's max-plan-blocks).")
+    resolution: int = Field(DEFAULT_RESOLUTION, ge=RESOLUTION_MIN, le=RESOLUTION_MAX, description="Samples per axis.")
+    budget: int = Field(DEFAULT_TILE_BUDGET, ge=1, le=DEFAULT_TILE_BUDGET,
+                        description="Tile budget (the server's max-plan-blocks).")
 
 
 def terrain_preview_offline(args: TerrainPreviewArgs, ctx: Context) -> Outcome:

@@ -25,7 +25,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, StringConstraints, model_validator
 from pydantic_core import PydanticCustomError
 
-from mcb.catalog.base import Action, Context, Hints, Image, Outcome, Refusal
+from mcb.catalog.base import MAX_IMAGE_BASE64, Action, Context, Hints, Image, Outcome, Refusal
 from mcb.catalog.remedies import (  # the §2.4 table and the §1.7 mapping live there; re-exported per the contract
     PLUGIN_REMEDIES,
     default_refusal,
@@ -41,7 +41,6 @@ from mcb.terrain.model import BrushModel, TerrainRecipeModel
 
 log = logging.getLogger("mcb.mcp")
 
-MAX_IMAGE_BASE64 = 12_000_000  # the bridge's limit on one image's base64 text (protocol §8.1)
 MAX_APPLY_WAIT = 25  # seconds build_apply may wait, inside the 30 s tool deadline (MCP-51)
 
 

@@ -12,6 +12,7 @@ import typer
 
 from mcb.errors import UsageError
 from mcb.options import JsonOpt, McVersionOpt, terminal
+from mcb.schematics.render_limits import SCALE_MAX, SCALE_MIN
 
 FileArg = Annotated[Path, typer.Argument(metavar="FILE", readable=False, help="Sponge schematic (.schem, v1/v2/v3).")]
 OutOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Where to write the result.")]
@@ -90,7 +91,7 @@ def render(
     output: Annotated[Path, typer.Option("--output", "-o", help="PNG file to write.")],
     view: Annotated[str, typer.Option("--view", help="top (height map), iso (isometric) or both.")] = "both",
     scale: Annotated[int | None, typer.Option("--scale", help="Pixels per block (default: fit ~1400 px).",
-                                              min=1, max=64)] = None,
+                                              min=SCALE_MIN, max=SCALE_MAX)] = None,
     json_: JsonOpt = False,
 ) -> None:
     """Draw a schematic as a PNG: a top-down map shaded by height and/or an isometric view from the south-east.

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from mcb.options import FormatOpt, JsonOpt, terminal
+from mcb.terrain.limits import DEFAULT_RESOLUTION, DEFAULT_TILE_BUDGET, RESOLUTION_MAX, RESOLUTION_MIN
 from mcb.wording import plural
 
 terrain_app = typer.Typer(
@@ -16,10 +17,11 @@ terrain_app = typer.Typer(
 )
 
 RecipeArg = Annotated[str, typer.Argument(metavar="RECIPE", help="Terrain recipe JSON file ('-' = stdin).")]
-BudgetOpt = Annotated[int, typer.Option("--budget", min=1, max=4096,
+BudgetOpt = Annotated[int, typer.Option("--budget", min=1, max=DEFAULT_TILE_BUDGET,
                                         help="Tile budget offline (the server's max-plan-blocks, 1..4096); "
                                              "a server always uses its own.")]
-ResolutionOpt = Annotated[int | None, typer.Option("--resolution", "-r", min=32, max=256,
+ResolutionOpt = Annotated[int | None, typer.Option("--resolution", "-r", min=RESOLUTION_MIN,
+                                                   max=RESOLUTION_MAX,
                                                    help="Samples per axis, 32..256, at most one per block "
                                                         "(offline default 256, server default 128).")]
 OutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Write the PNG image here.")]
@@ -74,7 +76,7 @@ def preview(
     output: OutputOpt = None,
     offline: Annotated[bool, typer.Option("--offline", help="Compute locally, no server needed.")] = False,
     resolution: ResolutionOpt = None,
-    budget: BudgetOpt = 4096,
+    budget: BudgetOpt = DEFAULT_TILE_BUDGET,
     json_: JsonOpt = False,
 ) -> None:
     """Preview a recipe's heightmap: terrain_id, sampled height range, clipped samples, tile layout, PNG.
@@ -95,7 +97,7 @@ def preview(
     if offline:
         from mcb.terrain.offline import offline_picture
 
-        result, png, box = offline_picture(recipe, resolution or 256, budget, picture=output is not None)
+        result, png, box = offline_picture(recipe, resolution or DEFAULT_RESOLUTION, budget, picture=output is not None)
         result["picture"] = {"map": box.to_json()} if box is not None else None
         wire_id = result.pop("wire_terrain_id")
         if wire_id != result["terrain_id"]:
@@ -146,7 +148,7 @@ def _show_preview(term, r: dict) -> None:
 def tiles(
     ctx: typer.Context,
     recipe: RecipeArg,
-    budget: BudgetOpt = 4096,
+    budget: BudgetOpt = DEFAULT_TILE_BUDGET,
     start: Annotated[int, typer.Option("--start", min=0, help="First tile index.")] = 0,
     count: Annotated[int | None, typer.Option("--count", min=1, help="How many tiles (default all).")] = None,
     json_: JsonOpt = False,

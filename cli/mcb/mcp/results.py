@@ -10,9 +10,8 @@ import base64
 import json
 from typing import Any
 
-from mcb.catalog.base import Outcome, Refusal
+from mcb.catalog.base import MAX_IMAGE_BASE64, Outcome, Refusal
 
-MAX_IMAGE_BASE64 = 12_000_000
 MAX_REFUSAL_BYTES = 32 * 1024
 REMEDY_FIELDS = ("retry_with", "field", "next_call", "restart_with", "retry_after_ms", "no_remedy")
 

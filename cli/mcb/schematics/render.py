@@ -22,6 +22,7 @@ import numpy as np
 from mcb.errors import InputError, UsageError
 from mcb.fileio import write_atomic
 from mcb.schematics.model import Schematic
+from mcb.schematics.render_limits import SCALE_MAX, SCALE_MIN
 
 VIEWS = ("top", "iso", "both")
 BACKGROUND = (24, 26, 32)
@@ -195,8 +196,8 @@ def render_schematic(schem: Schematic, view: str = "both", scale: int | None = N
 
     if view not in VIEWS:
         raise UsageError(f"unknown view {view!r}", hint="use top, iso or both")
-    if scale is not None and not 1 <= scale <= 64:
-        raise UsageError(f"scale must be between 1 and 64, not {scale}")
+    if scale is not None and not SCALE_MIN <= scale <= SCALE_MAX:
+        raise UsageError(f"scale must be between {SCALE_MIN} and {SCALE_MAX}, not {scale}")
     if view == "top":
         return render_top(schem, scale or auto_scale(schem, "top"))
     if view == "iso":

@@ -12,6 +12,7 @@ import io
 import numpy as np
 
 from mcb.terrain.heightfield import surface_heights
+from mcb.terrain.limits import RESOLUTION_MAX, RESOLUTION_MIN
 from mcb.terrain.recipe import TerrainRecipe, TerrainRecipeError
 from mcb.terrain.tiling import DEFAULT_TILE_BUDGET, tile_grid
 
@@ -31,8 +32,8 @@ def sample_coordinates(minimum: int, extent: int, count: int) -> np.ndarray:
 
 def sample_heights(recipe: TerrainRecipe, resolution: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(xs, zs, heights[z, x]) of the preview grid."""
-    if resolution < 32 or resolution > 256:
-        raise TerrainRecipeError("Resolution must be 32..256")
+    if resolution < RESOLUTION_MIN or resolution > RESOLUTION_MAX:
+        raise TerrainRecipeError(f"Resolution must be {RESOLUTION_MIN}..{RESOLUTION_MAX}")
     w = min(resolution, recipe.width)
     h = min(resolution, recipe.length)
     xs = sample_coordinates(recipe.bounds.min[0], recipe.width, w)

@@ -9,7 +9,7 @@ import numpy as np
 from mcb.terrain.heightfield import surface_heights
 from mcb.terrain.recipe import Box, TerrainRecipe, TerrainRecipeError
 
-DEFAULT_TILE_BUDGET = 4096
+from mcb.terrain.limits import DEFAULT_TILE_BUDGET  # noqa: F401 (imported from here by callers)
 AIR = "minecraft:air"
 
 

@@ -1,0 +1,7 @@
+"""The numbers that bound an offline terrain preview, in one light module: the core checks them, and the CLI
+options and the MCP tool schema state them from here (importing this costs no numpy)."""
+
+RESOLUTION_MIN = 32
+RESOLUTION_MAX = 256
+DEFAULT_RESOLUTION = 256  # offline; the server's own default is 128
+DEFAULT_TILE_BUDGET = 4096  # the server's max-plan-blocks
