@@ -37,6 +37,12 @@ def live_server(tmp_path):
 
 
 @pytest.fixture
+def live(live_server):
+    """The same live `mcb serve`, under the short name the RPC tool tests use."""
+    return live_server
+
+
+@pytest.fixture
 def server_env(live_server) -> dict[str, str]:
     """The environment that points `mcb mcp` at the live server with the agent token only."""
     return {"MCB_SERVER": live_server.url, "MCB_AGENT_TOKEN": live_server.agent_token, "MCB_PLAYER_ID": "console"}

@@ -20,14 +20,6 @@ from rpc_testkit import FaultProxy, busy_body, free_port  # noqa: E402
 from test_rpc_tools import REMEDY_FIELDS, DirectContext, box, operations, refuse, run  # noqa: E402
 
 
-@pytest.fixture
-def live(tmp_path):
-    from mcb.server.testing import run_server
-
-    with run_server(tmp_path / "server", tick_ms=2) as server:
-        yield server
-
-
 def client_for(server, url, **options):
     from mcb.client import McbClient
 

@@ -69,14 +69,6 @@ def box(x, y, z, size=3, block="minecraft:stone_bricks"):
         "max": {"x": x + size - 1, "y": y + size - 1, "z": z + size - 1}, "block": block}]}
 
 
-@pytest.fixture
-def live(tmp_path):
-    from mcb.server.testing import run_server
-
-    with run_server(tmp_path / "server", tick_ms=2) as server:
-        yield server
-
-
 def settings_client(server, monkeypatch, url=None, **options):
     """The client exactly as the CLI builds it from settings (MCB_SERVER, agent token, player id)."""
     from mcb.client import McbClient

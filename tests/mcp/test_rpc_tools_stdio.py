@@ -23,14 +23,6 @@ from test_rpc_tools import BRIDGE_ORDER, CAMERA_PLAYER, SMALL_HILL, box  # noqa:
 
 
 @pytest.fixture
-def live(tmp_path):
-    from mcb.server.testing import run_server
-
-    with run_server(tmp_path / "server", tick_ms=2) as server:
-        yield server
-
-
-@pytest.fixture
 def slow(tmp_path):
     from mcb.server.testing import run_server
 
