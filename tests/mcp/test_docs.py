@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mcb.catalog.registry import load_catalog
-from mcb.mcp.arguments import parse_arguments
+from mcb.catalog.arguments import parse_arguments
 from mcb.mcp.docs import DOC, EXAMPLES, render
 
 

@@ -46,7 +46,7 @@ class RecordingContext:
 
 
 def call(name: str, arguments: dict, ctx=None, root: Path = Path("/")):
-    from mcb.mcp.arguments import parse_arguments
+    from mcb.catalog.arguments import parse_arguments
 
     action = ACTIONS[name]
     return action.run(parse_arguments(action, arguments, root=root), ctx or RecordingContext())

@@ -1,7 +1,7 @@
 """The 19 RPC actions called directly (a small real Context, the client from settings) against a live `mcb serve`.
 
 Every call goes over real HTTP to the local reference server; arguments pass through the face's own argument
-check (mcb.mcp.arguments.parse_arguments), as a tools/call would.
+check (mcb.catalog.arguments.parse_arguments), as a tools/call would.
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ def admin(server, method, params):
 
 
 def run(name, arguments, ctx) -> Outcome:
-    from mcb.mcp.arguments import parse_arguments
+    from mcb.catalog.arguments import parse_arguments
 
     action = ACTIONS[name]
     return action.run(parse_arguments(action, arguments, root=None), ctx)
@@ -369,7 +369,7 @@ def test_a_wait_longer_than_wait_seconds_returns_the_status_and_a_poll(slow):
 
 def test_arguments_are_checked_before_any_request(live, monkeypatch):
     """Bad arguments never reach the server (the face's check uses these models)."""
-    from mcb.mcp.arguments import parse_arguments
+    from mcb.catalog.arguments import parse_arguments
 
     with pytest.raises(Refusal) as caught:
         parse_arguments(ACTIONS["build_prepare"], {"recipe": copy.deepcopy(box(0, 100, 0)) | {"operations": []}},

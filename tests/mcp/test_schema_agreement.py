@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 from mcb.catalog.base import Refusal
 from mcb.catalog.registry import load_catalog
 from mcb.mcp import manifest
-from mcb.mcp.arguments import parse_arguments
+from mcb.catalog.arguments import parse_arguments
 from mcb.mcp.docs import EXAMPLES
 
 ACTIONS = load_catalog(no_extensions=True).actions

@@ -16,7 +16,7 @@ import logging
 from pathlib import Path
 from typing import Any, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from mcb.catalog.base import Action, Cancelled, Context, Hints, Outcome, Refusal
 
@@ -56,7 +56,7 @@ class StepRunner(Protocol):
 
 
 class CatalogSteps:
-    """The registry's actions, arguments checked by their models in strict JSON mode (no path root)."""
+    """The registry's actions, arguments checked as a single call's are (no path root)."""
 
     cap_bytes = RESULT_CAP_BYTES
 
@@ -69,14 +69,9 @@ class CatalogSteps:
         return actions[name]
 
     def check(self, action: Action, arguments: dict[str, Any]) -> BaseModel:
-        try:
-            return action.input_model.model_validate_json(json.dumps(arguments, allow_nan=False), strict=True)
-        except ValidationError as error:
-            first = error.errors(include_url=False)[0]
-            where = "/".join(str(part) for part in first["loc"])
-            raise Refusal("invalid_argument", f"{action.name}: {where or '(arguments)'}: {first['msg']}",
-                          field=str(first["loc"][0]) if first["loc"] else None,
-                          remedy=f"call {action.name} with its accepted arguments") from None
+        from mcb.catalog.arguments import parse_arguments
+
+        return parse_arguments(action, arguments, root=None)  # the same check a single tools/call gets
 
 
 def unknown_tool(name: str, known: list[str]) -> Refusal:

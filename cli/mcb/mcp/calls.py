@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from mcb.catalog.base import Action, Cancelled, Refusal
 from mcb.mcp import framing, results
-from mcb.mcp.arguments import parse_arguments
+from mcb.catalog.arguments import parse_arguments
 from mcb.mcp.context import CallContext
 from mcb.mcp.framing import ProtocolError
 

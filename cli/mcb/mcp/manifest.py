@@ -6,7 +6,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from mcb.catalog.base import Action, Outcome
-from mcb.mcp.arguments import input_schema
+from mcb.catalog.arguments import input_schema
 
 if TYPE_CHECKING:
     from mcb.mcp.session import Session
