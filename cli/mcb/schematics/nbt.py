@@ -82,7 +82,7 @@ _ARRAY_NAME = {TAG_BYTE_ARRAY: "byte array", TAG_INT_ARRAY: "int array", TAG_LON
 _LIST_CODE = {TAG_BYTE: "b", TAG_SHORT: "h", TAG_INT: "i", TAG_LONG: "q", TAG_FLOAT: "f", TAG_DOUBLE: "d"}
 _INT = struct.Struct(">i")
 _THREE_INTS = struct.Struct(">3i")
-_CHUNK = 4 * 1024 * 1024
+_CHUNK = 1024 * 1024  # inflate step: a bomb's refusal holds a few MiB, not 4 MiB chunks and their joins
 _SHORT_ARRAYS = {unit: [struct.Struct(f">{n}{code}") for n in range(17)] for unit, code in ((4, "i"), (8, "q"))}
 _TEXTS = 8192  # distinct short strings remembered (tag names and ids repeat a lot)
 
