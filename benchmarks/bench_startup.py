@@ -4,7 +4,8 @@
 
 Rows (targets from issue 12): `mcb schem validate SMALL.schem` <= 1.0x, `mcb context --json` against a live
 `mcb serve` <= 1.1x, `mcb --help` <= 1.3x; each divided by `python minimal_typer_app.py --help` run with the
-same Typer. Runs are interleaved so the machine's noise hits every row alike; figures are medians.
+same Typer; the same app running its one-option command is printed beside them as Typer's own floor for a
+command that parses a value. Runs are interleaved so the machine's noise hits every row alike; figures are medians.
 
 ``--also-typer DIR`` adds the same rows with another Typer release put first on the path (e.g. a
 ``pip install --no-deps --target DIR typer==0.28.0``), all interleaved in the one run, so two releases compare
@@ -34,18 +35,25 @@ from mcb.server.testing import spawn_server  # noqa: E402
 HERE = Path(__file__).resolve().parent
 SMALL = ROOT / "schematics" / "house.schem"
 BASELINE = "minimal typer app --help"
+# The same app running its one-option command: what Typer itself costs before any command body runs (typer >= 0.29
+# imports pydantic and builds a TypeAdapter for a parameter with a value, which `--help` never does).
+COMMAND_FLOOR = "minimal typer app hello --name x"
 TARGETS = {"mcb schem validate SMALL.schem": 1.0, "mcb context --json": 1.1, "mcb --help": 1.3}
+
+
+PYTHON = sys.executable  # the interpreter measured (--python): its mcb, Typer and baseline app
 
 
 def rows(typer_dir: str | None, label: str) -> dict[str, list[str]]:
     """The benchmark's commands; ``typer_dir`` goes first on sys.path (None: the installed Typer)."""
     prefix = f"import sys; sys.path.insert(0, {typer_dir!r}); " if typer_dir else "import sys; "
     # What the console script runs (the Typer app), spelled out so the row measures it whatever the script says.
-    mcb = [sys.executable, "-c", prefix + "from mcb.app import main; sys.exit(main())"]
-    baseline = [sys.executable, "-c", prefix + f"import runpy; runpy.run_path({str(HERE / 'minimal_typer_app.py')!r}, "
+    mcb = [PYTHON, "-c", prefix + "from mcb.app import main; sys.exit(main())"]
+    baseline = [PYTHON, "-c", prefix + f"import runpy; runpy.run_path({str(HERE / 'minimal_typer_app.py')!r}, "
                 "run_name='__main__')", "--help"]
     return {
         f"{BASELINE}{label}": baseline,
+        f"{COMMAND_FLOOR}{label}": [*baseline[:-1], "hello", "--name", "x"],
         f"mcb schem validate SMALL.schem{label}": [*mcb, "schem", "validate", str(SMALL)],
         f"mcb context --json{label}": [*mcb, "context", "--json"],
         f"mcb --help{label}": [*mcb, "--help"],
@@ -113,7 +121,7 @@ def breakdown(typer_dirs: dict[str, str | None], repeats: int, env: dict) -> Non
     runs: dict[str, list[dict]] = {label: [] for label in typer_dirs}
     for _ in range(repeats):  # interleaved: each round runs every release once
         for label, typer_dir in typer_dirs.items():
-            done = subprocess.run([sys.executable, "-c", BREAKDOWN_PROBE, typer_dir or ""], env=env,
+            done = subprocess.run([PYTHON, "-c", BREAKDOWN_PROBE, typer_dir or ""], env=env,
                                   capture_output=True, text=True, check=True)
             runs[label].append(json.loads(done.stdout))
     for label, samples in runs.items():
@@ -127,10 +135,14 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=15)
     parser.add_argument("--also-typer", metavar="DIR", help="another Typer release to measure beside the installed one")
     parser.add_argument("--breakdown", action="store_true", help="per-component times of `mcb context --json`")
+    parser.add_argument("--python", help="measure this interpreter's install (make bench passes a venv holding only "
+                        "what `pip install mcb` brings: the test extras add click, and httpx then imports its own CLI)")
     options = parser.parse_args()
-    import typer
-
-    sets = {f" (typer {typer.__version__})": None}
+    global PYTHON
+    PYTHON = options.python or sys.executable
+    version = subprocess.run([PYTHON, "-c", "import typer; print(typer.__version__)"], capture_output=True,
+                             text=True, check=True).stdout.strip()
+    sets = {f" (typer {version})": None}
     if options.also_typer:
         sets[" (typer from --also-typer)"] = options.also_typer
     commands = {}
@@ -157,6 +169,9 @@ def main() -> None:
                 ratio = medians[name + label] / medians[BASELINE + label]
                 verdict = "ok" if ratio <= target else "over"
                 print(f"  {name} / {BASELINE} = {ratio:.2f}x (target <= {target}x: {verdict})")
+            for name in TARGETS:
+                ratio = medians[name + label] / medians[COMMAND_FLOOR + label]
+                print(f"  {name} / {COMMAND_FLOOR} = {ratio:.2f}x (context: Typer's own floor for a command)")
 
 
 if __name__ == "__main__":

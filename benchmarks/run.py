@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,11 +13,17 @@ HERE = Path(__file__).resolve().parent
 def main() -> int:
     failures = 0
     selected = sys.argv[1:]
+    startup_args = []
+    if "--user-python" in selected:  # the interpreter of a plain `pip install` (make bench builds one)
+        at = selected.index("--user-python")
+        startup_args = ["--python", os.path.abspath(selected[at + 1])]  # not resolve(): a venv python is a link
+        del selected[at:at + 2]
     for script in sorted(HERE.glob("bench_*.py")):
         if selected and script.stem.removeprefix("bench_") not in selected:
             continue
         print(f"\n=== {script.name}", flush=True)
-        result = subprocess.run([sys.executable, str(script)], cwd=HERE)
+        extra = startup_args if script.stem == "bench_startup" else []
+        result = subprocess.run([sys.executable, str(script), *extra], cwd=HERE)
         failures += result.returncode != 0
     return 1 if failures else 0
 
