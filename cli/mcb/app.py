@@ -45,6 +45,7 @@ class McbGroup(TyperGroup):
         return load_command(cmd_name)
 
     def format_help(self, ctx, formatter):
+        hide_flag_types(self)  # again: Typer adds --install-completion/--show-completion after __init__
         with self._listing_only():
             return super().format_help(ctx, formatter)
 

@@ -21,7 +21,7 @@ def build(
     asset: Annotated[str | None, typer.Option("--asset", help="Library schematic to place instead of a recipe.")] = None,
     target: Annotated[str | None, typer.Option("--target", help="Anchor x,y,z: where --asset goes, or the recipe's min corner.")] = None,
     rotation: Annotated[int, typer.Option("--rotation", help="Clockwise degrees (seen from above): 0, 90, 180, 270.")] = 0,
-    dependency: Annotated[list[str] | None, typer.Option("--dependency", "-d", help="Read dependency x,y,z (repeatable).")] = None,
+    dependency: Annotated[list[str] | None, typer.Option("--dependency", "-d", metavar="X,Y,Z", help="Read dependency x,y,z (repeatable).")] = None,
     part: Annotated[str | None, typer.Option("--part", help="Restrict writes to this part's exact mask.")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Stop after prepare: show the plan, write nothing.")] = False,
     timeout: Annotated[float, typer.Option("--wait-timeout", help="Seconds to wait for the operation.", min=0.1)] = 600.0,

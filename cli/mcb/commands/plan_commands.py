@@ -69,7 +69,7 @@ def recipe_positions(recipe: dict) -> set[tuple[int, int, int]] | None:
 def prepare(
     ctx: typer.Context,
     recipe_file: Annotated[str, typer.Argument(metavar="RECIPE", help="Recipe JSON file, or - for stdin.")],
-    dependency: Annotated[list[str] | None, typer.Option("--dependency", "-d", help="Read dependency x,y,z (repeatable).")] = None,
+    dependency: Annotated[list[str] | None, typer.Option("--dependency", "-d", metavar="X,Y,Z", help="Read dependency x,y,z (repeatable).")] = None,
     part: Annotated[str | None, typer.Option("--part", help="Restrict writes to this part's exact mask.")] = None,
     expected: Annotated[Path | None, typer.Option("--expected", readable=False, help="Saved `mcb inspect --blocks --json`: refuse if the world changed.")] = None,
     output: OutputPlanOpt = None,

@@ -24,15 +24,15 @@ MaxBlocksOpt = Annotated[
 @recipe_app.command("lint")
 def lint(
     ctx: typer.Context,
-    paths: Annotated[list[Path], typer.Argument(metavar="FILE|DIR...", readable=False, help="Recipe files, directories to walk, or - "
+    paths: Annotated[list[Path], typer.Argument(metavar="FILE|DIR", readable=False, help="Recipe files, directories to walk, or - "
                                                 "for stdin.")],
     mc_version: McVersionOpt = None,
     max_plan_blocks: MaxBlocksOpt = 4096,
     format_: FormatOpt = None,
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too (exit 1).")] = False,
-    glob: Annotated[list[str] | None, typer.Option("--glob", help="File-name pattern when walking directories "
+    glob: Annotated[list[str] | None, typer.Option("--glob", metavar="PATTERN", help="File-name pattern when walking directories "
                                                    "(repeatable; default *.json).")] = None,
-    exclude: Annotated[list[str] | None, typer.Option("--exclude", help="Skip files, named or walked, whose name or "
+    exclude: Annotated[list[str] | None, typer.Option("--exclude", metavar="PATTERN", help="Skip files, named or walked, whose name or "
                                                       "path matches (repeatable; walking skips *.schema.json).")] = None,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Files checked in parallel (default 1: "
                                              "linting is pure Python, threads do not help).")] = None,
@@ -152,7 +152,7 @@ def _print_summary(term, summary: dict) -> None:
 @recipe_app.command("fmt")
 def fmt(
     ctx: typer.Context,
-    files: Annotated[list[Path], typer.Argument(metavar="FILE...", readable=False, help="Recipe files (several with -i or --check); "
+    files: Annotated[list[Path], typer.Argument(metavar="FILE", readable=False, help="Recipe files (several with -i or --check); "
                                                 "- reads stdin.")],
     in_place: Annotated[bool, typer.Option("--in-place", "-i", help="Rewrite the files (atomically).")] = False,
     check: Annotated[bool, typer.Option("--check", help="Change nothing; exit 1 if a file is not formatted.")] = False,

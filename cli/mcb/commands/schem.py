@@ -20,13 +20,13 @@ schem_app = typer.Typer(
 @schem_app.command("validate")
 def validate(
     ctx: typer.Context,
-    paths: Annotated[list[Path], typer.Argument(metavar="FILE|DIR...", readable=False, help="Schematic files, or directories to walk.")],
+    paths: Annotated[list[Path], typer.Argument(metavar="FILE|DIR", readable=False, help="Schematic files, or directories to walk.")],
     profile: Annotated[str, typer.Option("--profile", "-p", help="server: the plugin's import subset (default); "
                                          "spec: Sponge spec + WorldEdit interoperability.")] = "server",
     mc_version: McVersionOpt = None,
     format_: FormatOpt = None,
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too (exit 1).")] = False,
-    glob: Annotated[list[str] | None, typer.Option("--glob", help="File-name pattern when walking directories "
+    glob: Annotated[list[str] | None, typer.Option("--glob", metavar="PATTERN", help="File-name pattern when walking directories "
                                                    "(repeatable; default *.schem).")] = None,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Files checked in parallel.")] = None,
     json_: JsonOpt = False,

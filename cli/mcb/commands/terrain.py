@@ -30,13 +30,13 @@ OutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Write th
 @terrain_app.command("lint")
 def lint(
     ctx: typer.Context,
-    paths: Annotated[list[str], typer.Argument(metavar="FILE|DIR...", help="Recipes/brushes or directories "
+    paths: Annotated[list[str], typer.Argument(metavar="FILE|DIR", help="Recipes/brushes or directories "
                                                "(walked for *.json; *.schema.json skipped).")],
     fmt: FormatOpt = None,
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too.")] = False,
-    glob: Annotated[list[str] | None, typer.Option("--glob", help="File-name pattern when walking directories "
+    glob: Annotated[list[str] | None, typer.Option("--glob", metavar="PATTERN", help="File-name pattern when walking directories "
                                                    "(repeatable; default *.json).")] = None,
-    exclude: Annotated[list[str] | None, typer.Option("--exclude", help="Skip files, named or walked, whose name or "
+    exclude: Annotated[list[str] | None, typer.Option("--exclude", metavar="PATTERN", help="Skip files, named or walked, whose name or "
                                                       "path matches (repeatable; walking skips *.schema.json).")] = None,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Parallel checks.")] = None,
     json_: JsonOpt = False,
