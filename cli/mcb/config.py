@@ -31,6 +31,7 @@ DEFAULT_PLAYER_ID = "console"  # the local-automation principal; `mcb serve` acc
 PROJECT_FILE = ".mcb.toml"
 PROFILE_KEYS = ("server", "timeout", "player_id", "project_id", "token_file", "agent_token_file")
 PROJECT_KEYS = ("server", "profile", "timeout", "player_id", "project_id")
+USER_KEYS = ("profile", "profiles")  # the user config's top level: the active profile and the profile tables
 ENV = {
     "server": "MCB_SERVER", "profile": "MCB_PROFILE", "admin_token": "MCB_TOKEN", "agent_token": "MCB_AGENT_TOKEN",
     "player_id": "MCB_PLAYER_ID", "project_id": "MCB_PROJECT_ID",
@@ -134,9 +135,24 @@ def _profiles(data: dict, path: Path) -> dict:
     for name, section in profiles.items():
         if not isinstance(section, dict):
             raise ConfigError(f"{path}: profile {name!r} must be a [profiles.{name}] table")
+        _check_keys(section, PROFILE_KEYS, f"{path} [profiles.{name}]")
         _check_strings(section, f"{path} [profiles.{name}]")
+    _check_keys(data, USER_KEYS, str(path))
     _check_strings({k: v for k, v in data.items() if k != "profiles"}, str(path))
     return profiles
+
+
+def _check_keys(table: dict, allowed: tuple[str, ...], where: str) -> None:
+    """A misspelt key would be silently ignored (and its setting taken from elsewhere): refuse it by name."""
+    unknown = sorted(set(table) - set(allowed))
+    if unknown:
+        import difflib
+
+        near = {key: difflib.get_close_matches(key.replace("_url", ""), allowed, n=1, cutoff=0.6) for key in unknown}
+        guesses = [f"{key} -> {match[0]}" for key, match in near.items() if match]
+        raise ConfigError(f"{where}: unknown key(s) {', '.join(unknown)}",
+                          hint=(f"did you mean {', '.join(guesses)}? " if guesses else "") + "allowed: "
+                          + ", ".join(allowed))
 
 
 def load_settings(*, server: str | None = None, profile: str | None = None, timeout: float | None = None,
@@ -262,10 +278,7 @@ def _read_project(project_path: Path) -> dict:
         raise ConfigError(f"{project_path} must not hold secrets (found {', '.join(sorted(secrets))})",
                           hint="project files are meant to be committed; keep tokens in MCB_TOKEN / "
                           "MCB_AGENT_TOKEN or a token file named by a user profile")
-    unknown = sorted(set(project) - set(PROJECT_KEYS))
-    if unknown:
-        raise ConfigError(f"{project_path}: unknown key(s) {', '.join(unknown)}",
-                          hint="allowed: " + ", ".join(PROJECT_KEYS))
+    _check_keys(project, PROJECT_KEYS, str(project_path))
     _check_strings(project, str(project_path))
     return project
 

@@ -61,6 +61,24 @@ def test_profile_selection_and_unknown_profile(tmp_path):
     assert "default, other" in caught.value.hint
 
 
+@pytest.mark.parametrize("where", ["profile", "top level", "project file"])
+def test_a_misspelt_key_is_refused_by_name_with_the_near_one(tmp_path, where):
+    """`server_url` (the spelling of `config init --server-url`) would otherwise be ignored for the default."""
+    if where == "profile":
+        write_user_config('profile = "p"\n[profiles.p]\nserver_url = "http://127.0.0.1:7"\n')
+    elif where == "top level":
+        write_user_config('server = "http://127.0.0.1:7"\n')
+    else:
+        (tmp_path / ".mcb.toml").write_text('server_url = "http://127.0.0.1:7"\n')
+    with pytest.raises(ConfigError) as caught:
+        load_settings(cwd=tmp_path, env={})
+    assert "unknown key(s)" in caught.value.message
+    shown = load_settings(cwd=tmp_path, env={}, tolerant=True)
+    assert shown.server == DEFAULT_SERVER and any("unknown key" in p["problem"] for p in shown.problems)
+    if where != "top level":
+        assert "server_url -> server" in caught.value.hint
+
+
 def test_env_tokens_and_token_files(tmp_path):
     admin_file = write_token(tmp_path / "admin.token", TOKEN_A + "\n")
     agent_file = write_token(tmp_path / "tokens.json", json.dumps({"agent_token": TOKEN_B}))
