@@ -102,7 +102,12 @@ def test_unknown_tool_names_and_bad_arguments_are_protocol_errors(mcp_process):
     mcp = mcp_process()
     mcp.initialize()
     typo = mcp.call("build_aply")
-    assert typo["error"]["code"] == -32602 and typo["error"]["data"]["did_you_mean"] == {"build_aply": "build_apply"}
+    assert typo["error"]["code"] == -32602 and typo["error"]["data"]["did_you_mean"] == "build_apply"
+    offline = mcp_process("--offline", "--no-extensions")
+    offline.initialize()
+    hidden = offline.call("build_aply")["error"]  # the near name is hidden offline: suggested all the same
+    assert hidden["data"]["did_you_mean"] == "build_apply"
+    assert offline.call("build_apply")["error"]["data"]["restart_with"] == "restart mcb mcp without --offline"
     bad = mcp.request("tools/call", {"name": "block_describe", "arguments": "x"})
     assert bad["error"]["code"] == -32602
     assert mcp.request("tools/call", {"name": 5})["error"]["code"] == -32602

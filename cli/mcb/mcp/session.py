@@ -283,9 +283,12 @@ class Session:
             raise ProtocolError(INVALID_PARAMS, f"tool {name!r} belongs to extension {extension.name}, which is "
                                 f"{extension.status}", data)
         data = {"name": name}
-        match = difflib.get_close_matches(name, list(served.visible_names), n=1, cutoff=0.6)
+        # A served tool first; else one this profile hides (its call then says how to get it). MCP-28: data names
+        # the tool given, so the suggestion is the one name (checklist 27), not MCP-29's {given: suggestion}.
+        match = difflib.get_close_matches(name, list(served.visible_names), n=1, cutoff=0.6) \
+            or difflib.get_close_matches(name, list(served.all_names), n=1, cutoff=0.6)
         if match:
-            data["did_you_mean"] = {name: match[0]}  # one shape everywhere: {given: suggestion} (MCP-29)
+            data["did_you_mean"] = match[0]
         raise ProtocolError(INVALID_PARAMS, f"unknown tool {name!r}" + (f"; did you mean {match[0]!r}?" if match
                                                                          else ""), data)
 
