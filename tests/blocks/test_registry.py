@@ -163,6 +163,16 @@ def test_bad_versions_are_usage_errors(version):
     assert info.value.hint
 
 
+@pytest.mark.parametrize("typo", ["0.1", "1.10.1x", "1.20.99", "26.9"])
+def test_every_release_a_hint_suggests_can_be_loaded(typo):
+    with pytest.raises(UsageError) as info:
+        load_registry(typo)
+    hint = info.value.hint
+    suggested = hint.removeprefix("did you mean ").split("?")[0].split(" or ") if hint.startswith("did you") else []
+    for release in suggested:
+        assert load_registry(release).release, release
+
+
 def test_chain_was_renamed_in_1_21_9():
     # §D.3: chain -> iron_chain from 1.21.9.
     assert load_registry("1.21.8").block("chain") is not None

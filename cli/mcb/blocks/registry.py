@@ -253,7 +253,8 @@ def resolve_release(version: str | int | None) -> str:
             return release
         raise UsageError(f"Minecraft {text} is older than every packaged block list",
                          hint=f"the oldest packaged release is {_oldest_shipped()}")
-    close = _close_matches(text, KNOWN_RELEASES, 3)
+    usable = [name for name, dv in KNOWN_RELEASES.items() if dv >= SHIPPED_RELEASES[_oldest_shipped()]]
+    close = _close_matches(text, usable, 3)  # only names that would then work
     hint = (f"did you mean {' or '.join(close)}? " if close else "") + (
         f"known releases run from {_oldest_shipped()} to {DEFAULT_RELEASE}; a DataVersion number works too")
     raise UsageError(f"unknown Minecraft version {text!r}", hint=hint)
