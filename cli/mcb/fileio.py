@@ -23,6 +23,27 @@ def _current_umask() -> int:
 _UMASK = _current_umask()
 
 
+def refuse_input_as_output(output, inputs, *, option: str = "-o/--output", field: str = "output",
+                           hint: str = "write a new file") -> None:
+    """A command never writes over a file it reads (only rotate/mirror --in-place do, on purpose): UsageError
+    naming ``option`` (the face's name for it; ``field`` goes in the details) when ``output`` is one of
+    ``inputs`` (the same file by any path: a link, ``./``, another spelling)."""
+    if output is None or not os.path.exists(output):
+        return
+    for source in inputs:
+        if source is None or str(source) == "-":
+            continue
+        try:
+            same = os.path.samefile(output, source)
+        except OSError:
+            same = False
+        if same:
+            from mcb.errors import UsageError
+
+            raise UsageError(f"{option} is the input file {source}: writing it would destroy what is read",
+                             hint=hint, details={"field": field})
+
+
 def check_output_path(path: str | os.PathLike) -> None:
     """Raise the OSError a user can act on (naming ``path``, not a temp file) when ``path`` cannot be a new file."""
     target = Path(path)

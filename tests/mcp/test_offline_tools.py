@@ -188,6 +188,31 @@ def test_mirror_geometric_matches_the_cli(cli, tmp_path):
     assert (tmp_path / "m.schem").read_bytes() == (tmp_path / "c.schem").read_bytes()
 
 
+WRITERS = {  # every offline tool with an output: its arguments but the output
+    "schem_rotate": {"path": str(HOUSE), "degrees": 90},
+    "schem_mirror": {"path": str(HOUSE), "axis": "x"},
+    "schem_convert": {"path": str(HOUSE)},
+    "recipe_compile": {"path": str(ROOT / "recipes" / "silo.json")},
+}
+
+
+@pytest.mark.parametrize("tool", WRITERS)
+def test_every_writer_refuses_an_existing_output_unless_overwrite_and_never_its_input(tool, tmp_path):
+    target = tmp_path / "out.schem"
+    target.write_bytes(b"keep me")
+    arguments = {**WRITERS[tool], "output": str(target)}
+    error = refused(tool, arguments)
+    assert error["code"] == "output_exists" and error["retry_with"] == {"overwrite": True}
+    assert target.read_bytes() == b"keep me"
+    call(tool, {**arguments, **error["retry_with"]})
+    assert target.read_bytes() != b"keep me"
+    source = tmp_path / Path(WRITERS[tool]["path"]).name
+    shutil.copy(WRITERS[tool]["path"], source)
+    itself = refused(tool, {**WRITERS[tool], "path": str(source), "output": str(source), "overwrite": True})
+    assert itself["code"] == "invalid_argument" and itself["field"] == "output"
+    assert source.read_bytes() == Path(WRITERS[tool]["path"]).read_bytes()
+
+
 def test_convert_refuses_an_existing_output_unless_overwrite(tmp_path):
     target = tmp_path / "out.schem"
     target.write_bytes(b"keep me")

@@ -111,10 +111,22 @@ def existing_input(value: Path, field: str, index: int | None = None) -> Path:
     return path
 
 
-def new_output(ctx: Context, value: Path, field: str = "output") -> Path:
+def new_output(ctx: Context, value: Path, field: str = "output", *, inputs=(), overwrite: bool = False) -> Path:
     """``value`` as the file to write; registered with ctx.created unless it exists already (then it is the
-    user's file, which a cancel must not delete)."""
+    user's file, which a cancel must not delete). Never one of ``inputs``; an existing file only with
+    ``overwrite`` (the tool's argument: an agent says so, MCP-24), where the CLI's -o replaces it as cp does."""
+    from mcb.errors import UsageError
+    from mcb.fileio import refuse_input_as_output
+
     path = Path(value)
+    try:
+        refuse_input_as_output(path, inputs, option=field, field=field)
+    except UsageError as error:
+        raise Refusal("invalid_argument", f"{field}: {value} is the input file", field=field,
+                      remedy="write a new file (or use in_place where the tool has it)") from error
+    if path.exists() and not path.is_dir() and not overwrite:
+        raise Refusal("output_exists", f"{field}: {value} exists", remedy="overwrite it or choose another file",
+                      field=field, retry_with={"overwrite": True})
     if path.is_dir():
         raise Refusal("invalid_argument", f"{field}: {value} is a directory", remedy="name a file", field=field)
     if not path.parent.is_dir():

@@ -67,6 +67,7 @@ class _EditArgs(Arguments):
     path: Path_ = Field(description="Sponge schematic (v1/v2/v3).")
     output: Path_ | None = Field(None, description="File to write (atomically); or set in_place.")
     in_place: bool = Field(False, description="Overwrite the input file instead of writing output.")
+    overwrite: bool = Field(False, description="Replace output when it exists.")
     rules: Literal[RULE_SETS] = Field("vanilla", description=(  # type: ignore[valid-type]
         "vanilla: what the server's rotation produces; geometric: WorldEdit-like, also turns connections and, on "
         "mirror, swaps chest halves and stair corners."))
@@ -100,7 +101,7 @@ def _edit(args, ctx: Context, *, degrees: int | None = None, axis: str | None = 
     ctx.progress(0, 1, "rotating" if axis is None else "mirroring")
     created = not args.in_place and not target.exists()
     if not args.in_place:
-        new_output(ctx, target)
+        new_output(ctx, target, inputs=[source], overwrite=args.overwrite)
     from mcb.schematics.transform import transform_file
 
     with refusing("path", usage_field="mc_version"):
@@ -133,15 +134,9 @@ def schem_convert(args: ConvertArgs, ctx: Context) -> Outcome:
     from mcb.schematics.edit_request import sponge_version
 
     source = existing_input(args.path, "path")
-    if Path(args.output).exists() and not args.overwrite:
-        raise Refusal("output_exists", f"output: {args.output} exists", remedy="overwrite it or choose another file",
-                      field="output", retry_with={"overwrite": True})
-    if Path(args.output).resolve() == source.resolve():
-        raise Refusal("invalid_argument", "output: the output is the input file", field="output",
-                      remedy="write a new file (convert never rewrites its input)")
+    target = new_output(ctx, args.output, inputs=[source], overwrite=args.overwrite)
     ctx.check_cancelled()
     ctx.progress(0, 1, "converting")
-    target = new_output(ctx, args.output)
     from mcb.schematics.inspect import convert_schematic
 
     with refusing("path", usage_field="mc_version"):
@@ -223,6 +218,7 @@ class CompileArgs(Arguments):
     mc_version: McVersion
     max_plan_blocks: MaxPlanBlocks
     output: Path_ | None = Field(None, description="Write the bounding box as a Sponge v2 schematic (.schem).")
+    overwrite: bool = Field(False, description="Replace output when it exists.")
     png: bool = Field(False, description="Add a rendering of the result as an image.")
     view: Literal["iso", "top", "both"] = Field("iso", description="Picture view.")
     offset: Offset
@@ -234,6 +230,7 @@ def recipe_compile(args: CompileArgs, ctx: Context) -> Outcome:
     from mcb.recipes.source import compile_file
 
     source = existing_input(args.path, "path")
+    target = None if args.output is None else new_output(ctx, args.output, inputs=[source], overwrite=args.overwrite)
     steps = 1 + args.png + (args.output is not None)
     ctx.check_cancelled()
     ctx.progress(0, steps, "compiling")
@@ -265,7 +262,6 @@ def recipe_compile(args: CompileArgs, ctx: Context) -> Outcome:
         from mcb.recipes.outputs import write_outputs
 
         created = not Path(args.output).exists()
-        target = new_output(ctx, args.output)
         with refusing("output"):
             summary["outputs"] = write_outputs(compiled, registry.data_version, schem=target, name=source.stem)
         if created:
@@ -361,13 +357,13 @@ OFFLINE_ACTIONS: list[Action] = [
         "schem_validate for every finding, or schem_render to see it."), InfoArgs, READER, schem_info, "schematics"),
     _action("schem_rotate", "Rotate schematic", (
         "Rotate a schematic clockwise (90/180/270, seen from above): blocks, block states, block entities, entities "
-        "and biomes, with the paste offset turned by the server's formula. Writes output atomically, or the input "
-        "with in_place; the input is otherwise never modified. Next: schem_render to check, schem_validate."),
+        "and biomes, with the paste offset turned by the server's formula. Writes output atomically (an existing "
+        "file only with overwrite), or the input with in_place; the input is otherwise never modified. Next: schem_render to check, schem_validate."),
         RotateArgs, WRITER, schem_rotate, "schematics"),
     _action("schem_mirror", "Mirror schematic", (
         "Mirror a schematic across a vertical plane through its paste anchor (axis x or z). rules=geometric gives "
-        "the geometrically correct result (vanilla reproduces Minecraft's own mirror). Writes output atomically, or "
-        "the input with in_place. Next: schem_render to check."), MirrorArgs, WRITER, schem_mirror, "schematics"),
+        "the geometrically correct result (vanilla reproduces Minecraft's own mirror). Writes output atomically (an "
+        "existing file only with overwrite), or the input with in_place. Next: schem_render to check."), MirrorArgs, WRITER, schem_mirror, "schematics"),
     _action("schem_convert", "Convert schematic", (
         "Rewrite a schematic as Sponge v2 in the server's layout (WorldEdit's absolute Offset normalised) or as v3. "
         "Refuses when v2 would lose block entities, entities or biomes unless drop_extras; refuses an existing "
@@ -385,7 +381,7 @@ OFFLINE_ACTIONS: list[Action] = [
     _action("recipe_compile", "Compile recipe", (
         "Compile a recipe offline exactly as build_prepare does: block count, bounds, palette, budgets, and the "
         "blocks in plan order (paginated). png adds a picture; output writes a Sponge v2 schematic (at most 4096 "
-        "cells). A recipe the server would refuse is refused with its message and line:column. Next: "
+        "cells; an existing file only with overwrite, never the recipe itself). A recipe the server would refuse is refused with its message and line:column. Next: "
         "build_prepare with the same recipe."), CompileArgs, WRITER, recipe_compile, "recipes"),
     _action("block_check", "Check block states", (
         "Validate block states against a Minecraft release and return each one's canonical form (every property, "

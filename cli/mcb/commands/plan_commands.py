@@ -88,7 +88,7 @@ def prepare(
         mcb prepare wall.json --expected before.json --dependency 0,63,0
     """
     term = json_terminal(ctx, json_)
-    check_output(output)
+    check_output(output, recipe_file)
     recipe = read_json_source(recipe_file, "recipe")
     if not isinstance(recipe, dict):
         raise InputError("a recipe must be a JSON object {version, operations}")

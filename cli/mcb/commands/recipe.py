@@ -104,9 +104,12 @@ def compile_(
         python make_wall.py | mcb recipe compile - --json
     """
     from mcb.blocks.registry import load_registry
+    from mcb.fileio import refuse_input_as_output
     from mcb.recipes.source import compile_file
 
     term = terminal(ctx, json_)
+    refuse_input_as_output(schem, [file], option="--schem")
+    refuse_input_as_output(png, [file], option="--png")
     registry = load_registry(mc_version)
     compiled = compile_file(file, registry, max_blocks=max_plan_blocks)
     summary = {"file": str(file) if str(file) != "-" else "<stdin>", "release": registry.release,

@@ -121,11 +121,13 @@ def read_json_source(source: str, what: str) -> Any:
     return parse_json_input(read_input_text(source, what), what, name, hint=hint, empty_hint=empty_hint)
 
 
-def check_output(path: Path | None) -> None:
-    """Refuse an output path that can never be written (a directory, a missing folder) before asking the server."""
+def check_output(path: Path | None, *inputs) -> None:
+    """Refuse an output path that can never be written (a directory, a missing folder) or that is one of the
+    command's ``inputs``, before asking the server."""
     if path is not None:
-        from mcb.fileio import check_output_path
+        from mcb.fileio import check_output_path, refuse_input_as_output
 
+        refuse_input_as_output(path, inputs)
         check_output_path(path)  # OSError: the CLI boundary turns it into `error: PATH: reason`, exit 1
 
 

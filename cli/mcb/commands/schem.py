@@ -130,7 +130,10 @@ def convert(
     from mcb.schematics.edit_request import sponge_version
     from mcb.schematics.inspect import convert_schematic
 
+    from mcb.fileio import refuse_input_as_output
+
     term = terminal(ctx, json_)
+    refuse_input_as_output(output, [file], hint="convert never rewrites its input: write a new file")
     result = convert_schematic(file, output, version=sponge_version(to), drop_extras=drop_extras,
                                mc_version=mc_version)
 

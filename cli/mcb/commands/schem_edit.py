@@ -102,9 +102,11 @@ def render(
 
         mcb schem render house.schem -o top.png --view top --scale 8
     """
+    from mcb.fileio import refuse_input_as_output
     from mcb.schematics.render import VIEWS, render_file
 
     term = terminal(ctx, json_)
+    refuse_input_as_output(output, [file], hint="write the PNG to a new file")
     if view not in VIEWS:
         raise UsageError(f"--view must be top, iso or both, not {view!r}")
     summary = render_file(file, output, view, scale)

@@ -93,7 +93,10 @@ def preview(
 
         mcb terrain preview massif.json -r 128 -o massif.png --json
     """
+    from mcb.commands.rpc_support import check_output
+
     term = terminal(ctx, json_)
+    check_output(output, recipe)
     if offline:
         from mcb.terrain.offline import offline_picture
 
@@ -104,9 +107,6 @@ def preview(
             term.warn(f"number literals in this recipe are rewritten by JSON tools; sent by mcb it gets the ID "
                       f"{wire_id} (see `mcb terrain lint`)")
     else:
-        from mcb.commands.rpc_support import check_output
-
-        check_output(output)
         result, png = _server_preview(ctx, term, recipe, resolution)
     if output is not None:
         from mcb.commands.rpc_support import write_text_atomic
@@ -326,7 +326,7 @@ def brush(
     except ValueError as error:
         raise InputError(f"brush {brush_file} is not valid JSON: {error}") from None
     parse_brush(obj)  # the server's own message for a bad brush, without a round trip
-    check_output(output)
+    check_output(output, brush_file)
     with open_client(ctx, term) as client:
         result = client.call("terrain_brush_prepare", {"brush": to_plain(obj)})
         png = _brush_image(result)

@@ -1,0 +1,60 @@
+"""No command writes over a file it reads: an output that names an input is refused before any work, the input
+is left byte for byte, and both faces say so (the CLI with exit 2, `mcb mcp` with a refusal naming `output`)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def inputs(tmp_path):
+    files = {"recipe": ROOT / "recipes" / "silo.json", "terrain": ROOT / "recipes" / "terrain" / "small-hill.json",
+             "brush": ROOT / "recipes" / "terrain" / "raise-brush.json", "schem": ROOT / "schematics" / "house.schem"}
+    copied = {}
+    for name, source in files.items():
+        copied[name] = tmp_path / source.name
+        shutil.copyfile(source, copied[name])
+    return copied
+
+
+CASES = {
+    "recipe compile --schem": lambda f: ["recipe", "compile", f["recipe"], "--schem", f["recipe"]],
+    "recipe compile --png": lambda f: ["recipe", "compile", f["recipe"], "--png", f["recipe"]],
+    "terrain preview --offline -o": lambda f: ["terrain", "preview", f["terrain"], "--offline", "-o", f["terrain"]],
+    "schem render -o": lambda f: ["schem", "render", f["schem"], "-o", f["schem"]],
+    "schem convert -o": lambda f: ["schem", "convert", f["schem"], "-o", f["schem"]],
+    "schem rotate -o": lambda f: ["schem", "rotate", f["schem"], "--degrees", "90", "-o", f["schem"]],
+    # refused before the server is asked: no server runs here
+    "prepare -o": lambda f: ["--server", "http://127.0.0.1:9", "prepare", f["recipe"], "-o", f["recipe"]],
+    "terrain brush -o": lambda f: ["--server", "http://127.0.0.1:9", "terrain", "brush", f["brush"], "-o", f["brush"]],
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_an_output_naming_the_input_is_refused_and_the_input_kept(cli, inputs, case, tmp_path):
+    argv = [str(a) for a in CASES[case](inputs)]
+    before = {name: digest(path) for name, path in inputs.items()}
+    result = cli(*argv)
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    assert "is the input file" in result.stderr, result.stderr
+    assert {name: digest(path) for name, path in inputs.items()} == before
+    # the same file by another spelling is still the same file
+    spelled = [str(Path(a).parent / "." / Path(a).name) if a == argv[-1] else a for a in argv]
+    assert cli(*spelled).exit_code == 2
+
+
+def test_a_new_output_beside_the_input_still_works(cli, inputs, tmp_path):
+    result = cli("recipe", "compile", str(inputs["recipe"]), "--schem", str(tmp_path / "silo.schem"), "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["outputs"]["schematic"] == str(tmp_path / "silo.schem")
