@@ -58,7 +58,6 @@ class ServerVerdict:
     findings: list[ServerFinding] = field(default_factory=list)
     schematic: object | None = None         # mcb.schematics.model.Schematic when accepted
     canonical_palette: list[str] | None = None
-    document: Document | None = None        # the file as read under the server's limits (None: unreadable)
 
 
 def stream_findings(data_size: int, compressed: bool) -> list[ServerFinding]:
@@ -115,14 +114,9 @@ def state_syntax_ok(state: str) -> bool:
     """The server's wrapper check before its runtime transformer (§6.6): regex, length, one '=', no dup keys."""
     if len(state) > MAX_STATE_CHARS or not STATE_PATTERN.fullmatch(state):
         return False
-    if "[" not in state:
-        return True
-    keys = []
-    for pair in state[state.index("[") + 1:-1].split(","):
-        if pair.count("=") != 1:
-            return False
-        keys.append(pair.split("=")[0])
-    return len(keys) == len(set(keys))
+    pairs = state[state.index("[") + 1:-1].split(",") if "[" in state else []
+    keys = [pair.partition("=")[0] for pair in pairs]
+    return all(pair.count("=") == 1 for pair in pairs) and len(keys) == len(set(keys))
 
 
 def schematic_findings(doc: Document, *, server_data_version: int | None = SERVER_DATA_VERSION,
@@ -193,10 +187,9 @@ def schematic_findings(doc: Document, *, server_data_version: int | None = SERVE
             if name is not None and (tag_type(name) != 8 or not name_is_valid(str(name))):
                 found.append(ServerFinding("server.metadata.name", "Asset name must contain 1..64 printable "
                                            "characters", "/Metadata/Name", exact=False))
-    if found and not found[0].cause:  # lead with the real reason, whichever refusal comes first (a v1 file)
-        found[0].cause = _version_cause(doc)
-    if found and found[0].cause and not found[0].hint:
-        found[0].hint = CONVERT_HINT
+    if found:  # lead with the real reason, whichever refusal comes first (a v1 file)
+        found[0].cause = found[0].cause or _version_cause(doc)
+        found[0].hint = found[0].hint or (CONVERT_HINT if found[0].cause else None)
     return found, canonical
 
 
@@ -282,18 +275,18 @@ def check_server_subset(source: str | os.PathLike | bytes, *, server_data_versio
         try:
             data, _ = read_source(source, SERVER_READ_LIMITS)
         except InputError as error:
-            return _verdict([ServerFinding(getattr(error, "rule", error.code), error.message, exact=False)], None)
+            return _verdict([ServerFinding(getattr(error, "rule", error.code), error.message, exact=False)])
     findings = stream_findings(len(data), data[:2] == b"\x1f\x8b")
     doc = document if document is not None and _inside_server_limits(document) else None
     if doc is None:
         try:
             doc = load_document(data, SERVER_READ_LIMITS, fast=True)
         except InputError as error:
-            return _verdict(findings + [_unreadable(error)], None)
+            return _verdict(findings + [_unreadable(error)])
     findings += nbt_findings(doc)
     more, canonical = schematic_findings(doc, server_data_version=server_data_version, registry=registry)
     findings += more
-    verdict = _verdict(findings, doc)
+    verdict = _verdict(findings)
     if verdict.accepted and build_model:
         from mcb.schematics.sponge import schematic_from_document
 
@@ -328,8 +321,8 @@ def _unreadable(error: InputError) -> ServerFinding:
                          detail=error.message, hint=error.hint)
 
 
-def _verdict(findings: list[ServerFinding], doc: Document | None) -> ServerVerdict:
+def _verdict(findings: list[ServerFinding]) -> ServerVerdict:
     if not findings:
-        return ServerVerdict(True, document=doc)
+        return ServerVerdict(True)
     head = findings[0]
-    return ServerVerdict(False, head.message, head.exact, head.rule, findings, document=doc)
+    return ServerVerdict(False, head.message, head.exact, head.rule, findings)
