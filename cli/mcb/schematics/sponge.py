@@ -70,9 +70,8 @@ class _Builder:
 
     def build(self) -> Schematic:
         doc, body = self.doc, self.body
-        width = self.integer("Width") & 0xFFFF  # unsigned shorts (spec v3: value & 0xFFFF)
-        height = self.integer("Height") & 0xFFFF
-        length = self.integer("Length") & 0xFFFF
+        # unsigned shorts (spec v3: value & 0xFFFF)
+        width, height, length = (self.integer(key) & 0xFFFF for key in ("Width", "Height", "Length"))
         data_version = self.integer("DataVersion", required=False)
         assumed = data_version is None
         if data_version is None:
@@ -93,14 +92,12 @@ class _Builder:
             palette_tag, data_tag = body.get("Palette"), body.get("BlockData")
             entity_list = body.get("BlockEntities", body.get("TileEntities"))
         palette, order = self.palette(palette_tag, *where, "Palette")
-        blocks = self.cells(data_tag, order, (height, length, width), len(palette), *where,
-                            "Data" if where else "BlockData")
+        blocks = self.cells(data_tag, order, (height, length, width), *where, "Data" if where else "BlockData")
         biome_palette, biomes = self.biomes(width, height, length)
         producer = "worldedit" if we_offset is not None or "WorldEdit" in metadata else None
         kept_metadata = Compound((k, v) for k, v in metadata.items() if k not in WE_OFFSET_KEYS)
-        source = SourceInfo(format="sponge", version=doc.version, compressed=doc.stats.compressed,
-                            root_name=doc.stats.root_name, producer=producer, stored_offset=stored_offset,
-                            we_offset=we_offset, path=doc.path, compressed_size=doc.stats.compressed_size,
+        source = SourceInfo(version=doc.version, compressed=doc.stats.compressed, producer=producer,
+                            stored_offset=stored_offset, we_offset=we_offset, compressed_size=doc.stats.compressed_size,
                             inflated_size=doc.stats.inflated_size, nonconforming_v3=doc.nonconforming_v3,
                             data_version_assumed=assumed)
         # WorldEdit v2 writes absolute entity positions; make them local like everything else.
@@ -156,7 +153,7 @@ class _Builder:
         order = sorted(by_index)
         return [by_index[i] for i in order], np.array(order, dtype=np.int64)
 
-    def cells(self, tag, order: np.ndarray, shape, palette_size: int, *where) -> np.ndarray:
+    def cells(self, tag, order: np.ndarray, shape, *where) -> np.ndarray:
         if tag is None:
             raise self.fail("block data is missing", "sponge.blockdata.missing", *where)
         if tag_type(tag) != 7:
@@ -236,10 +233,10 @@ class _Builder:
             if not isinstance(box, dict):
                 return None, None
             palette, order = self.palette(box.get("Palette"), "Biomes", "Palette")
-            cells = self.cells(box.get("Data"), order, (height, length, width), len(palette), "Biomes", "Data")
+            cells = self.cells(box.get("Data"), order, (height, length, width), "Biomes", "Data")
             return palette, cells
         if "BiomeData" not in body and "BiomePalette" not in body:
             return None, None
         palette, order = self.palette(body.get("BiomePalette"), "BiomePalette")
-        cells = self.cells(body.get("BiomeData"), order, (1, length, width), len(palette), "BiomeData")
+        cells = self.cells(body.get("BiomeData"), order, (1, length, width), "BiomeData")
         return palette, cells
