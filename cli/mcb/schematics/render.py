@@ -207,16 +207,18 @@ def render_top(schem: Schematic, scale: int):
     from PIL import Image
 
     _check_canvas(schem.width * scale, schem.length * scale, "top")
+    if not schem.blocks.size:  # a readable file with a 0 along an axis: there is no column to look down on
+        raise InputError(f"nothing to draw from above: the box is {schem.width} x {schem.height} x {schem.length}",
+                         hint="use --view iso")
     colours, visible = _palette_tables(schem)
     h = schem.height
-    solid = visible[schem.blocks] if schem.blocks.size else np.zeros((h, schem.length, schem.width), dtype=bool)
+    solid = visible[schem.blocks]
     has_block = solid.any(axis=0)
     # Highest solid y per column: first hit scanning the flipped y axis.
     top_y = (h - 1 - np.argmax(solid[::-1], axis=0)).astype(np.int32)
     top_y[~has_block] = -1
     z_idx, x_idx = np.indices(top_y.shape)
-    index = schem.blocks[np.clip(top_y, 0, None), z_idx, x_idx] if schem.blocks.size else np.zeros_like(top_y)
-    rgb = colours[index]
+    rgb = colours[schem.blocks[np.clip(top_y, 0, None), z_idx, x_idx]]
     height_factor = 0.55 + 0.45 * (np.clip(top_y, 0, None) / max(h - 1, 1))
     north = np.vstack([top_y[:1], top_y[:-1]])  # neighbour to the north (z - 1)
     relief = np.where(top_y > north, 1.12, np.where(top_y < north, 0.86, 1.0))
