@@ -165,28 +165,25 @@ def schematic_findings(doc: Document, *, server_data_version: int | None = SERVE
         found.append(_mistyped("Offset"))
     for key in ("Entities", "BlockEntities"):
         value = root.get(key)
-        if value is None:
-            continue
-        if tag_type(value) != 9 or value.subtype not in (0, 10):
+        if value is not None and (tag_type(value) != 9 or value.subtype not in (0, 10)):
             found.append(_mistyped(key))
-        elif len(value):
+        elif value:  # a non-empty list
             found.append(ServerFinding(f"server.{key.lower()}", f"{key} are unsupported; import rejected without "
                                        "dropping data", f"/{key}", detail=plural(len(value), "entry", "entries")))
     found += _palette_findings(doc, root, volume, registry, canonical)
     metadata = root.get("Metadata")
-    if metadata is not None:
-        if tag_type(metadata) != 10:
-            found.append(_mistyped("Metadata"))
-        else:
-            mods = metadata.get("RequiredMods")
-            if mods is not None and (tag_type(mods) != 9 or len(mods)):
-                found.append(ServerFinding("server.metadata.required_mods", "Missing or mistyped schematic field: "
-                                           "RequiredMods", "/Metadata/RequiredMods", exact=False,
-                                           detail="RequiredMods must be an empty list"))
-            name = metadata.get("Name")
-            if name is not None and (tag_type(name) != 8 or not name_is_valid(str(name))):
-                found.append(ServerFinding("server.metadata.name", "Asset name must contain 1..64 printable "
-                                           "characters", "/Metadata/Name", exact=False))
+    if metadata is not None and tag_type(metadata) != 10:
+        found.append(_mistyped("Metadata"))
+    elif metadata is not None:
+        mods = metadata.get("RequiredMods")
+        if mods is not None and (tag_type(mods) != 9 or len(mods)):
+            found.append(ServerFinding("server.metadata.required_mods", "Missing or mistyped schematic field: "
+                                       "RequiredMods", "/Metadata/RequiredMods", exact=False,
+                                       detail="RequiredMods must be an empty list"))
+        name = metadata.get("Name")
+        if name is not None and (tag_type(name) != 8 or not name_is_valid(str(name))):
+            found.append(ServerFinding("server.metadata.name", "Asset name must contain 1..64 printable "
+                                       "characters", "/Metadata/Name", exact=False))
     if found:  # lead with the real reason, whichever refusal comes first (a v1 file)
         found[0].cause = found[0].cause or _version_cause(doc)
         found[0].hint = found[0].hint or (CONVERT_HINT if found[0].cause else None)
@@ -234,11 +231,8 @@ def _palette_findings(doc, root, volume, registry, canonical: dict[str, str]) ->
                                        exact=False, detail=f"{state!r} is not minecraft:id[key=value,...] "
                                        "(explicit minecraft: namespace, lowercase, unique keys)"))
             continue
-        if registry is None:
-            canonical[state] = state
-            continue
         try:
-            canonical[state] = registry.canonicalize(state)
+            canonical[state] = registry.canonicalize(state) if registry is not None else state
         except InputError as error:
             found.append(ServerFinding("server.state.runtime", "Invalid runtime schematic block state",
                                        f"/Palette/{state}", detail=error.message, hint=error.hint))
