@@ -24,11 +24,10 @@ def check_edit_request(source: Path, *, degrees: int | None, axis: str | None, o
     elif axis not in MIRROR_AXES:
         raise UsageError(f"--axis must be x or z, not {axis!r}", hint="x swaps east/west, z swaps north/south",
                          details={"field": "axis"})
-    target = edit_target(source, output, in_place)
-    return target, rule_set(rules), sponge_version(fmt)
+    return edit_target(source, output, in_place), rule_set(rules), sponge_version(fmt)  # checked in this order
 
 
-def edit_target(source: Path, output: Path | None, in_place: bool, suffix: str = ".schem") -> Path:
+def edit_target(source: Path, output: Path | None, in_place: bool) -> Path:
     """The file an edit writes: ``output``, or ``source`` itself with ``in_place``."""
     if not source.is_file():
         raise InputError(f"no such schematic file: {source}", details={"field": "path"})
@@ -37,7 +36,7 @@ def edit_target(source: Path, output: Path | None, in_place: bool, suffix: str =
     if in_place:
         return source
     if output is None:
-        raise UsageError("missing -o/--output", hint=f"e.g. -o rotated{suffix}, or --in-place to overwrite FILE",
+        raise UsageError("missing -o/--output", hint="e.g. -o rotated.schem, or --in-place to overwrite FILE",
                          details={"field": "output"})
     if output.resolve() == source.resolve():
         raise UsageError("the output is the input file", hint="use --in-place to overwrite it on purpose",

@@ -7,9 +7,9 @@ from collections import Counter
 from pathlib import Path
 
 from mcb.errors import InputError
-from mcb.schematics.document import load_document, not_sponge_error
+from mcb.schematics.document import load_document
 from mcb.schematics.model import Schematic
-from mcb.schematics.server_rules import SERVER_DATA_VERSION, check_server_subset
+from mcb.schematics.server_rules import check_server_subset
 from mcb.schematics.sponge import schematic_from_document
 from mcb.schematics.writer import encode_schematic, write_bytes_atomic
 from mcb.wording import plural
@@ -36,9 +36,7 @@ def _server_verdict(data: bytes, mc_version, document=None) -> dict:
 def describe_schematic(path: str | os.PathLike, mc_version: str | int | None = None) -> dict:
     """Everything ``schem info`` shows, as a JSON-ready dict (raises InputError for unreadable input)."""
     doc = load_document(path)
-    if doc.kind != "sponge":
-        raise not_sponge_error(doc)
-    schem = schematic_from_document(doc)
+    schem = schematic_from_document(doc)  # refuses a file that is not Sponge
     src = schem.source
     meta = schem.metadata or {}
     counts = schem.palette_counts()
@@ -88,14 +86,11 @@ def conversion_losses(schem: Schematic, version: int) -> list[str]:
     if version == 3:
         return []
     losses = []
-    if schem.block_entities:
-        kinds = schem.block_entity_ids().most_common(3)
-        losses.append(plural(len(schem.block_entities), "block entity", "block entities") + " ("
-                      + ", ".join(f"{n}x {k}" for k, n in kinds) + "): the server imports no block-entity data")
-    if schem.entities:
-        kinds = Counter(e.id for e in schem.entities).most_common(3)
-        losses.append(plural(len(schem.entities), "entity") + " (" + ", ".join(f"{n}x {k}" for k, n in kinds)
-                      + "): the server imports no entities")
+    for items, noun, nouns, data in ((schem.block_entities, "block entity", "block entities", "block-entity data"),
+                                     (schem.entities, "entity", "entities", "entities")):
+        if items:
+            kinds = ", ".join(f"{n}x {k}" for k, n in Counter(item.id for item in items).most_common(3))
+            losses.append(f"{plural(len(items), noun, nouns)} ({kinds}): the server imports no {data}")
     mods = (schem.metadata or {}).get("RequiredMods")
     if mods:
         losses.append(f"Metadata.RequiredMods {[str(m) for m in mods]}: the server refuses files that require mods")
@@ -128,9 +123,7 @@ def convert_schematic(source: str | os.PathLike, output: str | os.PathLike, *, v
     result says what was dropped and whether the server would now accept the file.
     """
     doc = load_document(source)
-    if doc.kind != "sponge":
-        raise not_sponge_error(doc)
-    schem = schematic_from_document(doc)
+    schem = schematic_from_document(doc)  # refuses a file that is not Sponge
     losses = conversion_losses(schem, version)
     if losses and not drop_extras:
         raise InputError("conversion to Sponge v2 for the server would lose data: " + "; ".join(losses),
@@ -146,7 +139,7 @@ def convert_schematic(source: str | os.PathLike, output: str | os.PathLike, *, v
         notes.append(_settle_data_version(schem, mc_version))
     payload = encode_schematic(schem, version)
     target = Path(output)
-    if target.exists() and target.is_dir():
+    if target.is_dir():
         raise InputError(f"{target}: is a directory", code="file.not_regular")
     try:
         write_bytes_atomic(target, payload)
@@ -164,4 +157,4 @@ def convert_schematic(source: str | os.PathLike, output: str | os.PathLike, *, v
     return result
 
 
-__all__ = ["describe_schematic", "convert_schematic", "conversion_losses", "SERVER_DATA_VERSION"]
+__all__ = ["describe_schematic", "convert_schematic", "conversion_losses"]

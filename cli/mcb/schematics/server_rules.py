@@ -58,7 +58,6 @@ class ServerVerdict:
     findings: list[ServerFinding] = field(default_factory=list)
     schematic: object | None = None         # mcb.schematics.model.Schematic when accepted
     canonical_palette: list[str] | None = None
-    document: Document | None = None        # the file as read under the server's limits (None: unreadable)
 
 
 def stream_findings(data_size: int, compressed: bool) -> list[ServerFinding]:
@@ -115,14 +114,9 @@ def state_syntax_ok(state: str) -> bool:
     """The server's wrapper check before its runtime transformer (§6.6): regex, length, one '=', no dup keys."""
     if len(state) > MAX_STATE_CHARS or not STATE_PATTERN.fullmatch(state):
         return False
-    if "[" not in state:
-        return True
-    keys = []
-    for pair in state[state.index("[") + 1:-1].split(","):
-        if pair.count("=") != 1:
-            return False
-        keys.append(pair.split("=")[0])
-    return len(keys) == len(set(keys))
+    pairs = state[state.index("[") + 1:-1].split(",") if "[" in state else []
+    keys = [pair.partition("=")[0] for pair in pairs]
+    return all(pair.count("=") == 1 for pair in pairs) and len(keys) == len(set(keys))
 
 
 def schematic_findings(doc: Document, *, server_data_version: int | None = SERVER_DATA_VERSION,
@@ -171,32 +165,28 @@ def schematic_findings(doc: Document, *, server_data_version: int | None = SERVE
         found.append(_mistyped("Offset"))
     for key in ("Entities", "BlockEntities"):
         value = root.get(key)
-        if value is None:
-            continue
-        if tag_type(value) != 9 or value.subtype not in (0, 10):
+        if value is not None and (tag_type(value) != 9 or value.subtype not in (0, 10)):
             found.append(_mistyped(key))
-        elif len(value):
+        elif value:  # a non-empty list
             found.append(ServerFinding(f"server.{key.lower()}", f"{key} are unsupported; import rejected without "
                                        "dropping data", f"/{key}", detail=plural(len(value), "entry", "entries")))
     found += _palette_findings(doc, root, volume, registry, canonical)
     metadata = root.get("Metadata")
-    if metadata is not None:
-        if tag_type(metadata) != 10:
-            found.append(_mistyped("Metadata"))
-        else:
-            mods = metadata.get("RequiredMods")
-            if mods is not None and (tag_type(mods) != 9 or len(mods)):
-                found.append(ServerFinding("server.metadata.required_mods", "Missing or mistyped schematic field: "
-                                           "RequiredMods", "/Metadata/RequiredMods", exact=False,
-                                           detail="RequiredMods must be an empty list"))
-            name = metadata.get("Name")
-            if name is not None and (tag_type(name) != 8 or not name_is_valid(str(name))):
-                found.append(ServerFinding("server.metadata.name", "Asset name must contain 1..64 printable "
-                                           "characters", "/Metadata/Name", exact=False))
-    if found and not found[0].cause:  # lead with the real reason, whichever refusal comes first (a v1 file)
-        found[0].cause = _version_cause(doc)
-    if found and found[0].cause and not found[0].hint:
-        found[0].hint = CONVERT_HINT
+    if metadata is not None and tag_type(metadata) != 10:
+        found.append(_mistyped("Metadata"))
+    elif metadata is not None:
+        mods = metadata.get("RequiredMods")
+        if mods is not None and (tag_type(mods) != 9 or len(mods)):
+            found.append(ServerFinding("server.metadata.required_mods", "Missing or mistyped schematic field: "
+                                       "RequiredMods", "/Metadata/RequiredMods", exact=False,
+                                       detail="RequiredMods must be an empty list"))
+        name = metadata.get("Name")
+        if name is not None and (tag_type(name) != 8 or not name_is_valid(str(name))):
+            found.append(ServerFinding("server.metadata.name", "Asset name must contain 1..64 printable "
+                                       "characters", "/Metadata/Name", exact=False))
+    if found:  # lead with the real reason, whichever refusal comes first (a v1 file)
+        found[0].cause = found[0].cause or _version_cause(doc)
+        found[0].hint = found[0].hint or (CONVERT_HINT if found[0].cause else None)
     return found, canonical
 
 
@@ -241,11 +231,8 @@ def _palette_findings(doc, root, volume, registry, canonical: dict[str, str]) ->
                                        exact=False, detail=f"{state!r} is not minecraft:id[key=value,...] "
                                        "(explicit minecraft: namespace, lowercase, unique keys)"))
             continue
-        if registry is None:
-            canonical[state] = state
-            continue
         try:
-            canonical[state] = registry.canonicalize(state)
+            canonical[state] = registry.canonicalize(state) if registry is not None else state
         except InputError as error:
             found.append(ServerFinding("server.state.runtime", "Invalid runtime schematic block state",
                                        f"/Palette/{state}", detail=error.message, hint=error.hint))
@@ -282,18 +269,18 @@ def check_server_subset(source: str | os.PathLike | bytes, *, server_data_versio
         try:
             data, _ = read_source(source, SERVER_READ_LIMITS)
         except InputError as error:
-            return _verdict([ServerFinding(getattr(error, "rule", error.code), error.message, exact=False)], None)
+            return _verdict([ServerFinding(getattr(error, "rule", error.code), error.message, exact=False)])
     findings = stream_findings(len(data), data[:2] == b"\x1f\x8b")
     doc = document if document is not None and _inside_server_limits(document) else None
     if doc is None:
         try:
             doc = load_document(data, SERVER_READ_LIMITS, fast=True)
         except InputError as error:
-            return _verdict(findings + [_unreadable(error)], None)
+            return _verdict(findings + [_unreadable(error)])
     findings += nbt_findings(doc)
     more, canonical = schematic_findings(doc, server_data_version=server_data_version, registry=registry)
     findings += more
-    verdict = _verdict(findings, doc)
+    verdict = _verdict(findings)
     if verdict.accepted and build_model:
         from mcb.schematics.sponge import schematic_from_document
 
@@ -328,8 +315,8 @@ def _unreadable(error: InputError) -> ServerFinding:
                          detail=error.message, hint=error.hint)
 
 
-def _verdict(findings: list[ServerFinding], doc: Document | None) -> ServerVerdict:
+def _verdict(findings: list[ServerFinding]) -> ServerVerdict:
     if not findings:
-        return ServerVerdict(True, document=doc)
+        return ServerVerdict(True)
     head = findings[0]
-    return ServerVerdict(False, head.message, head.exact, head.rule, findings, document=doc)
+    return ServerVerdict(False, head.message, head.exact, head.rule, findings)

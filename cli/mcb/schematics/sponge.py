@@ -58,21 +58,20 @@ class _Builder:
     def fail(self, message: str, rule: str, *where: str | int, hint: str | None = None) -> SchematicError:
         return SchematicError(message, rule=rule, pointer=self.doc.pointer(*where), hint=hint)
 
-    def integer(self, key: str, required: bool = True, container: Compound | None = None, *where) -> int | None:
-        value = (self.body if container is None else container).get(key)
+    def integer(self, key: str, required: bool = True) -> int | None:
+        value = self.body.get(key)
         if value is None:
             if required:
-                raise self.fail(f"required tag {key} is missing", "sponge.field.missing", *where, key)
+                raise self.fail(f"required tag {key} is missing", "sponge.field.missing", key)
             return None
         if tag_type(value) not in INT_TAGS:
-            raise self.fail(f"{key} must be an integer tag", "sponge.field.type", *where, key)
+            raise self.fail(f"{key} must be an integer tag", "sponge.field.type", key)
         return int(value)
 
     def build(self) -> Schematic:
         doc, body = self.doc, self.body
-        width = self.integer("Width") & 0xFFFF  # unsigned shorts (spec v3: value & 0xFFFF)
-        height = self.integer("Height") & 0xFFFF
-        length = self.integer("Length") & 0xFFFF
+        # unsigned shorts (spec v3: value & 0xFFFF)
+        width, height, length = (self.integer(key) & 0xFFFF for key in ("Width", "Height", "Length"))
         data_version = self.integer("DataVersion", required=False)
         assumed = data_version is None
         if data_version is None:
@@ -82,25 +81,22 @@ class _Builder:
         stored_offset = self.vector("Offset")
         metadata = body.get("Metadata")
         metadata = metadata if isinstance(metadata, dict) else Compound()
-        we_offset = self.we_offset(metadata)
+        we_values = [metadata.get(key) for key in WE_OFFSET_KEYS]
+        we_offset = tuple(int(v) for v in we_values) if all(tag_type(v) in INT_TAGS for v in we_values) else None
         offset, origin = self.offsets(stored_offset, we_offset, metadata)
         if self.v3 and isinstance(body.get("Blocks"), dict):
-            blocks_box, where = body["Blocks"], ("Blocks",)
-            palette_tag, data_tag = blocks_box.get("Palette"), blocks_box.get("Data")
-            entity_list = blocks_box.get("BlockEntities")
+            box, where, data_key = body["Blocks"], ("Blocks",), "Data"
+            entity_list = box.get("BlockEntities")
         else:
-            blocks_box, where = body, ()
-            palette_tag, data_tag = body.get("Palette"), body.get("BlockData")
+            box, where, data_key = body, (), "BlockData"
             entity_list = body.get("BlockEntities", body.get("TileEntities"))
-        palette, order = self.palette(palette_tag, *where, "Palette")
-        blocks = self.cells(data_tag, order, (height, length, width), len(palette), *where,
-                            "Data" if where else "BlockData")
+        palette, order = self.palette(box.get("Palette"), *where, "Palette")
+        blocks = self.cells(box.get(data_key), order, (height, length, width), *where, data_key)
         biome_palette, biomes = self.biomes(width, height, length)
         producer = "worldedit" if we_offset is not None or "WorldEdit" in metadata else None
         kept_metadata = Compound((k, v) for k, v in metadata.items() if k not in WE_OFFSET_KEYS)
-        source = SourceInfo(format="sponge", version=doc.version, compressed=doc.stats.compressed,
-                            root_name=doc.stats.root_name, producer=producer, stored_offset=stored_offset,
-                            we_offset=we_offset, path=doc.path, compressed_size=doc.stats.compressed_size,
+        source = SourceInfo(version=doc.version, compressed=doc.stats.compressed, producer=producer,
+                            stored_offset=stored_offset, we_offset=we_offset, compressed_size=doc.stats.compressed_size,
                             inflated_size=doc.stats.inflated_size, nonconforming_v3=doc.nonconforming_v3,
                             data_version_assumed=assumed)
         # WorldEdit v2 writes absolute entity positions; make them local like everything else.
@@ -108,7 +104,8 @@ class _Builder:
         return Schematic(
             width=width, height=height, length=length, palette=palette, blocks=blocks, data_version=data_version,
             offset=offset, world_origin=origin,
-            block_entities=self.block_entities(entity_list, *where, "BlockEntities"),
+            block_entities=[self.block_entity(entry, i, *where, "BlockEntities")
+                            for i, entry in enumerate(self.entries(entity_list, *where, "BlockEntities"))],
             entities=self.entities(body.get("Entities"), entity_shift),
             biome_palette=biome_palette, biomes=biomes, metadata=kept_metadata, source=source)
 
@@ -119,12 +116,6 @@ class _Builder:
         if tag_type(value) != 11 or len(value) != 3:
             raise self.fail(f"{key} must be an Int_Array of length 3", "sponge.offset.shape", *where, key)
         return (int(value[0]), int(value[1]), int(value[2]))
-
-    def we_offset(self, metadata: Compound) -> tuple[int, int, int] | None:
-        values = [metadata.get(key) for key in WE_OFFSET_KEYS]
-        if all(tag_type(v) in INT_TAGS for v in values):
-            return tuple(int(v) for v in values)  # type: ignore[return-value]
-        return None
 
     def offsets(self, stored, we_offset, metadata) -> tuple[tuple[int, int, int], tuple[int, int, int] | None]:
         if self.v3 and not (self.doc.nonconforming_v3 and we_offset is not None):
@@ -156,7 +147,7 @@ class _Builder:
         order = sorted(by_index)
         return [by_index[i] for i in order], np.array(order, dtype=np.int64)
 
-    def cells(self, tag, order: np.ndarray, shape, palette_size: int, *where) -> np.ndarray:
+    def cells(self, tag, order: np.ndarray, shape, *where) -> np.ndarray:
         if tag is None:
             raise self.fail("block data is missing", "sponge.blockdata.missing", *where)
         if tag_type(tag) != 7:
@@ -181,9 +172,6 @@ class _Builder:
         if dense.dtype == np.uint16:  # compact: only the fast decoder gives these
             return dense.reshape(shape)
         return dense.astype(np.int32, copy=False).reshape(shape)
-
-    def block_entities(self, tag, *where) -> list[BlockEntity]:
-        return [self.block_entity(entry, i, *where) for i, entry in enumerate(self.entries(tag, *where))]
 
     def block_entity(self, entry, i: int, *where) -> BlockEntity:
         if not self.v3:  # the common case first: 42k entries in a big build
@@ -236,10 +224,8 @@ class _Builder:
             if not isinstance(box, dict):
                 return None, None
             palette, order = self.palette(box.get("Palette"), "Biomes", "Palette")
-            cells = self.cells(box.get("Data"), order, (height, length, width), len(palette), "Biomes", "Data")
-            return palette, cells
+            return palette, self.cells(box.get("Data"), order, (height, length, width), "Biomes", "Data")
         if "BiomeData" not in body and "BiomePalette" not in body:
             return None, None
         palette, order = self.palette(body.get("BiomePalette"), "BiomePalette")
-        cells = self.cells(body.get("BiomeData"), order, (1, length, width), len(palette), "BiomeData")
-        return palette, cells
+        return palette, self.cells(body.get("BiomeData"), order, (1, length, width), "BiomeData")

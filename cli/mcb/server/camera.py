@@ -108,7 +108,7 @@ def render_view(world, eye, yaw: float, pitch: float, fov: int, width: int, heig
     (+z), 90 west; pitch 90 looks straight down; ``fov`` is vertical, in degrees)."""
     import numpy as np
 
-    from mcb.schematics.render import INVISIBLE, block_colour
+    from mcb.blocks.colours import INVISIBLE, block_colour
 
     low = [math.floor(c) - RENDER_DISTANCE for c in eye]
     high = [math.floor(c) + RENDER_DISTANCE for c in eye]
