@@ -142,3 +142,16 @@ def test_the_two_reproductions_get_one_answer_everywhere(serve, tmp_path, seed, 
     spec_rules = [d.rule for d in validate_schematic(path, profile="spec").diagnostics]
     assert rule in spec_rules  # one reader check, one rule id in every profile
     assert served_verdict(serve, SEEDS[seed]) == f"rejected: {message}"
+
+
+def test_an_nbt_file_of_no_known_kind_leads_with_the_servers_own_verdict(serve, tmp_path):
+    """Found by the fuzz test: a v3 wrapper whose root name length byte is flipped reads as an unknown NBT; the
+    server profile's first error is the verdict's rule (`server.nbt.root_name`), and what the file is follows."""
+    data = mutate(SEEDS["v3 wrapper"], "flip", 2, 0)
+    path = tmp_path / "flipped.schem"
+    path.write_bytes(data)
+    report = validate_schematic(path, profile="server")
+    rules = [d.rule for d in report.diagnostics]
+    assert rules[0] == "server.nbt.root_name" and rules[-1] == "sponge.format.unknown"
+    assert report.facts["server_verdict"] == served_verdict(serve, data) == "rejected: Unexpected schematic root name"
+    assert "this is an unknown NBT" in report.diagnostics[-1].message

@@ -166,5 +166,6 @@ def not_sponge_error(document: Document) -> SchematicError:
         "unknown": "expected a Sponge schematic (root with Version, Width/Height/Length, Palette, BlockData)",
     }
     keys = ",".join(sorted(document.root)[:6])
-    return SchematicError(f"this is a {document.label}, not a Sponge schematic (root keys: {keys})",
+    article = "an" if document.label[0] in "uM" else "a"  # an unknown NBT, an MCEdit file
+    return SchematicError(f"this is {article} {document.label}, not a Sponge schematic (root keys: {keys})",
                           rule=f"sponge.format.{document.kind}", pointer="/", hint=hints[document.kind])

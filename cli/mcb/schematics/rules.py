@@ -92,8 +92,11 @@ def validate_schematic(source: str | os.PathLike, *, profile: str = "server", mc
         return report
     report.facts.update(_facts(doc))
     if doc.kind != "sponge":
+        if profile == "server" and doc.kind == "unknown":  # no better name for it: the server's verdict first
+            report.diagnostics += [_from_server(f, file) for f in verdict.findings]
         error = not_sponge_error(doc)
-        report.diagnostics.append(_diagnostic(error.rule, Severity.ERROR, error.message, file, "/", error.hint))
+        if all(d.rule != error.rule for d in report.diagnostics):
+            report.diagnostics.append(_diagnostic(error.rule, Severity.ERROR, error.message, file, "/", error.hint))
         return report
     file_dv = report.facts.get("data_version")
     registry, registry_note = (target, None) if profile == "server" else resolve_target(profile, mc_version, file_dv)
