@@ -147,7 +147,9 @@ def test_oversized_pictures_are_refused_cleanly():
     from mcb.errors import InputError
 
     schem = Schematic(4000, 1, 4000, ["minecraft:stone"], np.zeros((1, 1, 1), dtype=np.int32)[:0], 4903)
-    with pytest.raises(InputError, match="too large"):
+    with pytest.raises(InputError, match="too large") as iso:
         render_schematic(schem, "iso", scale=4)
-    with pytest.raises(InputError, match="too large"):
+    assert "--view top" in iso.value.hint  # the top view is the smaller picture
+    with pytest.raises(InputError, match="too large") as top:
         render_schematic(schem, "top", scale=8)
+    assert "--view top" not in top.value.hint  # never the view that just failed

@@ -150,7 +150,8 @@ def render_iso(schem: Schematic, scale: int):
 def _check_canvas(width: int, height: int, view: str) -> None:
     if width * height > MAX_CANVAS_PIXELS:
         raise InputError(f"the {view} view would be {width} x {height} pixels, too large to draw",
-                         hint="use a smaller --scale, or --view top for very large schematics")
+                         hint="use a smaller --scale" + ("" if view == "top" else ", or --view top (a smaller "
+                                                                                   "picture)"))
 
 
 def _face_sprites(s: int) -> list[tuple[np.ndarray, np.ndarray]]:
