@@ -10,7 +10,7 @@ from mcb.errors import InputError
 from mcb.schematics.document import load_document
 from mcb.schematics.model import Schematic
 from mcb.schematics.server_rules import check_server_subset
-from mcb.schematics.sponge import schematic_from_document
+from mcb.schematics.sponge import refuse_duplicate_names, schematic_from_document
 from mcb.schematics.writer import encode_schematic, write_bytes_atomic
 from mcb.wording import plural
 
@@ -123,6 +123,7 @@ def convert_schematic(source: str | os.PathLike, output: str | os.PathLike, *, v
     result says what was dropped and whether the server would now accept the file.
     """
     doc = load_document(source)
+    refuse_duplicate_names(doc)
     schem = schematic_from_document(doc)  # refuses a file that is not Sponge
     losses = conversion_losses(schem, version)
     if losses and not drop_extras:

@@ -29,6 +29,18 @@ WE_OFFSET_KEYS = ("WEOffsetX", "WEOffsetY", "WEOffsetZ")
 INT_TAGS = (1, 2, 3, 4)
 
 
+DUPLICATE_NAME = "a compound names the same tag twice (readers keep one of them; the server refuses the file)"
+
+
+def refuse_duplicate_names(doc: Document) -> None:
+    """A rewrite (rotate, mirror, convert) would keep one of two values without a word: refuse the file as the
+    server and both validation profiles do (rule ``nbt.duplicate``, at the first duplicate)."""
+    if doc.stats.duplicate_names:
+        raise SchematicError(f"{doc.path or 'the file'}: {DUPLICATE_NAME}", rule="nbt.duplicate",
+                             pointer=doc.stats.duplicate_names[0],
+                             hint="mcb cannot tell which of the two values is meant: fix it where it was written")
+
+
 def read_schematic(source: str | os.PathLike | bytes, limits: ReadLimits | None = None, *,
                    compact: bool = False) -> Schematic:
     """Read a Sponge v1/v2/v3 file (gzip or raw NBT, detected by content) into the model, every tag decoded.

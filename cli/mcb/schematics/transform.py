@@ -289,13 +289,14 @@ def transform_file(source, output, *, degrees: int | None = None, mirror_axis: s
     ``source`` already read by :func:`mcb.schematics.document.load_document`.
     """
     from mcb.schematics.document import load_document
-    from mcb.schematics.sponge import schematic_from_document
+    from mcb.schematics.sponge import refuse_duplicate_names, schematic_from_document
 
     if document is None:
         # Block-entity contents only move with their blocks: kept as their bytes, checked, copied when written
         # (the 256^3 corpus file's 10^6 item tags are never built). Private to this rewrite: the model it builds
         # never leaves this function.
         document = load_document(source, keep=_contents_as_bytes)
+    refuse_duplicate_names(document)
     schem = schematic_from_document(document, compact=True)  # the cells are only moved and written: uint16 fits
     document = None  # its tree (a 17 MB BlockData among it) is not needed while the result is encoded
     # Keep the input's Sponge version; v1 (and unversioned) files are written as v2, the oldest writable one.
