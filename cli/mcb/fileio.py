@@ -23,6 +23,24 @@ def _current_umask() -> int:
 _UMASK = _current_umask()
 
 
+def regular_file_size(path: Path) -> int:
+    """The size of ``path``; an InputError saying what it is instead when it is not a regular file."""
+    from mcb.errors import InputError
+
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file", code="file.missing") from None
+    except PermissionError:
+        raise InputError(f"{path}: permission denied", code="file.unreadable") from None
+    except OSError as error:
+        raise InputError(f"{path}: cannot read ({error.strerror or error})", code="file.unreadable") from None
+    if not stat.S_ISREG(info.st_mode):
+        what = "is a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+        raise InputError(f"{path}: {what}", code="file.not_regular")
+    return info.st_size
+
+
 def refuse_input_as_output(output, inputs, *, option: str = "-o/--output", field: str = "output",
                            hint: str = "write a new file") -> None:
     """A command never writes over a file it reads (only rotate/mirror --in-place do, on purpose): UsageError

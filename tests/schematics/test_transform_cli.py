@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 
 import numpy as np
 import pytest
@@ -123,7 +124,11 @@ def test_usage_errors(cli, corpus, tmp_path, monkeypatch, args, code, message):
 def test_input_errors_leave_no_output(cli, corpus, tmp_path):
     out = tmp_path / "x.schem"
     missing = cli("schem", "rotate", str(tmp_path / "nope.schem"), "-d", "90", "-o", str(out))
-    assert missing.exit_code == 1 and "no such schematic file" in missing.stderr
+    assert missing.exit_code == 1 and "nope.schem: no such file" in missing.stderr  # as validate and info say
+    fifo = tmp_path / "pipe.schem"
+    os.mkfifo(fifo)
+    piped = cli("schem", "rotate", str(fifo), "-d", "90", "-o", str(out))
+    assert piped.exit_code == 1 and "pipe.schem: not a regular file" in piped.stderr
     quirk = cli("schem", "rotate", str(corpus / FENCE_QUIRK), "-d", "90", "-o", str(out))
     assert quirk.exit_code == 1 and "north_east" in quirk.stderr
     not_sponge = cli("schem", "mirror", str(corpus / "notsponge_nucleation_xor_is_litematic.schem"), "-a", "x",

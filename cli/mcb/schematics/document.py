@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcb.errors import InputError
+from mcb.fileio import regular_file_size
 from mcb.schematics.nbt import Compound, NbtError, ReadLimits, ReadStats, read_nbt
 
 # Lists whose entries' contents validation only checks, never reads (their payload is opaque to every rule).
@@ -80,10 +81,8 @@ def read_source(source: str | os.PathLike | bytes, limits: ReadLimits) -> tuple[
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source), None
     path = Path(source)
+    size = regular_file_size(path)
     try:
-        size = path.stat().st_size
-        if not path.is_file():
-            raise InputError(f"{path}: not a regular file", code="file.not_regular")
         if size > limits.max_compressed:
             raise NbtError(f"file is {size} bytes, above the {limits.max_compressed} byte limit",
                            rule="nbt.limit.compressed", pointer="/")
@@ -93,10 +92,8 @@ def read_source(source: str | os.PathLike | bytes, limits: ReadLimits) -> tuple[
             raise NbtError(f"file is larger than the {limits.max_compressed} byte limit", rule="nbt.limit.compressed",
                            pointer="/")
         return data, str(path)
-    except FileNotFoundError:
+    except FileNotFoundError:  # gone since the stat
         raise InputError(f"{path}: no such file", code="file.missing") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory", code="file.not_regular") from None
     except PermissionError:
         raise InputError(f"{path}: permission denied", code="file.unreadable") from None
     except OSError as error:

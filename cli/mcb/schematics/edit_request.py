@@ -10,6 +10,7 @@ from pathlib import Path
 
 from mcb.blocks.transform import MIRROR_AXES, ROTATIONS, RULE_SETS
 from mcb.errors import InputError, UsageError
+from mcb.fileio import refuse_input_as_output, regular_file_size
 
 SPONGE_FORMATS = {"v2": 2, "2": 2, "v3": 3, "3": 3}
 
@@ -29,8 +30,11 @@ def check_edit_request(source: Path, *, degrees: int | None, axis: str | None, o
 
 def edit_target(source: Path, output: Path | None, in_place: bool) -> Path:
     """The file an edit writes: ``output``, or ``source`` itself with ``in_place``."""
-    if not source.is_file():
-        raise InputError(f"no such schematic file: {source}", details={"field": "path"})
+    try:
+        regular_file_size(source)
+    except InputError as error:
+        error.details = {"field": "path"}
+        raise
     if in_place and output is not None:
         raise UsageError("give either -o/--output or --in-place, not both", details={"field": "output"})
     if in_place:
@@ -38,9 +42,7 @@ def edit_target(source: Path, output: Path | None, in_place: bool) -> Path:
     if output is None:
         raise UsageError("missing -o/--output", hint="e.g. -o rotated.schem, or --in-place to overwrite FILE",
                          details={"field": "output"})
-    if output.resolve() == source.resolve():
-        raise UsageError("the output is the input file", hint="use --in-place to overwrite it on purpose",
-                         details={"field": "output"})
+    refuse_input_as_output(output, [source], hint="use --in-place to overwrite it on purpose")
     return output
 
 
