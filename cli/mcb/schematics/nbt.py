@@ -94,6 +94,8 @@ class _Walker:
         self.limits, self.stats, self.keep = limits, stats, keep
         self.path: list[str] = []
         self.texts: dict[bytes, str] = {}
+        self.strings: dict[bytes, String] = {}  # the same texts as String values, shared (they are immutable)
+        self.scalars = {tag: (*shape, {}) for tag, shape in _SCALAR.items()}  # + the values built so far, by bytes
         self.seen: dict[str, list[tuple]] = {}  # skipped containers by name: (bytes, facts of their walk)
         self.inflater = zlib.decompressobj(wbits=31) if compressed else None
         self.pending = data if compressed else b""   # compressed bytes not yet given to zlib
@@ -241,6 +243,7 @@ class _Walker:
             stats.non_mutf8_strings += 1
         elif n <= 64 and len(self.texts) < _TEXTS:
             self.texts[raw] = text
+            self.strings[raw] = String(text)
         return text
 
     def count(self, n: int = 1) -> None:
@@ -311,7 +314,7 @@ class _Walker:
             self.enter(depth)
         result = Compound() if build else None
         names: set[str] = set()
-        path, keep, texts, max_tags = self.path, self.keep, self.texts, self.limits.max_tags
+        path, keep, texts, strings, max_tags = self.path, self.keep, self.texts, self.strings, self.limits.max_tags
         buf, pos = self.buf, self.pos
         avail = len(buf)
         while True:
@@ -347,20 +350,20 @@ class _Walker:
                     raise self.fail(f"more than {max_tags} tags", "nbt.limit.tags")
                 if tag == TAG_STRING:
                     end = pos + 2 + ((buf[pos] << 8) | buf[pos + 1]) if pos + 2 <= avail else avail + 1
-                    value = texts.get(buf[pos + 2:end]) if end <= avail else None
+                    value = strings.get(buf[pos + 2:end]) if end <= avail else None
                     if value is None:  # not seen before (or not in the buffer yet): decode and check it
                         path.append(name)
                         self.pos = pos
-                        value = self.string()
+                        value = String(self.string())
                         path.pop()
                         buf, pos = self.buf, self.pos
                         avail = len(buf)
                     else:
                         pos = end
                     if build:
-                        result[name] = String(value)
+                        result[name] = value
                     continue
-                size, unpack, cls = _SCALAR[tag]
+                size, unpack, cls, seen = self.scalars[tag]
                 if pos + size > avail:
                     path.append(name)
                     self.pos = pos
@@ -368,8 +371,13 @@ class _Walker:
                     path.pop()
                     buf, pos = self.buf, self.pos
                     avail = len(buf)
-                if build:
-                    result[name] = cls(unpack.unpack_from(buf, pos)[0])
+                if build:  # scalars repeat (ids, counts, flags): each distinct encoding is built once
+                    value = seen.get(buf[pos:pos + size])
+                    if value is None:
+                        value = cls(unpack.unpack_from(buf, pos)[0])
+                        if len(seen) < _TEXTS:
+                            seen[buf[pos:pos + size]] = value
+                    result[name] = value
                 pos += size
                 continue
             if tag == TAG_INT_ARRAY and pos + 16 <= avail and buf[pos:pos + 4] == b"\0\0\0\3":  # a Pos: inlined
