@@ -96,7 +96,7 @@ class _Walker:
         self.texts: dict[bytes, str] = {}
         self.strings: dict[bytes, String] = {}  # the same texts as String values, shared (they are immutable)
         self.scalars = {tag: (*shape, {}) for tag, shape in _SCALAR.items()}  # + the values built so far, by bytes
-        self.seen: dict[str, list[tuple]] = {}  # skipped containers by name: (bytes, facts of their walk)
+        self.seen: dict[tuple, list[tuple]] = {}  # skipped containers by (tag, name): (Encoded, facts of the walk)
         self.inflater = zlib.decompressobj(wbits=31) if compressed else None
         self.pending = data if compressed else b""   # compressed bytes not yet given to zlib
         self.inflated = 0 if compressed else len(data)
@@ -415,32 +415,32 @@ class _Walker:
             avail = len(buf)
 
     def encoded(self, tag: int, depth: int, name: str) -> Encoded:
-        """A container walked unbuilt (:meth:`skipped`) and kept as its payload bytes (those of the memo when it
-        equals a container seen before: one shared bytes object, its hash computed once)."""
+        """A container walked unbuilt (:meth:`skipped`) and kept as its payload bytes (the memo's own value when it
+        equals a container seen before: one shared object, its hash computed once)."""
         start = self.base + self.pos
         outer, self.mark = self.mark, start if self.mark is None else self.mark
         try:
             same = self.skipped(tag, depth, name)
         finally:
             self.mark = outer
-        return Encoded(tag, same if same is not None else self.buf[start - self.base:self.pos])
+        return same if same is not None else Encoded(tag, self.buf[start - self.base:self.pos])
 
-    def skipped(self, tag: int, depth: int, name: str) -> bytes | None:
-        """Walk a container the caller does not keep; return the remembered bytes it equals, if any.
+    def skipped(self, tag: int, depth: int, name: str) -> Encoded | None:
+        """Walk a container the caller does not keep; return the remembered one it equals, if any.
 
         Equal bytes walk equally (an NBT payload is self-delimiting), and real files repeat block-entity contents
         (11,820 barrels holding the same items in the 256^3 corpus file): a container byte-identical to a clean one
-        walked before under the same name adds that walk's facts instead of being walked again."""
-        seen = self.seen.setdefault(name, [])
+        walked before under the same name and tag type adds that walk's facts instead of being walked again."""
+        seen = self.seen.setdefault((tag, name), [])
         buf, pos, stats = self.buf, self.pos, self.stats
-        for encoding, tags, depth_below, longest_list, longest_string in seen:
-            if buf.startswith(encoding, pos):
-                self.pos = pos + len(encoding)
+        for known, tags, depth_below, longest_list, longest_string in seen:
+            if buf.startswith(known.payload, pos):
+                self.pos = pos + len(known.payload)
                 self.count(tags)
                 self.enter(depth + depth_below)
                 stats.max_list_length = max(stats.max_list_length, longest_list)
                 stats.max_string_bytes = max(stats.max_string_bytes, longest_string)
-                return encoding
+                return known
         outer = (stats.tag_count, stats.max_depth, stats.max_list_length, stats.max_string_bytes,
                  len(stats.duplicate_names), stats.non_mutf8_strings)
         stats.max_depth, stats.max_list_length, stats.max_string_bytes = depth, 0, 0
@@ -456,7 +456,7 @@ class _Walker:
         clean = len(stats.duplicate_names) == outer[4] and stats.non_mutf8_strings == outer[5]
         size = self.base + self.pos - start
         if clean and len(seen) < 16 and size <= 65536 and start >= self.base:  # still in the buffer
-            seen.append((self.buf[start - self.base:self.pos], *facts))
+            seen.append((Encoded(tag, self.buf[start - self.base:self.pos]), *facts))
 
     def list(self, depth: int, build: bool) -> List | None:
         self.enter(depth)
