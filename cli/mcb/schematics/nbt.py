@@ -169,18 +169,18 @@ class _Walker:
         self.pos = start + n
         return self.buf[start:self.pos]
 
-    def skip(self, n: int) -> None:
-        """Pass over ``n`` bytes without keeping them (a big skipped array is never joined in memory)."""
-        if self.pos + n <= len(self.buf):
-            self.pos += n
-            return
-        if self.inflater is None:
-            raise self.fail("NBT data is truncated", "nbt.truncated")
-        if self.mark is not None:  # inside a RAW container: its bytes stay
-            self.need(n)
+    def skip(self, n: int, parts: list | None = None) -> None:
+        """Pass over ``n`` bytes (``parts`` receives them in pieces when given): a big array is never joined with
+        the bytes around it (a 256^3 file's 17 MB BlockData is joined once and copied once, not copied three times)."""
+        if self.pos + n <= len(self.buf) or self.mark is not None or self.inflater is None:
+            self.need(n)  # in the buffer already, or inside a RAW container whose bytes stay (or truncated)
+            if parts is not None:
+                parts.append(self.buf[self.pos:self.pos + n])
             self.pos += n
             return
         self.check_room(n, f"a value of {n} bytes")  # as need() would
+        if parts is not None:
+            parts.append(self.buf[self.pos:])
         n -= len(self.buf) - self.pos
         self.base += len(self.buf)
         self.buf, self.pos = b"", 0
@@ -188,6 +188,8 @@ class _Walker:
             chunk = self.inflate(max(n, _CHUNK))
             if not chunk:
                 raise self.fail("NBT data is truncated (gzip stream ended early)", "nbt.truncated")
+            if parts is not None:
+                parts.append(chunk[:n])
             if len(chunk) > n:
                 self.buf, self.pos = chunk, n
                 return
@@ -294,15 +296,13 @@ class _Walker:
                 return (IntArray if unit == 4 else LongArray)(_SHORT_ARRAYS[unit][n].unpack_from(buf, pos + 4)) \
                     if build else None
         n = self.length(unit, _ARRAY_NAME[tag])
-        if not build:
-            self.skip(unit * n)
-            return None
+        if not build or tag == TAG_BYTE_ARRAY:
+            parts = [] if build else None
+            self.skip(unit * n, parts)
+            return ByteArray(b"".join(parts)) if build else None
         self.need(unit * n)
         start = self.pos
         self.pos += unit * n
-        if tag == TAG_BYTE_ARRAY:  # copied once, straight out of the buffer (a 256^3 BlockData is 17 MB)
-            with memoryview(self.buf) as view:
-                return ByteArray(view[start:self.pos])
         return (IntArray if tag == TAG_INT_ARRAY else LongArray)(
             struct.unpack_from(f">{n}{'i' if unit == 4 else 'q'}", self.buf, start))
 
