@@ -431,15 +431,20 @@ class _Walker:
         Equal bytes walk equally (an NBT payload is self-delimiting), and real files repeat block-entity contents
         (11,820 barrels holding the same items in the 256^3 corpus file): a container byte-identical to a clean one
         walked before under the same name and tag type adds that walk's facts instead of being walked again."""
-        seen = self.seen.setdefault((tag, name), [])
+        seen = self.seen.get((tag, name))
+        if seen is None:
+            seen = self.seen[tag, name] = []
         buf, pos, stats = self.buf, self.pos, self.stats
-        for known, tags, depth_below, longest_list, longest_string in seen:
+        for known, size, tags, depth_below, longest_list, longest_string in seen:
             if buf.startswith(known.payload, pos):
-                self.pos = pos + len(known.payload)
+                self.pos = pos + size
                 self.count(tags)
-                self.enter(depth + depth_below)
-                stats.max_list_length = max(stats.max_list_length, longest_list)
-                stats.max_string_bytes = max(stats.max_string_bytes, longest_string)
+                if depth + depth_below > stats.max_depth:
+                    self.enter(depth + depth_below)
+                if longest_list > stats.max_list_length:
+                    stats.max_list_length = longest_list
+                if longest_string > stats.max_string_bytes:
+                    stats.max_string_bytes = longest_string
                 return known
         outer = (stats.tag_count, stats.max_depth, stats.max_list_length, stats.max_string_bytes,
                  len(stats.duplicate_names), stats.non_mutf8_strings)
@@ -456,7 +461,7 @@ class _Walker:
         clean = len(stats.duplicate_names) == outer[4] and stats.non_mutf8_strings == outer[5]
         size = self.base + self.pos - start
         if clean and len(seen) < 16 and size <= 65536 and start >= self.base:  # still in the buffer
-            seen.append((Encoded(tag, self.buf[start - self.base:self.pos]), *facts))
+            seen.append((Encoded(tag, self.buf[start - self.base:self.pos]), size, *facts))
 
     def list(self, depth: int, build: bool) -> List | None:
         self.enter(depth)
