@@ -426,7 +426,7 @@ class _Walker:
         return same if same is not None else Encoded(tag, self.buf[start - self.base:self.pos])
 
     def skipped(self, tag: int, depth: int, name: str) -> Encoded | None:
-        """Walk a container the caller does not keep; return the remembered one it equals, if any.
+        """Walk a container the caller does not keep; return the remembered one it equals (or now is), if any.
 
         Equal bytes walk equally (an NBT payload is self-delimiting), and real files repeat block-entity contents
         (11,820 barrels holding the same items in the 256^3 corpus file): a container byte-identical to a clean one
@@ -462,6 +462,7 @@ class _Walker:
         size = self.base + self.pos - start
         if clean and len(seen) < 16 and size <= 65536 and start >= self.base:  # still in the buffer
             seen.append((Encoded(tag, self.buf[start - self.base:self.pos]), size, *facts))
+            return seen[-1][0]
 
     def list(self, depth: int, build: bool) -> List | None:
         self.enter(depth)
