@@ -171,7 +171,7 @@ def _block_entity_list(block_entities, version: int) -> _Encoded:
     everything after Pos is encoded once per distinct (id, data) and spliced behind each packed Pos, instead of
     walking every tag again. Bytes are identical to encoding each entry on its own. Data is told apart by its tag
     names and the identity of its values (the reader shares equal values): the same objects encode the same, and
-    they all stay alive while the list is encoded.
+    the memo holds the data of its keys, so no id in them is reused by another object meanwhile.
     """
     out = [struct.pack(">bi", 10, len(block_entities))]
     append = out.append
@@ -180,13 +180,13 @@ def _block_entity_list(block_entities, version: int) -> _Encoded:
     for be in block_entities:
         data = be.data
         key = (be.id, *data, *map(id, data.values())) if isinstance(data, dict) else (be.id, id(data))
-        tail = memo.get(key)
-        if tail is None:
+        found = memo.get(key)
+        if found is None:
             encoded: list[bytes] = []
             _payload(encoded, 10, _entry(IntArray((0, 0, 0)), be.id, data, version))
-            tail = b"".join(encoded)[len(_POS_HEAD) + _POS.size:]
+            found = b"".join(encoded)[len(_POS_HEAD) + _POS.size:], data
             if len(memo) < _MEMO_LIMIT:
-                memo[key] = tail
+                memo[key] = found
         try:
             append(_POS_HEAD + pack(*be.pos))
         except (struct.error, TypeError):  # not three int32s: let the general encoder convert or refuse it
@@ -194,7 +194,7 @@ def _block_entity_list(block_entities, version: int) -> _Encoded:
             _payload(encoded, 10, _entry(IntArray(be.pos), be.id, data, version))
             append(b"".join(encoded))
             continue
-        append(tail)
+        append(found[0])
     return _Encoded(TAG_LIST, out)
 
 
