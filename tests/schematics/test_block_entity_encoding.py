@@ -40,10 +40,16 @@ entities = st.lists(
 
 
 @settings(max_examples=150, deadline=None)
-@given(entities, st.sampled_from([2, 3]))
-def test_repeated_block_entities_encode_like_each_on_its_own(specs, version):
+@given(entities, st.sampled_from([2, 3]), st.booleans())
+def test_repeated_block_entities_encode_like_each_on_its_own(specs, version, shared):
     schem = Schematic(4, 2, 4, ["minecraft:stone"], np.zeros((2, 4, 4), dtype=np.int32), 4903)
-    schem.block_entities = [BlockEntity(pos, ident, Compound((key, TAG_CLASS[tag](value)) for key, (tag, value) in data))
+    objects: dict[str, object] = {}  # shared: equal values are one object, as the reader gives them (memo hits)
+
+    def tag_value(tag, value):
+        made = TAG_CLASS[tag](value)
+        return objects.setdefault(repr((tag, value)), made) if shared else made
+
+    schem.block_entities = [BlockEntity(pos, ident, Compound((key, tag_value(tag, value)) for key, (tag, value) in data))
                             for pos, ident, data in specs]
     tree = gzip.decompress(encode_schematic(schem, version))
     parts = []

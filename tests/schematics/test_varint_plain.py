@@ -52,3 +52,12 @@ def test_a_long_clean_two_byte_stream_gives_every_value_and_the_count():
     assert used_values(data, len(values)) == (frozenset(range(617)), None)
     found, problem = used_values(data, len(values) + 1)
     assert found == frozenset(range(617)) and problem.kind == "too_few"
+
+
+def test_pieces_read_after_every_one_byte_value_was_seen_still_give_the_two_byte_values_and_problems():
+    values = list(range(128)) * 40 + [1000 + i % 50 for i in range(40000)] + [16000]
+    data = varints(values)
+    with mock.patch.object(varint_py, "_STEP", 4099):  # the one-byte values are all seen in the first piece
+        assert used_values(data, len(values)) == (frozenset(range(128)) | frozenset(range(1000, 1050)) | {16000},
+                                                  None)
+        assert used_values(data + b"\x80\x00", len(values) + 1) is None  # a non-canonical varint at the end

@@ -94,7 +94,9 @@ class _Walker:
         self.limits, self.stats, self.keep = limits, stats, keep
         self.path: list[str] = []
         self.texts: dict[bytes, str] = {}
-        self.seen: dict[str, list[tuple]] = {}  # skipped containers by name: (bytes, facts of their walk)
+        self.strings: dict[bytes, String] = {}  # the same texts as String values, shared (they are immutable)
+        self.scalars = {tag: (*shape, {}) for tag, shape in _SCALAR.items()}  # + the values built so far, by bytes
+        self.seen: dict[tuple, list[tuple]] = {}  # skipped containers by (tag, name): (Encoded, facts of the walk)
         self.inflater = zlib.decompressobj(wbits=31) if compressed else None
         self.pending = data if compressed else b""   # compressed bytes not yet given to zlib
         self.inflated = 0 if compressed else len(data)
@@ -167,18 +169,18 @@ class _Walker:
         self.pos = start + n
         return self.buf[start:self.pos]
 
-    def skip(self, n: int) -> None:
-        """Pass over ``n`` bytes without keeping them (a big skipped array is never joined in memory)."""
-        if self.pos + n <= len(self.buf):
-            self.pos += n
-            return
-        if self.inflater is None:
-            raise self.fail("NBT data is truncated", "nbt.truncated")
-        if self.mark is not None:  # inside a RAW container: its bytes stay
-            self.need(n)
+    def skip(self, n: int, parts: list | None = None) -> None:
+        """Pass over ``n`` bytes (``parts`` receives them in pieces when given): a big array is never joined with
+        the bytes around it (a 256^3 file's 17 MB BlockData is joined once and copied once, not copied three times)."""
+        if self.pos + n <= len(self.buf) or self.mark is not None or self.inflater is None:
+            self.need(n)  # in the buffer already, or inside a RAW container whose bytes stay (or truncated)
+            if parts is not None:
+                parts.append(self.buf[self.pos:self.pos + n])
             self.pos += n
             return
         self.check_room(n, f"a value of {n} bytes")  # as need() would
+        if parts is not None:
+            parts.append(self.buf[self.pos:])
         n -= len(self.buf) - self.pos
         self.base += len(self.buf)
         self.buf, self.pos = b"", 0
@@ -186,6 +188,8 @@ class _Walker:
             chunk = self.inflate(max(n, _CHUNK))
             if not chunk:
                 raise self.fail("NBT data is truncated (gzip stream ended early)", "nbt.truncated")
+            if parts is not None:
+                parts.append(chunk[:n])
             if len(chunk) > n:
                 self.buf, self.pos = chunk, n
                 return
@@ -241,6 +245,7 @@ class _Walker:
             stats.non_mutf8_strings += 1
         elif n <= 64 and len(self.texts) < _TEXTS:
             self.texts[raw] = text
+            self.strings[raw] = String(text)
         return text
 
     def count(self, n: int = 1) -> None:
@@ -291,15 +296,13 @@ class _Walker:
                 return (IntArray if unit == 4 else LongArray)(_SHORT_ARRAYS[unit][n].unpack_from(buf, pos + 4)) \
                     if build else None
         n = self.length(unit, _ARRAY_NAME[tag])
-        if not build:
-            self.skip(unit * n)
-            return None
+        if not build or tag == TAG_BYTE_ARRAY:
+            parts = [] if build else None
+            self.skip(unit * n, parts)
+            return ByteArray(b"".join(parts)) if build else None
         self.need(unit * n)
         start = self.pos
         self.pos += unit * n
-        if tag == TAG_BYTE_ARRAY:  # copied once, straight out of the buffer (a 256^3 BlockData is 17 MB)
-            with memoryview(self.buf) as view:
-                return ByteArray(view[start:self.pos])
         return (IntArray if tag == TAG_INT_ARRAY else LongArray)(
             struct.unpack_from(f">{n}{'i' if unit == 4 else 'q'}", self.buf, start))
 
@@ -311,7 +314,7 @@ class _Walker:
             self.enter(depth)
         result = Compound() if build else None
         names: set[str] = set()
-        path, keep, texts, max_tags = self.path, self.keep, self.texts, self.limits.max_tags
+        path, keep, texts, strings, max_tags = self.path, self.keep, self.texts, self.strings, self.limits.max_tags
         buf, pos = self.buf, self.pos
         avail = len(buf)
         while True:
@@ -347,20 +350,20 @@ class _Walker:
                     raise self.fail(f"more than {max_tags} tags", "nbt.limit.tags")
                 if tag == TAG_STRING:
                     end = pos + 2 + ((buf[pos] << 8) | buf[pos + 1]) if pos + 2 <= avail else avail + 1
-                    value = texts.get(buf[pos + 2:end]) if end <= avail else None
+                    value = strings.get(buf[pos + 2:end]) if end <= avail else None
                     if value is None:  # not seen before (or not in the buffer yet): decode and check it
                         path.append(name)
                         self.pos = pos
-                        value = self.string()
+                        value = String(self.string())
                         path.pop()
                         buf, pos = self.buf, self.pos
                         avail = len(buf)
                     else:
                         pos = end
                     if build:
-                        result[name] = String(value)
+                        result[name] = value
                     continue
-                size, unpack, cls = _SCALAR[tag]
+                size, unpack, cls, seen = self.scalars[tag]
                 if pos + size > avail:
                     path.append(name)
                     self.pos = pos
@@ -368,8 +371,13 @@ class _Walker:
                     path.pop()
                     buf, pos = self.buf, self.pos
                     avail = len(buf)
-                if build:
-                    result[name] = cls(unpack.unpack_from(buf, pos)[0])
+                if build:  # scalars repeat (ids, counts, flags): each distinct encoding is built once
+                    value = seen.get(buf[pos:pos + size])
+                    if value is None:
+                        value = cls(unpack.unpack_from(buf, pos)[0])
+                        if len(seen) < _TEXTS:
+                            seen[buf[pos:pos + size]] = value
+                    result[name] = value
                 pos += size
                 continue
             if tag == TAG_INT_ARRAY and pos + 16 <= avail and buf[pos:pos + 4] == b"\0\0\0\3":  # a Pos: inlined
@@ -407,32 +415,37 @@ class _Walker:
             avail = len(buf)
 
     def encoded(self, tag: int, depth: int, name: str) -> Encoded:
-        """A container walked unbuilt (:meth:`skipped`) and kept as its payload bytes (those of the memo when it
-        equals a container seen before: one shared bytes object, its hash computed once)."""
+        """A container walked unbuilt (:meth:`skipped`) and kept as its payload bytes (the memo's own value when it
+        equals a container seen before: one shared object, its hash computed once)."""
         start = self.base + self.pos
         outer, self.mark = self.mark, start if self.mark is None else self.mark
         try:
             same = self.skipped(tag, depth, name)
         finally:
             self.mark = outer
-        return Encoded(tag, same if same is not None else self.buf[start - self.base:self.pos])
+        return same if same is not None else Encoded(tag, self.buf[start - self.base:self.pos])
 
-    def skipped(self, tag: int, depth: int, name: str) -> bytes | None:
-        """Walk a container the caller does not keep; return the remembered bytes it equals, if any.
+    def skipped(self, tag: int, depth: int, name: str) -> Encoded | None:
+        """Walk a container the caller does not keep; return the remembered one it equals (or now is), if any.
 
         Equal bytes walk equally (an NBT payload is self-delimiting), and real files repeat block-entity contents
         (11,820 barrels holding the same items in the 256^3 corpus file): a container byte-identical to a clean one
-        walked before under the same name adds that walk's facts instead of being walked again."""
-        seen = self.seen.setdefault(name, [])
+        walked before under the same name and tag type adds that walk's facts instead of being walked again."""
+        seen = self.seen.get((tag, name))
+        if seen is None:
+            seen = self.seen[tag, name] = []
         buf, pos, stats = self.buf, self.pos, self.stats
-        for encoding, tags, depth_below, longest_list, longest_string in seen:
-            if buf.startswith(encoding, pos):
-                self.pos = pos + len(encoding)
+        for known, size, tags, depth_below, longest_list, longest_string in seen:
+            if buf.startswith(known.payload, pos):
+                self.pos = pos + size
                 self.count(tags)
-                self.enter(depth + depth_below)
-                stats.max_list_length = max(stats.max_list_length, longest_list)
-                stats.max_string_bytes = max(stats.max_string_bytes, longest_string)
-                return encoding
+                if depth + depth_below > stats.max_depth:
+                    self.enter(depth + depth_below)
+                if longest_list > stats.max_list_length:
+                    stats.max_list_length = longest_list
+                if longest_string > stats.max_string_bytes:
+                    stats.max_string_bytes = longest_string
+                return known
         outer = (stats.tag_count, stats.max_depth, stats.max_list_length, stats.max_string_bytes,
                  len(stats.duplicate_names), stats.non_mutf8_strings)
         stats.max_depth, stats.max_list_length, stats.max_string_bytes = depth, 0, 0
@@ -448,7 +461,8 @@ class _Walker:
         clean = len(stats.duplicate_names) == outer[4] and stats.non_mutf8_strings == outer[5]
         size = self.base + self.pos - start
         if clean and len(seen) < 16 and size <= 65536 and start >= self.base:  # still in the buffer
-            seen.append((self.buf[start - self.base:self.pos], *facts))
+            seen.append((Encoded(tag, self.buf[start - self.base:self.pos]), size, *facts))
+            return seen[-1][0]
 
     def list(self, depth: int, build: bool) -> List | None:
         self.enter(depth)

@@ -20,7 +20,7 @@ from mcb.blocks.transform import MIRROR_AXES, ROTATIONS, transform_palette
 from mcb.errors import McbError, UsageError
 from mcb.schematics.cells import present_values, used_indices
 from mcb.schematics.model import BlockEntity, Entity, Schematic
-from mcb.schematics.nbt import gc_paused
+from mcb.schematics.nbt import RAW, TAG_COMPOUND, TAG_FLOAT, Compound, Encoded, Float, IntArray, List, gc_paused
 
 # Hanging entities: ``Facing`` as a 3-D data value (item frames) and ``facing`` as a 2-D one (paintings).
 _FACING_3D = ("down", "up", "north", "south", "west", "east")
@@ -179,8 +179,6 @@ def _moved_metadata(metadata, new_offset: tuple[int, int, int]):
     worldedit = metadata.get("WorldEdit") if isinstance(metadata, dict) else None
     if not isinstance(worldedit, dict) or "Offset" not in worldedit:
         return metadata
-    from mcb.schematics.nbt import Compound, IntArray
-
     moved = Compound(metadata)
     moved["WorldEdit"] = Compound(worldedit)
     moved["WorldEdit"]["Offset"] = IntArray(new_offset)
@@ -203,22 +201,20 @@ def _merge_duplicates(palette: list[str], blocks: np.ndarray) -> tuple[list[str]
 
 
 def _move_block_entities(block_entities, move: _Move, rules: str) -> list[BlockEntity]:
-    return [_move_block_entity(be, move, rules) for be in block_entities]
-
-
-def _move_block_entity(be: BlockEntity, move: _Move, rules: str) -> BlockEntity:
-    x, y, z = be.pos
-    nx, nz = move.cell(x, z)
-    data = be.data
-    if move.mirror and rules == "geometric" and be.id == "minecraft:chiseled_bookshelf" and data is not None:
-        data = _mirror_bookshelf_items(data)
-    return BlockEntity((nx, y, nz), be.id, data)  # direct construction: 3x cheaper than replace() per entity
+    cell, books = move.cell, bool(move.mirror) and rules == "geometric"
+    moved = []
+    for be in block_entities:  # one loop, direct construction: 42k entries in a big build
+        x, y, z = be.pos
+        nx, nz = cell(x, z)
+        data = be.data
+        if books and be.id == "minecraft:chiseled_bookshelf" and data is not None:
+            data = _mirror_bookshelf_items(data)
+        moved.append(BlockEntity((nx, y, nz), be.id, data))
+    return moved
 
 
 def _mirror_bookshelf_items(data):
     """Keep the books matching the mirrored ``slot_N_occupied`` state: columns swap (0<->2, 3<->5)."""
-    from mcb.schematics.nbt import TAG_COMPOUND, Compound, List
-
     items = data.get("Items")
     if not items:
         return data
@@ -245,8 +241,6 @@ def _move_entity(entity: Entity, move: _Move, schem: Schematic) -> Entity:
 
 def _move_entity_data(data, entity_id: str, move: _Move, schem: Schematic):
     """Yaw, hanging-entity facing and absolute block positions (when the file recorded a world origin)."""
-    from mcb.schematics.nbt import TAG_FLOAT, Compound, Float, IntArray, List
-
     data = Compound(data)  # a shallow copy that stays a Compound (dict.copy() would not)
     rotation = data.get("Rotation")
     if rotation is not None and len(rotation) >= 1:
@@ -333,8 +327,6 @@ def transform_file(source, output, *, degrees: int | None = None, mirror_axis: s
 
 def _contents_as_bytes(path: list[str]):
     """``keep`` for a rewrite: the containers inside block entities stay encoded bytes; everything else is built."""
-    from mcb.schematics.nbt import RAW
-
     if len(path) >= 3 and path[-1] != "Pos" and path[-3] in ("BlockEntities", "TileEntities"):
         return RAW
     return True
@@ -343,8 +335,6 @@ def _contents_as_bytes(path: list[str]):
 def _needs_contents(schem: Schematic, written_version: int, mirror_axis: str | None, rules: str) -> bool:
     """Whether this rewrite must look into block-entity contents read as bytes: a v3 ``Data`` compound written
     inline as v2, or the books of chiseled bookshelves under a geometric mirror."""
-    from mcb.schematics.nbt import Encoded
-
     if written_version == 2 and any(type(be.data) is Encoded for be in schem.block_entities):
         return True
     return bool(mirror_axis and rules == "geometric" and any(

@@ -107,13 +107,14 @@ def used_values(data: bytes, count: int) -> tuple[frozenset[int], VarintProblem 
         pairs = bytearray(2 * len(high))
         pairs[0::2], pairs[1::2] = high, finals
         codes.update(memoryview(pairs).cast("H"))
-        # a final byte's value is also a one-byte entry if the piece holds it more often than the finals do
-        finals_only = set(finals).difference(singles)
-        singles.update(v for v in finals_only if piece.count(v) > finals.count(v))
-        fresh = piece.translate(None, bytes(sorted(singles | finals_only)) + _HIGH)
-        while fresh:  # values neither seen nor final: one-byte entries
-            singles.update(fresh[:4096])
-            fresh = fresh.translate(None, bytes(sorted(singles)))
+        if len(singles) < 0x80:  # once every one-byte value was seen, no piece can add one (two passes saved)
+            # a final byte's value is also a one-byte entry if the piece holds it more often than the finals do
+            finals_only = set(finals).difference(singles)
+            singles.update(v for v in finals_only if piece.count(v) > finals.count(v))
+            fresh = piece.translate(None, bytes(sorted(singles | finals_only)) + _HIGH)
+            while fresh:  # values neither seen nor final: one-byte entries
+                singles.update(fresh[:4096])
+                fresh = fresh.translate(None, bytes(sorted(singles)))
         entries += len(piece) - len(high)
         start = end
     wide = (u.to_bytes(2, sys.byteorder) for u in codes)

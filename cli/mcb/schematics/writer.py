@@ -161,7 +161,6 @@ def _entity_entries(schem: Schematic, version: int):
 
 _POS_HEAD = b"\x0b\x00\x03Pos\x00\x00\x00\x03"  # Int_Array "Pos" of length 3
 _POS = struct.Struct(">3i")
-_PACKED_FLOAT = struct.Struct(">d")
 _MEMO_LIMIT = 4096
 
 
@@ -170,63 +169,33 @@ def _block_entity_list(block_entities, version: int) -> _Encoded:
 
     Entries with equal id and data differ only in their Pos payload (40k comparators and barrels in a big build):
     everything after Pos is encoded once per distinct (id, data) and spliced behind each packed Pos, instead of
-    walking every tag again. Bytes are identical to encoding each entry on its own.
+    walking every tag again. Bytes are identical to encoding each entry on its own. Data is told apart by its tag
+    names and the identity of its values (the reader shares equal values): the same objects encode the same, and
+    the memo holds the data of its keys, so no id in them is reused by another object meanwhile.
     """
     out = [struct.pack(">bi", 10, len(block_entities))]
     append = out.append
     memo: dict = {}
     pack = _POS.pack
     for be in block_entities:
-        key = _entry_key(be.id, be.data)
-        try:
-            tail = memo.get(key)
-        except TypeError:  # e.g. an Int_Array holding unhashable items: encode this entry directly
-            key = tail = None
-        if tail is None:
+        data = be.data
+        key = (be.id, *data, *map(id, data.values())) if isinstance(data, dict) else (be.id, id(data))
+        found = memo.get(key)
+        if found is None:
             encoded: list[bytes] = []
-            _payload(encoded, 10, _entry(IntArray((0, 0, 0)), be.id, be.data, version))
-            tail = b"".join(encoded)[len(_POS_HEAD) + _POS.size:]
-            if key is not None and len(memo) < _MEMO_LIMIT:
-                memo[key] = tail
+            _payload(encoded, 10, _entry(IntArray((0, 0, 0)), be.id, data, version))
+            found = b"".join(encoded)[len(_POS_HEAD) + _POS.size:], data
+            if len(memo) < _MEMO_LIMIT:
+                memo[key] = found
         try:
             append(_POS_HEAD + pack(*be.pos))
         except (struct.error, TypeError):  # not three int32s: let the general encoder convert or refuse it
             encoded = []
-            _payload(encoded, 10, _entry(IntArray(be.pos), be.id, be.data, version))
+            _payload(encoded, 10, _entry(IntArray(be.pos), be.id, data, version))
             append(b"".join(encoded))
             continue
-        append(tail)
+        append(found[0])
     return _Encoded(TAG_LIST, out)
-
-
-_KEYED_TYPES = frozenset({Byte, Short, Int, Long, String, ByteArray, IntArray, LongArray, Encoded, int, str, bool,
-                          bytes})
-_FLOAT_TYPES = frozenset({Float, Double, float})
-
-
-def _entry_key(ident, data):
-    """A hashable key that determines the encoding of an entry apart from Pos, or None (encode it directly).
-
-    Only immutable values take part: scalars by type and value (floats by their bytes: 0.0 and -0.0 differ); a
-    mutable list or compound makes the entry uncached.
-    """
-    kind = type(data)
-    if data is None:
-        return (ident,)
-    if kind is Encoded:
-        return (ident, data)
-    if kind is not Compound and kind is not dict:
-        return None
-    key = [ident]
-    for name, value in data.items():
-        vtype = type(value)
-        if vtype in _KEYED_TYPES:
-            key.append((name, vtype, value))
-        elif vtype in _FLOAT_TYPES:
-            key.append((name, vtype, _PACKED_FLOAT.pack(value)))
-        else:
-            return None
-    return tuple(key)
 
 
 def _entry(pos, ident: str, data, version: int) -> Compound:
