@@ -50,6 +50,9 @@ def render_schematic(schem: Schematic, view: str = "both", scale: int | None = N
         raise UsageError(f"unknown view {view!r}", hint="use top, iso or both")
     if scale is not None and not SCALE_MIN <= scale <= SCALE_MAX:
         raise UsageError(f"scale must be between {SCALE_MIN} and {SCALE_MAX}, not {scale}")
+    if 0 in schem.size:  # a readable file with a 0 along an axis: no view has anything to show
+        raise InputError(f"nothing to draw: the box is {schem.width} x {schem.height} x {schem.length}",
+                         code="sponge.size")
     top = render_top(schem, scale or auto_scale(schem, "top")) if view != "iso" else None
     iso = render_iso(schem, scale or auto_scale(schem, "iso")) if view != "top" else None
     if view != "both":
@@ -84,9 +87,6 @@ def render_top(schem: Schematic, scale: int):
     from PIL import Image
 
     _check_canvas(schem.width * scale, schem.length * scale, "top")
-    if not schem.blocks.size:  # a readable file with a 0 along an axis: there is no column to look down on
-        raise InputError(f"nothing to draw from above: the box is {schem.width} x {schem.height} x {schem.length}",
-                         hint="use --view iso")
     colours, visible = _palette_tables(schem)
     h = schem.height
     solid = visible[schem.blocks]

@@ -217,9 +217,12 @@ def build_tree(schem: Schematic, version: int = 2, *, name: str | None = None, a
     """(root name, root compound) for ``schem`` as Sponge ``version`` 2 or 3."""
     if version not in (2, 3):
         raise ValueError("only Sponge v2 and v3 can be written")
-    for axis, size in zip("WHL", schem.size):
-        if not 1 <= size <= 0xFFFF:
-            raise ValueError(f"size along {axis} must be 1..65535, got {size}")
+    if not all(1 <= size <= 0xFFFF for size in schem.size):  # the input's box (Width/Height/Length 0 reads)
+        from mcb.errors import InputError
+
+        raise InputError("a Sponge schematic is 1 to 65535 blocks along each side; this box is "
+                         f"{schem.width} x {schem.height} x {schem.length}", code="sponge.size",
+                         hint="there is nothing to write: check the file's Width, Height and Length")
     palette, data = encode_cells(schem.blocks, schem.palette)  # plain bytes encode as a Byte_Array (no copy)
     palette_tag = Compound((state, Int(i)) for i, state in enumerate(palette))
     block_entities, entities = _entity_entries(schem, version)
