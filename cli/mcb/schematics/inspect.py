@@ -35,7 +35,9 @@ def _server_verdict(data: bytes, mc_version, document=None) -> dict:
 
 def describe_schematic(path: str | os.PathLike, mc_version: str | int | None = None) -> dict:
     """Everything ``schem info`` shows, as a JSON-ready dict (raises InputError for unreadable input)."""
-    doc = load_document(path)
+    # Block entities and entities are counted by id: their contents are walked and checked, not built (the
+    # validators' read; this model, with only their ids and positions, never leaves this function).
+    doc = load_document(path, fast=True)
     schem = schematic_from_document(doc)  # refuses a file that is not Sponge
     src = schem.source
     meta = schem.metadata or {}

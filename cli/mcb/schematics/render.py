@@ -204,9 +204,12 @@ def write_png(image, path: str | os.PathLike) -> Path:
 
 def render_png(source, view: str = "both", scale: int | None = None) -> tuple[bytes, dict]:
     """Read a schematic file and render it; (PNG bytes, summary). The MCP tool sends the bytes as an image."""
-    from mcb.schematics.sponge import read_schematic
+    from mcb.schematics.document import keep_blocks_only, load_document
+    from mcb.schematics.sponge import schematic_from_document
 
-    schem = read_schematic(source)
+    # Only blocks are drawn: block entities and entities are walked and checked, not built (this model of the
+    # blocks alone never leaves this function).
+    schem = schematic_from_document(load_document(source, keep=keep_blocks_only))
     image = render_schematic(schem, view, scale)
     return png_bytes(image), {"input": str(source), "view": view, "width": image.width, "height": image.height,
                               "size": list(schem.size), "non_air": schem.non_air_count()}
