@@ -51,6 +51,9 @@ SEEDS = {
     "required mods": document(v2_entries(extra=[("Metadata", 10, [("RequiredMods", 9, (8, ["x"]))])])),
     "raw NBT": document(v2_entries(), compress=False),
     "trailing data": document(v2_entries(), trailing=b"\x00\x01"),
+    # Java's GZIPInputStream reads a second member as more of the stream (trailing NBT), and ignores other bytes
+    "second gzip member": document(v2_entries()) + gzip.compress(b"xx", mtime=0),
+    "bytes after the gzip member": document(v2_entries()) + b"garbage!",
     "root name": document(v2_entries(), root_name="Other"),
 }
 
@@ -155,3 +158,14 @@ def test_an_nbt_file_of_no_known_kind_leads_with_the_servers_own_verdict(serve, 
     assert rules[0] == "server.nbt.root_name" and rules[-1] == "sponge.format.unknown"
     assert report.facts["server_verdict"] == served_verdict(serve, data) == "rejected: Unexpected schematic root name"
     assert "this is an unknown NBT" in report.diagnostics[-1].message
+
+
+@pytest.mark.parametrize("seed, verdict", [
+    ("second gzip member", "rejected: Trailing NBT data is not accepted"),
+    ("bytes after the gzip member", "accepted"),
+])
+def test_what_follows_the_gzip_member_is_read_as_java_reads_it(serve, tmp_path, seed, verdict):
+    path = tmp_path / "after.schem"
+    path.write_bytes(SEEDS[seed])
+    assert validate_schematic(path, profile="server").facts["server_verdict"] == verdict
+    assert served_verdict(serve, SEEDS[seed]) == verdict

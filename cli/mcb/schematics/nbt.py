@@ -197,12 +197,18 @@ class _Walker:
             n -= len(chunk)
 
     def drain(self) -> int:
-        """Inflate the rest of the stream; return how many bytes follow the current position."""
+        """Inflate the rest of the stream; return how many bytes follow the current position. As in Java's
+        GZIPInputStream (the plugin's reader), a further gzip member continues the same stream, so its bytes
+        follow the root too; anything else after the last member is not read (``trailing_gzip_bytes``)."""
         trailing = len(self.buf) - self.pos
-        while self.inflater is not None and not self.inflater.eof:
-            trailing += len(self.inflate(_CHUNK))
-        if self.inflater is not None:
-            self.stats.trailing_gzip_bytes = len(self.inflater.unused_data) + len(self.pending)
+        while self.inflater is not None:
+            while not self.inflater.eof:
+                trailing += len(self.inflate(_CHUNK))
+            rest = self.inflater.unused_data + self.pending
+            if not rest.startswith(b"\x1f\x8b\x08"):  # no member header (magic, deflate): Java stops here
+                self.stats.trailing_gzip_bytes = len(rest)
+                break
+            self.inflater, self.pending = zlib.decompressobj(wbits=31), rest
         return trailing
 
     # --- primitives -------------------------------------------------------------------------------------------
