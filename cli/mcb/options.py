@@ -12,6 +12,60 @@ import typer
 from mcb.state import AppState
 from mcb.terminal import Terminal
 
+# TAB completion of option values (`autocompletion=`): each list is the core's own, imported only when a shell
+# asks, so defining the options costs nothing.
+def _starting_with(values, incomplete: str) -> list[str]:
+    return [str(value) for value in values if str(value).startswith(incomplete)]
+
+
+def complete_profile(incomplete: str) -> list[str]:
+    from mcb.schematics.rules import PROFILES
+
+    return _starting_with(PROFILES, incomplete)
+
+
+def complete_report_format(incomplete: str) -> list[str]:
+    from mcb.reports.formatters import FORMATS
+
+    return _starting_with(FORMATS, incomplete)
+
+
+def complete_turn(incomplete: str) -> list[str]:
+    from mcb.blocks.transform import ROTATIONS
+
+    return _starting_with([degrees for degrees in ROTATIONS if degrees], incomplete)
+
+
+def complete_rotation(incomplete: str) -> list[str]:
+    from mcb.blocks.transform import ROTATIONS
+
+    return _starting_with(ROTATIONS, incomplete)
+
+
+def complete_rules(incomplete: str) -> list[str]:
+    from mcb.blocks.transform import RULE_SETS
+
+    return _starting_with(RULE_SETS, incomplete)
+
+
+def complete_axis(incomplete: str) -> list[str]:
+    from mcb.blocks.transform import MIRROR_AXES
+
+    return _starting_with(MIRROR_AXES, incomplete)
+
+
+def complete_sponge_format(incomplete: str) -> list[str]:
+    from mcb.schematics.edit_request import SPONGE_FORMATS
+
+    return _starting_with([name for name in SPONGE_FORMATS if name.startswith("v")], incomplete)
+
+
+def complete_view(incomplete: str) -> list[str]:
+    from mcb.schematics.render_limits import VIEWS
+
+    return _starting_with(VIEWS, incomplete)
+
+
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout (stable shape).")]
 QuietOpt = Annotated[int, typer.Option("--quiet", "-q", count=True, show_default=False,
                                               help="Less output on stderr (-qq: even less).")]
@@ -38,7 +92,7 @@ McVersionOpt = Annotated[
 FormatOpt = Annotated[
     str | None,
     typer.Option(
-        "--format", "-f", metavar="FORMAT",
+        "--format", "-f", metavar="FORMAT", autocompletion=complete_report_format,
         help="Report format: text, json, github, sarif or junit (github is chosen automatically when GITHUB_ACTIONS=true).",
     ),
 ]

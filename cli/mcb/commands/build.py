@@ -11,7 +11,7 @@ from mcb.commands.rpc_support import (
     spinner_after, wait_with_progress,
 )
 from mcb.errors import InputError, UsageError
-from mcb.options import JsonOpt
+from mcb.options import JsonOpt, complete_rotation
 from mcb.wording import plural
 
 
@@ -20,7 +20,7 @@ def build(
     recipe_file: Annotated[str | None, typer.Argument(metavar="RECIPE", help="Recipe JSON file, or - for stdin.")] = None,
     asset: Annotated[str | None, typer.Option("--asset", help="Library schematic to place instead of a recipe.")] = None,
     target: Annotated[str | None, typer.Option("--target", help="Anchor x,y,z: where --asset goes, or the recipe's min corner.")] = None,
-    rotation: Annotated[int, typer.Option("--rotation", help="Clockwise degrees (seen from above): 0, 90, 180, 270.")] = 0,
+    rotation: Annotated[int, typer.Option("--rotation", autocompletion=complete_rotation, help="Clockwise degrees (seen from above): 0, 90, 180, 270.")] = 0,
     dependency: Annotated[list[str] | None, typer.Option("--dependency", "-d", metavar="X,Y,Z", help="Read dependency x,y,z (repeatable).")] = None,
     part: Annotated[str | None, typer.Option("--part", help="Restrict writes to this part's exact mask.")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Stop after prepare: show the plan, write nothing.")] = False,

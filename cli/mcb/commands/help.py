@@ -25,7 +25,9 @@ ENVIRONMENT = [
 
 def help_topic(
     ctx: typer.Context,
-    topic: Annotated[str, typer.Argument(help="One of: exit-codes, environment.")],
+    topic: Annotated[str, typer.Argument(help="One of: exit-codes, environment.",
+                                         autocompletion=lambda incomplete: [t for t in TOPICS
+                                                                            if t.startswith(incomplete)])],
     json_: JsonOpt = False,
 ) -> None:
     """Show a help topic.

@@ -11,7 +11,7 @@ from mcb.commands.rpc_support import (
     EXIT_CODES_HELP, check_output, id_table, json_terminal, open_client, parse_position, show_plan,
 )
 from mcb.errors import UsageError
-from mcb.options import JsonOpt
+from mcb.options import JsonOpt, complete_rotation
 
 part_app = typer.Typer(help="Named parts: the exact blocks an applied operation wrote.", no_args_is_help=True)
 material_app = typer.Typer(help="Search and describe the server's material catalog.", no_args_is_help=True)
@@ -180,7 +180,7 @@ def import_prepare(
     ctx: typer.Context,
     asset_id: Annotated[str, typer.Argument(metavar="ASSET", help="Asset id from `mcb asset list`.")],
     target: Annotated[str, typer.Option("--target", help="Anchor position x,y,z.")],
-    rotation: Annotated[int, typer.Option("--rotation", help="Clockwise degrees: 0, 90, 180 or 270.")] = 0,
+    rotation: Annotated[int, typer.Option("--rotation", autocompletion=complete_rotation, help="Clockwise degrees: 0, 90, 180 or 270.")] = 0,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Save the plan summary for `mcb apply`.")] = None,
     json_: JsonOpt = False,
 ) -> None:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from mcb.options import FormatOpt, JsonOpt, McVersionOpt, terminal
+from mcb.options import FormatOpt, JsonOpt, McVersionOpt, complete_view, terminal
 
 recipe_app = typer.Typer(
     help="Build recipes (build_prepare.recipe) offline: lint with line numbers, compile exactly as the server "
@@ -79,7 +79,7 @@ def compile_(
     schem: Annotated[Path | None, typer.Option("--schem", help="Write the bounding box as a Sponge v2 schematic "
                                                "(unset cells become air).")] = None,
     png: Annotated[Path | None, typer.Option("--png", help="Render the result to a PNG image.")] = None,
-    view: Annotated[str, typer.Option("--view", help="PNG view: iso, top or both.")] = "iso",
+    view: Annotated[str, typer.Option("--view", autocompletion=complete_view, help="PNG view: iso, top or both.")] = "iso",
     json_: JsonOpt = False,
 ) -> None:
     """Compile a recipe offline exactly as build_prepare does, with states canonicalized by the block registry.

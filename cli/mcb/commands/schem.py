@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from mcb.options import FormatOpt, JsonOpt, McVersionOpt, terminal
+from mcb.options import FormatOpt, JsonOpt, McVersionOpt, complete_profile, complete_sponge_format, terminal
 from mcb.wording import plural
 
 schem_app = typer.Typer(
@@ -21,7 +21,7 @@ schem_app = typer.Typer(
 def validate(
     ctx: typer.Context,
     paths: Annotated[list[Path], typer.Argument(metavar="FILE|DIR", readable=False, help="Schematic files, or directories to walk.")],
-    profile: Annotated[str, typer.Option("--profile", "-p", help="server: the plugin's import subset (default); "
+    profile: Annotated[str, typer.Option("--profile", "-p", autocompletion=complete_profile, help="server: the plugin's import subset (default); "
                                          "spec: Sponge spec + WorldEdit interoperability.")] = "server",
     mc_version: McVersionOpt = None,
     format_: FormatOpt = None,
@@ -108,7 +108,8 @@ def convert(
     ctx: typer.Context,
     file: Annotated[Path, typer.Argument(metavar="IN", readable=False, help="Sponge v1/v2/v3 schematic.")],
     output: Annotated[Path, typer.Option("--output", "-o", metavar="OUT", help="File to write (atomically).")],
-    to: Annotated[str, typer.Option("--format", "-f", help="v2 (the server's format, default) or v3.")] = "v2",
+    to: Annotated[str, typer.Option("--format", "-f", autocompletion=complete_sponge_format,
+                                          help="v2 (the server's format, default) or v3.")] = "v2",
     drop_extras: Annotated[bool, typer.Option("--drop-extras", help="v2: drop block entities, entities and biomes "
                                               "instead of refusing.")] = False,
     mc_version: McVersionOpt = None,

@@ -11,24 +11,26 @@ from typing import Annotated
 import typer
 
 from mcb.errors import UsageError
-from mcb.options import JsonOpt, McVersionOpt, terminal
+from mcb.options import (
+    JsonOpt, McVersionOpt, complete_axis, complete_rules, complete_sponge_format, complete_turn, complete_view, terminal,
+)
 from mcb.schematics.render_limits import SCALE_MAX, SCALE_MIN
 
 FileArg = Annotated[Path, typer.Argument(metavar="FILE", readable=False, help="Sponge schematic (.schem, v1/v2/v3).")]
 OutOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Where to write the result.")]
 RulesOpt = Annotated[str, typer.Option(
-    "--rules", help="Block-state rules: 'vanilla' (what the server's rotation produces) or 'geometric' "
+    "--rules", autocompletion=complete_rules, help="Block-state rules: 'vanilla' (what the server's rotation produces) or 'geometric' "
                     "(WorldEdit-like: also turns chorus/fire connections; on mirror swaps chest halves, stair "
                     "corners, shelf chains).")]
 SpongeFormatOpt = Annotated[str | None, typer.Option(
-    "--format", help="Sponge version to write: v2 or v3 (default: the input's version).")]
+    "--format", autocompletion=complete_sponge_format, help="Sponge version to write: v2 or v3 (default: the input's version).")]
 InPlaceOpt = Annotated[bool, typer.Option("--in-place", help="Overwrite FILE instead of writing -o.")]
 
 
 def rotate(
     ctx: typer.Context,
     file: FileArg,
-    degrees: Annotated[int, typer.Option("--degrees", "-d", help="Clockwise turn seen from above: 90, 180 or 270.")],
+    degrees: Annotated[int, typer.Option("--degrees", "-d", autocompletion=complete_turn, help="Clockwise turn seen from above: 90, 180 or 270.")],
     output: OutOpt = None,
     rules: RulesOpt = "vanilla",
     fmt: SpongeFormatOpt = None,
@@ -60,7 +62,7 @@ def rotate(
 def mirror(
     ctx: typer.Context,
     file: FileArg,
-    axis: Annotated[str, typer.Option("--axis", "-a", help="x: swap east and west; z: swap north and south.")],
+    axis: Annotated[str, typer.Option("--axis", "-a", autocompletion=complete_axis, help="x: swap east and west; z: swap north and south.")],
     output: OutOpt = None,
     rules: RulesOpt = "vanilla",
     fmt: SpongeFormatOpt = None,
@@ -89,7 +91,7 @@ def render(
     ctx: typer.Context,
     file: FileArg,
     output: Annotated[Path, typer.Option("--output", "-o", help="PNG file to write.")],
-    view: Annotated[str, typer.Option("--view", help="top (height map), iso (isometric) or both.")] = "both",
+    view: Annotated[str, typer.Option("--view", autocompletion=complete_view, help="top (height map), iso (isometric) or both.")] = "both",
     scale: Annotated[int | None, typer.Option("--scale", help="Pixels per block (default: fit ~1400 px).",
                                               min=SCALE_MIN, max=SCALE_MAX)] = None,
     json_: JsonOpt = False,
@@ -103,7 +105,8 @@ def render(
         mcb schem render house.schem -o top.png --view top --scale 8
     """
     from mcb.fileio import refuse_input_as_output
-    from mcb.schematics.render import VIEWS, render_file
+    from mcb.schematics.render import render_file
+    from mcb.schematics.render_limits import VIEWS
 
     term = terminal(ctx, json_)
     refuse_input_as_output(output, [file], hint="write the PNG to a new file")

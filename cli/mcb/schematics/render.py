@@ -21,9 +21,8 @@ from mcb.blocks.colours import INVISIBLE, block_colour
 from mcb.errors import InputError, UsageError
 from mcb.fileio import write_atomic
 from mcb.schematics.model import Schematic
-from mcb.schematics.render_limits import SCALE_MAX, SCALE_MIN
+from mcb.schematics.render_limits import SCALE_MAX, SCALE_MIN, VIEWS
 
-VIEWS = ("top", "iso", "both")
 BACKGROUND = (24, 26, 32)
 MAX_AUTO_PIXELS = 1400  # longest side chosen by the automatic scale
 MAX_CANVAS_PIXELS = 60_000_000  # refuse pictures that would need gigabytes of working memory
