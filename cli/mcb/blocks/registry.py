@@ -220,6 +220,12 @@ class Registry:
         return describe_behavior(info)
 
 
+def release_name(data_version: int) -> str | None:
+    """The (newest) release name that carries exactly ``data_version``, whether or not a block list ships for it."""
+    names = [name for name, dv in KNOWN_RELEASES.items() if dv == data_version]
+    return names[-1] if names else None
+
+
 def release_for_data_version(data_version: int) -> str | None:
     """The newest shipped release whose DataVersion is <= ``data_version``; None when older than all of them."""
     best = None

@@ -21,6 +21,7 @@ from mcb.errors import InputError
 
 MAX_STATE_LENGTH = 1024
 DEFAULT_NAMESPACE = "minecraft"
+AIR_STATES = frozenset({"minecraft:air", "minecraft:cave_air", "minecraft:void_air"})  # the three kinds of air
 
 _LOWER_DIGITS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 # Resource locations: namespace [a-z0-9_.-], path [a-z0-9_./-] (vanilla ResourceLocation rules).

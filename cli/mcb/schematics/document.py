@@ -69,6 +69,11 @@ class Document:
         return self.body_pointer + "".join(f"/{p}" for p in parts)
 
     @property
+    def is_v3(self) -> bool:
+        """Sponge v3 by its Version, its layout (a nonconforming v3) or its wrapper (the ``Schematic`` compound)."""
+        return self.version == 3 or self.nonconforming_v3 or self.body_pointer == "/Schematic"
+
+    @property
     def label(self) -> str:
         if self.kind != "sponge":
             return {"litematica": "Litematica schematic", "structure": "vanilla structure (.nbt)",

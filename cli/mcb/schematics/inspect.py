@@ -6,6 +6,7 @@ import os
 from collections import Counter
 from pathlib import Path
 
+from mcb.blocks.registry import release_name
 from mcb.errors import InputError
 from mcb.schematics.document import load_document
 from mcb.schematics.model import Schematic
@@ -13,13 +14,6 @@ from mcb.schematics.server_rules import check_server_subset
 from mcb.schematics.sponge import refuse_duplicate_names, schematic_from_document
 from mcb.schematics.writer import encode_schematic, write_bytes_atomic
 from mcb.wording import plural
-
-
-def _release_name(data_version: int) -> str | None:
-    from mcb.blocks.registry import KNOWN_RELEASES
-
-    names = [name for name, dv in KNOWN_RELEASES.items() if dv == data_version]
-    return names[-1] if names else None
 
 
 def _server_verdict(data: bytes, mc_version, document=None) -> dict:
@@ -51,7 +45,7 @@ def describe_schematic(path: str | os.PathLike, mc_version: str | int | None = N
         "bytes": src.compressed_size,
         "inflated_bytes": src.inflated_size,
         "data_version": schem.data_version,
-        "release": _release_name(schem.data_version),
+        "release": release_name(schem.data_version),
         "size": {"width": schem.width, "height": schem.height, "length": schem.length},
         "volume": schem.volume,
         "offset": list(schem.offset),

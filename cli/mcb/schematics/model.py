@@ -27,10 +27,11 @@ from typing import Any
 
 import numpy as np
 
+from mcb.blocks.state import AIR_STATES
+
 Vec3i = tuple[int, int, int]
 Vec3f = tuple[float, float, float]
 
-AIR_STATES = frozenset({"minecraft:air", "minecraft:cave_air", "minecraft:void_air"})
 
 
 @dataclass

@@ -122,7 +122,7 @@ def validate_schematic(source: str | os.PathLike, *, profile: str = "server", mc
 
 
 def _facts(doc: Document) -> dict:
-    from mcb.blocks.registry import KNOWN_RELEASES
+    from mcb.blocks.registry import release_name
 
     body = doc.body
     facts: dict = {"format": doc.label, "kind": doc.kind, "version": doc.version,
@@ -131,8 +131,7 @@ def _facts(doc: Document) -> dict:
         "MinecraftDataVersion", doc.root.get("DataVersion"))
     if isinstance(data_version, int):
         facts["data_version"] = int(data_version)
-        names = [name for name, dv in KNOWN_RELEASES.items() if dv == int(data_version)]
-        facts["release"] = names[-1] if names else None
+        facts["release"] = release_name(int(data_version))
     if doc.kind == "sponge" and all(isinstance(body.get(k), int) for k in ("Width", "Height", "Length")):
         facts["size"] = [int(body[k]) & 0xFFFF for k in ("Width", "Height", "Length")]
     return facts

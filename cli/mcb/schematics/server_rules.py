@@ -194,7 +194,7 @@ def _version_cause(doc: Document) -> str | None:
     """"this is Sponge vN; ..." for a Sponge file that is not v2: the real cause behind the server's first refusal."""
     if doc.kind != "sponge":
         return None
-    if doc.version == 3 or doc.nonconforming_v3 or doc.body_pointer == "/Schematic":
+    if doc.is_v3:
         return "this is Sponge v3; the server imports only Sponge v2"
     if doc.version != 2:
         return f"this is Sponge v{doc.version or 1}; the server imports only Sponge v2"

@@ -15,7 +15,7 @@ class _Checker:
     def __init__(self, doc: Document, file: str, registry):
         self.doc, self.file, self.registry = doc, file, registry
         self.out: list[Diagnostic] = []
-        self.v3 = doc.version == 3 or doc.nonconforming_v3 or doc.body_pointer == "/Schematic"
+        self.v3 = doc.is_v3
 
     def add(self, rule: str, severity: Severity, message: str, *where, hint: str | None = None) -> None:
         self.out.append(Diagnostic(rule=rule, severity=severity, message=message, file=self.file,

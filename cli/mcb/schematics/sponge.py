@@ -65,7 +65,7 @@ class _Builder:
         self.doc = doc
         self.compact = compact
         self.body = doc.body
-        self.v3 = doc.version == 3 or doc.nonconforming_v3 or (doc.body_pointer == "/Schematic")
+        self.v3 = doc.is_v3
 
     def fail(self, message: str, rule: str, *where: str | int, hint: str | None = None) -> SchematicError:
         return SchematicError(message, rule=rule, pointer=self.doc.pointer(*where), hint=hint)

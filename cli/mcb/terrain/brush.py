@@ -10,11 +10,11 @@ import math
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
+from mcb.blocks.state import AIR_STATES
 from mcb.terrain.fdlibm import integer_hypot
 from mcb.terrain.jsontext import number_text, number_value
 from mcb.terrain.recipe import Box, TerrainRecipeError, replaceable
 
-AIR_STATES = frozenset({"minecraft:air", "minecraft:cave_air", "minecraft:void_air"})
 BRUSH_KEYS = ("min", "max", "center", "radius", "action", "amount", "height", "strength", "falloff",
               "smooth_radius", "preserve")
 ACTIONS = ("raise", "lower", "flatten", "smooth")

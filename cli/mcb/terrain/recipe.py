@@ -10,6 +10,7 @@ import hashlib
 import math
 from dataclasses import dataclass, field
 
+from mcb.blocks.state import AIR_STATES
 from mcb.errors import InputError
 from mcb.terrain.jsontext import JsonNumber, canonical_text, number_text, number_value
 
@@ -296,6 +297,6 @@ def parse_recipe_text(text: str) -> TerrainRecipe:
 def replaceable(state: str) -> bool:
     """Natural terrain (§1.6): air variants or one of the 11 materials, properties ignored."""
     name = state.split("[", 1)[0]
-    if name in ("minecraft:air", "minecraft:cave_air", "minecraft:void_air"):
+    if name in AIR_STATES:
         return True
     return name.startswith("minecraft:") and name[len("minecraft:"):] in MATERIALS
