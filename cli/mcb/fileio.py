@@ -150,6 +150,10 @@ def read_input_text(source: str | os.PathLike, what: str) -> str:
         if str(source) == "-":
             data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
         else:
+            kind = os.stat(source).st_mode
+            if not (stat.S_ISREG(kind) or stat.S_ISDIR(kind)):  # a FIFO with no writer would block forever
+                raise InputError(f"{what} {name} is not a regular file (a pipe, socket or device)",
+                                 hint=f"give a file, or pipe the {what} into stdin and name it -")
             with open(source, "rb") as handle:
                 data = handle.read(MAX_INPUT_BYTES + 1)
     except FileNotFoundError:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 import sys
 from pathlib import Path
 
@@ -18,7 +19,11 @@ def read_recipe_text(path: Path) -> str:
     if str(path) == "-":
         return _decode(sys.stdin.buffer.read(MAX_RECIPE_BYTES + 1), "<stdin>")
     try:
-        size = path.stat().st_size
+        info = path.stat()
+        if not (stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode)):  # a FIFO with no writer blocks forever
+            raise InputError(f"{path}: not a regular file (a pipe, socket or device)",
+                             hint="give a file, or pipe the recipe into stdin and name it -")
+        size = info.st_size
         if size > MAX_RECIPE_BYTES:
             raise InputError(f"{path}: {size} bytes is too large for a recipe", hint="recipes must be under 1 MiB")
         data = path.read_bytes()
