@@ -116,7 +116,7 @@ def render_iso(schem: Schematic, scale: int):
     w, h, l = schem.width, schem.height, schem.length
     width_px = (w + l) * s + 2
     height_px = (w + l) * s // 2 + h * s + 2
-    _check_canvas(width_px, height_px, "iso")
+    _check_canvas(width_px, height_px, "iso", top_fits=schem.width * scale * schem.length * scale <= MAX_CANVAS_PIXELS)
     if not schem.blocks.size:
         return Image.new("RGB", (width_px, height_px), BACKGROUND)
     colours, visible = _palette_tables(schem)
@@ -146,11 +146,11 @@ def render_iso(schem: Schematic, scale: int):
     return _crop_to_content(image)
 
 
-def _check_canvas(width: int, height: int, view: str) -> None:
+def _check_canvas(width: int, height: int, view: str, top_fits: bool = False) -> None:
+    """Refuse a picture above the pixel budget; the hint names the top view only where it would fit."""
     if width * height > MAX_CANVAS_PIXELS:
         raise InputError(f"the {view} view would be {width} x {height} pixels, too large to draw",
-                         hint="use a smaller --scale" + ("" if view == "top" else ", or --view top (a smaller "
-                                                                                   "picture)"))
+                         hint="use a smaller --scale" + (", or --view top (it fits at this scale)" if top_fits else ""))
 
 
 def _face_sprites(s: int) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -204,11 +204,14 @@ def write_png(image, path: str | os.PathLike) -> Path:
 def render_png(source, view: str = "both", scale: int | None = None) -> tuple[bytes, dict]:
     """Read a schematic file and render it; (PNG bytes, summary). The MCP tool sends the bytes as an image."""
     from mcb.schematics.document import keep_blocks_only, load_document
-    from mcb.schematics.sponge import schematic_from_document
+    from mcb.schematics.sponge import refuse_duplicate_names, schematic_from_document
 
     # Only blocks are drawn: block entities and entities are walked and checked, not built (this model of the
-    # blocks alone never leaves this function).
-    schem = schematic_from_document(load_document(source, keep=keep_blocks_only))
+    # blocks alone never leaves this function). A tag named twice is refused: a picture of one of the two values
+    # would show what the server never imports.
+    document = load_document(source, keep=keep_blocks_only)
+    refuse_duplicate_names(document)
+    schem = schematic_from_document(document)
     image = render_schematic(schem, view, scale)
     return png_bytes(image), {"input": str(source), "view": view, "width": image.width, "height": image.height,
                               "size": list(schem.size), "non_air": schem.non_air_count()}
