@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -58,3 +61,22 @@ def test_a_new_output_beside_the_input_still_works(cli, inputs, tmp_path):
     result = cli("recipe", "compile", str(inputs["recipe"]), "--schem", str(tmp_path / "silo.schem"), "--json")
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["outputs"]["schematic"] == str(tmp_path / "silo.schem")
+
+
+def test_two_outputs_on_one_path_are_refused(cli, inputs, tmp_path):
+    target = tmp_path / "both.out"
+    result = cli("recipe", "compile", str(inputs["recipe"]), "--schem", str(target),
+                 "--png", str(tmp_path / "." / "both.out"))
+    assert result.exit_code == 2 and "--schem and --png name the same file" in result.stderr
+    assert not target.exists()
+
+
+@pytest.mark.parametrize("argv", [["recipe", "compile", "{fifo}"], ["terrain", "preview", "{fifo}", "--offline"],
+                                  ["terrain", "lint", "{fifo}"], ["schem", "validate", "{fifo}"]])
+def test_a_named_pipe_is_refused_at_once_never_waited_on(argv, tmp_path):
+    """A FIFO with no writer would block a reader forever; `-` is how a stream is given."""
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    done = subprocess.run([sys.executable, "-m", "mcb", *[a.format(fifo=fifo) for a in argv]], capture_output=True,
+                          text=True, timeout=30)
+    assert done.returncode == 1 and "not a regular file" in done.stderr, done.stderr

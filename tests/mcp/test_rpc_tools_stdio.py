@@ -248,3 +248,18 @@ def test_a_lost_build_apply_answer_through_mcb_mcp_gives_exactly_one_operation(l
 
         operation = anyio.run(main)
     assert [op["operation_id"] for op in operations_of(live)] == [operation]
+
+
+def test_a_misspelt_config_key_is_refused_with_the_near_key(live, tmp_path):
+    """The CLI's hint (`player_idd -> player_id`) reaches the agent too, before any request."""
+    (tmp_path / ".mcb.toml").write_text('player_idd = "console"\n')
+    proxy = FaultProxy(live.url)
+    with proxy:
+        async def main():
+            async with session_for(mcp_env(live, proxy.url), tmp_path) as s:
+                error = await refused(s, "project_context", {})
+                assert error["code"] == "config" and "player_idd" in error["message"]
+                assert "player_idd -> player_id" in error["remedy"]
+
+        anyio.run(main)
+        assert proxy.requests == []

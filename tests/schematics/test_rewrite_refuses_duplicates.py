@@ -16,6 +16,7 @@ REWRITES = {
     "rotate": ["schem", "rotate", "{src}", "--degrees", "90", "-o", "{out}"],
     "mirror": ["schem", "mirror", "{src}", "--axis", "x", "-o", "{out}"],
     "convert": ["schem", "convert", "{src}", "-o", "{out}"],
+    "render": ["schem", "render", "{src}", "-o", "{out}"],  # a picture of one of the two values would mislead
 }
 
 

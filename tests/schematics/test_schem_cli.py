@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -226,3 +227,17 @@ def test_counts_of_one_are_singular(cli, corpus, tmp_path):
     assert converted.exit_code != 0 and "1 block entity (1x minecraft:chest)" in converted.stderr
     info = cli("schem", "info", str(corpus / "v1_fawe_sponge1_degenerate.schem"))
     assert "BlockData has 0 entries for 1 cell" in info.stderr and "1 cells" not in info.stderr
+
+
+def test_validate_excludes_named_and_walked_files_as_lint_does(cli, tmp_path):
+    samples = Path(__file__).resolve().parents[2] / "schematics"
+    (tmp_path / "old").mkdir()
+    shutil.copy(samples / "house.schem", tmp_path / "house.schem")
+    shutil.copy(samples / "house.schem", tmp_path / "old" / "kept-out.schem")
+    named = tmp_path / "named.schem"
+    shutil.copy(samples / "house.schem", named)
+    result = cli("schem", "validate", str(tmp_path), str(named), "--exclude", "old/*", "--exclude", "named.schem",
+                 "--json")
+    assert result.exit_code == 0, result.stderr
+    files = [report["file"] for report in json.loads(result.stdout)["files"]]
+    assert files == [str(tmp_path / "house.schem")]

@@ -169,3 +169,5 @@ def test_what_follows_the_gzip_member_is_read_as_java_reads_it(serve, tmp_path, 
     path.write_bytes(SEEDS[seed])
     assert validate_schematic(path, profile="server").facts["server_verdict"] == verdict
     assert served_verdict(serve, SEEDS[seed]) == verdict
+    spec = {d.rule for d in validate_schematic(path, profile="spec").diagnostics}  # said as a warning there
+    assert spec == ({"sponge.nbt.trailing"} if verdict != "accepted" else {"sponge.gzip.trailing"})

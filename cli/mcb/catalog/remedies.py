@@ -201,8 +201,11 @@ def refusal_for(error: Exception, method: str, arguments: dict | None = None, *,
         return _plugin_refusal(details["method"], code, plugin_message(error), arguments)
     if isinstance(error, AuthError) and code == "no_token":
         return _refusal("no_token", "mcb mcp has no agent token for the Minecraft server", PLUGIN_REMEDIES["no_token"])
-    if isinstance(error, ConfigError):
-        return _refusal("config", error.message, PLUGIN_REMEDIES["config"])
+    if isinstance(error, ConfigError):  # the error's own hint (e.g. the near key) comes first
+        remedy = PLUGIN_REMEDIES["config"]
+        if error.hint:
+            remedy = Remedy(f"{error.hint}; {remedy.text}", remedy.fields)
+        return _refusal("config", error.message, remedy)
     remedy = PLUGIN_REMEDIES.get(code) or Remedy(error.hint or "see the message", _none(error.hint or error.message))
     return _refusal(code, error.message, remedy)
 

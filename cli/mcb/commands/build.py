@@ -19,7 +19,7 @@ def build(
     ctx: typer.Context,
     recipe_file: Annotated[str | None, typer.Argument(metavar="RECIPE", help="Recipe JSON file, or - for stdin.")] = None,
     asset: Annotated[str | None, typer.Option("--asset", help="Library schematic to place instead of a recipe.")] = None,
-    target: Annotated[str | None, typer.Option("--target", help="Anchor x,y,z: where --asset goes, or the recipe's min corner.")] = None,
+    target: Annotated[str | None, typer.Option("--target", metavar="X,Y,Z", help="Anchor x,y,z: where --asset goes, or the recipe's min corner.")] = None,
     rotation: Annotated[int, typer.Option("--rotation", autocompletion=complete_rotation, help="Clockwise degrees (seen from above): 0, 90, 180, 270.")] = 0,
     dependency: Annotated[list[str] | None, typer.Option("--dependency", "-d", metavar="X,Y,Z", help="Read dependency x,y,z (repeatable).")] = None,
     part: Annotated[str | None, typer.Option("--part", help="Restrict writes to this part's exact mask.")] = None,

@@ -150,9 +150,9 @@ def asset_list(
 def export(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="Asset name stored in the schematic (1..64 printable characters).")],
-    min_: Annotated[str, typer.Option("--min", help="Lowest corner x,y,z.")],
-    max_: Annotated[str, typer.Option("--max", help="Highest corner x,y,z.")],
-    origin: Annotated[str | None, typer.Option("--origin", help="Anchor x,y,z (default: --min).")] = None,
+    min_: Annotated[str, typer.Option("--min", metavar="X,Y,Z", help="Lowest corner x,y,z.")],
+    max_: Annotated[str, typer.Option("--max", metavar="X,Y,Z", help="Highest corner x,y,z.")],
+    origin: Annotated[str | None, typer.Option("--origin", metavar="X,Y,Z", help="Anchor x,y,z (default: --min).")] = None,
     json_: JsonOpt = False,
 ) -> None:
     """Save a box of the world as a schematic in the server's library (`schematic_export`).
@@ -179,7 +179,7 @@ def export(
 def import_prepare(
     ctx: typer.Context,
     asset_id: Annotated[str, typer.Argument(metavar="ASSET", help="Asset id from `mcb asset list`.")],
-    target: Annotated[str, typer.Option("--target", help="Anchor position x,y,z.")],
+    target: Annotated[str, typer.Option("--target", metavar="X,Y,Z", help="Anchor position x,y,z.")],
     rotation: Annotated[int, typer.Option("--rotation", autocompletion=complete_rotation, help="Clockwise degrees: 0, 90, 180 or 270.")] = 0,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Save the plan summary for `mcb apply`.")] = None,
     json_: JsonOpt = False,

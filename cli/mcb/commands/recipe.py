@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -104,12 +105,15 @@ def compile_(
         python make_wall.py | mcb recipe compile - --json
     """
     from mcb.blocks.registry import load_registry
+    from mcb.errors import UsageError
     from mcb.fileio import refuse_input_as_output
     from mcb.recipes.source import compile_file
 
     term = terminal(ctx, json_)
     refuse_input_as_output(schem, [file], option="--schem")
     refuse_input_as_output(png, [file], option="--png")
+    if schem is not None and png is not None and Path(os.path.abspath(schem)) == Path(os.path.abspath(png)):
+        raise UsageError("--schem and --png name the same file", hint="give each output its own name")
     registry = load_registry(mc_version)
     compiled = compile_file(file, registry, max_blocks=max_plan_blocks)
     summary = {"file": str(file) if str(file) != "-" else "<stdin>", "release": registry.release,

@@ -67,8 +67,8 @@ def context(ctx: typer.Context, json_: JsonOpt = False) -> None:
 
 def inspect(
     ctx: typer.Context,
-    min_: Annotated[str, typer.Option("--min", help="Lowest corner x,y,z (inclusive).")],
-    max_: Annotated[str, typer.Option("--max", help="Highest corner x,y,z (inclusive).")],
+    min_: Annotated[str, typer.Option("--min", metavar="X,Y,Z", help="Lowest corner x,y,z (inclusive).")],
+    max_: Annotated[str, typer.Option("--max", metavar="X,Y,Z", help="Highest corner x,y,z (inclusive).")],
     blocks: Annotated[bool, typer.Option("--blocks", help="Return every block (y, z, x order), not just the palette.")] = False,
     json_: JsonOpt = False,
 ) -> None:

@@ -28,6 +28,8 @@ def validate(
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too (exit 1).")] = False,
     glob: Annotated[list[str] | None, typer.Option("--glob", metavar="PATTERN", help="File-name pattern when walking directories "
                                                    "(repeatable; default *.schem).")] = None,
+    exclude: Annotated[list[str] | None, typer.Option("--exclude", metavar="PATTERN", help="Skip files, named or "
+                                                      "walked, whose name or path matches (repeatable).")] = None,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Files checked in parallel.")] = None,
     json_: JsonOpt = False,
 ) -> None:
@@ -45,11 +47,13 @@ def validate(
         mcb schem validate house.schem --profile spec --mc-version 1.20.4
 
         mcb schem validate schematics/ --format sarif > schem.sarif
+
+        mcb schem validate schematics/ --exclude 'old/*'
     """
     from mcb.commands.reporting import run_schem_validate
 
     run_schem_validate(terminal(ctx, json_), paths, profile=profile, mc_version=mc_version, format_=format_,
-                       strict=strict, glob=glob, jobs=jobs)
+                       strict=strict, glob=glob, exclude=exclude, jobs=jobs)
 
 
 @schem_app.command("info")

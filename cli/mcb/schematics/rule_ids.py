@@ -86,6 +86,7 @@ RULES: dict[str, str] = {
     "sponge.entity.absolute_pos": "Entity Pos is an absolute world position (WorldEdit v2 habit)",
     "sponge.entity.outside": "An entity outside the box",
     "sponge.gzip.trailing": "Bytes after the gzip stream",
+    "sponge.nbt.trailing": "NBT bytes after the root compound (the server refuses them)",
     "block.syntax": "A palette key is not a block-state string",
     "block.invalid": "A palette key is not a valid block state",
     "block.unknown": "Unknown block for the checked Minecraft version",

@@ -176,8 +176,10 @@ def _offset_warning(doc: Document, file: str) -> list[Diagnostic]:
 
 
 def validate_paths(paths, *, profile: str = "server", mc_version: str | int | None = None,
-                   globs: list[str] | None = None, jobs: int | None = None, progress=None) -> list[FileReport]:
-    """Walk files/directories (default pattern ``*.schem``) and validate each one."""
+                   globs: list[str] | None = None, excludes: list[str] | None = None, jobs: int | None = None,
+                   progress=None) -> list[FileReport]:
+    """Walk files/directories (default pattern ``*.schem``) and validate each one; ``excludes`` skip files, named
+    or walked, as in recipe lint."""
     from mcb.reports.runner import check_files, collect_files
 
     if profile not in PROFILES:
@@ -186,6 +188,6 @@ def validate_paths(paths, *, profile: str = "server", mc_version: str | int | No
         from mcb.blocks.registry import load_registry
 
         load_registry(mc_version)  # a bad --mc-version is a usage error before any file is read
-    files = collect_files(paths, globs or ["*.schem"])
+    files = collect_files(paths, globs or ["*.schem"], exclude=excludes or ())
     return check_files(files, lambda path: validate_schematic(path, profile=profile, mc_version=mc_version),
                        jobs=jobs, progress=progress)

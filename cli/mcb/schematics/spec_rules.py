@@ -48,6 +48,9 @@ class _Checker:
             self.out.append(Diagnostic(rule="nbt.duplicate", severity=Severity.ERROR, message="a compound names the "
                                        "same tag twice (readers keep one of them; the server refuses the file)",
                                        file=self.file, pointer=where))
+        if self.doc.stats.trailing_nbt_bytes:
+            self.warn("sponge.nbt.trailing", f"{self.doc.stats.trailing_nbt_bytes} bytes follow the root compound "
+                      "(in the file or in a further gzip member); readers ignore them, the server refuses the file")
         if self.doc.stats.trailing_gzip_bytes:
             self.warn("sponge.gzip.trailing", f"{self.doc.stats.trailing_gzip_bytes} bytes follow the gzip stream; "
                       "they are ignored (Java's GZIPInputStream skips them too)")
