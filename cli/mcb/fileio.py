@@ -10,6 +10,7 @@ import errno
 import os
 import stat
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -60,6 +61,26 @@ def refuse_input_as_output(output, inputs, *, option: str = "-o/--output", field
 
             raise UsageError(f"{option} is the input file {source}: writing it would destroy what is read",
                              hint=hint, details={"field": field})
+
+
+@contextmanager
+def writing(path: str | os.PathLike):
+    """Write ``path`` inside this block, the same way for every command: a directory or a missing folder is
+    refused first, and an OSError on the way becomes an InputError naming ``path``. Codes: ``file.not_regular``,
+    ``file.unwritable``. (A device or pipe is streamed into by :func:`write_atomic`: `-o /dev/stdout` works.)"""
+    from mcb.errors import InputError
+
+    target = Path(path)
+    if target.is_dir():
+        raise InputError(f"{target}: is a directory", code="file.not_regular", hint="name a file to write")
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise InputError(f"{target}: the folder {folder} does not exist", code="file.unwritable",
+                         hint="write into an existing folder")
+    try:
+        yield target
+    except OSError as error:
+        raise InputError(f"{target}: cannot write ({error.strerror or error})", code="file.unwritable") from None
 
 
 def check_output_path(path: str | os.PathLike) -> None:

@@ -80,3 +80,25 @@ def test_a_named_pipe_is_refused_at_once_never_waited_on(argv, tmp_path):
     done = subprocess.run([sys.executable, "-m", "mcb", *[a.format(fifo=fifo) for a in argv]], capture_output=True,
                           text=True, timeout=30)
     assert done.returncode == 1 and "not a regular file" in done.stderr, done.stderr
+
+
+WRITERS = {
+    "rotate": ["schem", "rotate", "{schem}", "--degrees", "90", "-o", "{out}"],
+    "mirror": ["schem", "mirror", "{schem}", "--axis", "x", "-o", "{out}"],
+    "convert": ["schem", "convert", "{schem}", "-o", "{out}"],
+    "render": ["schem", "render", "{schem}", "-o", "{out}"],
+}
+
+
+@pytest.mark.parametrize("where, code", [("missing folder", "file.unwritable"), ("a directory", "file.not_regular"),
+                                         ("a full device", "file.unwritable")])
+@pytest.mark.parametrize("writer", WRITERS)
+def test_every_schematic_writer_refuses_an_unwritable_output_with_one_code(cli, inputs, tmp_path, writer, where,
+                                                                            code):
+    out = {"missing folder": tmp_path / "nowhere" / "x.out", "a directory": tmp_path,
+           "a full device": Path("/dev/full")}[where]
+    if where == "a full device" and not out.exists():
+        pytest.skip("no /dev/full here")
+    result = cli("--json", *[a.format(schem=inputs["schem"], out=out) for a in WRITERS[writer]])
+    assert result.exit_code == 1
+    assert json.loads(result.stderr)["error"]["code"] == code

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from pathlib import Path
 
 from mcb.blocks.registry import release_name
 from mcb.errors import InputError
+from mcb.fileio import writing
 from mcb.schematics.document import load_document
 from mcb.schematics.model import Schematic
 from mcb.schematics.server_rules import check_server_subset
@@ -135,13 +135,8 @@ def convert_schematic(source: str | os.PathLike, output: str | os.PathLike, *, v
     if schem.source.data_version_assumed:
         notes.append(_settle_data_version(schem, mc_version))
     payload = encode_schematic(schem, version)
-    target = Path(output)
-    if target.is_dir():
-        raise InputError(f"{target}: is a directory", code="file.not_regular")
-    try:
+    with writing(output) as target:
         write_bytes_atomic(target, payload)
-    except OSError as error:
-        raise InputError(f"{target}: cannot write ({error.strerror or error})", code="file.unwritable") from None
     result = {
         "input": str(source), "output": str(target), "from": doc.label, "to": f"Sponge v{version}",
         "bytes": len(payload), "offset": list(schem.offset),

@@ -19,7 +19,7 @@ import numpy as np
 
 from mcb.blocks.colours import INVISIBLE, block_colour
 from mcb.errors import InputError, UsageError
-from mcb.fileio import write_atomic
+from mcb.fileio import write_atomic, writing
 from mcb.schematics.model import Schematic
 from mcb.schematics.render_limits import SCALE_MAX, SCALE_MIN, VIEWS
 
@@ -198,7 +198,8 @@ def png_bytes(image) -> bytes:
 
 def write_png(image, path: str | os.PathLike) -> Path:
     """Write ``image`` as PNG atomically (temp file in the same directory, then ``os.replace``)."""
-    return write_atomic(_png_target(path), png_bytes(image))
+    with writing(path) as target:
+        return write_atomic(target, png_bytes(image))
 
 
 def render_png(source, view: str = "both", scale: int | None = None) -> tuple[bytes, dict]:
@@ -220,12 +221,8 @@ def render_png(source, view: str = "both", scale: int | None = None) -> tuple[by
 def render_file(source, output, view: str = "both", scale: int | None = None) -> dict:
     """Read a schematic file and write its PNG rendering atomically; return a summary for the CLI."""
     png, summary = render_png(source, view, scale)
-    write_atomic(_png_target(output), png)
+    with writing(output) as target:
+        write_atomic(target, png)
     return {"input": summary.pop("input"), "output": str(output), **summary}
 
 
-def _png_target(path) -> Path:
-    target = Path(path)
-    if not target.parent.is_dir():  # Path("x.png").parent is Path(".")
-        raise InputError(f"output directory does not exist: {target.parent}")
-    return target

@@ -384,13 +384,9 @@ def _registry_option(mc_version: str):
 
 
 def _write_atomically(schem: Schematic, output, version: int) -> None:
-    """The codec writes via a temp file in the same directory + ``os.replace``; check the directory first."""
-    from pathlib import Path
-
-    from mcb.errors import InputError
+    """The codec writes via a temp file in the same directory + ``os.replace``; refused as every writer refuses."""
+    from mcb.fileio import writing
     from mcb.schematics.sponge import write_schematic
 
-    directory = Path(output).parent
-    if not directory.is_dir():
-        raise InputError(f"output directory does not exist: {directory}")
-    write_schematic(schem, output, version=version)
+    with writing(output) as target:
+        write_schematic(schem, target, version=version)
