@@ -105,11 +105,6 @@ def read_source(source: str | os.PathLike | bytes, limits: ReadLimits) -> tuple[
         raise InputError(f"{path}: cannot read ({error.strerror or error})", code="file.unreadable") from None
 
 
-def keep_blocks_only(path: list[str]) -> bool:
-    """A ``keep`` for readers of the blocks alone (render): block-entity and entity lists walked, checked, left out."""
-    return path[-1] not in _BULK_LISTS
-
-
 def _keep_for_validation(path: list[str]) -> bool:
     # Entries of block-entity / entity lists: keep their own top-level tags (Pos, Id), walk the rest unbuilt.
     return not (len(path) >= 3 and path[-1] != "Pos" and path[-3] in _BULK_LISTS)

@@ -204,13 +204,13 @@ def write_png(image, path: str | os.PathLike) -> Path:
 
 def render_png(source, view: str = "both", scale: int | None = None) -> tuple[bytes, dict]:
     """Read a schematic file and render it; (PNG bytes, summary). The MCP tool sends the bytes as an image."""
-    from mcb.schematics.document import keep_blocks_only, load_document
+    from mcb.schematics.document import load_document
     from mcb.schematics.sponge import refuse_duplicate_names, schematic_from_document
 
-    # Only blocks are drawn: block entities and entities are walked and checked, not built (this model of the
-    # blocks alone never leaves this function). A tag named twice is refused: a picture of one of the two values
+    # Only blocks are drawn: the validators' read (block-entity and entity contents walked and checked, not built;
+    # this model never leaves this function). A tag named twice is refused: a picture of one of the two values
     # would show what the server never imports.
-    document = load_document(source, keep=keep_blocks_only)
+    document = load_document(source, fast=True)
     refuse_duplicate_names(document)
     schem = schematic_from_document(document)
     image = render_schematic(schem, view, scale)
