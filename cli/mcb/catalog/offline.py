@@ -358,12 +358,14 @@ OFFLINE_ACTIONS: list[Action] = [
     _action("schem_rotate", "Rotate schematic", (
         "Rotate a schematic clockwise (90/180/270, seen from above): blocks, block states, block entities, entities "
         "and biomes, with the paste offset turned by the server's formula. Writes output atomically (an existing "
-        "file only with overwrite), or the input with in_place; the input is otherwise never modified. Next: schem_render to check, schem_validate."),
+        "file only with overwrite), or the input with in_place; the input is otherwise never modified. Next: "
+        "schem_render to check, schem_validate."),
         RotateArgs, WRITER, schem_rotate, "schematics"),
     _action("schem_mirror", "Mirror schematic", (
         "Mirror a schematic across a vertical plane through its paste anchor (axis x or z). rules=geometric gives "
         "the geometrically correct result (vanilla reproduces Minecraft's own mirror). Writes output atomically (an "
-        "existing file only with overwrite), or the input with in_place. Next: schem_render to check."), MirrorArgs, WRITER, schem_mirror, "schematics"),
+        "existing file only with overwrite), or the input with in_place. Next: schem_render to check."),
+        MirrorArgs, WRITER, schem_mirror, "schematics"),
     _action("schem_convert", "Convert schematic", (
         "Rewrite a schematic as Sponge v2 in the server's layout (WorldEdit's absolute Offset normalised) or as v3. "
         "Refuses when v2 would lose block entities, entities or biomes unless drop_extras; refuses an existing "
@@ -381,8 +383,8 @@ OFFLINE_ACTIONS: list[Action] = [
     _action("recipe_compile", "Compile recipe", (
         "Compile a recipe offline exactly as build_prepare does: block count, bounds, palette, budgets, and the "
         "blocks in plan order (paginated). png adds a picture; output writes a Sponge v2 schematic (at most 4096 "
-        "cells; an existing file only with overwrite, never the recipe itself). A recipe the server would refuse is refused with its message and line:column. Next: "
-        "build_prepare with the same recipe."), CompileArgs, WRITER, recipe_compile, "recipes"),
+        "cells; an existing file only with overwrite, never the recipe itself). A recipe the server would refuse is "
+        "refused with its message and line:column. Next: build_prepare with the same recipe."), CompileArgs, WRITER, recipe_compile, "recipes"),
     _action("block_check", "Check block states", (
         "Validate block states against a Minecraft release and return each one's canonical form (every property, "
         "defaults filled); invalid ones carry an error with a hint (did you mean, allowed values). Next: "

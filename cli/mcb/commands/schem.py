@@ -132,10 +132,9 @@ def convert(
     from mcb.background import settle_numpy_for_one_shot
 
     settle_numpy_for_one_shot()
+    from mcb.fileio import refuse_input_as_output
     from mcb.schematics.edit_request import sponge_version
     from mcb.schematics.inspect import convert_schematic
-
-    from mcb.fileio import refuse_input_as_output
 
     term = terminal(ctx, json_)
     refuse_input_as_output(output, [file], hint="convert never rewrites its input: write a new file")
