@@ -81,6 +81,9 @@ class Document:
         return f"Sponge v{self.version}" if self.version is not None else "Sponge (no Version tag)"
 
 
+DUPLICATE_NAME = "a compound names the same tag twice (readers keep one of them; the server refuses the file)"
+
+
 def read_source(source: str | os.PathLike | bytes, limits: ReadLimits) -> tuple[bytes, str | None]:
     """File bytes (size-capped before reading) and a display path."""
     if isinstance(source, (bytes, bytearray, memoryview)):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from mcb.errors import InputError
 from mcb.reports.model import Diagnostic, Severity
-from mcb.schematics.document import Document
+from mcb.schematics.document import DUPLICATE_NAME, Document
 from mcb.schematics.nbt import IntArray, String, tag_type
 from mcb.wording import plural
 
@@ -45,8 +45,7 @@ class _Checker:
                        "unnamed root; WorldEdit does not recognise this file as v3", hint="re-save it with a "
                        "conforming writer, or convert it: `mcb schem convert FILE -o OUT.schem`")
         for where in self.doc.stats.duplicate_names[:5]:
-            self.out.append(Diagnostic(rule="nbt.duplicate", severity=Severity.ERROR, message="a compound names the "
-                                       "same tag twice (readers keep one of them; the server refuses the file)",
+            self.out.append(Diagnostic(rule="nbt.duplicate", severity=Severity.ERROR, message=DUPLICATE_NAME,
                                        file=self.file, pointer=where))
         if self.doc.stats.trailing_nbt_bytes:
             self.warn("sponge.nbt.trailing", f"{self.doc.stats.trailing_nbt_bytes} bytes follow the root compound "

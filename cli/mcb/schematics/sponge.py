@@ -15,7 +15,7 @@ import os
 
 import numpy as np
 
-from mcb.schematics.document import Document, SchematicError, load_document, not_sponge_error
+from mcb.schematics.document import DUPLICATE_NAME, Document, SchematicError, load_document, not_sponge_error
 from mcb.schematics.model import BlockEntity, Entity, Schematic, SourceInfo
 from mcb.schematics.nbt import Compound, IntArray, ReadLimits, String, gc_paused, tag_type
 from mcb.schematics.cells import decode_cells
@@ -27,9 +27,6 @@ __all__ = ["read_schematic", "schematic_from_document", "encode_schematic", "wri
 DATA_VERSION_1_13_2 = 1631  # what WorldEdit assumes for v1 files without DataVersion
 WE_OFFSET_KEYS = ("WEOffsetX", "WEOffsetY", "WEOffsetZ")
 INT_TAGS = (1, 2, 3, 4)
-
-
-DUPLICATE_NAME = "a compound names the same tag twice (readers keep one of them; the server refuses the file)"
 
 
 def refuse_duplicate_names(doc: Document) -> None:
