@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import stat
 import sys
 from pathlib import Path
 
 from mcb.errors import InputError
-from mcb.fileio import write_atomic
+from mcb.fileio import regular_file_size, write_atomic
 from mcb.recipes.compile import CompiledRecipe, RecipeRejected, compile_recipe
 from mcb.recipes.jsonpos import JsonSyntaxError, SourceMap, parse_with_positions
 
@@ -18,19 +17,11 @@ def read_recipe_text(path: Path) -> str:
     """The file's text (``-`` reads stdin), BOM removed; InputError for a missing, huge or non-UTF-8 file."""
     if str(path) == "-":
         return _decode(sys.stdin.buffer.read(MAX_RECIPE_BYTES + 1), "<stdin>")
+    size = regular_file_size(path)  # missing, a directory, a pipe (a FIFO with no writer would block forever)
+    if size > MAX_RECIPE_BYTES:
+        raise InputError(f"{path}: {size} bytes is too large for a recipe", hint="recipes must be under 1 MiB")
     try:
-        info = path.stat()
-        if not (stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode)):  # a FIFO with no writer blocks forever
-            raise InputError(f"{path}: not a regular file (a pipe, socket or device)",
-                             hint="give a file, or pipe the recipe into stdin and name it -")
-        size = info.st_size
-        if size > MAX_RECIPE_BYTES:
-            raise InputError(f"{path}: {size} bytes is too large for a recipe", hint="recipes must be under 1 MiB")
         data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file", hint="check the path") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory", hint="name a recipe file") from None
     except OSError as error:
         raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
     return _decode(data, path)
