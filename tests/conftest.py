@@ -29,6 +29,15 @@ def _isolated_environment(tmp_path_factory, monkeypatch):
 
 
 @pytest.fixture
+def live_server(tmp_path):
+    """A local `mcb serve` over HTTP (RPC tests of every face run against it, never against mocks)."""
+    from mcb.server.testing import run_server
+
+    with run_server(tmp_path / "server", tick_ms=2) as server:
+        yield server
+
+
+@pytest.fixture
 def corpus() -> Path:
     return CORPUS
 

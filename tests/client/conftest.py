@@ -11,14 +11,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # rpc_testkit, shared 
 
 
 @pytest.fixture
-def live_server(tmp_path):
-    from mcb.server.testing import run_server
-
-    with run_server(tmp_path / "server", tick_ms=2) as server:
-        yield server
-
-
-@pytest.fixture
 def make_client(live_server):
     """``make_client(url=None, **options)`` → McbClient with the server's tokens and the console scope."""
     from mcb.client import McbClient

@@ -10,6 +10,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
@@ -183,3 +184,25 @@ def box_recipe(x: int, y: int, z: int, size: int = 3, block: str = "minecraft:st
         "type": "box", "min": {"x": x, "y": y, "z": z},
         "max": {"x": x + size - 1, "y": y + size - 1, "z": z + size - 1}, "block": block, "hollow": hollow,
     }]}
+
+
+@contextmanager
+def interrupted_operation(data_dir):
+    """A local `mcb serve` whose journal holds an unfinished operation: one killed mid-apply and started again.
+    Yields (server, operation_id); the server is killed at the end."""
+    from mcb.client import McbClient
+    from mcb.server.testing import spawn_server
+
+    server = spawn_server(data_dir, tick_ms=100)
+    try:
+        with McbClient(server.url, agent_token=server.agent_token, player_id="console") as client:
+            plan = client.build_prepare(box_recipe(0, 100, 0, size=10))
+            operation = client.build_apply(plan.plan_id, plan.plan_hash, "crash-1").operation_id
+            deadline = time.monotonic() + 20
+            while client.operation_status(operation).written == 0 and time.monotonic() < deadline:
+                time.sleep(0.05)
+        server.kill()  # mid-operation: the journal holds an unfinished operation
+        server = spawn_server(data_dir, tick_ms=5)
+        yield server, operation
+    finally:
+        server.kill()

@@ -12,14 +12,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "client"))  # rpc_t
 
 
 @pytest.fixture
-def live_server(tmp_path):
-    from mcb.server.testing import run_server
-
-    with run_server(tmp_path / "server", tick_ms=2) as server:
-        yield server
-
-
-@pytest.fixture
 def rpc_env(live_server, monkeypatch):
     """Point mcb at the live server through the environment, as a user would."""
     monkeypatch.setenv("MCB_SERVER", live_server.url)

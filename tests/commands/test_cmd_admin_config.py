@@ -6,9 +6,8 @@ import json
 import os
 import subprocess
 import sys
-import time
 
-from rpc_testkit import box_recipe, free_port
+from rpc_testkit import box_recipe, free_port, interrupted_operation
 
 
 def point_at(monkeypatch, server):
@@ -19,20 +18,7 @@ def point_at(monkeypatch, server):
 
 
 def test_recovery_review_and_abandon_after_a_crash(cli, tmp_path, monkeypatch):
-    from mcb.client import McbClient
-    from mcb.server.testing import spawn_server
-
-    data = tmp_path / "server"
-    server = spawn_server(data, tick_ms=100)
-    try:
-        with McbClient(server.url, agent_token=server.agent_token, player_id="console") as client:
-            plan = client.build_prepare(box_recipe(0, 100, 0, size=10))
-            operation = client.build_apply(plan.plan_id, plan.plan_hash, "crash-1").operation_id
-            deadline = time.monotonic() + 20
-            while client.operation_status(operation).written == 0 and time.monotonic() < deadline:
-                time.sleep(0.05)
-        server.kill()  # mid-operation: the journal holds an unfinished operation
-        server = spawn_server(data, tick_ms=5)
+    with interrupted_operation(tmp_path / "server") as (server, operation):
         point_at(monkeypatch, server)
         status = cli("status", operation, "--json")
         assert json.loads(status.stdout)["status"] == "recovery_required"
@@ -44,8 +30,6 @@ def test_recovery_review_and_abandon_after_a_crash(cli, tmp_path, monkeypatch):
         abandoned = cli("recovery", "abandon", operation, "--digest", digest, "--json")
         assert abandoned.exit_code == 0, abandoned.stderr
         assert json.loads(abandoned.stdout)["status"] == "failed"
-    finally:
-        server.kill()
 
 
 def test_config_init_show_use_set(cli, tmp_path, monkeypatch):

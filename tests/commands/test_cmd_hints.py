@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import json
-import time
 
-from rpc_testkit import FaultProxy, box_recipe
+from rpc_testkit import FaultProxy, box_recipe, interrupted_operation
 
 
 def _method(request):
@@ -46,20 +45,7 @@ def test_undo_of_an_unknown_operation_has_a_hint(mcb):
 
 
 def test_recovery_required_names_the_real_operation(cli, tmp_path, monkeypatch):
-    from mcb.client import McbClient
-    from mcb.server.testing import spawn_server
-
-    data = tmp_path / "server"
-    server = spawn_server(data, tick_ms=100)
-    try:
-        with McbClient(server.url, agent_token=server.agent_token, player_id="console") as client:
-            plan = client.build_prepare(box_recipe(0, 100, 0, size=10))
-            operation = client.build_apply(plan.plan_id, plan.plan_hash, "crash-1").operation_id
-            deadline = time.monotonic() + 20
-            while client.operation_status(operation).written == 0 and time.monotonic() < deadline:
-                time.sleep(0.05)
-        server.kill()  # mid-operation: the journal holds an unfinished operation
-        server = spawn_server(data, tick_ms=5)
+    with interrupted_operation(tmp_path / "server") as (server, operation):
         monkeypatch.setenv("MCB_SERVER", server.url)
         monkeypatch.setenv("MCB_AGENT_TOKEN", server.agent_token)
         recipe = tmp_path / "other.json"
@@ -67,5 +53,3 @@ def test_recovery_required_names_the_real_operation(cli, tmp_path, monkeypatch):
         result = cli("build", str(recipe))
         assert result.exit_code == 7, result.stderr
         assert f"mcb recovery review {operation}" in result.stderr and "OPERATION_ID" not in result.stderr
-    finally:
-        server.kill()

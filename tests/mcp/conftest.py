@@ -29,14 +29,6 @@ def mcp_process(tmp_path):
 
 
 @pytest.fixture
-def live_server(tmp_path):
-    from mcb.server.testing import run_server
-
-    with run_server(tmp_path / "server", tick_ms=2) as server:
-        yield server
-
-
-@pytest.fixture
 def live(live_server):
     """The same live `mcb serve`, under the short name the RPC tool tests use."""
     return live_server

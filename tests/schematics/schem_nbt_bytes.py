@@ -64,3 +64,15 @@ def v2_entries(*, data=(0, 1, 1, 0), palette=(("minecraft:stone", 0), ("minecraf
         ("BlockData", 7, bytes(data)),
     ]
     return entries + list(extra)
+
+
+def reference_varints(values) -> bytes:
+    """Sponge BlockData written the plain way, one value at a time (the oracle for the varint codecs)."""
+    out = bytearray()
+    for value in values:
+        while True:
+            low, value = value & 0x7F, value >> 7
+            out.append(low | (0x80 if value else 0))
+            if not value:
+                break
+    return bytes(out)

@@ -15,22 +15,12 @@ from mcb.schematics.model import BlockEntity, Entity, Schematic
 from mcb.schematics.nbt import Compound, Int, List, String, decode_mutf8, encode_mutf8, read_nbt
 from mcb.schematics.sponge import encode_schematic, read_schematic, write_schematic
 from mcb.schematics.varint import decode_varints, encode_varints, histogram_varints, used_varints
-from schem_nbt_bytes import name, payload
+from schem_nbt_bytes import name, payload, reference_varints
 
 STATES = ["minecraft:stone", "minecraft:air", "minecraft:oak_planks",
           "minecraft:oak_stairs[facing=east,half=bottom,shape=straight,waterlogged=false]",
           "minecraft:oak_log[axis=x]", "minecraft:glass"]
 
-
-def reference_varints(values) -> bytes:
-    out = bytearray()
-    for value in values:
-        while True:
-            low, value = value & 0x7F, value >> 7
-            out.append(low | (0x80 if value else 0))
-            if not value:
-                break
-    return bytes(out)
 
 
 def test_server_subset_file_is_byte_for_byte_the_server_export_layout():

@@ -8,17 +8,8 @@ from hypothesis import given, settings, strategies as st
 
 from mcb.schematics import varint_py
 from mcb.schematics.varint_py import SMALL_STREAM, used_values, used_values_small
+from schem_nbt_bytes import reference_varints
 
-
-def varints(values) -> bytes:
-    out = bytearray()
-    for value in values:
-        while True:
-            low, value = value & 0x7F, value >> 7
-            out.append(low | (0x80 if value else 0))
-            if not value:
-                break
-    return bytes(out)
 
 
 @settings(max_examples=120, deadline=None, derandomize=True)
@@ -27,7 +18,7 @@ def varints(values) -> bytes:
        damage=st.lists(st.tuples(st.integers(0, 2**20), st.integers(0, 255)), max_size=3),
        cut=st.integers(0, 3), extra=st.integers(-2, 2), step=st.sampled_from([4099, 1 << 20]))
 def test_long_streams_read_with_bytes_methods_agree_with_the_loop(values, damage, cut, extra, step):
-    unit = varints(values)
+    unit = reference_varints(values)
     repeats = SMALL_STREAM // len(unit) + 2  # past the loop's size
     stream = bytearray(unit * repeats)
     for at, byte in damage:
@@ -47,7 +38,7 @@ def test_long_streams_read_with_bytes_methods_agree_with_the_loop(values, damage
 
 def test_a_long_clean_two_byte_stream_gives_every_value_and_the_count():
     values = list(range(617)) * 200
-    data = varints(values)
+    data = reference_varints(values)
     assert len(data) > SMALL_STREAM
     assert used_values(data, len(values)) == (frozenset(range(617)), None)
     found, problem = used_values(data, len(values) + 1)
@@ -56,7 +47,7 @@ def test_a_long_clean_two_byte_stream_gives_every_value_and_the_count():
 
 def test_pieces_read_after_every_one_byte_value_was_seen_still_give_the_two_byte_values_and_problems():
     values = list(range(128)) * 40 + [1000 + i % 50 for i in range(40000)] + [16000]
-    data = varints(values)
+    data = reference_varints(values)
     with mock.patch.object(varint_py, "_STEP", 4099):  # the one-byte values are all seen in the first piece
         assert used_values(data, len(values)) == (frozenset(range(128)) | frozenset(range(1000, 1050)) | {16000},
                                                   None)
