@@ -395,3 +395,12 @@ def test_every_offline_refusal_code_is_in_the_manifest_table(tmp_path):
     ]}
     assert emitted == {"not_found", "invalid_input", "output_exists", "invalid_argument"}
     assert emitted <= set(REFUSAL_CODES)
+
+
+def test_validate_excludes_as_the_cli_does(cli, tmp_path):
+    (tmp_path / "old").mkdir()
+    shutil.copy(HOUSE, tmp_path / "house.schem")
+    shutil.copy(HOUSE, tmp_path / "old" / "skipped.schem")
+    data = call("schem_validate", {"paths": [str(tmp_path)], "exclude": ["old/*"]}).data
+    expected = cli_json(cli, "schem", "validate", str(tmp_path), "--exclude", "old/*")
+    assert [f["file"] for f in data["files"]] == [f["file"] for f in expected["files"]] == [str(tmp_path / "house.schem")]

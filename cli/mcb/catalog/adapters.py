@@ -43,6 +43,9 @@ McVersion = Annotated[str | None, Field(None, min_length=1, max_length=64, descr
 Offset = Annotated[int, Field(0, ge=0, description="First item to return (pagination).")]
 Globs = Annotated[list[Annotated[str, Field(min_length=1, max_length=256)]] | None,
                   Field(None, max_length=16, description="File-name patterns when walking directories.")]
+Excludes = Annotated[list[Annotated[str, Field(min_length=1, max_length=256)]] | None,
+                     Field(None, max_length=16, description="Skip files, named or walked, whose name or path matches "
+                                                            "one of these patterns.")]
 
 
 class Arguments(BaseModel):

@@ -15,7 +15,7 @@ from pydantic import Field
 
 from mcb.blocks.transform import MIRROR_AXES, ROTATIONS, RULE_SETS
 from mcb.catalog.adapters import REFUSAL_CODES  # noqa: F401  (re-exported for the manifest's refusal table)
-from mcb.catalog.adapters import (READER, WRITER, Arguments, FileProgress, Globs, McVersion, Offset, Path_,
+from mcb.catalog.adapters import (READER, WRITER, Arguments, Excludes, FileProgress, Globs, McVersion, Offset, Path_,
                                   existing_input, new_output, page, refusal_from, refusing, report_page)
 from mcb.catalog.base import Action, Context, Image, Outcome, Refusal
 from mcb.recipes.compile import DEFAULT_MAX_BLOCKS, SCAN_BUDGET_CAP  # the compiler's own limits (no numpy)
@@ -32,6 +32,7 @@ class ValidateArgs(Arguments):
     mc_version: McVersion
     strict: bool = Field(False, description="Warnings count as failures too.")
     glob: Globs
+    exclude: Excludes
     offset: Offset
     limit: int = Field(100, ge=1, le=1000, description="Diagnostics per page.")
 
@@ -43,7 +44,7 @@ def schem_validate(args: ValidateArgs, ctx: Context) -> Outcome:
         existing_input(value, "paths", index)
     with refusing("paths", usage_field="mc_version"):
         reports = validate_paths(args.paths, profile=args.profile, mc_version=args.mc_version, globs=args.glob,
-                                 jobs=1, progress=FileProgress(ctx))
+                                 excludes=args.exclude, jobs=1, progress=FileProgress(ctx))
     return Outcome(report_page(reports, args.strict, args.offset, args.limit))
 
 
@@ -195,7 +196,7 @@ class LintArgs(Arguments):
     max_plan_blocks: MaxPlanBlocks
     strict: bool = Field(False, description="Warnings count as failures too.")
     glob: Globs
-    exclude: Globs
+    exclude: Excludes
     mcp_bridge: bool = Field(False, description="Also warn where the MCP bridge's stricter schema would refuse.")
     offset: Offset
     limit: int = Field(100, ge=1, le=1000, description="Diagnostics per page.")
