@@ -403,4 +403,5 @@ def test_validate_excludes_as_the_cli_does(cli, tmp_path):
     shutil.copy(HOUSE, tmp_path / "old" / "skipped.schem")
     data = call("schem_validate", {"paths": [str(tmp_path)], "exclude": ["old/*"]}).data
     expected = cli_json(cli, "schem", "validate", str(tmp_path), "--exclude", "old/*")
-    assert [f["file"] for f in data["files"]] == [f["file"] for f in expected["files"]] == [str(tmp_path / "house.schem")]
+    walked = [str(tmp_path / "house.schem")]
+    assert [f["file"] for f in data["files"]] == [f["file"] for f in expected["files"]] == walked

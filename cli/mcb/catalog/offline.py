@@ -385,7 +385,8 @@ OFFLINE_ACTIONS: list[Action] = [
         "Compile a recipe offline exactly as build_prepare does: block count, bounds, palette, budgets, and the "
         "blocks in plan order (paginated). png adds a picture; output writes a Sponge v2 schematic (at most 4096 "
         "cells; an existing file only with overwrite, never the recipe itself). A recipe the server would refuse is "
-        "refused with its message and line:column. Next: build_prepare with the same recipe."), CompileArgs, WRITER, recipe_compile, "recipes"),
+        "refused with its message and line:column. Next: build_prepare with the same recipe."),
+        CompileArgs, WRITER, recipe_compile, "recipes"),
     _action("block_check", "Check block states", (
         "Validate block states against a Minecraft release and return each one's canonical form (every property, "
         "defaults filled); invalid ones carry an error with a hint (did you mean, allowed values). Next: "
