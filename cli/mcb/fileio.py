@@ -71,12 +71,13 @@ def writing(path: str | os.PathLike):
     from mcb.errors import InputError
 
     target = Path(path)
-    if target.is_dir():
-        raise InputError(f"{target}: is a directory", code="file.not_regular", hint="name a file to write")
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise InputError(f"{target}: the folder {folder} does not exist", code="file.unwritable",
-                         hint="write into an existing folder")
+    try:
+        check_output_path(target)  # the one check of a path to write, as write_atomic makes it
+    except IsADirectoryError:
+        raise InputError(f"{target}: is a directory", code="file.not_regular", hint="name a file to write") from None
+    except FileNotFoundError:
+        raise InputError(f"{target}: the folder {target.parent} does not exist", code="file.unwritable",
+                         hint="write into an existing folder") from None
     try:
         yield target
     except OSError as error:

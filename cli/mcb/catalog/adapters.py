@@ -119,7 +119,7 @@ def new_output(ctx: Context, value: Path, field: str = "output", *, inputs=(), o
     user's file, which a cancel must not delete). Never one of ``inputs``; an existing file only with
     ``overwrite`` (the tool's argument: an agent says so, MCP-24), where the CLI's -o replaces it as cp does."""
     from mcb.errors import UsageError
-    from mcb.fileio import refuse_input_as_output
+    from mcb.fileio import check_output_path, refuse_input_as_output
 
     path = Path(value)
     try:
@@ -127,14 +127,17 @@ def new_output(ctx: Context, value: Path, field: str = "output", *, inputs=(), o
     except UsageError as error:
         raise Refusal("invalid_argument", f"{field}: {value} is the input file", field=field,
                       remedy="write a new file (or use in_place where the tool has it)") from error
-    if path.exists() and not path.is_dir() and not overwrite:
+    try:
+        check_output_path(path)  # the check write_atomic makes, asked before any work
+    except IsADirectoryError:
+        raise Refusal("invalid_argument", f"{field}: {value} is a directory", remedy="name a file",
+                      field=field) from None
+    except FileNotFoundError:
+        raise Refusal("not_found", f"{field}: the folder {path.parent} does not exist", field=field,
+                      remedy="write into an existing folder") from None
+    if path.exists() and not overwrite:
         raise Refusal("output_exists", f"{field}: {value} exists", remedy="overwrite it or choose another file",
                       field=field, retry_with={"overwrite": True})
-    if path.is_dir():
-        raise Refusal("invalid_argument", f"{field}: {value} is a directory", remedy="name a file", field=field)
-    if not path.parent.is_dir():
-        raise Refusal("not_found", f"{field}: the folder {path.parent} does not exist", field=field,
-                      remedy="write into an existing folder")
     if not path.exists():
         ctx.created(path)
     return path
