@@ -1,4 +1,4 @@
-"""QA fixtures: the command tests' live-server fixtures (`mcb`, `rpc_env`, `live_server`) reused as they are."""
+"""QA fixtures: the command tests' live-server fixtures (`mcb`, `rpc_env`; `live_server` is the root one) reused as they are."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ _spec = importlib.util.spec_from_file_location("_commands_conftest", Path(__file
 _commands = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_commands)
 
-live_server = _commands.live_server
 rpc_env = _commands.rpc_env
 mcb = _commands.mcb
 slow_mcb = _commands.slow_mcb
