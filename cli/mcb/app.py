@@ -35,7 +35,7 @@ class McbGroup(TyperGroup):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._listing = False
-        hide_flag_types(self)
+        name_option_values(self)
         for name, (_module, panel, one_line) in COMMANDS.items():
             self.commands.setdefault(name, TyperCommand(name=name, help=one_line, rich_help_panel=panel))
 
@@ -45,7 +45,7 @@ class McbGroup(TyperGroup):
         return load_command(cmd_name)
 
     def format_help(self, ctx, formatter):
-        hide_flag_types(self)  # again: Typer adds --install-completion/--show-completion after __init__
+        name_option_values(self)  # again: Typer adds --install-completion/--show-completion after __init__
         with self._listing_only():
             return super().format_help(ctx, formatter)
 
@@ -162,7 +162,7 @@ def _finish(command) -> None:
     """Rewrap hard-wrapped help paragraphs, and accept `--no-color` at every level (like `--json`, it may follow
     the command; groups take it too, so `mcb schem --help --no-color` works)."""
     command.help = rewrap_help(command.help)
-    hide_flag_types(command)
+    name_option_values(command)
     for sub in getattr(command, "commands", {}).values():
         _finish(sub)
     if not any("--no-color" in getattr(param, "opts", ()) for param in command.params):
@@ -186,13 +186,28 @@ def _no_color_option():
     return option
 
 
-def hide_flag_types(command) -> None:
-    """A flag takes no value, so help shows no type beside it (Typer prints `<bool>`, which reads as if `--json`
-    took one); an empty metavar is Click's public way to say so."""
+# The word help shows for an option's value when its declaration names none (Typer would print `<str>`, `<int>`,
+# `<path>`): the option's own name, as argparse does, except where a shorter word says more.
+VALUE_WORDS = {"--output": "FILE", "--schem": "FILE", "--png": "FILE", "--expected": "FILE", "--recipe": "FILE",
+               "--state": "FILE", "--token-file": "FILE", "--agent-token-file": "FILE", "--rotation": "DEGREES",
+               "--interval": "SECONDS", "--wait-timeout": "SECONDS", "--idempotency-key": "KEY",
+               "--max-plan-blocks": "N", "--jobs": "N", "--limit": "N", "--count": "N", "--budget": "N",
+               "--start": "N", "--scale": "N", "--client-id": "ID", "--player-id": "ID", "--project-id": "ID",
+               "--server-url": "URL", "--query": "TEXT", "--text": "TEXT", "--after": "OPERATION_ID", "--fov": "DEGREES",
+               "--width": "PIXELS", "--height": "PIXELS", "--resolution": "N", "--asset": "NAME", "--ready-file": "FILE"}
+
+
+def name_option_values(command) -> None:
+    """Help names each option's value in words: a flag takes none, so it shows no type (Typer prints `<bool>`,
+    which reads as if `--json` took one; an empty metavar is Click's public way to say so), and a valued option
+    that declares no metavar gets :data:`VALUE_WORDS`' word or its own name (`--degrees DEGREES`)."""
     help_option = command.get_help_option(typer.Context(command, help_option_names=HELP_OPTION_NAMES))
     for param in [*command.params, help_option]:
         if getattr(param, "is_flag", False) or getattr(param, "count", False):
             param.metavar = ""
+        elif param.param_type_name == "option" and param.metavar is None:
+            long = max(param.opts, key=len)
+            param.metavar = VALUE_WORDS.get(long, long.lstrip("-").replace("-", "_").upper())
 
 
 def _no_color(ctx, _param, value: bool) -> None:
