@@ -305,6 +305,10 @@ def test_block_describe_and_its_did_you_mean():
     assert call("block_describe", error["retry_with"]).data["id"] == "minecraft:oak_stairs"
     version = refused("block_describe", {"block_id": "stone", "mc_version": "1.99"})
     assert (version["code"], version["field"]) == ("invalid_argument", "mc_version")
+    near = refused("block_describe", {"block_id": "stone", "mc_version": "1.20.9"})
+    (suggestion,) = near["did_you_mean"].values()  # the first of the releases the remedy names, each loadable
+    assert list(near["did_you_mean"]) == ["1.20.9"] and f"did you mean {suggestion} or" in near["remedy"]
+    assert call("block_describe", {"block_id": "stone", "mc_version": suggestion}).data["release"] == suggestion
 
 
 def test_terrain_preview_offline_is_shaped_like_terrain_preview_with_an_image(cli, tmp_path):

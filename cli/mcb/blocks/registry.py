@@ -263,7 +263,8 @@ def resolve_release(version: str | int | None) -> str:
     close = _close_matches(text, usable, 3)  # only names that would then work
     hint = (f"did you mean {' or '.join(close)}? " if close else "") + (
         f"known releases run from {_oldest_shipped()} to {DEFAULT_RELEASE}; a DataVersion number works too")
-    raise UsageError(f"unknown Minecraft version {text!r}", hint=hint)
+    raise UsageError(f"unknown Minecraft version {text!r}", hint=hint,
+                     details={"version": text, "suggestions": close} if close else None)
 
 
 def _oldest_shipped() -> str:
