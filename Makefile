@@ -20,15 +20,18 @@ test: $(STAMP)
 
 # Start-up is measured in a second venv holding only what `pip install mcb` brings, as users have it.
 USER_VENV := .venv-user
+# Typer 0.28, the last release whose commands build no pydantic TypeAdapter, measured beside the installed one.
+OLD_TYPER := .bench-typer-0.28
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	test -x $(USER_VENV)/bin/python || $(PYTHON) -m venv $(USER_VENV)
 	$(USER_VENV)/bin/python -m pip install --quiet -e .
-	$(BIN)/python benchmarks/run.py --user-python $(USER_VENV)/bin/python
+	test -d $(OLD_TYPER) || $(BIN)/python -m pip install --quiet --no-deps --target $(OLD_TYPER) typer==0.28.0
+	$(BIN)/python benchmarks/run.py --user-python $(USER_VENV)/bin/python --also-typer $(OLD_TYPER)
 
 completions: $(STAMP)
 	$(BIN)/python scripts/gen_completions.py
 
 clean:
-	rm -rf $(VENV) $(USER_VENV) build *.egg-info cli/*.egg-info
+	rm -rf $(VENV) $(USER_VENV) $(OLD_TYPER) build *.egg-info cli/*.egg-info

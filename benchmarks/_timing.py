@@ -47,9 +47,10 @@ def side_by_side(commands: dict[str, Sequence[str]], repeats: int = 7, env: dict
 def report(title: str, medians: dict[str, float], baseline: str) -> None:
     print(f"\n## {title}")
     base = medians[baseline]
+    width = max(40, *map(len, medians))
     for name, value in medians.items():
         ratio = value / base if base else float("nan")
-        print(f"  {name:<40} {value * 1000:9.1f} ms   {ratio:5.2f}x {baseline}")
+        print(f"  {name:<{width}} {value * 1000:9.1f} ms   {ratio:5.2f}x {baseline}")
 
 
 def rpc_call(client, token: str, method: str, **params):

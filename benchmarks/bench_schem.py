@@ -6,7 +6,10 @@ Whole processes, medians of interleaved runs (the machine is shared: single runs
 Targets (issue 12): validate --profile spec <= 5x gunzip-only and >= 10x faster than nbtlib.load; small-file
 validate <= 1.0x the minimal Typer app; peak memory <= 100 / 200 / 50 MiB.
 
-    .venv/bin/python benchmarks/bench_schem.py [--repeats N]
+    .venv/bin/python benchmarks/bench_schem.py [--repeats N] [--also-typer DIR]
+
+``--also-typer DIR`` adds the mcb rows once more with another Typer release first on the path (``make bench`` passes
+typer 0.28, the last release whose commands build no pydantic TypeAdapter), interleaved in the same run.
 """
 
 from __future__ import annotations
@@ -72,8 +75,17 @@ def judge(label: str, medians: dict[str, float], name: str, baseline: str, targe
     print(f"  {label}: {ratio:.2f}x {baseline} (target <= {target:g}x): {'OK' if ratio <= target else 'OVER'}")
 
 
-def mcb(*args) -> list[str]:
-    return [sys.executable, "-m", "mcb", *map(str, args)]
+def mcb(*args, typer_dir: str | None = None) -> list[str]:
+    """``python -m mcb ARGS``; with ``typer_dir``, that Typer release first on the path (through ``env``, which
+    adds its own ~1 ms to that row only)."""
+    command = [sys.executable, "-m", "mcb", *map(str, args)]
+    return ["env", f"PYTHONPATH={typer_dir}", *command] if typer_dir else command
+
+
+def typer_label(typer_dir: str | None = None) -> str:
+    env = {**os.environ, "PYTHONPATH": typer_dir} if typer_dir else None
+    return "typer " + subprocess.run([sys.executable, "-c", "import typer; print(typer.__version__)"], env=env,
+                                     capture_output=True, text=True, check=True).stdout.strip()
 
 
 def peak_mib(args) -> float:
@@ -86,33 +98,46 @@ def peak_mib(args) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--also-typer", metavar="DIR", help="another Typer release to measure beside the installed one")
     args = parser.parse_args()
     if not LARGE.is_file():
         print(f"corpus file missing: {LARGE}")
         return
-    walls, cpus = side_by_side({
-        "python gunzip only": [sys.executable, "-c", GUNZIP, str(LARGE)],
-        "mcb schem validate --profile spec": mcb("schem", "validate", "--profile", "spec", LARGE),
-        "mcb schem validate --profile server": mcb("schem", "validate", LARGE),
-        "nbtlib.load": [sys.executable, "-c", NBTLIB, str(LARGE)],
-    }, repeats=args.repeats)
+    releases = {typer_label(): None}
+    if args.also_typer:
+        releases[typer_label(args.also_typer)] = args.also_typer
+    commands = {"python gunzip only": [sys.executable, "-c", GUNZIP, str(LARGE)],
+                "nbtlib.load": [sys.executable, "-c", NBTLIB, str(LARGE)]}
+    for label, typer_dir in releases.items():
+        commands[f"mcb schem validate --profile spec ({label})"] = mcb("schem", "validate", "--profile", "spec",
+                                                                       LARGE, typer_dir=typer_dir)
+        commands[f"mcb schem validate --profile server ({label})"] = mcb("schem", "validate", LARGE,
+                                                                         typer_dir=typer_dir)
+    walls, cpus = side_by_side(commands, repeats=args.repeats)
     for kind, medians in (("wall", walls), ("CPU", cpus)):
         report(f"validate {LARGE.name} ({kind} time of the whole process, median of {args.repeats})", medians,
                "python gunzip only")
-        judge("validate --profile spec", medians, "mcb schem validate --profile spec", "python gunzip only", 5)
-        faster = medians["nbtlib.load"] / medians["mcb schem validate --profile spec"]
-        print(f"  nbtlib.load / validate --profile spec: {faster:.1f}x (target >= 10x): "
-              f"{'OK' if faster >= 10 else 'UNDER'}")
+        for label in releases:
+            spec = f"mcb schem validate --profile spec ({label})"
+            judge(f"validate --profile spec ({label})", medians, spec, "python gunzip only", 5)
+            faster = medians["nbtlib.load"] / medians[spec]
+            print(f"  nbtlib.load / validate --profile spec ({label}): {faster:.1f}x (target >= 10x): "
+                  f"{'OK' if faster >= 10 else 'UNDER'}")
 
     with tempfile.TemporaryDirectory() as tmp:
         minimal = Path(tmp) / "minimal.py"
         minimal.write_text(MINIMAL_TYPER)
-        walls, cpus = side_by_side({
-            "minimal two-command Typer app --help": [sys.executable, str(minimal), "--help"],
-            f"mcb schem validate {SMALL.name}": mcb("schem", "validate", SMALL),
-        }, repeats=args.repeats * 2)
+        small = {}
+        for label, typer_dir in releases.items():
+            small[f"minimal two-command Typer app --help ({label})"] = (
+                ["env", f"PYTHONPATH={typer_dir}"] if typer_dir else []) + [sys.executable, str(minimal), "--help"]
+            small[f"mcb schem validate {SMALL.name} ({label})"] = mcb("schem", "validate", SMALL, typer_dir=typer_dir)
+        walls, cpus = side_by_side(small, repeats=args.repeats * 2)
         for kind, medians in (("wall", walls), ("CPU", cpus)):
-            report(f"small-file validate ({kind} time)", medians, "minimal two-command Typer app --help")
+            for label in releases:
+                report(f"small-file validate ({kind} time, {label})",
+                       {name: value for name, value in medians.items() if name.endswith(f"({label})")},
+                       f"minimal two-command Typer app --help ({label})")
         out = Path(tmp) / "rotated.schem"
         print("\n## peak memory (max RSS of the whole process)")
         for name, argv, target in (
