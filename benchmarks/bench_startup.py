@@ -48,7 +48,7 @@ def rows(typer_dir: str | None, label: str) -> dict[str, list[str]]:
     """The benchmark's commands; ``typer_dir`` goes first on sys.path (None: the installed Typer)."""
     prefix = f"import sys; sys.path.insert(0, {typer_dir!r}); " if typer_dir else "import sys; "
     # What the console script runs (the Typer app), spelled out so the row measures it whatever the script says.
-    mcb = [PYTHON, "-c", prefix + "from mcb.app import main; sys.exit(main())"]
+    mcb = [PYTHON, "-c", prefix + "from mcb.console import main; sys.exit(main())"]
     baseline = [PYTHON, "-c", prefix + f"import runpy; runpy.run_path({str(HERE / 'minimal_typer_app.py')!r}, "
                 "run_name='__main__')", "--help"]
     return {
