@@ -8,7 +8,9 @@ command pay only for what they use. Built with Typer's public ``typer.main.get_c
 from __future__ import annotations
 
 import contextlib
+import copy
 import difflib
+import inspect
 import json
 import os
 import sys
@@ -29,23 +31,20 @@ ClickUsageError = next(cls for cls in typer.BadParameter.__mro__ if cls.__name__
 HELP_OPTION_NAMES = ["-h", "--help"]
 
 
-class McbGroup(TyperGroup):
-    """Root group: lazy commands, and McbError / Ctrl-C / usage errors turned into a message and an exit code."""
+class LazyCommands:
+    """Commands listed from light entries and built on first use: listing them (help, TAB) builds none."""
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._listing = False
-        name_option_values(self)
-        for name, (_module, panel, one_line) in COMMANDS.items():
-            self.commands.setdefault(name, TyperCommand(name=name, help=one_line, rich_help_panel=panel))
+    _listing = False
+
+    def build(self, name: str):
+        """The real command called ``name``, or None when it is not one built lazily."""
+        raise NotImplementedError
 
     def get_command(self, ctx, cmd_name):
-        if cmd_name not in COMMANDS or self._listing:
-            return super().get_command(ctx, cmd_name)
-        return load_command(cmd_name)
+        built = None if self._listing else self.build(cmd_name)
+        return built if built is not None else super().get_command(ctx, cmd_name)
 
     def format_help(self, ctx, formatter):
-        name_option_values(self)  # again: Typer adds --install-completion/--show-completion after __init__
         with self._listing_only():
             return super().format_help(ctx, formatter)
 
@@ -55,12 +54,28 @@ class McbGroup(TyperGroup):
 
     @contextlib.contextmanager
     def _listing_only(self):
-        """Listing the root's commands (help, TAB) uses the light entries and imports no command module."""
         self._listing = True
         try:
             yield
         finally:
             self._listing = False
+
+
+class McbGroup(LazyCommands, TyperGroup):
+    """Root group: lazy commands, and McbError / Ctrl-C / usage errors turned into a message and an exit code."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        name_option_values(self)
+        for name, (_module, panel, one_line) in COMMANDS.items():
+            self.commands.setdefault(name, TyperCommand(name=name, help=one_line, rich_help_panel=panel))
+
+    def build(self, name: str):
+        return load_command(name) if name in COMMANDS else None
+
+    def format_help(self, ctx, formatter):
+        name_option_values(self)  # again: Typer adds --install-completion/--show-completion after __init__
+        return super().format_help(ctx, formatter)
 
     def resolve_command(self, ctx, args):
         try:
@@ -136,16 +151,52 @@ def report_error(ctx, error: McbError) -> None:
 
 @cache
 def load_command(name: str):
-    """The real Click command behind a root entry, built on first use (only it, not its module's neighbours)."""
+    """The real Click command behind a root entry, built on first use (only it, not its module's neighbours; a
+    group without its sub-commands, which are built as they are used)."""
     registered = _registered(COMMANDS[name][0])
     one = typer.Typer(pretty_exceptions_enable=False, add_completion=False)
     one.registered_commands = [info for info in registered.registered_commands if info.name == name]
-    one.registered_groups = [info for info in registered.registered_groups if info.name == name]
+    groups = [info for info in registered.registered_groups if info.name == name]
+    if groups:  # the group itself (callback, options, help) from a copy of its app that registers no command
+        group_info, shell = copy.copy(groups[0]), copy.copy(groups[0].typer_instance)
+        shell.registered_commands, group_info.typer_instance, group_info.cls = [], shell, LazyGroup
+        one.registered_groups = [group_info]
     built = typer.main.get_command(one)
-    if not isinstance(built, TyperCommand):  # a group comes back inside a root-like group
+    if groups:  # a group comes back inside a root-like group
         built = built.commands[name]
+        built.add_registrations(groups[0].typer_instance.registered_commands)
     _finish(built)
     return built
+
+
+class LazyGroup(LazyCommands, TyperGroup):
+    """A command group (`mcb schem`) whose sub-commands are built on first use: `mcb schem validate` builds only
+    validate. Listed (help, TAB) from entries made of their registrations: name, help, panel."""
+
+    registrations: dict = {}
+
+    def add_registrations(self, infos) -> None:
+        self.registrations = {info.name or typer.main.get_command_name(info.callback.__name__): info
+                              for info in infos}
+        for name, info in self.registrations.items():
+            self.commands[name] = TyperCommand(
+                name=name, help=rewrap_help(info.help or inspect.getdoc(info.callback)), short_help=info.short_help,
+                rich_help_panel=info.rich_help_panel, hidden=info.hidden, deprecated=info.deprecated)
+
+    def build(self, name: str):
+        info = self.registrations.get(name)
+        if info is None:
+            return None
+        if self.commands[name].callback is None:  # still the entry: build it once
+            one = typer.Typer(pretty_exceptions_enable=False, add_completion=False)
+            one.registered_commands = [info]
+            self.commands[name] = typer.main.get_command(one)
+            _finish(self.commands[name])
+        return self.commands[name]
+
+    def build_all(self) -> None:
+        for name in self.registrations:
+            self.build(name)
 
 
 @cache
@@ -221,8 +272,6 @@ def rewrap_help(text: str | None) -> str | None:
     """
     if not text:
         return text
-    import inspect
-
     out = []
     for paragraph in inspect.cleandoc(text).split("\n\n"):
         lines = paragraph.split("\n")
@@ -276,6 +325,8 @@ def command_tree():
     root = typer.main.get_command(app)
     for name in COMMANDS:
         root.commands[name] = load_command(name)
+        if isinstance(root.commands[name], LazyGroup):
+            root.commands[name].build_all()
     return root
 
 
