@@ -37,3 +37,20 @@ def test_edit_refusals_speak_in_the_tools_argument_names(mcp_process, tmp_path):
         assert "--" not in words and "-o" not in words, words
         assert error["field"] == "output" and "output" in error["message"]
     assert "in_place" in both["message"]
+
+
+def test_a_named_pipe_as_output_is_refused_at_once_and_the_session_goes_on(mcp_process, tmp_path):
+    """Opening a FIFO nobody reads blocks: a writer must refuse it before any work, not wait for ever."""
+    import os
+
+    shutil.copy(HOUSE, tmp_path / "house.schem")
+    os.mkfifo(tmp_path / "pipe.schem")
+    mcp = mcp_process("--root", str(tmp_path))
+    mcp.initialize()
+    for tool, arguments in (("schem_rotate", {"degrees": 90}), ("schem_mirror", {"axis": "x"}),
+                            ("schem_convert", {})):
+        error = _error(mcp.call(tool, {"path": "house.schem", "output": "pipe.schem", "overwrite": True,
+                                       **arguments}))
+        assert (error["code"], error["field"]) == ("invalid_argument", "output") and "named pipe" in error["message"]
+    done = mcp.call("schem_rotate", {"path": "house.schem", "degrees": 90, "output": "turned.schem"})
+    assert not done["result"]["isError"] and (tmp_path / "turned.schem").is_file()

@@ -135,6 +135,9 @@ def new_output(ctx: Context, value: Path, field: str = "output", *, inputs=(), o
     except FileNotFoundError:
         raise Refusal("not_found", f"{field}: the folder {path.parent} does not exist", field=field,
                       remedy="write into an existing folder") from None
+    if path.exists() and not path.is_file():  # a named pipe or a device: opening it could wait for ever
+        raise Refusal("invalid_argument", f"{field}: {value} is not a regular file (a named pipe or a device)",
+                      remedy="name a regular file", field=field)
     if path.exists() and not overwrite:
         raise Refusal("output_exists", f"{field}: {value} exists", remedy="overwrite it or choose another file",
                       field=field, retry_with={"overwrite": True})
