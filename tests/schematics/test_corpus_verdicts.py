@@ -12,15 +12,16 @@ from mcb.reports.model import Severity
 from mcb.schematics.rules import validate_schematic
 from mcb.schematics.sponge import read_schematic
 
-# file -> rule of the first error under the server profile (README "upstream codec" column); None = accepted
+# file -> rule of the first error under the server profile (README "upstream codec" column); None = accepted.
+# Litematica and structure files get the server's rule too (its first refusal), their format named as the cause.
 SERVER_FIRST_ERROR = {
-    "litematic_nucleation_4x4_sliding_door.litematic": "sponge.format.litematica",
-    "litematic_schematic4j_demo_v6.litematic": "sponge.format.litematica",
-    "litematic_schematic4j_simple_v5.litematic": "sponge.format.litematica",
-    "notsponge_nucleation_xor_is_litematic.schem": "sponge.format.litematica",
-    "nbt_fawe_minecraft_structure.nbt": "sponge.format.structure",
-    "nbt_nucleation_cart_curve.nbt": "sponge.format.structure",
-    "nbt_nucleation_wire_shapes.nbt": "sponge.format.structure",
+    "litematic_nucleation_4x4_sliding_door.litematic": "server.fields.unsupported",
+    "litematic_schematic4j_demo_v6.litematic": "server.fields.unsupported",
+    "litematic_schematic4j_simple_v5.litematic": "server.fields.unsupported",
+    "notsponge_nucleation_xor_is_litematic.schem": "server.fields.unsupported",
+    "nbt_fawe_minecraft_structure.nbt": "server.fields.unsupported",
+    "nbt_nucleation_cart_curve.nbt": "server.fields.unsupported",
+    "nbt_nucleation_wire_shapes.nbt": "server.fields.unsupported",
     "v1_schematic4j_sponge-v1.schem": "server.fields.unsupported",       # TileEntities
     "v1_fawe_sponge1_degenerate.schem": "server.fields.unsupported",     # TileEntities
     "v1_schemc_example.schem": "server.version",                         # Version != 2
@@ -78,6 +79,18 @@ def test_corpus_is_complete(corpus):
     assert on_disk == set(SERVER_FIRST_ERROR)
 
 
+@pytest.mark.parametrize("name", sorted(n for n in SERVER_FIRST_ERROR if n.startswith(("litematic_", "nbt_",
+                                                                                       "notsponge_"))))
+def test_another_tools_format_gets_the_servers_rule_with_its_format_as_the_cause(corpus, name):
+    server = validate_schematic(corpus / name).diagnostics
+    spec = validate_schematic(corpus / name, profile="spec").diagnostics
+    kind = "Litematica" if "litemati" in name else "vanilla structure"
+    assert len(server) == 1 and server[0].message.startswith(f"this is a {kind}"), server
+    assert 'server: "Unsupported schematic fields' in server[0].message and "sponge.2" in server[0].hint
+    assert [d.rule for d in spec] == [f"sponge.format.{'litematica' if kind == 'Litematica' else 'structure'}"]
+    assert spec[0].message == server[0].message.split('; server: "')[0]  # the same words for what the file is
+
+
 @pytest.mark.parametrize("name", sorted(SERVER_FIRST_ERROR))
 def test_server_profile_verdict_matches_readme(corpus, name):
     report = validate_schematic(corpus / name)
@@ -116,7 +129,7 @@ def test_readme_reasons_in_detail(corpus):
                                                                  "spec")]
     evaluator = [r for r, _ in messages("v2_nucleation_Evaluator_entities.schem", "spec")]
     assert evaluator.count("sponge.entity.absolute_pos") == 8
-    litematic = dict(messages("notsponge_nucleation_xor_is_litematic.schem"))["sponge.format.litematica"]
+    litematic = dict(messages("notsponge_nucleation_xor_is_litematic.schem", "spec"))["sponge.format.litematica"]
     assert "Litematica" in litematic
 
 

@@ -12,6 +12,8 @@ is a :class:`~mcb.reports.model.Diagnostic` with a stable rule id.
 
 from __future__ import annotations
 
+import dataclasses
+
 import os
 
 from mcb.errors import InputError, UsageError
@@ -92,9 +94,15 @@ def validate_schematic(source: str | os.PathLike, *, profile: str = "server", mc
         return report
     report.facts.update(_facts(doc))
     if doc.kind != "sponge":
+        error = not_sponge_error(doc)
+        if profile == "server" and doc.kind != "unknown" and verdict.findings:
+            # Another tool's format: the server's verdict and rule (its first refusal, as the plugin stops there),
+            # with what the file is as the cause and how to convert it as the hint.
+            first = dataclasses.replace(verdict.findings[0], cause=error.message, hint=error.hint)
+            report.diagnostics.append(_from_server(first, file))
+            return report
         if profile == "server" and doc.kind == "unknown":  # no better name for it: the server's verdict first
             report.diagnostics += [_from_server(f, file) for f in verdict.findings]
-        error = not_sponge_error(doc)
         if all(d.rule != error.rule for d in report.diagnostics):
             report.diagnostics.append(_diagnostic(error.rule, Severity.ERROR, error.message, file, "/", error.hint))
         return report
