@@ -5,6 +5,7 @@ paths, the pagination contract and per-file progress. Core code: no typer/rich/m
 from __future__ import annotations
 
 import contextlib
+import errno
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -26,17 +27,20 @@ REFUSAL_CODES = {
 }
 
 MAX_PATH = 1024  # MCP-22: paths
+NO_NUL = "^[^\\u0000]*$"  # no file system takes a NUL in a name: the caller's argument is at fault, not mcb
 
 
 def _bounded_path(value: Any) -> Any:
     if isinstance(value, str) and not 1 <= len(value) <= MAX_PATH:
         raise ValueError(f"a path has 1 to {MAX_PATH} characters")
+    if isinstance(value, str) and "\x00" in value:
+        raise ValueError("a path cannot contain a NUL character")
     return value
 
 
 # A Path annotation is how the face finds the arguments to keep inside the workspace root (MCP-35).
 Path_ = Annotated[Path, BeforeValidator(_bounded_path),
-                  WithJsonSchema({"type": "string", "minLength": 1, "maxLength": MAX_PATH})]
+                  WithJsonSchema({"type": "string", "minLength": 1, "maxLength": MAX_PATH, "pattern": NO_NUL})]
 McVersion = Annotated[str | None, Field(None, min_length=1, max_length=64, description=(
     "Minecraft release (e.g. 1.20.4) or DataVersion whose block list is used; default 26.2 (or, for schematics, "
     "what the command would pick)."))]
@@ -84,11 +88,24 @@ def refusal_from(error: Exception, field: str | None = None, usage_field: str | 
         message = argument_words(error.message) if usage else error.message
         return Refusal("invalid_argument" if usage else "invalid_input", message, remedy=remedy, field=field,
                        did_you_mean=suggestions, data=data)
+    if isinstance(error, OSError) and error.errno == errno.ENAMETOOLONG:
+        return name_too_long(field)
     if isinstance(error, OSError):
         name = error.filename or field or "file"
         return Refusal("io_error", f"{name}: {error.strerror or error}", remedy="check the path and permissions",
                        field=field, data={"no_remedy": "the file system refused the operation"})
     raise error
+
+
+def name_too_long(field: str | None, data: dict | None = None) -> Refusal:
+    """ENAMETOOLONG: the file system refuses the name itself (a part over its limit, 255 bytes on most), so the
+    argument that named it is at fault: the same call with a shorter name works."""
+    facts = dict(data or {})
+    if field is None:
+        facts["no_remedy"] = "a path the inputs name is too long for the file system"
+    return Refusal("invalid_argument", f"{field or 'path'}: a file or folder name in it is longer than the file "
+                   "system allows (255 bytes on most)", field=field, data=facts,
+                   remedy="use shorter file and folder names")
 
 
 @contextlib.contextmanager
@@ -108,7 +125,13 @@ def existing_input(value: Path, field: str, index: int | None = None) -> Path:
     if str(value) == "-":  # the CLI's stdin; here stdin carries the protocol itself
         raise Refusal("invalid_argument", f"{field}: '-' (standard input) cannot be read by a tool",
                       remedy="give a file path", field=field, data=where)
-    if not path.exists():
+    try:
+        found = path.exists()
+    except OSError as error:  # a name too long, a folder it may not enter: said with the argument at fault
+        refusal = refusal_from(error, field)
+        refusal.data.update(where)
+        raise refusal from None
+    if not found:
         raise Refusal("not_found", f"{field}: {value} does not exist", remedy="give an existing file or folder",
                       field=field, data=where)
     return path
@@ -135,6 +158,8 @@ def new_output(ctx: Context, value: Path, field: str = "output", *, inputs=(), o
     except FileNotFoundError:
         raise Refusal("not_found", f"{field}: the folder {path.parent} does not exist", field=field,
                       remedy="write into an existing folder") from None
+    except OSError as error:  # e.g. a name longer than the file system allows
+        raise refusal_from(error, field) from None
     if path.exists() and not overwrite:
         raise Refusal("output_exists", f"{field}: {value} exists", remedy="overwrite it or choose another file",
                       field=field, retry_with={"overwrite": True})

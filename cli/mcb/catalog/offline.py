@@ -100,9 +100,9 @@ def _edit(args, ctx: Context, *, degrees: int | None = None, axis: str | None = 
         raise refusal from None
     ctx.check_cancelled()
     ctx.progress(0, 1, "rotating" if axis is None else "mirroring")
-    created = not args.in_place and not target.exists()
-    if not args.in_place:
+    if not args.in_place:  # checks the name first: target.exists() below cannot fail on it
         new_output(ctx, target, inputs=[source], overwrite=args.overwrite)
+    created = not args.in_place and not target.exists()
     from mcb.schematics.transform import transform_file
 
     with refusing("path", usage_field="mc_version"):
