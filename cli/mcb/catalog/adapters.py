@@ -45,6 +45,9 @@ McVersion = Annotated[str | None, Field(None, min_length=1, max_length=64, descr
     "Minecraft release (e.g. 1.20.4) or DataVersion whose block list is used; default 26.2 (or, for schematics, "
     "what the command would pick)."))]
 Offset = Annotated[int, Field(0, ge=0, description="First item to return (pagination).")]
+FilesOffset = Annotated[int, Field(0, ge=0, description="First file verdict to return (files are paged apart "
+                                                        "from diagnostics).")]
+FilesLimit = Annotated[int, Field(100, ge=1, le=500, description="File verdicts per page.")]
 Globs = Annotated[list[Annotated[str, Field(min_length=1, max_length=256)]] | None,
                   Field(None, max_length=16, description="File-name patterns when walking directories.")]
 Excludes = Annotated[list[Annotated[str, Field(min_length=1, max_length=256)]] | None,
@@ -203,14 +206,28 @@ class FileProgress:
         self.ctx.check_cancelled()
 
 
-def report_page(reports, strict: bool, offset: int, limit: int) -> dict:
-    """Validation/lint reports in the diagnostic model: per-file verdicts, then the findings paginated."""
+def report_page(reports, strict: bool, offset: int, limit: int, files_offset: int = 0,
+                files_limit: int = 100) -> dict:
+    """Validation/lint reports in the diagnostic model: the summary of every file, then two pages (MCP-40): the
+    per-file verdicts (files_offset/files_limit) and the findings (offset/limit), each with its own counters, so
+    a folder of thousands of files is read a page at a time like its findings."""
     single = len(reports) == 1  # a folder's per-file facts would crowd out its findings; schem_info has them
     files = [{"file": r.file, "ok": not r.failed(strict), "errors": r.errors, "warnings": r.warnings,
               **({"facts": r.facts} if single and r.facts else {})} for r in reports]
     findings = [d.to_json() for r in reports for d in r.diagnostics]
     failed = sum(1 for r in reports if r.failed(strict))
+    verdicts = files[files_offset:files_offset + files_limit]
+    files_page: dict[str, Any] = {"files": verdicts, "files_returned": len(verdicts),
+                                  "files_has_more": files_offset + len(verdicts) < len(files),
+                                  "total_files": len(files)}
+    if files_page["files_has_more"]:
+        files_page["next_files_offset"] = files_offset + len(verdicts)
+    findings_page = page(findings, offset, limit, "diagnostics")
+    if files_page["files_has_more"]:
+        more = (f"call again with files_offset={files_page['next_files_offset']} until files_has_more is false "
+                "for the other files' verdicts")
+        findings_page["hint"] = (findings_page["hint"] + "; " + more) if "hint" in findings_page else more
     return {"ok": failed == 0, "summary": {"files": len(reports), "failed": failed,
                                            "errors": sum(r.errors for r in reports),
                                            "warnings": sum(r.warnings for r in reports)},
-            "files": files, **page(findings, offset, limit, "diagnostics")}
+            **files_page, **findings_page}
