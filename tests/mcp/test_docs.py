@@ -63,3 +63,41 @@ def test_every_rpc_example_works_on_a_fresh_server(mcp_process, server_env):
         if name == "terrain_preview" and isinstance(data.get("terrain_id"), str):
             known["9c" * 32] = data["terrain_id"]
     assert not failures, failures
+
+
+# The example lines exactly as docs/mcp.md shows them, each run as a tools/call through `mcb mcp --offline` in a
+# scratch copy of the repository (what a fresh clone holds), in document order as a reader would try them.
+def _documented_calls() -> list[tuple[int, dict]]:
+    import json
+    import re
+
+    calls = []
+    for number, line in enumerate(DOC.read_text(encoding="utf-8").splitlines(), 1):
+        found = re.search(r"Example: `(\{.*\})`", line)
+        if found:
+            calls.append((number, json.loads(found.group(1))))
+    return calls
+
+
+def test_every_offline_example_line_of_the_doc_works_from_a_fresh_copy(mcp_process, tmp_path):
+    import shutil
+
+    from mcb.catalog.rpc import RPC_ACTIONS
+
+    root = DOC.parents[1]
+    repo = tmp_path / "repo"
+    shutil.copytree(root, repo, symlinks=True, ignore=shutil.ignore_patterns(
+        ".git", ".venv*", ".bench-*", "__pycache__", "*.egg-info", ".pytest_cache", "build"))
+    rpc = {action.name for action in RPC_ACTIONS}
+    calls = [(number, call) for number, call in _documented_calls() if call["name"] not in rpc]
+    offline = {a.name for a in load_catalog(no_extensions=True).actions} - rpc
+    assert {call["name"] for _, call in calls} == offline  # one example line per offline tool, tool_batch too
+    mcp = mcp_process("--offline", cwd=repo)
+    mcp.initialize()
+    failures = {}
+    for number, call in calls:
+        result = mcp.call(call["name"], call["arguments"], timeout=60)["result"]
+        data = result["structuredContent"]
+        if result["isError"] or data.get("status") not in (None, "completed"):
+            failures[f"docs/mcp.md:{number} {call['name']}"] = data.get("error", data)
+    assert not failures, failures

@@ -402,6 +402,30 @@ def test_a_box_over_the_read_budget_gets_a_narrowing_retry_that_converges(ctx):
     assert data["total_blocks"] == 4000 and sum(data["palette"].values()) == 4000
 
 
+def test_the_first_retry_of_a_box_far_over_the_read_budget_fits_it(ctx):
+    arguments = {"min": {"x": -64, "y": 0, "z": -64}, "max": {"x": 64, "y": 128, "z": 64}}  # 129^3 blocks
+    error = refuse("region_inspect", arguments, ctx)
+    assert error["code"] == "budget_exceeded" and "4096" in error["message"]
+    low, high = error["retry_with"]["min"], error["retry_with"]["max"]
+    assert low == arguments["min"] and high == {"x": -49, "y": 15, "z": -49}  # 16^3 = 4096: the whole budget
+    data = run("region_inspect", {**arguments, **error["retry_with"]}, ctx).data  # followed once, it succeeds
+    assert data["total_blocks"] == 4096 == sum(data["palette"].values())
+    flat = {"min": {"x": -64, "y": 60, "z": -64}, "max": {"x": 64, "y": 60, "z": 64}}  # one layer: 64 x 1 x 64
+    retry = refuse("region_inspect", flat, ctx)["retry_with"]
+    assert run("region_inspect", {**flat, **retry}, ctx).data["total_blocks"] == 4096
+
+
+def test_an_export_over_the_plan_budget_gets_a_box_that_fits_the_stated_limit(ctx):
+    arguments = {"name": "too-big", "min": {"x": -40, "y": 60, "z": -40}, "max": {"x": 40, "y": 80, "z": 40}}
+    error = refuse("schematic_export", arguments, ctx)
+    limit = int(error["message"].split("at most ")[1].split()[0])
+    low, high = error["retry_with"]["min"], error["retry_with"]["max"]
+    volume = (high["x"] - low["x"] + 1) * (high["y"] - low["y"] + 1) * (high["z"] - low["z"] + 1)
+    assert volume <= limit and volume * 2 > limit
+    exported = run("schematic_export", {**arguments, **error["retry_with"]}, ctx).data
+    assert exported["width"] * exported["height"] * exported["length"] == volume
+
+
 # -- properties of the small pure pieces ---------------------------------------------------------------------------
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -430,6 +454,28 @@ def test_narrowing_a_box_always_shrinks_it_inside_itself(corner, size):
         assert new_volume < volume
         hi, steps = narrower["max"], steps + 1
     assert steps <= 3 * 9  # each axis halves at most log2(301) times
+
+
+@settings(derandomize=True, max_examples=300, deadline=None)
+@given(st.tuples(coordinate, coordinate, coordinate), st.tuples(*[st.integers(0, 300)] * 3),
+       st.one_of(st.just(4096), st.integers(1, 5000)))
+def test_a_box_fitted_to_a_limit_is_inside_itself_holds_at_most_the_limit_and_most_of_it(corner, size, limit):
+    from mcb.catalog.rpc import RegionInspectArgs, _narrower_box
+
+    lo = dict(zip("xyz", corner))
+    hi = {axis: lo[axis] + extent for axis, extent in zip("xyz", size)}
+    fitted = _narrower_box(RegionInspectArgs.model_validate({"min": lo, "max": hi}), limit)
+    assert fitted["min"] == lo and all(lo[a] <= fitted["max"][a] <= hi[a] for a in "xyz")
+    volume = original = 1
+    for a in "xyz":
+        volume *= fitted["max"][a] - lo[a] + 1
+        original *= hi[a] - lo[a] + 1
+    assert volume <= limit
+    if original <= limit:
+        assert fitted["max"] == hi  # a box that fits is left as it is
+    assert volume * 2 > min(original, limit)
+    if limit == 4096 and min(size) >= 15:
+        assert volume == 4096
 
 
 @settings(derandomize=True, max_examples=300, deadline=None)

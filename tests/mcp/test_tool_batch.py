@@ -154,6 +154,27 @@ def test_steps_meet_the_sessions_root_and_profile(mcp_process, tmp_path):
     assert ok["content"][1]["mimeType"] == "image/png" and ok["structuredContent"]["results"][1]["images"] == [1]
 
 
+def test_a_misspelt_step_tool_over_stdio_suggests_the_whole_name_keyed_by_what_was_given(mcp_process, tmp_path):
+    shutil.copy(HOUSE, tmp_path / "house.schem")
+    server = mcp_process("--offline")
+    server.initialize()
+    answer = server.call("tool_batch", {"steps": [
+        {"tool": "schem_info", "arguments": {"path": "house.schem"}},
+        {"tool": "schem_valdiate", "arguments": {"paths": ["house.schem"]}}]})["result"]
+    error = answer["structuredContent"]["error"]
+    assert answer["isError"] is True and error["code"] == "invalid_argument"
+    assert (error["field"], error["did_you_mean"]) == ("steps[1].tool", {"schem_valdiate": "schem_validate"})
+    assert "schem_validate" in error["message"]
+
+
+def test_a_single_suggestion_is_never_split_into_letters():
+    from mcb.catalog.base import did_you_mean_of
+
+    assert did_you_mean_of("schem_validate", "tool") == {"tool": "schem_validate"}
+    assert did_you_mean_of(["schem_validate", "schem_info"], "tool") == {"tool": "schem_validate"}
+    assert did_you_mean_of({"a": "b"}) == {"a": "b"}
+
+
 def test_a_cancelled_batch_never_answers_and_leaves_only_finished_steps(mcp_process, tmp_path):
     shutil.copy(LARGE, tmp_path / "large.schem")
     server = mcp_process()

@@ -5,6 +5,7 @@ paths, the pagination contract and per-file progress. Core code: no typer/rich/m
 from __future__ import annotations
 
 import contextlib
+import errno
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -26,21 +27,27 @@ REFUSAL_CODES = {
 }
 
 MAX_PATH = 1024  # MCP-22: paths
+NO_NUL = "^[^\\u0000]*$"  # no file system takes a NUL in a name: the caller's argument is at fault, not mcb
 
 
 def _bounded_path(value: Any) -> Any:
     if isinstance(value, str) and not 1 <= len(value) <= MAX_PATH:
         raise ValueError(f"a path has 1 to {MAX_PATH} characters")
+    if isinstance(value, str) and "\x00" in value:
+        raise ValueError("a path cannot contain a NUL character")
     return value
 
 
 # A Path annotation is how the face finds the arguments to keep inside the workspace root (MCP-35).
 Path_ = Annotated[Path, BeforeValidator(_bounded_path),
-                  WithJsonSchema({"type": "string", "minLength": 1, "maxLength": MAX_PATH})]
+                  WithJsonSchema({"type": "string", "minLength": 1, "maxLength": MAX_PATH, "pattern": NO_NUL})]
 McVersion = Annotated[str | None, Field(None, min_length=1, max_length=64, description=(
     "Minecraft release (e.g. 1.20.4) or DataVersion whose block list is used; default 26.2 (or, for schematics, "
     "what the command would pick)."))]
 Offset = Annotated[int, Field(0, ge=0, description="First item to return (pagination).")]
+FilesOffset = Annotated[int, Field(0, ge=0, description="First file verdict to return (files are paged apart "
+                                                        "from diagnostics).")]
+FilesLimit = Annotated[int, Field(100, ge=1, le=500, description="File verdicts per page.")]
 Globs = Annotated[list[Annotated[str, Field(min_length=1, max_length=256)]] | None,
                   Field(None, max_length=16, description="File-name patterns when walking directories.")]
 Excludes = Annotated[list[Annotated[str, Field(min_length=1, max_length=256)]] | None,
@@ -84,11 +91,24 @@ def refusal_from(error: Exception, field: str | None = None, usage_field: str | 
         message = argument_words(error.message) if usage else error.message
         return Refusal("invalid_argument" if usage else "invalid_input", message, remedy=remedy, field=field,
                        did_you_mean=suggestions, data=data)
+    if isinstance(error, OSError) and error.errno == errno.ENAMETOOLONG:
+        return name_too_long(field)
     if isinstance(error, OSError):
         name = error.filename or field or "file"
         return Refusal("io_error", f"{name}: {error.strerror or error}", remedy="check the path and permissions",
                        field=field, data={"no_remedy": "the file system refused the operation"})
     raise error
+
+
+def name_too_long(field: str | None, data: dict | None = None) -> Refusal:
+    """ENAMETOOLONG: the file system refuses the name itself (a part over its limit, 255 bytes on most), so the
+    argument that named it is at fault: the same call with a shorter name works."""
+    facts = dict(data or {})
+    if field is None:
+        facts["no_remedy"] = "a path the inputs name is too long for the file system"
+    return Refusal("invalid_argument", f"{field or 'path'}: a file or folder name in it is longer than the file "
+                   "system allows (255 bytes on most)", field=field, data=facts,
+                   remedy="use shorter file and folder names")
 
 
 @contextlib.contextmanager
@@ -108,7 +128,13 @@ def existing_input(value: Path, field: str, index: int | None = None) -> Path:
     if str(value) == "-":  # the CLI's stdin; here stdin carries the protocol itself
         raise Refusal("invalid_argument", f"{field}: '-' (standard input) cannot be read by a tool",
                       remedy="give a file path", field=field, data=where)
-    if not path.exists():
+    try:
+        found = path.exists()
+    except OSError as error:  # a name too long, a folder it may not enter: said with the argument at fault
+        refusal = refusal_from(error, field)
+        refusal.data.update(where)
+        raise refusal from None
+    if not found:
         raise Refusal("not_found", f"{field}: {value} does not exist", remedy="give an existing file or folder",
                       field=field, data=where)
     return path
@@ -135,6 +161,8 @@ def new_output(ctx: Context, value: Path, field: str = "output", *, inputs=(), o
     except FileNotFoundError:
         raise Refusal("not_found", f"{field}: the folder {path.parent} does not exist", field=field,
                       remedy="write into an existing folder") from None
+    except OSError as error:  # e.g. a name longer than the file system allows
+        raise refusal_from(error, field) from None
     if path.exists() and not path.is_file():  # a named pipe or a device: opening it could wait for ever
         raise Refusal("invalid_argument", f"{field}: {value} is not a regular file (a named pipe or a device)",
                       remedy="name a regular file", field=field)
@@ -181,14 +209,28 @@ class FileProgress:
         self.ctx.check_cancelled()
 
 
-def report_page(reports, strict: bool, offset: int, limit: int) -> dict:
-    """Validation/lint reports in the diagnostic model: per-file verdicts, then the findings paginated."""
+def report_page(reports, strict: bool, offset: int, limit: int, files_offset: int = 0,
+                files_limit: int = 100) -> dict:
+    """Validation/lint reports in the diagnostic model: the summary of every file, then two pages (MCP-40): the
+    per-file verdicts (files_offset/files_limit) and the findings (offset/limit), each with its own counters, so
+    a folder of thousands of files is read a page at a time like its findings."""
     single = len(reports) == 1  # a folder's per-file facts would crowd out its findings; schem_info has them
     files = [{"file": r.file, "ok": not r.failed(strict), "errors": r.errors, "warnings": r.warnings,
               **({"facts": r.facts} if single and r.facts else {})} for r in reports]
     findings = [d.to_json() for r in reports for d in r.diagnostics]
     failed = sum(1 for r in reports if r.failed(strict))
+    verdicts = files[files_offset:files_offset + files_limit]
+    files_page: dict[str, Any] = {"files": verdicts, "files_returned": len(verdicts),
+                                  "files_has_more": files_offset + len(verdicts) < len(files),
+                                  "total_files": len(files)}
+    if files_page["files_has_more"]:
+        files_page["next_files_offset"] = files_offset + len(verdicts)
+    findings_page = page(findings, offset, limit, "diagnostics")
+    if files_page["files_has_more"]:
+        more = (f"call again with files_offset={files_page['next_files_offset']} until files_has_more is false "
+                "for the other files' verdicts")
+        findings_page["hint"] = (findings_page["hint"] + "; " + more) if "hint" in findings_page else more
     return {"ok": failed == 0, "summary": {"files": len(reports), "failed": failed,
                                            "errors": sum(r.errors for r in reports),
                                            "warnings": sum(r.warnings for r in reports)},
-            "files": files, **page(findings, offset, limit, "diagnostics")}
+            **files_page, **findings_page}

@@ -198,7 +198,11 @@ def _same_type(original: Any, resolved: Path) -> Any:
 
 
 def _inside(path: Path, root: Path, field: str) -> Path:
-    candidate = (path if path.is_absolute() else root / path).resolve()
+    try:
+        candidate = (path if path.is_absolute() else root / path).resolve()
+    except (OSError, RuntimeError, ValueError) as error:  # a symlink loop (RuntimeError), a NUL (ValueError)
+        raise Refusal("invalid_argument", f"{field}: {str(path)!r} cannot be resolved ({error})", field=field,
+                      remedy="name a file or folder that resolves (no symlink loop, no NUL character)") from None
     if not candidate.is_relative_to(root):
         raise Refusal("path_denied", f"{field}: {str(path)!r} is outside the workspace root", field=field,
                       remedy="use a path inside the workspace root, or restart mcb mcp with --root or "

@@ -86,12 +86,14 @@ class Refusal(Exception):
 
 
 def did_you_mean_of(value: dict | list | None, given: str | None = None) -> dict[str, str] | None:
-    """The one did_you_mean shape (spec MCP-29): ``{given: suggestion}``. A bare list of suggestions (an
-    extension's) is read as suggestions for ``given`` (the field at fault), the closest first."""
+    """The one did_you_mean shape (spec MCP-29): ``{given: suggestion}``. A bare suggestion, or a list of them (an
+    extension's), is read as suggestions for ``given`` (the field at fault), the closest first."""
     if not value:
         return None
     if isinstance(value, dict):
         return {str(key): str(item) for key, item in value.items()}
+    if isinstance(value, str):  # one suggestion (MCP-28's shape), never read as a list of its letters
+        return {given or "value": value}
     return {given or "value": str(list(value)[0])}
 
 

@@ -139,6 +139,8 @@ def make_batch_action(runner: StepRunner) -> Action:
             try:
                 action = runner.resolve(step.tool)
             except Refusal as refusal:
+                if refusal.did_you_mean:  # what was given is the step's tool name, whatever the runner keyed it by
+                    refusal.did_you_mean = {step.tool: next(iter(refusal.did_you_mean.values()))}
                 raise _prefixed(refusal, index, "tool") from None
             try:
                 planned.append((action, runner.check(action, step.arguments)))

@@ -15,8 +15,9 @@ from pydantic import Field
 
 from mcb.blocks.transform import MIRROR_AXES, ROTATIONS, RULE_SETS
 from mcb.catalog.adapters import REFUSAL_CODES  # noqa: F401  (re-exported for the manifest's refusal table)
-from mcb.catalog.adapters import (READER, WRITER, Arguments, Excludes, FileProgress, Globs, McVersion, Offset, Path_,
-                                  existing_input, new_output, page, refusal_from, refusing, report_page)
+from mcb.catalog.adapters import (READER, WRITER, Arguments, Excludes, FileProgress, FilesLimit, FilesOffset, Globs,
+                                  McVersion, Offset, Path_, existing_input, new_output, page, refusal_from, refusing,
+                                  report_page)
 from mcb.catalog.base import Action, Context, Image, Outcome, Refusal
 from mcb.recipes.compile import DEFAULT_MAX_BLOCKS, SCAN_BUDGET_CAP  # the compiler's own limits (no numpy)
 from mcb.schematics.render_limits import SCALE_MAX, SCALE_MIN
@@ -35,6 +36,8 @@ class ValidateArgs(Arguments):
     exclude: Excludes
     offset: Offset
     limit: int = Field(100, ge=1, le=1000, description="Diagnostics per page.")
+    files_offset: FilesOffset
+    files_limit: FilesLimit
 
 
 def schem_validate(args: ValidateArgs, ctx: Context) -> Outcome:
@@ -45,7 +48,8 @@ def schem_validate(args: ValidateArgs, ctx: Context) -> Outcome:
     with refusing("paths", usage_field="mc_version"):
         reports = validate_paths(args.paths, profile=args.profile, mc_version=args.mc_version, globs=args.glob,
                                  excludes=args.exclude, jobs=1, progress=FileProgress(ctx))
-    return Outcome(report_page(reports, args.strict, args.offset, args.limit))
+    return Outcome(report_page(reports, args.strict, args.offset, args.limit, args.files_offset,
+                               args.files_limit))
 
 
 class InfoArgs(Arguments):
@@ -100,9 +104,9 @@ def _edit(args, ctx: Context, *, degrees: int | None = None, axis: str | None = 
         raise refusal from None
     ctx.check_cancelled()
     ctx.progress(0, 1, "rotating" if axis is None else "mirroring")
-    created = not args.in_place and not target.exists()
-    if not args.in_place:
+    if not args.in_place:  # checks the name first: target.exists() below cannot fail on it
         new_output(ctx, target, inputs=[source], overwrite=args.overwrite)
+    created = not args.in_place and not target.exists()
     from mcb.schematics.transform import transform_file
 
     with refusing("path", usage_field="mc_version"):
@@ -200,6 +204,8 @@ class LintArgs(Arguments):
     mcp_bridge: bool = Field(False, description="Also warn where the MCP bridge's stricter schema would refuse.")
     offset: Offset
     limit: int = Field(100, ge=1, le=1000, description="Diagnostics per page.")
+    files_offset: FilesOffset
+    files_limit: FilesLimit
 
 
 def recipe_lint(args: LintArgs, ctx: Context) -> Outcome:
@@ -211,7 +217,8 @@ def recipe_lint(args: LintArgs, ctx: Context) -> Outcome:
         reports = lint_paths(args.paths, mc_version=args.mc_version, max_blocks=args.max_plan_blocks,
                              globs=args.glob, excludes=args.exclude, jobs=1, progress=FileProgress(ctx),
                              mcp_bridge=args.mcp_bridge)
-    return Outcome(report_page(reports, args.strict, args.offset, args.limit))
+    return Outcome(report_page(reports, args.strict, args.offset, args.limit, args.files_offset,
+                               args.files_limit))
 
 
 class CompileArgs(Arguments):
@@ -350,7 +357,8 @@ OFFLINE_ACTIONS: list[Action] = [
     _action("schem_validate", "Validate schematics", (
         "Check Sponge schematics (files or folders) the way the server imports them (profile server) or against the "
         "Sponge spec (profile spec). Every finding has rule, severity, message, file, pointer (NBT path) and hint; "
-        "diagnostics are paginated with offset/limit. No server needed. Next: schem_convert or schem_info to fix "
+        "diagnostics are paginated with offset/limit, per-file verdicts with files_offset/files_limit. No server "
+        "needed. Next: schem_convert or schem_info to fix "
         "or inspect, then schematic_import_prepare."), ValidateArgs, READER, schem_validate, "schematics"),
     _action("schem_info", "Describe schematic", (
         "Describe one schematic: format and version, DataVersion, size, offsets, block entities, entities, the "
@@ -379,7 +387,8 @@ OFFLINE_ACTIONS: list[Action] = [
     _action("recipe_lint", "Lint recipes", (
         "Check build recipes (files or folders) the way the server will: JSON syntax, the schema, block states, "
         "bounds and every budget. Each finding has rule, severity, message, file, pointer, line and column and a "
-        "hint; paginated with offset/limit. mcp_bridge adds the bridge's stricter limits. Next: recipe_compile."),
+        "hint; diagnostics paginated with offset/limit, per-file verdicts with files_offset/files_limit. mcp_bridge "
+        "adds the bridge's stricter limits. Next: recipe_compile."),
         LintArgs, READER, recipe_lint, "recipes"),
     _action("recipe_compile", "Compile recipe", (
         "Compile a recipe offline exactly as build_prepare does: block count, bounds, palette, budgets, and the "

@@ -256,12 +256,44 @@ class RegionInspectArgs(_Args):
         description="summary: the palette with counts; blocks: every position with its state.")] = "summary"
 
 
-def _narrower_box(args) -> dict:
-    """The same call on the lower half of the box's longest axis."""
+def _narrower_box(args, limit: int | None = None) -> dict:
+    """A smaller box from the same min corner: with ``limit`` (the server's block limit) the largest near-cube of
+    at most that many blocks inside the box, so following it once succeeds; without, the lower half of the longest
+    axis (an answer too large to send, whose size only a smaller read can tell)."""
     lo, hi = args.min.wire(), args.max.wire()
-    axis = max("xyz", key=lambda a: hi[a] - lo[a])
-    hi[axis] = lo[axis] + (hi[axis] - lo[axis]) // 2
+    if limit is None:
+        axis = max("xyz", key=lambda a: hi[a] - lo[a])
+        hi[axis] = lo[axis] + (hi[axis] - lo[axis]) // 2
+        return {"min": lo, "max": hi}
+    budget = max(1, limit)
+    axes = sorted("xyz", key=lambda a: hi[a] - lo[a])  # the thinnest first: what it cannot use goes to the others
+    for left, axis in zip((3, 2, 1), axes):
+        extent = min(hi[axis] - lo[axis] + 1, _integer_root(budget, left))
+        hi[axis] = lo[axis] + extent - 1
+        budget //= extent
     return {"min": lo, "max": hi}
+
+
+def _integer_root(value: int, degree: int) -> int:
+    """The largest r with r ** degree <= value (value >= 1)."""
+    root = max(1, int(round(value ** (1 / degree))))
+    while root ** degree > value:
+        root -= 1
+    while (root + 1) ** degree <= value:
+        root += 1
+    return root
+
+
+READ_LIMIT_BLOCKS = 4096  # protocol §3.4: region_inspect's fixed limit, when the message does not say
+
+
+def _box_limit(refusal: Refusal) -> int:
+    """The block limit the server states in its refusal ("Read at most 4096 blocks per request", "Export at most
+    N blocks", N = max_plan_blocks)."""
+    import re
+
+    found = re.search(r"at most (\d+) blocks", refusal.message)
+    return int(found.group(1)) if found else READ_LIMIT_BLOCKS
 
 
 def _narrowed(refusal: Refusal, retry_with: dict) -> Refusal:
@@ -281,7 +313,7 @@ def run_region_inspect(args: RegionInspectArgs, ctx: Context) -> Outcome:
             args.min.wire(), args.max.wire(), blocks=args.detail == "blocks").wire())
     except Refusal as refusal:
         if _box_too_big(refusal):
-            raise _narrowed(refusal, _narrower_box(args)) from None
+            raise _narrowed(refusal, _narrower_box(args, _box_limit(refusal))) from None
         if refusal.code == "budget_exceeded" and args.detail == "blocks":  # block-entity snapshots over 8 MiB
             raise _narrowed(refusal, {"detail": "summary"}) from None
         raise
@@ -557,7 +589,7 @@ def run_schematic_export(args: SchematicExportArgs, ctx: Context) -> Outcome:
             args.name, args.min.wire(), args.max.wire(), _pos(args.origin)).wire()))
     except Refusal as refusal:
         if _box_too_big(refusal):
-            raise _narrowed(refusal, _narrower_box(args)) from None
+            raise _narrowed(refusal, _narrower_box(args, _box_limit(refusal))) from None
         raise
 
 
