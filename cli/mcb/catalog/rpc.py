@@ -25,7 +25,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, StringConstraints, model_validator
 from pydantic_core import PydanticCustomError
 
-from mcb.catalog.base import MAX_IMAGE_BASE64, Action, Context, Hints, Image, Outcome, Refusal
+from mcb.catalog.base import MAX_IMAGE_BASE64, Action, Cancelled, Context, Hints, Image, Outcome, Refusal
 from mcb.catalog.remedies import (  # the §2.4 table and the §1.7 mapping live there; re-exported per the contract
     PLUGIN_REMEDIES,
     default_refusal,
@@ -157,9 +157,22 @@ def _call(ctx: Context, method: str, args: _Args, send: Callable[[Any], Any]) ->
             if repeats and hasattr(ctx, "note_repeats"):
                 ctx.note_repeats(repeats)
     except McbError as error:
+        _stop_if_cancelled(ctx, method, error)
         waited = round((time.monotonic() - started) * 1000)
         raise refusal_for(error, method, args.arguments(), server=getattr(client, "server", None),
                           waited_ms=waited) from None
+
+
+def _stop_if_cancelled(ctx: Context, method: str, error: McbError) -> None:
+    """MCP-47/48: a cancelled call ends here with no refusal, so nothing more goes out (not even the /health
+    probe); an exchange cut short after its request left has an unknown outcome, said on stderr only."""
+    try:
+        ctx.check_cancelled()
+    except Cancelled:
+        if getattr(error, "request_started", False):
+            log.warning("%s cancelled after its request went out: stopped waiting (reason: stopped); the outcome "
+                        "is unknown", method)
+        raise
 
 
 def _image_outcome(method: str, data: dict, caption: str) -> Outcome:

@@ -35,9 +35,23 @@ class CallContext:
         self.repeats += count
 
     def client(self) -> Any:
+        self.check_cancelled()
         if self._client is None:
             self._client = self._make_client()
+            if self.cancelled.is_set():  # cancel() ran while the client was being built
+                self._stop_client()
         return self._client
+
+    def cancel(self) -> None:
+        """Stop the call from another thread: its next check raises Cancelled and an HTTP exchange in flight
+        ends at once (MCP-47/48); nothing is sent again after that."""
+        self.cancelled.set()
+        self._stop_client()
+
+    def _stop_client(self) -> None:
+        transport = getattr(self._client, "transport", None)
+        if transport is not None and hasattr(transport, "stop"):
+            transport.stop()
 
     @property
     def server(self) -> str | None:
