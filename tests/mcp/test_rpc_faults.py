@@ -304,3 +304,31 @@ def test_a_lost_operation_cancel_answer_is_retried_only_by_the_caller_with_the_s
     assert error["code"] == "unavailable" and error["outcome_unknown"] is True
     assert error["retry_with"] == arguments and len(calls(proxy, "operation_cancel")) == 1
     assert run("operation_cancel", error["retry_with"], direct).data["operation_id"] == started["operation_id"]
+
+
+def test_a_failed_poll_after_a_started_build_offers_the_poll_and_never_a_second_apply(live, tmp_path):
+    """Through `mcb mcp`: build_apply wait:true whose operation_status answers are lost. The operation applies; the
+    refusal must say so and point at operation_status only, with no retry that invites applying again."""
+    from mcpkit import McpProcess
+
+    with FaultProxy(live.url, dropping("operation_status")) as proxy:
+        mcp = McpProcess(env={"MCB_SERVER": proxy.url, "MCB_AGENT_TOKEN": live.agent_token,
+                              "MCB_PLAYER_ID": "console"}, cwd=tmp_path)
+        try:
+            mcp.initialize()
+            plan = mcp.call("build_prepare", {"recipe": box(0, 100, 0)})["result"]["structuredContent"]
+            result = mcp.call("build_apply", {**apply_args(plan, "poll-lost-mcp"), "wait": True}, timeout=60)["result"]
+        finally:
+            mcp.kill()
+    error = result["structuredContent"]["error"]
+    assert result["isError"] and error["code"] == "unavailable" and error["operation_started"] is True
+    assert error["message"].startswith(f"build_apply started operation {error['operation_id']}")
+    assert "operation_status" in error["remedy"] and error["operation_id"] in error["remedy"]
+    assert "nothing changed" not in error["remedy"] and "same call again" not in error["remedy"]
+    assert not {"retry_after_ms", "retry_with", "restart_with", "no_remedy"} & set(error)
+    assert error["next_call"]["tool"] == "operation_status"
+    assert error["next_call"]["arguments"] == {"operation_id": error["operation_id"]}
+    assert error["transport"]["reason"] == "peer_closed"  # the facts of the failed poll stay
+    assert len(calls(proxy, "build_apply")) == 1
+    with client_for(live, live.url) as client:  # it did start, and exactly once
+        assert client.operation_status(error["operation_id"]).operation_id == error["operation_id"]

@@ -25,6 +25,8 @@ from typing import Any
 
 from mcb.catalog.base import Refusal
 
+# The machine remedy fields of a refusal's data (MCP-32), in the order a repeated refusal names one to follow.
+REMEDY_FIELDS = ("retry_with", "field", "next_call", "restart_with", "retry_after_ms", "no_remedy")
 # Methods that change nothing in the world (the transport repeats these once after a lost answer).
 READ_ONLY = frozenset({
     "project_context", "material_search", "material_describe", "region_inspect", "operation_status", "part_get",
