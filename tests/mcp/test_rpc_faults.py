@@ -332,3 +332,21 @@ def test_a_failed_poll_after_a_started_build_offers_the_poll_and_never_a_second_
     assert len(calls(proxy, "build_apply")) == 1
     with client_for(live, live.url) as client:  # it did start, and exactly once
         assert client.operation_status(error["operation_id"]).operation_id == error["operation_id"]
+
+
+def test_lost_answers_of_part_define_and_operation_cancel_name_what_to_look_for(faulty, direct):
+    plan = run("build_prepare", {"recipe": box(0, 100, 0)}, direct).data
+    applied = run("build_apply", {**apply_args(plan, "for-part"), "wait": True}, direct).data
+    proxy, ctx = faulty(dropping("part_define"))
+    error = refuse("part_define", {"name": "tower", "operation_id": applied["operation_id"]}, ctx)
+    assert error["code"] == "unavailable" and error["outcome_unknown"] is True and "retry_with" not in error
+    assert "`parts`" in error["remedy"] and "`parts`" in error["next_call"]["reason"]
+    assert "plan or operation" not in error["remedy"] + error["next_call"]["reason"]
+    assert [part["name"] for part in run("project_context", {}, direct).data["parts"]] == ["tower"]  # it happened
+
+    second = run("build_prepare", {"recipe": box(10, 100, 10)}, direct).data
+    started = run("build_apply", apply_args(second, "to-cancel-2"), direct).data
+    proxy, ctx = faulty(dropping("operation_cancel"))
+    error = refuse("operation_cancel", {"operation_id": started["operation_id"]}, ctx)
+    assert "idempotency_key" not in error["remedy"] and "same call again" in error["remedy"]
+    assert error["retry_with"] == {"operation_id": started["operation_id"]}

@@ -35,7 +35,8 @@ READ_ONLY = frozenset({
 # Mutators that land in the same state when sent again with the same arguments (the key makes a replay).
 IDEMPOTENT_WRITES = frozenset({"build_apply", "operation_cancel"})
 # Where a mutation that may or may not have happened shows up.
-_LOOK_FOR = {"schematic_export": ("asset_list", "look for the new asset in the library")}
+_LOOK_FOR = {"schematic_export": ("asset_list", "look for the new asset in the library"),
+             "part_define": ("project_context", "look for the part under `parts` before defining it again")}
 _DEFAULT_LOOK_FOR = ("project_context", "look for the plan or operation under `operations` before preparing again")
 
 
@@ -322,8 +323,9 @@ def _unknown_outcome_remedy(method: str, arguments: dict) -> Remedy:
     """MCP-54: a write that may have happened is never repeated, except the same call with the same key."""
     if method in IDEMPOTENT_WRITES:
         reason = "look for the operation under `operations` first"
-        text = ("the outcome is unknown: send exactly the same call again (the same idempotency_key makes it a "
-                "replay, never a second operation), or look for it in project_context")
+        why = ("cancelling the same operation again ends it the same way" if method == "operation_cancel" else
+               "the same idempotency_key makes it a replay, never a second operation")
+        text = f"the outcome is unknown: send exactly the same call again ({why}), or look for it in project_context"
         return Remedy(text, {"retry_with": dict(arguments), **_next("project_context", reason)})
     tool, reason = _LOOK_FOR.get(method, _DEFAULT_LOOK_FOR)
     text = f"the outcome is unknown and this call is not idempotent: do not send it again blindly; {reason}"
