@@ -62,6 +62,12 @@ RESOURCES = [
      "mimeType": "application/json"},
 ]
 RESOURCE_URIS = frozenset(item["uri"] for item in RESOURCES)
+LIVE_RESOURCE_URIS = frozenset({"mcb://project/context"})  # read from the server: hidden by --offline, as its tool
+
+
+def resources(offline: bool) -> list[dict[str, Any]]:
+    """The resources a session lists: under --offline, none that needs the live server."""
+    return [item for item in RESOURCES if not (offline and item["uri"] in LIVE_RESOURCE_URIS)]
 
 
 def read_resource(uri: str, session: Session) -> tuple[str, str, tuple[int, str]]:

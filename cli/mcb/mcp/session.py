@@ -310,7 +310,7 @@ class Session:
     def _resources_list(self, request_id: Any, params: dict, modern: bool) -> dict:
         if "cursor" in params:
             raise ProtocolError(INVALID_PARAMS, "resources/list answers in one page; send no cursor")
-        return self.stamp({"resources": manifest.RESOURCES}, modern, (HOUR_MS, "private"))
+        return self.stamp({"resources": manifest.resources(self.options.offline)}, modern, (HOUR_MS, "private"))
 
     def _templates_list(self, request_id: Any, params: dict, modern: bool) -> dict:
         return self.stamp({"resourceTemplates": []}, modern, (HOUR_MS, "public"))
@@ -320,6 +320,9 @@ class Session:
         if not isinstance(uri, str) or uri not in manifest.RESOURCE_URIS:
             code = INVALID_PARAMS if modern else RESOURCE_NOT_FOUND
             raise ProtocolError(code, f"unknown resource {uri!r}", {"uri": uri})
+        if self.options.offline and uri in manifest.LIVE_RESOURCE_URIS:  # as its tool is refused (MCP-27)
+            raise ProtocolError(INVALID_PARAMS, f"resource {uri} is hidden by the offline profile",
+                                {"uri": uri, "profile": "offline", "restart_with": "restart mcb mcp without --offline"})
         self.calls.background(self._read_resource, request_id, uri, modern)
 
     def _read_resource(self, request_id: Any, uri: str, modern: bool) -> None:
