@@ -24,3 +24,23 @@ def test_tools_call_with_null_arguments_is_invalid_params_and_runs_nothing(mcp_p
     assert error["code"] == -32602 and "arguments must be an object" in error["message"]
     left_out = mcp.request("tools/call", {"name": "block_check", "arguments": {"states": ["minecraft:stone"]}})
     assert left_out["result"]["isError"] is False  # the session goes on
+
+
+@pytest.mark.parametrize("how", [["--log-level", "loud"], ["env"]])
+def test_an_unknown_log_level_is_a_usage_error_naming_the_levels(tmp_path, how):
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "MCB_LOG_LEVEL": "loud"} if how == ["env"] else dict(os.environ)
+    args = [] if how == ["env"] else how
+    done = subprocess.run([sys.executable, "-m", "mcb", "mcp", *args], input=b"", capture_output=True, timeout=60,
+                          cwd=tmp_path, env=env)
+    assert done.returncode == 2 and done.stdout == b""
+    err = done.stderr.decode()
+    assert "'loud'" in err and "debug, info, warning, error" in err and "Traceback" not in err
+
+
+def test_log_levels_are_accepted_in_any_case(mcp_process):
+    mcp = mcp_process("--log-level", "DEBUG")
+    assert mcp.request("ping")["result"] == {}  # the server runs: the level was accepted
