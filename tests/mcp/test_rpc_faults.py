@@ -350,3 +350,38 @@ def test_lost_answers_of_part_define_and_operation_cancel_name_what_to_look_for(
     error = refuse("operation_cancel", {"operation_id": started["operation_id"]}, ctx)
     assert "idempotency_key" not in error["remedy"] and "same call again" in error["remedy"]
     assert error["retry_with"] == {"operation_id": started["operation_id"]}
+
+
+def test_answers_over_the_bridge_limit_are_response_too_large_and_smaller_ones_context_limit(live, tmp_path):
+    """MCP-57 against MCP-39: the bridge's 2 MiB answer limit (12 MiB for camera_capture) refuses before the
+    answer is read; an answer under it but over the 64 KiB text cap is context_limit."""
+    from mcpkit import McpProcess
+
+    def envelope(result):
+        return json.dumps({"ok": True, "result": result}).encode()
+
+    sizes = {"big": 3_000_000, "mid": 1_000_000}
+
+    def decide(request):
+        body = request.get("json") or {}
+        if body.get("method") == "part_get":
+            part_id = body["params"]["part_id"]  # a well-formed part whose name makes it large
+            return ("respond", 200, envelope({"part_id": part_id, "name": "x" * sizes[part_id], "block_count": 1}))
+        if body.get("method") == "camera_capture":
+            return ("respond", 200, envelope({"status": "pending", "captureId": "c-1", "note": "x" * 3_000_000}))
+        return "forward"
+
+    with FaultProxy(live.url, decide) as proxy:
+        mcp = McpProcess(env={"MCB_SERVER": proxy.url, "MCB_AGENT_TOKEN": live.agent_token,
+                              "MCB_PLAYER_ID": "console"}, cwd=tmp_path)
+        try:
+            mcp.initialize()
+            big = mcp.call("part_get", {"part_id": "big"})["result"]["structuredContent"]["error"]
+            mid = mcp.call("part_get", {"part_id": "mid"})["result"]["structuredContent"]["error"]
+            camera = mcp.call("camera_capture", {"camera_id": "front"})["result"]["structuredContent"]["error"]
+        finally:
+            mcp.kill()
+    assert big["code"] == "response_too_large" and "2 MiB" in big["message"] and "2 MiB" in big["no_remedy"]
+    assert mid["code"] == "context_limit" and mid["result_bytes"] > 1_000_000 and mid["cap_bytes"] == 65_536
+    assert camera["code"] == "context_limit"  # camera answers may reach 12 MiB
+    assert len(calls(proxy, "part_get")) == 2  # a refused answer is not asked for again

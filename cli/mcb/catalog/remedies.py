@@ -34,6 +34,15 @@ READ_ONLY = frozenset({
 })
 # Mutators that land in the same state when sent again with the same arguments (the key makes a replay).
 IDEMPOTENT_WRITES = frozenset({"build_apply", "operation_cancel"})
+# The bridge's answer limits (MCP-57, protocol §8): larger answers are refused response_too_large unread.
+BRIDGE_RESPONSE_BYTES = 2 * 1024 * 1024
+BRIDGE_CAMERA_RESPONSE_BYTES = 12 * 1024 * 1024
+
+
+def bridge_response_limit(method: str) -> int:
+    return BRIDGE_CAMERA_RESPONSE_BYTES if method == "camera_capture" else BRIDGE_RESPONSE_BYTES
+
+
 # Where a mutation that may or may not have happened shows up.
 _LOOK_FOR = {"schematic_export": ("asset_list", "look for the new asset in the library"),
              "part_define": ("project_context", "look for the part under `parts` before defining it again")}
@@ -123,8 +132,9 @@ PLUGIN_REMEDIES: dict[str, Remedy] = {
                                {"restart_with": "point MCB_SERVER at the minecraft-builder plugin or `mcb serve`"}),
     "request_too_large": Remedy("the request is over 1 MiB; split the work into smaller calls",
                                 _none("the plugin accepts requests of at most 1 MiB")),
-    "response_too_large": Remedy("the answer is over the transport limit; ask for less",
-                                 _none("the answer exceeds the transport limit")),
+    "response_too_large": Remedy("the server's answer was not read; ask for less",
+                                 _none("the answer exceeds the bridge's response limit (2 MiB, 12 MiB for "
+                                       "camera_capture)")),
     "invalid_image": Remedy("the server sent an image that cannot be decoded",
                             _none("the plugin's image data is broken")),
     "no_token": Remedy("set MCB_AGENT_TOKEN (or a 0600 token file) and restart mcb mcp",

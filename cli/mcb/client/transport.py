@@ -71,6 +71,7 @@ class RpcTransport:
         busy_delay: tuple[float, float] = BUSY_DELAY,
         repeat_writes: bool = True,
         fresh_read_repeat: bool = False,
+        response_limit: Callable[[str], int] | None = None,
     ):
         import httpx
 
@@ -85,6 +86,8 @@ class RpcTransport:
         # True: a read's one repeat gets a budget of its own, and a failure reports the total wait (mcb mcp, MCP-55)
         self.fresh_read_repeat = fresh_read_repeat
         self.last_repeats = 0  # lost-answer repeats of the last call
+        # The most bytes a method's answer may have (None: MAX_RESPONSE_BYTES); mcb mcp holds the bridge's limits.
+        self.response_limit = response_limit
         self.retries_done = 0  # busy + lost-response retries, for tests and --verbose summaries
         self._stopped = False
         self._streams: weakref.WeakSet = weakref.WeakSet()  # connections opened, so stop() can end them
@@ -223,14 +226,17 @@ class RpcTransport:
         started = time.monotonic()
         try:
             timeout = self._httpx_timeout(deadline - started)
+            limit = self.response_limit(method) if self.response_limit else MAX_RESPONSE_BYTES
             with self._client.stream("POST", self.base_url + "/v1/rpc", content=body, headers=headers,
                                      timeout=timeout, extensions={"trace": self._note_connection}) as response:
                 chunks, size = [], 0
+                declared = response.headers.get("Content-Length", "")
+                if declared.isdigit() and int(declared) > limit:  # refused before reading it
+                    raise _too_large(method, limit)
                 for chunk in response.iter_bytes():
                     size += len(chunk)
-                    if size > MAX_RESPONSE_BYTES:
-                        raise ServerError(f"{method}: response exceeds {MAX_RESPONSE_BYTES / 1048576:g} MiB",
-                                          code="response_too_large")
+                    if size > limit:
+                        raise _too_large(method, limit)
                     if time.monotonic() > deadline:  # a server trickling bytes does not get more than the budget
                         raise httpx.ReadTimeout("total budget exhausted")
                     chunks.append(chunk)
@@ -311,6 +317,11 @@ def _hint(method: str, maybe_applied: bool) -> str:
         return ("whether the operation started is unknown; run the same command again: it repeats build_apply with "
                 "the same idempotency key, which returns the existing operation instead of applying twice")
     return "the request may have reached the server; check `mcb context` (recent operations) before sending it again"
+
+
+def _too_large(method: str, limit: int) -> ServerError:
+    return ServerError(f"{method}: response exceeds {limit / 1048576:g} MiB", code="response_too_large",
+                       details={"limit_bytes": limit})
 
 
 def _shut_down(stream: Any) -> None:

@@ -120,8 +120,11 @@ def refusal_table() -> dict[str, Any]:
     from mcb.catalog.remedies import refusal_codes
 
     plugin = refusal_codes()
-    return {"remedied": {**plugin["remedied"], **OFFLINE_REMEDIES, **FACE_REMEDIES},
-            "without_remedy": {**plugin["without_remedy"], **FACE_WITHOUT_REMEDY}}
+    remedied = {**plugin["remedied"], **OFFLINE_REMEDIES, **FACE_REMEDIES}
+    without = {**plugin["without_remedy"], **FACE_WITHOUT_REMEDY}
+    # One row per code: the face's own entry (context_limit's measured narrowing) wins over the plugin default.
+    return {"remedied": remedied, "without_remedy": {code: why for code, why in without.items()
+                                                     if code not in FACE_REMEDIES}}
 
 
 def dump(session: Session) -> dict[str, Any]:
