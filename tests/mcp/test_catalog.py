@@ -135,3 +135,6 @@ def test_dump_manifest_equals_tools_list_and_names_every_refusal_code(mcp_proces
     assert {"invalid_argument", "path_denied", "context_limit", "internal", "busy", "timeout",
             "unavailable"} <= codes
     assert all(reason for reason in manifest["refusals"]["without_remedy"].values())
+    # one row per code: context_limit was listed both as remedied and as without remedy
+    assert not set(manifest["refusals"]["remedied"]) & set(manifest["refusals"]["without_remedy"])
+    assert "2 MiB" in manifest["refusals"]["without_remedy"]["response_too_large"]  # MCP-57's bridge limit

@@ -54,3 +54,17 @@ def test_a_live_read_without_a_server_is_an_internal_error_with_transport_facts(
     error = mcp.request("resources/read", {"uri": "mcb://project/context"})["error"]
     assert error["code"] == -32603
     assert error["data"]["transport"]["request_started"] is False and error["data"]["plugin"] == "gone"
+
+
+def test_offline_hides_the_live_resource_and_refuses_it_like_its_tool(mcp_process, server_env):
+    mcp = mcp_process("--offline", env=server_env)  # a server is reachable: offline must still not read it
+    mcp.initialize()
+    listed = [item["uri"] for item in mcp.request("resources/list")["result"]["resources"]]
+    assert listed == ["mcb://schema/recipe", "mcb://schema/batch", "mcb://extensions"]
+    tool = mcp.call("project_context")["error"]
+    read = mcp.request("resources/read", {"uri": "mcb://project/context"})["error"]
+    assert tool["code"] == read["code"] == -32602
+    assert read["data"] == {"uri": "mcb://project/context", "profile": "offline",
+                            "restart_with": tool["data"]["restart_with"]}
+    assert mcp.request("resources/read", {"uri": "mcb://extensions"})["result"]["contents"][0]["uri"] \
+        == "mcb://extensions"

@@ -304,3 +304,84 @@ def test_a_lost_operation_cancel_answer_is_retried_only_by_the_caller_with_the_s
     assert error["code"] == "unavailable" and error["outcome_unknown"] is True
     assert error["retry_with"] == arguments and len(calls(proxy, "operation_cancel")) == 1
     assert run("operation_cancel", error["retry_with"], direct).data["operation_id"] == started["operation_id"]
+
+
+def test_a_failed_poll_after_a_started_build_offers_the_poll_and_never_a_second_apply(live, tmp_path):
+    """Through `mcb mcp`: build_apply wait:true whose operation_status answers are lost. The operation applies; the
+    refusal must say so and point at operation_status only, with no retry that invites applying again."""
+    from mcpkit import McpProcess
+
+    with FaultProxy(live.url, dropping("operation_status")) as proxy:
+        mcp = McpProcess(env={"MCB_SERVER": proxy.url, "MCB_AGENT_TOKEN": live.agent_token,
+                              "MCB_PLAYER_ID": "console"}, cwd=tmp_path)
+        try:
+            mcp.initialize()
+            plan = mcp.call("build_prepare", {"recipe": box(0, 100, 0)})["result"]["structuredContent"]
+            result = mcp.call("build_apply", {**apply_args(plan, "poll-lost-mcp"), "wait": True}, timeout=60)["result"]
+        finally:
+            mcp.kill()
+    error = result["structuredContent"]["error"]
+    assert result["isError"] and error["code"] == "unavailable" and error["operation_started"] is True
+    assert error["message"].startswith(f"build_apply started operation {error['operation_id']}")
+    assert "operation_status" in error["remedy"] and error["operation_id"] in error["remedy"]
+    assert "nothing changed" not in error["remedy"] and "same call again" not in error["remedy"]
+    assert not {"retry_after_ms", "retry_with", "restart_with", "no_remedy"} & set(error)
+    assert error["next_call"]["tool"] == "operation_status"
+    assert error["next_call"]["arguments"] == {"operation_id": error["operation_id"]}
+    assert error["transport"]["reason"] == "peer_closed"  # the facts of the failed poll stay
+    assert len(calls(proxy, "build_apply")) == 1
+    with client_for(live, live.url) as client:  # it did start, and exactly once
+        assert client.operation_status(error["operation_id"]).operation_id == error["operation_id"]
+
+
+def test_lost_answers_of_part_define_and_operation_cancel_name_what_to_look_for(faulty, direct):
+    plan = run("build_prepare", {"recipe": box(0, 100, 0)}, direct).data
+    applied = run("build_apply", {**apply_args(plan, "for-part"), "wait": True}, direct).data
+    proxy, ctx = faulty(dropping("part_define"))
+    error = refuse("part_define", {"name": "tower", "operation_id": applied["operation_id"]}, ctx)
+    assert error["code"] == "unavailable" and error["outcome_unknown"] is True and "retry_with" not in error
+    assert "`parts`" in error["remedy"] and "`parts`" in error["next_call"]["reason"]
+    assert "plan or operation" not in error["remedy"] + error["next_call"]["reason"]
+    assert [part["name"] for part in run("project_context", {}, direct).data["parts"]] == ["tower"]  # it happened
+
+    second = run("build_prepare", {"recipe": box(10, 100, 10)}, direct).data
+    started = run("build_apply", apply_args(second, "to-cancel-2"), direct).data
+    proxy, ctx = faulty(dropping("operation_cancel"))
+    error = refuse("operation_cancel", {"operation_id": started["operation_id"]}, ctx)
+    assert "idempotency_key" not in error["remedy"] and "same call again" in error["remedy"]
+    assert error["retry_with"] == {"operation_id": started["operation_id"]}
+
+
+def test_answers_over_the_bridge_limit_are_response_too_large_and_smaller_ones_context_limit(live, tmp_path):
+    """MCP-57 against MCP-39: the bridge's 2 MiB answer limit (12 MiB for camera_capture) refuses before the
+    answer is read; an answer under it but over the 64 KiB text cap is context_limit."""
+    from mcpkit import McpProcess
+
+    def envelope(result):
+        return json.dumps({"ok": True, "result": result}).encode()
+
+    sizes = {"big": 3_000_000, "mid": 1_000_000}
+
+    def decide(request):
+        body = request.get("json") or {}
+        if body.get("method") == "part_get":
+            part_id = body["params"]["part_id"]  # a well-formed part whose name makes it large
+            return ("respond", 200, envelope({"part_id": part_id, "name": "x" * sizes[part_id], "block_count": 1}))
+        if body.get("method") == "camera_capture":
+            return ("respond", 200, envelope({"status": "pending", "captureId": "c-1", "note": "x" * 3_000_000}))
+        return "forward"
+
+    with FaultProxy(live.url, decide) as proxy:
+        mcp = McpProcess(env={"MCB_SERVER": proxy.url, "MCB_AGENT_TOKEN": live.agent_token,
+                              "MCB_PLAYER_ID": "console"}, cwd=tmp_path)
+        try:
+            mcp.initialize()
+            big = mcp.call("part_get", {"part_id": "big"})["result"]["structuredContent"]["error"]
+            mid = mcp.call("part_get", {"part_id": "mid"})["result"]["structuredContent"]["error"]
+            camera = mcp.call("camera_capture", {"camera_id": "front"})["result"]["structuredContent"]["error"]
+        finally:
+            mcp.kill()
+    assert big["code"] == "response_too_large" and "2 MiB" in big["message"] and "2 MiB" in big["no_remedy"]
+    assert mid["code"] == "context_limit" and mid["result_bytes"] > 1_000_000 and mid["cap_bytes"] == 65_536
+    assert camera["code"] == "context_limit"  # camera answers may reach 12 MiB
+    assert len(calls(proxy, "part_get")) == 2  # a refused answer is not asked for again

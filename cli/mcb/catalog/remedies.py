@@ -25,6 +25,8 @@ from typing import Any
 
 from mcb.catalog.base import Refusal
 
+# The machine remedy fields of a refusal's data (MCP-32), in the order a repeated refusal names one to follow.
+REMEDY_FIELDS = ("retry_with", "field", "next_call", "restart_with", "retry_after_ms", "no_remedy")
 # Methods that change nothing in the world (the transport repeats these once after a lost answer).
 READ_ONLY = frozenset({
     "project_context", "material_search", "material_describe", "region_inspect", "operation_status", "part_get",
@@ -32,8 +34,18 @@ READ_ONLY = frozenset({
 })
 # Mutators that land in the same state when sent again with the same arguments (the key makes a replay).
 IDEMPOTENT_WRITES = frozenset({"build_apply", "operation_cancel"})
+# The bridge's answer limits (MCP-57, protocol §8): larger answers are refused response_too_large unread.
+BRIDGE_RESPONSE_BYTES = 2 * 1024 * 1024
+BRIDGE_CAMERA_RESPONSE_BYTES = 12 * 1024 * 1024
+
+
+def bridge_response_limit(method: str) -> int:
+    return BRIDGE_CAMERA_RESPONSE_BYTES if method == "camera_capture" else BRIDGE_RESPONSE_BYTES
+
+
 # Where a mutation that may or may not have happened shows up.
-_LOOK_FOR = {"schematic_export": ("asset_list", "look for the new asset in the library")}
+_LOOK_FOR = {"schematic_export": ("asset_list", "look for the new asset in the library"),
+             "part_define": ("project_context", "look for the part under `parts` before defining it again")}
 _DEFAULT_LOOK_FOR = ("project_context", "look for the plan or operation under `operations` before preparing again")
 
 
@@ -120,8 +132,9 @@ PLUGIN_REMEDIES: dict[str, Remedy] = {
                                {"restart_with": "point MCB_SERVER at the minecraft-builder plugin or `mcb serve`"}),
     "request_too_large": Remedy("the request is over 1 MiB; split the work into smaller calls",
                                 _none("the plugin accepts requests of at most 1 MiB")),
-    "response_too_large": Remedy("the answer is over the transport limit; ask for less",
-                                 _none("the answer exceeds the transport limit")),
+    "response_too_large": Remedy("the server's answer was not read; ask for less",
+                                 _none("the answer exceeds the bridge's response limit (2 MiB, 12 MiB for "
+                                       "camera_capture)")),
     "invalid_image": Remedy("the server sent an image that cannot be decoded",
                             _none("the plugin's image data is broken")),
     "no_token": Remedy("set MCB_AGENT_TOKEN (or a 0600 token file) and restart mcb mcp",
@@ -320,8 +333,9 @@ def _unknown_outcome_remedy(method: str, arguments: dict) -> Remedy:
     """MCP-54: a write that may have happened is never repeated, except the same call with the same key."""
     if method in IDEMPOTENT_WRITES:
         reason = "look for the operation under `operations` first"
-        text = ("the outcome is unknown: send exactly the same call again (the same idempotency_key makes it a "
-                "replay, never a second operation), or look for it in project_context")
+        why = ("cancelling the same operation again ends it the same way" if method == "operation_cancel" else
+               "the same idempotency_key makes it a replay, never a second operation")
+        text = f"the outcome is unknown: send exactly the same call again ({why}), or look for it in project_context"
         return Remedy(text, {"retry_with": dict(arguments), **_next("project_context", reason)})
     tool, reason = _LOOK_FOR.get(method, _DEFAULT_LOOK_FOR)
     text = f"the outcome is unknown and this call is not idempotent: do not send it again blindly; {reason}"

@@ -25,9 +25,10 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, StringConstraints, model_validator
 from pydantic_core import PydanticCustomError
 
-from mcb.catalog.base import MAX_IMAGE_BASE64, Action, Context, Hints, Image, Outcome, Refusal
+from mcb.catalog.base import MAX_IMAGE_BASE64, Action, Cancelled, Context, Hints, Image, Outcome, Refusal
 from mcb.catalog.remedies import (  # the §2.4 table and the §1.7 mapping live there; re-exported per the contract
     PLUGIN_REMEDIES,
+    REMEDY_FIELDS,
     default_refusal,
     refusal_codes,
     refusal_for,
@@ -157,9 +158,22 @@ def _call(ctx: Context, method: str, args: _Args, send: Callable[[Any], Any]) ->
             if repeats and hasattr(ctx, "note_repeats"):
                 ctx.note_repeats(repeats)
     except McbError as error:
+        _stop_if_cancelled(ctx, method, error)
         waited = round((time.monotonic() - started) * 1000)
         raise refusal_for(error, method, args.arguments(), server=getattr(client, "server", None),
                           waited_ms=waited) from None
+
+
+def _stop_if_cancelled(ctx: Context, method: str, error: McbError) -> None:
+    """MCP-47/48: a cancelled call ends here with no refusal, so nothing more goes out (not even the /health
+    probe); an exchange cut short after its request left has an unknown outcome, said on stderr only."""
+    try:
+        ctx.check_cancelled()
+    except Cancelled:
+        if getattr(error, "request_started", False):
+            log.warning("%s cancelled after its request went out: stopped waiting (reason: stopped); the outcome "
+                        "is unknown", method)
+        raise
 
 
 def _image_outcome(method: str, data: dict, caption: str) -> Outcome:
@@ -455,11 +469,20 @@ def _wait(args: BuildApplyArgs, ctx: Context, started):
     try:
         return _call(ctx, "operation_status", OperationArgs(operation_id=started.operation_id), send)
     except Refusal as refusal:  # the apply itself succeeded: say so, and how to pick the operation up
-        poll = {"tool": "operation_status", "arguments": {"operation_id": started.operation_id},
-                "reason": "the operation started; polling it failed"}
-        data = {**refusal.data, "operation_id": started.operation_id, "operation_started": True, "next_call": poll}
-        raise Refusal(refusal.code, f"build_apply started operation {started.operation_id}, then {refusal.message}",
-                      remedy=refusal.remedy, field=refusal.field, retry_with=refusal.retry_with, data=data) from None
+        raise _poll_failed(started.operation_id, refusal) from None
+
+
+def _poll_failed(operation_id: str, refusal: Refusal) -> Refusal:
+    """A poll failed after build_apply started the operation: the one remedy is to poll it again. The poll's own
+    remedies (retry_after_ms, retry_with, restart_with ... 'send the same call again') would invite a second apply."""
+    poll = {"tool": "operation_status", "arguments": {"operation_id": operation_id},
+            "reason": "the operation started and runs on the server; polling it failed"}
+    facts = {key: value for key, value in refusal.data.items() if key not in REMEDY_FIELDS}
+    data = {**facts, "operation_id": operation_id, "operation_started": True, "next_call": poll}
+    remedy = (f"operation {operation_id} started and runs on the server; follow it with operation_status "
+              "{operation_id} (do not apply the plan again)")
+    return Refusal(refusal.code, f"build_apply started operation {operation_id}, then {refusal.message}",
+                   remedy=remedy, data=data)
 
 
 # -- 7-9. operation_status, operation_cancel, operation_undo_prepare -------------------------------------------

@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import json
 import random
+import socket
 import time
 import uuid
+import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -69,6 +71,7 @@ class RpcTransport:
         busy_delay: tuple[float, float] = BUSY_DELAY,
         repeat_writes: bool = True,
         fresh_read_repeat: bool = False,
+        response_limit: Callable[[str], int] | None = None,
     ):
         import httpx
 
@@ -83,8 +86,11 @@ class RpcTransport:
         # True: a read's one repeat gets a budget of its own, and a failure reports the total wait (mcb mcp, MCP-55)
         self.fresh_read_repeat = fresh_read_repeat
         self.last_repeats = 0  # lost-answer repeats of the last call
+        # The most bytes a method's answer may have (None: MAX_RESPONSE_BYTES); mcb mcp holds the bridge's limits.
+        self.response_limit = response_limit
         self.retries_done = 0  # busy + lost-response retries, for tests and --verbose summaries
         self._stopped = False
+        self._streams: weakref.WeakSet = weakref.WeakSet()  # connections opened, so stop() can end them
         self._httpx = httpx
         # The plugin speaks plain HTTP on loopback; skip loading CA certificates (tens of ms) unless https is used.
         plain = self.base_url.startswith("http://")
@@ -102,9 +108,21 @@ class RpcTransport:
         self._client.close()
 
     def stop(self) -> None:
-        """Abandon calls in flight (from another thread): they fail with reason ``stopped``."""
+        """Abandon calls in flight (from another thread): they fail with reason ``stopped`` at once.
+
+        Closing the pool alone does not wake a thread blocked reading an answer, so every connection this
+        transport opened is shut down first (httpcore's public ``trace`` extension hands each one over).
+        """
         self._stopped = True
+        for stream in list(self._streams):
+            _shut_down(stream)
         self._client.close()
+
+    def _note_connection(self, event: str, info: dict) -> None:
+        if event == "connection.connect_tcp.complete" and info.get("return_value") is not None:
+            self._streams.add(info["return_value"])
+            if self._stopped:  # stop() came while this connection was opening
+                _shut_down(info["return_value"])
 
     def health(self) -> dict:
         """``GET /health`` (no authentication), within a short budget."""
@@ -208,14 +226,17 @@ class RpcTransport:
         started = time.monotonic()
         try:
             timeout = self._httpx_timeout(deadline - started)
+            limit = self.response_limit(method) if self.response_limit else MAX_RESPONSE_BYTES
             with self._client.stream("POST", self.base_url + "/v1/rpc", content=body, headers=headers,
-                                     timeout=timeout) as response:
+                                     timeout=timeout, extensions={"trace": self._note_connection}) as response:
                 chunks, size = [], 0
+                declared = response.headers.get("Content-Length", "")
+                if declared.isdigit() and int(declared) > limit:  # refused before reading it
+                    raise _too_large(method, limit)
                 for chunk in response.iter_bytes():
                     size += len(chunk)
-                    if size > MAX_RESPONSE_BYTES:
-                        raise ServerError(f"{method}: response exceeds {MAX_RESPONSE_BYTES / 1048576:g} MiB",
-                                          code="response_too_large")
+                    if size > limit:
+                        raise _too_large(method, limit)
                     if time.monotonic() > deadline:  # a server trickling bytes does not get more than the budget
                         raise httpx.ReadTimeout("total budget exhausted")
                     chunks.append(chunk)
@@ -296,6 +317,22 @@ def _hint(method: str, maybe_applied: bool) -> str:
         return ("whether the operation started is unknown; run the same command again: it repeats build_apply with "
                 "the same idempotency key, which returns the existing operation instead of applying twice")
     return "the request may have reached the server; check `mcb context` (recent operations) before sending it again"
+
+
+def _too_large(method: str, limit: int) -> ServerError:
+    return ServerError(f"{method}: response exceeds {limit / 1048576:g} MiB", code="response_too_large",
+                       details={"limit_bytes": limit})
+
+
+def _shut_down(stream: Any) -> None:
+    """End a connection from another thread: shutdown() wakes a blocked read, where close() would not."""
+    sock = stream.get_extra_info("socket")
+    if sock is None:
+        return
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:  # already closed
+        pass
 
 
 def _describe(error: Exception) -> str:

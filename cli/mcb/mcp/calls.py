@@ -101,7 +101,7 @@ class Calls:
         """The call ran out of time: refuse it now; the work stops at its next check and its answer is dropped."""
         if not call.claim_reply():
             return
-        call.context.cancelled.set()
+        call.context.cancel()  # the work stops, and an HTTP exchange in flight ends, so the worker is free again
         log.warning("%s passed its %.0f s deadline; refused as timeout", action.name, seconds)
         waited = round((time.monotonic() - call.started) * 1000)
         if action.group == "rpc":
@@ -187,9 +187,14 @@ class Calls:
             return
         with self._lock:
             call = self._running.get(json.dumps(request_id))
-        if call is not None:
-            call.context.cancelled.set()
-            log.info("cancel requested for call %s", request_id)
+        if call is None:
+            return
+        with call.lock:  # a cancelled call is never answered, not even by its deadline (MCP-47)
+            if call.answered:
+                return
+            call.answered = True
+        call.context.cancel()
+        log.info("cancel requested for call %s", request_id)
 
 
 class SessionSteps:

@@ -35,9 +35,23 @@ class CallContext:
         self.repeats += count
 
     def client(self) -> Any:
+        self.check_cancelled()
         if self._client is None:
             self._client = self._make_client()
+            if self.cancelled.is_set():  # cancel() ran while the client was being built
+                self._stop_client()
         return self._client
+
+    def cancel(self) -> None:
+        """Stop the call from another thread: its next check raises Cancelled and an HTTP exchange in flight
+        ends at once (MCP-47/48); nothing is sent again after that."""
+        self.cancelled.set()
+        self._stop_client()
+
+    def _stop_client(self) -> None:
+        transport = getattr(self._client, "transport", None)
+        if transport is not None and hasattr(transport, "stop"):
+            transport.stop()
 
     @property
     def server(self) -> str | None:
@@ -98,12 +112,14 @@ def client_factory(settings_loader: Callable[[], Any]) -> Callable[[], Any]:
     """
 
     def make() -> Any:
+        from mcb.catalog.remedies import bridge_response_limit
         from mcb.client import McbClient
 
         settings = settings_loader()
         # MCP-54: through the MCP face a write is never repeated automatically; the refusal offers the identical
         # call (same idempotency key) as retry_with instead. Reads are still repeated once by the transport.
+        # MCP-57: the bridge's answer limits (2 MiB, 12 MiB for camera_capture), not the CLI's 32 MiB.
         return McbClient.from_settings(settings.model_copy(update={"admin_token": None}), repeat_writes=False,
-                                       fresh_read_repeat=True)
+                                       fresh_read_repeat=True, response_limit=bridge_response_limit)
 
     return make

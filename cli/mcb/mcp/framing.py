@@ -105,9 +105,15 @@ def _reason(error: Exception) -> str:
     return str(error).split(":")[0] if isinstance(error, json.JSONDecodeError) else str(error)
 
 
+# Line breaks to str.splitlines() that json leaves raw with ensure_ascii=False (it escapes only U+0000..U+001F).
+# Compact JSON has them only inside strings, where the escape means the same character.
+_LINE_BREAKS = str.maketrans({"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
 def encode(message: dict) -> bytes:
-    """One compact UTF-8 line; json escapes newlines inside strings, so the line holds no raw newline."""
-    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    """One compact UTF-8 line that every line splitter sees as one line: json escapes newlines and control
+    characters inside strings, and U+0085, U+2028 and U+2029 are escaped here (MCP-1)."""
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False).translate(_LINE_BREAKS)
     try:
         return text.encode("utf-8") + b"\n"
     except UnicodeEncodeError:  # a lone surrogate from an escaped input string: keep it escaped

@@ -62,6 +62,12 @@ RESOURCES = [
      "mimeType": "application/json"},
 ]
 RESOURCE_URIS = frozenset(item["uri"] for item in RESOURCES)
+LIVE_RESOURCE_URIS = frozenset({"mcb://project/context"})  # read from the server: hidden by --offline, as its tool
+
+
+def resources(offline: bool) -> list[dict[str, Any]]:
+    """The resources a session lists: under --offline, none that needs the live server."""
+    return [item for item in RESOURCES if not (offline and item["uri"] in LIVE_RESOURCE_URIS)]
 
 
 def read_resource(uri: str, session: Session) -> tuple[str, str, tuple[int, str]]:
@@ -114,8 +120,11 @@ def refusal_table() -> dict[str, Any]:
     from mcb.catalog.remedies import refusal_codes
 
     plugin = refusal_codes()
-    return {"remedied": {**plugin["remedied"], **OFFLINE_REMEDIES, **FACE_REMEDIES},
-            "without_remedy": {**plugin["without_remedy"], **FACE_WITHOUT_REMEDY}}
+    remedied = {**plugin["remedied"], **OFFLINE_REMEDIES, **FACE_REMEDIES}
+    without = {**plugin["without_remedy"], **FACE_WITHOUT_REMEDY}
+    # One row per code: the face's own entry (context_limit's measured narrowing) wins over the plugin default.
+    return {"remedied": remedied, "without_remedy": {code: why for code, why in without.items()
+                                                     if code not in FACE_REMEDIES}}
 
 
 def dump(session: Session) -> dict[str, Any]:

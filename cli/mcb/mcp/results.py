@@ -11,9 +11,9 @@ import json
 from typing import Any
 
 from mcb.catalog.base import MAX_IMAGE_BASE64, Outcome, Refusal
+from mcb.catalog.remedies import REMEDY_FIELDS
 
 MAX_REFUSAL_BYTES = 32 * 1024
-REMEDY_FIELDS = ("retry_with", "field", "next_call", "restart_with", "retry_after_ms", "no_remedy")
 
 
 def compact(value: Any) -> str:

@@ -23,12 +23,21 @@ log = logging.getLogger("mcb.mcp")
 MAX_LINE = 16 * 1024 * 1024  # 16x the plugin's 1 MiB request cap
 
 
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
+
 def configure_logging(level: str) -> None:
+    """stderr logging at ``level`` (--log-level / MCB_LOG_LEVEL, any case); an unknown level is a usage error."""
+    if level.lower() not in LOG_LEVELS:
+        from mcb.errors import UsageError
+
+        raise UsageError(f"--log-level {level!r} is not a level (--log-level or MCB_LOG_LEVEL)",
+                         code="invalid_log_level", hint="use one of " + ", ".join(LOG_LEVELS))
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("mcb mcp: %(levelname)s: %(message)s"))
     logger = logging.getLogger("mcb.mcp")
     logger.handlers[:] = [handler]
-    logger.setLevel(getattr(logging, level.upper(), logging.WARNING))
+    logger.setLevel(getattr(logging, level.upper()))
     logger.propagate = False
 
 

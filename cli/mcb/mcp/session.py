@@ -295,10 +295,8 @@ class Session:
     def _tools_call(self, request_id: Any, params: dict, modern: bool) -> None:
         action = self.resolve_tool(params.get("name"))
         arguments = params.get("arguments", {})
-        if arguments is None:
-            arguments = {}
-        if not isinstance(arguments, dict):
-            raise ProtocolError(INVALID_PARAMS, "tools/call arguments must be an object")
+        if not isinstance(arguments, dict):  # present but not an object, null included (MCP-28)
+            raise ProtocolError(INVALID_PARAMS, "tools/call arguments must be an object (or left out)")
         token = (params.get("_meta") or {}).get("progressToken") if isinstance(params.get("_meta"), dict) else None
         if token is not None and not framing.legal_id(token):
             log.warning("progressToken of type %s ignored", type(token).__name__)
@@ -310,16 +308,21 @@ class Session:
     def _resources_list(self, request_id: Any, params: dict, modern: bool) -> dict:
         if "cursor" in params:
             raise ProtocolError(INVALID_PARAMS, "resources/list answers in one page; send no cursor")
-        return self.stamp({"resources": manifest.RESOURCES}, modern, (HOUR_MS, "private"))
+        return self.stamp({"resources": manifest.resources(self.options.offline)}, modern, (HOUR_MS, "private"))
 
     def _templates_list(self, request_id: Any, params: dict, modern: bool) -> dict:
         return self.stamp({"resourceTemplates": []}, modern, (HOUR_MS, "public"))
 
     def _resources_read(self, request_id: Any, params: dict, modern: bool) -> None:
         uri = params.get("uri")
-        if not isinstance(uri, str) or uri not in manifest.RESOURCE_URIS:
+        if not isinstance(uri, str):  # a malformed request, not a missing resource
+            raise ProtocolError(INVALID_PARAMS, "resources/read needs uri as a string", {"uri": uri})
+        if uri not in manifest.RESOURCE_URIS:
             code = INVALID_PARAMS if modern else RESOURCE_NOT_FOUND
             raise ProtocolError(code, f"unknown resource {uri!r}", {"uri": uri})
+        if self.options.offline and uri in manifest.LIVE_RESOURCE_URIS:  # as its tool is refused (MCP-27)
+            raise ProtocolError(INVALID_PARAMS, f"resource {uri} is hidden by the offline profile",
+                                {"uri": uri, "profile": "offline", "restart_with": "restart mcb mcp without --offline"})
         self.calls.background(self._read_resource, request_id, uri, modern)
 
     def _read_resource(self, request_id: Any, uri: str, modern: bool) -> None:
