@@ -1,4 +1,5 @@
-"""`mcb schem validate --profile server` and a live `mcb serve` (over HTTP) give every file the same verdict.
+"""`mcb schem validate --profile server`, `mcb schem info` and a live `mcb serve` (over HTTP) give every file the same
+verdict.
 
 Thousands of mutated files (byte flips in the NBT and in the gzip stream, huge declared lengths, truncations,
 crafted rule breaks, duplicate names inside block entities, non-empty End-typed lists) go through the validator
@@ -19,6 +20,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from mcb.blocks.registry import load_registry
+from mcb.errors import InputError
+from mcb.schematics.inspect import describe_schematic
 from mcb.schematics.rules import validate_schematic
 from mcb.schematics.server_rules import check_server_subset
 from mcb.server.testing import run_server
@@ -121,6 +124,11 @@ def test_validate_and_serve_agree_on_every_mutated_file(serve, tmp_path_factory,
     report = validate_schematic(path, profile="server")
     assert report.facts["server_verdict"] == served_verdict(serve, data)
     verdict = check_server_subset(data, build_model=False, registry=load_registry(None))
+    try:  # info describes what it can read; what it cannot, it refuses with the server's verdict beside
+        info = describe_schematic(path)["server"]
+    except InputError as error:
+        info = error.details["server"]
+    assert (info["accepted"], info["rule"], info["message"]) == (verdict.accepted, verdict.rule, verdict.message)
     errors = [d.rule for d in report.diagnostics if d.severity.value == "error"]
     assert verdict.accepted == (not errors)
     if not verdict.accepted:

@@ -80,7 +80,7 @@ def refusal_from(error: Exception, field: str | None = None, usage_field: str | 
         given = details.get("property") or details.get("block") or details.get("version")
         suggestions = {str(given): suggestions[0]} if suggestions and given else None
         data: dict[str, Any] = {"rule": error.code} if error.code != error.kind else {}
-        for key in ("pointer", "position", "losses", "known", "release"):
+        for key in ("pointer", "position", "losses", "known", "release", "server"):
             if key in details:
                 data[key] = details[key]
         usage = isinstance(error, UsageError)

@@ -16,11 +16,11 @@ from mcb.schematics.writer import encode_schematic, write_bytes_atomic
 from mcb.wording import plural
 
 
-def _server_verdict(data: bytes, mc_version, document=None) -> dict:
+def _server_verdict(source, mc_version, document=None) -> dict:
     from mcb.blocks.registry import load_registry
 
     registry = load_registry(mc_version)
-    verdict = check_server_subset(data, server_data_version=registry.data_version, registry=registry,
+    verdict = check_server_subset(source, server_data_version=registry.data_version, registry=registry,
                                   build_model=False, document=document)
     return {"accepted": verdict.accepted, "message": verdict.message, "rule": verdict.rule,
             "exact_server_message": verdict.exact if not verdict.accepted else None,
@@ -31,8 +31,17 @@ def describe_schematic(path: str | os.PathLike, mc_version: str | int | None = N
     """Everything ``schem info`` shows, as a JSON-ready dict (raises InputError for unreadable input)."""
     # Block entities and entities are counted by id: their contents are walked and checked, not built (the
     # validators' read; this model, with only their ids and positions, never leaves this function).
-    doc = load_document(path, fast=True)
-    schem = schematic_from_document(doc)  # refuses a file that is not Sponge
+    try:
+        doc = load_document(path, fast=True)
+        schem = schematic_from_document(doc)  # refuses a file that is not Sponge
+    except InputError as error:
+        if os.path.isfile(path):  # the contents are at fault: say what the server would say of them too
+            server = _server_verdict(path, mc_version)
+            error.details = {**(error.details or {}), "server": server}
+            verdict = ("the server would accept it" if server["accepted"] else
+                       f"the server refuses it too: {server['message']} ({server['rule']})")
+            error.hint = f"{error.hint}; {verdict}" if error.hint else verdict
+        raise
     src = schem.source
     meta = schem.metadata or {}
     counts = schem.palette_counts()
