@@ -210,31 +210,44 @@ def _registered(module_name: str) -> typer.Typer:
 
 
 def _finish(command) -> None:
-    """Rewrap hard-wrapped help paragraphs, and accept `--no-color` at every level (like `--json`, it may follow
-    the command; groups take it too, so `mcb schem --help --no-color` works)."""
+    """Rewrap hard-wrapped help paragraphs, and accept `--no-color`, `-q` and `-v` at every level (like `--json`,
+    they may follow the command; groups take them too, so `mcb schem --help --no-color` works)."""
     command.help = rewrap_help(command.help)
     name_option_values(command)
     for sub in getattr(command, "commands", {}).values():
         _finish(sub)
     if not any("--no-color" in getattr(param, "opts", ()) for param in command.params):
-        command.params.append(_no_color_option())
+        command.params.append(_anywhere_options()[0])
+    if not any(opt in ("-v", "-q") for param in command.params for opt in getattr(param, "opts", ())):
+        command.params.extend(_anywhere_options()[1])
 
 
 @cache
-def _no_color_option():
-    """`--no-color` as a sub-command option, declared through Typer like every other option."""
+def _anywhere_options():
+    """`--no-color`, `-q` and `-v` as sub-command options, declared through Typer like every other option, so that
+    they may follow the command as `--json` does (`mcb build X --dry-run -v`); the counts add to the root's.
+    `-q`/`-v` are hidden there: the root's help documents them."""
     probe = typer.Typer(add_completion=False)
 
     @probe.command()
-    def no_color_probe(
+    def anywhere_probe(
         no_color: Annotated[bool, typer.Option("--no-color", expose_value=False, callback=_no_color,
                                                help="Disable colour (NO_COLOR is honoured too).")] = False,
+        quiet: Annotated[int, typer.Option("--quiet", "-q", count=True, hidden=True, expose_value=False,
+                                           callback=lambda ctx, _p, n: _add_verbosity(ctx, -n))] = 0,
+        verbose: Annotated[int, typer.Option("--verbose", "-v", count=True, hidden=True, expose_value=False,
+                                             callback=lambda ctx, _p, n: _add_verbosity(ctx, n))] = 0,
     ) -> None:
-        """Never run: only its option is used."""
+        """Never run: only its options are used."""
 
-    option = typer.main.get_command(probe).params[0]
-    option.metavar = ""
-    return option
+    no_color_option, *counted = typer.main.get_command(probe).params
+    no_color_option.metavar = ""
+    return no_color_option, tuple(counted)
+
+
+def _add_verbosity(ctx, count: int) -> None:
+    if count:
+        app_state(ctx).verbosity += count
 
 
 # The word help shows for an option's value when its declaration names none (Typer would print `<str>`, `<int>`,

@@ -67,6 +67,16 @@ def test_vv_counts_twice(mcb):
     assert mcb("-qv", "health").stderr.strip() == ""  # one of each cancels out: the plain default
 
 
+def test_v_and_q_may_follow_the_command_and_count_with_the_roots(mcb):
+    """As `--json` and `--no-color` do, so that `mcb build X --dry-run -v` works."""
+    before = mcb("-vv", "health").stderr
+    for args in (("health", "-vv"), ("health", "-v", "-v"), ("-v", "health", "-v")):
+        after = mcb(*args)
+        assert after.exit_code == 0 and "GET /health" in after.stderr, args
+        assert after.stderr.splitlines()[0] == before.splitlines()[0]
+    assert mcb("health", "-qv").stderr.strip() == "" and mcb("-v", "health", "-q").stderr.strip() == ""
+
+
 @pytest.mark.parametrize("args,suggested", [
     (("--bogus",), None),
     (("block", "check", "stone", "--bogus"), None),
