@@ -122,6 +122,17 @@ def test_int32_literal(linter):
     assert "x exceeds 32-bit bounds" in diagnostic.message
 
 
+@pytest.mark.parametrize("written", ["1e10", "1e400", "-3e9", "2147483648.0"])
+def test_a_number_that_is_no_integer_literal_gets_only_the_servers_first_complaint(linter, written):
+    """The server's strict parser stops at "must be an integer" (the text is no integer literal) before it checks
+    the range, so lint reports that alone, with a hint that fits int32."""
+    text = ('{"version":1,"operations":[{"type":"cylinder","center":{"x":%s,"y":64,"z":0},"radius":4,'
+            '"height":1,"block":"minecraft:stone"}]}' % written)
+    (rule, pointer, _line, _column), diagnostic = only(linter, text)
+    assert (rule, pointer) == ("recipe.strict-integer", "/operations/0/center/x")
+    assert 'server: "x must be an integer"' in diagnostic.message and "-2147483648..2147483647" in diagnostic.hint
+
+
 def test_int32_overflow_after_repeat_offsets(linter):
     # the second iteration adds x + 1 to the box's min: int32 overflow on the server
     text = json.dumps(recipe(repeat(2, (1, 0, 0), [box((2147483647, 0, 0), (2147483647, 0, 0))])))

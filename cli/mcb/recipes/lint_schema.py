@@ -53,6 +53,8 @@ def explain_schema_error(lint, error) -> None:
         found = JSON_TYPES.get(type(instance), "a value")
         lint.add(R.TYPE, f"expected {_type_name(expected)}, found {found}{_server_type_message(pointer, expected)}",
                  pointer, f"write {_type_name(expected)}")
+    elif keyword in ("minimum", "maximum") and isinstance(instance, float):
+        pass  # not an integer literal (1e10, 5.0): the server stops at "must be an integer", reported on its own
     elif keyword in ("minimum", "maximum") and (instance < INT32_MIN or instance > INT32_MAX):
         lint.add(R.INT32, f"{instance} does not fit in a 32-bit integer (server: \"{_last(pointer)} exceeds 32-bit "
                  "bounds\")", pointer, f"use a value in {INT32_MIN}..{INT32_MAX}")
@@ -82,7 +84,8 @@ def _explain_not_integer(lint, pointer: str, instance) -> None:
     server = f"(server: \"{name} must be an integer\")"
     if isinstance(instance, float):
         written = lint.source_map.source(pointer) or repr(instance)
-        hint = f"write {int(instance)}" if instance.is_integer() else "use a whole number"
+        fits = instance.is_integer() and INT32_MIN <= instance <= INT32_MAX
+        hint = f"write {int(instance)}" if fits else f"use a whole number in {INT32_MIN}..{INT32_MAX}"
         lint.add(R.STRICT_INTEGER, f"{written} is not an integer literal {server}", pointer, hint)
     elif isinstance(instance, str) and _INTEGER_TEXT.fullmatch(instance):
         lint.add(R.STRICT_INTEGER, f"the string \"{instance}\" is not an integer {server}", pointer,
