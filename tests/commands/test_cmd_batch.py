@@ -275,3 +275,55 @@ def test_batch_prepares_again_when_a_recorded_plan_expired_before_apply(tmp_path
             assert report.ok and "expired" in events
             assert report.steps[0].record["plan"]["plan_id"] != stale_plan
             assert client.project_context().operations_total == 1
+
+
+def test_a_step_whose_operation_an_administrator_abandoned_says_so_on_the_next_run(mcb, tmp_path, monkeypatch):
+    """The server dies mid-apply; on restart the step's operation is recovery_required. Once an administrator has
+    abandoned it, the next run reads its status again and reports what happened (world unchanged: --retry-failed),
+    not the stale 'review it'; --retry-failed then builds it."""
+    import os
+    import subprocess
+    import sys
+    from urllib.parse import urlsplit
+
+    from mcb.client import McbClient
+    from mcb.server.testing import spawn_server
+
+    data = tmp_path / "server"
+    server = spawn_server(data, tick_ms=100)
+    port = urlsplit(server.url).port
+    try:
+        batch = write_batch(tmp_path, [{"name": "big", "kind": "recipe", "recipe": box_recipe(0, 100, 0, size=10)}])
+        env = {**os.environ, "MCB_SERVER": server.url, "MCB_AGENT_TOKEN": server.agent_token,
+               "MCB_PLAYER_ID": "console", "NO_COLOR": "1"}
+        first = subprocess.Popen([sys.executable, "-m", "mcb", "batch", str(batch)], env=env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        state_file = tmp_path / "castle.batch.state.json"
+        deadline = time.monotonic() + 60
+        operation = None
+        with McbClient(server.url, agent_token=server.agent_token, player_id="console") as client:
+            while time.monotonic() < deadline:
+                if operation is None and state_file.exists():
+                    operation = json.loads(state_file.read_text())["steps"].get("big", {}).get("operation_id")
+                if operation and client.operation_status(operation).written > 0:
+                    break
+                time.sleep(0.05)
+        assert operation, "the batch never started its operation"
+        server.kill()  # mid-apply
+        assert first.wait(timeout=120) != 0
+        server = spawn_server(data, tick_ms=5, port=port)
+        monkeypatch.setenv("MCB_SERVER", server.url)
+        monkeypatch.setenv("MCB_AGENT_TOKEN", server.agent_token)
+        stuck = mcb("batch", batch)
+        assert stuck.exit_code != 0 and "recovery_required" in stuck.stderr, stuck.stderr
+        with McbClient(server.url, admin_token=server.admin_token, player_id="console") as admin:
+            digest = admin.call("recovery_review", {"operation_id": operation})["currentDigest"]
+            admin.call("recovery_abandon", {"operation_id": operation, "expected_digest": digest})
+        after = mcb("batch", batch)
+        assert after.exit_code != 0 and "abandoned" in after.stderr and "--retry-failed" in after.stderr
+        assert "mcb recovery review" not in after.stderr, after.stderr
+        retried = mcb("batch", batch, "--retry-failed", "--json")
+        assert retried.exit_code == 0, retried.stderr
+        assert [step["result"] for step in retried.json()["steps"]] == ["applied"]
+    finally:
+        server.kill()

@@ -102,6 +102,8 @@ class BatchRunner:
             error = ConflictError(f"step {name!r} changed since it was started or applied",
                                   hint="give the changed step a new name, or run with --restart to begin again")
             return StepReport(name, step.kind, "error", record, error)
+        if record is not None and record.get("phase") == "failed" and record.get("result") == "recovery_required":
+            record = self._current(name, record)  # an administrator may have reviewed or abandoned it since
         if record is not None and record.get("phase") == "done":
             self._event("skip", name, {"reason": record.get("result", "applied")})
             return StepReport(name, step.kind, "already_done", record)
@@ -174,6 +176,18 @@ class BatchRunner:
                 self._event("expired", name, {"plan_id": plan.plan_id})
                 record = self.state.update(name, phase="expired", plan=None, idempotency_key=None)
         raise AssertionError("unreachable")
+
+    def _current(self, name: str, record: dict) -> dict:
+        """The record of a step whose operation ended ``recovery_required``, with the operation's status now (a
+        read, so asking again can change nothing); as it was when the server cannot say."""
+        try:
+            now = self.client.operation_status(record["operation_id"])
+        except McbError:
+            return record
+        if now.status == record.get("result"):
+            return record
+        return self.state.update(name, phase="done" if now.status == "applied" else "failed", status=now.wire(),
+                                 result=now.status)
 
     @staticmethod
     def _recorded_failure(record: dict) -> McbError:

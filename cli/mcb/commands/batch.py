@@ -88,8 +88,10 @@ def batch(
     term.emit(report.to_json(), human)
     error = report.first_error()
     if error is not None:
+        from mcb.wording import plural
+
         failed = sum(1 for s in report.steps if s.error is not None)
-        raise type(error)(f"{failed} of {total} steps did not complete: {error.message}", hint=error.hint,
+        raise type(error)(f"{failed} of {plural(total, 'step')} did not complete: {error.message}", hint=error.hint,
                           code=error.code, details=error.details)
 
 
