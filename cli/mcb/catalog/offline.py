@@ -367,13 +367,14 @@ OFFLINE_ACTIONS: list[Action] = [
     _action("schem_rotate", "Rotate schematic", (
         "Rotate a schematic clockwise (90/180/270, seen from above): blocks, block states, block entities, entities "
         "and biomes, with the paste offset turned by the server's formula. Writes output atomically (an existing "
-        "file only with overwrite), or the input with in_place; the input is otherwise never modified. Next: "
-        "schem_render to check, schem_validate."),
+        "file only with overwrite), or the input with in_place (each in_place call turns the file again); the input "
+        "is otherwise never modified. Next: schem_render to check, schem_validate."),
         RotateArgs, WRITER, schem_rotate, "schematics"),
     _action("schem_mirror", "Mirror schematic", (
         "Mirror a schematic across a vertical plane through its paste anchor (axis x or z). rules=geometric gives "
         "the geometrically correct result (vanilla reproduces Minecraft's own mirror). Writes output atomically (an "
-        "existing file only with overwrite), or the input with in_place. Next: schem_render to check."),
+        "existing file only with overwrite), or the input with in_place (each in_place call mirrors it again). Next: "
+        "schem_render to check."),
         MirrorArgs, WRITER, schem_mirror, "schematics"),
     _action("schem_convert", "Convert schematic", (
         "Rewrite a schematic as Sponge v2 in the server's layout (WorldEdit's absolute Offset normalised) or as v3. "
