@@ -69,6 +69,7 @@ class Terminal:
         self.no_color = no_color
         self._out = None
         self._err = None
+        self._data_to_stderr = False
         for stream in (sys.stdout, sys.stderr):
             _escape_unencodable(stream)
 
@@ -98,13 +99,18 @@ class Terminal:
         return self._err
 
     # -- data (stdout) -----------------------------------------------------
+    def divert_lines(self) -> None:
+        """Send :meth:`line` and :meth:`kv` text to stderr from now on: stdout carries a file (``-o -``), so a
+        command's summary becomes a diagnostic."""
+        self._data_to_stderr = True
+
     def json(self, data: Any) -> None:
         sys.stdout.write(to_json_text(data) + "\n")
         sys.stdout.flush()
 
     def line(self, text: str = "") -> None:
         """A plain line of data on stdout (no markup interpretation)."""
-        sys.stdout.write(text + "\n")
+        (sys.stderr if self._data_to_stderr else sys.stdout).write(text + "\n")
 
     def rich(self, renderable: Any) -> None:
         self.out.print(renderable)

@@ -109,10 +109,16 @@ def compile_(
     from mcb.fileio import refuse_input_as_output
     from mcb.recipes.source import compile_file
 
+    from mcb.commands.stdio import output_target
+    from mcb.fileio import is_dash
+
     term = terminal(ctx, json_)
+    if is_dash(schem) and is_dash(png):
+        raise UsageError("--schem - and --png - would both write to stdout", hint="send one of them to a file")
+    schem, png = output_target(term, schem, "--schem"), output_target(term, png, "--png")
     refuse_input_as_output(schem, [file], option="--schem")
     refuse_input_as_output(png, [file], option="--png")
-    if schem is not None and png is not None and Path(os.path.abspath(schem)) == Path(os.path.abspath(png)):
+    if schem is not None and png is not None and not is_dash(schem) and not is_dash(png) and Path(os.path.abspath(schem)) == Path(os.path.abspath(png)):
         raise UsageError("--schem and --png name the same file", hint="give each output its own name")
     registry = load_registry(mc_version)
     compiled = compile_file(file, registry, max_blocks=max_plan_blocks)

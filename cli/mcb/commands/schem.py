@@ -136,7 +136,10 @@ def convert(
     from mcb.schematics.edit_request import sponge_version
     from mcb.schematics.inspect import convert_schematic
 
+    from mcb.commands.stdio import output_target
+
     term = terminal(ctx, json_)
+    output = output_target(term, output)
     refuse_input_as_output(output, [file], hint="convert never rewrites its input: write a new file")
     result = convert_schematic(file, output, version=sponge_version(to), drop_extras=drop_extras,
                                mc_version=mc_version)

@@ -108,7 +108,10 @@ def render(
     from mcb.schematics.render import render_file
     from mcb.schematics.render_limits import VIEWS
 
+    from mcb.commands.stdio import output_target
+
     term = terminal(ctx, json_)
+    output = output_target(term, output)
     refuse_input_as_output(output, [file], hint="write the PNG to a new file")
     if view not in VIEWS:
         raise UsageError(f"--view must be top, iso or both, not {view!r}")

@@ -95,7 +95,10 @@ def preview(
     """
     from mcb.commands.rpc_support import check_output
 
+    from mcb.commands.stdio import output_target
+
     term = terminal(ctx, json_)
+    output = output_target(term, output)
     check_output(output, recipe)
     if offline:
         from mcb.terrain.offline import offline_picture
@@ -320,7 +323,10 @@ def brush(
     from mcb.terrain.jsontext import loads_keeping_numbers, to_plain
     from mcb.terrain.offline import read_json_text
 
+    from mcb.commands.stdio import output_target
+
     term = terminal(ctx, json_)
+    output = output_target(term, output)
     try:
         obj = loads_keeping_numbers(read_json_text(brush_file, "brush"))
     except ValueError as error:

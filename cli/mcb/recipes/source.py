@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from mcb.errors import InputError
-from mcb.fileio import regular_file_size, write_atomic
+from mcb.fileio import read_stdin, regular_file_size, write_atomic
 from mcb.recipes.compile import CompiledRecipe, RecipeRejected, compile_recipe
 from mcb.recipes.jsonpos import JsonSyntaxError, SourceMap, parse_with_positions
 
@@ -16,7 +15,7 @@ MAX_RECIPE_BYTES = 16 * 1024 * 1024
 def read_recipe_text(path: Path) -> str:
     """The file's text (``-`` reads stdin), BOM removed; InputError for a missing, huge or non-UTF-8 file."""
     if str(path) == "-":
-        return _decode(sys.stdin.buffer.read(MAX_RECIPE_BYTES + 1), "<stdin>")
+        return _decode(read_stdin(MAX_RECIPE_BYTES, "FILE"), "<stdin>")
     size = regular_file_size(path)  # missing, a directory, a pipe (a FIFO with no writer would block forever)
     if size > MAX_RECIPE_BYTES:
         raise InputError(f"{path}: {size} bytes is too large for a recipe", hint="recipes must be under 1 MiB")
