@@ -241,7 +241,10 @@ def read_input_text(source: str | os.PathLike, what: str) -> str:
 
 def parse_json_input(text: str, what: str, name: str, *, loads=None, hint: str | None = None,
                      empty_hint: str | None = None):
-    """``json.loads(text)`` (or ``loads``) with one-line messages: empty input, where the syntax breaks, nesting."""
+    """``json.loads(text)`` (or ``loads``) with one-line messages: empty input, where the syntax breaks, nesting.
+
+    The default reader refuses ``NaN``/``Infinity`` (not JSON) and numbers too large for a double (``1e999``): sent
+    on, they would be invalid JSON on the wire."""
     import json
 
     from mcb.errors import InputError
@@ -250,7 +253,7 @@ def parse_json_input(text: str, what: str, name: str, *, loads=None, hint: str |
         raise InputError(f"{what} {name} is empty",
                          hint=empty_hint or f"a {what} is a JSON document; is it the right file?")
     try:
-        return (loads or json.loads)(text)
+        return loads(text) if loads else json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
     except json.JSONDecodeError as error:
         raise InputError(f"{what} {name} is not valid JSON at line {error.lineno}, column {error.colno}: "
                          f"{error.msg[:1].lower()}{error.msg[1:]}", hint=hint) from None
@@ -264,3 +267,16 @@ def parse_json_input(text: str, what: str, name: str, *, loads=None, hint: str |
         raise InputError(f"{what} {name} is not usable JSON: {problem}", hint=hint) from None
     except RecursionError:
         raise InputError(f"{what} {name} is not usable JSON: nesting too deep") from None
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    import math
+
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is too large for a number")
+    return value

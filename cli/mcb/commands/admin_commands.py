@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from pathlib import Path
 from typing import Annotated
@@ -51,9 +52,11 @@ def parse_pose(text: str, fov: int | None, width: int | None, height: int | None
     try:
         if len(parts) != 5:
             raise ValueError
-        x, y, z, yaw, pitch = (float(p) for p in parts)
+        x, y, z, yaw, pitch = numbers = [float(p) for p in parts]
+        if not all(math.isfinite(n) for n in numbers):  # nan, inf, 1e999: not JSON, the request would be invalid
+            raise ValueError
     except ValueError:
-        raise UsageError(f"--pose expects x,y,z,yaw,pitch numbers, got {text!r}") from None
+        raise UsageError(f"--pose expects x,y,z,yaw,pitch finite numbers, got {text!r}") from None
     pose: dict = {"x": x, "y": y, "z": z, "yaw": yaw, "pitch": pitch}
     for key, value in (("fov", fov), ("width", width), ("height", height)):
         if value is not None:
