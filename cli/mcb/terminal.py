@@ -194,10 +194,18 @@ class Terminal:
             self._status("debug: ", "dim", message)
 
     # -- progress (stderr) -----------------------------------------------
+    @property
+    def animated(self) -> bool:
+        """Whether progress bars and spinners may draw on stderr: a TTY, not quiet, and neither --no-color, NO_COLOR
+        nor TERM=dumb (README: they turn colour and progress bars off; FORCE_COLOR colours, it does not animate)."""
+        if self.verbosity < 0 or self.no_color or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+            return False
+        return bool(getattr(sys.stderr, "isatty", lambda: False)())
+
     @contextlib.contextmanager
     def progress(self, description: str, total: float | None = None) -> Iterator["ProgressHandle"]:
-        """A progress bar on stderr; a silent no-op when stderr is not a TTY or output is quiet."""
-        if self.verbosity < 0 or not sys.stderr.isatty():
+        """A progress bar on stderr; a silent no-op unless :attr:`animated`."""
+        if not self.animated:
             yield ProgressHandle(None, None)
             return
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
