@@ -17,8 +17,12 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-# What Rich drops from printed text (BEL, BS, VT, FF, CR); the plain path drops them too.
-_CONTROL_CODES = dict.fromkeys((7, 8, 11, 12, 13))
+def _escaped_lines(message: str) -> str:
+    """``message`` with every control character but its line breaks shown escaped (:func:`mcb.wording.shown`):
+    messages quote paths and file contents, which must not drive the terminal."""
+    from mcb.wording import shown
+
+    return message if message.isprintable() else "\n".join(shown(line) for line in message.split("\n"))
 
 
 def color_allowed(no_color_flag: bool = False, stream=None) -> bool:
@@ -165,9 +169,10 @@ class Terminal:
 
     # -- diagnostics (stderr) ------------------------------------------------
     def _status(self, prefix: str, style: str, message: str) -> None:
+        message = _escaped_lines(message)
         if self._err is None and not color_allowed(self.no_color, sys.stderr):
             # Plain text needs no Rich (importing it costs more than a small command's whole work).
-            sys.stderr.write(prefix + message.translate(_CONTROL_CODES) + "\n")
+            sys.stderr.write(prefix + message + "\n")
             return
         from rich.markup import escape
 
@@ -175,7 +180,7 @@ class Terminal:
 
     def info(self, message: str) -> None:
         if self.verbosity >= 0:
-            sys.stderr.write(message + "\n")
+            sys.stderr.write(_escaped_lines(message) + "\n")
 
     def success(self, message: str) -> None:
         if self.verbosity >= 0:

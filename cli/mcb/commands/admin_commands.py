@@ -14,7 +14,7 @@ from mcb.commands.rpc_support import (
 )
 from mcb.errors import NetworkError, ServerError, UsageError
 from mcb.options import JsonOpt
-from mcb.wording import plural
+from mcb.wording import plural, shown
 
 camera_app = typer.Typer(help="Saved cameras and screenshots through the spectator camera.", no_args_is_help=True)
 chat_app = typer.Typer(help="In-game /ai chat queue (admin token; normally the bridge does this).", no_args_is_help=True)
@@ -118,7 +118,7 @@ def camera_capture(
     write_text_atomic(output, image)
     data = {k: v for k, v in result.wire().items() if k != "imageBase64"}
     data["image"] = str(output)
-    term.emit(data, lambda: term.line(f"wrote {output} ({result.width}×{result.height}, {plural(len(image), 'byte')})"))
+    term.emit(data, lambda: term.line(f"wrote {shown(output)} ({result.width}×{result.height}, {plural(len(image), 'byte')})"))
 
 
 @chat_app.command("poll", epilog=EXIT_CODES_HELP)

@@ -139,7 +139,9 @@ def compile_(
 def _print_summary(term, summary: dict) -> None:
     bounds = summary["bounds"]
     budgets = summary["budgets"]
-    pairs = [("file", summary["file"]), ("blocks", f"{summary['block_count']:,}")]
+    from mcb.wording import shown
+
+    pairs = [("file", shown(summary["file"])), ("blocks", f"{summary['block_count']:,}")]
     if bounds:
         lo, hi, size = bounds["min"], bounds["max"], bounds["size"]
         pairs.append(("bounds", f"({lo['x']}, {lo['y']}, {lo['z']}) .. ({hi['x']}, {hi['y']}, {hi['z']})  "
@@ -148,7 +150,7 @@ def _print_summary(term, summary: dict) -> None:
         used, limit = budgets[name]["used"], budgets[name]["limit"]
         pairs.append((f"{name} budget", f"{used:,} / {limit:,} ({100 * used / limit:.1f}%)"))
     for kind, path in summary.get("outputs", {}).items():
-        pairs.append((kind, path))
+        pairs.append((kind, shown(path)))
     if "schematic" in summary.get("outputs", {}) and bounds:
         lo = bounds["min"]
         pairs.append(("import at", f"target {{x: {lo['x']}, y: {lo['y']}, z: {lo['z']}}} (air cells clear what is "

@@ -15,6 +15,7 @@ from mcb.options import (
     JsonOpt, McVersionOpt, complete_axis, complete_rules, complete_sponge_format, complete_turn, complete_view, terminal,
 )
 from mcb.schematics.render_limits import SCALE_MAX, SCALE_MIN
+from mcb.wording import shown
 
 FileArg = Annotated[Path, typer.Argument(metavar="FILE", readable=False, help="Sponge schematic (.schem, v1/v2/v3).")]
 OutOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Where to write the result.")]
@@ -116,7 +117,7 @@ def render(
     if view not in VIEWS:
         raise UsageError(f"--view must be top, iso or both, not {view!r}")
     summary = render_file(file, output, view, scale)
-    term.emit(summary, lambda: term.line(f"wrote {summary['output']} ({summary['width']}x{summary['height']} px, "
+    term.emit(summary, lambda: term.line(f"wrote {shown(summary['output'])} ({summary['width']}x{summary['height']} px, "
                                          f"{summary['view']} view)"))
 
 

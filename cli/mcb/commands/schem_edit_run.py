@@ -26,12 +26,12 @@ def run_edit(term, file: Path, *, degrees: int | None = None, axis: str | None =
 
 
 def _print_edit(term, summary: dict) -> None:
-    from mcb.wording import plural
+    from mcb.wording import plural, shown
 
     def human() -> None:
         what = (f"rotated {summary['degrees']}°" if summary["operation"] == "rotate"
                 else f"mirrored across {summary['axis']}")
-        term.line(f"{what} ({plural(summary['rules'], 'rule')}, Minecraft {summary['release']}): {summary['output']}")
+        term.line(f"{what} ({plural(summary['rules'], 'rule')}, Minecraft {summary['release']}): {shown(summary['output'])}")
         term.kv([
             ("size (W x H x L)", " x ".join(str(v) for v in summary["size"])),
             ("offset", ", ".join(str(v) for v in summary["offset"])),
