@@ -20,7 +20,7 @@ def check_edit_request(source: Path, *, degrees: int | None, axis: str | None, o
     """(the file to write, the rule set, the Sponge version to write or None) for a rotate (``degrees``) or a
     mirror (``axis``) of ``source``; UsageError/InputError for arguments that cannot work."""
     if axis is None:
-        if degrees not in ROTATIONS:
+        if degrees not in ROTATIONS or not degrees:  # 0 is no turn (the import's rotation, not an edit)
             raise UsageError(f"--degrees must be 90, 180 or 270, not {degrees}", details={"field": "degrees"})
     elif axis not in MIRROR_AXES:
         raise UsageError(f"--axis must be x or z, not {axis!r}", hint="x swaps east/west, z swaps north/south",
