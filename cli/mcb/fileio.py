@@ -200,7 +200,8 @@ def write_atomic(
 
 
 # -- reading inputs the user names (recipes, plans, batch files, brushes) ----------------------------------
-MAX_INPUT_BYTES = 16 * 1024 * 1024  # 16x the server's 1 MiB request cap: any real input fits, a runaway pipe stops
+SERVER_REQUEST_BYTES = 1_048_576  # protocol §1.2 step 4: a request body over 1 MiB is refused ("Request exceeds 1 MiB")
+MAX_INPUT_BYTES = 16 * SERVER_REQUEST_BYTES  # any real input fits, a runaway pipe stops
 
 
 def read_input_text(source: str | os.PathLike, what: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from mcb.fileio import SERVER_REQUEST_BYTES
 from mcb.reports.model import Diagnostic, FileReport, Severity
 from mcb.terrain.jsontext import JsonNumber, from_source_map
 from mcb.terrain.recipe import TerrainRecipe, TerrainRecipeError, validate_recipe
@@ -129,7 +130,7 @@ def lint_text(text: str, file: str) -> FileReport:
 
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
-REQUEST_LIMIT = 1024 * 1024
+REQUEST_LIMIT = SERVER_REQUEST_BYTES
 
 
 def lint_file(path: Path) -> FileReport:
