@@ -105,3 +105,34 @@ def test_dash_is_refused_where_it_cannot_work(cli, args, says, tmp_path, monkeyp
     assert says in result.stderr
     assert result.stdout_bytes == b""
     assert list(tmp_path.iterdir()) == []
+
+
+def _on_a_terminal(args, which: str) -> tuple[int, bytes, bytes]:
+    """Run mcb with ``which`` (stdin or stdout) on a pseudo-terminal; (exit code, stdout bytes, stderr bytes)."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    master, slave = pty.openpty()
+    streams = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, which: slave}
+    proc = subprocess.Popen([sys.executable, "-m", "mcb", *args], stdin=streams["stdin"], stdout=streams["stdout"],
+                            stderr=subprocess.PIPE)
+    os.close(slave)
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:
+        os.close(master)
+    return proc.returncode, out or b"", err
+
+
+def test_stdin_on_a_terminal_is_refused_not_waited_on():
+    code, out, err = _on_a_terminal(["schem", "info", "-"], "stdin")
+    assert code == 2
+    assert b"'-' is stdin, which is a terminal here" in err
+
+
+def test_binary_output_onto_a_terminal_is_refused(tmp_path):
+    code, _, err = _on_a_terminal(["schem", "render", str(HOUSE), "-o", "-"], "stdout")
+    assert code == 2
+    assert b"-o - writes binary data, and stdout is a terminal" in err
