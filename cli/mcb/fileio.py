@@ -24,6 +24,38 @@ def _current_umask() -> int:
 _UMASK = _current_umask()
 
 
+# -- `-`: standard input and output --------------------------------------------------------------------------
+class _Stdout:
+    """The CLI's ``-o -``: :func:`writing` and :func:`write_atomic` send the bytes to stdout. A distinct object, not
+    the string ``-``, so a path named ``-`` from elsewhere (an MCP tool's argument) stays a file name."""
+
+    def __str__(self) -> str:
+        return "-"
+
+    __repr__ = __str__
+
+
+STDOUT = _Stdout()
+
+
+def is_dash(value) -> bool:
+    """Whether the user named ``-`` (stdin or stdout)."""
+    return value is not None and (value is STDOUT or str(value) == "-")
+
+
+def read_stdin(limit: int, what: str = "input") -> bytes:
+    """At most ``limit + 1`` bytes of stdin (the caller refuses the ``+ 1``); refused when stdin is a terminal,
+    where a read would wait for typing."""
+    import sys
+
+    from mcb.errors import UsageError
+
+    stream = sys.stdin
+    if stream is None or getattr(stream, "isatty", lambda: False)():
+        raise UsageError(f"{what} '-' is stdin, which is a terminal here", hint="pipe the file in: `... - < FILE`")
+    return stream.buffer.read(limit + 1)
+
+
 def regular_file_size(path: Path) -> int:
     """The size of ``path``; an InputError saying what it is instead when it is not a regular file."""
     from mcb.errors import InputError
@@ -47,7 +79,7 @@ def refuse_input_as_output(output, inputs, *, option: str = "-o/--output", field
     """A command never writes over a file it reads (only rotate/mirror --in-place do, on purpose): UsageError
     naming ``option`` (the face's name for it; ``field`` goes in the details) when ``output`` is one of
     ``inputs`` (the same file by any path: a link, ``./``, another spelling)."""
-    if output is None or not os.path.exists(output):
+    if output is None or output is STDOUT or not os.path.exists(output):
         return
     for source in inputs:
         if source is None or str(source) == "-":
@@ -70,6 +102,9 @@ def writing(path: str | os.PathLike):
     ``file.unwritable``. (A device or pipe is streamed into by :func:`write_atomic`: `-o /dev/stdout` works.)"""
     from mcb.errors import InputError
 
+    if path is STDOUT:
+        yield STDOUT
+        return
     target = Path(path)
     try:
         check_output_path(target)  # the one check of a path to write, as write_atomic makes it
@@ -86,6 +121,8 @@ def writing(path: str | os.PathLike):
 
 def check_output_path(path: str | os.PathLike) -> None:
     """Raise the OSError a user can act on (naming ``path``, not a temp file) when ``path`` cannot be a new file."""
+    if path is STDOUT:
+        return
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
     if target.is_dir():
@@ -100,10 +137,18 @@ def write_atomic(
     """Write ``data`` (text is UTF-8) to ``path`` atomically and return the path.
 
     ``sync_dir`` also fsyncs the directory so the rename itself survives a power loss (journals, libraries).
+    :data:`STDOUT` writes the bytes to stdout instead (and returns it).
     """
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    if path is STDOUT:
+        import sys
+
+        sys.stdout.flush()
+        sys.stdout.buffer.write(payload)
+        sys.stdout.buffer.flush()
+        return STDOUT
     target = Path(path)
     check_output_path(target)
-    payload = data.encode("utf-8") if isinstance(data, str) else data
     try:
         existing = os.stat(target)  # follows symlinks
     except OSError:
@@ -155,7 +200,8 @@ def write_atomic(
 
 
 # -- reading inputs the user names (recipes, plans, batch files, brushes) ----------------------------------
-MAX_INPUT_BYTES = 16 * 1024 * 1024  # 16x the server's 1 MiB request cap: any real input fits, a runaway pipe stops
+SERVER_REQUEST_BYTES = 1_048_576  # protocol §1.2 step 4: a request body over 1 MiB is refused ("Request exceeds 1 MiB")
+MAX_INPUT_BYTES = 16 * SERVER_REQUEST_BYTES  # any real input fits, a runaway pipe stops
 
 
 def read_input_text(source: str | os.PathLike, what: str) -> str:
@@ -163,14 +209,12 @@ def read_input_text(source: str | os.PathLike, what: str) -> str:
 
     ``what`` names the input in messages ("recipe", "batch file", ...). Raises :class:`mcb.errors.InputError`.
     """
-    import sys
-
     from mcb.errors import InputError
 
     name = "stdin" if str(source) == "-" else str(source)
     try:
         if str(source) == "-":
-            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+            data = read_stdin(MAX_INPUT_BYTES, what)
         else:
             kind = os.stat(source).st_mode
             if not (stat.S_ISREG(kind) or stat.S_ISDIR(kind)):  # a FIFO with no writer would block forever
@@ -198,7 +242,10 @@ def read_input_text(source: str | os.PathLike, what: str) -> str:
 
 def parse_json_input(text: str, what: str, name: str, *, loads=None, hint: str | None = None,
                      empty_hint: str | None = None):
-    """``json.loads(text)`` (or ``loads``) with one-line messages: empty input, where the syntax breaks, nesting."""
+    """``json.loads(text)`` (or ``loads``) with one-line messages: empty input, where the syntax breaks, nesting.
+
+    The default reader refuses ``NaN``/``Infinity`` (not JSON) and numbers too large for a double (``1e999``): sent
+    on, they would be invalid JSON on the wire."""
     import json
 
     from mcb.errors import InputError
@@ -207,7 +254,7 @@ def parse_json_input(text: str, what: str, name: str, *, loads=None, hint: str |
         raise InputError(f"{what} {name} is empty",
                          hint=empty_hint or f"a {what} is a JSON document; is it the right file?")
     try:
-        return (loads or json.loads)(text)
+        return loads(text) if loads else json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
     except json.JSONDecodeError as error:
         raise InputError(f"{what} {name} is not valid JSON at line {error.lineno}, column {error.colno}: "
                          f"{error.msg[:1].lower()}{error.msg[1:]}", hint=hint) from None
@@ -221,3 +268,16 @@ def parse_json_input(text: str, what: str, name: str, *, loads=None, hint: str |
         raise InputError(f"{what} {name} is not usable JSON: {problem}", hint=hint) from None
     except RecursionError:
         raise InputError(f"{what} {name} is not usable JSON: nesting too deep") from None
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    import math
+
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is too large for a number")
+    return value

@@ -17,8 +17,12 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-# What Rich drops from printed text (BEL, BS, VT, FF, CR); the plain path drops them too.
-_CONTROL_CODES = dict.fromkeys((7, 8, 11, 12, 13))
+def _escaped_lines(message: str) -> str:
+    """``message`` with every control character but its line breaks shown escaped (:func:`mcb.wording.shown`):
+    messages quote paths and file contents, which must not drive the terminal."""
+    from mcb.wording import shown
+
+    return message if message.isprintable() else "\n".join(shown(line) for line in message.split("\n"))
 
 
 def color_allowed(no_color_flag: bool = False, stream=None) -> bool:
@@ -69,6 +73,7 @@ class Terminal:
         self.no_color = no_color
         self._out = None
         self._err = None
+        self._data_to_stderr = False
         for stream in (sys.stdout, sys.stderr):
             _escape_unencodable(stream)
 
@@ -98,13 +103,18 @@ class Terminal:
         return self._err
 
     # -- data (stdout) -----------------------------------------------------
+    def divert_lines(self) -> None:
+        """Send :meth:`line` and :meth:`kv` text to stderr from now on: stdout carries a file (``-o -``), so a
+        command's summary becomes a diagnostic."""
+        self._data_to_stderr = True
+
     def json(self, data: Any) -> None:
         sys.stdout.write(to_json_text(data) + "\n")
         sys.stdout.flush()
 
     def line(self, text: str = "") -> None:
         """A plain line of data on stdout (no markup interpretation)."""
-        sys.stdout.write(text + "\n")
+        (sys.stderr if self._data_to_stderr else sys.stdout).write(text + "\n")
 
     def rich(self, renderable: Any) -> None:
         self.out.print(renderable)
@@ -159,9 +169,10 @@ class Terminal:
 
     # -- diagnostics (stderr) ------------------------------------------------
     def _status(self, prefix: str, style: str, message: str) -> None:
+        message = _escaped_lines(message)
         if self._err is None and not color_allowed(self.no_color, sys.stderr):
             # Plain text needs no Rich (importing it costs more than a small command's whole work).
-            sys.stderr.write(prefix + message.translate(_CONTROL_CODES) + "\n")
+            sys.stderr.write(prefix + message + "\n")
             return
         from rich.markup import escape
 
@@ -169,7 +180,7 @@ class Terminal:
 
     def info(self, message: str) -> None:
         if self.verbosity >= 0:
-            sys.stderr.write(message + "\n")
+            sys.stderr.write(_escaped_lines(message) + "\n")
 
     def success(self, message: str) -> None:
         if self.verbosity >= 0:
@@ -188,10 +199,18 @@ class Terminal:
             self._status("debug: ", "dim", message)
 
     # -- progress (stderr) -----------------------------------------------
+    @property
+    def animated(self) -> bool:
+        """Whether progress bars and spinners may draw on stderr: a TTY, not quiet, and neither --no-color, NO_COLOR
+        nor TERM=dumb (README: they turn colour and progress bars off; FORCE_COLOR colours, it does not animate)."""
+        if self.verbosity < 0 or self.no_color or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+            return False
+        return bool(getattr(sys.stderr, "isatty", lambda: False)())
+
     @contextlib.contextmanager
     def progress(self, description: str, total: float | None = None) -> Iterator["ProgressHandle"]:
-        """A progress bar on stderr; a silent no-op when stderr is not a TTY or output is quiet."""
-        if self.verbosity < 0 or not sys.stderr.isatty():
+        """A progress bar on stderr; a silent no-op unless :attr:`animated`."""
+        if not self.animated:
             yield ProgressHandle(None, None)
             return
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn

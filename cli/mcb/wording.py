@@ -44,3 +44,32 @@ def positions_written(written: int | None, total: int | None, processed: int | N
 
 
 EMPTY_TABLE = "none"  # what a table with no rows prints instead of a header over nothing
+
+
+_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def shown(text) -> str:
+    """A path (or any user-given name) as a human sees it in text output: control characters (C0, DEL, C1, line
+    separators, bidi overrides) written as escapes (``\\x1b``, ``\\n``, ``\\u202e``), so a file name cannot set
+    the terminal's title, colour it or forge an extra line (``::error``); everything else unchanged. JSON keeps
+    the exact name."""
+    text = str(text)
+    if text.isprintable():  # the common case, one C-level scan (printable: no control characters at all)
+        return text
+    return "".join(_escape(ch) for ch in text)
+
+
+# Line and paragraph separators and the bidirectional embeddings/overrides/isolates, which reorder what follows.
+_INVISIBLE_LAYOUT = frozenset("\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _escape(ch: str) -> str:
+    code = ord(ch)
+    if ch in _NAMED_ESCAPES:
+        return _NAMED_ESCAPES[ch]
+    if code < 0x20 or 0x7F <= code < 0xA0:
+        return f"\\x{code:02x}"
+    if ch in _INVISIBLE_LAYOUT:
+        return f"\\u{code:04x}"
+    return ch

@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 
-def test_plain_status_lines_keep_brackets_drop_control_codes_and_skip_rich():
+def test_plain_status_lines_keep_brackets_escape_control_codes_and_skip_rich():
     script = ("import sys\n"
               "from mcb.terminal import Terminal\n"
               "Terminal().error('bad\\rstate minecraft:oak_stairs[facing=east] :smile:', 'try [this]')\n"
@@ -14,7 +14,7 @@ def test_plain_status_lines_keep_brackets_drop_control_codes_and_skip_rich():
               "sys.stdout.write(str('rich' in sys.modules))\n")
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
                           env={"NO_COLOR": "1", "PATH": "/usr/bin:/bin"})
-    assert proc.stderr == ("error: badstate minecraft:oak_stairs[facing=east] :smile:\n"
+    assert proc.stderr == ("error: bad\\rstate minecraft:oak_stairs[facing=east] :smile:\n"
                            "hint: try [this]\n"
                            "warning: careful\n")
     assert proc.stdout == "False"

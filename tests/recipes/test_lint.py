@@ -236,10 +236,10 @@ def test_block_budget_counts_unique_positions(linter):
     assert "10 distinct blocks" in diagnostic.message and "Recipe block limit exceeded" in diagnostic.message
 
 
-def test_request_size_warning(linter):
+def test_a_recipe_over_the_server_request_limit_is_an_error(linter):
     text = json.dumps(recipe(box((0, 0, 0), (0, 0, 0)))) + " " * (1024 * 1024)
     found, report = findings(linter, text)
-    assert found == [("recipe.file.size", "", 1, 1)] and report.warnings == 1
+    assert found == [("recipe.file.size", "", 1, 1)] and report.errors == 1
 
 
 @pytest.mark.parametrize(("document", "kind"), [

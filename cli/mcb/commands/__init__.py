@@ -59,5 +59,5 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "recovery": ("admin_commands", ADMIN, "Review and abandon interrupted operations (admin token)."),
     "rpc": ("rpc_commands", ADMIN, "Call any RPC method with raw JSON params and print the raw result (always "
             "JSON)."),
-    "help": ("help", ADMIN, "Show a help topic."),
+    "help": ("help", ADMIN, "Show a help topic, or list the topics."),
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from pathlib import Path
 from typing import Annotated
@@ -13,7 +14,7 @@ from mcb.commands.rpc_support import (
 )
 from mcb.errors import NetworkError, ServerError, UsageError
 from mcb.options import JsonOpt
-from mcb.wording import plural
+from mcb.wording import plural, shown
 
 camera_app = typer.Typer(help="Saved cameras and screenshots through the spectator camera.", no_args_is_help=True)
 chat_app = typer.Typer(help="In-game /ai chat queue (admin token; normally the bridge does this).", no_args_is_help=True)
@@ -51,9 +52,11 @@ def parse_pose(text: str, fov: int | None, width: int | None, height: int | None
     try:
         if len(parts) != 5:
             raise ValueError
-        x, y, z, yaw, pitch = (float(p) for p in parts)
+        x, y, z, yaw, pitch = numbers = [float(p) for p in parts]
+        if not all(math.isfinite(n) for n in numbers):  # nan, inf, 1e999: not JSON, the request would be invalid
+            raise ValueError
     except ValueError:
-        raise UsageError(f"--pose expects x,y,z,yaw,pitch numbers, got {text!r}") from None
+        raise UsageError(f"--pose expects x,y,z,yaw,pitch finite numbers, got {text!r}") from None
     pose: dict = {"x": x, "y": y, "z": z, "yaw": yaw, "pitch": pitch}
     for key, value in (("fov", fov), ("width", width), ("height", height)):
         if value is not None:
@@ -115,7 +118,7 @@ def camera_capture(
     write_text_atomic(output, image)
     data = {k: v for k, v in result.wire().items() if k != "imageBase64"}
     data["image"] = str(output)
-    term.emit(data, lambda: term.line(f"wrote {output} ({result.width}×{result.height}, {plural(len(image), 'byte')})"))
+    term.emit(data, lambda: term.line(f"wrote {shown(output)} ({result.width}×{result.height}, {plural(len(image), 'byte')})"))
 
 
 @chat_app.command("poll", epilog=EXIT_CODES_HELP)

@@ -10,6 +10,7 @@ import typer
 from mcb.errors import UsageError
 from mcb.commands.rpc_support import json_terminal
 from mcb.options import JsonOpt
+from mcb.wording import shown
 
 config_app = typer.Typer(
     help="Client settings: server URL, scope, profiles and token files. Precedence: flag > MCB_* env > "
@@ -88,7 +89,7 @@ def init(
         "agent_token_file": str(agent_token_file) if agent_token_file else None,
     }
     path = set_profile_values(profile, {k: v for k, v in updates.items() if v is not None}, activate=True)
-    term.emit({"file": str(path), "profile": profile}, lambda: term.line(f"profile {profile!r} written to {path} (active)"))
+    term.emit({"file": str(path), "profile": profile}, lambda: term.line(f"profile {profile!r} written to {shown(path)} (active)"))
 
 
 @config_app.command("use", epilog=EPILOG)
@@ -135,7 +136,7 @@ def set_value(
     name = profile or load_user_config().get("profile") or "default"
     path = set_profile_values(name, {key: value})
     term.emit({"file": str(path), "profile": name, "key": key},
-              lambda: term.line(f"{key} set in profile {name!r} ({path})"))
+              lambda: term.line(f"{key} set in profile {name!r} ({shown(path)})"))
 
 
 def register(app: typer.Typer) -> None:

@@ -8,7 +8,7 @@ import typer
 
 from mcb.options import JsonOpt, terminal
 
-TOPICS = ("exit-codes", "environment")
+TOPICS = {"exit-codes": "what each exit code means", "environment": "the environment variables mcb reads"}
 
 ENVIRONMENT = [
     ("MCB_SERVER", "RPC server URL (overrides config files; --server overrides it)"),
@@ -25,14 +25,16 @@ ENVIRONMENT = [
 
 def help_topic(
     ctx: typer.Context,
-    topic: Annotated[str, typer.Argument(help="One of: exit-codes, environment.",
+    topic: Annotated[str | None, typer.Argument(help="One of: exit-codes, environment (none: list them).",
                                          autocompletion=lambda incomplete: [t for t in TOPICS
-                                                                            if t.startswith(incomplete)])],
+                                                                            if t.startswith(incomplete)])] = None,
     json_: JsonOpt = False,
 ) -> None:
-    """Show a help topic.
+    """Show a help topic, or list the topics.
 
     Examples:
+
+        mcb help
 
         mcb help exit-codes
 
@@ -41,7 +43,11 @@ def help_topic(
     from mcb.errors import EXIT_CODE_TABLE, UsageError
 
     term = terminal(ctx, json_)
-    if topic == "exit-codes":
+    if topic is None:
+        data = [{"topic": t, "about": about} for t, about in TOPICS.items()]
+        term.emit(data, lambda: [term.line("help topics (mcb help TOPIC; commands: mcb --help):"),
+                                 term.kv([(f"  {t}", about) for t, about in TOPICS.items()])])
+    elif topic == "exit-codes":
         data = [{"code": c, "name": n, "meaning": m} for c, n, m in EXIT_CODE_TABLE]
         term.emit(data, lambda: term.table(["code", "name", "meaning"], [(c, n, m) for c, n, m in EXIT_CODE_TABLE]))
     elif topic == "environment":

@@ -109,10 +109,16 @@ def compile_(
     from mcb.fileio import refuse_input_as_output
     from mcb.recipes.source import compile_file
 
+    from mcb.commands.stdio import output_target
+    from mcb.fileio import is_dash
+
     term = terminal(ctx, json_)
+    if is_dash(schem) and is_dash(png):
+        raise UsageError("--schem - and --png - would both write to stdout", hint="send one of them to a file")
+    schem, png = output_target(term, schem, "--schem"), output_target(term, png, "--png")
     refuse_input_as_output(schem, [file], option="--schem")
     refuse_input_as_output(png, [file], option="--png")
-    if schem is not None and png is not None and Path(os.path.abspath(schem)) == Path(os.path.abspath(png)):
+    if schem is not None and png is not None and not is_dash(schem) and not is_dash(png) and Path(os.path.abspath(schem)) == Path(os.path.abspath(png)):
         raise UsageError("--schem and --png name the same file", hint="give each output its own name")
     registry = load_registry(mc_version)
     compiled = compile_file(file, registry, max_blocks=max_plan_blocks)
@@ -133,7 +139,9 @@ def compile_(
 def _print_summary(term, summary: dict) -> None:
     bounds = summary["bounds"]
     budgets = summary["budgets"]
-    pairs = [("file", summary["file"]), ("blocks", f"{summary['block_count']:,}")]
+    from mcb.wording import shown
+
+    pairs = [("file", shown(summary["file"])), ("blocks", f"{summary['block_count']:,}")]
     if bounds:
         lo, hi, size = bounds["min"], bounds["max"], bounds["size"]
         pairs.append(("bounds", f"({lo['x']}, {lo['y']}, {lo['z']}) .. ({hi['x']}, {hi['y']}, {hi['z']})  "
@@ -142,7 +150,7 @@ def _print_summary(term, summary: dict) -> None:
         used, limit = budgets[name]["used"], budgets[name]["limit"]
         pairs.append((f"{name} budget", f"{used:,} / {limit:,} ({100 * used / limit:.1f}%)"))
     for kind, path in summary.get("outputs", {}).items():
-        pairs.append((kind, path))
+        pairs.append((kind, shown(path)))
     if "schematic" in summary.get("outputs", {}) and bounds:
         lo = bounds["min"]
         pairs.append(("import at", f"target {{x: {lo['x']}, y: {lo['y']}, z: {lo['z']}}} (air cells clear what is "

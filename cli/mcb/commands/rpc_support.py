@@ -69,10 +69,9 @@ SPINNER_DELAY = 1.0  # a write that answers within a second needs no spinner
 
 @contextlib.contextmanager
 def spinner_after(term, text: str, delay: float = SPINNER_DELAY):
-    """A spinner on stderr once a write has taken ``delay`` seconds; nothing when stderr is not a TTY (or -q)."""
-    import sys
-
-    if term is None or term.verbosity < 0 or not sys.stderr.isatty():
+    """A spinner on stderr once a write has taken ``delay`` seconds; nothing unless ``term.animated`` (a TTY, not
+    -q, no NO_COLOR/--no-color)."""
+    if term is None or not term.animated:
         yield
         return
     import threading

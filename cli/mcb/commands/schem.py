@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from mcb.options import FormatOpt, JsonOpt, McVersionOpt, complete_profile, complete_sponge_format, terminal
-from mcb.wording import plural
+from mcb.wording import plural, shown
 
 schem_app = typer.Typer(
     help="Sponge schematics (.schem) offline: validate against the server's import subset or the Sponge spec, "
@@ -85,7 +85,7 @@ def _print_info(term, data: dict) -> None:
     server = data["server"]
     verdict = "accepted" if server["accepted"] else f"rejected: {server['message']}"
     term.kv([
-        ("file", data["file"]),
+        ("file", shown(data["file"])),
         ("format", data["format"] + (" (gzip)" if data["compressed"] else " (raw NBT)")),
         ("DataVersion", f"{data['data_version']}" + (f" (Minecraft {data['release']})" if data["release"] else "")),
         ("size", f"{size['width']} x {size['height']} x {size['length']} (W x H x L) = {plural(data['volume'], 'cell')}"),
@@ -136,13 +136,16 @@ def convert(
     from mcb.schematics.edit_request import sponge_version
     from mcb.schematics.inspect import convert_schematic
 
+    from mcb.commands.stdio import output_target
+
     term = terminal(ctx, json_)
+    output = output_target(term, output)
     refuse_input_as_output(output, [file], hint="convert never rewrites its input: write a new file")
     result = convert_schematic(file, output, version=sponge_version(to), drop_extras=drop_extras,
                                mc_version=mc_version)
 
     def human() -> None:
-        term.line(f"wrote {result['output']} ({result['to']}, {plural(result['bytes'], 'byte')}, offset {result['offset']})")
+        term.line(f"wrote {shown(result['output'])} ({result['to']}, {plural(result['bytes'], 'byte')}, offset {result['offset']})")
         for dropped in result["dropped"]:
             term.warn(f"dropped {dropped}")
         for note in result["notes"]:

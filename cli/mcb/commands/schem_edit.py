@@ -15,6 +15,7 @@ from mcb.options import (
     JsonOpt, McVersionOpt, complete_axis, complete_rules, complete_sponge_format, complete_turn, complete_view, terminal,
 )
 from mcb.schematics.render_limits import SCALE_MAX, SCALE_MIN
+from mcb.wording import shown
 
 FileArg = Annotated[Path, typer.Argument(metavar="FILE", readable=False, help="Sponge schematic (.schem, v1/v2/v3).")]
 OutOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Where to write the result.")]
@@ -108,12 +109,15 @@ def render(
     from mcb.schematics.render import render_file
     from mcb.schematics.render_limits import VIEWS
 
+    from mcb.commands.stdio import output_target
+
     term = terminal(ctx, json_)
+    output = output_target(term, output)
     refuse_input_as_output(output, [file], hint="write the PNG to a new file")
     if view not in VIEWS:
         raise UsageError(f"--view must be top, iso or both, not {view!r}")
     summary = render_file(file, output, view, scale)
-    term.emit(summary, lambda: term.line(f"wrote {summary['output']} ({summary['width']}x{summary['height']} px, "
+    term.emit(summary, lambda: term.line(f"wrote {shown(summary['output'])} ({summary['width']}x{summary['height']} px, "
                                          f"{summary['view']} view)"))
 
 

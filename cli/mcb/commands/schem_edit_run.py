@@ -9,8 +9,10 @@ from pathlib import Path
 def run_edit(term, file: Path, *, degrees: int | None = None, axis: str | None = None, output: Path | None,
              rules: str, fmt: str | None, in_place: bool, mc_version: str | None) -> None:
     """Rotate (``degrees``) or mirror (``axis``) ``file`` and print the summary through ``term``."""
+    from mcb.commands.stdio import output_target
     from mcb.schematics.edit_request import check_edit_request
 
+    output = output_target(term, output)
     target, rules, version = check_edit_request(file, degrees=degrees, axis=axis, output=output, in_place=in_place,
                                                 rules=rules, fmt=fmt)
     from mcb.background import settle_numpy_for_one_shot
@@ -24,12 +26,12 @@ def run_edit(term, file: Path, *, degrees: int | None = None, axis: str | None =
 
 
 def _print_edit(term, summary: dict) -> None:
-    from mcb.wording import plural
+    from mcb.wording import plural, shown
 
     def human() -> None:
         what = (f"rotated {summary['degrees']}°" if summary["operation"] == "rotate"
                 else f"mirrored across {summary['axis']}")
-        term.line(f"{what} ({plural(summary['rules'], 'rule')}, Minecraft {summary['release']}): {summary['output']}")
+        term.line(f"{what} ({plural(summary['rules'], 'rule')}, Minecraft {summary['release']}): {shown(summary['output'])}")
         term.kv([
             ("size (W x H x L)", " x ".join(str(v) for v in summary["size"])),
             ("offset", ", ".join(str(v) for v in summary["offset"])),

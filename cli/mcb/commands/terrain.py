@@ -9,7 +9,7 @@ import typer
 
 from mcb.options import FormatOpt, JsonOpt, terminal
 from mcb.terrain.limits import DEFAULT_RESOLUTION, DEFAULT_TILE_BUDGET, RESOLUTION_MAX, RESOLUTION_MIN
-from mcb.wording import plural
+from mcb.wording import plural, shown
 
 terrain_app = typer.Typer(
     help="Terrain recipes and brushes: lint, preview (offline or via the server), tiles, prepare/apply, brush.",
@@ -95,7 +95,10 @@ def preview(
     """
     from mcb.commands.rpc_support import check_output
 
+    from mcb.commands.stdio import output_target
+
     term = terminal(ctx, json_)
+    output = output_target(term, output)
     check_output(output, recipe)
     if offline:
         from mcb.terrain.offline import offline_picture
@@ -140,7 +143,7 @@ def _show_preview(term, r: dict) -> None:
         ("surface", f"{r['sampled_height_min']} .. {r['sampled_height_max']} "
                     f"({plural(r['clipped_samples'], 'sample')} outside the envelope's Y range)"),
         ("tiles", f"{r['tile_count']} of edge {r['tile_edge']} (budget {r['tile_budget']}, {r['tile_order']})"),
-        ("image", r.get("image") or "(not written; use -o FILE)"),
+        ("image", shown(r.get("image") or "(not written; use -o FILE)")),
     ])
 
 
@@ -320,7 +323,10 @@ def brush(
     from mcb.terrain.jsontext import loads_keeping_numbers, to_plain
     from mcb.terrain.offline import read_json_text
 
+    from mcb.commands.stdio import output_target
+
     term = terminal(ctx, json_)
+    output = output_target(term, output)
     try:
         obj = loads_keeping_numbers(read_json_text(brush_file, "brush"))
     except ValueError as error:
@@ -376,7 +382,7 @@ def _show_brush(term, r: dict, stream=None) -> None:
              ("surface", f"{r['height_min']} .. {r['height_max']}"), ("read dependencies", r["dependency_blocks"])]
     if r.get("plan_id"):
         pairs += [("plan id", r["plan_id"]), ("plan hash", r["plan_hash"]), ("changed blocks", r["changed_blocks"])]
-    pairs.append(("image", r.get("image") or "(not written; use -o FILE)"))
+    pairs.append(("image", shown(r.get("image") or "(not written; use -o FILE)")))
     if stream is None:
         term.kv(pairs)
     else:

@@ -27,11 +27,10 @@ from mcb.recipes.compile import (
     BLOCK_PATTERN, RecipeRejected, compile_geometry, scan_budget,
 )
 from mcb.recipes.jsonpos import JsonSyntaxError, SourceMap, parse_with_positions
+from mcb.recipes.limits import MAX_RECIPE_BYTES, TOO_LARGE_HINT, too_large
 from mcb.recipes.lint_schema import explain_schema_error
 from mcb.reports.model import Diagnostic, FileReport, Severity
 
-MAX_FILE_BYTES = 16 * 1024 * 1024
-REQUEST_BODY_LIMIT = 1024 * 1024
 _validator = None
 
 
@@ -67,15 +66,14 @@ class RecipeLinter:
     def lint_file(self, path: Path) -> FileReport:
         name = str(path)
         size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            return FileReport(name, [Diagnostic(R.FILE_SIZE, Severity.ERROR, f"file is {size} bytes; recipes over "
-                                                f"{MAX_FILE_BYTES} bytes are not read", name, "", 1, 1)])
-        return self.lint_bytes(path.read_bytes(), name)
+        if size > MAX_RECIPE_BYTES:
+            return _too_large(name, size)
+        with path.open("rb") as handle:
+            return self.lint_bytes(handle.read(MAX_RECIPE_BYTES + 1), name)
 
     def lint_bytes(self, data: bytes, name: str) -> FileReport:
-        if len(data) > MAX_FILE_BYTES:  # stdin is read only this far (plus one byte to tell)
-            return FileReport(name, [Diagnostic(R.FILE_SIZE, Severity.ERROR, f"more than {MAX_FILE_BYTES} bytes; "
-                                                "recipes this large are not read", name, "", 1, 1)])
+        if len(data) > MAX_RECIPE_BYTES:  # stdin is read only this far (plus one byte to tell)
+            return _too_large(name)
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as error:
@@ -84,6 +82,8 @@ class RecipeLinter:
         return self.lint_text(text, name)
 
     def lint_text(self, text: str, name: str) -> FileReport:
+        if len(text) > MAX_RECIPE_BYTES // 4 and len(text.encode("utf-8")) > MAX_RECIPE_BYTES:  # (4 bytes a char at most)
+            return _too_large(name, len(text.encode("utf-8")))
         return _FileLint(self, text, name).run()
 
     def state_verdict(self, state: str) -> tuple | None:
@@ -156,9 +156,6 @@ class _FileLint:
             self.add(R.NOT_BUILD_RECIPE, f"this is {other}, not {what}; not linted", "",
                      other_document_hint(other, "`mcb recipe lint`"), severity=Severity.WARNING)
         elif recipe is not _SYNTAX_ERROR:
-            if len(self.text.encode("utf-8")) > REQUEST_BODY_LIMIT:
-                self.add(R.FILE_SIZE, "recipe is larger than the server's 1 MiB request body limit", "",
-                         "split it into several recipes", severity=Severity.WARNING)
             compiled = self.try_compile(recipe)
             if compiled is not None:
                 # The server's compiler accepted every key, type, range and budget, so the schema (no stricter
@@ -316,6 +313,11 @@ class _FileLint:
 
 
 _SYNTAX_ERROR = object()
+
+
+def _too_large(name: str, size: int | None = None) -> FileReport:
+    """The report of a recipe over the server's request limit: one error, the file not linted further."""
+    return FileReport(name, [Diagnostic(R.FILE_SIZE, Severity.ERROR, too_large(size), name, "", 1, 1, TOO_LARGE_HINT)])
 
 
 def _other_document_kind(value) -> str | None:

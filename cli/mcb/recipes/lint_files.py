@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 from mcb.reports.model import FileReport
@@ -41,13 +40,15 @@ def lint_paths(paths: list[str | os.PathLike], *, mc_version: str | None = None,
                globs: list[str] | None = None, excludes: list[str] | None = None, jobs: int | None = None,
                progress=None, mcp_bridge: bool = False) -> list[FileReport]:
     from mcb.blocks.registry import load_registry
-    from mcb.recipes.lint import MAX_FILE_BYTES, RecipeLinter, recipe_validator
+    from mcb.fileio import read_stdin as stdin_bytes
+    from mcb.recipes.lint import RecipeLinter, recipe_validator
+    from mcb.recipes.limits import MAX_RECIPE_BYTES
     from mcb.reports.runner import check_files
 
     read_stdin = any(str(p) == "-" for p in paths)
     files = collect_recipe_files([p for p in paths if str(p) != "-"], globs or DEFAULT_GLOBS, list(excludes or []))
     linter = RecipeLinter(registry=load_registry(mc_version), max_blocks=max_blocks, mcp_bridge=mcp_bridge)
     recipe_validator()  # build the validator once, before any worker thread starts
-    reports = [linter.lint_bytes(sys.stdin.buffer.read(MAX_FILE_BYTES + 1), "<stdin>")] if read_stdin else []
+    reports = [linter.lint_bytes(stdin_bytes(MAX_RECIPE_BYTES, "FILE"), "<stdin>")] if read_stdin else []
     # Linting is pure Python (the GIL is held throughout), so worker threads only add switching overhead.
     return reports + check_files(files, linter.lint_file, jobs=jobs or 1, progress=progress)

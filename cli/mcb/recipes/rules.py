@@ -38,7 +38,7 @@ DESCRIPTIONS: dict[str, str] = {
     JSON_DUPLICATE_KEY: "An object has the same key twice (the later value is used)",
     JSON_BOM: "The file starts with a UTF-8 byte-order mark",
     ENCODING: "The file is not UTF-8",
-    FILE_SIZE: "The file is too large to read, or larger than the server's 1 MiB request limit",
+    FILE_SIZE: "The recipe is larger than the server's 1 MiB request limit",
     SCHEMA: "The recipe does not match the recipe schema",
     SCHEMA_KEY: "A $schema key: the server refuses every unknown key",
     UNKNOWN_KEY: "A key the server does not accept",

@@ -2,26 +2,26 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from mcb.errors import InputError
-from mcb.fileio import regular_file_size, write_atomic
+from mcb.fileio import read_stdin, regular_file_size, write_atomic
 from mcb.recipes.compile import CompiledRecipe, RecipeRejected, compile_recipe
 from mcb.recipes.jsonpos import JsonSyntaxError, SourceMap, parse_with_positions
+from mcb.recipes.limits import MAX_RECIPE_BYTES, TOO_LARGE_HINT, too_large
 
-MAX_RECIPE_BYTES = 16 * 1024 * 1024
 
 
 def read_recipe_text(path: Path) -> str:
     """The file's text (``-`` reads stdin), BOM removed; InputError for a missing, huge or non-UTF-8 file."""
     if str(path) == "-":
-        return _decode(sys.stdin.buffer.read(MAX_RECIPE_BYTES + 1), "<stdin>")
+        return _decode(read_stdin(MAX_RECIPE_BYTES, "FILE"), "<stdin>")
     size = regular_file_size(path)  # missing, a directory, a pipe (a FIFO with no writer would block forever)
     if size > MAX_RECIPE_BYTES:
-        raise InputError(f"{path}: {size} bytes is too large for a recipe", hint="recipes must be under 1 MiB")
+        raise InputError(f"{path}: {too_large(size)}", hint=TOO_LARGE_HINT, code="recipe.file.size")
     try:
-        data = path.read_bytes()
+        with path.open("rb") as handle:
+            data = handle.read(MAX_RECIPE_BYTES + 1)  # grown since the stat: still no further
     except OSError as error:
         raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
     return _decode(data, path)
@@ -29,8 +29,7 @@ def read_recipe_text(path: Path) -> str:
 
 def _decode(data: bytes, path: Path | str) -> str:
     if len(data) > MAX_RECIPE_BYTES:
-        raise InputError(f"{path}: more than {MAX_RECIPE_BYTES} bytes is too large for a recipe",
-                         hint="recipes must be under 1 MiB")
+        raise InputError(f"{path}: {too_large()}", hint=TOO_LARGE_HINT, code="recipe.file.size")
     try:
         return data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as error:

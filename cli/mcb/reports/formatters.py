@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from mcb import __version__
 from mcb.errors import UsageError
 from mcb.reports.model import Diagnostic, FileReport, Severity
+from mcb.wording import shown
 
 FORMATS = ("text", "json", "github", "sarif", "junit")
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -68,16 +69,18 @@ def _location(d: Diagnostic, fallback_file: str) -> str:
 
 
 def _render_text(reports, *, tool, strict, rules) -> str:
+    # Names and messages (which quote file contents) are shown escaped: a control character in either could
+    # retitle the terminal or forge a line such as `::error` (JSON, SARIF and the rest keep them exact).
     lines: list[str] = []
     for report in reports:
         if not report.diagnostics:
-            lines.append(f"{report.file}: ok")
+            lines.append(f"{shown(report.file)}: ok")
             continue
         for d in report.diagnostics:
-            where = f" at {d.pointer}" if d.pointer else ""
-            lines.append(f"{_location(d, report.file)}: {d.severity.value}[{d.rule}]{where}: {d.message}")
+            where = f" at {shown(d.pointer)}" if d.pointer else ""
+            lines.append(f"{shown(_location(d, report.file))}: {d.severity.value}[{d.rule}]{where}: {shown(d.message)}")
             if d.hint:
-                lines.append(f"    hint: {d.hint}")
+                lines.append(f"    hint: {shown(d.hint)}")
     lines.append(summary_line(reports, strict))
     return "\n".join(lines) + "\n"
 
@@ -136,6 +139,13 @@ def _rule_ids(reports: Iterable[FileReport]) -> list[str]:
     return sorted({d.rule for r in reports for d in r.diagnostics})
 
 
+def _uri(path: str) -> str:
+    """A relative URI reference for a path: its bytes percent-encoded but for ``/`` (SARIF artifactLocation.uri)."""
+    from urllib.parse import quote
+
+    return quote(os.fsencode(path.replace(os.sep, "/")), safe="/")
+
+
 def _render_sarif(reports, *, tool, strict, rules) -> str:
     rule_ids = _rule_ids(reports)
     index = {rule: i for i, rule in enumerate(rule_ids)}
@@ -147,7 +157,7 @@ def _render_sarif(reports, *, tool, strict, rules) -> str:
                 region["startColumn"] = d.column
             location = {
                 "physicalLocation": {
-                    "artifactLocation": {"uri": (d.file or report.file).replace(os.sep, "/")},
+                    "artifactLocation": {"uri": _uri(d.file or report.file)},
                     "region": region,
                 }
             }
@@ -187,17 +197,18 @@ def _render_junit(reports, *, tool, strict, rules) -> str:
     for report in reports:
         if not report.diagnostics:
             tests += 1
-            cases.append(f"    <testcase classname={quoteattr(report.file)} name={quoteattr(tool)}/>")
+            cases.append(f"    <testcase classname={quoteattr(shown(report.file))} name={quoteattr(tool)}/>")
             continue
         for d in report.diagnostics:
             tests += 1
             failing = d.severity is Severity.ERROR or (strict and d.severity is Severity.WARNING)
             where = _location(d, report.file) + (f" {d.pointer}" if d.pointer else "")
-            body = escape(f"{where}: {d.message}" + (f"\nhint: {d.hint}" if d.hint else ""))
-            head = f"    <testcase classname={quoteattr(report.file)} name={quoteattr(d.rule)}>"
+            # XML 1.0 cannot carry control characters, even as references: shown escaped, as in the text format
+            body = escape(shown(f"{where}: {d.message}") + (f"\nhint: {shown(d.hint)}" if d.hint else ""))
+            head = f"    <testcase classname={quoteattr(shown(report.file))} name={quoteattr(d.rule)}>"
             if failing:
                 failures += 1
-                inner = f"<failure message={quoteattr(d.message)} type={quoteattr(d.severity.value)}>{body}</failure>"
+                inner = f"<failure message={quoteattr(shown(d.message))} type={quoteattr(d.severity.value)}>{body}</failure>"
             else:
                 inner = f"<system-out>{body}</system-out>"
             cases.append(f"{head}{inner}</testcase>")

@@ -34,6 +34,9 @@ def collect_files(paths: Iterable[str | os.PathLike], patterns: list[str], *, ex
 
     for raw in paths:
         path = Path(raw)
+        if str(raw) == "-":  # stdin, read by the checker (once, however often it is named)
+            add(path)
+            continue
         if _excluded(path, exclude):
             continue
         if path.is_dir():

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcb.errors import InputError
-from mcb.fileio import regular_file_size
+from mcb.fileio import is_dash, read_stdin, regular_file_size
 from mcb.schematics.nbt import Compound, NbtError, ReadLimits, ReadStats, read_nbt
 
 # Lists whose entries' contents validation only checks, never reads (their payload is opaque to every rule).
@@ -85,9 +85,15 @@ DUPLICATE_NAME = "a compound names the same tag twice (readers keep one of them;
 
 
 def read_source(source: str | os.PathLike | bytes, limits: ReadLimits) -> tuple[bytes, str | None]:
-    """File bytes (size-capped before reading) and a display path."""
+    """File bytes (size-capped before reading) and a display path; ``-`` reads stdin (shown as ``stdin``)."""
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source), None
+    if is_dash(source):
+        data = read_stdin(limits.max_compressed, "FILE")
+        if len(data) > limits.max_compressed:
+            raise NbtError(f"stdin is larger than the {limits.max_compressed} byte limit",
+                           rule="nbt.limit.compressed", pointer="/")
+        return data, "stdin"
     path = Path(source)
     size = regular_file_size(path)
     try:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from mcb.blocks.transform import MIRROR_AXES, ROTATIONS, RULE_SETS
 from mcb.errors import InputError, UsageError
-from mcb.fileio import refuse_input_as_output, regular_file_size
+from mcb.fileio import is_dash, refuse_input_as_output, regular_file_size
 
 SPONGE_FORMATS = {"v2": 2, "2": 2, "v3": 3, "3": 3}
 
@@ -20,7 +20,7 @@ def check_edit_request(source: Path, *, degrees: int | None, axis: str | None, o
     """(the file to write, the rule set, the Sponge version to write or None) for a rotate (``degrees``) or a
     mirror (``axis``) of ``source``; UsageError/InputError for arguments that cannot work."""
     if axis is None:
-        if degrees not in ROTATIONS:
+        if degrees not in ROTATIONS or not degrees:  # 0 is no turn (the import's rotation, not an edit)
             raise UsageError(f"--degrees must be 90, 180 or 270, not {degrees}", details={"field": "degrees"})
     elif axis not in MIRROR_AXES:
         raise UsageError(f"--axis must be x or z, not {axis!r}", hint="x swaps east/west, z swaps north/south",
@@ -30,11 +30,16 @@ def check_edit_request(source: Path, *, degrees: int | None, axis: str | None, o
 
 def edit_target(source: Path, output: Path | None, in_place: bool) -> Path:
     """The file an edit writes: ``output``, or ``source`` itself with ``in_place``."""
-    try:
-        regular_file_size(source)
-    except InputError as error:
-        error.details = {"field": "path"}
-        raise
+    if is_dash(source):  # stdin: read once, later; there is no file to rewrite
+        if in_place:
+            raise UsageError("--in-place cannot rewrite stdin ('-')", hint="write the result with -o FILE or -o -",
+                             details={"field": "in_place"})
+    else:
+        try:
+            regular_file_size(source)
+        except InputError as error:
+            error.details = {"field": "path"}
+            raise
     if in_place and output is not None:
         raise UsageError("give either -o/--output or --in-place, not both", details={"field": "output"})
     if in_place:

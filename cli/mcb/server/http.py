@@ -25,7 +25,8 @@ from mcb.server.http_requests import MAX_LINE, Refused, Request, drain, read_bod
 # numbers that remember their literal text (terrain_id hashes numbers exactly as they arrived)
 from mcb.terrain.jsontext import LiteralFloat, parse_int_literal
 
-MAX_BODY = 1_048_576
+from mcb.fileio import SERVER_REQUEST_BYTES as MAX_BODY  # the one definition of the 1 MiB request limit
+
 HEALTH = {"service": "minecraft-builder-mcp", "version": "0.1.0", "status": "ready"}
 NOT_ALLOWED = {"ok": False, "error": {"code": "method_not_allowed", "message": "POST /v1/rpc required"}}
 JDK_404 = b"<h1>404 Not Found</h1>No context found for request"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from mcb.fileio import SERVER_REQUEST_BYTES
 from mcb.reports.model import Diagnostic, FileReport, Severity
 from mcb.terrain.jsontext import JsonNumber, from_source_map
 from mcb.terrain.recipe import TerrainRecipe, TerrainRecipeError, validate_recipe
@@ -129,16 +130,19 @@ def lint_text(text: str, file: str) -> FileReport:
 
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
-REQUEST_LIMIT = 1024 * 1024
+REQUEST_LIMIT = SERVER_REQUEST_BYTES
 
 
 def lint_file(path: Path) -> FileReport:
+    from mcb.fileio import is_dash, read_stdin
+
     name = str(path)
-    size = path.stat().st_size
+    data = read_stdin(MAX_FILE_BYTES, "FILE") if is_dash(path) else None
+    size = len(data) if data is not None else path.stat().st_size
     if size > MAX_FILE_BYTES:
         message = f"file is {size} bytes; far beyond the server's 1 MiB request limit"
         return FileReport(name, [Diagnostic("terrain.file.size", Severity.ERROR, message, name)])
-    data = path.read_bytes()
+    data = path.read_bytes() if data is None else data
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
