@@ -10,7 +10,21 @@ from typing import Annotated
 import typer
 
 from mcb.state import AppState
+from mcb.summaries import cli_summary
 from mcb.terminal import Terminal
+
+
+def summarised(tool: str):
+    """Start a command's help with its tool's one summary (:mod:`mcb.summaries`), the words MCP shows too; the
+    docstring holds what only the CLI says (flags, exit codes, examples)."""
+    import inspect
+
+    def decorate(function):
+        function.__doc__ = f"{cli_summary(tool)}\n\n{inspect.cleandoc(function.__doc__ or '')}"
+        return function
+
+    return decorate
+
 
 # TAB completion of option values (`autocompletion=`): each list is the core's own, imported only when a shell
 # asks, so defining the options costs nothing.

@@ -38,6 +38,7 @@ from mcb.errors import McbError
 from mcb.recipes.bridge_rules import HORIZONTAL_LIMIT, MAX_COUNT, MAX_OPERATIONS, VERTICAL_LIMIT, bridge_findings
 from mcb.recipes.model import Box, Cylinder, Line
 from mcb.recipes.model import Position as RecipePosition
+from mcb.summaries import SUMMARIES
 from mcb.terrain.model import BrushModel, TerrainRecipeModel
 
 log = logging.getLogger("mcb.mcp")
@@ -672,91 +673,68 @@ def run_terrain_brush_prepare(args: TerrainBrushPrepareArgs, ctx: Context) -> Ou
 
 
 # -- the catalog ---------------------------------------------------------------------------------------------------
-def _action(name: str, title: str, description: str, model: type[_Args], hints: Hints, run) -> Action:
-    return Action(name=name, title=title, description=description, input_model=model, hints=hints, run=run,
-                  group="rpc")
+def _action(name: str, title: str, details: str, model: type[_Args], hints: Hints, run) -> Action:
+    """As in mcb.catalog.offline: the tool's one summary (mcb.summaries), then what only MCP says."""
+    return Action(name=name, title=title, description=f"{SUMMARIES[name]} {details}", input_model=model,
+                  hints=hints, run=run, group="rpc")
 
 
 RPC_ACTIONS: list[Action] = [
-    _action("project_context", "Project context",
-            "The live project: area (region), limits, parts, recent operations (at most 64 parts / 20 operations, "
-            "truncated says so), catalog and terrain capabilities. Call it first; region_inspect usually comes next.",
-            ProjectContextArgs, READ, run_project_context),
-    _action("material_search", "Search materials",
-            "Find exact material ids whose id contains every word of the query, one page of at most 32 at a time "
-            "(returned, has_more, total_results; follow next_cursor). material_describe gives a block's states.",
-            MaterialSearchArgs, READ, run_material_search),
-    _action("material_describe", "Describe material",
-            "One material's default state, property values and behaviour (gravity, fluid, waterloggable, ...) as "
-            "the live server knows it. Use the states in build_prepare recipes.",
-            MaterialDescribeArgs, READ, run_material_describe),
-    _action("region_inspect", "Inspect region",
-            "Read a box of at most 4096 blocks inside the project area: the palette with counts (summary) or every "
-            "block's state (blocks). Answers over the result cap are refused with a narrower retry_with. Prepare a "
-            "build next.",
-            RegionInspectArgs, READ, run_region_inspect),
-    _action("build_prepare", "Prepare build",
-            "Compile a recipe into a plan against the live world without writing anything (at most max_plan_blocks "
-            "positions, inside the project area). Returns plan_id, plan_hash and changed_blocks; build_apply comes "
-            "next.",
-            BuildPrepareArgs, PREPARE, run_build_prepare),
-    _action("build_apply", "Apply plan",
-            "Start writing a prepared plan. The same plan_id, plan_hash and idempotency_key always give the same "
-            "operation, so after a lost answer send exactly the same call again. With wait it reports progress "
-            "until the operation ends (at most 25 s); otherwise poll operation_status.",
-            BuildApplyArgs, _hints(False, True, True), run_build_apply),
-    _action("operation_status", "Operation status",
-            "An operation's status (queued, applying, applied, conflict, cancelled, failed, recovery_required), "
-            "counters and conflicts. Poll until it is terminal; stop on conflicts.",
-            OperationArgs, READ, run_operation_status),
-    _action("operation_cancel", "Cancel operation",
-            "Stop an operation at its next step, for good; blocks already written stay (operation_undo_prepare "
-            "reverts them). Returns the current status; poll operation_status to see it end.",
-            OperationArgs, _hints(False, True, True), run_operation_cancel),
-    _action("operation_undo_prepare", "Prepare undo",
-            "Prepare a plan that restores what a finished operation wrote, if nothing changed those blocks since. "
-            "build_apply applies it.",
-            OperationArgs, PREPARE, run_operation_undo_prepare),
-    _action("part_get", "Get part",
-            "A named part: its block count, bounds, protection and the operation it came from.",
-            PartGetArgs, READ, run_part_get),
-    _action("part_define", "Define part",
-            "Name the blocks an applied operation wrote as a part (at most 64 parts, no overlaps; a second call "
-            "for the same blocks conflicts). Protection is switched on in game only.",
-            PartDefineArgs, PREPARE, run_part_define),
-    _action("camera_list", "List cameras",
-            "The saved spectator cameras and whether a camera account is configured. camera_capture takes a "
-            "picture from one.",
-            CameraListArgs, READ, run_camera_list),
-    _action("camera_capture", "Capture picture",
-            "Take a picture with the spectator camera from a saved camera or a pose (optionally once an operation "
-            "is applied), or poll a pending capture with capture_id. A completed capture comes back as a PNG image; "
-            "pending answers say how to poll. Each call moves the camera and holds it up to 45 s.",
-            CameraCaptureArgs, _hints(True, False, False), run_camera_capture),
-    _action("asset_list", "List schematics",
-            "The schematic library (at most 64 assets), optionally filtered by name. schematic_import_prepare "
-            "places one.",
-            AssetListArgs, READ, run_asset_list),
-    _action("schematic_export", "Export schematic",
-            "Save a box of the live world (at most max_plan_blocks, no entities or block entities) as a new "
-            "schematic asset; every call adds a new asset.",
-            SchematicExportArgs, PREPARE, run_schematic_export),
-    _action("schematic_import_prepare", "Prepare schematic import",
-            "Prepare a plan that places a library schematic at target, turned clockwise by rotation; air in the "
-            "schematic clears blocks. build_apply applies it.",
-            SchematicImportPrepareArgs, PREPARE, run_schematic_import_prepare),
-    _action("terrain_preview", "Preview terrain",
-            "Check a terrain recipe on the server and return its height-map preview (PNG) and tiling; it only "
-            "fills the server's recipe cache (32 recipes, lost on restart). terrain_prepare prepares one tile.",
-            TerrainPreviewArgs, READ, run_terrain_preview),
-    _action("terrain_prepare", "Prepare terrain tile",
-            "Prepare one tile of a previewed terrain recipe as a plan (tiles never overwrite buildings). An expired "
-            "terrain_id is not_found: preview the recipe again. build_apply applies it.",
-            TerrainPrepareArgs, PREPARE, run_terrain_prepare),
-    _action("terrain_brush_prepare", "Prepare terrain brush",
-            "Raise, lower, flatten or smooth the live surface inside a scan box of at most 4096 cells; returns a "
-            "preview image and, when something changes, a plan for build_apply.",
-            TerrainBrushPrepareArgs, PREPARE, run_terrain_brush_prepare),
+    _action("project_context", "Project context", (
+        "At most 64 parts and 20 operations (truncated says so). Call it first; region_inspect usually comes "
+        "next."), ProjectContextArgs, READ, run_project_context),
+    _action("material_search", "Search materials", (
+        "One page of at most 32 at a time (returned, has_more, total_results; follow next_cursor). "
+        "material_describe gives a block's states."), MaterialSearchArgs, READ, run_material_search),
+    _action("material_describe", "Describe material", (
+        "Behaviour: gravity, fluid, waterloggable, ... Use the states in build_prepare recipes."),
+        MaterialDescribeArgs, READ, run_material_describe),
+    _action("region_inspect", "Inspect region", (
+        "detail summary gives the palette, blocks every state. Answers over the result cap are refused with a "
+        "narrower retry_with. Prepare a build next."), RegionInspectArgs, READ, run_region_inspect),
+    _action("build_prepare", "Prepare build", (
+        "At most max_plan_blocks positions, inside the project area. Returns plan_id, plan_hash and "
+        "changed_blocks; build_apply comes next."), BuildPrepareArgs, PREPARE, run_build_prepare),
+    _action("build_apply", "Apply plan", (
+        "So after a lost answer send exactly the same call again (plan_id, plan_hash, idempotency_key). With "
+        "wait it reports progress until the operation ends (at most 25 s); otherwise poll operation_status."),
+        BuildApplyArgs, _hints(False, True, True), run_build_apply),
+    _action("operation_status", "Operation status", (
+        "Poll until it is terminal; stop on conflicts."), OperationArgs, READ, run_operation_status),
+    _action("operation_cancel", "Cancel operation", (
+        "operation_undo_prepare reverts the written blocks. Returns the current status; poll operation_status "
+        "to see it end."), OperationArgs, _hints(False, True, True), run_operation_cancel),
+    _action("operation_undo_prepare", "Prepare undo", (
+        "build_apply applies it."), OperationArgs, PREPARE, run_operation_undo_prepare),
+    _action("part_get", "Get part", (
+        "Its part_id comes from part_define or from project_context's parts."), PartGetArgs, READ, run_part_get),
+    _action("part_define", "Define part", (
+        "At most 64 parts, no overlaps; a second call for the same blocks conflicts. Protection is switched on "
+        "in game only."), PartDefineArgs, PREPARE, run_part_define),
+    _action("camera_list", "List cameras", (
+        "camera_capture takes a picture from one."), CameraListArgs, READ, run_camera_list),
+    _action("camera_capture", "Capture picture", (
+        "Optionally once an operation is applied; or poll a pending capture with capture_id. A completed "
+        "capture comes back as a PNG image; pending answers say how to poll. Each call moves the camera and "
+        "holds it up to 45 s."), CameraCaptureArgs, _hints(True, False, False), run_camera_capture),
+    _action("asset_list", "List schematics", (
+        "At most 64 assets, optionally filtered by name. schematic_import_prepare places one."),
+        AssetListArgs, READ, run_asset_list),
+    _action("schematic_export", "Export schematic", (
+        "At most max_plan_blocks, no entities or block entities; every call adds a new asset."),
+        SchematicExportArgs, PREPARE, run_schematic_export),
+    _action("schematic_import_prepare", "Prepare schematic import", (
+        "target is the paste anchor, rotation the clockwise turn; air in the schematic clears blocks. "
+        "build_apply applies it."), SchematicImportPrepareArgs, PREPARE, run_schematic_import_prepare),
+    _action("terrain_preview", "Preview terrain", (
+        "It only fills the server's recipe cache (32 recipes, lost on restart). terrain_prepare prepares one "
+        "tile."), TerrainPreviewArgs, READ, run_terrain_preview),
+    _action("terrain_prepare", "Prepare terrain tile", (
+        "One tile per call. An expired terrain_id is not_found: preview the recipe again. build_apply applies "
+        "it."), TerrainPrepareArgs, PREPARE, run_terrain_prepare),
+    _action("terrain_brush_prepare", "Prepare terrain brush", (
+        "The scan box holds at most 4096 cells; returns a preview image and, when something changes, a plan for"
+        " build_apply."), TerrainBrushPrepareArgs, PREPARE, run_terrain_brush_prepare),
 ]
 
 __all__ = ["PLUGIN_REMEDIES", "RPC_ACTIONS", "refusal_codes", "refusal_for", "transport_refusal"]

@@ -7,6 +7,8 @@ help equal to the first paragraph of the command's own help.
 
 from __future__ import annotations
 
+from mcb.summaries import cli_summary
+
 OFFLINE = "Offline tools"
 READ = "Server: read"
 WRITE = "Server: write"
@@ -24,28 +26,21 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "terrain": ("terrain", OFFLINE, "Terrain recipes and brushes: lint, preview (offline or via the server), tiles, "
                 "prepare/apply, brush."),
     "health": ("rpc_commands", READ, "Check that the server answers `GET /health` (no token needed)."),
-    "context": ("rpc_commands", READ, "Show the project: area, limits, material catalog, parts and recent operations "
-                "(`project_context`)."),
-    "inspect": ("rpc_commands", READ, "Read a box of at most 4096 blocks and show its palette (`region_inspect`)."),
+    "context": ("rpc_commands", READ, cli_summary("project_context")),
+    "inspect": ("rpc_commands", READ, cli_summary("region_inspect")),
     "changes": ("rpc_commands", READ, "Ask for world changes since the last read (`region_changes`; the plugin always "
                 "answers resync_required)."),
-    "status": ("plan_commands", READ, "Show an operation's status (`operation_status`); `--wait` polls until it is "
-               "terminal."),
+    "status": ("plan_commands", READ, cli_summary("operation_status")),
     "part": ("library_commands", READ, "Named parts: the exact blocks an applied operation wrote."),
     "material": ("library_commands", READ, "Search and describe the server's material catalog."),
     "asset": ("library_commands", READ, "The server's schematic library."),
     "camera": ("admin_commands", READ, "Saved cameras and screenshots through the spectator camera."),
-    "prepare": ("plan_commands", WRITE, "Prepare a recipe on the server and show the plan (`build_prepare`); nothing "
-                "is written yet."),
-    "apply": ("plan_commands", WRITE, "Apply a prepared plan (`build_apply`) and print the operation status."),
-    "cancel": ("plan_commands", WRITE, "Ask the server to stop an operation (`operation_cancel`); confirmed writes "
-               "stay and can be undone."),
-    "undo": ("plan_commands", WRITE, "Prepare the plan that reverts an operation's confirmed writes "
-             "(`operation_undo_prepare`)."),
-    "export": ("library_commands", WRITE, "Save a box of the world as a schematic in the server's library "
-               "(`schematic_export`)."),
-    "import-prepare": ("library_commands", WRITE, "Prepare placing a library schematic at a target "
-                       "(`schematic_import_prepare`); apply with `mcb apply`."),
+    "prepare": ("plan_commands", WRITE, cli_summary("build_prepare")),
+    "apply": ("plan_commands", WRITE, cli_summary("build_apply")),
+    "cancel": ("plan_commands", WRITE, cli_summary("operation_cancel")),
+    "undo": ("plan_commands", WRITE, cli_summary("operation_undo_prepare")),
+    "export": ("library_commands", WRITE, cli_summary("schematic_export")),
+    "import-prepare": ("library_commands", WRITE, cli_summary("schematic_import_prepare")),
     "build": ("build", WORKFLOWS, "Build a recipe or place a library schematic: prepare, apply, wait, and "
               "summarise."),
     "batch": ("batch", WORKFLOWS, "Run the steps of a batch file in order: recipe builds, schematic imports, undo of "

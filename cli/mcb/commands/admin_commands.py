@@ -13,7 +13,7 @@ from mcb.commands.rpc_support import (
     EXIT_CODES_HELP, check_output, id_table, json_terminal, open_client, show_status, write_text_atomic,
 )
 from mcb.errors import NetworkError, ServerError, UsageError
-from mcb.options import JsonOpt
+from mcb.options import JsonOpt, summarised
 from mcb.wording import plural, shown
 
 camera_app = typer.Typer(help="Saved cameras and screenshots through the spectator camera.", no_args_is_help=True)
@@ -28,10 +28,9 @@ CHAT_HAZARD = (
 
 
 @camera_app.command("list", epilog=EXIT_CODES_HELP)
+@summarised("camera_list")
 def camera_list(ctx: typer.Context, json_: JsonOpt = False) -> None:
-    """List saved cameras (`camera_list`).
-
-    Examples:
+    """Examples:
 
         mcb camera list --json
     """
@@ -65,6 +64,7 @@ def parse_pose(text: str, fov: int | None, width: int | None, height: int | None
 
 
 @camera_app.command("capture", epilog=EXIT_CODES_HELP)
+@summarised("camera_capture")
 def camera_capture(
     ctx: typer.Context,
     output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the PNG.")],
@@ -77,9 +77,7 @@ def camera_capture(
     timeout: Annotated[float, typer.Option("--wait-timeout", metavar="SECONDS", help="Seconds to wait for the picture.", min=1)] = 90.0,
     json_: JsonOpt = False,
 ) -> None:
-    """Take a screenshot (`camera_capture`), poll until it is done, and write the PNG.
-
-    --json prints the final capture result with `imageBase64` replaced by `"image": "<output path>"`.
+    """Polls until the capture is done and writes the PNG. --json prints the final capture result with `imageBase64` replaced by `"image": "<output path>"`.
 
     Examples:
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from mcb.options import JsonOpt, McVersionOpt, terminal
+from mcb.options import JsonOpt, McVersionOpt, summarised, terminal
 
 block_app = typer.Typer(
     help="Validate and describe block states offline (vanilla registry, default Minecraft 26.2).",
@@ -16,6 +16,7 @@ block_app = typer.Typer(
 
 
 @block_app.command("check")
+@summarised("block_check")
 def check(
     ctx: typer.Context,
     states: Annotated[list[str], typer.Argument(metavar="STATE", help="Block states to check; '-' reads one per line from stdin.")],
@@ -24,9 +25,7 @@ def check(
                                          "only \\[a-z0-9_=,] in brackets).")] = False,
     json_: JsonOpt = False,
 ) -> None:
-    """Validate block states and print the canonical form of each (every property, sorted, defaults filled).
-
-    Invalid states are reported on stderr with a hint (did you mean ..., allowed values) and make the command
+    """Invalid states are reported on stderr with a hint (did you mean ..., allowed values) and make the command
     exit 1. With --json, stdout gets a list of {input, ok, canonical, error: {code, message, hint}}.
 
     Examples:
@@ -60,15 +59,14 @@ def check(
 
 
 @block_app.command("describe")
+@summarised("block_describe")
 def describe(
     ctx: typer.Context,
     block_id: Annotated[str, typer.Argument(metavar="ID", help="Block id, e.g. oak_stairs or minecraft:oak_stairs.")],
     mc_version: McVersionOpt = None,
     json_: JsonOpt = False,
 ) -> None:
-    """Show a block's properties with their allowed values (game order), defaults and behavior hints.
-
-    Examples:
+    """Examples:
 
         mcb block describe oak_stairs
 

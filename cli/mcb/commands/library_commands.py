@@ -11,7 +11,7 @@ from mcb.commands.rpc_support import (
     EXIT_CODES_HELP, check_output, id_table, json_terminal, open_client, parse_position, show_plan,
 )
 from mcb.errors import UsageError
-from mcb.options import JsonOpt, complete_rotation
+from mcb.options import JsonOpt, complete_rotation, summarised
 
 part_app = typer.Typer(help="Named parts: the exact blocks an applied operation wrote.", no_args_is_help=True)
 material_app = typer.Typer(help="Search and describe the server's material catalog.", no_args_is_help=True)
@@ -19,15 +19,14 @@ asset_app = typer.Typer(help="The server's schematic library.", no_args_is_help=
 
 
 @part_app.command("define", epilog=EXIT_CODES_HELP)
+@summarised("part_define")
 def part_define(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="Part name (at most 64 characters).")],
     operation_id: Annotated[str, typer.Argument(help="An applied operation whose written blocks form the part.")],
     json_: JsonOpt = False,
 ) -> None:
-    """Register the blocks an applied operation wrote as a named part (`part_define`).
-
-    Examples:
+    """Examples:
 
         mcb part define north-tower 0b6d...-uuid
     """
@@ -39,14 +38,13 @@ def part_define(
 
 
 @part_app.command("get", epilog=EXIT_CODES_HELP)
+@summarised("part_get")
 def part_get(
     ctx: typer.Context,
     part_id: Annotated[str, typer.Argument(help="Part id.")],
     json_: JsonOpt = False,
 ) -> None:
-    """Show a part: name, size, protection and bounds (`part_get`).
-
-    Examples:
+    """Examples:
 
         mcb part get 7c2e...-uuid --json
     """
@@ -61,6 +59,7 @@ def part_get(
 
 
 @material_app.command("search", epilog=EXIT_CODES_HELP)
+@summarised("material_search")
 def material_search(
     ctx: typer.Context,
     words: Annotated[list[str] | None, typer.Argument(metavar="QUERY", help="Substrings that must all occur in the id.")] = None,
@@ -69,9 +68,7 @@ def material_search(
     all_pages: Annotated[bool, typer.Option("--all", help="Follow cursors and return every match.")] = False,
     json_: JsonOpt = False,
 ) -> None:
-    """Search the material catalog (`material_search`).
-
-    With --all every page is fetched and --json prints one object {catalog_version, query, kind, total, results}.
+    """With --all every page is fetched and --json prints one object {catalog_version, query, kind, total, results}.
 
     Examples:
 
@@ -102,14 +99,13 @@ def material_search(
 
 
 @material_app.command("describe", epilog=EXIT_CODES_HELP)
+@summarised("material_describe")
 def material_describe(
     ctx: typer.Context,
     material_id: Annotated[str, typer.Argument(metavar="ID", help="Material id, e.g. minecraft:oak_stairs.")],
     json_: JsonOpt = False,
 ) -> None:
-    """Describe one material: default state, properties and behaviour (`material_describe`).
-
-    Examples:
+    """Examples:
 
         mcb material describe minecraft:oak_stairs
     """
@@ -127,14 +123,13 @@ def material_describe(
 
 
 @asset_app.command("list", epilog=EXIT_CODES_HELP)
+@summarised("asset_list")
 def asset_list(
     ctx: typer.Context,
     query: Annotated[str | None, typer.Option("--query", help="Case-insensitive substring of the asset name.")] = None,
     json_: JsonOpt = False,
 ) -> None:
-    """List the schematics in the server's library (`asset_list`).
-
-    Examples:
+    """Examples:
 
         mcb asset list --query tower
     """
@@ -147,6 +142,7 @@ def asset_list(
     ))
 
 
+@summarised("schematic_export")
 def export(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="Asset name stored in the schematic (1..64 printable characters).")],
@@ -155,9 +151,7 @@ def export(
     origin: Annotated[str | None, typer.Option("--origin", metavar="X,Y,Z", help="Anchor x,y,z (default: --min).")] = None,
     json_: JsonOpt = False,
 ) -> None:
-    """Save a box of the world as a schematic in the server's library (`schematic_export`).
-
-    Examples:
+    """Examples:
 
         mcb export "gate house" --min 0,64,0 --max 8,72,8
 
@@ -176,6 +170,7 @@ def export(
     ]))
 
 
+@summarised("schematic_import_prepare")
 def import_prepare(
     ctx: typer.Context,
     asset_id: Annotated[str, typer.Argument(metavar="ASSET", help="Asset id from `mcb asset list`.")],
@@ -184,7 +179,7 @@ def import_prepare(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Save the plan summary for `mcb apply`.")] = None,
     json_: JsonOpt = False,
 ) -> None:
-    """Prepare placing a library schematic at a target (`schematic_import_prepare`); apply with `mcb apply`.
+    """Apply the plan with `mcb apply`.
 
     Examples:
 

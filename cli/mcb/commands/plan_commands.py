@@ -14,7 +14,7 @@ from mcb.commands.rpc_support import (
     show_status, spinner_after, wait_with_progress, write_json_atomic,
 )
 from mcb.errors import InputError, UsageError
-from mcb.options import JsonOpt
+from mcb.options import JsonOpt, summarised
 from mcb.wording import plural
 
 WaitTimeoutOpt = Annotated[float, typer.Option("--wait-timeout", metavar="SECONDS", help="Seconds to wait for a terminal status.", min=0.1)]
@@ -66,6 +66,7 @@ def recipe_positions(recipe: dict) -> set[tuple[int, int, int]] | None:
         return None
 
 
+@summarised("build_prepare")
 def prepare(
     ctx: typer.Context,
     recipe_file: Annotated[str, typer.Argument(metavar="RECIPE", help="Recipe JSON file, or - for stdin.")],
@@ -75,9 +76,7 @@ def prepare(
     output: OutputPlanOpt = None,
     json_: JsonOpt = False,
 ) -> None:
-    """Prepare a recipe on the server and show the plan (`build_prepare`); nothing is written yet.
-
-    Prints the plan id, plan hash and the number of blocks that would change. Apply it with `mcb apply`.
+    """Prints the plan id, plan hash and the number of blocks that would change. Apply it with `mcb apply`.
 
     Examples:
 
@@ -117,6 +116,7 @@ def load_plan_reference(plan: str, plan_hash: str | None) -> tuple[str, str, str
     return data["plan_id"], data["plan_hash"], data.get("server")
 
 
+@summarised("build_apply")
 def apply(
     ctx: typer.Context,
     plan: Annotated[str, typer.Argument(metavar="PLAN", help="Plan id, or a plan file from `mcb prepare -o`.")],
@@ -127,9 +127,7 @@ def apply(
     interval: IntervalOpt = 0.1,
     json_: JsonOpt = False,
 ) -> None:
-    """Apply a prepared plan (`build_apply`) and print the operation status.
-
-    The idempotency key defaults to `mcb-<plan id>` and is printed on stderr: running the same command again
+    """Prints the operation status. The idempotency key defaults to `mcb-<plan id>` and is printed on stderr: running the same command again
     after a crash or a lost answer returns the same operation instead of writing twice.
 
     Examples:
@@ -174,6 +172,7 @@ def apply(
         term.emit(status.wire(), lambda: show_status(term, status))
 
 
+@summarised("operation_status")
 def status(
     ctx: typer.Context,
     operation_id: Annotated[str, typer.Argument(help="Operation id (from `mcb apply` or `mcb context`).")],
@@ -182,9 +181,7 @@ def status(
     interval: IntervalOpt = 0.1,
     json_: JsonOpt = False,
 ) -> None:
-    """Show an operation's status (`operation_status`); `--wait` polls until it is terminal.
-
-    With --wait the exit code says how it ended: 0 applied, 7 conflict or recovery_required, 1 failed or
+    """--wait polls until the operation is terminal. With --wait the exit code says how it ended: 0 applied, 7 conflict or recovery_required, 1 failed or
     cancelled, 6 when --wait-timeout runs out.
 
     Examples:
@@ -205,12 +202,13 @@ def status(
         term.emit(result.wire(), lambda: show_status(term, result))
 
 
+@summarised("operation_cancel")
 def cancel(
     ctx: typer.Context,
     operation_id: Annotated[str, typer.Argument(help="Operation id.")],
     json_: JsonOpt = False,
 ) -> None:
-    """Ask the server to stop an operation (`operation_cancel`); confirmed writes stay and can be undone.
+    """Confirmed writes stay: `mcb undo` reverts them.
 
     Examples:
 
@@ -223,6 +221,7 @@ def cancel(
     term.emit(result.wire(), lambda: show_status(term, result))
 
 
+@summarised("operation_undo_prepare")
 def undo(
     ctx: typer.Context,
     operation_id: Annotated[str, typer.Argument(help="Operation to revert.")],
@@ -231,9 +230,7 @@ def undo(
     timeout: WaitTimeoutOpt = 600.0,
     json_: JsonOpt = False,
 ) -> None:
-    """Prepare the plan that reverts an operation's confirmed writes (`operation_undo_prepare`).
-
-    Without --apply this prints the undo plan (apply it with `mcb apply`). With --apply it applies the plan with
+    """Without --apply this prints the undo plan (apply it with `mcb apply`). With --apply it applies the plan with
     key mcb-<plan id> and waits; --json then prints {"plan", "idempotency_key", "operation"}.
 
     Examples:

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from mcb.options import FormatOpt, JsonOpt, McVersionOpt, complete_view, terminal
+from mcb.options import FormatOpt, JsonOpt, McVersionOpt, complete_view, summarised, terminal
 
 recipe_app = typer.Typer(
     help="Build recipes (build_prepare.recipe) offline: lint with line numbers, compile exactly as the server "
@@ -23,6 +23,7 @@ MaxBlocksOpt = Annotated[
 
 
 @recipe_app.command("lint")
+@summarised("recipe_lint")
 def lint(
     ctx: typer.Context,
     paths: Annotated[list[Path], typer.Argument(metavar="FILE|DIR", readable=False, help="Recipe files, directories to walk, or - "
@@ -42,10 +43,7 @@ def lint(
     = False,
     json_: JsonOpt = False,
 ) -> None:
-    """Check recipes the way the server will: JSON syntax, the recipe schema, the strict integer grammar, block
-    states against the registry, box bounds, and every budget (scan, blocks, operations, nesting).
-
-    Every finding has a rule id, a JSON pointer, line:column, the server's own message and a hint. Exit 0 when no
+    """Every finding has a rule id, a JSON pointer, line:column, the server's own message and a hint. Exit 0 when no
     file has errors (warnings fail only with --strict), 1 otherwise.
 
     Examples:
@@ -72,6 +70,7 @@ def lint(
 
 
 @recipe_app.command("compile")
+@summarised("recipe_compile")
 def compile_(
     ctx: typer.Context,
     file: Annotated[Path, typer.Argument(metavar="FILE", readable=False, help="Recipe file, or - for stdin.")],
@@ -83,9 +82,7 @@ def compile_(
     view: Annotated[str, typer.Option("--view", autocompletion=complete_view, help="PNG view: iso, top or both.")] = "iso",
     json_: JsonOpt = False,
 ) -> None:
-    """Compile a recipe offline exactly as build_prepare does, with states canonicalized by the block registry.
-
-    Prints the block count, bounds, palette with counts and the budgets used; --json adds every block as
+    """Prints the block count, bounds, palette with counts and the budgets used; --json adds every block as
     {pos: {x, y, z}, state} in the order the plan applies them (y, then z, then x).
 
     --schem writes the bounding box as a Sponge v2 schematic the server accepts (at most 4096 cells). Cells the

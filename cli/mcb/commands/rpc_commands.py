@@ -10,7 +10,7 @@ from mcb.commands.rpc_support import (
     EXIT_CODES_HELP, id_table, json_terminal, open_client, parse_position, read_json_source,
 )
 from mcb.errors import InputError, UsageError
-from mcb.options import JsonOpt
+from mcb.options import JsonOpt, summarised
 
 
 def health(ctx: typer.Context, json_: JsonOpt = False) -> None:
@@ -32,10 +32,9 @@ def health(ctx: typer.Context, json_: JsonOpt = False) -> None:
 
 
 
+@summarised("project_context")
 def context(ctx: typer.Context, json_: JsonOpt = False) -> None:
-    """Show the project: area, limits, material catalog, parts and recent operations (`project_context`).
-
-    Examples:
+    """Examples:
 
         mcb context
 
@@ -65,6 +64,7 @@ def context(ctx: typer.Context, json_: JsonOpt = False) -> None:
     term.emit(result.wire(), human)
 
 
+@summarised("region_inspect")
 def inspect(
     ctx: typer.Context,
     min_: Annotated[str, typer.Option("--min", metavar="X,Y,Z", help="Lowest corner x,y,z (inclusive).")],
@@ -72,9 +72,7 @@ def inspect(
     blocks: Annotated[bool, typer.Option("--blocks", help="Return every block (y, z, x order), not just the palette.")] = False,
     json_: JsonOpt = False,
 ) -> None:
-    """Read a box of at most 4096 blocks and show its palette (`region_inspect`).
-
-    `--blocks --json` output can be saved and passed to `mcb prepare --expected` so the plan is refused if the
+    """`--blocks --json` output can be saved and passed to `mcb prepare --expected` so the plan is refused if the
     world changed in between.
 
     Examples:

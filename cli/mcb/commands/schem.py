@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from mcb.options import FormatOpt, JsonOpt, McVersionOpt, complete_profile, complete_sponge_format, terminal
+from mcb.options import FormatOpt, JsonOpt, McVersionOpt, complete_profile, complete_sponge_format, summarised, terminal
 from mcb.wording import plural, shown
 
 schem_app = typer.Typer(
@@ -18,6 +18,7 @@ schem_app = typer.Typer(
 
 
 @schem_app.command("validate")
+@summarised("schem_validate")
 def validate(
     ctx: typer.Context,
     paths: Annotated[list[Path], typer.Argument(metavar="FILE|DIR", readable=False, help="Schematic files, or directories to walk.")],
@@ -33,9 +34,8 @@ def validate(
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Files checked in parallel.")] = None,
     json_: JsonOpt = False,
 ) -> None:
-    """Check schematics the way the server will import them (or against the Sponge spec with --profile spec).
-
-    Every finding has a rule id, an NBT path, the server's own message where it has one, and a hint. The format
+    """--profile server (the default) checks the plugin's import subset; --profile spec checks the Sponge
+    spec and WorldEdit interoperability instead. Every finding has a rule id, an NBT path, the server's own message where it has one, and a hint. The format
     is detected from content: Litematica and structure .nbt files are named as such, Sponge v1/v3 get a
     conversion hint, and WorldEdit v2 files whose Offset is an absolute world position get a warning.
     Exit 0 when no file has errors (warnings fail only with --strict), 1 otherwise.
@@ -57,16 +57,14 @@ def validate(
 
 
 @schem_app.command("info")
+@summarised("schem_info")
 def info(
     ctx: typer.Context,
     file: Annotated[Path, typer.Argument(metavar="FILE", readable=False, help="Schematic file.")],
     mc_version: McVersionOpt = None,
     json_: JsonOpt = False,
 ) -> None:
-    """Describe a schematic: format and version, DataVersion and release, size, offsets, block counts, palette,
-    block entities, entities, and whether the server would import it.
-
-    Examples:
+    """Examples:
 
         mcb schem info house.schem
 
@@ -108,6 +106,7 @@ def _counts(group: dict) -> str:
 
 
 @schem_app.command("convert")
+@summarised("schem_convert")
 def convert(
     ctx: typer.Context,
     file: Annotated[Path, typer.Argument(metavar="IN", readable=False, help="Sponge v1/v2/v3 schematic.")],
@@ -119,9 +118,8 @@ def convert(
     mc_version: McVersionOpt = None,
     json_: JsonOpt = False,
 ) -> None:
-    """Rewrite a schematic as Sponge v2 in the server's exact layout (Offset = paste offset, so WorldEdit's
-    absolute Offset is normalised), or as v3. Refuses (exit 1) when v2 would lose block entities, entities or
-    biomes, and says what; --drop-extras drops them on purpose.
+    """Refuses (exit 1) when v2 would lose block entities, entities or biomes, and says what; --drop-extras
+    drops them on purpose.
 
     Examples:
 

@@ -12,7 +12,8 @@ import typer
 
 from mcb.errors import UsageError
 from mcb.options import (
-    JsonOpt, McVersionOpt, complete_axis, complete_rules, complete_sponge_format, complete_turn, complete_view, terminal,
+    JsonOpt, McVersionOpt, complete_axis, complete_rules, complete_sponge_format, complete_turn, complete_view, summarised,
+    terminal,
 )
 from mcb.schematics.render_limits import SCALE_MAX, SCALE_MIN
 from mcb.wording import shown
@@ -28,6 +29,7 @@ SpongeFormatOpt = Annotated[str | None, typer.Option(
 InPlaceOpt = Annotated[bool, typer.Option("--in-place", help="Overwrite FILE instead of writing -o.")]
 
 
+@summarised("schem_rotate")
 def rotate(
     ctx: typer.Context,
     file: FileArg,
@@ -39,9 +41,7 @@ def rotate(
     mc_version: McVersionOpt = None,
     json_: JsonOpt = False,
 ) -> None:
-    """Rotate a schematic clockwise (seen from above), blocks, states, block entities, entities and biomes.
-
-    The paste offset is rotated with the server's formula, so importing the result at rotation 0 places every
+    """The paste offset is rotated with the server's formula, so importing the result at rotation 0 places every
     block exactly where importing the original at --degrees would. Block states follow the vanilla rules by
     default (what `schematic_import_prepare` applies), checked against the release matching the file's
     DataVersion unless --mc-version is given. The input is never modified unless --in-place.
@@ -60,6 +60,7 @@ def rotate(
              mc_version=mc_version)
 
 
+@summarised("schem_mirror")
 def mirror(
     ctx: typer.Context,
     file: FileArg,
@@ -71,9 +72,7 @@ def mirror(
     mc_version: McVersionOpt = None,
     json_: JsonOpt = False,
 ) -> None:
-    """Mirror a schematic across a vertical plane through its paste anchor.
-
-    Vanilla rules reproduce Minecraft's own mirror (double chests and some stair corners come out wrong there);
+    """Vanilla rules reproduce Minecraft's own mirror (double chests and some stair corners come out wrong there);
     --rules geometric gives the geometrically correct result (recommended for mirroring).
 
     Examples:
@@ -88,6 +87,7 @@ def mirror(
              mc_version=mc_version)
 
 
+@summarised("schem_render")
 def render(
     ctx: typer.Context,
     file: FileArg,
@@ -97,9 +97,7 @@ def render(
                                               min=SCALE_MIN, max=SCALE_MAX)] = None,
     json_: JsonOpt = False,
 ) -> None:
-    """Draw a schematic as a PNG: a top-down map shaded by height and/or an isometric view from the south-east.
-
-    Examples:
+    """Examples:
 
         mcb schem render house.schem -o house.png
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from mcb.options import FormatOpt, JsonOpt, terminal
+from mcb.options import FormatOpt, JsonOpt, summarised, terminal
 from mcb.terrain.limits import DEFAULT_RESOLUTION, DEFAULT_TILE_BUDGET, RESOLUTION_MAX, RESOLUTION_MIN
 from mcb.wording import plural, shown
 
@@ -70,6 +70,7 @@ def lint(
 
 
 @terrain_app.command("preview")
+@summarised("terrain_preview")
 def preview(
     ctx: typer.Context,
     recipe: RecipeArg,
@@ -79,9 +80,7 @@ def preview(
     budget: BudgetOpt = DEFAULT_TILE_BUDGET,
     json_: JsonOpt = False,
 ) -> None:
-    """Preview a recipe's heightmap: terrain_id, sampled height range, clipped samples, tile layout, PNG.
-
-    With --offline the numbers and cell colours are computed locally and equal the server's (same terrain_id for
+    """With --offline the numbers and cell colours are computed locally and equal the server's (same terrain_id for
     the same recipe text). Without it the recipe is sent to the server, which caches it for `terrain prepare`.
     --json prints the result fields (no base64 image) plus "image" (the PNG path or null).
     Offline the PNG is a picture to look at: the cells scaled up, a height key, the
@@ -192,6 +191,7 @@ def _xyz(p: dict) -> str:
 
 
 @terrain_app.command("prepare")
+@summarised("terrain_prepare")
 def prepare(
     ctx: typer.Context,
     terrain_id: Annotated[str, typer.Argument(metavar="TERRAIN_ID", help="ID from `mcb terrain preview`.")],
@@ -207,9 +207,7 @@ def prepare(
     wait_timeout: Annotated[float, typer.Option("--wait-timeout", min=1, help="Seconds to wait per tile.")] = 600,
     json_: JsonOpt = False,
 ) -> None:
-    """Prepare (and with --apply, apply) terrain tiles of a previewed recipe.
-
-    One TILE prints its plan, or "empty" when nothing would change. --all --apply runs every tile in order:
+    """With --apply, also applies them. One TILE prints its plan, or "empty" when nothing would change. --all --apply runs every tile in order:
     prepare, apply, wait; tiles that are empty are skipped. Each phase is saved in the state file first, so re-running
     the same command resumes where it stopped without writing any tile twice. It stops at the first conflict or
     error (exit 7 for conflicts, 5 for server errors). Never resume under a different tile budget.
@@ -297,6 +295,7 @@ def _prepare_all(term, client, terrain_id, recipe_obj, state, start, apply, wait
 
 
 @terrain_app.command("brush")
+@summarised("terrain_brush_prepare")
 def brush(
     ctx: typer.Context,
     brush_file: Annotated[str, typer.Argument(metavar="BRUSH.json", help="Brush JSON file ('-' = stdin).")],
@@ -305,9 +304,7 @@ def brush(
     wait_timeout: Annotated[float, typer.Option("--wait-timeout", min=1, help="Seconds to wait.")] = 600,
     json_: JsonOpt = False,
 ) -> None:
-    """Prepare a relative terrain brush (raise, lower, flatten, smooth) against the live surface.
-
-    Prints changed columns, raised/lowered volume and the plan; -o writes the BEFORE / AFTER / HEIGHT CHANGE
+    """Prints changed columns, raised/lowered volume and the plan; -o writes the BEFORE / AFTER / HEIGHT CHANGE
     image. Nothing changes in the world until --apply (or `mcb apply` with the printed plan).
 
     Examples:
