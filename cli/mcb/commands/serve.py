@@ -58,6 +58,9 @@ def serve(
     DATA/tokens.json (mode 0600); they are never printed. With --json, one line {url, data_dir, token_file} is
     printed to stdout once the server is ready.
 
+    Exits 7 when DATA is in use by another mcb serve (one server per data directory; the lock goes with its
+    process, kill -9 included), 6 when the port cannot be opened, 3 when DATA cannot be used.
+
     Examples:
 
         mcb serve
@@ -68,9 +71,6 @@ def serve(
             --no-local-automation
 
         mcb serve --camera-player 7d2f9a64-3c1e-4b8a-9f5d-1a2b3c4d5e6f
-
-    Exits 7 when DATA is in use by another mcb serve (one server per data directory; the lock goes with its
-    process, kill -9 included), 6 when the port cannot be opened, 3 when DATA cannot be used.
     """
     from mcb.errors import ConfigError, ConflictError, NetworkError, UsageError
     from mcb.server.datalock import DataDirInUse
