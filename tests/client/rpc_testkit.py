@@ -173,6 +173,64 @@ class BrokenServer:
         self.httpd.server_close()
 
 
+class TricklingServer:
+    """Answers every request one byte every ``interval`` seconds, for ``lasting`` seconds, then holds the socket.
+
+    ``part="head"``: ``HTTP/1.1 200 OK`` and then header bytes that never end the head; ``part="body"``: a complete
+    head announcing ``Content-Length: 100000`` and then body bytes. Each byte keeps a per-read timeout from firing.
+    """
+
+    def __init__(self, part: str, interval: float = 0.1, lasting: float = 20.0):
+        assert part in ("head", "body")
+        self.part, self.interval, self.lasting = part, interval, lasting
+        self.hits = 0
+        self.request_lines: list[str] = []  # "POST /v1/rpc", "GET /health", ...
+        self._stop = threading.Event()
+        self._sock = socket.socket()
+        self._sock.bind(("127.0.0.1", 0))
+        self._sock.listen(16)
+        self._sock.settimeout(0.05)
+        self.url = f"http://127.0.0.1:{self._sock.getsockname()[1]}"
+        self._thread = threading.Thread(target=self._accept, daemon=True)
+
+    def _accept(self) -> None:
+        while not self._stop.is_set():
+            try:
+                connection, _ = self._sock.accept()
+            except OSError:  # the accept timeout, or the socket closed at exit
+                continue
+            threading.Thread(target=self._trickle, args=(connection,), daemon=True).start()
+
+    def _trickle(self, connection: socket.socket) -> None:
+        with connection:
+            try:
+                head = connection.recv(65536)
+                self.hits += 1
+                self.request_lines.append(" ".join(head.split(b"\r\n", 1)[0].decode("latin-1").split()[:2]))
+                if self.part == "head":
+                    connection.sendall(b"HTTP/1.1 200 OK\r\n")
+                    byte = b"X"
+                else:
+                    connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                                       b"Content-Length: 100000\r\n\r\n")
+                    byte = b" "
+                until = time.monotonic() + self.lasting
+                while time.monotonic() < until and not self._stop.wait(self.interval):
+                    connection.sendall(byte)
+                self._stop.wait()
+            except OSError:
+                pass
+
+    def __enter__(self) -> TricklingServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join(5)
+        self._sock.close()
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

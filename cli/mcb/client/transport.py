@@ -10,8 +10,9 @@ Retry policy (protocol §1.7, §3.7, §13), and nothing more:
   server returns the existing operation instead of starting a second one;
 - any other write is never repeated after it may have reached the server.
 
-Budgets: a call's timeout is a *total* budget (every attempt and every retry fit inside it), by default short for
-``/health`` and reads and longer for writes; ``--timeout`` / a profile's ``timeout`` replaces all of them. A failure
+Budgets: a call's timeout is a *total* budget (every attempt and every retry fit inside it, and every socket wait
+while the head or the body still arrives: :mod:`mcb.client.deadline`), by default short for ``/health`` and reads
+and longer for writes; ``--timeout`` / a profile's ``timeout`` replaces all of them. A failure
 without a complete answer is a :class:`mcb.client.errors.TransportError` saying what is known about the exchange.
 """
 
@@ -75,6 +76,8 @@ class RpcTransport:
     ):
         import httpx
 
+        from mcb.client.deadline import DeadlineTransport, deadline
+
         self.base_url = base_url.rstrip("/")
         self.shown_url = redact_url(self.base_url)
         self.timeout = timeout  # None: the per-kind default budgets
@@ -92,11 +95,11 @@ class RpcTransport:
         self._stopped = False
         self._streams: weakref.WeakSet = weakref.WeakSet()  # connections opened, so stop() can end them
         self._httpx = httpx
-        # The plugin speaks plain HTTP on loopback; skip loading CA certificates (tens of ms) unless https is used.
-        plain = self.base_url.startswith("http://")
+        self._deadline = deadline  # `with self._deadline(at):` bounds every socket wait of a request by `at`
         self._client = httpx.Client(
-            # retries=0: httpx's own connect retries would each get a full connect timeout, outside the budget.
-            transport=httpx.HTTPTransport(retries=0, verify=not plain),
+            # Every socket wait ends by the call's deadline (a server trickling bytes gets no more than the budget);
+            # no connect retries of its own, and no SSL context unless an https:// connection opens.
+            transport=DeadlineTransport(),
             timeout=httpx.Timeout(DEFAULT_TIMEOUT, connect=CONNECT_TIMEOUT),
             follow_redirects=False,
             trust_env=False,  # a loopback plugin must never be reached through a proxy from the environment
@@ -131,8 +134,9 @@ class RpcTransport:
         while True:
             started = time.monotonic()
             try:
-                response = self._client.get(self.base_url + "/health",
-                                            timeout=self._httpx_timeout(deadline - started))
+                with self._deadline(deadline):
+                    response = self._client.get(self.base_url + "/health",
+                                                timeout=self._httpx_timeout(deadline - started))
                 break
             except self._httpx.HTTPError as error:
                 failure = self._transport_error("health", error, started)
@@ -227,8 +231,9 @@ class RpcTransport:
         try:
             timeout = self._httpx_timeout(deadline - started)
             limit = self.response_limit(method) if self.response_limit else MAX_RESPONSE_BYTES
-            with self._client.stream("POST", self.base_url + "/v1/rpc", content=body, headers=headers,
-                                     timeout=timeout, extensions={"trace": self._note_connection}) as response:
+            with self._deadline(deadline), self._client.stream(
+                    "POST", self.base_url + "/v1/rpc", content=body, headers=headers, timeout=timeout,
+                    extensions={"trace": self._note_connection}) as response:
                 chunks, size = [], 0
                 declared = response.headers.get("Content-Length", "")
                 if declared.isdigit() and int(declared) > limit:  # refused before reading it
@@ -237,8 +242,6 @@ class RpcTransport:
                     size += len(chunk)
                     if size > limit:
                         raise _too_large(method, limit)
-                    if time.monotonic() > deadline:  # a server trickling bytes does not get more than the budget
-                        raise httpx.ReadTimeout("total budget exhausted")
                     chunks.append(chunk)
                 status = response.status_code
         except httpx.HTTPError as error:

@@ -58,6 +58,9 @@ def serve(
     DATA/tokens.json (mode 0600); they are never printed. With --json, one line {url, data_dir, token_file} is
     printed to stdout once the server is ready.
 
+    Exits 7 when DATA is in use by another mcb serve (one server per data directory; the lock goes with its
+    process, kill -9 included), 6 when the port cannot be opened, 3 when DATA cannot be used.
+
     Examples:
 
         mcb serve
@@ -69,7 +72,8 @@ def serve(
 
         mcb serve --camera-player 7d2f9a64-3c1e-4b8a-9f5d-1a2b3c4d5e6f
     """
-    from mcb.errors import ConfigError, NetworkError, UsageError
+    from mcb.errors import ConfigError, ConflictError, NetworkError, UsageError
+    from mcb.server.datalock import DataDirInUse
     from mcb.server.runner import ServeListenError, ServeRequest, ServeSetupError, run_until_stopped
 
     term = terminal(ctx, json_)
@@ -102,6 +106,9 @@ def serve(
 
     try:
         run_until_stopped(request, on_ready)
+    except DataDirInUse as error:
+        raise ConflictError(str(error), code="data_dir_in_use", hint="stop that server first, or start this one "
+                            "with another --data") from None
     except ServeSetupError as error:
         raise ConfigError(str(error), hint=error.hint or "check the directory permissions, or start with another "
                           "--data") from None

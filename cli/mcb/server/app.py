@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcb.server.config import TOKENS_FILE
+from mcb.server.datalock import DataDirLock
 from mcb.server.dispatch import load_method_modules
 from mcb.server.http import Limits, RpcHttpServer
 from mcb.server.state import ServerState
@@ -41,7 +42,11 @@ def is_loopback(host: str) -> bool:
 
 
 class LocalServer:
-    """A running server. ``start()`` binds and starts threads; ``close()`` stops them and closes the journal."""
+    """A running server. ``start()`` binds and starts threads; ``close()`` stops them and closes the journal.
+
+    It holds the data directory's lock from construction to ``close()``: a second server on the same directory
+    raises :class:`mcb.server.datalock.DataDirInUse`.
+    """
 
     def __init__(self, data_dir: Path, options: ServeOptions):
         if not is_loopback(options.host) and not options.allow_remote:
@@ -51,7 +56,14 @@ class LocalServer:
         self.data_dir = Path(data_dir)
         self.options = options
         self.modules = load_method_modules(test_hooks=options.test_hooks)
-        self.state = ServerState(self.data_dir, overrides)
+        # Before anything in the directory is read or written: a second server refuses and changes nothing.
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self._lock = DataDirLock.acquire(self.data_dir)
+        try:
+            self.state = ServerState(self.data_dir, overrides)
+        except BaseException:
+            self._lock.release()
+            raise
         self.httpd: RpcHttpServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -81,4 +93,7 @@ class LocalServer:
         if self.httpd is not None:
             self.httpd.shutdown()
             self.httpd.server_close()
-        self.state.close()
+        try:
+            self.state.close()
+        finally:
+            self._lock.release()
