@@ -50,12 +50,12 @@ def test_slow_prepare_spins_on_a_terminal_only(tmp_path):
         args = [sys.executable, "-m", "mcb", "prepare", str(recipe)]
         started = time.monotonic()
         code, tty_err = _run(args, env, stderr_tty=True)
-        assert code == 0 and time.monotonic() - started > 1.5
+        assert code == 0 and time.monotonic() - started > 1.5, tty_err
         code, pipe_err = _run(args, env, stderr_tty=False)
-        assert code == 0
+        assert code == 0, pipe_err
         proxy.decide = lambda request: "forward"
         code, fast_err = _run(args, env, stderr_tty=True)
-        assert code == 0
+        assert code == 0, fast_err
     assert "waiting for the server to prepare the plan" in tty_err
     assert "waiting for the server" not in pipe_err
     assert "waiting for the server" not in fast_err  # under a second: no spinner
