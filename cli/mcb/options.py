@@ -16,11 +16,11 @@ from mcb.terminal import Terminal
 
 def summarised(tool: str):
     """Start a command's help with its tool's one summary (:mod:`mcb.summaries`), the words MCP shows too; the
-    docstring holds what only the CLI says (flags, exit codes, examples)."""
-    import inspect
+    docstring holds what only the CLI says (flags, exit codes, examples). Its first line is indented as the rest
+    of a command's docstring body (4 spaces), so dedenting the whole keeps the examples' own indentation."""
 
     def decorate(function):
-        function.__doc__ = f"{cli_summary(tool)}\n\n{inspect.cleandoc(function.__doc__ or '')}"
+        function.__doc__ = f"{cli_summary(tool)}\n\n    {function.__doc__ or ''}"
         return function
 
     return decorate

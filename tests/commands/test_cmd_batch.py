@@ -289,7 +289,7 @@ def test_a_step_whose_operation_an_administrator_abandoned_says_so_on_the_next_r
     from mcb.client import McbClient
     from mcb.server.testing import spawn_server
 
-    data = tmp_path / "server"
+    data = tmp_path / "crashing-server"  # not the `mcb` fixture's own server directory
     server = spawn_server(data, tick_ms=100)
     port = urlsplit(server.url).port
     try:

@@ -155,8 +155,8 @@ def export(
 
         mcb export "gate house" --min 0,64,0 --max 8,72,8
 
-        mcb export hut --min 0,64,0 --max 4,68,4 --origin 2,64,2 --json \\
-            | jq -r .assetId
+        mcb export hut --min 0,64,0 --max 4,68,4 --origin 2,64,2 \\
+            --json | jq -r .assetId
     """
     term = json_terminal(ctx, json_)
     low, high = parse_position(min_, "--min"), parse_position(max_, "--max")
@@ -183,8 +183,8 @@ def import_prepare(
 
     Examples:
 
-        mcb import-prepare 5d0c...-uuid --target 10,64,10 --rotation 90 -o plan.json \\
-            && mcb apply plan.json --wait
+        mcb import-prepare 5d0c...-uuid --target 10,64,10 --rotation 90 \\
+            -o plan.json && mcb apply plan.json --wait
     """
     from mcb.commands.plan_commands import save_plan
 
