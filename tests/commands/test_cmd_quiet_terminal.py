@@ -3,7 +3,6 @@ conventions"); without them a terminal shows the bar."""
 
 from __future__ import annotations
 
-import json
 import os
 import pty
 import subprocess
@@ -11,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from rpc_testkit import FaultProxy, box_recipe
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,21 +63,3 @@ def test_no_color_turns_the_progress_bar_off(how):
     assert "checking" not in seen
     assert "\x1b" not in seen
     assert "error: 2 of 5 schematics have errors" in seen
-
-
-def test_no_color_turns_the_spinner_off(tmp_path):
-    from mcb.server.testing import run_server
-
-    recipe = tmp_path / "r.json"
-    recipe.write_text(json.dumps(box_recipe(0, 100, 0)))
-
-    def decide(request):
-        slow = request["json"] and request["json"]["method"] == "build_prepare"
-        return ("sleep_then_forward", 1.5) if slow else "forward"
-
-    with run_server(tmp_path / "server", tick_ms=2) as server, FaultProxy(server.url, decide) as proxy:
-        env = _env(MCB_SERVER=proxy.url, MCB_AGENT_TOKEN=server.agent_token, NO_COLOR="1")
-        code, seen = stderr_on_a_terminal([sys.executable, "-m", "mcb", "prepare", str(recipe)], env)
-        assert proxy.methods().count("build_prepare") == 1
-    assert code == 0
-    assert "waiting for the server" not in seen and "\x1b" not in seen

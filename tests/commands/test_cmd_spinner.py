@@ -1,4 +1,4 @@
-"""A write that takes longer than a second shows a spinner on stderr, on a terminal only."""
+"""A write that takes longer than a second shows a spinner on stderr, on a terminal only (and not under NO_COLOR)."""
 
 from __future__ import annotations
 
@@ -53,9 +53,12 @@ def test_slow_prepare_spins_on_a_terminal_only(tmp_path):
         assert code == 0 and time.monotonic() - started > 1.5, tty_err
         code, pipe_err = _run(args, env, stderr_tty=False)
         assert code == 0, pipe_err
+        code, uncoloured_err = _run(args, {**env, "NO_COLOR": "1"}, stderr_tty=True)
+        assert code == 0, uncoloured_err
         proxy.decide = lambda request: "forward"
         code, fast_err = _run(args, env, stderr_tty=True)
         assert code == 0, fast_err
     assert "waiting for the server to prepare the plan" in tty_err
+    assert "waiting for the server" not in uncoloured_err and "\x1b" not in uncoloured_err  # NO_COLOR: no animation
     assert "waiting for the server" not in pipe_err
     assert "waiting for the server" not in fast_err  # under a second: no spinner
