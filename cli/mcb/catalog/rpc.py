@@ -481,7 +481,7 @@ def _poll_failed(operation_id: str, refusal: Refusal) -> Refusal:
     facts = {key: value for key, value in refusal.data.items() if key not in REMEDY_FIELDS}
     data = {**facts, "operation_id": operation_id, "operation_started": True, "next_call": poll}
     remedy = (f"operation {operation_id} started and runs on the server; follow it with operation_status "
-              "{operation_id} (do not apply the plan again)")
+              "(next_call), and do not apply the plan again")
     return Refusal(refusal.code, f"build_apply started operation {operation_id}, then {refusal.message}",
                    remedy=remedy, data=data)
 
