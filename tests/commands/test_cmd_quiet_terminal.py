@@ -4,34 +4,13 @@ conventions"); without them a terminal shows the bar."""
 from __future__ import annotations
 
 import os
-import pty
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from ptykit import stderr_on_a_terminal
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def stderr_on_a_terminal(args, env) -> tuple[int, str]:
-    """Run ``args`` with stderr on a pseudo-terminal; (exit code, what the terminal received)."""
-    master, slave = pty.openpty()
-    proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
-    os.close(slave)
-    chunks = []
-    while True:
-        try:
-            data = os.read(master, 4096)
-        except OSError:  # EIO: the child closed its end
-            break
-        if not data:
-            break
-        chunks.append(data)
-    proc.stdout.read()
-    proc.wait(timeout=60)
-    os.close(master)
-    return proc.returncode, b"".join(chunks).decode("utf-8", "replace")
 
 
 def _env(**changes):

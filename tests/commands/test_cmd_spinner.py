@@ -4,33 +4,19 @@ from __future__ import annotations
 
 import json
 import os
-import pty
 import subprocess
 import sys
 import time
 
+from ptykit import stderr_on_a_terminal
 from rpc_testkit import FaultProxy, box_recipe
 
 
 def _run(args, env, stderr_tty: bool):
-    if not stderr_tty:
-        done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=60)
-        return done.returncode, done.stderr
-    master, slave = pty.openpty()
-    proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=slave)
-    os.close(slave)
-    chunks = []
-    while True:
-        try:
-            data = os.read(master, 4096)
-        except OSError:  # EIO: the child closed its end
-            break
-        if not data:
-            break
-        chunks.append(data)
-    proc.wait(timeout=60)
-    os.close(master)
-    return proc.returncode, b"".join(chunks).decode("utf-8", "replace")
+    if stderr_tty:
+        return stderr_on_a_terminal(args, env)
+    done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=60)
+    return done.returncode, done.stderr
 
 
 def test_slow_prepare_spins_on_a_terminal_only(tmp_path):
