@@ -134,8 +134,10 @@ class Terminal:
         table = Table(title=title, show_edge=False, header_style="bold")
         for column in columns:
             table.add_column(column, overflow="fold")
-        for row in rows:
-            table.add_row(*(Text("" if v is None else str(v), overflow="fold") for v in row))
+        from mcb.wording import shown
+
+        for row in rows:  # cells hold file and server data: control characters are shown escaped, as in lines
+            table.add_row(*(Text("" if v is None else shown(v), overflow="fold") for v in row))
         console = self.out
         if console.is_terminal:
             console.print(table)

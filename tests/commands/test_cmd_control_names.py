@@ -71,3 +71,18 @@ def test_written_file_names_are_shown_escaped(cli, named):
     assert result.stdout.splitlines()[0].endswith(": r\\x1b[1m.schem")
     assert (named / "r\x1b[1m.schem").exists()
     assert no_controls(result.stdout)
+
+
+def test_data_from_inside_a_file_is_shown_escaped_in_tables(cli, tmp_path):
+    """Palette states and block-entity ids come from the file too: info's table and counts escape them."""
+    from mcb.schematics.sponge import read_schematic, write_schematic
+
+    schem = read_schematic(HOUSE)
+    schem.palette[0] = "minecraft:stone\x1b]0;owned\x07"
+    path = tmp_path / "inside.schem"
+    write_schematic(schem, path)
+    info = cli("schem", "info", str(path), env={"COLUMNS": "200"})
+    assert info.exit_code == 0 and no_controls(info.stdout)
+    assert "minecraft:stone\\x1b]0;owned\\x07" in info.stdout
+    states = [entry["state"] for entry in json.loads(cli("schem", "info", str(path), "--json").stdout)["palette"]]
+    assert "minecraft:stone\x1b]0;owned\x07" in states  # --json keeps the exact text

@@ -78,7 +78,6 @@ def info(
 
 
 def _print_info(term, data: dict) -> None:
-
     size = data["size"]
     server = data["server"]
     verdict = "accepted" if server["accepted"] else f"rejected: {server['message']}"
@@ -102,7 +101,7 @@ def _print_info(term, data: dict) -> None:
 def _counts(group: dict) -> str:
     if not group["count"]:
         return "none"
-    return f"{group['count']} (" + ", ".join(f"{k} x{n}" for k, n in list(group["by_id"].items())[:4]) + ")"
+    return f"{group['count']} (" + ", ".join(f"{shown(k)} x{n}" for k, n in list(group["by_id"].items())[:4]) + ")"
 
 
 @schem_app.command("convert")
