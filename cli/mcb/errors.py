@@ -29,7 +29,8 @@ EXIT_CODE_TABLE: list[tuple[int, str, str]] = [
     (4, "auth", "no token, token rejected, or permission_denied from the server"),
     (5, "server", "the server answered with an error (invalid_request, unsupported_block, internal_error, ...)"),
     (6, "network", "connection refused or dropped, timeout, or --wait ran out of time"),
-    (7, "conflict", "stale or expired plan, conflict, busy, another operation active, recovery required"),
+    (7, "conflict", "stale or expired plan, conflict, busy, another operation active, recovery required, a data "
+        "directory another mcb serve holds"),
     (130, "interrupted", "interrupted by Ctrl-C (SIGINT)"),
 ]
 
