@@ -105,6 +105,9 @@ class Schematic:
     biomes: np.ndarray | None = None
     metadata: Any = None  # mcb.schematics.nbt.Compound or None
     source: SourceInfo = field(default_factory=SourceInfo)
+    # True where the file leaves the world as it is (structure cells absent from ``blocks`` or structure_void,
+    # Litematica cells outside every region); None when every cell is placed. Same axes as ``blocks``.
+    void: np.ndarray | None = None
 
     @property
     def size(self) -> Vec3i:
