@@ -89,7 +89,7 @@ def test_no_coercion_but_integral_floats_pass_as_integers(proxied):
         assert refusal(mcp.call("material_search", {"query": "oak", "limit": bad}))["field"] == "limit"
     assert rpc_requests(proxy) == []
     accepted = mcp.call("material_search", {"query": "oak", "limit": 5.0})["result"]
-    assert accepted["isError"] is False
+    assert accepted["isError"] is False, accepted
     bodies = [request["body"] for request in proxy.requests if request["json"] and
               request["json"].get("method") == "material_search"]
     assert len(bodies) == 1 and b'"limit":5' in bodies[0].replace(b" ", b"")

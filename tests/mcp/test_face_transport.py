@@ -17,6 +17,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from rpc_testkit import FaultProxy  # noqa: E402
 from test_rpc_tools import box  # noqa: E402
 
+from mcb.client.retry import RetryPolicy  # noqa: E402
+
 
 def _calls(proxy, method):
     return [r for r in proxy.requests if isinstance(r.get("json"), dict) and r["json"].get("method") == method]
@@ -78,7 +80,7 @@ def test_a_lost_build_apply_answer_in_a_batch_is_not_sent_again(mcp_process, pro
 
 def test_the_faces_own_deadline_on_build_apply_has_the_transport_shape(live_server):
     """The face's deadline (30 s, here 1 s) gives the §1.7 shape the transport mapping gives, from one mapping."""
-    from mcb.catalog.registry import load_catalog
+    from mcb.mcp.extensions import load_catalog
     from mcb.client import McbClient
     from mcb.mcp.session import Options, Session
 
@@ -97,8 +99,8 @@ def test_the_faces_own_deadline_on_build_apply_has_the_transport_shape(live_serv
         catalog.actions = [dataclasses.replace(a, deadline_s=1.0) if a.name == "build_apply" else a
                            for a in catalog.actions]
         out = Lines()
-        session = Session(catalog, Options(), out, lambda: McbClient(
-            proxy.url, agent_token=live_server.agent_token, player_id="console", repeat_writes=False))
+        session = Session(catalog, Options(), out, lambda deadline=None: McbClient(
+            proxy.url, agent_token=live_server.agent_token, player_id="console", retry=RetryPolicy(replays=0)))
         session.handle({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
             "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
         session.handle({"jsonrpc": "2.0", "method": "notifications/initialized"})
@@ -152,13 +154,13 @@ def test_a_read_repeated_once_after_a_lost_answer_says_so_in_meta(mcp_process, p
 
 
 def test_a_read_that_timed_out_is_repeated_once_with_a_fresh_deadline(live_server):
-    """The MCP face's client (fresh_read_repeat): the repeat gets its own budget; waited_ms is the whole wait."""
+    """The MCP face's client (fresh_read_budget): the repeat gets its own budget; waited_ms is the whole wait."""
     from mcb.client import McbClient
     from mcb.client.errors import TransportError
 
     with FaultProxy(live_server.url, _only("region_inspect", ("sleep_then_forward", 1.6))) as proxy:
         with McbClient(proxy.url, agent_token=live_server.agent_token, player_id="console", timeout=1.0,
-                       repeat_writes=False, fresh_read_repeat=True) as client:
+                       retry=RetryPolicy(replays=0, fresh_read_budget=True)) as client:
             with pytest.raises(TransportError) as caught:
                 client.call("region_inspect", BOX)
         time.sleep(1.0)  # let the stalled forwards finish before the server stops

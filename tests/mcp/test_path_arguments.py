@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from mcb.catalog.arguments import parse_arguments, path_fields
-from mcb.catalog.base import Refusal
-from mcb.catalog.offline import OFFLINE_ACTIONS
+from mcb.mcp.arguments import parse_arguments, path_fields
+from mcb.mcp.actions import Refusal
+from mcb.mcp.tools.offline import OFFLINE_ACTIONS
 
 from mcpkit import McpProcess
 from test_offline_tools import RecordingContext
@@ -87,7 +87,7 @@ def test_a_name_too_long_for_the_file_system_is_an_invalid_argument_with_its_fie
 def test_the_published_schema_refuses_a_nul_as_the_check_does():
     from jsonschema import Draft202012Validator
 
-    from mcb.catalog.arguments import input_schema
+    from mcb.mcp.arguments import input_schema
 
     schema = input_schema(ACTIONS["schem_info"].input_model)
     assert not Draft202012Validator(schema).is_valid({"path": "a\u0000b"})

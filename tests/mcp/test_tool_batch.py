@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel, ConfigDict
 
-from mcb.catalog.base import Action, Cancelled, Hints, Outcome, Refusal
-from mcb.catalog.batch import BATCH_ACTION, CatalogSteps, make_batch_action
+from mcb.mcp.actions import Action, Cancelled, Hints, Outcome, Refusal
+from mcb.mcp.tools.batch import BATCH_ACTION, CatalogSteps, make_batch_action
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_offline_tools import CORPUS, HOUSE, RecordingContext  # noqa: E402
@@ -168,7 +168,7 @@ def test_a_misspelt_step_tool_over_stdio_suggests_the_whole_name_keyed_by_what_w
 
 
 def test_a_single_suggestion_is_never_split_into_letters():
-    from mcb.catalog.base import did_you_mean_of
+    from mcb.mcp.actions import did_you_mean_of
 
     assert did_you_mean_of("schem_validate", "tool") == {"tool": "schem_validate"}
     assert did_you_mean_of(["schem_validate", "schem_info"], "tool") == {"tool": "schem_validate"}

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from mcb.catalog.base import Action, Outcome
-from mcb.catalog.arguments import input_schema
+from mcb.mcp.actions import Action, Outcome
+from mcb.mcp.arguments import input_schema
 
 if TYPE_CHECKING:
     from mcb.mcp.session import Session
@@ -116,8 +116,8 @@ FACE_WITHOUT_REMEDY = {
 
 def refusal_table() -> dict[str, Any]:
     """Every code mcb can emit, with its remedy; the RPC catalog contributes the plugin's codes (§2.4)."""
-    from mcb.catalog.offline import REFUSAL_CODES as OFFLINE_REMEDIES
-    from mcb.catalog.remedies import refusal_codes
+    from mcb.mcp.tools.adapters import REFUSAL_CODES as OFFLINE_REMEDIES
+    from mcb.mcp.refusals import refusal_codes
 
     plugin = refusal_codes()
     remedied = {**plugin["remedied"], **OFFLINE_REMEDIES, **FACE_REMEDIES}

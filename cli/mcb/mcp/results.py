@@ -10,8 +10,9 @@ import base64
 import json
 from typing import Any
 
-from mcb.catalog.base import MAX_IMAGE_BASE64, Outcome, Refusal
-from mcb.catalog.remedies import REMEDY_FIELDS
+from mcb.images import MAX_IMAGE_BASE64, is_png
+from mcb.mcp.actions import Outcome, Refusal
+from mcb.mcp.refusals import REMEDY_FIELDS
 
 MAX_REFUSAL_BYTES = 32 * 1024
 
@@ -30,7 +31,7 @@ def success(outcome: Outcome, *, cap_bytes: int, arguments: dict[str, Any], tool
     content: list[dict[str, Any]] = [{"type": "text", "text": text}]
     for image in outcome.images:
         encoded = base64.b64encode(image.png).decode("ascii")
-        if not image.png.startswith(b"\x89PNG\r\n\x1a\n") or len(encoded) > MAX_IMAGE_BASE64:
+        if not is_png(image.png) or len(encoded) > MAX_IMAGE_BASE64:
             raise Refusal("invalid_image", f"{tool} produced an image that is not a PNG of at most "
                           f"{MAX_IMAGE_BASE64} base64 characters", remedy="no call can fix this picture",
                           data={"no_remedy": "the picture itself is broken or too large"})

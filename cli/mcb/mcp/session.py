@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Callable
 
-from mcb.catalog.base import Action, Refusal
+from mcb.mcp.actions import Action, Refusal
 from mcb.mcp import framing, manifest
 from mcb.mcp.calls import Calls, SessionSteps
 from mcb.mcp.framing import (
@@ -29,7 +29,7 @@ from mcb.mcp.framing import (
 )
 
 if TYPE_CHECKING:
-    from mcb.catalog.registry import Catalog
+    from mcb.mcp.extensions import Catalog
 
 log = logging.getLogger("mcb.mcp")
 
@@ -240,7 +240,7 @@ class Session:
         """tool_batch is rebuilt over this session, so its steps meet this session's profile and root."""
         if action.name != "tool_batch":
             return action
-        from mcb.catalog.batch import make_batch_action
+        from mcb.mcp.tools.batch import make_batch_action
 
         return make_batch_action(SessionSteps(self))
 

@@ -1,5 +1,8 @@
-"""The pieces every offline action's adapter shares: argument types, mcb errors as refusals, input and output
-paths, the pagination contract and per-file progress. Core code: no typer/rich/mcp (and no numpy).
+"""The pieces every offline tool's adapter shares: argument types, mcb errors as refusals, input and output
+paths, the pagination contract and per-file progress (no numpy here).
+
+An optional argument is left out, never null: its type is the value's own (``McVersion`` is a string with the
+default None), so the published schema carries a top-level ``type`` and refuses null as the check does.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
-from mcb.catalog.base import Context, Hints, Refusal
+from mcb.mcp.actions import Context, Hints, Refusal
 
 # Annotations per spec §2.2: every offline tool is closed-world; file writers are destructive (MCP-24).
 READER = Hints(read_only=True, destructive=False, idempotent=True, open_world=False)
@@ -41,16 +44,16 @@ def _bounded_path(value: Any) -> Any:
 # A Path annotation is how the face finds the arguments to keep inside the workspace root (MCP-35).
 Path_ = Annotated[Path, BeforeValidator(_bounded_path),
                   WithJsonSchema({"type": "string", "minLength": 1, "maxLength": MAX_PATH, "pattern": NO_NUL})]
-McVersion = Annotated[str | None, Field(None, min_length=1, max_length=64, description=(
+McVersion = Annotated[str, Field(None, min_length=1, max_length=64, description=(
     "Minecraft release (e.g. 1.20.4) or DataVersion whose block list is used; default 26.2 (or, for schematics, "
     "what the command would pick)."))]
 Offset = Annotated[int, Field(0, ge=0, description="First item to return (pagination).")]
 FilesOffset = Annotated[int, Field(0, ge=0, description="First file verdict to return (files are paged apart "
                                                         "from diagnostics).")]
 FilesLimit = Annotated[int, Field(100, ge=1, le=500, description="File verdicts per page.")]
-Globs = Annotated[list[Annotated[str, Field(min_length=1, max_length=256)]] | None,
+Globs = Annotated[list[Annotated[str, Field(min_length=1, max_length=256)]],
                   Field(None, max_length=16, description="File-name patterns when walking directories.")]
-Excludes = Annotated[list[Annotated[str, Field(min_length=1, max_length=256)]] | None,
+Excludes = Annotated[list[Annotated[str, Field(min_length=1, max_length=256)]],
                      Field(None, max_length=16, description="Skip files, named or walked, whose name or path matches "
                                                             "one of these patterns.")]
 

@@ -1,5 +1,8 @@
 """Tool arguments: checked against the published schema before any work (MCP-29..31, MCP-35).
 
+The one place an integral float becomes an integer (``5.0`` → ``5``, MCP-30), for every tool and every nested value
+(recipes go out as the caller wrote them, with that one change).
+
 The schema a tool publishes is its pydantic model's JSON Schema, and the same model checks the call, in strict JSON
 mode (no coercion: "5", true and 5.5 are not integers). Integral floats become integers first (MCP-30), so 5.0
 passes where an integer is expected and is sent on as 5.
@@ -15,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
-from mcb.catalog.base import Action, Refusal
+from mcb.mcp.actions import Action, Refusal
 
 if TYPE_CHECKING:
     from pydantic import BaseModel, ValidationError
@@ -23,11 +26,39 @@ if TYPE_CHECKING:
 
 @lru_cache(maxsize=None)
 def input_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The published inputSchema of ``model``: its JSON Schema, where every property also states its top-level
+    ``type`` (a ``$ref`` names its definition's; MCP clients such as Inspector read only that to send numbers and
+    objects) and no property advertises a null default (an optional argument is left out)."""
     schema = model.model_json_schema()
     if schema.get("type") != "object" or schema.get("additionalProperties") is not False:
         raise ValueError(f"{model.__name__}: an input schema must be an object with additionalProperties false "
                          "(model_config extra='forbid')")
+    definitions = schema.get("$defs", {})
+    for holder in (schema, *definitions.values()):
+        for prop in holder.get("properties", {}).values():
+            _state_type(prop, definitions)
+    for name in schema.get("required", []):  # MCP-22: a required string is never empty (an enum says so already)
+        prop = schema["properties"][name]
+        if prop.get("type") == "string" and "minLength" not in prop and all(prop.get("enum", [""])):
+            prop["minLength"] = 1
     return schema
+
+
+def _state_type(prop: dict[str, Any], definitions: dict[str, Any]) -> None:
+    if "default" in prop and prop["default"] is None:
+        del prop["default"]
+    if "type" in prop:
+        return
+    if "$ref" in prop:
+        target = definitions.get(prop["$ref"].rsplit("/", 1)[-1], {})
+        if "type" in target:
+            prop["type"] = target["type"]
+        return
+    branches = prop.get("anyOf") or prop.get("oneOf") or []
+    types = {branch.get("type") or definitions.get(branch.get("$ref", "").rsplit("/", 1)[-1], {}).get("type")
+             for branch in branches}
+    if len(types) == 1 and None not in types:
+        prop["type"] = types.pop()
 
 
 def accepted_names(model: type[BaseModel]) -> list[str]:
@@ -50,7 +81,8 @@ def parse_arguments(action: Action, arguments: dict[str, Any], *, root: Path | N
 
     normalized = integral_floats_to_ints(arguments)
     try:
-        parsed = action.input_model.model_validate_json(json.dumps(normalized, allow_nan=False), strict=True)
+        parsed = action.input_model.model_validate_json(json.dumps(normalized, allow_nan=False), strict=True,
+                                                        context={"arguments": normalized})
     except ValidationError as error:
         raise invalid_argument(action, normalized, error) from None
     return guard_paths(parsed, root) if root is not None else parsed

@@ -1,7 +1,4 @@
-"""Types every catalog action is made of (the contract between the catalog modules and the MCP face).
-
-Core code: no typer, rich, click or mcp imports here.
-"""
+"""What every tool of the MCP face is made of: Action (the table's row), Hints, Outcome, Image, Refusal, Context."""
 
 from __future__ import annotations
 
@@ -14,9 +11,6 @@ if TYPE_CHECKING:  # only annotations need it: importing the types costs no pyda
     from pydantic import BaseModel
 
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
-
-
-MAX_IMAGE_BASE64 = 12_000_000  # the bridge's limit on one image's base64 text (protocol §8.1), for every tool
 
 
 @dataclass(frozen=True)

@@ -13,16 +13,14 @@ reported, and never stops the server. Core code: no typer, rich, click or mcp im
 
 from __future__ import annotations
 
-import inspect
 import logging
-import re
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from pydantic import BaseModel, ConfigDict
 
-from mcb.catalog.base import NAME_PATTERN, Action, Cancelled, Hints, Outcome, Refusal
+from mcb.mcp.actions import NAME_PATTERN, Action, Cancelled, Hints, Outcome, Refusal
 
 ENTRY_POINT_GROUP = "mcb.tools"
 RESERVED_PREFIXES = (
@@ -30,15 +28,6 @@ RESERVED_PREFIXES = (
     "terrain_", "chat_", "recovery_", "schem_", "recipe_", "block_", "tool_", "mcb_",
 )
 log = logging.getLogger("mcb.mcp")
-
-
-def builtin_actions() -> list[Action]:
-    """The built-in actions: RPC, offline, then tool_batch."""
-    from mcb.catalog.batch import BATCH_ACTION
-    from mcb.catalog.offline import OFFLINE_ACTIONS
-    from mcb.catalog.rpc import RPC_ACTIONS
-
-    return [*RPC_ACTIONS, *OFFLINE_ACTIONS, BATCH_ACTION]
 
 
 # -- the extension API ------------------------------------------------------------------------------------------
@@ -288,6 +277,8 @@ def load_catalog(*, disabled: Iterable[str] = (), no_extensions: bool = False, m
                  warn: Callable[[str], None] | None = None) -> Catalog:
     """Built-ins first, then every ``mcb.tools`` entry point sorted by (name, distribution)."""
     warn = warn or log.warning
+    from mcb.mcp.tools import builtin_actions
+
     actions = builtin_actions()
     names = [action.name for action in actions]
     if len(set(names)) != len(names):
@@ -352,5 +343,5 @@ def all_actions() -> list[Action]:
 
 __all__ = [
     "ENTRY_POINT_GROUP", "Catalog", "Extension", "ExtensionHost", "ExtensionReport", "Result", "ToolOptions",
-    "ToolRegistry", "all_actions", "builtin_actions", "fail", "load_catalog", "ok",
+    "ToolRegistry", "all_actions", "fail", "load_catalog", "ok",
 ]

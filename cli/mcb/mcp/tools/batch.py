@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from mcb.catalog.base import Action, Cancelled, Context, Hints, Outcome, Refusal
+from mcb.mcp.actions import Action, Cancelled, Context, Hints, Outcome, Refusal
 
 log = logging.getLogger("mcb.mcp")
 
@@ -61,7 +61,7 @@ class CatalogSteps:
     cap_bytes = RESULT_CAP_BYTES
 
     def resolve(self, name: str) -> Action:
-        from mcb.catalog.registry import all_actions
+        from mcb.mcp.extensions import all_actions
 
         actions = {action.name: action for action in all_actions()}
         if name not in actions:
@@ -69,7 +69,7 @@ class CatalogSteps:
         return actions[name]
 
     def check(self, action: Action, arguments: dict[str, Any]) -> BaseModel:
-        from mcb.catalog.arguments import parse_arguments
+        from mcb.mcp.arguments import parse_arguments
 
         return parse_arguments(action, arguments, root=None)  # the same check a single tools/call gets
 

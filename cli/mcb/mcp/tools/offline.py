@@ -3,7 +3,7 @@
 Each ``run`` is a thin adapter over the core function the matching `mcb` command calls, with the same argument
 rules (mcb.schematics.edit_request, the core's own checks); what differs is only the face: results are dicts with
 the pagination contract (MCP-40), pictures are :class:`Image` items, files this call creates are reported through
-``ctx.created``, and mcb's errors become :class:`Refusal` values with a remedy. Core code: no typer/rich/mcp.
+``ctx.created``, and mcb's errors become :class:`Refusal` values with a remedy.
 """
 
 from __future__ import annotations
@@ -14,11 +14,10 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from mcb.blocks.transform import MIRROR_AXES, ROTATIONS, RULE_SETS
-from mcb.catalog.adapters import REFUSAL_CODES  # noqa: F401  (re-exported for the manifest's refusal table)
-from mcb.catalog.adapters import (READER, WRITER, Arguments, Excludes, FileProgress, FilesLimit, FilesOffset, Globs,
+from mcb.mcp.tools.adapters import (READER, WRITER, Arguments, Excludes, FileProgress, FilesLimit, FilesOffset, Globs,
                                   McVersion, Offset, Path_, existing_input, new_output, page, refusal_from, refusing,
                                   report_page)
-from mcb.catalog.base import Action, Context, Image, Outcome, Refusal
+from mcb.mcp.actions import Action, Context, Image, Outcome
 from mcb.recipes.compile import DEFAULT_MAX_BLOCKS, SCAN_BUDGET_CAP  # the compiler's own limits (no numpy)
 from mcb.schematics.render_limits import SCALE_MAX, SCALE_MIN
 from mcb.terrain.limits import DEFAULT_RESOLUTION, DEFAULT_TILE_BUDGET, RESOLUTION_MAX, RESOLUTION_MIN
@@ -71,13 +70,13 @@ def schem_info(args: InfoArgs, ctx: Context) -> Outcome:
 
 class _EditArgs(Arguments):
     path: Path_ = Field(description="Sponge schematic (v1/v2/v3).")
-    output: Path_ | None = Field(None, description="File to write (atomically); or set in_place.")
+    output: Path_ = Field(None, description="File to write (atomically); or set in_place.")
     in_place: bool = Field(False, description="Overwrite the input file instead of writing output.")
     overwrite: bool = Field(False, description="Replace output when it exists.")
     rules: Literal[RULE_SETS] = Field("vanilla", description=(  # type: ignore[valid-type]
         "vanilla: what the server's rotation produces; geometric: WorldEdit-like, also turns connections and, on "
         "mirror, swaps chest halves and stair corners."))
-    format: Literal["v2", "v3"] | None = Field(None, description="Sponge version to write; default: the input's.")
+    format: Literal["v2", "v3"] = Field(None, description="Sponge version to write; default: the input's.")
     mc_version: McVersion
 
 
@@ -156,8 +155,8 @@ def schem_convert(args: ConvertArgs, ctx: Context) -> Outcome:
 class RenderArgs(Arguments):
     path: Path_ = Field(description="Sponge schematic (v1/v2/v3).")
     view: Literal["top", "iso", "both"] = Field("both", description="top (height map), iso (isometric) or both.")
-    scale: int | None = Field(None, ge=SCALE_MIN, le=SCALE_MAX, description="Pixels per block (default: fit ~1400 px).")
-    max_side: int | None = Field(None, ge=64, le=4096, description="Shrink the picture to at most this many pixels "
+    scale: int = Field(None, ge=SCALE_MIN, le=SCALE_MAX, description="Pixels per block (default: fit ~1400 px).")
+    max_side: int = Field(None, ge=64, le=4096, description="Shrink the picture to at most this many pixels "
                                                                     "on its longest side.")
 
 
@@ -226,7 +225,7 @@ class CompileArgs(Arguments):
     path: Path_ = Field(description="Recipe file (build_prepare.recipe as JSON).")
     mc_version: McVersion
     max_plan_blocks: MaxPlanBlocks
-    output: Path_ | None = Field(None, description="Write the bounding box as a Sponge v2 schematic (.schem).")
+    output: Path_ = Field(None, description="Write the bounding box as a Sponge v2 schematic (.schem).")
     overwrite: bool = Field(False, description="Replace output when it exists.")
     png: bool = Field(False, description="Add a rendering of the result as an image.")
     view: Literal["iso", "top", "both"] = Field("iso", description="Picture view.")
