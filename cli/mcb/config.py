@@ -387,13 +387,8 @@ def set_profile_values(profile: str, updates: dict[str, Any], *, activate: bool 
             raise ConfigError(f"unknown profile key {key!r}", hint="keys: " + ", ".join(PROFILE_KEYS))
     if "server" in updates:
         _check_server_url(str(updates["server"]))
-    if "timeout" in updates:
-        try:
-            updates = {**updates, "timeout": float(updates["timeout"])}
-        except (TypeError, ValueError):
-            raise ConfigError("timeout must be a number of seconds") from None
-        if not math.isfinite(updates["timeout"]) or updates["timeout"] <= 0:  # saved, it would break every command
-            raise ConfigError("timeout must be a positive, finite number of seconds")
+    if "timeout" in updates:  # saved, a bad one would break every command
+        updates = {**updates, "timeout": _checked_timeout(updates["timeout"], "the value given")}
     for key, value in updates.items():
         if isinstance(value, str) and not _is_utf8(value):
             raise ConfigError(f"{key}: the value is not valid UTF-8 text (undecodable bytes on the command line)")

@@ -254,7 +254,7 @@ def parse_json_input(text: str, what: str, name: str, *, loads=None, hint: str |
         raise InputError(f"{what} {name} is empty",
                          hint=empty_hint or f"a {what} is a JSON document; is it the right file?")
     try:
-        return loads(text) if loads else json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+        return (loads or loads_json)(text)
     except json.JSONDecodeError as error:
         raise InputError(f"{what} {name} is not valid JSON at line {error.lineno}, column {error.colno}: "
                          f"{error.msg[:1].lower()}{error.msg[1:]}", hint=hint) from None
@@ -268,6 +268,14 @@ def parse_json_input(text: str, what: str, name: str, *, loads=None, hint: str |
         raise InputError(f"{what} {name} is not usable JSON: {problem}", hint=hint) from None
     except RecursionError:
         raise InputError(f"{what} {name} is not usable JSON: nesting too deep") from None
+
+
+def loads_json(text: str):
+    """The one strict JSON reader: ``json.loads`` refusing what is not JSON although Python reads it (``NaN``,
+    ``Infinity``) and numbers beyond a double (``1e400``), each with a ValueError that says so."""
+    import json
+
+    return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
 
 
 def _no_constant(name: str):

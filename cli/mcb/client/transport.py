@@ -22,6 +22,7 @@ from typing import Any
 from mcb.client.errors import TransportError, error_from_envelope, is_busy
 from mcb.client.retry import RetryPolicy
 from mcb.errors import McbError, ServerError
+from mcb.fileio import loads_json
 from mcb.redact import redact_url, redact_urls_in
 from mcb.refusals import NOT_REACHED, READ_ONLY_METHODS, code_hint, command_hint, unknown_outcome
 
@@ -247,7 +248,7 @@ class RpcTransport:
 
     def _decode(self, method: str, status: int, content: bytes) -> Any:
         try:
-            return json.loads(content.decode("utf-8"))
+            return loads_json(content.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError):  # RecursionError: nesting deeper than the stack
             raise ServerError(
                 f"{method}: HTTP {status} with a body that is not JSON ({len(content)} bytes)",
