@@ -82,8 +82,11 @@ class Calls:
 
     def run_action(self, action: Action, arguments: dict, context: CallContext) -> dict:
         """The full pipeline of one call, for tools/call and for each tool_batch step: check, run, shape."""
+        from mcb.fileio import cancellable_writes
+
         parsed = parse_arguments(action, arguments, root=self.session.options.root)
-        outcome = action.run(parsed, context)
+        with cancellable_writes(context.check_cancelled):  # a cancel comes before any file is replaced (MCP-49)
+            outcome = action.run(parsed, context)
         if getattr(context, "repeats", 0):  # MCP-55: a read that succeeded after being sent again says so
             outcome.meta.setdefault("mcb/transport", {"repeats": context.repeats})
         return results.success(outcome, cap_bytes=self.session.options.max_result_bytes, arguments=arguments,
