@@ -170,6 +170,8 @@ class Session:
         """True when the request is served in the modern era; fixes the era on its first message (MCP-9)."""
         meta = params.get("_meta")
         enveloped = isinstance(meta, dict) and VERSION_KEY in meta
+        if enveloped and self.era == "legacy" and meta[VERSION_KEY] in LEGACY_VERSIONS:
+            enveloped = False  # the handshake's own revision named per request: any other _meta is the client's
         if method == "initialize":
             if self.era == "modern":
                 raise ProtocolError(INVALID_REQUEST, "this session serves protocol 2026-07-28, which has no "
@@ -178,7 +180,7 @@ class Session:
         if method in ("ping", "server/discover") and not enveloped:
             return self.era == "modern"
         if enveloped:
-            if self.era == "legacy":
+            if self.era == "legacy" and method not in ("ping", "server/discover"):  # these two fix no era
                 raise ProtocolError(INVALID_REQUEST, "this session was opened with initialize (legacy era); "
                                     "requests carrying the 2026-07-28 envelope are refused", {"era": "legacy"})
             missing = [key for key in (VERSION_KEY, CAPABILITIES_KEY) if key not in meta]
