@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from mcpkit import refusal_of
 
 # §2.2 of mcp-conventions: readOnly / destructive / idempotent / openWorld for every built-in tool, in order.
 HINTS_TABLE = """
@@ -160,5 +161,5 @@ def test_an_optional_argument_is_left_out_not_null(mcp_process):
     mcp = mcp_process("--offline")
     mcp.initialize()
     refused = mcp.call("block_describe", {"block_id": "stone", "mc_version": None})["result"]
-    assert refused["isError"] is True and refused["structuredContent"]["error"]["field"] == "mc_version"
+    assert refused["isError"] is True and refusal_of(refused["structuredContent"]["error"])["field"] == "mc_version"
     assert mcp.call("block_describe", {"block_id": "stone"})["result"]["isError"] is False

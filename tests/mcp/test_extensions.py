@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from extkit import add_distribution, demo_module, install_example
+from mcpkit import refusal_of
 
 BROKEN_IMPORT = "raise ImportError('missing dependency xyz')\n"
 HALF = '''
@@ -58,7 +59,7 @@ def test_extension_tools_go_through_the_same_pipeline(mcp_process, tmp_path):
     site = tmp_path / "site"
     add_distribution(site, "demo-tools", "1.0", {"demo": "mcb_demo:DemoTools"}, {"mcb_demo": demo_module()})
     mcp = start(mcp_process, site)
-    refused = mcp.call("demo_echo", {"txt": "x"})["result"]["structuredContent"]["error"]
+    refused = refusal_of(mcp.call("demo_echo", {"txt": "x"})["result"]["structuredContent"]["error"])
     assert refused["code"] == "invalid_argument" and refused["did_you_mean"] == {"txt": "text"}
     boom = mcp.call("demo_boom")["result"]
     assert boom["isError"] and boom["structuredContent"]["error"]["code"] == "internal"
@@ -87,8 +88,8 @@ def test_an_extensions_faults_are_its_own_and_never_leak_a_token(mcp_process, tm
     add_distribution(site, "demo-tools", "1.0", {"demo": "mcb_demo:DemoTools"}, {"mcb_demo": demo_module()})
     token = "tok-" + "s3cr3t" * 6
     mcp = start(mcp_process, site, env={"MCB_AGENT_TOKEN": token})
-    leak = mcp.call("demo_leak")["result"]["structuredContent"]["error"]
-    plain = mcp.call("demo_plain")["result"]["structuredContent"]["error"]
+    leak = refusal_of(mcp.call("demo_leak")["result"]["structuredContent"]["error"])
+    plain = refusal_of(mcp.call("demo_plain")["result"]["structuredContent"]["error"])
     for error in (leak, plain):
         assert error["code"] == "internal" and "extension's fault" in error["message"], error
         assert "bug in mcb" not in error["message"] and error["no_remedy"]

@@ -18,6 +18,7 @@ from rpc_testkit import FaultProxy  # noqa: E402
 from test_rpc_tools import box  # noqa: E402
 
 from mcb.client.retry import RetryPolicy  # noqa: E402
+from mcpkit import refusal_of  # noqa: E402
 
 
 def _calls(proxy, method):
@@ -55,7 +56,7 @@ def test_a_lost_build_apply_answer_is_not_sent_again_through_mcp(mcp_process, pr
     proxy.decide = _only("build_apply", "drop_after_forward")
     arguments = {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"], "idempotency_key": "mcp-lost"}
     error, failed = _structured(mcp.call("build_apply", arguments))
-    error = error["error"]
+    error = refusal_of(error["error"])
     assert failed and error["code"] == "unavailable" and error["outcome_unknown"] is True
     assert error["retry_with"] == arguments  # the identical call, same key: the agent decides to send it
     assert len(_calls(proxy, "build_apply")) == 1  # MCP-54: never repeated automatically
@@ -121,7 +122,7 @@ def test_the_faces_own_deadline_on_build_apply_has_the_transport_shape(live_serv
         arguments = {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"], "idempotency_key": "stalled"}
         result = call(2, "build_apply", arguments)
         session.close()
-    error = result["structuredContent"]["error"]
+    error = refusal_of(result["structuredContent"]["error"])
     assert result["isError"] and error["code"] == "timeout"
     transport = error["transport"]
     assert (transport["request_started"], transport["timed_out"], transport["reason"]) == (True, True, "deadline")

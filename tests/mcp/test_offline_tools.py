@@ -14,6 +14,7 @@ import pytest
 
 from mcb.mcp.actions import Cancelled, Refusal
 from mcb.mcp.tools.offline import OFFLINE_ACTIONS
+from mcpkit import refusal_of
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -55,7 +56,7 @@ def call(name: str, arguments: dict, ctx=None, root: Path = Path("/")):
 def refused(name: str, arguments: dict, ctx=None) -> dict:
     with pytest.raises(Refusal) as caught:
         call(name, arguments, ctx)
-    return caught.value.to_dict()["error"]
+    return refusal_of(caught.value.to_dict()["error"])
 
 
 def cli_json(cli, *args) -> dict:

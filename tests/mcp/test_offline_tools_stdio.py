@@ -8,7 +8,7 @@ import json
 import shutil
 from pathlib import Path
 
-from mcpkit import run_sdk, structured
+from mcpkit import run_sdk, structured, refusal_of
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -110,7 +110,7 @@ def test_an_unknown_argument_is_refused_by_name(tmp_path):
         return await session.call_tool("schem_rotate", {"path": "house.schem", "degres": 90, "output": "o.schem"})
 
     result = run_sdk(body, cwd=root)
-    error = structured(result)["error"]
+    error = refusal_of(structured(result)["error"])
     assert result.is_error is True and error["code"] == "invalid_argument"
     assert error["unknown"] == ["degres"] and error["did_you_mean"] == {"degres": "degrees"}
     assert "'degres'" in error["message"] and "degrees" in error["accepted"] and "degrees" in error["missing"]

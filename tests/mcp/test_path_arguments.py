@@ -15,7 +15,7 @@ from mcb.mcp.arguments import parse_arguments, path_fields
 from mcb.mcp.actions import Refusal
 from mcb.mcp.tools.offline import OFFLINE_ACTIONS
 
-from mcpkit import McpProcess
+from mcpkit import McpProcess, refusal_of
 from test_offline_tools import RecordingContext
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,7 +61,7 @@ def _refusal(name: str, arguments: dict, root: Path) -> dict:
     action = ACTIONS[name]
     with pytest.raises(Refusal) as caught:
         action.run(parse_arguments(action, arguments, root=root), RecordingContext())
-    return caught.value.to_dict()["error"]
+    return refusal_of(caught.value.to_dict()["error"])
 
 
 @pytest.mark.parametrize("name,field", CASES)
@@ -112,7 +112,7 @@ def test_over_stdio_no_path_refusal_is_internal_and_stderr_has_no_traceback(tmp_
                  ("schem_info", {"path": LONG_NAME})]
         for name, arguments in calls:
             result = process.call(name, arguments)["result"]
-            error = result["structuredContent"]["error"]
+            error = refusal_of(result["structuredContent"]["error"])
             assert result["isError"] and error["code"] == "invalid_argument", (name, error)
             assert error["field"] in arguments
     finally:

@@ -17,7 +17,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "client"))  # rpc_t
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # test_rpc_tools helpers
 
 from rpc_testkit import FaultProxy, busy_body, free_port  # noqa: E402
-from test_rpc_tools import REMEDY_FIELDS, DirectContext, box, operations, refuse, run  # noqa: E402
+from test_rpc_tools import DirectContext, box, operations, refuse, run  # noqa: E402
+from mcpkit import refusal_of  # noqa: E402
 
 
 def client_for(server, url, **options):
@@ -265,7 +266,7 @@ def test_a_failed_poll_while_waiting_says_the_operation_started(faulty, direct):
     arguments = {**apply_args(plan, "poll-lost"), "wait": True}
     with pytest.raises(Exception) as caught:
         run("build_apply", arguments, ctx)
-    error = caught.value.to_dict()["error"]
+    error = refusal_of(caught.value.to_dict()["error"])
     [operation] = operations(direct)
     assert error["code"] == "unavailable" and error["operation_started"] is True
     assert error["operation_id"] == operation["operation_id"]
@@ -316,7 +317,7 @@ def test_a_lost_operation_cancel_answer_is_retried_only_by_the_caller_with_the_s
 def test_a_failed_poll_after_a_started_build_offers_the_poll_and_never_a_second_apply(live, tmp_path):
     """Through `mcb mcp`: build_apply wait:true whose operation_status answers are lost. The operation applies; the
     refusal must say so and point at operation_status only, with no retry that invites applying again."""
-    from mcpkit import McpProcess
+    from mcpkit import McpProcess, refusal_of
 
     with FaultProxy(live.url, dropping("operation_status")) as proxy:
         mcp = McpProcess(env={"MCB_SERVER": proxy.url, "MCB_AGENT_TOKEN": live.agent_token,
@@ -327,7 +328,7 @@ def test_a_failed_poll_after_a_started_build_offers_the_poll_and_never_a_second_
             result = mcp.call("build_apply", {**apply_args(plan, "poll-lost-mcp"), "wait": True}, timeout=60)["result"]
         finally:
             mcp.kill()
-    error = result["structuredContent"]["error"]
+    error = refusal_of(result["structuredContent"]["error"])
     assert result["isError"] and error["code"] == "unavailable" and error["operation_started"] is True
     assert error["message"].startswith(f"build_apply started operation {error['operation_id']}")
     assert "operation_status" in error["remedy"] and error["operation_id"] in error["remedy"]
@@ -383,9 +384,9 @@ def test_answers_over_the_bridge_limit_are_response_too_large_and_smaller_ones_c
                               "MCB_PLAYER_ID": "console"}, cwd=tmp_path)
         try:
             mcp.initialize()
-            big = mcp.call("part_get", {"part_id": "big"})["result"]["structuredContent"]["error"]
-            mid = mcp.call("part_get", {"part_id": "mid"})["result"]["structuredContent"]["error"]
-            camera = mcp.call("camera_capture", {"camera_id": "front"})["result"]["structuredContent"]["error"]
+            big = refusal_of(mcp.call("part_get", {"part_id": "big"})["result"]["structuredContent"]["error"])
+            mid = refusal_of(mcp.call("part_get", {"part_id": "mid"})["result"]["structuredContent"]["error"])
+            camera = refusal_of(mcp.call("camera_capture", {"camera_id": "front"})["result"]["structuredContent"]["error"])
         finally:
             mcp.kill()
     assert big["code"] == "response_too_large" and "2 MiB" in big["message"] and "2 MiB" in big["no_remedy"]

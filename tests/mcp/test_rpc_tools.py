@@ -106,7 +106,7 @@ def run(name, arguments, ctx) -> Outcome:
 def refuse(name, arguments, ctx) -> dict:
     with pytest.raises(Refusal) as caught:
         run(name, arguments, ctx)
-    error = caught.value.to_dict()["error"]
+    error = refusal_of(caught.value.to_dict()["error"])
     assert error["remedy"] and REMEDY_FIELDS & set(error), error  # every refusal carries a machine remedy
     return error
 
@@ -387,7 +387,7 @@ def test_arguments_are_checked_before_any_request(live, monkeypatch):
     assert parse_arguments(ACTIONS["material_search"], {"limit": 5.0}, root=None).limit == 5
     with pytest.raises(Refusal) as caught:
         parse_arguments(ACTIONS["build_apply"], {"plan_id": "p", "player_id": "x"}, root=None)
-    error = caught.value.to_dict()["error"]
+    error = refusal_of(caught.value.to_dict()["error"])
     assert error["unknown"] == ["player_id"] and set(error["missing"]) == {"plan_hash", "idempotency_key"}
     with pytest.raises(Refusal):
         parse_arguments(ACTIONS["camera_capture"], {}, root=None)
@@ -429,6 +429,7 @@ def test_an_export_over_the_plan_budget_gets_a_box_that_fits_the_stated_limit(ct
 # -- properties of the small pure pieces ---------------------------------------------------------------------------
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
+from mcpkit import refusal_of  # noqa: E402
 
 coordinate = st.integers(min_value=-200, max_value=200)
 

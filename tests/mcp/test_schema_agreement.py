@@ -80,7 +80,7 @@ def _tool_accepts(action, arguments) -> bool:
     try:
         parse_arguments(action, arguments, root=None)
     except Refusal as refusal:
-        error = refusal.to_dict()["error"]
+        error = refusal.to_dict()["error"]["data"]
         assert error["remedy"] and REMEDY_FIELDS & set(error), error  # MCP-32: every refusal carries a remedy
         return False
     return True

@@ -64,16 +64,18 @@ class Refusal(Exception):
         self.data = dict(data) if data else {}
 
     def to_dict(self) -> dict:
-        error: dict[str, Any] = {"code": self.code, "message": self.message, "remedy": self.remedy}
+        """``{"error": {code, message, data}}`` (MCP-32): the remedy sentence and every machine remedy (field,
+        did_you_mean, retry_with, next_call, ...) and fact sit in ``data``."""
+        data: dict[str, Any] = {"remedy": self.remedy}
         if self.field is not None:
-            error["field"] = self.field
+            data["field"] = self.field
         if self.did_you_mean:
-            error["did_you_mean"] = dict(self.did_you_mean)
+            data["did_you_mean"] = dict(self.did_you_mean)
         if self.retry_with is not None:
-            error["retry_with"] = dict(self.retry_with)
+            data["retry_with"] = dict(self.retry_with)
         for key, value in self.data.items():
-            error.setdefault(key, value)
-        return {"error": error}
+            data.setdefault(key, value)
+        return {"error": {"code": self.code, "message": self.message, "data": data}}
 
     def __repr__(self) -> str:
         return f"Refusal({self.code!r}, {self.message!r})"

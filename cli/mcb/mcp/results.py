@@ -87,14 +87,13 @@ def _fitting_limit(data: dict[str, Any], cap: int) -> int | None:
 def refusal(error: Refusal, *, repeated: dict | None = None) -> dict[str, Any]:
     body = error.to_dict()
     if repeated:
-        body["error"]["repeated"] = repeated
+        body["error"]["data"]["repeated"] = repeated
     text = compact(body)
     if len(text.encode("utf-8")) > MAX_REFUSAL_BYTES:
-        kept = {key: body["error"][key] for key in ("code", "message", "remedy", "field", "retry_with")
-                if key in body["error"]}
-        kept["message"] = kept["message"][:2000]
+        data = body["error"]["data"]
+        kept = {key: data[key] for key in ("remedy", *REMEDY_FIELDS) if key in data and len(compact(data[key])) < 4096}
         kept["trimmed"] = True
-        body = {"error": kept}
+        body = {"error": {"code": error.code, "message": error.message[:2000], "data": kept}}
         text = compact(body)
     return {"content": [{"type": "text", "text": text}], "structuredContent": body, "isError": True}
 
@@ -109,5 +108,5 @@ def internal(tool: str, error: BaseException) -> Refusal:
 
 
 def follow_field(error: Refusal) -> str:
-    body = error.to_dict()["error"]
-    return next((name for name in REMEDY_FIELDS if name in body), "remedy")
+    data = error.to_dict()["error"]["data"]
+    return next((name for name in REMEDY_FIELDS if name in data), "remedy")

@@ -332,7 +332,7 @@ class Session:
             text, mime, cache = manifest.read_resource(uri, self)
         except Refusal as refusal:
             body = refusal.to_dict()["error"]
-            self._error(request_id, INTERNAL_ERROR, body["message"], body)
+            self._error(request_id, INTERNAL_ERROR, body["message"], {"code": body["code"], **body["data"]})
             return
         except Exception as error:
             log.exception("reading %s failed", uri)

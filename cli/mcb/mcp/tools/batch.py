@@ -118,10 +118,8 @@ class _StepContext:
 
 def _prefixed(refusal: Refusal, index: int, part: str) -> Refusal:
     """A step's check failure as the batch's own refusal, pointing into ``steps[index]``."""
-    error = refusal.to_dict()["error"]
-    inner = error.get("pointer") or (f"/{error['field']}" if error.get("field") and part == "arguments" else "")
-    data = {key: value for key, value in error.items()
-            if key not in ("code", "message", "remedy", "field", "did_you_mean", "retry_with", "pointer")}
+    inner = refusal.data.get("pointer") or (f"/{refusal.field}" if refusal.field and part == "arguments" else "")
+    data = {key: value for key, value in refusal.data.items() if key != "pointer"}
     data["pointer"] = f"/steps/{index}/{part}{inner}"
     data["step"] = index
     return Refusal(refusal.code, f"steps[{index}]: {refusal.message}; nothing ran", remedy=refusal.remedy,
@@ -203,10 +201,13 @@ def _step_error(action: Action, error: Exception) -> dict[str, Any]:
     from mcb.errors import McbError
 
     if isinstance(error, McbError):
-        return {"code": error.code, "message": error.message, "remedy": error.hint or "see the message"}
-    log.exception("tool_batch step %s raised", action.name)
-    return {"code": "internal", "message": f"{action.name} failed inside mcb ({type(error).__name__}); "
-                                           "this is a bug in mcb", "remedy": "report it; the next call works"}
+        failure = Refusal(error.code, error.message, remedy=error.hint or "see the message",
+                          data={"no_remedy": error.hint or error.message})
+    else:
+        log.exception("tool_batch step %s raised", action.name)
+        failure = Refusal("internal", f"{action.name} failed inside mcb ({type(error).__name__}); this is a bug in "
+                          "mcb", remedy="report it; the next call works")
+    return failure.to_dict()["error"]
 
 
 def _size(value: Any) -> int:
