@@ -124,11 +124,13 @@ class Action:
     name: str
     title: str
     description: str
-    input_model: type[BaseModel]
+    input_model: type[BaseModel] | None  # None: the arguments are checked against ``schema``
     hints: Hints
-    run: Callable[[BaseModel, Context], Outcome]
+    run: Callable[[Any, Context], Outcome]
     group: str
     deadline_s: float | None = None  # the face's default (30 s) when None; an action that waits longer says so
+    schema: dict | None = None  # an extension's own JSON Schema (ToolOptions.input_schema) instead of a model
+    paths: tuple[tuple[str, bool], ...] = ()  # (argument, written) kept inside the workspace root (guard_path)
 
     def __post_init__(self) -> None:
         if not NAME_PATTERN.match(self.name):

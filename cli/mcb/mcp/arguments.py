@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from mcb.mcp.actions import Action, Refusal
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel, ValidationError
+    from pydantic import BaseModel
 
 
 @lru_cache(maxsize=None)
@@ -61,8 +61,52 @@ def _state_type(prop: dict[str, Any], definitions: dict[str, Any]) -> None:
         prop["type"] = types.pop()
 
 
-def accepted_names(model: type[BaseModel]) -> list[str]:
-    return list(input_schema(model).get("properties", {}))
+def checked_schema(schema: Any) -> dict[str, Any]:
+    """An extension's JSON Schema, refused (ValueError) unless it is what MCP-22 and the clients need: a valid
+    2020-12 schema of an object with additionalProperties false, no remote $ref, every property with its
+    top-level type, every required string with minLength >= 1."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    if not isinstance(schema, dict):
+        raise TypeError("input_schema takes a JSON Schema object (a dict)")
+    schema = json.loads(json.dumps(schema, allow_nan=False))  # a copy of plain JSON values
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as error:
+        raise ValueError(f"input_schema is not a valid JSON Schema: {error.message}") from None
+    if schema.get("type") != "object" or schema.get("additionalProperties") is not False:
+        raise ValueError("input_schema must be an object schema with additionalProperties false")
+    remote = [ref for ref in _refs(schema) if not ref.startswith("#")]
+    if remote:
+        raise ValueError(f"input_schema may not use a remote $ref ({remote[0]})")
+    for name, prop in schema.get("properties", {}).items():
+        if not isinstance(prop, dict) or not isinstance(prop.get("type"), str):
+            raise ValueError(f"input_schema property {name!r} needs a top-level type (MCP clients read it)")
+        if name in schema.get("required", []) and prop["type"] == "string" and prop.get("minLength", 0) < 1:
+            raise ValueError(f"input_schema property {name!r} is a required string: give it minLength 1")
+    return schema
+
+
+def _refs(value: Any):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "$ref" and isinstance(item, str):
+                yield item
+            else:
+                yield from _refs(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _refs(item)
+
+
+def published_schema(action: Action) -> dict[str, Any]:
+    """The inputSchema ``action`` publishes: an extension's own JSON Schema, else its input model's."""
+    return action.schema if action.schema is not None else input_schema(action.input_model)
+
+
+def accepted_names(action: Action) -> list[str]:
+    return list(published_schema(action).get("properties", {}))
 
 
 def integral_floats_to_ints(value: Any) -> Any:
@@ -75,29 +119,89 @@ def integral_floats_to_ints(value: Any) -> Any:
     return value
 
 
-def parse_arguments(action: Action, arguments: dict[str, Any], *, root: Path | None) -> BaseModel:
-    """The validated input model, or a Refusal naming every problem; paths are checked against ``root``."""
+def parse_arguments(action: Action, arguments: dict[str, Any], *, root: Path | None) -> Any:
+    """The validated arguments (the input model, or for a JSON Schema tool a :class:`SchemaArguments`), or a
+    Refusal naming every problem; paths are checked against ``root``."""
     from pydantic import ValidationError
 
     normalized = integral_floats_to_ints(arguments)
+    if action.schema is not None:
+        problems = _problems(action, normalized)
+        if problems:
+            raise invalid_argument(action, normalized, problems)
+        parsed: Any = SchemaArguments(normalized, action.schema)
+    else:
+        try:
+            parsed = action.input_model.model_validate_json(json.dumps(normalized, allow_nan=False), strict=True,
+                                                            context={"arguments": normalized})
+        except ValidationError as error:
+            raise invalid_argument(action, normalized, error.errors(include_url=False)) from None
+    return guard_paths(parsed, root, action) if root is not None else parsed
+
+
+class SchemaArguments(dict):
+    """A JSON Schema tool's arguments: a dict that also reads as attributes (``args.text``); a property left out
+    reads as its schema default, else None."""
+
+    def __init__(self, values: dict[str, Any], schema: dict[str, Any]) -> None:
+        super().__init__(values)
+        self._defaults = {name: prop.get("default") for name, prop in schema.get("properties", {}).items()}
+
+    def __getattr__(self, name: str) -> Any:
+        if name in self:
+            return self[name]
+        if name in self._defaults:
+            return self._defaults[name]
+        raise AttributeError(name)
+
+
+def _problems(action: Action, arguments: dict[str, Any]) -> list[dict[str, Any]]:
+    """What is wrong with ``arguments``, as pydantic's error items (loc, type, msg, ctx); [] when they are valid."""
+    if action.schema is not None:
+        return [_item(error, action.schema, arguments) for error in _validator(action).iter_errors(arguments)]
+    from pydantic import ValidationError
+
     try:
-        parsed = action.input_model.model_validate_json(json.dumps(normalized, allow_nan=False), strict=True,
-                                                        context={"arguments": normalized})
+        action.input_model.model_validate_json(json.dumps(arguments, allow_nan=False), strict=True)
     except ValidationError as error:
-        raise invalid_argument(action, normalized, error) from None
-    return guard_paths(parsed, root) if root is not None else parsed
+        return error.errors(include_url=False)
+    return []
+
+
+_VALIDATORS: dict[int, Any] = {}  # id(schema) -> its validator; an extension's schema lives as long as the process
+
+
+def _validator(action: Action):
+    from jsonschema import Draft202012Validator
+
+    key = id(action.schema)
+    if key not in _VALIDATORS:
+        _VALIDATORS[key] = Draft202012Validator(action.schema)
+    return _VALIDATORS[key]
+
+
+def _item(error, schema: dict[str, Any], arguments: dict[str, Any]) -> dict[str, Any]:
+    """A jsonschema error as a pydantic error item, so both kinds of tool refuse alike (MCP-29)."""
+    location = tuple(error.absolute_path)
+    if error.validator == "additionalProperties" and not location:
+        extra = sorted(set(arguments) - set(schema.get("properties", {})))
+        return {"loc": (extra[0],) if extra else (), "type": "extra_forbidden", "msg": "Extra inputs are not permitted"}
+    if error.validator == "required" and not location:
+        absent = [name for name in schema.get("required", []) if name not in arguments]
+        return {"loc": (absent[0],) if absent else (), "type": "missing", "msg": "Field required"}
+    return {"loc": location, "type": str(error.validator), "msg": error.message}
 
 
 def _pointer(location: tuple) -> str:
     return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in location)
 
 
-def invalid_argument(action: Action, arguments: dict[str, Any], error: ValidationError) -> Refusal:
-    accepted = accepted_names(action.input_model)
+def invalid_argument(action: Action, arguments: dict[str, Any], items: list[dict[str, Any]]) -> Refusal:
+    accepted = accepted_names(action)
     unknown: list[str] = []
     missing: list[str] = []
     problems: list[dict[str, Any]] = []
-    for item in error.errors(include_url=False):
+    for item in items:
         location = tuple(item["loc"])
         kind = item["type"]
         if kind == "extra_forbidden" and len(location) == 1:
@@ -107,7 +211,7 @@ def invalid_argument(action: Action, arguments: dict[str, Any], error: Validatio
         problems.append({"pointer": _pointer(location), "problem": kind, "message": item["msg"]})
     injected = [name for name in unknown if name in INJECTED_KEYS]
     suggestions = _renames(action, arguments, [name for name in unknown if name not in INJECTED_KEYS], accepted)
-    first = error.errors(include_url=False)[0]["loc"]
+    first = items[0]["loc"]
     # the argument at fault: a misspelt key first (that is what the model wrote), then a missing one
     field = (unknown or missing or [str(first[0]) if first else None])[0]
     parts = []
@@ -135,7 +239,7 @@ def invalid_argument(action: Action, arguments: dict[str, Any], error: Validatio
         if not _valid(action, retry_with):
             retry_with = None
     if field is None:  # a rule over several arguments (a model validator): still a remedy (MCP-32)
-        field = next((str(item["ctx"]["field"]) for item in error.errors(include_url=False)
+        field = next((str(item["ctx"]["field"]) for item in items
                       if isinstance(item.get("ctx"), dict) and item["ctx"].get("field")), None)
         if field is None:
             data["no_remedy"] = "the arguments together break a rule the message states; change them as it says"
@@ -148,20 +252,12 @@ INJECTED_KEYS = ("player_id", "project_id")  # scope mcb adds to every scoped ca
 
 
 def _valid(action: Action, arguments: dict[str, Any]) -> bool:
-    from pydantic import ValidationError
-
-    try:
-        action.input_model.model_validate_json(json.dumps(arguments, allow_nan=False), strict=True)
-    except ValidationError:
-        return False
-    return True
+    return not _problems(action, arguments)
 
 
 def _renames(action: Action, arguments: dict[str, Any], unknown: list[str], accepted: list[str]) -> dict[str, str]:
     """{given: suggestion} for misspelt keys: only onto an accepted key the call did not give, and only when the
     given value would be valid there (a rename never overwrites a value nor moves one where it cannot go)."""
-    from pydantic import ValidationError
-
     free = [name for name in accepted if name not in arguments]
     taken: set[str] = set()
     suggestions: dict[str, str] = {}
@@ -169,11 +265,8 @@ def _renames(action: Action, arguments: dict[str, Any], unknown: list[str], acce
         for match in difflib.get_close_matches(name, [f for f in free if f not in taken], n=3, cutoff=0.6):
             trial = {key: value for key, value in arguments.items() if key != name}
             trial[match] = arguments[name]
-            try:
-                action.input_model.model_validate_json(json.dumps(trial, allow_nan=False), strict=True)
-            except ValidationError as error:
-                if any(item["loc"] and item["loc"][0] == match for item in error.errors(include_url=False)):
-                    continue  # the value does not fit there
+            if any(item["loc"] and item["loc"][0] == match for item in _problems(action, trial)):
+                continue  # the value does not fit there
             suggestions[name] = match
             taken.add(match)
             break
@@ -208,21 +301,41 @@ def path_fields(model: type[BaseModel]) -> tuple[str, ...]:
                  if _mentions_path(info.annotation) or _is_path_name(name))
 
 
-def guard_paths(parsed: BaseModel, root: Path) -> BaseModel:
-    """Resolve every path argument inside ``root``; a path that escapes it is refused with its field."""
-    fields = path_fields(type(parsed))
-    if not fields:
-        return parsed
+def guard_paths(parsed: Any, root: Path, action: Action | None = None) -> Any:
+    """Resolve every path argument inside ``root``; a path that escapes it is refused with its field. The paths
+    are the model's path-typed or path-named fields, and those an extension named with ``guard_path``."""
+    declared = tuple(name for name, _write in (action.paths if action is not None else ()))
+    if isinstance(parsed, SchemaArguments):
+        fields = tuple(dict.fromkeys([*declared, *(name for name in parsed if _is_path_name(name))]))
+    else:
+        fields = tuple(dict.fromkeys([*declared, *path_fields(type(parsed))]))
     updates: dict[str, Any] = {}
     for name in fields:
-        value = getattr(parsed, name)
+        value = parsed.get(name) if isinstance(parsed, SchemaArguments) else getattr(parsed, name, None)
         if isinstance(value, (PurePath, str)):
             updates[name] = _same_type(value, _inside(Path(value), root, name))
         elif isinstance(value, (list, tuple)):
             updates[name] = type(value)(
                 _same_type(item, _inside(Path(item), root, f"{name}[{index}]")) if isinstance(item, (PurePath, str))
                 else item for index, item in enumerate(value))
+    if not updates:
+        return parsed
+    if isinstance(parsed, SchemaArguments):
+        parsed.update(updates)
+        return parsed
     return parsed.model_copy(update=updates)
+
+
+def written_files(action: Action, parsed: Any) -> list[Path]:
+    """The files named by the arguments an extension guards with ``write=True`` that do not exist yet: the call
+    creates them, so a cancel or a failure removes them (MCP-49)."""
+    found = []
+    for name, write in action.paths:
+        value = parsed.get(name) if isinstance(parsed, SchemaArguments) else getattr(parsed, name, None)
+        for item in value if isinstance(value, (list, tuple)) else [value]:
+            if write and isinstance(item, (PurePath, str)) and not Path(item).exists():
+                found.append(Path(item))
+    return found
 
 
 def _same_type(original: Any, resolved: Path) -> Any:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from mcb.mcp.actions import Action, Cancelled, Refusal
 from mcb.mcp import framing, results
-from mcb.mcp.arguments import parse_arguments
+from mcb.mcp.arguments import parse_arguments, written_files
 from mcb.mcp.context import CallContext
 from mcb.mcp.framing import ProtocolError
 
@@ -85,6 +85,8 @@ class Calls:
         from mcb.fileio import cancellable_writes
 
         parsed = parse_arguments(action, arguments, root=self.session.options.root)
+        for path in written_files(action, parsed):
+            context.created(path)
         with cancellable_writes(context.check_cancelled):  # a cancel comes before any file is replaced (MCP-49)
             outcome = action.run(parsed, context)
         if getattr(context, "repeats", 0):  # MCP-55: a read that succeeded after being sent again says so

@@ -81,7 +81,9 @@ class ToolOptions:
             raise ValueError("a tool needs a description (what it does, its limits, what usually comes next)")
         self._description = description.strip()
         self._title: str | None = None
-        self._model: type[BaseModel] = _NoArguments
+        self._model: type[BaseModel] | None = _NoArguments
+        self._schema: dict | None = None
+        self._paths: list[tuple[str, bool]] = []
         self._read_only = False
         self._destructive: bool | None = None
         self._idempotent = False
@@ -100,7 +102,24 @@ class ToolOptions:
             raise TypeError("input_model takes a pydantic model class")
         if model.model_config.get("extra") != "forbid":
             raise ValueError(f"{model.__name__} must set model_config extra='forbid' (unknown arguments are refused)")
-        self._model = model
+        self._model, self._schema = model, None
+        return self
+
+    def input_schema(self, schema: dict) -> ToolOptions:
+        """The arguments as a JSON Schema (2020-12) instead of a pydantic model: an object with
+        additionalProperties false, every property with its top-level type, no remote $ref. It is published as the
+        tool's inputSchema, every call is checked against exactly it, and the handler gets a dict that also reads
+        as attributes (``args.text``; a property left out reads as its default, else None)."""
+        from mcb.mcp.arguments import checked_schema
+
+        self._model, self._schema = None, checked_schema(schema)
+        return self
+
+    def guard_path(self, param: str, write: bool = False) -> ToolOptions:
+        """Keep argument ``param`` (a path or a list of paths) inside the workspace root: it is resolved there
+        before the handler runs, and one that escapes is refused path_denied (MCP-35). ``write``: a file it names
+        that does not exist yet belongs to the call and is removed if the call is cancelled or fails (MCP-49)."""
+        self._paths.append((param, bool(write)))
         return self
 
     def read_only(self) -> ToolOptions:
@@ -182,11 +201,17 @@ class ToolRegistry:
             raise TypeError(f"{name}: handler is not callable")
         hints = options.hints(lambda text: self._warn(f"tool {name}: {text}"))
         title = options._title or name.replace("_", " ").capitalize()
-        self.actions.append(Action(
+        action = Action(
             name=name, title=title, description=options._description, input_model=options._model, hints=hints,
             run=_adapter(name, handler, options._cancellable, options._success_hint), group=options._group,
-            deadline_s=options.deadline(lambda text: self._warn(f"tool {name}: {text}")),
-        ))
+            deadline_s=options.deadline(lambda text: self._warn(f"tool {name}: {text}")), schema=options._schema,
+            paths=tuple(options._paths))
+        from mcb.mcp.arguments import accepted_names
+
+        unknown = [param for param, _write in action.paths if param not in accepted_names(action)]
+        if unknown:
+            raise ValueError(f"{name}: guard_path names {', '.join(map(repr, unknown))}, not an argument of the tool")
+        self.actions.append(action)
 
 
 SECRET_ENV = ("MCB_TOKEN", "MCB_AGENT_TOKEN")
@@ -323,8 +348,10 @@ def _load_one(entry_point, taken: set[str], mcb_version: str, warn: Callable[[st
     registry = ToolRegistry(entry_point.name + "_", taken,
                             lambda text: warn(f"extension {entry_point.name}: {text}"))
     target().register(registry, ExtensionHost(mcb_version, entry_point.name))
+    from mcb.mcp.arguments import published_schema
+
     for action in registry.actions:  # a schema that cannot be generated is the extension's fault, found now
-        action.input_model.model_json_schema()
+        published_schema(action)
     return registry.actions
 
 

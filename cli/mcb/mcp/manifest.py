@@ -6,7 +6,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from mcb.mcp.actions import Action, Outcome
-from mcb.mcp.arguments import input_schema
+from mcb.mcp.arguments import published_schema
 
 if TYPE_CHECKING:
     from mcb.mcp.session import Session
@@ -30,7 +30,7 @@ def tool_entry(action: Action) -> dict[str, Any]:
         "name": action.name,
         "title": action.title,
         "description": action.description,
-        "inputSchema": input_schema(action.input_model),
+        "inputSchema": published_schema(action),
         "annotations": {
             "title": action.title,
             "readOnlyHint": hints.read_only,

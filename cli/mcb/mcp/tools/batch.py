@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from mcb.mcp.actions import Action, Cancelled, Context, Hints, Outcome, Refusal
+from mcb.mcp.arguments import written_files
 
 log = logging.getLogger("mcb.mcp")
 
@@ -165,6 +166,8 @@ def _run_steps(planned: list[tuple[Action, BaseModel]], stop_on_error: bool, ctx
         ctx.check_cancelled()
         step_ctx = _StepContext(ctx, index, len(planned))
         entry: dict[str, Any] = {"index": index, "tool": action.name}
+        for path in written_files(action, parsed):
+            step_ctx.created(path)
         try:
             outcome = action.run(parsed, step_ctx)
         except Cancelled:
