@@ -30,7 +30,8 @@ log = logging.getLogger("mcb.mcp")
 DEFAULT_DEADLINE_S = 30.0  # above the plugin's 20 s main-thread wait (MCP-51)
 CAMERA_DEADLINE_S = 60.0
 READ_DEADLINE_S = 35.0  # an RPC read may wait 15 s, be repeated once with a fresh 15 s, and still be answered
-REPLY_MARGIN_S = 0.5  # the call's requests end this long before its deadline, so their own refusal goes out
+REPLY_MARGIN_S = 0.5  # the call's requests end this long (at most a tenth of it) before its deadline, so that
+# their own refusal (busy, a transport deadline) goes out instead of the face's timeout
 
 
 @dataclass
@@ -137,7 +138,7 @@ class Calls:
         failure: Refusal | None = None
         seconds = self.deadline_for(action)
         call.started = time.monotonic()
-        context.deadline = call.started + seconds - REPLY_MARGIN_S
+        context.deadline = call.started + seconds - min(REPLY_MARGIN_S, seconds / 10)
         timer = threading.Timer(seconds, self._deadline_passed, (call, action, arguments, seconds, modern))
         timer.daemon = True
         timer.start()
