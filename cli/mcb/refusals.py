@@ -345,6 +345,13 @@ def command_hint(remedy: Remedy) -> str:
     return remedy.hint.format_map(_Names({}, command_name))
 
 
+def local_hint(method: str, code: str, message: str) -> str | None:
+    """The CLI's hint for a refusal mcb found itself with the server's own words (a brush checked before it is
+    sent), when the table knows more than "read the message"."""
+    known = explain(method, code, message)
+    return None if known.remedy is _GENERAL or known.remedy.hint == _GENERAL.hint else command_hint(known.remedy)
+
+
 def code_hint(code: str) -> str:
     """The CLI's hint for one of mcb's own codes (invalid_response, request_too_large, ...)."""
     return command_hint(explain("", code, "").remedy)
