@@ -8,6 +8,18 @@ description with is in :mod:`mcb.summaries`, the one refusal table in :mod:`mcb.
 
 from __future__ import annotations
 
+from typing import Any
+
+
+def described(name: str, title: str, details: str, model: Any, hints: Any, run: Any, group: str):
+    """A built-in tool: its description is the tool's one summary (mcb.summaries, which the CLI command's help
+    starts with too), then ``details``, what only MCP says (argument names, pagination, the next call)."""
+    from mcb.mcp.actions import Action
+    from mcb.summaries import SUMMARIES
+
+    return Action(name=name, title=title, description=f"{SUMMARIES[name]} {details}", input_model=model,
+                  hints=hints, run=run, group=group)
+
 
 def builtin_actions() -> list:
     """The built-in actions: RPC, offline, then tool_batch."""

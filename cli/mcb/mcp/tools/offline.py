@@ -18,10 +18,10 @@ from mcb.mcp.tools.adapters import (READER, WRITER, Arguments, Excludes, FilePro
                                   McVersion, Offset, Path_, existing_input, new_output, page, refusal_from, refusing,
                                   report_page)
 from mcb.mcp.actions import Action, Context, Image, Outcome
+from mcb.mcp.tools import described
 from mcb.recipes.compile import DEFAULT_MAX_BLOCKS, SCAN_BUDGET_CAP  # the compiler's own limits (no numpy)
 from mcb.schematics.render_limits import SCALE_MAX, SCALE_MIN
 from mcb.terrain.limits import DEFAULT_RESOLUTION, DEFAULT_TILE_BUDGET, RESOLUTION_MAX, RESOLUTION_MIN
-from mcb.summaries import SUMMARIES
 
 # -- schematics ---------------------------------------------------------------------------------------------------
 
@@ -348,55 +348,48 @@ def terrain_preview_offline(args: TerrainPreviewArgs, ctx: Context) -> Outcome:
     return Outcome(result, [Image(png, f"terrain preview {result['terrain_id'][:12]}")])
 
 
-def _action(name, title, details, model, hints, run, group) -> Action:
-    """The description is the tool's one summary (mcb.summaries, which the CLI's help starts with too), then
-    ``details``: what only MCP says (argument names, pagination, the next call)."""
-    return Action(name=name, title=title, description=f"{SUMMARIES[name]} {details}", input_model=model,
-                  hints=hints, run=run, group=group)
-
-
 OFFLINE_ACTIONS: list[Action] = [
-    _action("schem_validate", "Validate schematics", (
+    described("schem_validate", "Validate schematics", (
         "Files or folders; profile server (default) or spec. Every finding has rule, severity, message, file, "
         "pointer (NBT path) and hint; diagnostics are paginated with offset/limit, per-file verdicts with "
         "files_offset/files_limit. No server needed. Next: schem_convert or schem_info to fix or inspect, then "
         "schematic_import_prepare."), ValidateArgs, READER, schem_validate, "schematics"),
-    _action("schem_info", "Describe schematic", (
+    described("schem_info", "Describe schematic", (
         "The palette is paginated with offset/limit. Next: schem_validate for every finding, or schem_render to"
         " see it."), InfoArgs, READER, schem_info, "schematics"),
-    _action("schem_rotate", "Rotate schematic", (
+    described("schem_rotate", "Rotate schematic", (
         "Writes output atomically (an existing file only with overwrite), or the input with in_place (each "
         "in_place call turns the file again); the input is otherwise never modified. Next: schem_render to "
         "check, schem_validate."), RotateArgs, WRITER, schem_rotate, "schematics"),
-    _action("schem_mirror", "Mirror schematic", (
+    described("schem_mirror", "Mirror schematic", (
         "rules=geometric gives the geometrically correct result (vanilla reproduces Minecraft's own mirror). "
         "Writes output atomically (an existing file only with overwrite), or the input with in_place (each "
         "in_place call mirrors it again). Next: schem_render to check."),
         MirrorArgs, WRITER, schem_mirror, "schematics"),
-    _action("schem_convert", "Convert schematic", (
+    described("schem_convert", "Convert schematic", (
         "Refuses when v2 would lose block entities, entities or biomes unless drop_extras; refuses an existing "
         "output unless overwrite. Next: schem_validate on the output."),
         ConvertArgs, WRITER, schem_convert, "schematics"),
-    _action("schem_render", "Render schematic", (
+    described("schem_render", "Render schematic", (
         "The image comes back as image content beside a summary; writes no file. scale sets pixels per block, "
         "max_side bounds the picture. Next: schem_rotate or schem_mirror, then render again."),
         RenderArgs, READER, schem_render, "schematics"),
-    _action("recipe_lint", "Lint recipes", (
+    described("recipe_lint", "Lint recipes", (
         "Files or folders. Each finding has rule, severity, message, file, pointer, line and column and a hint;"
         " diagnostics paginated with offset/limit, per-file verdicts with files_offset/files_limit. mcp_bridge "
         "adds the bridge's stricter limits. Next: recipe_compile."), LintArgs, READER, recipe_lint, "recipes"),
-    _action("recipe_compile", "Compile recipe", (
+    described("recipe_compile", "Compile recipe", (
         "The blocks are paginated. png adds a picture; output writes a Sponge v2 schematic (at most 4096 cells;"
         " an existing file only with overwrite, never the recipe itself). A recipe the server would refuse is "
         "refused with its message and line:column. Next: build_prepare with the same recipe."),
         CompileArgs, WRITER, recipe_compile, "recipes"),
-    _action("block_check", "Check block states", (
+    described("block_check", "Check block states", (
         "Invalid ones carry an error with a hint (did you mean, allowed values). Next: block_describe for a "
         "block's properties."), CheckArgs, READER, block_check, "blocks"),
-    _action("block_describe", "Describe block", (
+    described("block_describe", "Describe block", (
         "Default release 26.2. Unknown ids are refused with did_you_mean. Next: block_check with a full state."),
         DescribeArgs, READER, block_describe, "blocks"),
-    _action("terrain_preview_offline", "Preview terrain offline", (
+    described("terrain_preview_offline", "Preview terrain offline", (
         "terrain_id, sampled heights, clipped samples and tile layout, with the picture as an image; "
         "world_verified is false because no world was read. Next: terrain_preview against the server, then "
         "terrain_prepare."), TerrainPreviewArgs, READER, terrain_preview_offline, "terrain"),

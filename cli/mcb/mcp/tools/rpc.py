@@ -17,6 +17,7 @@ from typing import Any
 from mcb.errors import McbError
 from mcb.mcp.actions import Action, Cancelled, Context, Hints, Outcome, Refusal
 from mcb.mcp.refusals import default_refusal, refusal_for
+from mcb.mcp.tools import described
 from mcb.mcp.tools.rpc_arguments import (
     AssetListArgs,
     BuildApplyArgs,
@@ -51,7 +52,6 @@ from mcb.mcp.tools.rpc_results import (
     wire_pos,
     with_follow_up,
 )
-from mcb.summaries import SUMMARIES
 
 log = logging.getLogger("mcb.mcp")
 
@@ -287,9 +287,7 @@ def run_terrain_brush_prepare(args: TerrainBrushPrepareArgs, ctx: Context) -> Ou
 
 # -- the catalog ---------------------------------------------------------------------------------------------------
 def _action(name: str, title: str, details: str, model: type[_Args], hints: Hints, run) -> Action:
-    """As in mcb.mcp.tools.offline: the tool's one summary (mcb.summaries), then what only MCP says."""
-    return Action(name=name, title=title, description=f"{SUMMARIES[name]} {details}", input_model=model,
-                  hints=hints, run=run, group="rpc")
+    return described(name, title, details, model, hints, run, "rpc")
 
 RPC_ACTIONS: list[Action] = [
     _action("project_context", "Project context", (
