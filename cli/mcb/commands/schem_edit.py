@@ -12,20 +12,19 @@ import typer
 
 from mcb.errors import UsageError
 from mcb.options import (
-    JsonOpt, McVersionOpt, complete_axis, complete_rules, complete_sponge_format, complete_turn, complete_view, summarised,
-    terminal,
+    JsonOpt, McVersionOpt, ReplaceUnknownOpt, SchematicFormatOpt, complete_axis, complete_rules, complete_turn,
+    complete_view, summarised, terminal,
 )
 from mcb.schematics.render_limits import SCALE_MAX, SCALE_MIN
 from mcb.wording import shown
 
-FileArg = Annotated[Path, typer.Argument(metavar="FILE", readable=False, help="Sponge schematic (.schem, v1/v2/v3).")]
+FileArg = Annotated[Path, typer.Argument(metavar="FILE", readable=False, help="Schematic in any format (.schem, "
+                                        ".litematic, .nbt, .schematic).")]
 OutOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Where to write the result.")]
 RulesOpt = Annotated[str, typer.Option(
     "--rules", autocompletion=complete_rules, help="Block-state rules: 'vanilla' (what the server's rotation produces) or 'geometric' "
                     "(WorldEdit-like: also turns chorus/fire connections; on mirror swaps chest halves, stair "
                     "corners, shelf chains).")]
-SpongeFormatOpt = Annotated[str | None, typer.Option(
-    "--format", autocompletion=complete_sponge_format, help="Sponge version to write: v2 or v3 (default: the input's version).")]
 InPlaceOpt = Annotated[bool, typer.Option("--in-place", help="Overwrite FILE instead of writing -o.")]
 
 
@@ -36,8 +35,9 @@ def rotate(
     degrees: Annotated[int, typer.Option("--degrees", "-d", autocompletion=complete_turn, help="Clockwise turn seen from above: 90, 180 or 270.")],
     output: OutOpt = None,
     rules: RulesOpt = "vanilla",
-    fmt: SpongeFormatOpt = None,
+    fmt: SchematicFormatOpt = None,
     in_place: InPlaceOpt = False,
+    replace_unknown: ReplaceUnknownOpt = None,
     mc_version: McVersionOpt = None,
     json_: JsonOpt = False,
 ) -> None:
@@ -57,7 +57,7 @@ def rotate(
     from mcb.commands.schem_edit_run import run_edit
 
     run_edit(terminal(ctx, json_), file, degrees=degrees, output=output, rules=rules, fmt=fmt, in_place=in_place,
-             mc_version=mc_version)
+             mc_version=mc_version, replace_unknown=replace_unknown)
 
 
 @summarised("schem_mirror")
@@ -67,8 +67,9 @@ def mirror(
     axis: Annotated[str, typer.Option("--axis", "-a", autocompletion=complete_axis, help="x: swap east and west; z: swap north and south.")],
     output: OutOpt = None,
     rules: RulesOpt = "vanilla",
-    fmt: SpongeFormatOpt = None,
+    fmt: SchematicFormatOpt = None,
     in_place: InPlaceOpt = False,
+    replace_unknown: ReplaceUnknownOpt = None,
     mc_version: McVersionOpt = None,
     json_: JsonOpt = False,
 ) -> None:
@@ -84,7 +85,7 @@ def mirror(
     from mcb.commands.schem_edit_run import run_edit
 
     run_edit(terminal(ctx, json_), file, axis=axis, output=output, rules=rules, fmt=fmt, in_place=in_place,
-             mc_version=mc_version)
+             mc_version=mc_version, replace_unknown=replace_unknown)
 
 
 @summarised("schem_render")

@@ -103,6 +103,11 @@ def validate_schematic(source: str | os.PathLike, *, profile: str = "server", mc
             return report
         if profile == "server" and doc.kind == "unknown":  # no better name for it: the server's verdict first
             report.diagnostics += [_from_server(f, file) for f in verdict.findings]
+        if profile != "server" and doc.kind != "unknown":  # the spec profile checks the file as what it is
+            registry, _ = resolve_target(profile, mc_version, report.facts.get("data_version"))
+            report.facts["checked_against"] = {"release": registry.release, "data_version": registry.data_version}
+            report.diagnostics += _other_format(doc, file, registry)
+            return report
         if all(d.rule != error.rule for d in report.diagnostics):
             report.diagnostics.append(_diagnostic(error.rule, Severity.ERROR, error.message, file, "/", error.hint))
         return report
@@ -129,6 +134,44 @@ def validate_schematic(source: str | os.PathLike, *, profile: str = "server", mc
     return report
 
 
+def _other_format(doc: Document, file: str, registry) -> list[Diagnostic]:
+    """A Litematica, structure or legacy file checked as what it is: read into the model, then upgraded to
+    ``registry`` (what a build would do), each finding with its rule."""
+    from mcb.schematics.document import BUILD_HINT
+    from mcb.schematics.formats import from_document
+    from mcb.schematics.upgrade import upgrade_schematic
+
+    try:
+        schem = from_document(doc)
+    except InputError as error:
+        return [_diagnostic(getattr(error, "rule", error.code), Severity.ERROR, error.message, file,
+                            getattr(error, "pointer", None), error.hint)]
+    found = [_diagnostic("schem.format.other", Severity.NOTE, f"this is a {doc.label}", file, "/", BUILD_HINT)]
+    _, upgrade = upgrade_schematic(schem, registry, strict=False)
+    if upgrade.data_version.get("note"):
+        found.append(_diagnostic("schem.data_version.disagrees", Severity.WARNING, upgrade.data_version["note"],
+                                 file, "/"))
+    for entry in upgrade.unknown:
+        found.append(_diagnostic("schem.block.unknown", Severity.ERROR,
+                                 f"{entry['block']} is unknown in Minecraft {registry.release} ({entry['cells']} "
+                                 "cells)", file, "/", "choose its release with --mc-version, or map it when "
+                                 "building or converting with --replace-unknown BLOCK"))
+    for entry in upgrade.dropped_properties:
+        found.append(_diagnostic("schem.state.dropped", Severity.WARNING,
+                                 f"{entry['block']} has no " + ", ".join(entry["properties"]) + f" in Minecraft "
+                                 f"{registry.release} ({entry['cells']} cells): dropped on build or conversion",
+                                 file, "/"))
+    for entry in upgrade.renamed:
+        found.append(_diagnostic("schem.state.renamed", Severity.NOTE,
+                                 f"{entry['from']} was renamed {entry['to']} in {entry['release']} "
+                                 f"({entry['cells']} cells): renamed on build or conversion", file, "/"))
+    for entry in upgrade.conversions:
+        found.append(_diagnostic("legacy.conversion", Severity.NOTE if entry["carried"] else Severity.WARNING,
+                                 f"{entry['change']} ({entry['cells']} cells)", file, "/"))
+    found += [_diagnostic("schem.read.note", Severity.NOTE, note, file, "/") for note in upgrade.notes]
+    return found
+
+
 def _facts(doc: Document) -> dict:
     from mcb.blocks.registry import release_name
 
@@ -142,6 +185,8 @@ def _facts(doc: Document) -> dict:
         facts["release"] = release_name(int(data_version))
     if doc.kind == "sponge" and all(isinstance(body.get(k), int) for k in ("Width", "Height", "Length")):
         facts["size"] = [int(body[k]) & 0xFFFF for k in ("Width", "Height", "Length")]
+    elif doc.kind == "mcedit":
+        facts["data_version"] = 1519  # the 1.13 states its ids are read as
     return facts
 
 
