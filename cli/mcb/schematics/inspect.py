@@ -135,7 +135,7 @@ def conversion_losses(schem: Schematic, fmt: str) -> list[str]:
     would refuse to keep."""
     from mcb.schematics.outputs import format_losses
 
-    losses = [loss["detail"] for loss in format_losses(schem, fmt)]
+    losses = [loss["detail"] for loss in format_losses(schem, fmt) if loss["data"]]
     if fmt != "sponge2":
         return losses
     for items, noun, nouns, data in ((schem.block_entities, "block entity", "block entities", "block-entity data"),
@@ -188,6 +188,7 @@ def convert_schematic(source: str | os.PathLike, output: str | os.PathLike, *, f
                          code="schem.convert.lossy", details={"losses": losses})
     if losses:
         _drop_extras(schem, fmt)
+    notes = [loss["detail"] for loss in format_losses(schem, fmt) if not loss["data"]]
     registry = target_registry(schem, mc_version)
     before = schem.source
     schem, upgrade = upgrade_schematic(schem, registry, replace_unknown=replace_unknown)
@@ -199,7 +200,7 @@ def convert_schematic(source: str | os.PathLike, output: str | os.PathLike, *, f
         "format": fmt, "bytes": len(payload), "offset": list(schem.offset),
         "stored_offset_before": list(before.stored_offset) if before.stored_offset else None,
         "release": registry.release, "dropped": losses, "upgrade": upgrade.to_json(),
-        "notes": upgrade.lines(),
+        "notes": notes + upgrade.lines(),
     }
     if fmt == "sponge2":
         result["server"] = _server_verdict(payload, mc_version)

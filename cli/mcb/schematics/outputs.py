@@ -57,20 +57,26 @@ def output_format(requested: str | None, output, schem: Schematic, *, default: s
 
 
 def format_losses(schem: Schematic, fmt: str) -> list[dict]:
-    """What ``fmt`` cannot hold of ``schem``: ``{"what", "count", "detail"}`` each (an empty list: nothing)."""
+    """What ``fmt`` cannot hold of ``schem``: ``{"what", "count", "detail", "data"}`` each (an empty list:
+    nothing). ``data`` False marks what changes no block (the anchor): a conversion says it, and refuses only
+    for the rest."""
     import numpy as np
 
     losses = []
     void = int(np.count_nonzero(schem.void)) if schem.void is not None else 0
     if void and fmt != "structure":
-        losses.append({"what": "void cells", "count": void,
+        losses.append({"what": "void cells", "count": void, "data": True,
                        "detail": f"{void} cells the file leaves unchanged are written as air ({LABELS[fmt]} has no "
                                  "'leave unchanged' cell)"})
+    if fmt == "structure" and any(schem.offset):
+        losses.append({"what": "anchor", "count": 1, "data": False,
+                       "detail": f"the paste offset {', '.join(map(str, schem.offset))} is not kept: a structure "
+                                 "is placed from its corner"})
     if schem.biome_palette is not None and schem.biomes is not None:
         if fmt in ("litematic", "structure"):
-            losses.append({"what": "biomes", "count": len(schem.biome_palette),
+            losses.append({"what": "biomes", "count": len(schem.biome_palette), "data": True,
                            "detail": f"biomes are not written ({LABELS[fmt]} has none)"})
         elif fmt == "sponge2" and schem.biomes.shape[0] > 1 and bool((schem.biomes != schem.biomes[:1]).any()):
-            losses.append({"what": "biomes", "count": len(schem.biome_palette),
+            losses.append({"what": "biomes", "count": len(schem.biome_palette), "data": True,
                            "detail": "3-D biomes keep only their lowest layer (Sponge v2 biomes are 2-D)"})
     return losses

@@ -106,10 +106,11 @@ def read_litematic(doc) -> Schematic:
     block_entities: list[BlockEntity] = []
     entities: list[Entity] = []
     for region in regions:
-        remap = np.array([index_of.setdefault(state, len(index_of)) for state in region["palette"]], dtype=np.int32)
         for state in region["palette"]:
-            if len(palette) < len(index_of):
+            if state not in index_of:
+                index_of[state] = len(palette)
                 palette.append(state)
+        remap = np.array([index_of[state] for state in region["palette"]], dtype=np.int32)
         x0, y0, z0 = (region["low"][a] - low[a] for a in range(3))
         rx, ry, rz = region["dims"]
         cells = remap[_cells(fields, region)].reshape(ry, rz, rx)
@@ -192,7 +193,7 @@ def _entity(fields: Fields, region: dict, entry, low, i: int) -> Entity:
     where = (*region["where"], "Entities", i)
     pos = fields.triple(fields.get(entry, "Pos", (9,), *where), *where, "Pos", floats=True)
     ident = entry.get("id", entry.get("Id"))
-    local = tuple(p + o - lo for p, o, lo in zip(pos, region["position"], low))
+    local = tuple(p + (o - lo) for p, o, lo in zip(pos, region["position"], low))  # integers first: exact
     return Entity(local, str(ident) if ident is not None else "", without(entry, "Pos", "id", "Id"))  # type: ignore[arg-type]
 
 
