@@ -375,7 +375,8 @@ OFFLINE_ACTIONS: list[Action] = [
         "Files or folders; profile server (default) or spec. Every finding has rule, severity, message, file, "
         "pointer (NBT path) and hint; diagnostics are paginated with offset/limit, per-file verdicts with "
         "files_offset/files_limit. No server needed. Next: schem_convert or schem_info to fix or inspect, then "
-        "schematic_import_prepare."), ValidateArgs, READER, schem_validate, "schematics"),
+        "schematic_import_prepare (Sponge v2 up to 4096 cells) or schem_build (any file)."),
+        ValidateArgs, READER, schem_validate, "schematics"),
     _action("schem_info", "Describe schematic", (
         "The palette is paginated with offset/limit. Next: schem_validate for every finding, or schem_render to"
         " see it."), InfoArgs, READER, schem_info, "schematics"),
@@ -389,8 +390,8 @@ OFFLINE_ACTIONS: list[Action] = [
         "in_place call mirrors it again). Next: schem_render to check."),
         MirrorArgs, WRITER, schem_mirror, "schematics"),
     _action("schem_convert", "Convert schematic", (
-        "Refuses when v2 would lose block entities, entities or biomes unless drop_extras; refuses an existing "
-        "output unless overwrite. Next: schem_validate on the output."),
+        "Refuses when the target would lose data (v2: block entities, entities, biomes) unless drop_extras; "
+        "refuses an existing output unless overwrite. Next: schem_validate on the output."),
         ConvertArgs, WRITER, schem_convert, "schematics"),
     _action("schem_render", "Render schematic", (
         "The image comes back as image content beside a summary; writes no file. scale sets pixels per block, "

@@ -173,7 +173,7 @@ def convert_schematic(source: str | os.PathLike, output: str | os.PathLike, *, f
     would lose data, unless ``drop_extras``; the result says what was dropped.
     """
     from mcb.schematics.formats import encode_any
-    from mcb.schematics.outputs import LABELS, output_format
+    from mcb.schematics.outputs import LABELS, format_losses, output_format
     from mcb.schematics.upgrade import target_registry, upgrade_schematic
 
     doc = load_document(source)
