@@ -62,14 +62,17 @@ def validate(
 @summarised("schem_info")
 def info(
     ctx: typer.Context,
-    file: Annotated[Path, typer.Argument(metavar="FILE", readable=False, help="Schematic file (any format).")],
+    files: Annotated[list[Path], typer.Argument(metavar="FILE|DIR", readable=False, help="Schematic files in any "
+                                                "format, or folders to walk.")],
     top: Annotated[int | None, typer.Option("--top", metavar="N", min=0, help="Show the N most common states "
                                             "(default 20 in text, all with --json; 0: all).")] = None,
     mc_version: McVersionOpt = None,
     json_: JsonOpt = False,
 ) -> None:
     """Format, version, regions, size, anchor, palette with counts, block entities, entities, what the upgrade to
-    --mc-version (default 26.2) would change, and the server's verdict. Exit 0, or 1 for an unreadable file.
+    --mc-version (default 26.2) would change, and the server's verdict. One FILE: --json prints its object;
+    several, or a folder: {"files": [...], "skipped": [...], "errors": [...]} (files that are not schematics are
+    passed by and listed). Exit 0; 1 for an unreadable file, or a folder with no schematic.
 
     Examples:
 
@@ -77,14 +80,44 @@ def info(
 
         mcb schem info build.litematic --top 5
 
+        mcb schem info schematics/
+
         mcb schem info house.schem --json | jq .palette
     """
     from mcb.schematics.inspect import describe_schematic
+    from mcb.schematics.walk import each_schematic, is_single_file
 
     term = terminal(ctx, json_)
     shown_top = top if top is not None else (None if json_ or term.json_mode else 20)
-    data = describe_schematic(file, mc_version, top=shown_top or None)
-    term.emit(data, lambda: _print_info(term, data))
+    if is_single_file(files):
+        data = describe_schematic(files[0], mc_version, top=shown_top or None)
+        term.emit(data, lambda: _print_info(term, data))
+        return
+    walked = each_schematic(files, lambda path: describe_schematic(path, mc_version, top=shown_top or None))
+
+    def human() -> None:
+        for index, data in enumerate(walked["files"]):
+            if index:
+                term.line("")
+            _print_info(term, data)
+
+    term.emit(walked, human)
+    _walk_tail(term, walked)
+
+
+def _walk_tail(term, walked: dict) -> None:
+    """What a walk passed by and could not read, on stderr; exit 1 when a file could not be read."""
+    from mcb.errors import FindingsError
+
+    if not term.json_mode:
+        for entry in walked["skipped"]:
+            term.info(f"skipped {shown(entry['file'])} ({entry['reason']})")
+        for entry in walked["errors"]:
+            term.warn(f"{shown(entry['file'])}: {entry['error']['message']}")
+    if walked["errors"]:
+        raise FindingsError(f"{plural(len(walked['errors']), 'file')} of "
+                            f"{len(walked['errors']) + len(walked['files'])} could not be read",
+                            code="schem.walk.unreadable")
 
 
 def _print_info(term, data: dict) -> None:

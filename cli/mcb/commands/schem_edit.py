@@ -91,33 +91,56 @@ def mirror(
 @summarised("schem_render")
 def render(
     ctx: typer.Context,
-    file: FileArg,
-    output: Annotated[Path, typer.Option("--output", "-o", help="PNG file to write.")],
+    files: Annotated[list[Path], typer.Argument(metavar="FILE|DIR", readable=False, help="Schematic files in any "
+                                                "format, or folders to walk.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="PNG file to write; a folder when rendering a "
+                                         "folder or several files (one NAME.png each).")],
     view: Annotated[str, typer.Option("--view", autocompletion=complete_view, help="top (height map), iso (isometric) or both.")] = "both",
     scale: Annotated[int | None, typer.Option("--scale", help="Pixels per block (default: fit ~1400 px).",
                                               min=SCALE_MIN, max=SCALE_MAX)] = None,
     json_: JsonOpt = False,
 ) -> None:
-    """Examples:
+    """Several files or a folder: -o names a folder (created if missing) and each schematic becomes
+    NAME.png there; files that are not schematics are passed by and listed, and a folder with none is an error.
+    Exit 0; 1 when a file could not be read.
+
+    Examples:
 
         mcb schem render house.schem -o house.png
 
         mcb schem render house.schem -o top.png --view top --scale 8
+
+        mcb schem render schematics/ -o pictures/
     """
     from mcb.fileio import refuse_input_as_output
     from mcb.schematics.render import render_file
     from mcb.schematics.render_limits import VIEWS
+    from mcb.schematics.walk import each_schematic, is_single_file
 
     from mcb.commands.stdio import output_target
 
     term = terminal(ctx, json_)
-    output = output_target(term, output)
-    refuse_input_as_output(output, [file], hint="write the PNG to a new file")
     if view not in VIEWS:
         raise UsageError(f"--view must be top, iso or both, not {view!r}")
-    summary = render_file(file, output, view, scale)
-    term.emit(summary, lambda: term.line(f"wrote {shown(summary['output'])} ({summary['width']}x{summary['height']} px, "
-                                         f"{summary['view']} view)"))
+
+    def said(summary: dict) -> str:
+        return f"wrote {shown(summary['output'])} ({summary['width']}x{summary['height']} px, {summary['view']} view)"
+
+    if is_single_file(files):
+        output = output_target(term, output)
+        refuse_input_as_output(output, files, hint="write the PNG to a new file")
+        summary = render_file(files[0], output, view, scale)
+        term.emit(summary, lambda: term.line(said(summary)))
+        return
+    if output.exists() and not output.is_dir():
+        raise UsageError(f"-o {shown(output)} is a file; rendering several schematics writes one PNG each into a "
+                         "folder", hint="give -o a folder (it is created if missing)")
+    output.mkdir(parents=True, exist_ok=True)
+    walked = each_schematic(files, lambda path: render_file(path, output / f"{path.stem}.png", view, scale))
+    term.emit(walked, lambda: [term.line(said(summary)) for summary in walked["files"]])
+    from mcb.commands.schem import _walk_tail
+
+    _walk_tail(term, walked)
 
 
 def register(app: typer.Typer) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 
 import os
+from pathlib import Path
 
 from mcb.errors import InputError, UsageError
 from mcb.reports.model import Diagnostic, FileReport, Severity
@@ -231,9 +232,11 @@ def _offset_warning(doc: Document, file: str) -> list[Diagnostic]:
 def validate_paths(paths, *, profile: str = "server", mc_version: str | int | None = None,
                    globs: list[str] | None = None, excludes: list[str] | None = None, jobs: int | None = None,
                    progress=None) -> list[FileReport]:
-    """Walk files/directories (default pattern ``*.schem``) and validate each one; ``excludes`` skip files, named
-    or walked, as in recipe lint."""
-    from mcb.reports.runner import check_files, collect_files
+    """Walk files/directories and validate each schematic (every format); ``excludes`` skip files, named or
+    walked, as in recipe lint. Walked files that are not schematics come back as skipped reports; a walk that
+    finds no schematic at all raises InputError naming the folders (a CI job pointed at the wrong folder fails)."""
+    from mcb.reports.runner import check_files
+    from mcb.schematics.walk import mark_not_schematics, nothing_found, walk_schematics
 
     if profile not in PROFILES:
         raise UsageError(f"unknown profile {profile!r}", hint="choose server or spec")
@@ -241,6 +244,10 @@ def validate_paths(paths, *, profile: str = "server", mc_version: str | int | No
         from mcb.blocks.registry import load_registry
 
         load_registry(mc_version)  # a bad --mc-version is a usage error before any file is read
-    files = collect_files(paths, globs or ["*.schem"], exclude=excludes or ())
-    return check_files(files, lambda path: validate_schematic(path, profile=profile, mc_version=mc_version),
-                       jobs=jobs, progress=progress)
+    files, skipped = walk_schematics(paths, globs=globs, excludes=excludes)
+    reports = check_files(files, lambda path: validate_schematic(path, profile=profile, mc_version=mc_version),
+                          jobs=jobs, progress=progress)
+    reports = mark_not_schematics(reports, [p for p in paths if not Path(p).is_dir()])
+    if all(report.skipped for report in reports):
+        raise nothing_found(paths, skipped + reports)
+    return reports + skipped
