@@ -28,7 +28,7 @@ from mcb.errors import InputError
 from mcb.schematics.nbt_tags import (  # noqa: F401  (re-exported: the tag types are part of this module's API)
     TAG_BYTE, TAG_BYTE_ARRAY, TAG_COMPOUND, TAG_DOUBLE, TAG_END, TAG_FLOAT, TAG_INT, TAG_INT_ARRAY, TAG_LIST,
     TAG_LONG, TAG_LONG_ARRAY, TAG_NAMES, TAG_SHORT, TAG_STRING, Byte, ByteArray, Compound, Double, Encoded, Float,
-    Int, IntArray, List, Long, LongArray, Short, String, decode_mutf8, encode_mutf8, tag_type,
+    Int, IntArray, List, Long, LongArray, NumericArray, Short, String, decode_mutf8, encode_mutf8, tag_type,
 )
 
 RAW = "raw"  # an answer of keep(path): keep the container as its encoded bytes (an Encoded value), checked all the same
@@ -53,6 +53,9 @@ class ReadLimits:
     max_inflated: int = 512 * 1024 * 1024
     max_depth: int = 200        # far above real files (~10) and the server (16); keeps recursion shallow
     max_tags: int = 5_000_000
+    # The most cells a reader puts into the model: 2^25, twice the largest real build in the corpus (256^3); a
+    # declared size beyond it is refused before anything that size is allocated (128 MiB of int32 indices).
+    max_cells: int = 1 << 25
 
 
 @dataclass
@@ -85,6 +88,7 @@ _THREE_INTS = struct.Struct(">3i")
 _CHUNK = 1024 * 1024  # inflate step: a bomb's refusal holds a few MiB, not 4 MiB chunks and their joins
 _SHORT_ARRAYS = {unit: [struct.Struct(f">{n}{code}") for n in range(17)] for unit, code in ((4, "i"), (8, "q"))}
 _TEXTS = 8192  # distinct short strings remembered (tag names and ids repeat a lot)
+_PACKED_FROM = 64  # int and long arrays longer than this are kept as their bytes (NumericArray)
 
 
 class _Walker:
@@ -306,6 +310,10 @@ class _Walker:
             parts = [] if build else None
             self.skip(unit * n, parts)
             return ByteArray(b"".join(parts)) if build else None
+        if n > _PACKED_FROM:  # a long array: its bytes, not a Python int per element
+            parts = []
+            self.skip(unit * n, parts)
+            return NumericArray(tag, b"".join(parts))
         self.need(unit * n)
         start = self.pos
         self.pos += unit * n

@@ -64,12 +64,15 @@ def read_legacy(doc) -> Schematic:
         high[0::2] = nibbles[:(volume + 1) // 2] & 0x0F
         high[1::2] = nibbles[:volume // 2] >> 4
         ids |= high << 8
-    keys = ids * 16 + (np.frombuffer(raw_data, dtype=np.uint8) & 0x0F)
-    distinct, inverse = np.unique(keys, return_inverse=True)
+    # id:data as one 16-bit key per cell; a count per possible key (65,536) instead of sorting the cells
+    keys = (ids << 4) | (np.frombuffer(raw_data, dtype=np.uint8) & 0x0F)
+    counts = np.bincount(keys, minlength=1 << 16)
+    distinct = np.flatnonzero(counts)
     reader = _States(fields, root)
-    palette = [reader.state(int(key) >> 4, int(key) & 15, int(count))
-               for key, count in zip(distinct.tolist(), np.bincount(inverse).tolist())]
-    blocks = inverse.astype(np.int32).reshape(height, length, width)
+    palette = [reader.state(key >> 4, key & 15, int(counts[key])) for key in distinct.tolist()]
+    number = np.zeros(1 << 16, dtype=np.int32)
+    number[distinct] = np.arange(distinct.size, dtype=np.int32)
+    blocks = number[keys].reshape(height, length, width)
     origin = _vector(root, "WEOrigin")
     offset = _vector(root, "WEOffset")
     world_min = tuple(o + d for o, d in zip(origin, offset)) if origin and offset else None
