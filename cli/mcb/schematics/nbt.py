@@ -178,13 +178,13 @@ class _Walker:
         the bytes around it (a 256^3 file's 17 MB BlockData is joined once and copied once, not copied three times)."""
         if self.pos + n <= len(self.buf) or self.mark is not None or self.inflater is None:
             self.need(n)  # in the buffer already, or inside a RAW container whose bytes stay (or truncated)
-            if parts is not None:
-                parts.append(self.buf[self.pos:self.pos + n])
+            if parts is not None:  # a view: the array is copied once, into its tag
+                parts.append(memoryview(self.buf)[self.pos:self.pos + n])
             self.pos += n
             return
         self.check_room(n, f"a value of {n} bytes")  # as need() would
         if parts is not None:
-            parts.append(self.buf[self.pos:])
+            parts.append(memoryview(self.buf)[self.pos:])
         n -= len(self.buf) - self.pos
         self.base += len(self.buf)
         self.buf, self.pos = b"", 0
@@ -193,7 +193,7 @@ class _Walker:
             if not chunk:
                 raise self.fail("NBT data is truncated (gzip stream ended early)", "nbt.truncated")
             if parts is not None:
-                parts.append(chunk[:n])
+                parts.append(memoryview(chunk)[:n])
             if len(chunk) > n:
                 self.buf, self.pos = chunk, n
                 return
@@ -235,25 +235,28 @@ class _Walker:
         buf, pos = self.buf, self.pos
         if pos + 2 <= len(buf):
             end = pos + 2 + ((buf[pos] << 8) | buf[pos + 1])
-            if end <= len(buf):
-                text = self.texts.get(buf[pos + 2:end])
-                if text is not None:  # seen before: decoded, counted and checked already
-                    self.pos = end
-                    return text
+            if end <= len(buf):  # in the buffer already: one slice, looked up, else decoded
+                raw = buf[pos + 2:end]
+                self.pos = end
+                text = self.texts.get(raw)
+                return text if text is not None else self.decoded(raw)
         self.need(2)
         n = (self.buf[self.pos] << 8) | self.buf[self.pos + 1]
         self.pos += 2
-        raw = self.take(n)
+        return self.decoded(self.take(n))
+
+    def decoded(self, raw: bytes) -> str:
+        """A string's text, checked and counted; short ones are remembered (tag names and ids repeat a lot)."""
         stats = self.stats
-        if n > stats.max_string_bytes:
-            stats.max_string_bytes = n
+        if len(raw) > stats.max_string_bytes:
+            stats.max_string_bytes = len(raw)
         try:
             text, plain = decode_mutf8(raw)
         except UnicodeDecodeError:
             raise self.fail("string is not valid modified UTF-8", "nbt.string.encoding") from None
         if plain:
             stats.non_mutf8_strings += 1
-        elif n <= 64 and len(self.texts) < _TEXTS:
+        elif len(raw) <= 64 and len(self.texts) < _TEXTS:
             self.texts[raw] = text
             self.strings[raw] = String(text)
         return text
@@ -309,7 +312,7 @@ class _Walker:
         if not build or tag == TAG_BYTE_ARRAY:
             parts = [] if build else None
             self.skip(unit * n, parts)
-            return ByteArray(b"".join(parts)) if build else None
+            return ByteArray(parts[0] if len(parts) == 1 else b"".join(parts)) if build else None
         if n > _PACKED_FROM:  # a long array: its bytes, not a Python int per element
             parts = []
             self.skip(unit * n, parts)

@@ -109,7 +109,10 @@ def compound_from_state(state: str) -> Compound:
 
 def without(data, *keys: str) -> Compound:
     """A copy of a compound without ``keys``."""
-    return Compound((k, v) for k, v in data.items() if k not in keys)
+    copy = Compound(data)
+    for key in keys:
+        copy.pop(key, None)
+    return copy
 
 
 def dense_palette(blocks: np.ndarray, palette: list[str], void: np.ndarray | None
