@@ -130,7 +130,9 @@ def _print_info(term, data: dict) -> None:
         verdict += f" (target {server['target']['release']}); `mcb build FILE` builds it through the plugin"
     else:
         verdict += f" (target {server['target']['release']})"
-    if data["data_version"] is None:
+    if data["kind"] == "legacy":
+        version = "none (Minecraft 1.12 or older: its numeric ids are read as 1.13 states)"
+    elif data["data_version"] is None:
         version = "none in the file"
     else:
         version = f"{data['data_version']}" + (f" (Minecraft {data['release']})" if data["release"] else "")
