@@ -156,7 +156,7 @@ def run_until_stopped(request: ServeRequest, on_ready: Callable[[dict], None]) -
         info = {
             "url": server.url, "data_dir": str(server.data_dir), "token_file": str(server.token_file),
             "pid": os.getpid(),
-            "recovery_required": sum(1 for o in server.state.engine.ops.values() if o.status == "recovery_required"),
+            "recovery_required": [o.id for o in server.state.engine.ops.values() if o.status == "recovery_required"],
         }
         if not is_loopback(request.host):
             info["remote_warning"] = (f"listening on non-loopback address {request.host}: anyone who can reach it "
