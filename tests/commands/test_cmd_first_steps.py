@@ -80,6 +80,8 @@ def test_cancel_of_a_finished_operation_says_it_had_ended(mcb, tmp_path):
 
 def test_recovery_review_names_the_next_step(cli, tmp_path, monkeypatch):
     with interrupted_operation(tmp_path / "server") as (server, operation):
+        assert (f"warning: 1 interrupted operation must be reviewed before new builds run: "
+                f"`mcb recovery review {operation}` (admin)") in server.stderr_path.read_text()  # what serve said
         for name, value in (("MCB_SERVER", server.url), ("MCB_TOKEN", server.admin_token),
                             ("MCB_AGENT_TOKEN", server.agent_token), ("MCB_PLAYER_ID", "console")):
             monkeypatch.setenv(name, value)
