@@ -217,9 +217,8 @@ def cancel(
                                            help="Seconds to wait for the operation to stop.")] = 60.0,
     json_: JsonOpt = False,
 ) -> None:
-    """The server stops the operation at its next stage; mcb waits for that and says how it ended: what was
-    written stays, and `mcb undo` reverts it. Prints the final status (--json: the status shape). Exit 6 when it
-    has not stopped within --wait-timeout.
+    """mcb waits until it has stopped, then says how it ended, what it wrote and the `mcb undo` that reverts it.
+    Prints the final status (--json: the status shape); exit 6 when it has not stopped within --wait-timeout.
 
     Examples:
 
