@@ -296,10 +296,6 @@ def encode_schematic(schem: Schematic, version: int = 2, *, compress: bool = Tru
         return raw
     if compresslevel is None:
         compresslevel = FAST_LEVEL if len(raw) > FAST_LEVEL_ABOVE else DEFAULT_LEVEL
-    if len(raw) > FAST_LEVEL_ABOVE:  # a file for WorldEdit only: deflated on two cores (one gzip member all the same)
-        from mcb.schematics.gzip_parallel import gzip_compress
-
-        return gzip_compress(raw, compresslevel)
     return gzip.compress(raw, compresslevel=compresslevel, mtime=0)
 
 
