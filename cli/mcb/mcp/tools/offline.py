@@ -1,7 +1,8 @@
-"""The offline actions: schematics, recipes, block states and terrain previews, no server needed (spec §2.2).
+"""The offline tools: schematics (their adapters in schematics.py), recipes, block states and terrain previews, no
+server needed (spec §2.2), and the table of all eleven.
 
 Each ``run`` is a thin adapter over the core function the matching `mcb` command calls, with the same argument
-rules (mcb.schematics.edit_request, the core's own checks); what differs is only the face: results are dicts with
+rules (the core's own checks); what differs is only the face: results are dicts with
 the pagination contract (MCP-40), pictures are :class:`Image` items, files this call creates are reported through
 ``ctx.created``, and mcb's errors become :class:`Refusal` values with a remedy.
 """
@@ -13,180 +14,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from mcb.blocks.transform import MIRROR_AXES, ROTATIONS, RULE_SETS
-from mcb.mcp.tools.adapters import (READER, WRITER, Arguments, Excludes, FileProgress, FilesLimit, FilesOffset, Globs,
-                                  McVersion, Offset, Path_, existing_input, new_output, page, refusal_from, refusing,
-                                  report_page)
 from mcb.mcp.actions import Action, Context, Image, Outcome
 from mcb.mcp.tools import described
+from mcb.mcp.tools.adapters import (READER, WRITER, Arguments, Excludes, FileProgress, FilesLimit, FilesOffset, Globs,
+                                    McVersion, Offset, Path_, existing_input, new_output, page, refusal_from,
+                                    refusing, report_page)
+from mcb.mcp.tools.schematics import (ConvertArgs, InfoArgs, MirrorArgs, RenderArgs, RotateArgs, ValidateArgs,
+                                      schem_convert, schem_info, schem_mirror, schem_render, schem_rotate,
+                                      schem_validate)
 from mcb.recipes.compile import DEFAULT_MAX_BLOCKS, SCAN_BUDGET_CAP  # the compiler's own limits (no numpy)
-from mcb.schematics.render_limits import SCALE_MAX, SCALE_MIN
 from mcb.terrain.limits import DEFAULT_RESOLUTION, DEFAULT_TILE_BUDGET, RESOLUTION_MAX, RESOLUTION_MIN
-
-# -- schematics ---------------------------------------------------------------------------------------------------
-
-
-class ValidateArgs(Arguments):
-    paths: list[Path_] = Field(min_length=1, max_length=256, description="Schematic files or directories to walk.")
-    profile: Literal["server", "spec"] = Field("server", description=(
-        "server: the plugin's import subset; spec: the Sponge spec + WorldEdit interoperability."))
-    mc_version: McVersion
-    strict: bool = Field(False, description="Warnings count as failures too.")
-    glob: Globs
-    exclude: Excludes
-    offset: Offset
-    limit: int = Field(100, ge=1, le=1000, description="Diagnostics per page.")
-    files_offset: FilesOffset
-    files_limit: FilesLimit
-
-
-def schem_validate(args: ValidateArgs, ctx: Context) -> Outcome:
-    from mcb.schematics.rules import validate_paths
-
-    for index, value in enumerate(args.paths):
-        existing_input(value, "paths", index)
-    with refusing("paths", usage_field="mc_version"):
-        reports = validate_paths(args.paths, profile=args.profile, mc_version=args.mc_version, globs=args.glob,
-                                 excludes=args.exclude, jobs=1, progress=FileProgress(ctx))
-    return Outcome(report_page(reports, args.strict, args.offset, args.limit, args.files_offset,
-                               args.files_limit))
-
-
-class InfoArgs(Arguments):
-    path: Path_ = Field(description="Schematic file.")
-    mc_version: McVersion
-    offset: Offset
-    limit: int = Field(256, ge=1, le=4096, description="Palette entries per page.")
-
-
-def schem_info(args: InfoArgs, ctx: Context) -> Outcome:
-    from mcb.schematics.inspect import describe_schematic
-
-    with refusing("path", usage_field="mc_version"):
-        data = describe_schematic(existing_input(args.path, "path"), args.mc_version)
-    palette = data.pop("palette")
-    return Outcome({**data, **page(palette, args.offset, args.limit, "palette")})
-
-
-class _EditArgs(Arguments):
-    path: Path_ = Field(description="Sponge schematic (v1/v2/v3).")
-    output: Path_ = Field(None, description="File to write (atomically); or set in_place.")
-    in_place: bool = Field(False, description="Overwrite the input file instead of writing output.")
-    overwrite: bool = Field(False, description="Replace output when it exists.")
-    rules: Literal[RULE_SETS] = Field("vanilla", description=(  # type: ignore[valid-type]
-        "vanilla: what the server's rotation produces; geometric: WorldEdit-like, also turns connections and, on "
-        "mirror, swaps chest halves and stair corners."))
-    format: Literal["v2", "v3"] = Field(None, description="Sponge version to write; default: the input's.")
-    mc_version: McVersion
-
-
-class RotateArgs(_EditArgs):
-    degrees: Literal[tuple(d for d in ROTATIONS if d)] = Field(  # type: ignore[valid-type]
-        description="Clockwise turn seen from above.")
-
-
-class MirrorArgs(_EditArgs):
-    axis: Literal[MIRROR_AXES] = Field(  # type: ignore[valid-type]
-        description="x swaps east and west; z swaps north and south.")
-
-
-def _edit(args, ctx: Context, *, degrees: int | None = None, axis: str | None = None) -> Outcome:
-    from mcb.schematics.edit_request import check_edit_request
-
-    source = existing_input(args.path, "path")
-    try:
-        target, rules, version = check_edit_request(source, degrees=degrees, axis=axis, output=args.output,
-                                                    in_place=args.in_place, rules=args.rules, fmt=args.format)
-    except Exception as error:
-        refusal = refusal_from(error)
-        if refusal.field == "output":  # the core's hint names the CLI's flags
-            refusal.remedy = "give output (a new file) or in_place: true, not both"
-        raise refusal from None
-    ctx.check_cancelled()
-    ctx.progress(0, 1, "rotating" if axis is None else "mirroring")
-    if not args.in_place:  # checks the name first: target.exists() below cannot fail on it
-        new_output(ctx, target, inputs=[source], overwrite=args.overwrite)
-    created = not args.in_place and not target.exists()
-    from mcb.schematics.transform import transform_file
-
-    with refusing("path", usage_field="mc_version"):
-        summary = transform_file(source, target, degrees=degrees, mirror_axis=axis, rules=rules, version=version,
-                                 mc_version=args.mc_version)
-    if created:  # a cancel that came during the work removes the new file (ctx.created); in place it is done
-        ctx.check_cancelled()
-    ctx.progress(1, 1, "written")
-    return Outcome(summary)
-
-
-def schem_rotate(args: RotateArgs, ctx: Context) -> Outcome:
-    return _edit(args, ctx, degrees=args.degrees)
-
-
-def schem_mirror(args: MirrorArgs, ctx: Context) -> Outcome:
-    return _edit(args, ctx, axis=args.axis)
-
-
-class ConvertArgs(Arguments):
-    path: Path_ = Field(description="Sponge v1/v2/v3 schematic.")
-    output: Path_ = Field(description="File to write (atomically).")
-    format: Literal["v2", "v3"] = Field("v2", description="v2 (the server's format) or v3.")
-    drop_extras: bool = Field(False, description="v2: drop block entities, entities and biomes instead of refusing.")
-    overwrite: bool = Field(False, description="Replace output when it exists.")
-    mc_version: McVersion
-
-
-def schem_convert(args: ConvertArgs, ctx: Context) -> Outcome:
-    from mcb.schematics.edit_request import sponge_version
-
-    source = existing_input(args.path, "path")
-    target = new_output(ctx, args.output, inputs=[source], overwrite=args.overwrite)
-    ctx.check_cancelled()
-    ctx.progress(0, 1, "converting")
-    from mcb.schematics.inspect import convert_schematic
-
-    with refusing("path", usage_field="mc_version"):
-        result = convert_schematic(source, target, version=sponge_version(args.format),
-                                   drop_extras=args.drop_extras, mc_version=args.mc_version)
-    ctx.check_cancelled()
-    ctx.progress(1, 1, "written")
-    return Outcome(result)
-
-
-class RenderArgs(Arguments):
-    path: Path_ = Field(description="Sponge schematic (v1/v2/v3).")
-    view: Literal["top", "iso", "both"] = Field("both", description="top (height map), iso (isometric) or both.")
-    scale: int = Field(None, ge=SCALE_MIN, le=SCALE_MAX, description="Pixels per block (default: fit ~1400 px).")
-    max_side: int = Field(None, ge=64, le=4096, description="Shrink the picture to at most this many pixels "
-                                                                    "on its longest side.")
-
-
-def schem_render(args: RenderArgs, ctx: Context) -> Outcome:
-    from mcb.schematics.render import render_png
-
-    source = existing_input(args.path, "path")
-    ctx.check_cancelled()
-    ctx.progress(0, 2, "rendering")
-    with refusing("path"):
-        png, summary = render_png(source, args.view, args.scale)
-    ctx.check_cancelled()
-    if args.max_side and max(summary["width"], summary["height"]) > args.max_side:
-        png, summary["width"], summary["height"] = _shrink(png, args.max_side)
-    ctx.progress(2, 2, "rendered")
-    caption = f"{summary['view']} view of {source.name}, {summary['width']}x{summary['height']} px"
-    return Outcome({**summary, "image": {"mime_type": "image/png", "bytes": len(png)}}, [Image(png, caption)])
-
-
-def _shrink(png: bytes, max_side: int) -> tuple[bytes, int, int]:
-    import io
-
-    from PIL import Image as PILImage
-
-    from mcb.schematics.render import png_bytes
-
-    picture = PILImage.open(io.BytesIO(png))
-    picture.thumbnail((max_side, max_side), PILImage.Resampling.NEAREST)
-    return png_bytes(picture), picture.width, picture.height
-
 
 # -- recipes ------------------------------------------------------------------------------------------------------
 
@@ -353,7 +190,8 @@ OFFLINE_ACTIONS: list[Action] = [
         "Files or folders; profile server (default) or spec. Every finding has rule, severity, message, file, "
         "pointer (NBT path) and hint; diagnostics are paginated with offset/limit, per-file verdicts with "
         "files_offset/files_limit. No server needed. Next: schem_convert or schem_info to fix or inspect, then "
-        "schematic_import_prepare."), ValidateArgs, READER, schem_validate, "schematics"),
+        "schematic_import_prepare (Sponge v2 up to 4096 cells) or schem_build (any file)."),
+        ValidateArgs, READER, schem_validate, "schematics"),
     described("schem_info", "Describe schematic", (
         "The palette is paginated with offset/limit. Next: schem_validate for every finding, or schem_render to"
         " see it."), InfoArgs, READER, schem_info, "schematics"),
@@ -367,8 +205,8 @@ OFFLINE_ACTIONS: list[Action] = [
         "in_place call mirrors it again). Next: schem_render to check."),
         MirrorArgs, WRITER, schem_mirror, "schematics"),
     described("schem_convert", "Convert schematic", (
-        "Refuses when v2 would lose block entities, entities or biomes unless drop_extras; refuses an existing "
-        "output unless overwrite. Next: schem_validate on the output."),
+        "Refuses when the target would lose data (v2: block entities, entities, biomes) unless drop_extras; "
+        "refuses an existing output unless overwrite. Next: schem_validate on the output."),
         ConvertArgs, WRITER, schem_convert, "schematics"),
     described("schem_render", "Render schematic", (
         "The image comes back as image content beside a summary; writes no file. scale sets pixels per block, "
