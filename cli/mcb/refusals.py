@@ -28,9 +28,6 @@ NEVER_REPEATED = frozenset({"camera_capture"})
 # Writes that land in the same state when sent again with the same arguments (build_apply through its key).
 IDEMPOTENT_WRITES = frozenset({"build_apply", "operation_cancel"})
 
-EXIT_KINDS = ("auth", "conflict", "server", "network")
-
-
 def repeatable(method: str) -> bool:
     """May a lost answer to ``method`` be asked for again (the request changes nothing, MCP-55)?"""
     return method in READ_ONLY_METHODS and method not in NEVER_REPEATED
@@ -346,10 +343,9 @@ def command_hint(remedy: Remedy) -> str:
 
 
 def local_hint(method: str, code: str, message: str) -> str | None:
-    """The CLI's hint for a refusal mcb found itself with the server's own words (a brush checked before it is
-    sent), when the table knows more than "read the message"."""
-    known = explain(method, code, message)
-    return None if known.remedy is _GENERAL or known.remedy.hint == _GENERAL.hint else command_hint(known.remedy)
+    """The CLI's hint for a refusal mcb found itself, in the server's words (a brush checked before sending)."""
+    remedy = explain(method, code, message).remedy
+    return None if remedy.hint == _GENERAL.hint else command_hint(remedy)
 
 
 def code_hint(code: str) -> str:
@@ -357,8 +353,7 @@ def code_hint(code: str) -> str:
     return command_hint(explain("", code, "").remedy)
 
 
-# -- a request that may or may not have reached the server ------------------------------------------------------
-# Where a mutation that may or may not have happened shows up.
+# -- a request that may or may not have reached the server: where a mutation that may have happened shows up --
 _LOOK_FOR = {"schematic_export": ("asset_list", "look for the new asset in the library ({asset_list})"),
              "part_define": ("project_context", "look for the part under `parts` ({project_context}) before "
                                                 "defining it again")}

@@ -345,13 +345,7 @@ def brush(
         obj = loads_keeping_numbers(read_json_text(brush_file, "brush"))
     except ValueError as error:
         raise InputError(f"brush {brush_file} is not valid JSON: {error}") from None
-    try:
-        parse_brush(obj)  # the server's own message for a bad brush, without a round trip
-    except InputError as error:
-        from mcb.refusals import local_hint
-
-        error.hint = error.hint or local_hint("terrain_brush_prepare", "invalid_request", error.message)
-        raise
+    parse_brush(obj)  # the server's own message for a bad brush, without a round trip
     check_output(output, brush_file)
     with open_client(ctx, term) as client:
         result = client.call("terrain_brush_prepare", {"brush": to_plain(obj)})
