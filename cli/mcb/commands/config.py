@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from mcb.errors import UsageError
+from mcb.errors import ExitCode, UsageError, exit_codes_epilog
 from mcb.commands.rpc_support import json_terminal
 from mcb.options import JsonOpt
 from mcb.wording import shown
@@ -17,7 +17,7 @@ config_app = typer.Typer(
     ".mcb.toml (project, no secrets) > user profile > defaults.",
     no_args_is_help=True,
 )
-EPILOG = "Exit codes: 0 ok · 2 usage · 3 config problem (unreadable file, unknown profile, unsafe token file)."
+EPILOG = exit_codes_epilog(ExitCode.OK, ExitCode.USAGE, ExitCode.CONFIG)
 
 
 @config_app.command("show", epilog=EPILOG)
