@@ -112,6 +112,21 @@ FormatOpt = Annotated[
 ]
 
 
+# The options of the three file checkers (`schem validate`, `recipe lint`, `terrain lint`).
+StrictOpt = Annotated[bool, typer.Option("--strict", help="Warnings fail too (exit 1).")]
+GlobOpt = Annotated[list[str] | None, typer.Option(
+    "--glob", metavar="PATTERN",
+    help="File-name pattern when walking directories (repeatable; default *.schem for schematics, *.json for "
+         "recipes and terrain).")]
+ExcludeOpt = Annotated[list[str] | None, typer.Option(
+    "--exclude", metavar="PATTERN",
+    help="Skip files, named or walked, whose name or path matches (repeatable; walking recipes skips "
+         "*.schema.json).")]
+JobsOpt = Annotated[int | None, typer.Option(
+    "--jobs", "-j", min=1, metavar="N",
+    help="Files checked in parallel (default: one per core, at most 8; recipe lint 1, as linting is pure Python).")]
+
+
 def app_state(ctx: typer.Context) -> AppState:
     """The root's :class:`AppState`, from any (sub)command context."""
     root = ctx.find_root()
