@@ -124,13 +124,12 @@ def test_every_registered_command_is_listed_in_the_light_table():
     from pathlib import Path
 
     import mcb.commands
-    from mcb.app import _registered
+    from mcb.app import module_commands
     from mcb.commands import COMMANDS
 
     modules = {module for module, _panel, _help in COMMANDS.values()}
     for module in modules:
-        registered = _registered(module)
-        names = {info.name for info in (*registered.registered_commands, *registered.registered_groups)}
+        names = set(module_commands(module))
         assert names <= set(COMMANDS), f"mcb.commands.{module} registers {sorted(names - set(COMMANDS))}"
     folder = Path(mcb.commands.__file__).parent
     with_register = {path.stem for path in folder.glob("*.py") if "\ndef register(" in path.read_text()}
