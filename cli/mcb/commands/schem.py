@@ -127,9 +127,6 @@ def convert(
 
         mcb schem convert house.schem -o house_v3.schem --format v3
     """
-    from mcb.background import settle_numpy_for_one_shot
-
-    settle_numpy_for_one_shot()
     from mcb.fileio import refuse_input_as_output
     from mcb.schematics.edit_request import sponge_version
     from mcb.schematics.inspect import convert_schematic

@@ -15,9 +15,6 @@ def run_edit(term, file: Path, *, degrees: int | None = None, axis: str | None =
     output = output_target(term, output)
     target, rules, version = check_edit_request(file, degrees=degrees, axis=axis, output=output, in_place=in_place,
                                                 rules=rules, fmt=fmt)
-    from mcb.background import settle_numpy_for_one_shot
-
-    settle_numpy_for_one_shot()
     from mcb.schematics.transform import transform_file
 
     summary = transform_file(file, target, degrees=degrees, mirror_axis=axis, rules=rules, version=version,
