@@ -80,7 +80,8 @@ def init(
         mcb config init --name prod --server-url http://127.0.0.1:8765 \\
             --player-id 0f6e...-uuid --agent-token-file ~/.mcb-agent
     """
-    from mcb.config import DEFAULT_PLAYER_ID, DEFAULT_SERVER, set_profile_values
+    from mcb.config import DEFAULT_PLAYER_ID, DEFAULT_SERVER
+    from mcb.config_edit import set_profile_values
 
     term = json_terminal(ctx, json_)
     updates = {
@@ -104,7 +105,7 @@ def use(
 
         mcb config use prod
     """
-    from mcb.config import use_profile
+    from mcb.config_edit import use_profile
 
     term = json_terminal(ctx, json_)
     path = use_profile(profile)
@@ -127,7 +128,7 @@ def set_value(
 
         mcb config set agent_token_file ~/.config/mcb/agent.token --name prod
     """
-    from mcb.config import load_user_config, set_profile_values
+    from mcb.config_edit import load_user_config, set_profile_values
 
     if key in {"token", "admin_token", "agent_token"}:
         raise UsageError("tokens are never accepted as values",
