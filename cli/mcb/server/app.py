@@ -13,9 +13,6 @@ from mcb.server.dispatch import load_method_modules
 from mcb.server.http import Limits, RpcHttpServer
 from mcb.server.state import ServerState
 
-LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
-
-
 class NonLoopbackRefused(ValueError):
     pass
 
