@@ -82,10 +82,6 @@ class LocalServer:
         self._thread.start()
         return self
 
-    def serve_until_interrupted(self, stop: threading.Event) -> None:
-        while not stop.wait(0.5):
-            pass
-
     def close(self) -> None:
         if self.httpd is not None:
             self.httpd.shutdown()
