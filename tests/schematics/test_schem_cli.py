@@ -37,7 +37,10 @@ def test_directory_walk_uses_the_glob(cli):
     result = cli("schem", "validate", str(SAMPLES), "--format", "json")
     data = json.loads(result.stdout)
     files = sorted(Path(report["file"]).name for report in data["files"])
-    assert files == sorted(p.name for p in SAMPLES.glob("*.schem"))
+    assert files == sorted(p.name for p in SAMPLES.iterdir() if p.suffix in (".schem", ".litematic", ".schematic"))
+    only = json.loads(cli("schem", "validate", str(SAMPLES), "--glob", "*.litematic", "--format", "json").stdout)
+    assert [Path(report["file"]).name for report in only["files"] if "skipped" not in report["facts"]] == [
+        "watchtower.litematic"]
 
 
 def test_spec_profile_flags_mod_properties(cli, corpus):
@@ -113,7 +116,8 @@ def test_info_text_shows_brackets_of_states(cli):
 
 def test_info_on_litematica_names_it(cli, corpus):
     result = cli("schem", "info", str(corpus / "notsponge_nucleation_xor_is_litematic.schem"))
-    assert result.exit_code == 1 and "Litematica" in result.stderr
+    assert result.exit_code == 0 and "format:         Litematica v6 (gzip)" in result.stdout
+    assert "`mcb build FILE` builds it" in result.stdout
 
 
 def test_convert_v3_to_server_v2_then_validate(cli, corpus, tmp_path):
