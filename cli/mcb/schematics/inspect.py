@@ -173,7 +173,7 @@ def convert_schematic(source: str | os.PathLike, output: str | os.PathLike, *, f
     would lose data, unless ``drop_extras``; the result says what was dropped.
     """
     from mcb.schematics.formats import encode_any
-    from mcb.schematics.outputs import LABELS, format_losses, output_format
+    from mcb.schematics.outputs import FORMATS, LABELS, format_losses, output_format
     from mcb.schematics.upgrade import target_registry, upgrade_schematic
 
     doc = load_document(source)
@@ -182,9 +182,10 @@ def convert_schematic(source: str | os.PathLike, output: str | os.PathLike, *, f
     fmt = output_format(fmt, output, schem, default="sponge2")  # convert's own default: the server's format
     losses = conversion_losses(schem, fmt)
     if losses and not drop_extras:
+        keeping = [other for other in FORMATS if other != fmt and not conversion_losses(schem, other)]
+        keep = f"keep everything with --to {' or '.join(keeping)}, or " if keeping else ""
         raise InputError(f"conversion to {LABELS[fmt]} would lose data: " + "; ".join(losses),
-                         hint=("keep everything with --to sponge3, or drop it on purpose with --drop-extras"
-                               if fmt == "sponge2" else "drop it on purpose with --drop-extras"),
+                         hint=f"{keep}drop it on purpose with --drop-extras",
                          code="schem.convert.lossy", details={"losses": losses})
     if losses:
         _drop_extras(schem, fmt)
