@@ -21,3 +21,18 @@ def test_a_refused_conversion_suggests_only_formats_that_keep_everything(cli, tm
     followed = cli("schem", "convert", str(SAMPLES / "watchtower.litematic"), "-o", str(tmp_path / "t.schem"),
                    "--to", "structure")
     assert followed.exit_code == 0, followed.stderr
+
+
+def test_rendering_a_folder_never_overwrites_one_picture_with_another(cli, tmp_path):
+    import shutil
+
+    folder = tmp_path / "builds"
+    (folder / "old").mkdir(parents=True)
+    shutil.copy(SAMPLES / "house.schem", folder / "house.schem")
+    shutil.copy(SAMPLES / "watchtower.litematic", folder / "house.litematic")
+    shutil.copy(SAMPLES / "cabin.schematic", folder / "old" / "house.schematic")
+    pictures = tmp_path / "pictures"
+    result = cli("schem", "render", str(folder), "-o", str(pictures))
+    assert result.exit_code == 0, result.stderr
+    assert sorted(p.name for p in pictures.iterdir()) == ["house.png", "house.schem.png", "house.schematic.png"]
+    assert result.stdout.count("wrote ") == 3
