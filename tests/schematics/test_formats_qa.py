@@ -36,3 +36,58 @@ def test_rendering_a_folder_never_overwrites_one_picture_with_another(cli, tmp_p
     assert result.exit_code == 0, result.stderr
     assert sorted(p.name for p in pictures.iterdir()) == ["house.png", "house.schem.png", "house.schematic.png"]
     assert result.stdout.count("wrote ") == 3
+
+
+def test_an_edit_in_place_never_changes_the_files_format(cli, tmp_path):
+    import shutil
+
+    cabin = tmp_path / "cabin.schematic"
+    shutil.copy(SAMPLES / "cabin.schematic", cabin)
+    before = cabin.read_bytes()
+    for extra in ([], ["--to", "sponge3"]):
+        result = cli("schem", "rotate", str(cabin), "-d", "90", "--in-place", *extra)
+        assert result.exit_code == 2
+        assert "--in-place cannot rewrite a legacy .schematic file" in result.stderr
+        assert "-o NAME.schem" in result.stderr
+    assert cabin.read_bytes() == before
+    house = tmp_path / "house.schem"
+    shutil.copy(SAMPLES / "house.schem", house)
+    refused = cli("schem", "mirror", str(house), "-a", "x", "--in-place", "--to", "litematic")
+    assert refused.exit_code == 2
+    assert "--in-place keeps the file's format (Sponge v2); --to litematic would put Litematica data" in refused.stderr
+    kept = cli("schem", "rotate", str(house), "-d", "90", "--in-place", "--to", "v2", "--json")
+    assert kept.exit_code == 0 and '"format": "sponge2"' in kept.stdout
+
+
+def test_mcp_refusals_name_the_argument_at_fault_in_the_tools_words(tmp_path):
+    import shutil
+
+    from mcb.catalog.adapters import refusal_from
+    from mcb.catalog.offline import OFFLINE_ACTIONS
+    from mcb.catalog.arguments import parse_arguments
+    from mcb.catalog.base import Refusal
+
+    actions = {action.name: action for action in OFFLINE_ACTIONS}
+    shutil.copy(SAMPLES / "cabin.schematic", tmp_path / "cabin.schematic")
+
+    class Ctx:
+        def progress(self, *args, **kwargs): pass
+        def check_cancelled(self): pass
+        def created(self, path): pass
+
+    def refusal(name, arguments):
+        action = actions[name]
+        try:
+            action.run(parse_arguments(action, arguments, root=tmp_path), Ctx())
+        except Refusal as error:
+            return error.to_dict()["error"]
+        raise AssertionError("not refused")
+
+    in_place = refusal("schem_rotate", {"path": "cabin.schematic", "degrees": 90, "in_place": True})
+    assert in_place["field"] == "in_place"  # was mc_version
+    legacy_out = refusal("schem_rotate", {"path": "cabin.schematic", "degrees": 90, "output": "c.schematic"})
+    assert legacy_out["field"] == "output" and legacy_out["remedy"].endswith("or choose with format")
+    lossy = refusal("schem_convert", {"path": "cabin.schematic", "output": "c.schem"})
+    assert lossy["remedy"].startswith("keep everything with format sponge3")
+    assert refusal_from(__import__("mcb.errors").errors.UsageError("x", details={"field": "axis"}),
+                        "path", usage_field="mc_version").field == "axis"

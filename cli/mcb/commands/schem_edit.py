@@ -25,7 +25,7 @@ RulesOpt = Annotated[str, typer.Option(
     "--rules", autocompletion=complete_rules, help="Block-state rules: 'vanilla' (what the server's rotation produces) or 'geometric' "
                     "(WorldEdit-like: also turns chorus/fire connections; on mirror swaps chest halves, stair "
                     "corners, shelf chains).")]
-InPlaceOpt = Annotated[bool, typer.Option("--in-place", help="Overwrite FILE instead of writing -o.")]
+InPlaceOpt = Annotated[bool, typer.Option("--in-place", help="Overwrite FILE, in its own format (not a legacy .schematic), instead of writing -o.")]
 
 
 @summarised("schem_rotate")
