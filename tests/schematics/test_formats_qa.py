@@ -91,3 +91,23 @@ def test_mcp_refusals_name_the_argument_at_fault_in_the_tools_words(tmp_path):
     assert lossy["remedy"].startswith("keep everything with format sponge3")
     assert refusal_from(__import__("mcb.errors").errors.UsageError("x", details={"field": "axis"}),
                         "path", usage_field="mc_version").field == "axis"
+
+
+def test_help_and_hints_name_options_that_exist_and_defaults_that_hold(cli, tmp_path):
+    import re
+
+    def help_of(*command):
+        text = cli(*command, "--help", env={"COLUMNS": "80"}).stdout
+        return re.sub(r"[\s│]+", " ", text)
+
+    assert "default: *.schem, *.litematic, *.nbt, *.schematic" in help_of("schem", "validate")
+    for command in ("convert", "rotate", "mirror"):
+        words = help_of("schem", command)
+        assert "upgrade the states to (default: the file's own release; 26.2 for legacy files" in words, command
+        assert "as the command's help says" not in words
+    (tmp_path / "notes.txt").write_text("x")
+    assert "--glob" in cli("schem", "validate", str(tmp_path)).stderr
+    for command in (["schem", "info"], ["schem", "render", "-o", str(tmp_path / "pictures")]):
+        result = cli(*command[:2], str(tmp_path), *command[2:])
+        assert result.exit_code == 1 and "no schematic found" in result.stderr
+        assert "--glob" not in result.stderr  # info and render have no --glob

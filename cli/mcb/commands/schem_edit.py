@@ -12,7 +12,7 @@ import typer
 
 from mcb.errors import UsageError
 from mcb.options import (
-    JsonOpt, McVersionOpt, ReplaceUnknownOpt, SchematicFormatOpt, complete_axis, complete_rules, complete_turn,
+    JsonOpt, ReplaceUnknownOpt, SchematicFormatOpt, UpgradeMcVersionOpt, complete_axis, complete_rules, complete_turn,
     complete_view, summarised, terminal,
 )
 from mcb.schematics.render_limits import SCALE_MAX, SCALE_MIN
@@ -38,7 +38,7 @@ def rotate(
     fmt: SchematicFormatOpt = None,
     in_place: InPlaceOpt = False,
     replace_unknown: ReplaceUnknownOpt = None,
-    mc_version: McVersionOpt = None,
+    mc_version: UpgradeMcVersionOpt = None,
     json_: JsonOpt = False,
 ) -> None:
     """The paste offset is rotated with the server's formula, so importing the result at rotation 0 places every
@@ -70,7 +70,7 @@ def mirror(
     fmt: SchematicFormatOpt = None,
     in_place: InPlaceOpt = False,
     replace_unknown: ReplaceUnknownOpt = None,
-    mc_version: McVersionOpt = None,
+    mc_version: UpgradeMcVersionOpt = None,
     json_: JsonOpt = False,
 ) -> None:
     """Vanilla rules reproduce Minecraft's own mirror (double chests and some stair corners come out wrong there);

@@ -244,10 +244,10 @@ def validate_paths(paths, *, profile: str = "server", mc_version: str | int | No
         from mcb.blocks.registry import load_registry
 
         load_registry(mc_version)  # a bad --mc-version is a usage error before any file is read
-    files, skipped = walk_schematics(paths, globs=globs, excludes=excludes)
+    files, skipped = walk_schematics(paths, globs=globs, excludes=excludes, glob_hint=True)
     reports = check_files(files, lambda path: validate_schematic(path, profile=profile, mc_version=mc_version),
                           jobs=jobs, progress=progress)
     reports = mark_not_schematics(reports, [p for p in paths if not Path(p).is_dir()])
     if all(report.skipped for report in reports):
-        raise nothing_found(paths, skipped + reports)
+        raise nothing_found(paths, skipped + reports, glob_hint=True)
     return reports + skipped
