@@ -111,3 +111,15 @@ def test_help_and_hints_name_options_that_exist_and_defaults_that_hold(cli, tmp_
         result = cli(*command[:2], str(tmp_path), *command[2:])
         assert result.exit_code == 1 and "no schematic found" in result.stderr
         assert "--glob" not in result.stderr  # info and render have no --glob
+
+
+def test_validate_and_info_name_a_files_kind_alike(cli):
+    import json
+
+    for name, kind in (("watchtower.litematic", "litematic"), ("cabin.schematic", "legacy"),
+                       ("house.schem", "sponge")):
+        info = json.loads(cli("schem", "info", str(SAMPLES / name), "--json").stdout)
+        for profile in ("server", "spec"):
+            report = json.loads(cli("schem", "validate", str(SAMPLES / name), "--format", "json", "-p",
+                                    profile).stdout)
+            assert report["files"][0]["facts"]["kind"] == info["kind"] == kind, (name, profile)

@@ -17,9 +17,6 @@ from mcb.schematics.sponge import refuse_duplicate_names
 from mcb.schematics.writer import write_bytes_atomic
 from mcb.wording import plural
 
-KIND_OF = {"sponge": "sponge", "litematica": "litematic", "structure": "structure", "mcedit": "legacy"}
-
-
 def _server_verdict(source, mc_version, document=None) -> dict:
     from mcb.blocks.registry import load_registry
 
@@ -33,7 +30,7 @@ def _server_verdict(source, mc_version, document=None) -> dict:
 
 def format_label(doc: Document, schem: Schematic) -> str:
     """``Sponge v2``, ``Litematica v6``, ``structure .nbt``, ``legacy .schematic (Schematica)``."""
-    kind = KIND_OF.get(doc.kind, doc.kind)
+    kind = doc.format_kind
     if kind == "litematic":
         return f"Litematica v{schem.source.version}"
     if kind == "structure":
@@ -73,7 +70,7 @@ def describe_schematic(path: str | os.PathLike, mc_version: str | int | None = N
     return {
         "file": str(path),
         "format": format_label(doc, schem),
-        "kind": KIND_OF.get(doc.kind, doc.kind),
+        "kind": doc.format_kind,
         "version": src.version,
         "nonconforming_v3": src.nonconforming_v3,
         "compressed": src.compressed,

@@ -177,7 +177,7 @@ def _facts(doc: Document) -> dict:
     from mcb.blocks.registry import release_name
 
     body = doc.body
-    facts: dict = {"format": doc.label, "kind": doc.kind, "version": doc.version,
+    facts: dict = {"format": doc.label, "kind": doc.format_kind, "version": doc.version,
                    "compressed": doc.stats.compressed, "bytes": len(doc.data), "inflated_bytes": doc.stats.inflated_size}
     data_version = body.get("DataVersion") if doc.kind == "sponge" else doc.root.get(
         "MinecraftDataVersion", doc.root.get("DataVersion"))
