@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from schem_nbt_bytes import document
+
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "schematics"
 
@@ -123,3 +125,25 @@ def test_validate_and_info_name_a_files_kind_alike(cli):
             report = json.loads(cli("schem", "validate", str(SAMPLES / name), "--format", "json", "-p",
                                     profile).stdout)
             assert report["files"][0]["facts"]["kind"] == info["kind"] == kind, (name, profile)
+
+
+def test_a_walk_names_each_unreadable_file_once_and_counts_read_right(cli, tmp_path):
+    import gzip
+    import shutil
+
+    folder = tmp_path / "w"
+    folder.mkdir()
+    shutil.copy(SAMPLES / "house.schem", folder)
+    cut = gzip.decompress((SAMPLES / "watchtower.litematic").read_bytes())
+    # a structure whose only block lies outside its size: the structure reader refuses it
+    (folder / "outside.nbt").write_bytes(document([
+        ("DataVersion", 3, 4903), ("size", 9, (3, [2, 2, 2])), ("palette", 9, (10, [[("Name", 8, "minecraft:stone")]])),
+        ("blocks", 9, (10, [[("pos", 9, (3, [5, 0, 0])), ("state", 3, 0)]])), ("entities", 9, (10, []))], ""))
+    (folder / "cut.litematic").write_bytes(gzip.compress(cut)[:300])
+    info = cli("schem", "info", str(folder))
+    assert info.exit_code == 1
+    assert f"{folder / 'outside.nbt'}: block at 5,0,0 lies outside the 2 x 2 x 2 size" in info.stderr
+    assert f"{folder / 'outside.nbt'}: {folder / 'outside.nbt'}" not in info.stderr
+    spec = cli("schem", "validate", "-p", "spec", str(folder), str(SAMPLES / "cabin.schematic"))
+    assert f"{folder / 'outside.nbt'}: error[structure.blocks.position] at /blocks/0/pos: block at 5,0,0" in spec.stdout
+    assert "flower pot plants: from the block entity into the state (potted_*) (1 cell)" in spec.stdout

@@ -141,11 +141,13 @@ def _other_format(doc: Document, file: str, registry) -> list[Diagnostic]:
     from mcb.schematics.document import BUILD_HINT
     from mcb.schematics.formats import from_document
     from mcb.schematics.upgrade import upgrade_schematic
+    from mcb.wording import plural
 
     try:
         schem = from_document(doc)
-    except InputError as error:
-        return [_diagnostic(getattr(error, "rule", error.code), Severity.ERROR, error.message, file,
+    except InputError as error:  # the report names the file: its message need not
+        return [_diagnostic(getattr(error, "rule", error.code), Severity.ERROR, error.message.removeprefix(
+                                f"{file}: "), file,
                             getattr(error, "pointer", None), error.hint)]
     found = [_diagnostic("schem.format.other", Severity.NOTE, f"this is a {doc.label}", file, "/", BUILD_HINT)]
     _, upgrade = upgrade_schematic(schem, registry, strict=False)
@@ -154,21 +156,21 @@ def _other_format(doc: Document, file: str, registry) -> list[Diagnostic]:
                                  file, "/"))
     for entry in upgrade.unknown:
         found.append(_diagnostic("schem.block.unknown", Severity.ERROR,
-                                 f"{entry['block']} is unknown in Minecraft {registry.release} ({entry['cells']} "
-                                 "cells)", file, "/", "choose its release with --mc-version, or map it when "
+                                 f"{entry['block']} is unknown in Minecraft {registry.release} "
+                                 f"({plural(entry['cells'], 'cell')})", file, "/", "choose its release with --mc-version, or map it when "
                                  "building or converting with --replace-unknown BLOCK"))
     for entry in upgrade.dropped_properties:
         found.append(_diagnostic("schem.state.dropped", Severity.WARNING,
                                  f"{entry['block']} has no " + ", ".join(entry["properties"]) + f" in Minecraft "
-                                 f"{registry.release} ({entry['cells']} cells): dropped on build or conversion",
+                                 f"{registry.release} ({plural(entry['cells'], 'cell')}): dropped on build or conversion",
                                  file, "/"))
     for entry in upgrade.renamed:
         found.append(_diagnostic("schem.state.renamed", Severity.NOTE,
                                  f"{entry['from']} was renamed {entry['to']} in {entry['release']} "
-                                 f"({entry['cells']} cells): renamed on build or conversion", file, "/"))
+                                 f"({plural(entry['cells'], 'cell')}): renamed on build or conversion", file, "/"))
     for entry in upgrade.conversions:
         found.append(_diagnostic("legacy.conversion", Severity.NOTE if entry["carried"] else Severity.WARNING,
-                                 f"{entry['change']} ({entry['cells']} cells)", file, "/"))
+                                 f"{entry['change']} ({plural(entry['cells'], 'cell')})", file, "/"))
     found += [_diagnostic("schem.read.note", Severity.NOTE, note, file, "/") for note in upgrade.notes]
     return found
 

@@ -69,7 +69,9 @@ def each_schematic(paths, work: Callable[[Path], dict], *, globs: list[str] | No
             if str(path) not in named and getattr(error, "rule", None) == "sponge.format.unknown":
                 skipped.append(FileReport(str(path), facts={"skipped": "NBT, but not a schematic"}))
             else:
-                errors.append({"file": str(path), "error": error.to_json()})
+                entry = error.to_json()  # the entry names the file: its message need not
+                entry["message"] = entry["message"].removeprefix(f"{path}: ")
+                errors.append({"file": str(path), "error": entry})
     if not results and not errors:
         raise nothing_found(paths, skipped)
     return {"files": results, "skipped": [{"file": r.file, "reason": r.skipped} for r in skipped],
