@@ -147,3 +147,23 @@ def test_a_walk_names_each_unreadable_file_once_and_counts_read_right(cli, tmp_p
     spec = cli("schem", "validate", "-p", "spec", str(folder), str(SAMPLES / "cabin.schematic"))
     assert f"{folder / 'outside.nbt'}: error[structure.blocks.position] at /blocks/0/pos: block at 5,0,0" in spec.stdout
     assert "flower pot plants: from the block entity into the state (potted_*) (1 cell)" in spec.stdout
+
+
+def test_a_block_entity_outside_the_box_is_refused_or_said_never_written_unreadable(cli, corpus, tmp_path):
+    # sponge-v1.schem's only block entity sits at [5, 11, 9], outside its 1 x 41 x 9 box: a Litematica file
+    # holding it could not be read back, a structure dropped it without a word.
+    import json
+
+    source = str(corpus / "v1_schematic4j_sponge-v1.schem")
+    for out in ("v1.litematic", "v1.nbt"):
+        refused = cli("schem", "convert", source, "-o", str(tmp_path / out))
+        assert refused.exit_code == 1 and not (tmp_path / out).exists()
+        assert "1 block entity (minecraft:campfire) outside the 1 x 41 x 9 box is not written" in refused.stderr
+        dropped = cli("schem", "convert", source, "-o", str(tmp_path / out), "--drop-extras", "--json")
+        assert dropped.exit_code == 0 and json.loads(dropped.stdout)["dropped"]
+        assert cli("schem", "info", str(tmp_path / out)).exit_code == 0
+    rotated = cli("schem", "rotate", source, "-d", "90", "-o", str(tmp_path / "r.litematic"))
+    assert rotated.exit_code == 0 and "outside the 9 x 41 x 1 box is not written" in rotated.stderr
+    assert cli("schem", "info", str(tmp_path / "r.litematic")).exit_code == 0
+    kept = cli("schem", "convert", source, "-o", str(tmp_path / "v3.schem"), "--to", "sponge3", "--json")
+    assert kept.exit_code == 0 and not json.loads(kept.stdout)["dropped"]

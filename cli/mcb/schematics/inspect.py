@@ -149,6 +149,11 @@ def conversion_losses(schem: Schematic, fmt: str) -> list[str]:
 
 
 def _drop_extras(schem: Schematic, fmt: str) -> None:
+    from mcb.schematics.outputs import outside_block_entities
+
+    if fmt in ("litematic", "structure"):
+        outside = {id(be) for be in outside_block_entities(schem)}
+        schem.block_entities = [be for be in schem.block_entities if id(be) not in outside]
     if fmt == "sponge2":
         schem.block_entities, schem.entities = [], []
         if schem.metadata and "RequiredMods" in schem.metadata:
