@@ -157,13 +157,14 @@ def _other_format(doc: Document, file: str, registry) -> list[Diagnostic]:
     for entry in upgrade.unknown:
         found.append(_diagnostic("schem.block.unknown", Severity.ERROR,
                                  f"{entry['block']} is unknown in Minecraft {registry.release} "
-                                 f"({plural(entry['cells'], 'cell')})", file, "/", "choose its release with --mc-version, or map it when "
-                                 "building or converting with --replace-unknown BLOCK"))
+                                 f"({plural(entry['cells'], 'cell')})", file, "/",
+                                 "choose its release with --mc-version, or map it when building or converting with "
+                                 "--replace-unknown BLOCK"))
     for entry in upgrade.dropped_properties:
         found.append(_diagnostic("schem.state.dropped", Severity.WARNING,
                                  f"{entry['block']} has no " + ", ".join(entry["properties"]) + f" in Minecraft "
-                                 f"{registry.release} ({plural(entry['cells'], 'cell')}): dropped on build or conversion",
-                                 file, "/"))
+                                 f"{registry.release} ({plural(entry['cells'], 'cell')}): dropped on build or "
+                                 "conversion", file, "/"))
     for entry in upgrade.renamed:
         found.append(_diagnostic("schem.state.renamed", Severity.NOTE,
                                  f"{entry['from']} was renamed {entry['to']} in {entry['release']} "
