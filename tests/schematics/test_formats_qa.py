@@ -102,7 +102,7 @@ def test_help_and_hints_name_options_that_exist_and_defaults_that_hold(cli, tmp_
         text = cli(*command, "--help", env={"COLUMNS": "80"}).stdout
         return re.sub(r"[\s│]+", " ", text)
 
-    assert "default: *.schem, *.litematic, *.nbt, *.schematic" in help_of("schem", "validate")
+    assert "default *.schem, *.litematic, *.nbt and *.schematic for schematics" in help_of("schem", "validate")
     for command in ("convert", "rotate", "mirror"):
         words = help_of("schem", command)
         assert "upgrade the states to (default: the file's own release; 26.2 for legacy files" in words, command
