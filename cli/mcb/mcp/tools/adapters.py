@@ -67,18 +67,19 @@ def argument_words(text: str) -> str:
     import re
 
     text = text.replace("-o/--output", "output")
+    text = re.sub(r"(?<![\w-])--to(?![\w-])", "format", text)  # the CLI's --to is a tool's format
     text = re.sub(r"(?<![\w-])-o (\S+)", r"output=\1", text)
     return re.sub(r"(?<![\w-])--([a-z][a-z0-9-]*)", lambda m: m.group(1).replace("-", "_"), text)
 
 
 def refusal_from(error: Exception, field: str | None = None, usage_field: str | None = None) -> Refusal:
-    """mcb's error model (McbError: message, hint, code, details) as a refusal with a remedy: ``field`` is the
-    argument at fault unless the error names one; a usage error points at ``usage_field`` when given."""
+    """mcb's error model (McbError: message, hint, code, details) as a refusal with a remedy: the argument at
+    fault is the one the error names, else ``usage_field`` for a usage error (when given), else ``field``."""
     from mcb.errors import McbError, UsageError
 
     if isinstance(error, McbError):
         details = dict(error.details or {})
-        field = details.pop("field", field)
+        named = details.pop("field", None)
         suggestions = details.pop("suggestions", None)
         given = details.get("property") or details.get("block") or details.get("version")
         suggestions = {str(given): suggestions[0]} if suggestions and given else None
@@ -87,7 +88,7 @@ def refusal_from(error: Exception, field: str | None = None, usage_field: str | 
             if key in details:
                 data[key] = details[key]
         usage = isinstance(error, UsageError)
-        field = usage_field if usage and usage_field else field
+        field = named or (usage_field if usage and usage_field else field)
         if field is None:
             data["no_remedy"] = "the inputs themselves are at fault; see the message"
         remedy = argument_words(error.hint) if error.hint else ("correct the argument" if usage else "correct the file")
