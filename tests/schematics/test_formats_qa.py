@@ -61,40 +61,6 @@ def test_an_edit_in_place_never_changes_the_files_format(cli, tmp_path):
     assert kept.exit_code == 0 and '"format": "sponge2"' in kept.stdout
 
 
-def test_mcp_refusals_name_the_argument_at_fault_in_the_tools_words(tmp_path):
-    import shutil
-
-    from mcb.catalog.adapters import refusal_from
-    from mcb.catalog.offline import OFFLINE_ACTIONS
-    from mcb.catalog.arguments import parse_arguments
-    from mcb.catalog.base import Refusal
-
-    actions = {action.name: action for action in OFFLINE_ACTIONS}
-    shutil.copy(SAMPLES / "cabin.schematic", tmp_path / "cabin.schematic")
-
-    class Ctx:
-        def progress(self, *args, **kwargs): pass
-        def check_cancelled(self): pass
-        def created(self, path): pass
-
-    def refusal(name, arguments):
-        action = actions[name]
-        try:
-            action.run(parse_arguments(action, arguments, root=tmp_path), Ctx())
-        except Refusal as error:
-            return error.to_dict()["error"]
-        raise AssertionError("not refused")
-
-    in_place = refusal("schem_rotate", {"path": "cabin.schematic", "degrees": 90, "in_place": True})
-    assert in_place["field"] == "in_place"  # was mc_version
-    legacy_out = refusal("schem_rotate", {"path": "cabin.schematic", "degrees": 90, "output": "c.schematic"})
-    assert legacy_out["field"] == "output" and legacy_out["remedy"].endswith("or choose with format")
-    lossy = refusal("schem_convert", {"path": "cabin.schematic", "output": "c.schem"})
-    assert lossy["remedy"].startswith("keep everything with format sponge3")
-    assert refusal_from(__import__("mcb.errors").errors.UsageError("x", details={"field": "axis"}),
-                        "path", usage_field="mc_version").field == "axis"
-
-
 def test_help_and_hints_name_options_that_exist_and_defaults_that_hold(cli, tmp_path):
     import re
 
