@@ -100,7 +100,7 @@ def canned(monkeypatch):
     """A server that answers every request with ``canned.set(body)``'s bytes."""
     handler = type("Handler", (_Canned,), {})
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     monkeypatch.setenv("MCB_SERVER", f"http://127.0.0.1:{server.server_address[1]}")
     monkeypatch.setenv("MCB_TOKEN", "a" * 40)
