@@ -4,11 +4,15 @@ Each byte arrives well inside a per-read timeout, so only a limit on the whole e
 status line followed by a head that never ends ("head"), or a complete head and a body that never ends ("body").
 The servers trickle for 20 s and then hold the socket, so a client without a total limit fails these tests (it
 waits at least 20 s) instead of hanging the suite. Real sockets throughout; the client is not mocked.
+
+The calls get a short budget (BUDGET) so that the suite does not wait; SLACK is what a loaded machine may add.
+(The default /health budget is checked once, on a silent server: tests/qa/test_silent_server_budgets.py.)
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -19,6 +23,8 @@ from rpc_testkit import TricklingServer, box_recipe
 from mcb.client.errors import TransportError
 
 PARTS = ("head", "body")
+BUDGET = 0.3  # seconds: --timeout, the client's timeout, `timeout =` in .mcb.toml
+SLACK = 1.0
 
 
 def timed(call):
@@ -32,22 +38,11 @@ def timed(call):
 def test_health_stops_at_the_timeout(part):
     from mcb.client import McbClient
 
-    with TricklingServer(part) as server, McbClient(server.url, timeout=1.0) as client:
+    with TricklingServer(part) as server, McbClient(server.url, timeout=BUDGET) as client:
         error, elapsed = timed(client.health)
     assert server.hits >= 1  # the server did start answering
     assert error.reason == "deadline" and error.timed_out
-    assert 0.9 <= elapsed < 2.0
-
-
-@pytest.mark.parametrize("part", PARTS)
-def test_health_stops_at_its_default_budget(part):
-    from mcb.client import McbClient
-    from mcb.client.transport import HEALTH_TIMEOUT
-
-    with TricklingServer(part) as server, McbClient(server.url) as client:
-        error, elapsed = timed(client.health)
-    assert error.reason == "deadline"
-    assert HEALTH_TIMEOUT - 0.1 <= elapsed < HEALTH_TIMEOUT + 1.0
+    assert BUDGET <= elapsed < BUDGET + SLACK
 
 
 @pytest.mark.parametrize("part", PARTS)
@@ -55,11 +50,11 @@ def test_health_stops_at_its_default_budget(part):
 def test_an_rpc_stops_at_the_timeout(part, kind):
     from mcb.client import McbClient
 
-    with TricklingServer(part) as server, McbClient(server.url, agent_token="t" * 40, timeout=1.0) as client:
+    with TricklingServer(part) as server, McbClient(server.url, agent_token="t" * 40, timeout=BUDGET) as client:
         call = client.project_context if kind == "read" else lambda: client.build_prepare(box_recipe(0, 100, 0))
         error, elapsed = timed(call)
     assert error.reason == "deadline" and error.outcome_unknown
-    assert 0.9 <= elapsed < 2.0
+    assert BUDGET <= elapsed < BUDGET + SLACK
     assert server.hits == 1  # no repeat: the budget was spent
 
 
@@ -100,11 +95,12 @@ def test_every_command_exits_6_at_the_timeout(cli, monkeypatch, tmp_path, part, 
     args = [str(recipe) if word == "RECIPE" else word for word in command]
     with TricklingServer(part) as server:
         started = time.monotonic()
-        result = cli("--server", server.url, "--timeout", "1", *args)
+        result = cli("--server", server.url, "--timeout", str(BUDGET), *args)
         elapsed = time.monotonic() - started
     assert result.exit_code == 6, result.stderr
-    assert "no answer before the timeout (1.0 s)" in result.stderr
-    assert elapsed < 2.5
+    waited = re.search(r"no answer before the timeout \((\d+\.\d) s\)", result.stderr)
+    assert waited and BUDGET - 0.05 <= float(waited.group(1)) < BUDGET + SLACK, result.stderr
+    assert elapsed < BUDGET + SLACK
 
 
 @pytest.mark.parametrize("part", PARTS)
@@ -114,7 +110,7 @@ def test_mcb_mcp_rpc_tools_stop_at_the_configured_timeout(part, tmp_path):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "mcp"))
     from mcpkit import McpProcess, refusal_of
 
-    (tmp_path / ".mcb.toml").write_text("timeout = 1\n")
+    (tmp_path / ".mcb.toml").write_text(f"timeout = {BUDGET}\n")
     with TricklingServer(part) as server:
         process = McpProcess(env={"MCB_SERVER": server.url, "MCB_AGENT_TOKEN": "t" * 40}, cwd=tmp_path)
         try:
@@ -131,4 +127,4 @@ def test_mcb_mcp_rpc_tools_stop_at_the_configured_timeout(part, tmp_path):
     assert refusal["transport"]["repeated"] is True
     # the read and its one repeat, then the refusal's probe of /health (2 s budget, MCP-53)
     assert server.request_lines == ["POST /v1/rpc", "POST /v1/rpc", "GET /health"]
-    assert elapsed < 2 * 1.2 + 2.0 + 1.0
+    assert elapsed < 2 * BUDGET + 2.0 + 2 * SLACK

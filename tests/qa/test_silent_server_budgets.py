@@ -24,7 +24,8 @@ def test_health_of_a_silent_server_is_quick_and_says_so(cli, silent_url):
     started = time.monotonic()
     result = cli("--server", silent_url, "health")
     elapsed = time.monotonic() - started
-    assert result.exit_code == 6 and elapsed < HEALTH_TIMEOUT + 1.5
+    # the one test of the default /health budget (the others inject a short --timeout): it is that budget, not less
+    assert result.exit_code == 6 and HEALTH_TIMEOUT - 0.1 <= elapsed < HEALTH_TIMEOUT + 1.5
     assert "no answer before the timeout" in result.stderr
 
 
