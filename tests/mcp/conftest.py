@@ -38,3 +38,14 @@ def live(live_server):
 def server_env(live_server) -> dict[str, str]:
     """The environment that points `mcb mcp` at the live server with the agent token only."""
     return {"MCB_SERVER": live_server.url, "MCB_AGENT_TOKEN": live_server.agent_token, "MCB_PLAYER_ID": "console"}
+
+
+@pytest.fixture(scope="session")
+def example_site(tmp_path_factory) -> Path:
+    """The example extension installed by pip into a site folder once per run (tests only read it: each puts it on
+    the PYTHONPATH of the `mcb mcp` it starts)."""
+    from extkit import install_example
+
+    site = tmp_path_factory.mktemp("example-site")
+    install_example(site)
+    return site

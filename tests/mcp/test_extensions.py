@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from extkit import add_distribution, demo_module, install_example
+from extkit import add_distribution, demo_module
 from mcpkit import refusal_of
 
 BROKEN_IMPORT = "raise ImportError('missing dependency xyz')\n"
@@ -38,12 +38,10 @@ def extensions(mcp) -> dict[str, dict]:
     return {item["name"]: item for item in json.loads(text)["extensions"]}
 
 
-def test_the_example_package_installed_is_listed_and_callable(mcp_process, tmp_path):
-    site = tmp_path / "site"
-    install_example(site)
+def test_the_example_package_installed_is_listed_and_callable(mcp_process, example_site, tmp_path):
     work = tmp_path / "work"
     work.mkdir()
-    mcp = start(mcp_process, site)
+    mcp = start(mcp_process, example_site)
     listed = names(mcp)
     assert listed[-2:] == ["example_count", "example_echo"] and listed[30] == "tool_batch"
     echoed = mcp.call("example_echo", {"text": "hello"})["result"]

@@ -7,19 +7,17 @@ import time
 from pathlib import Path
 
 import pytest
-from extkit import add_distribution, demo_module, install_example
+from extkit import add_distribution, demo_module
 from mcpkit import refusal_of
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 
 
 @pytest.fixture
-def counting(mcp_process, tmp_path):
-    site = tmp_path / "site"
-    install_example(site)
+def counting(mcp_process, example_site, tmp_path):
     work = tmp_path / "work"
     work.mkdir()
-    mcp = mcp_process(env={"PYTHONPATH": str(site)})
+    mcp = mcp_process(env={"PYTHONPATH": str(example_site)})
     mcp.initialize()
     return mcp, work
 
