@@ -306,10 +306,12 @@ def test_no_agent_token_is_refused_with_restart_with(live, monkeypatch):
 # -- long work: build_apply's wait ------------------------------------------------------------------------------
 @pytest.fixture
 def slow(tmp_path, monkeypatch):
-    """A server ticking every 150 ms, so an operation of a few hundred blocks stays in flight for a while."""
+    """A server at the plugin's pace (a tick every 50 ms), so big_plan's 2048 blocks (64 ticks: preflight, staged
+    and written slices, audit) stay in flight for ~3 s: a cancel after the first written slice has 46 ticks (2.3 s)
+    to land, and wait_seconds=1 ends with the operation still running."""
     from mcb.server.testing import run_server
 
-    with run_server(tmp_path / "slow", tick_ms=150) as server:
+    with run_server(tmp_path / "slow", tick_ms=50) as server:
         client = settings_client(server, monkeypatch)
         yield server, client
         client.close()

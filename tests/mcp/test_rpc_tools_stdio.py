@@ -25,9 +25,11 @@ from mcpkit import refusal_of  # noqa: E402
 
 @pytest.fixture
 def slow(tmp_path):
+    """A server at the plugin's pace (a tick every 50 ms): a 2048-block apply takes 64 ticks (~3 s), so a cancel sent
+    after its first written slice has 46 ticks (2.3 s) to reach it through the SDK and `mcb mcp`."""
     from mcb.server.testing import run_server
 
-    with run_server(tmp_path / "slow", tick_ms=150) as server:
+    with run_server(tmp_path / "slow", tick_ms=50) as server:
         yield server
 
 
