@@ -71,7 +71,7 @@ def slow(args, ctx):
 
 def stuck(args):
     import time
-    time.sleep(3)  # checks nothing: it cannot be stopped, only its answer dropped
+    time.sleep(1.5)  # checks nothing: it cannot be stopped, only its answer dropped
     return ok({"finished": True})
 
 
@@ -79,7 +79,7 @@ class DemoTools(Extension):
     def register(self, registry, host):
         registry.add("demo_slow", slow, ToolOptions("Takes 10 s unless stopped.").input_model(Slow)
                      .destructive(False).cancellable().timeout_ms(1000))
-        registry.add("demo_stuck", stuck, ToolOptions("Sleeps 3 s and cannot be cancelled.").read_only()
+        registry.add("demo_stuck", stuck, ToolOptions("Sleeps 1.5 s and cannot be cancelled.").read_only()
                      .timeout_ms(1000))
         registry.add("demo_echo", lambda args: ok({"text": args.text, "from": "__NAME__"}),
                      ToolOptions("Echo text.").input_model(Text).read_only().idempotent().open_world(False))

@@ -65,15 +65,16 @@ def answered(mcp, ids):
 
 
 def test_cancelled_calls_send_nothing_more_even_after_the_client_budget(mcp_process, live, stalling, tmp_path):
-    """With a 2 s client budget a stalled read used to be sent again at ~2.2 s and a stalled write probed /health."""
-    mcp = mcp_through(mcp_process, live, stalling, tmp_path, timeout=2)
+    """With a 2 s client budget a stalled read used to be sent again at ~2.2 s and a stalled write probed /health.
+    Here the budget is 1 s: the cancels land well inside it, and the wait below outlasts both budgets of the read."""
+    mcp = mcp_through(mcp_process, live, stalling, tmp_path, timeout=1)
     send_call(mcp, 1, "region_inspect", INSPECT)
     send_call(mcp, 2, "build_apply", APPLY)
     wait_for_requests(stalling, STALLED)
     cancel(mcp, 1)
     cancel(mcp, 2)
     assert mcp.request("ping")["result"] == {}
-    time.sleep(4)  # past the budget, the read's one repeat and the write's transport failure
+    time.sleep(2.5)  # past the budget, the read's one repeat and the write's transport failure
     assert sorted(stalling.methods()) == ["build_apply", "region_inspect"]  # each sent once, nothing after
     assert not [r for r in stalling.requests if r["path"] == "/health"]  # no liveness probe either
     assert mcp.close() == 0
@@ -98,7 +99,8 @@ def test_a_cancelled_write_frees_the_write_queue_at_once(mcp_process, live, stal
 
 
 def test_a_cancelled_call_is_not_answered_by_its_deadline(mcp_process, tmp_path):
-    """demo_stuck cannot be stopped: its 1 s deadline used to answer `timeout` for a call already cancelled."""
+    """demo_stuck cannot be stopped: its 1 s deadline used to answer `timeout` for a call already cancelled.
+    (It sleeps 1.5 s: the wait below outlasts both its deadline and its end.)"""
     site = tmp_path / "site"
     add_distribution(site, "demo-tools", "1.0", {"demo": "mcb_demo:DemoTools"}, {"mcb_demo": demo_module()})
     mcp = mcp_process(env={"PYTHONPATH": str(site)})
@@ -106,7 +108,7 @@ def test_a_cancelled_call_is_not_answered_by_its_deadline(mcp_process, tmp_path)
     send_call(mcp, 7, "demo_stuck", {})
     time.sleep(0.3)
     cancel(mcp, 7)
-    assert mcp.silent(3.5)  # past the deadline (1 s) and the handler's own end (3 s)
+    assert mcp.silent(2.0)  # past the deadline (1 s) and the handler's own end (1.5 s)
     assert mcp.request("ping")["result"] == {}
     assert mcp.close() == 0
     assert answered(mcp, {7}) == []
