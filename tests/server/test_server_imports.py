@@ -5,6 +5,7 @@ our own modules are imported plainly, so a broken one fails the start instead of
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -24,7 +25,8 @@ def _module_file(name: str) -> Path | None:
     return None
 
 
-def _imports(path: Path, name: str) -> set[str]:
+@functools.cache  # each file is parsed once, not once for every server module whose imports reach it
+def _imports(path: Path, name: str) -> frozenset[str]:
     """Every module named by an import anywhere in the file (top level and inside functions)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
@@ -39,7 +41,7 @@ def _imports(path: Path, name: str) -> set[str]:
                 module = node.module or ""
             found.add(module)
             found.update(f"{module}.{alias.name}" for alias in node.names)  # `from mcb.server import hooks`
-    return found
+    return frozenset(found)
 
 
 def _reachable(start: str) -> dict[str, str]:
