@@ -160,6 +160,9 @@ def finish(command, root) -> None:
         if option.opts[0] in GLOBAL_OPTIONS and not own.intersection(option.opts):
             inherited = copy.copy(option)
             inherited.hidden, inherited.expose_value, inherited.envvar = True, False, None  # the root reads the env
+            # Its own name: values are parsed by name, and `status`'s --wait-timeout is a parameter named `timeout`
+            # too, whose value the copy of --timeout would otherwise take as the budget of every request.
+            inherited.name = f"global_{option.name}"
             command.params.append(inherited)
     for sub in getattr(command, "commands", {}).values():
         finish(sub, root)

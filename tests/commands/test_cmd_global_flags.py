@@ -141,6 +141,25 @@ def test_a_command_keeps_its_own_option_of_the_same_name(cli, tmp_path):
     assert "unknown profile" not in result.stderr
 
 
+def test_an_own_option_whose_parameter_is_named_like_a_global_one_leaves_the_global_alone(slow_mcb, tmp_path,
+                                                                                          monkeypatch):
+    """`status --wait-timeout 0.2` is how long to wait, not the budget of each request (both parameters are named
+    `timeout`; --timeout's copy after the command used to take --wait-timeout's value): a status answer that takes
+    0.5 s still arrives, and then the wait is over (wait_timeout, not a transport timeout)."""
+    from rpc_testkit import FaultProxy, box_recipe
+
+    recipe = tmp_path / "big.json"
+    recipe.write_text(json.dumps(box_recipe(0, 100, 0, size=16)))  # 4096 blocks: 128 ticks, ~6 s in flight
+    plan = slow_mcb("prepare", recipe, "--json").json()
+    operation = slow_mcb("apply", plan["plan_id"], plan["plan_hash"], "--json").json()["operation_id"]
+    stall = lambda r: ("sleep_then_forward", 0.5) if r["json"] and r["json"]["method"] == "operation_status" else "forward"  # noqa: E731
+    with FaultProxy(slow_mcb.server.url, stall) as proxy:
+        monkeypatch.setenv("MCB_SERVER", proxy.url)
+        result = slow_mcb("status", operation, "--wait", "--wait-timeout", "0.2", "--json")
+    assert result.exit_code == 6, result.stderr
+    assert json.loads(result.stderr.strip().splitlines()[-1])["error"]["code"] == "wait_timeout", result.stderr
+
+
 def test_a_usage_error_is_one_line_and_a_hint():
     """Not Typer's usage box: the same two lines as every other error, and the JSON error shape with --json."""
     result = run("block", "check", "stone", "--bogus", "--no-color")
