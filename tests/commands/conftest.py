@@ -35,10 +35,11 @@ def mcb(cli, rpc_env):
 
 @pytest.fixture
 def slow_mcb(cli, tmp_path, monkeypatch):
-    """Like ``mcb`` but against a server ticking every 150 ms, so operations stay in flight for a while."""
+    """Like ``mcb`` but against a server at the plugin's pace (a tick every 50 ms), so operations stay in flight for
+    a while: a 1000-block apply writes its first slice after 10 ticks (0.5 s) and runs 22 more (1.1 s)."""
     from mcb.server.testing import run_server
 
-    with run_server(tmp_path / "slow-server", tick_ms=150) as server:
+    with run_server(tmp_path / "slow-server", tick_ms=50) as server:
         monkeypatch.setenv("MCB_SERVER", server.url)
         monkeypatch.setenv("MCB_AGENT_TOKEN", server.agent_token)
         monkeypatch.setenv("MCB_TOKEN", server.admin_token)
