@@ -15,9 +15,14 @@ CORPUS = SHARED / "corpus"
 def pytest_sessionstart(session):
     """Byte-compile mcb once, as ``pip install`` does for a user: the suite starts hundreds of ``python -m mcb``
     processes, and with PYTHONDONTWRITEBYTECODE set (as on our machines and CI) each of them would otherwise compile
-    every module it imports from the editable source again (~20 % of their CPU). Up-to-date files are skipped."""
-    import compileall
+    every module it imports from the editable source again (~20 % of their CPU). Up-to-date files are skipped.
 
+    For the same reason this process keeps what it compiles: pytest writes its assertion-rewritten test modules only
+    when bytecode may be written, and rewriting all of them again took ~6 s of every run's collection."""
+    import compileall
+    import sys
+
+    sys.dont_write_bytecode = False
     compileall.compile_dir(ROOT / "cli" / "mcb", quiet=1)
 
 
