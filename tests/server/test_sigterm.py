@@ -18,7 +18,8 @@ STONE = "minecraft:stone"
 TWO_SLICES = [box((0, 70, 0), (15, 70, 15), STONE)]  # 256 blocks: slices of 128
 STAGED = "Intent staged; no blocks written"
 INTERRUPTED = "Interrupted operation: inspect before/after/current; automatic replay is disabled"
-TICK_MS = 1000  # one engine step a second: a wide window between staging a slice and writing it
+TICK_MS = 500  # an engine step every half second: a wide window (the test polls every 5 ms) between staging a
+# slice and writing it
 
 
 def _stop_while_staged(data_dir, stop) -> tuple[str, int]:
