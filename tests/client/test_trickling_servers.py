@@ -103,10 +103,11 @@ def test_every_command_exits_6_at_the_timeout(cli, monkeypatch, tmp_path, part, 
     assert elapsed < BUDGET + SLACK
 
 
-@pytest.mark.parametrize("part", PARTS)
-def test_mcb_mcp_rpc_tools_stop_at_the_configured_timeout(part, tmp_path):
+def test_mcb_mcp_rpc_tools_stop_at_the_configured_timeout(tmp_path):
     """`mcb mcp` shares the client: a read, repeated once with a fresh budget (MCP-55), then the refusal's probe of
-    /health each end at their budget."""
+    /health each end at their budget. (A trickled head; the client stops a trickled body the same way, above, and
+    each run here waits out the probe's fixed 2 s.)"""
+    part = "head"
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "mcp"))
     from mcpkit import McpProcess, refusal_of
 
