@@ -306,20 +306,21 @@ def test_no_agent_token_is_refused_with_restart_with(live, monkeypatch):
 # -- long work: build_apply's wait ------------------------------------------------------------------------------
 @pytest.fixture
 def slow(tmp_path, monkeypatch):
-    """A server at the plugin's pace (a tick every 50 ms), so big_plan's 2048 blocks (64 ticks: preflight, staged
-    and written slices, audit) stay in flight for ~3 s: a cancel after the first written slice has 46 ticks (2.3 s)
-    to land, and wait_seconds=1 ends with the operation still running."""
+    """A server ticking every 20 ms: big_plan's 2048 blocks take 64 ticks (preflight, staged and written slices of
+    128, audit), ~1.3 s; its 4096 blocks take 128 ticks (~2.6 s), so a cancel after the first written slice has 94
+    ticks (1.9 s) to land, and wait_seconds=1 ends with the operation still running."""
     from mcb.server.testing import run_server
 
-    with run_server(tmp_path / "slow", tick_ms=50) as server:
+    with run_server(tmp_path / "slow", tick_ms=20) as server:
         client = settings_client(server, monkeypatch)
         yield server, client
         client.close()
 
 
-def big_plan(ctx):
+def big_plan(ctx, layers=8):
+    """A 16 x ``layers`` x 16 box of stone: 256 blocks a layer."""
     recipe = {"version": 1, "operations": [{"type": "box", "min": {"x": 0, "y": 100, "z": 0},
-                                              "max": {"x": 15, "y": 107, "z": 15}, "block": "minecraft:stone"}]}
+                                              "max": {"x": 15, "y": 99 + layers, "z": 15}, "block": "minecraft:stone"}]}
     return run("build_prepare", {"recipe": recipe}, ctx).data
 
 
@@ -337,12 +338,12 @@ def test_build_apply_wait_reports_strictly_increasing_progress(slow):
 def test_a_cancelled_wait_stops_waiting_and_leaves_one_clean_operation(slow):
     client = slow[1]
     ctx = DirectContext(client, cancel_when=lambda c: len(c.progress_calls) >= 2)
-    plan = big_plan(ctx)
+    plan = big_plan(ctx, layers=16)
     arguments = {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"], "idempotency_key": "cancel-1",
                  "wait": True}
     with pytest.raises(Cancelled):
         run("build_apply", arguments, ctx)
-    assert ctx.progress_calls[-1][0] < 2048  # stopped in the middle
+    assert ctx.progress_calls[-1][0] < 4096  # stopped in the middle
     # MCP-48: a cancel stops the waiting, not the operation; operation_cancel is what ends it.
     fresh = DirectContext(client)
     [operation] = operations(fresh)
@@ -351,7 +352,7 @@ def test_a_cancelled_wait_stops_waiting_and_leaves_one_clean_operation(slow):
     assert cancelled["operation_id"] == operation["operation_id"]
     final = run("build_apply", {**arguments, "wait": True}, fresh).data  # the same key: the same operation
     assert final["operation_id"] == operation["operation_id"] and final["status"] == "cancelled"
-    assert 0 < final["written"] < 2048
+    assert 0 < final["written"] < 4096
     assert [op["operation_id"] for op in operations(fresh)] == [operation["operation_id"]]
     # and the engine takes new work at once: nothing is left locked
     again = run("build_prepare", {"recipe": box(30, 100, 30)}, fresh).data
@@ -362,7 +363,7 @@ def test_a_cancelled_wait_stops_waiting_and_leaves_one_clean_operation(slow):
 
 def test_a_wait_longer_than_wait_seconds_returns_the_status_and_a_poll(slow):
     ctx = DirectContext(slow[1])
-    plan = big_plan(ctx)
+    plan = big_plan(ctx, layers=16)
     result = run("build_apply", {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"],
                                  "idempotency_key": "short", "wait": True, "wait_seconds": 1}, ctx).data
     assert result["status"] in {"queued", "applying"}

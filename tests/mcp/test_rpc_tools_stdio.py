@@ -25,11 +25,12 @@ from mcpkit import refusal_of  # noqa: E402
 
 @pytest.fixture
 def slow(tmp_path):
-    """A server at the plugin's pace (a tick every 50 ms): a 2048-block apply takes 64 ticks (~3 s), so a cancel sent
-    after its first written slice has 46 ticks (2.3 s) to reach it through the SDK and `mcb mcp`."""
+    """A server ticking every 20 ms: a 2048-block apply takes 64 ticks (~1.3 s: progress changes every 40 ms, faster
+    than the 10 a second the face reports), and a 4096-block one 128 ticks, so a cancel sent after its first written
+    slice has 94 ticks (1.9 s) to reach it through the SDK and `mcb mcp`."""
     from mcb.server.testing import run_server
 
-    with run_server(tmp_path / "slow", tick_ms=50) as server:
+    with run_server(tmp_path / "slow", tick_ms=20) as server:
         yield server
 
 
@@ -192,7 +193,7 @@ def test_build_apply_progress_then_a_cancel_in_the_middle_leaves_a_clean_state(s
 
             # 2. cancel in the middle of the next build: no answer, the operation is ours to stop, nothing is stuck
             plan, _ = await ok(s, "build_prepare", {"recipe": {**recipe, "operations": [
-                {**recipe["operations"][0], "block": "minecraft:oak_planks"}]}})
+                {**recipe["operations"][0], "block": "minecraft:oak_planks", "max": {"x": 15, "y": 115, "z": 15}}]}})
             arguments = {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"], "idempotency_key": "cancel",
                          "wait": True}
             progressed = anyio.Event()
