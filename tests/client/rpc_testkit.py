@@ -247,11 +247,12 @@ def box_recipe(x: int, y: int, z: int, size: int = 3, block: str = "minecraft:st
 @contextmanager
 def interrupted_operation(data_dir):
     """A local `mcb serve` whose journal holds an unfinished operation: one killed mid-apply and started again.
-    Yields (server, operation_id); the server is killed at the end."""
+    Yields (server, operation_id); the server is killed at the end. (At the plugin's 50 ms pace the 1000-block apply
+    writes its first slice after 10 ticks and has 22 more to go: 1.1 s for the poll below to see it and kill.)"""
     from mcb.client import McbClient
     from mcb.server.testing import spawn_server
 
-    server = spawn_server(data_dir, tick_ms=100)
+    server = spawn_server(data_dir, tick_ms=50)
     try:
         with McbClient(server.url, agent_token=server.agent_token, player_id="console") as client:
             plan = client.build_prepare(box_recipe(0, 100, 0, size=10))
