@@ -19,7 +19,7 @@ import pytest
 from mcb.server.http import Limits
 from mcb.server.testing import run_server, spawn_server
 
-DEADLINE = 0.6
+DEADLINE = 0.3
 
 
 @pytest.fixture
