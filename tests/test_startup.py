@@ -65,9 +65,9 @@ for line in sys.stdin:
 """
 
 
-def _import_each_first(modules: list[str]) -> list[str]:
+def _import_each_first(modules: list[str], preloaded: list[str]) -> list[str]:
     """The modules whose import, as the first mcb module of a process, failed."""
-    done = subprocess.run([sys.executable, "-c", _FORK_IMPORTER, *third_party_packages()], input="\n".join(modules),
+    done = subprocess.run([sys.executable, "-c", _FORK_IMPORTER, *preloaded], input="\n".join(modules),
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     codes = dict(line.split() for line in done.stdout.splitlines())
@@ -83,8 +83,10 @@ def test_every_module_imports_first_in_a_fresh_interpreter():
     and Typer again took ~30 s of CPU). A failure is then re-run in a truly fresh interpreter for its message."""
     modules = all_modules()
     assert "mcb.blocks.registry" in modules and "mcb.app" in modules
+    preloaded = third_party_packages()  # here, not in the threads: ast.parse is not safe to run in two at once
     with ThreadPoolExecutor(max_workers=2) as pool:  # the machine has 2 cores shared with others
-        failed = [m for part in pool.map(_import_each_first, [modules[0::2], modules[1::2]]) for m in part]
+        halves = pool.map(_import_each_first, [modules[0::2], modules[1::2]], [preloaded, preloaded])
+        failed = [module for half in halves for module in half]
     failures = [(m, err) for m, rc, err in map(_import_alone, failed)]
     assert not failures, failures
 
