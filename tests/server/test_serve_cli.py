@@ -11,7 +11,7 @@ import sys
 
 from server_rpc import Rpc
 
-from mcb.server.testing import spawn_server
+from mcb.server.testing import run_server, spawn_server
 
 
 def test_non_loopback_host_needs_allow_remote(tmp_path):
@@ -55,16 +55,13 @@ def test_default_data_dir_is_the_user_data_dir(tmp_path):
 
 
 def test_port_in_use_and_corrupt_config_are_clean_errors(tmp_path):
-    running = spawn_server(tmp_path / "a")
-    try:
+    with run_server(tmp_path / "a") as running:  # another mcb serve holds the port
         port = running.url.rsplit(":", 1)[1]
         busy = subprocess.run([sys.executable, "-m", "mcb", "serve", "--data", str(tmp_path / "b"), "--port", port],
                               capture_output=True, text=True, timeout=60)
         assert busy.returncode == 6
         assert "cannot listen on 127.0.0.1" in busy.stderr and "Traceback" not in busy.stderr
         assert not (tmp_path / "b").exists()  # refused before the data folder was made
-    finally:
-        assert running.stop() == 0
     (tmp_path / "c").mkdir()
     (tmp_path / "c" / "server.json").write_text("{not json")
     corrupt = subprocess.run([sys.executable, "-m", "mcb", "serve", "--data", str(tmp_path / "c"), "--port", "0"],
@@ -126,14 +123,11 @@ def test_a_busy_port_is_refused_before_the_default_data_folder_is_made(tmp_path)
 
 def test_an_existing_data_folder_in_use_is_named_before_the_port(tmp_path):
     """Two `mcb serve` on the same folder and port: the refusal names the folder's server (exit 7), not the port."""
-    first = spawn_server(tmp_path / "d")
-    try:
+    with run_server(tmp_path / "d") as first:  # holds the folder's lock and the port
         port = first.url.rsplit(":", 1)[1]
         second = _serve_on(port, "--data", str(tmp_path / "d"))
         assert second.returncode == 7, second.stderr
         assert "is in use by another mcb serve" in second.stderr
-    finally:
-        assert first.stop() == 0
 
 
 def _serve_on(port: str, *args: str) -> subprocess.CompletedProcess:
