@@ -18,6 +18,7 @@ import httpx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from server_rpc import TLS
 
 from mcb.server.params import exact_int32
 from mcb.server.testing import run_server
@@ -139,7 +140,7 @@ class HealthProbe:
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def _run(self):
-        with httpx.Client(base_url=self.url, timeout=30) as client:
+        with httpx.Client(base_url=self.url, timeout=30, verify=TLS) as client:
             while not self._stop.is_set():
                 started = time.monotonic()
                 assert client.get("/health").status_code == 200

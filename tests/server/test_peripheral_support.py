@@ -11,6 +11,8 @@ import uuid
 import httpx
 import pytest
 
+from server_rpc import TLS
+
 from mcb.server.testing import run_server
 
 
@@ -118,7 +120,7 @@ class Rpc:
 
     def __init__(self, server):
         self.server = server
-        self.client = httpx.Client(timeout=30)
+        self.client = httpx.Client(timeout=30, verify=TLS)
         self.library = server.data_dir / "schematics"
 
     def close(self):

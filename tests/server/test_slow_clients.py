@@ -16,6 +16,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from server_rpc import TLS
+
 from mcb.server.http import Limits
 from mcb.server.testing import run_server, spawn_server
 
@@ -45,7 +47,7 @@ def _head(server, extra: str = "", token: str | None = None) -> bytes:
 
 def _served(server) -> bool:
     answer = httpx.post(server.url + "/v1/rpc", json={"method": "project_context", "params": {"player_id": "console"}},
-                        headers={"Authorization": f"Bearer {server.agent_token}"}, timeout=10)
+                        headers={"Authorization": f"Bearer {server.agent_token}"}, timeout=10, verify=TLS)
     return answer.status_code == 200 and answer.json()["ok"] is True
 
 

@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from server_rpc import TLS
+
 from mcb.server.testing import run_server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,7 +27,7 @@ class Rpc:
     def __init__(self, handle):
         import httpx
 
-        self.client = httpx.Client(base_url=handle.url, timeout=30,
+        self.client = httpx.Client(base_url=handle.url, timeout=30, verify=TLS,
                                    headers={"Authorization": f"Bearer {handle.agent_token}"})
 
     def close(self):
