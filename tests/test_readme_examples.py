@@ -221,6 +221,7 @@ def _not_ignored(repo: Path, paths: set[str]) -> list[str]:
     return sorted(paths - set(ignored))
 
 
+@pytest.mark.slow  # ~50 commands, each a fresh mcb process
 def test_every_readme_command_runs_as_documented(tmp_path):
     from mcb.server.testing import run_server
 

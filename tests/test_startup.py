@@ -9,6 +9,8 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
+
 import mcb
 
 PACKAGE_ROOT = Path(mcb.__file__).resolve().parent
@@ -75,6 +77,7 @@ def _import_each_first(modules: list[str], preloaded: list[str]) -> list[str]:
     return [module for module, code in codes.items() if code != "0"]
 
 
+@pytest.mark.slow  # 174 imports, each the first in its own process
 def test_every_module_imports_first_in_a_fresh_interpreter():
     """Importing a module as the very first one exposes cycles that a warm interpreter hides.
 

@@ -103,6 +103,7 @@ def test_every_command_exits_6_at_the_timeout(cli, monkeypatch, tmp_path, part, 
     assert elapsed < BUDGET + SLACK
 
 
+@pytest.mark.slow  # waits out the /health probe's fixed 2 s (MCP-53)
 def test_mcb_mcp_rpc_tools_stop_at_the_configured_timeout(tmp_path):
     """`mcb mcp` shares the client: a read, repeated once with a fresh budget (MCP-55), then the refusal's probe of
     /health each end at their budget. (A trickled head; the client stops a trickled body the same way, above, and

@@ -18,6 +18,7 @@ def silent_url():
         yield f"http://127.0.0.1:{sock.getsockname()[1]}"
 
 
+@pytest.mark.slow  # waits out the real default /health budget (3 s): the one test that does
 def test_health_of_a_silent_server_is_quick_and_says_so(cli, silent_url):
     from mcb.client.transport import HEALTH_TIMEOUT
 

@@ -110,6 +110,7 @@ def mutate(data: bytes, kind: str, at: int, value: int) -> bytes:
     return gzip.compress(bytes(raw), mtime=0)
 
 
+@pytest.mark.slow  # 2000 files through the validator, schem info and the server: fewer reach less code
 @settings(max_examples=2000, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(seed=st.sampled_from(sorted(SEEDS)),

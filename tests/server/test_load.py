@@ -8,6 +8,7 @@ import threading
 import time
 
 import httpx
+import pytest
 from server_rpc import box, pos
 
 from mcb.server.testing import run_server
@@ -15,6 +16,7 @@ from mcb.server.testing import run_server
 BLOCKS = ["minecraft:stone", "minecraft:dirt", "minecraft:oak_planks", "minecraft:bricks"]
 
 
+@pytest.mark.slow  # a load test: three seconds of concurrent clients by design
 def test_concurrent_clients_keep_the_journal_consistent(tmp_path):
     with run_server(tmp_path / "load", tick_ms=0) as server:
         failures: list[str] = []
