@@ -158,6 +158,7 @@ def _apply(schem: Schematic, move: _Move, rules: str, registry,
     palette, blocks = _merge_duplicates(transformed, move.array(schem.blocks, contiguous))
     width, length = move.new_size
     biomes = move.array(schem.biomes, contiguous) if schem.biomes is not None else None
+    void = move.array(schem.void, contiguous) if schem.void is not None else None  # cells left as they are
     new_offset = move.offset(schem.offset)
     moved = replace(
         schem,
@@ -170,6 +171,7 @@ def _apply(schem: Schematic, move: _Move, rules: str, registry,
         block_entities=_move_block_entities(schem.block_entities, move, rules),
         entities=[_move_entity(entity, move, schem) for entity in schem.entities],
         biomes=biomes,
+        void=void,
     )
     return moved, transformed
 
