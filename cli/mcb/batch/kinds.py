@@ -23,7 +23,7 @@ Every kind is defined in this module, so loading a batch knows them all; the ter
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -137,6 +137,7 @@ class StepContext:
     client: McbClient
     base_dir: Path
     operation_of: Callable[[str], str | None]  # step name -> recorded operation id
+    placements: dict = field(default_factory=dict)  # (file, options) -> a placement the caller loaded already
 
     def load_json(self, value: str | dict) -> Any:
         if isinstance(value, dict):

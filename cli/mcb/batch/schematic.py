@@ -73,7 +73,10 @@ def run_schematic_step(runner, step, definition: str, record: dict | None):
     name = step.name
     client = runner.client
     log = PlanLog(runner.state, name)
-    placement = load_placement(runner.context.base_dir / step.file, step.placement_options())
+    path = (runner.context.base_dir / step.file).resolve()
+    placement = runner.context.placements.get((str(path), step.placement_options()))
+    if placement is None:
+        placement = load_placement(path, step.placement_options())
     context = client.project_context()
     check_fits(placement, context.region)
     log.set(definition=definition, phase="running", result=None, file=str(step.file),
@@ -88,7 +91,10 @@ def run_schematic_step(runner, step, definition: str, record: dict | None):
         log.set(last_error=error.to_json())  # the phase stays "running": the same command resumes
         raise
     finally:
-        log.set(reads=planner.walker.counter.to_json())
+        outcome = loop.outcome
+        log.set(last_run={"plans": outcome.plans, "written": outcome.written, "positions": outcome.positions,
+                          "operations": outcome.operations, "reads": planner.walker.counter.to_json(),
+                          "tiles_read": planner.tiles_read})
     if outcome.result == "stopped":
         from mcb.client.errors import Interrupted
 

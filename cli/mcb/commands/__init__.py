@@ -41,8 +41,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "undo": ("plan_commands", WRITE, cli_summary("operation_undo_prepare")),
     "export": ("library_commands", WRITE, cli_summary("schematic_export")),
     "import-prepare": ("library_commands", WRITE, cli_summary("schematic_import_prepare")),
-    "build": ("build", WORKFLOWS, "Build a recipe or place a library schematic: prepare, apply, wait, and "
-              "summarise."),
+    "build": ("build", WORKFLOWS, "Build a recipe, a library schematic or a schematic file of any size: prepare, "
+              "apply, wait, summarise."),
     "batch": ("batch", WORKFLOWS, "Run the steps of a batch file in order: recipe builds, schematic imports, undo of "
               "earlier steps."),
     "serve": ("serve", ADMIN, "Run the local reference server until Ctrl-C; the world and journal survive "
