@@ -96,11 +96,11 @@ def progress_line(view) -> str:
         parts.append(view.phase)
     if view.total:
         percent = int(100 * (view.fraction or 0))
-        parts.append(f"{view.written:,} of {view.total:,} positions written ({percent}%)")
+        parts.append(f"{view.written:,} of {view.total:,} {view.noun} ({percent}%)")
     else:
-        parts.append(f"{view.written:,} positions written")
+        parts.append(f"{view.written:,} {view.noun}")
     if view.rate:
-        parts.append(f"{view.rate:,.0f} positions/s")
+        parts.append(f"{view.rate:,.0f} {view.noun.split()[0]}/s")
     if view.eta is not None:
         parts.append(f"about {duration(view.eta)} left")
     return ", ".join(parts)

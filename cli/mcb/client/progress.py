@@ -38,6 +38,7 @@ class ProgressView:
     plan: int | None = None  # plan under way (1-based) and how many there will be
     plans: int | None = None
     operation_id: str | None = None
+    noun: str = "positions written"  # what `written` counts ("cells read" for export and verify)
 
     @property
     def fraction(self) -> float | None:
