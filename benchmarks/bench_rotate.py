@@ -34,7 +34,8 @@ def in_process_split(out: Path) -> None:
 
     from mcb.schematics.document import load_document
     from mcb.schematics.sponge import schematic_from_document
-    from mcb.schematics.transform import _apply, _contents_as_bytes, _rotation, registry_for, rule_set_differences
+    from mcb.schematics.transform import _apply, _contents_as_bytes, _rotation, rule_set_differences
+    from mcb.schematics.upgrade import target_registry
     from mcb.schematics.gzip_parallel import gzip_compress
     from mcb.schematics.writer import FAST_LEVEL, encode_schematic, write_bytes_atomic
 
@@ -44,7 +45,7 @@ def in_process_split(out: Path) -> None:
     t0 = time.perf_counter()
     schem = schematic_from_document(load_document(LARGE, keep=_contents_as_bytes), compact=True)
     t1 = time.perf_counter()
-    registry = registry_for(schem)
+    registry = target_registry(schem)
     t2 = time.perf_counter()
     rotated, transformed = _apply(schem, _rotation(schem, 90), "vanilla", registry, contiguous=False)
     t3 = time.perf_counter()

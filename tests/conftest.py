@@ -38,6 +38,11 @@ def live_server(tmp_path):
 
 
 @pytest.fixture
+def shared() -> Path:
+    return SHARED
+
+
+@pytest.fixture
 def corpus() -> Path:
     return CORPUS
 

@@ -68,10 +68,10 @@ def complete_axis(incomplete: str) -> list[str]:
     return _starting_with(MIRROR_AXES, incomplete)
 
 
-def complete_sponge_format(incomplete: str) -> list[str]:
-    from mcb.schematics.edit_request import SPONGE_FORMATS
+def complete_schematic_format(incomplete: str) -> list[str]:
+    from mcb.schematics.outputs import FORMATS
 
-    return _starting_with([name for name in SPONGE_FORMATS if name.startswith("v")], incomplete)
+    return _starting_with(list(FORMATS), incomplete)
 
 
 def complete_view(incomplete: str) -> list[str]:
@@ -126,3 +126,13 @@ def terminal(ctx: typer.Context, json_flag: bool = False) -> Terminal:
         # Remember a subcommand's --json so the error boundary answers in JSON too.
         state.json = True
     return state.terminal(json_flag)
+
+
+# Schematic outputs (schem convert, rotate, mirror; export and build read the same names).
+SchematicFormatOpt = Annotated[str | None, typer.Option(
+    "--to", "--format", "-f", metavar="FORMAT", autocompletion=complete_schematic_format,
+    help="Format to write: sponge2, sponge3, litematic or structure (v2/v3 also work). Default: what -o's "
+    "extension names (.litematic, .nbt), else as the command's help says.")]
+ReplaceUnknownOpt = Annotated[str | None, typer.Option(
+    "--replace-unknown", metavar="BLOCK", help="Put BLOCK where the file has a block the target release does not "
+    "know (default: refuse, naming them).")]

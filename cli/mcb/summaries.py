@@ -9,14 +9,18 @@ from __future__ import annotations
 
 SUMMARIES: dict[str, str] = {
     # offline
-    "schem_validate": "Check Sponge schematics the way the server will import them, or against the Sponge spec.",
-    "schem_info": "Describe a schematic: format and version, DataVersion, size, offsets, the palette with counts, "
-                  "block entities, entities, and whether the server would import it.",
-    "schem_rotate": "Rotate a schematic clockwise (90, 180 or 270 degrees, seen from above): blocks, block states, "
-                    "block entities, entities and biomes, with the paste offset turned by the server's formula.",
+    "schem_validate": "Check schematics (Sponge, Litematica, structure .nbt, legacy .schematic) the way the server "
+                      "will import them, or against their own format's rules.",
+    "schem_info": "Describe a schematic in any format: format and version, DataVersion, regions, size, anchor, the "
+                  "palette with counts, block entities, entities, what the upgrade to the target release would "
+                  "change, and whether the server would import it.",
+    "schem_rotate": "Rotate a schematic in any format clockwise (90, 180 or 270 degrees, seen from above): blocks, "
+                    "block states, block entities, entities and biomes, with the paste offset turned by the "
+                    "server's formula.",
     "schem_mirror": "Mirror a schematic across a vertical plane through its paste anchor (axis x or z).",
-    "schem_convert": "Rewrite a schematic as Sponge v2 in the server's exact layout (WorldEdit's absolute Offset "
-                     "normalised), or as v3.",
+    "schem_convert": "Rewrite a schematic in any format as Sponge v2 in the server's exact layout (WorldEdit's "
+                     "absolute Offset normalised), Sponge v3, Litematica or a structure .nbt, states upgraded to the "
+                     "target release.",
     "schem_render": "Draw a schematic as a PNG: a top-down map shaded by height, an isometric view from the "
                     "south-east, or both.",
     "recipe_lint": "Check build recipes the way the server will: JSON syntax, the recipe schema, block states, "

@@ -86,8 +86,9 @@ def test_validate_a_folder_reports_progress_per_file_and_the_cli_findings(cli):
         "warnings"] + sum(1 for f in expected["files"] for d in f["diagnostics"] if d["severity"] == "note")
     assert data["has_more"] is False and "next_offset" not in data and "hint" not in data
     done = [p[0] for p in ctx.progress_calls]
-    assert done == list(range(len(expected["files"]) + 1))  # 0, then one unit per file
-    assert {p[1] for p in ctx.progress_calls} == {len(expected["files"])}
+    checked = expected["summary"]["files"]  # the corpus README is passed by, not read
+    assert done == list(range(checked + 1))  # 0, then one unit per file read
+    assert {p[1] for p in ctx.progress_calls} == {checked}
     finding = data["diagnostics"][0]
     assert set(finding) == {"rule", "severity", "message", "file", "pointer", "line", "column", "hint"}
 
@@ -330,7 +331,8 @@ def test_one_file_carries_its_facts_a_folder_only_verdicts():
     one = call("schem_validate", {"paths": [str(CORPUS / "v2_nucleation_sample.schem")]}).data
     assert one["files"][0]["facts"]["format"] == "Sponge v2" and one["ok"] is True
     folder = call("schem_validate", {"paths": [str(CORPUS)]}).data
-    assert all(set(entry) == {"file", "ok", "errors", "warnings"} for entry in folder["files"])
+    assert all(set(entry) - {"skipped"} == {"file", "ok", "errors", "warnings"} for entry in folder["files"])
+    assert [entry["skipped"] for entry in folder["files"] if "skipped" in entry] == ["not a schematic file name"]
     strict = call("schem_validate", {"paths": [str(CORPUS / "v2_nucleation_sample.schem")], "strict": True}).data
     assert one["summary"]["warnings"] and strict["ok"] is False and strict["files"][0]["ok"] is False
 

@@ -51,7 +51,7 @@ def test_lint_json_format_shape(cli, good, bad):
     result = cli("recipe", "lint", "--format", "json", str(good), str(bad))
     assert result.exit_code == 1
     data = json.loads(result.stdout)
-    assert data["summary"] == {"files": 2, "failed": 1, "errors": 3, "warnings": 0}
+    assert data["summary"] == {"files": 2, "skipped": 0, "failed": 1, "errors": 3, "warnings": 0}
     by_file = {entry["file"]: entry for entry in data["files"]}
     assert by_file[str(good)]["ok"] and by_file[str(good)]["facts"]["block_count"] == 8
     diagnostic = by_file[str(bad)]["diagnostics"][0]

@@ -40,7 +40,7 @@ def test_json_shape_is_stable():
     data = json.loads(render_reports(sample_reports(), "json", tool="mcb schem validate"))
     assert set(data) == {"tool", "version", "ok", "summary", "files"}
     assert data["ok"] is False
-    assert data["summary"] == {"files": 3, "failed": 2, "errors": 2, "warnings": 1}
+    assert data["summary"] == {"files": 3, "skipped": 0, "failed": 2, "errors": 2, "warnings": 1}
     first = data["files"][0]["diagnostics"][0]
     assert set(first) == {"rule", "severity", "message", "file", "pointer", "line", "column", "hint"}
 

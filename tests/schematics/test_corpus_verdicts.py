@@ -22,6 +22,8 @@ SERVER_FIRST_ERROR = {
     "nbt_fawe_minecraft_structure.nbt": "server.fields.unsupported",
     "nbt_nucleation_cart_curve.nbt": "server.fields.unsupported",
     "nbt_nucleation_wire_shapes.nbt": "server.fields.unsupported",
+    "legacy_schematic4j_9383.schematic": "server.fields.unsupported",
+    "legacy_schematic4j_12727.schematic": "server.fields.unsupported",
     "v1_schematic4j_sponge-v1.schem": "server.fields.unsupported",       # TileEntities
     "v1_fawe_sponge1_degenerate.schem": "server.fields.unsupported",     # TileEntities
     "v1_schemc_example.schem": "server.version",                         # Version != 2
@@ -80,15 +82,19 @@ def test_corpus_is_complete(corpus):
 
 
 @pytest.mark.parametrize("name", sorted(n for n in SERVER_FIRST_ERROR if n.startswith(("litematic_", "nbt_",
-                                                                                       "notsponge_"))))
+                                                                                       "notsponge_", "legacy_"))))
 def test_another_tools_format_gets_the_servers_rule_with_its_format_as_the_cause(corpus, name):
     server = validate_schematic(corpus / name).diagnostics
     spec = validate_schematic(corpus / name, profile="spec").diagnostics
-    kind = "Litematica" if "litemati" in name else "vanilla structure"
+    kind = {"litematic_": "Litematica", "notsponge": "Litematica", "nbt_": "vanilla structure",
+            "legacy_": "legacy .schematic"}[next(p for p in ("litematic_", "notsponge", "nbt_", "legacy_")
+                                                 if name.startswith(p))]
     assert len(server) == 1 and server[0].message.startswith(f"this is a {kind}"), server
-    assert 'server: "Unsupported schematic fields' in server[0].message and "sponge.2" in server[0].hint
-    assert [d.rule for d in spec] == [f"sponge.format.{'litematica' if kind == 'Litematica' else 'structure'}"]
-    assert spec[0].message == server[0].message.split('; server: "')[0]  # the same words for what the file is
+    assert 'server: "Unsupported schematic fields' in server[0].message
+    assert "`mcb build FILE` builds this one" in server[0].hint and "mcb schem convert" in server[0].hint
+    # the spec profile checks the file as what it is: named, read, and upgraded without an error
+    assert spec[0].rule == "schem.format.other" and spec[0].message == f"this is a {server[0].message[10:].split(',')[0]}"
+    assert [d for d in spec if d.severity is Severity.ERROR] == []
 
 
 @pytest.mark.parametrize("name", sorted(SERVER_FIRST_ERROR))
@@ -129,7 +135,7 @@ def test_readme_reasons_in_detail(corpus):
                                                                  "spec")]
     evaluator = [r for r, _ in messages("v2_nucleation_Evaluator_entities.schem", "spec")]
     assert evaluator.count("sponge.entity.absolute_pos") == 8
-    litematic = dict(messages("notsponge_nucleation_xor_is_litematic.schem", "spec"))["sponge.format.litematica"]
+    litematic = dict(messages("notsponge_nucleation_xor_is_litematic.schem", "spec"))["schem.format.other"]
     assert "Litematica" in litematic
 
 

@@ -147,7 +147,7 @@ def test_rewrites_that_look_into_contents_read_them(tmp_path):
     source = tmp_path / "v3.schem"
     source.write_bytes(schematic_bytes(entries, version=3))
     out = tmp_path / "v2.schem"
-    transform_file(source, out, degrees=180, version=2)
+    transform_file(source, out, degrees=180, fmt="sponge2")
     turned, original = read_schematic(out), read_schematic(source)
     assert {be.pos: dict(be.data) for be in turned.block_entities} == {
         (W - 1 - x, y, L - 1 - z): dict(be.data) for be in original.block_entities for x, y, z in [be.pos]}

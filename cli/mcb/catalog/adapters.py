@@ -216,6 +216,7 @@ def report_page(reports, strict: bool, offset: int, limit: int, files_offset: in
     a folder of thousands of files is read a page at a time like its findings."""
     single = len(reports) == 1  # a folder's per-file facts would crowd out its findings; schem_info has them
     files = [{"file": r.file, "ok": not r.failed(strict), "errors": r.errors, "warnings": r.warnings,
+              **({"skipped": r.skipped} if r.skipped else {}),
               **({"facts": r.facts} if single and r.facts else {})} for r in reports]
     findings = [d.to_json() for r in reports for d in r.diagnostics]
     failed = sum(1 for r in reports if r.failed(strict))
@@ -230,7 +231,8 @@ def report_page(reports, strict: bool, offset: int, limit: int, files_offset: in
         more = (f"call again with files_offset={files_page['next_files_offset']} until files_has_more is false "
                 "for the other files' verdicts")
         findings_page["hint"] = (findings_page["hint"] + "; " + more) if "hint" in findings_page else more
-    return {"ok": failed == 0, "summary": {"files": len(reports), "failed": failed,
+    return {"ok": failed == 0, "summary": {"files": sum(1 for r in reports if not r.skipped),
+                                           "skipped": sum(1 for r in reports if r.skipped), "failed": failed,
                                            "errors": sum(r.errors for r in reports),
                                            "warnings": sum(r.warnings for r in reports)},
             **files_page, **findings_page}

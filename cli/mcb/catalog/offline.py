@@ -54,7 +54,7 @@ def schem_validate(args: ValidateArgs, ctx: Context) -> Outcome:
 
 
 class InfoArgs(Arguments):
-    path: Path_ = Field(description="Schematic file.")
+    path: Path_ = Field(description="Schematic file in any format (Sponge, Litematica, structure .nbt, legacy).")
     mc_version: McVersion
     offset: Offset
     limit: int = Field(256, ge=1, le=4096, description="Palette entries per page.")
@@ -69,15 +69,24 @@ def schem_info(args: InfoArgs, ctx: Context) -> Outcome:
     return Outcome({**data, **page(palette, args.offset, args.limit, "palette")})
 
 
+SchematicFormat = Literal["sponge2", "sponge3", "litematic", "structure", "v2", "v3"]
+ReplaceUnknown = Annotated[str | None, Field(None, min_length=1, max_length=1024, description=(
+    "A block state to put where the file has a block the target release does not know; default: refuse, naming "
+    "them."))]
+
+
 class _EditArgs(Arguments):
-    path: Path_ = Field(description="Sponge schematic (v1/v2/v3).")
+    path: Path_ = Field(description="Schematic in any format (Sponge, Litematica, structure .nbt, legacy).")
     output: Path_ | None = Field(None, description="File to write (atomically); or set in_place.")
     in_place: bool = Field(False, description="Overwrite the input file instead of writing output.")
     overwrite: bool = Field(False, description="Replace output when it exists.")
     rules: Literal[RULE_SETS] = Field("vanilla", description=(  # type: ignore[valid-type]
         "vanilla: what the server's rotation produces; geometric: WorldEdit-like, also turns connections and, on "
         "mirror, swaps chest halves and stair corners."))
-    format: Literal["v2", "v3"] | None = Field(None, description="Sponge version to write; default: the input's.")
+    format: SchematicFormat | None = Field(None, description=(
+        "Format to write: sponge2, sponge3, litematic or structure; default: the output's extension, else the "
+        "input's format."))
+    replace_unknown: ReplaceUnknown
     mc_version: McVersion
 
 
@@ -96,8 +105,8 @@ def _edit(args, ctx: Context, *, degrees: int | None = None, axis: str | None = 
 
     source = existing_input(args.path, "path")
     try:
-        target, rules, version = check_edit_request(source, degrees=degrees, axis=axis, output=args.output,
-                                                    in_place=args.in_place, rules=args.rules, fmt=args.format)
+        target, rules, fmt = check_edit_request(source, degrees=degrees, axis=axis, output=args.output,
+                                                in_place=args.in_place, rules=args.rules, fmt=args.format)
     except Exception as error:
         refusal = refusal_from(error)
         if refusal.field == "output":  # the core's hint names the CLI's flags
@@ -111,8 +120,8 @@ def _edit(args, ctx: Context, *, degrees: int | None = None, axis: str | None = 
     from mcb.schematics.transform import transform_file
 
     with refusing("path", usage_field="mc_version"):
-        summary = transform_file(source, target, degrees=degrees, mirror_axis=axis, rules=rules, version=version,
-                                 mc_version=args.mc_version)
+        summary = transform_file(source, target, degrees=degrees, mirror_axis=axis, rules=rules, fmt=fmt,
+                                 mc_version=args.mc_version, replace_unknown=args.replace_unknown)
     if created:  # a cancel that came during the work removes the new file (ctx.created); in place it is done
         ctx.check_cancelled()
     ctx.progress(1, 1, "written")
@@ -128,16 +137,21 @@ def schem_mirror(args: MirrorArgs, ctx: Context) -> Outcome:
 
 
 class ConvertArgs(Arguments):
-    path: Path_ = Field(description="Sponge v1/v2/v3 schematic.")
+    path: Path_ = Field(description="Schematic in any format (Sponge, Litematica, structure .nbt, legacy).")
     output: Path_ = Field(description="File to write (atomically).")
-    format: Literal["v2", "v3"] = Field("v2", description="v2 (the server's format) or v3.")
-    drop_extras: bool = Field(False, description="v2: drop block entities, entities and biomes instead of refusing.")
+    format: SchematicFormat | None = Field(None, description=(
+        "sponge2 (the server's format; the default for .schem), sponge3, litematic or structure (the default for "
+        ".litematic and .nbt outputs)."))
+    drop_extras: bool = Field(False, description=(
+        "Drop what the target format cannot hold (sponge2: block entities, entities, biomes; cells the file leaves "
+        "unchanged become air) instead of refusing."))
+    replace_unknown: ReplaceUnknown
     overwrite: bool = Field(False, description="Replace output when it exists.")
     mc_version: McVersion
 
 
 def schem_convert(args: ConvertArgs, ctx: Context) -> Outcome:
-    from mcb.schematics.edit_request import sponge_version
+    from mcb.schematics.outputs import parse_format
 
     source = existing_input(args.path, "path")
     target = new_output(ctx, args.output, inputs=[source], overwrite=args.overwrite)
@@ -146,15 +160,15 @@ def schem_convert(args: ConvertArgs, ctx: Context) -> Outcome:
     from mcb.schematics.inspect import convert_schematic
 
     with refusing("path", usage_field="mc_version"):
-        result = convert_schematic(source, target, version=sponge_version(args.format),
-                                   drop_extras=args.drop_extras, mc_version=args.mc_version)
+        result = convert_schematic(source, target, fmt=parse_format(args.format), drop_extras=args.drop_extras,
+                                   mc_version=args.mc_version, replace_unknown=args.replace_unknown)
     ctx.check_cancelled()
     ctx.progress(1, 1, "written")
     return Outcome(result)
 
 
 class RenderArgs(Arguments):
-    path: Path_ = Field(description="Sponge schematic (v1/v2/v3).")
+    path: Path_ = Field(description="Schematic in any format (Sponge, Litematica, structure .nbt, legacy).")
     view: Literal["top", "iso", "both"] = Field("both", description="top (height map), iso (isometric) or both.")
     scale: int | None = Field(None, ge=SCALE_MIN, le=SCALE_MAX, description="Pixels per block (default: fit ~1400 px).")
     max_side: int | None = Field(None, ge=64, le=4096, description="Shrink the picture to at most this many pixels "
@@ -361,7 +375,8 @@ OFFLINE_ACTIONS: list[Action] = [
         "Files or folders; profile server (default) or spec. Every finding has rule, severity, message, file, "
         "pointer (NBT path) and hint; diagnostics are paginated with offset/limit, per-file verdicts with "
         "files_offset/files_limit. No server needed. Next: schem_convert or schem_info to fix or inspect, then "
-        "schematic_import_prepare."), ValidateArgs, READER, schem_validate, "schematics"),
+        "schematic_import_prepare (Sponge v2 up to 4096 cells) or schem_build (any file)."),
+        ValidateArgs, READER, schem_validate, "schematics"),
     _action("schem_info", "Describe schematic", (
         "The palette is paginated with offset/limit. Next: schem_validate for every finding, or schem_render to"
         " see it."), InfoArgs, READER, schem_info, "schematics"),
@@ -375,8 +390,8 @@ OFFLINE_ACTIONS: list[Action] = [
         "in_place call mirrors it again). Next: schem_render to check."),
         MirrorArgs, WRITER, schem_mirror, "schematics"),
     _action("schem_convert", "Convert schematic", (
-        "Refuses when v2 would lose block entities, entities or biomes unless drop_extras; refuses an existing "
-        "output unless overwrite. Next: schem_validate on the output."),
+        "Refuses when the target would lose data (v2: block entities, entities, biomes) unless drop_extras; "
+        "refuses an existing output unless overwrite. Next: schem_validate on the output."),
         ConvertArgs, WRITER, schem_convert, "schematics"),
     _action("schem_render", "Render schematic", (
         "The image comes back as image content beside a summary; writes no file. scale sets pixels per block, "

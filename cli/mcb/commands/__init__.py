@@ -19,8 +19,8 @@ ADMIN = "Administration"
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "block": ("block", OFFLINE, "Validate and describe block states offline (vanilla registry, default Minecraft "
               "26.2)."),
-    "schem": ("schem", OFFLINE, "Sponge schematics (.schem) offline: validate against the server's import subset or "
-              "the Sponge spec, inspect, convert v1/v3 to the server's v2."),
+    "schem": ("schem", OFFLINE, "Schematics offline, in every format (Sponge .schem v1-v3, Litematica .litematic, "
+              "structure .nbt, legacy .schematic): validate, inspect, convert, rotate, mirror, render."),
     "recipe": ("recipe", OFFLINE, "Build recipes (build_prepare.recipe) offline: lint with line numbers, compile "
                "exactly as the server does, format, print the JSON Schema."),
     "terrain": ("terrain", OFFLINE, "Terrain recipes and brushes: lint, preview (offline or via the server), tiles, "

@@ -26,7 +26,8 @@ def print_reports(term, reports, fmt: str, *, tool: str, strict: bool, rules: di
 
         judged = "errors or warnings" if strict else "errors"
         verb = "has" if failed == 1 else "have"
-        raise FindingsError(f"{failed} of {plural(len(reports), noun)} {verb} {judged}", code=code)
+        checked = sum(1 for report in reports if not report.skipped)
+        raise FindingsError(f"{failed} of {plural(checked, noun)} {verb} {judged}", code=code)
 
 
 def run_schem_validate(term, paths, *, profile: str, mc_version: str | None, format_: str | None, strict: bool,

@@ -1,4 +1,4 @@
-"""`mcb schem`: validate, inspect and convert Sponge schematics offline (protocol §6.4, Sponge spec)."""
+"""`mcb schem`: validate, inspect and convert schematics offline (Sponge, Litematica, structure .nbt, legacy)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,14 @@ from typing import Annotated
 
 import typer
 
-from mcb.options import FormatOpt, JsonOpt, McVersionOpt, complete_profile, complete_sponge_format, summarised, terminal
+from mcb.options import (
+    FormatOpt, JsonOpt, McVersionOpt, ReplaceUnknownOpt, SchematicFormatOpt, complete_profile, summarised, terminal,
+)
 from mcb.wording import plural, shown
 
 schem_app = typer.Typer(
-    help="Sponge schematics (.schem) offline: validate against the server's import subset or the Sponge spec, "
-    "inspect, convert v1/v3 to the server's v2.",
+    help="Schematics offline, in every format (Sponge .schem v1-v3, Litematica .litematic, structure .nbt, legacy "
+    ".schematic): validate, inspect, convert, rotate, mirror, render.",
     no_args_is_help=True,
 )
 
@@ -60,42 +62,116 @@ def validate(
 @summarised("schem_info")
 def info(
     ctx: typer.Context,
-    file: Annotated[Path, typer.Argument(metavar="FILE", readable=False, help="Schematic file.")],
+    files: Annotated[list[Path], typer.Argument(metavar="FILE|DIR", readable=False, help="Schematic files in any "
+                                                "format, or folders to walk.")],
+    top: Annotated[int | None, typer.Option("--top", metavar="N", min=0, help="Show the N most common states "
+                                            "(default 20 in text, all with --json; 0: all).")] = None,
     mc_version: McVersionOpt = None,
     json_: JsonOpt = False,
 ) -> None:
-    """Examples:
+    """Format, version, regions, size, anchor, palette with counts, block entities, entities, what the upgrade to
+    --mc-version (default 26.2) would change, and the server's verdict. One FILE: --json prints its object;
+    several, or a folder: {"files": [...], "skipped": [...], "errors": [...]} (files that are not schematics are
+    passed by and listed). Exit 0; 1 for an unreadable file, or a folder with no schematic.
+
+    Examples:
 
         mcb schem info house.schem
+
+        mcb schem info build.litematic --top 5
+
+        mcb schem info schematics/
 
         mcb schem info house.schem --json | jq .palette
     """
     from mcb.schematics.inspect import describe_schematic
+    from mcb.schematics.walk import each_schematic, is_single_file
 
     term = terminal(ctx, json_)
-    data = describe_schematic(file, mc_version)
-    term.emit(data, lambda: _print_info(term, data))
+    shown_top = top if top is not None else (None if json_ or term.json_mode else 20)
+    if is_single_file(files):
+        data = describe_schematic(files[0], mc_version, top=shown_top or None)
+        term.emit(data, lambda: _print_info(term, data))
+        return
+    walked = each_schematic(files, lambda path: describe_schematic(path, mc_version, top=shown_top or None))
+
+    def human() -> None:
+        for index, data in enumerate(walked["files"]):
+            if index:
+                term.line("")
+            _print_info(term, data)
+
+    term.emit(walked, human)
+    _walk_tail(term, walked)
+
+
+def _walk_tail(term, walked: dict) -> None:
+    """What a walk passed by and could not read, on stderr; exit 1 when a file could not be read."""
+    from mcb.errors import FindingsError
+
+    if not term.json_mode:
+        for entry in walked["skipped"]:
+            term.info(f"skipped {shown(entry['file'])} ({entry['reason']})")
+        for entry in walked["errors"]:
+            term.warn(f"{shown(entry['file'])}: {entry['error']['message']}")
+    if walked["errors"]:
+        raise FindingsError(f"{plural(len(walked['errors']), 'file')} of "
+                            f"{len(walked['errors']) + len(walked['files'])} could not be read",
+                            code="schem.walk.unreadable")
 
 
 def _print_info(term, data: dict) -> None:
     size = data["size"]
     server = data["server"]
     verdict = "accepted" if server["accepted"] else f"rejected: {server['message']}"
-    term.kv([
+    if not server["accepted"]:
+        if data["kind"] != "sponge":
+            verdict = "rejected: its import takes only Sponge v2 files of at most 4096 cells"
+        verdict += f" (target {server['target']['release']}); `mcb build FILE` builds it through the plugin"
+    else:
+        verdict += f" (target {server['target']['release']})"
+    if data["data_version"] is None:
+        version = "none in the file"
+    else:
+        version = f"{data['data_version']}" + (f" (Minecraft {data['release']})" if data["release"] else "")
+    anchor = ", ".join(map(str, data["offset"]))
+    if data["worldedit_offset"] and data["stored_offset"]:
+        anchor += (f"  (file Offset {', '.join(map(str, data['stored_offset']))}, WorldEdit WEOffset "
+                   f"{', '.join(map(str, data['worldedit_offset']))})")
+    rows = [
         ("file", shown(data["file"])),
         ("format", data["format"] + (" (gzip)" if data["compressed"] else " (raw NBT)")),
-        ("DataVersion", f"{data['data_version']}" + (f" (Minecraft {data['release']})" if data["release"] else "")),
+        ("DataVersion", version),
         ("size", f"{size['width']} x {size['height']} x {size['length']} (W x H x L) = {plural(data['volume'], 'cell')}"),
-        ("paste offset", str(data["offset"]) + (f"  (file Offset {data['stored_offset']}, WorldEdit WEOffset "
-                                                f"{data['worldedit_offset']})" if data["worldedit_offset"] else "")),
-        ("non-air blocks", data["non_air_blocks"]),
+        ("paste offset", anchor),
+    ]
+    if data["regions"]:
+        rows.append(("regions", "; ".join(f"{shown(r['name'])} at {', '.join(map(str, r['position']))} size "
+                                          f"{' x '.join(map(str, r['size']))}" for r in data["regions"])))
+    if data["palettes"] > 1:
+        rows.append(("palettes", f"{data['palettes']} (the first is read)"))
+    rows += [("non-air blocks", data["non_air_blocks"])]
+    if data["void_cells"]:
+        rows.append(("left unchanged", plural(data["void_cells"], "cell")))
+    rows += [
         ("block entities", _counts(data["block_entities"])),
         ("entities", _counts(data["entities"])),
         ("biomes", "none" if not data["biomes"] else plural(len(data['biomes']['palette']), 'kind')),
-        ("server", f"{verdict} (target {server['target']['release']})"),
-    ])
-    term.table(["#", "state", "count"], [(i, p["state"], p["count"]) for i, p in enumerate(data["palette"])],
-               title=f"palette ({plural(len(data['palette']), 'entry', 'entries')})")
+        ("server", verdict),
+    ]
+    term.kv(rows)
+    upgrade = data["upgrade"]
+    from mcb.schematics.upgrade import UpgradeReport
+
+    lines = UpgradeReport(**upgrade).lines()
+    if lines:
+        term.line(f"to build it in Minecraft {upgrade['release']}:")
+        for line in lines:
+            term.line(f"  {line}")
+    total = data["palette_size"]
+    title = f"palette ({plural(total, 'state')}" + (f", the {len(data['palette'])} most common" if
+                                                     len(data["palette"]) < total else "") + ")"
+    term.table(["state", "count"], [(p["state"], p["count"]) for p in data["palette"]], title=title)
 
 
 def _counts(group: dict) -> str:
@@ -108,41 +184,47 @@ def _counts(group: dict) -> str:
 @summarised("schem_convert")
 def convert(
     ctx: typer.Context,
-    file: Annotated[Path, typer.Argument(metavar="IN", readable=False, help="Sponge v1/v2/v3 schematic.")],
+    file: Annotated[Path, typer.Argument(metavar="IN", readable=False, help="Schematic in any format.")],
     output: Annotated[Path, typer.Option("--output", "-o", metavar="OUT", help="File to write (atomically).")],
-    to: Annotated[str, typer.Option("--format", "-f", autocompletion=complete_sponge_format,
-                                          help="v2 (the server's format, default) or v3.")] = "v2",
-    drop_extras: Annotated[bool, typer.Option("--drop-extras", help="v2: drop block entities, entities and biomes "
-                                              "instead of refusing.")] = False,
+    to: SchematicFormatOpt = None,
+    drop_extras: Annotated[bool, typer.Option("--drop-extras", help="Drop what the target format cannot hold "
+                                              "(sponge2: block entities, entities, biomes; cells a file leaves "
+                                              "unchanged become air) instead of refusing.")] = False,
+    replace_unknown: ReplaceUnknownOpt = None,
     mc_version: McVersionOpt = None,
     json_: JsonOpt = False,
 ) -> None:
-    """Refuses (exit 1) when v2 would lose block entities, entities or biomes, and says what; --drop-extras
-    drops them on purpose.
+    """Reads every format; writes --to sponge2 (the server's format, the default for .schem), sponge3,
+    litematic or structure (the default for .litematic and .nbt outputs). States are upgraded to --mc-version
+    (default: the file's own release; legacy files: 26.2) and every change is reported. Refuses (exit 1) when
+    the target would lose data, and says what; --drop-extras drops it on purpose.
 
     Examples:
 
         mcb schem convert worldedit_v3.schem -o house.schem
 
-        mcb schem convert house.schem -o house_v3.schem --format v3
-    """
-    from mcb.background import settle_numpy_for_one_shot
+        mcb schem convert house.schem -o house_v3.schem --to sponge3
 
-    settle_numpy_for_one_shot()
+        mcb schem convert build.litematic -o build.schem --to sponge3
+
+        mcb schem convert old.schematic -o old.nbt
+    """
     from mcb.fileio import refuse_input_as_output
-    from mcb.schematics.edit_request import sponge_version
     from mcb.schematics.inspect import convert_schematic
+    from mcb.schematics.outputs import parse_format
 
     from mcb.commands.stdio import output_target
 
     term = terminal(ctx, json_)
+    fmt = parse_format(to)
     output = output_target(term, output)
     refuse_input_as_output(output, [file], hint="convert never rewrites its input: write a new file")
-    result = convert_schematic(file, output, version=sponge_version(to), drop_extras=drop_extras,
-                               mc_version=mc_version)
+    result = convert_schematic(file, output, fmt=fmt, drop_extras=drop_extras, mc_version=mc_version,
+                               replace_unknown=replace_unknown)
 
     def human() -> None:
-        term.line(f"wrote {shown(result['output'])} ({result['to']}, {plural(result['bytes'], 'byte')}, offset {result['offset']})")
+        term.line(f"wrote {shown(result['output'])} ({result['to']}, {plural(result['bytes'], 'byte')}, offset "
+                  f"{', '.join(map(str, result['offset']))}, Minecraft {result['release']})")
         for dropped in result["dropped"]:
             term.warn(f"dropped {dropped}")
         for note in result["notes"]:

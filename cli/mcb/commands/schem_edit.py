@@ -12,20 +12,19 @@ import typer
 
 from mcb.errors import UsageError
 from mcb.options import (
-    JsonOpt, McVersionOpt, complete_axis, complete_rules, complete_sponge_format, complete_turn, complete_view, summarised,
-    terminal,
+    JsonOpt, McVersionOpt, ReplaceUnknownOpt, SchematicFormatOpt, complete_axis, complete_rules, complete_turn,
+    complete_view, summarised, terminal,
 )
 from mcb.schematics.render_limits import SCALE_MAX, SCALE_MIN
 from mcb.wording import shown
 
-FileArg = Annotated[Path, typer.Argument(metavar="FILE", readable=False, help="Sponge schematic (.schem, v1/v2/v3).")]
+FileArg = Annotated[Path, typer.Argument(metavar="FILE", readable=False, help="Schematic in any format (.schem, "
+                                        ".litematic, .nbt, .schematic).")]
 OutOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Where to write the result.")]
 RulesOpt = Annotated[str, typer.Option(
     "--rules", autocompletion=complete_rules, help="Block-state rules: 'vanilla' (what the server's rotation produces) or 'geometric' "
                     "(WorldEdit-like: also turns chorus/fire connections; on mirror swaps chest halves, stair "
                     "corners, shelf chains).")]
-SpongeFormatOpt = Annotated[str | None, typer.Option(
-    "--format", autocompletion=complete_sponge_format, help="Sponge version to write: v2 or v3 (default: the input's version).")]
 InPlaceOpt = Annotated[bool, typer.Option("--in-place", help="Overwrite FILE instead of writing -o.")]
 
 
@@ -36,8 +35,9 @@ def rotate(
     degrees: Annotated[int, typer.Option("--degrees", "-d", autocompletion=complete_turn, help="Clockwise turn seen from above: 90, 180 or 270.")],
     output: OutOpt = None,
     rules: RulesOpt = "vanilla",
-    fmt: SpongeFormatOpt = None,
+    fmt: SchematicFormatOpt = None,
     in_place: InPlaceOpt = False,
+    replace_unknown: ReplaceUnknownOpt = None,
     mc_version: McVersionOpt = None,
     json_: JsonOpt = False,
 ) -> None:
@@ -57,7 +57,7 @@ def rotate(
     from mcb.commands.schem_edit_run import run_edit
 
     run_edit(terminal(ctx, json_), file, degrees=degrees, output=output, rules=rules, fmt=fmt, in_place=in_place,
-             mc_version=mc_version)
+             mc_version=mc_version, replace_unknown=replace_unknown)
 
 
 @summarised("schem_mirror")
@@ -67,8 +67,9 @@ def mirror(
     axis: Annotated[str, typer.Option("--axis", "-a", autocompletion=complete_axis, help="x: swap east and west; z: swap north and south.")],
     output: OutOpt = None,
     rules: RulesOpt = "vanilla",
-    fmt: SpongeFormatOpt = None,
+    fmt: SchematicFormatOpt = None,
     in_place: InPlaceOpt = False,
+    replace_unknown: ReplaceUnknownOpt = None,
     mc_version: McVersionOpt = None,
     json_: JsonOpt = False,
 ) -> None:
@@ -84,39 +85,62 @@ def mirror(
     from mcb.commands.schem_edit_run import run_edit
 
     run_edit(terminal(ctx, json_), file, axis=axis, output=output, rules=rules, fmt=fmt, in_place=in_place,
-             mc_version=mc_version)
+             mc_version=mc_version, replace_unknown=replace_unknown)
 
 
 @summarised("schem_render")
 def render(
     ctx: typer.Context,
-    file: FileArg,
-    output: Annotated[Path, typer.Option("--output", "-o", help="PNG file to write.")],
+    files: Annotated[list[Path], typer.Argument(metavar="FILE|DIR", readable=False, help="Schematic files in any "
+                                                "format, or folders to walk.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="PNG file to write; a folder when rendering a "
+                                         "folder or several files (one NAME.png each).")],
     view: Annotated[str, typer.Option("--view", autocompletion=complete_view, help="top (height map), iso (isometric) or both.")] = "both",
     scale: Annotated[int | None, typer.Option("--scale", help="Pixels per block (default: fit ~1400 px).",
                                               min=SCALE_MIN, max=SCALE_MAX)] = None,
     json_: JsonOpt = False,
 ) -> None:
-    """Examples:
+    """Several files or a folder: -o names a folder (created if missing) and each schematic becomes
+    NAME.png there; files that are not schematics are passed by and listed, and a folder with none is an error.
+    Exit 0; 1 when a file could not be read.
+
+    Examples:
 
         mcb schem render house.schem -o house.png
 
         mcb schem render house.schem -o top.png --view top --scale 8
+
+        mcb schem render schematics/ -o pictures/
     """
     from mcb.fileio import refuse_input_as_output
     from mcb.schematics.render import render_file
     from mcb.schematics.render_limits import VIEWS
+    from mcb.schematics.walk import each_schematic, is_single_file
 
     from mcb.commands.stdio import output_target
 
     term = terminal(ctx, json_)
-    output = output_target(term, output)
-    refuse_input_as_output(output, [file], hint="write the PNG to a new file")
     if view not in VIEWS:
         raise UsageError(f"--view must be top, iso or both, not {view!r}")
-    summary = render_file(file, output, view, scale)
-    term.emit(summary, lambda: term.line(f"wrote {shown(summary['output'])} ({summary['width']}x{summary['height']} px, "
-                                         f"{summary['view']} view)"))
+
+    def said(summary: dict) -> str:
+        return f"wrote {shown(summary['output'])} ({summary['width']}x{summary['height']} px, {summary['view']} view)"
+
+    if is_single_file(files):
+        output = output_target(term, output)
+        refuse_input_as_output(output, files, hint="write the PNG to a new file")
+        summary = render_file(files[0], output, view, scale)
+        term.emit(summary, lambda: term.line(said(summary)))
+        return
+    if output.exists() and not output.is_dir():
+        raise UsageError(f"-o {shown(output)} is a file; rendering several schematics writes one PNG each into a "
+                         "folder", hint="give -o a folder (it is created if missing)")
+    output.mkdir(parents=True, exist_ok=True)
+    walked = each_schematic(files, lambda path: render_file(path, output / f"{path.stem}.png", view, scale))
+    term.emit(walked, lambda: [term.line(said(summary)) for summary in walked["files"]])
+    from mcb.commands.schem import _walk_tail
+
+    _walk_tail(term, walked)
 
 
 def register(app: typer.Typer) -> None:

@@ -7,21 +7,19 @@ from pathlib import Path
 
 
 def run_edit(term, file: Path, *, degrees: int | None = None, axis: str | None = None, output: Path | None,
-             rules: str, fmt: str | None, in_place: bool, mc_version: str | None) -> None:
+             rules: str, fmt: str | None, in_place: bool, mc_version: str | None,
+             replace_unknown: str | None = None) -> None:
     """Rotate (``degrees``) or mirror (``axis``) ``file`` and print the summary through ``term``."""
     from mcb.commands.stdio import output_target
     from mcb.schematics.edit_request import check_edit_request
 
     output = output_target(term, output)
-    target, rules, version = check_edit_request(file, degrees=degrees, axis=axis, output=output, in_place=in_place,
-                                                rules=rules, fmt=fmt)
-    from mcb.background import settle_numpy_for_one_shot
-
-    settle_numpy_for_one_shot()
+    target, rules, fmt = check_edit_request(file, degrees=degrees, axis=axis, output=output, in_place=in_place,
+                                            rules=rules, fmt=fmt)
     from mcb.schematics.transform import transform_file
 
-    summary = transform_file(file, target, degrees=degrees, mirror_axis=axis, rules=rules, version=version,
-                             mc_version=mc_version)
+    summary = transform_file(file, target, degrees=degrees, mirror_axis=axis, rules=rules, fmt=fmt,
+                             mc_version=mc_version, replace_unknown=replace_unknown)
     _print_edit(term, summary)
 
 
@@ -40,6 +38,13 @@ def _print_edit(term, summary: dict) -> None:
         ])
 
     term.emit(summary, human)
+    if not term.json_mode:
+        from mcb.schematics.upgrade import UpgradeReport
+
+        for line in UpgradeReport(**summary["upgrade"]).lines():
+            term.info(line)
+        for loss in summary["losses"]:
+            term.warn(loss["detail"])
     differ = summary["other_rules_differ"] if summary["other_rules"] == "geometric" else []
     if differ and not term.json_mode:
         shown = ", ".join(differ[:3]) + (f" and {len(differ) - 3} more" if len(differ) > 3 else "")

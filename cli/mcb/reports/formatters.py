@@ -48,15 +48,18 @@ def render_reports(
 
 
 def summary_line(reports: list[FileReport], strict: bool = False) -> str:
+    from mcb.wording import plural
+
+    skipped = sum(1 for r in reports if r.skipped)
+    checked = len(reports) - skipped
     failed = sum(1 for r in reports if r.failed(strict))
     errors = sum(r.errors for r in reports)
     warnings = sum(r.warnings for r in reports)
-    from mcb.wording import plural
-
     counts = f"{plural(errors, 'error')}, {plural(warnings, 'warning')}"
+    passed_by = f"; {plural(skipped, 'file')} skipped (not schematics)" if skipped else ""
     if failed:
-        return f"{failed} of {plural(len(reports), 'file')} failed: {counts}"
-    return f"{plural(len(reports), 'file')} checked: {counts}"
+        return f"{failed} of {plural(checked, 'file')} failed: {counts}{passed_by}"
+    return f"{plural(checked, 'file')} checked: {counts}{passed_by}"
 
 
 def _location(d: Diagnostic, fallback_file: str) -> str:
@@ -73,6 +76,9 @@ def _render_text(reports, *, tool, strict, rules) -> str:
     # retitle the terminal or forge a line such as `::error` (JSON, SARIF and the rest keep them exact).
     lines: list[str] = []
     for report in reports:
+        if report.skipped:
+            lines.append(f"{shown(report.file)}: skipped ({report.skipped})")
+            continue
         if not report.diagnostics:
             lines.append(f"{shown(report.file)}: ok")
             continue
@@ -91,7 +97,8 @@ def _render_json(reports, *, tool, strict, rules) -> str:
         "version": __version__,
         "ok": not any(r.failed(strict) for r in reports),
         "summary": {
-            "files": len(reports),
+            "files": sum(1 for r in reports if not r.skipped),
+            "skipped": sum(1 for r in reports if r.skipped),
             "failed": sum(1 for r in reports if r.failed(strict)),
             "errors": sum(r.errors for r in reports),
             "warnings": sum(r.warnings for r in reports),
@@ -192,9 +199,15 @@ def _render_junit(reports, *, tool, strict, rules) -> str:
     from xml.sax.saxutils import escape, quoteattr  # only JUnit needs it, and it is slow to import
 
     cases: list[str] = []
-    failures = 0
+    failures = skipped = 0
     tests = 0
     for report in reports:
+        if report.skipped:
+            tests += 1
+            skipped += 1
+            cases.append(f"    <testcase classname={quoteattr(shown(report.file))} name={quoteattr(tool)}>"
+                         f"<skipped message={quoteattr(report.skipped)}/></testcase>")
+            continue
         if not report.diagnostics:
             tests += 1
             cases.append(f"    <testcase classname={quoteattr(shown(report.file))} name={quoteattr(tool)}/>")
@@ -214,7 +227,7 @@ def _render_junit(reports, *, tool, strict, rules) -> str:
             cases.append(f"{head}{inner}</testcase>")
     suite = (
         f'<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name={quoteattr("mcb")} tests="{tests}" failures="{failures}">\n'
-        f'  <testsuite name={quoteattr(tool)} tests="{tests}" failures="{failures}" errors="0" skipped="0">\n'
+        f'  <testsuite name={quoteattr(tool)} tests="{tests}" failures="{failures}" errors="0" skipped="{skipped}">\n'
         + "\n".join(cases)
         + "\n  </testsuite>\n</testsuites>\n"
     )

@@ -59,6 +59,11 @@ class FileReport:
     def warnings(self) -> int:
         return sum(1 for d in self.diagnostics if d.severity is Severity.WARNING)
 
+    @property
+    def skipped(self) -> str | None:
+        """Why a walk passed this file by (it is not a schematic), or None when it was checked."""
+        return self.facts.get("skipped")
+
     def failed(self, strict: bool = False) -> bool:
         return self.errors > 0 or (strict and self.warnings > 0)
 

@@ -13,14 +13,15 @@ from mcb.reports.model import Diagnostic, FileReport, Severity
 
 
 def collect_files(paths: Iterable[str | os.PathLike], patterns: list[str], *, exclude: Iterable[str] = (),
-                  walk_exclude: Iterable[str] = ()) -> list[Path]:
+                  walk_exclude: Iterable[str] = (), passed_by: list[Path] | None = None) -> list[Path]:
     """The files to check: files named directly, and files matching any of ``patterns`` under named directories.
 
     ``exclude`` patterns apply to everything, named files and directories included (as ruff and check-jsonschema
     do), so ``recipes/*.json --exclude '*.schema.json'`` means what it says. A pattern matches a file's name, its
     path as named or found, or (when walking) its path relative to the walked directory. ``walk_exclude`` patterns
     (a tool's defaults) apply only to walked files: a file named on purpose is still checked.
-    Order is stable (the order given, directories sorted), and a file is listed once.
+    Order is stable (the order given, directories sorted), and a file is listed once. ``passed_by``, when given,
+    receives the walked regular files that match no pattern (a walk that says what it did not check).
     """
     exclude, walk_exclude = list(exclude), list(walk_exclude)
     found: list[Path] = []
@@ -48,9 +49,12 @@ def collect_files(paths: Iterable[str | os.PathLike], patterns: list[str], *, ex
                     file = here / name
                     relative = file.relative_to(path)
                     # only regular files: opening a FIFO (or a device) found while walking would block forever
-                    if (any(fnmatch.fnmatch(name, pattern) for pattern in patterns) and file.is_file()
-                            and not _excluded(file, exclude + walk_exclude, relative)):
+                    if not file.is_file() or _excluded(file, exclude + walk_exclude, relative):
+                        continue
+                    if any(fnmatch.fnmatch(name, pattern) for pattern in patterns):
                         add(file)
+                    elif passed_by is not None:
+                        passed_by.append(file)
         elif path.is_file():
             add(path)
         elif path.exists():

@@ -13,8 +13,11 @@ from mcb.errors import InputError
 from mcb.fileio import is_dash, read_stdin, regular_file_size
 from mcb.schematics.nbt import Compound, NbtError, ReadLimits, ReadStats, read_nbt
 
-# Lists whose entries' contents validation only checks, never reads (their payload is opaque to every rule).
-_BULK_LISTS = frozenset({"BlockEntities", "TileEntities", "Entities"})
+# Lists whose entries' contents validation only checks, never reads (their payload is opaque to every rule): an
+# entry's own scalars stay, and of its containers only its position and a structure entry's ``nbt`` (shallowly:
+# the block entity's or entity's id sits in it).
+_BULK_LISTS = frozenset({"BlockEntities", "TileEntities", "Entities", "blocks", "entities"})
+_KEPT_IN_ENTRIES = frozenset({"Pos", "pos", "blockPos", "nbt"})
 
 
 class SchematicError(InputError):
@@ -77,7 +80,7 @@ class Document:
     def label(self) -> str:
         if self.kind != "sponge":
             return {"litematica": "Litematica schematic", "structure": "vanilla structure (.nbt)",
-                    "mcedit": "MCEdit/Schematica .schematic", "unknown": "unknown NBT"}[self.kind]
+                    "mcedit": "legacy .schematic (MCEdit/Schematica)", "unknown": "unknown NBT"}[self.kind]
         return f"Sponge v{self.version}" if self.version is not None else "Sponge (no Version tag)"
 
 
@@ -115,8 +118,9 @@ def read_source(source: str | os.PathLike | bytes, limits: ReadLimits) -> tuple[
 
 
 def _keep_for_validation(path: list[str]) -> bool:
-    # Entries of block-entity / entity lists: keep their own top-level tags (Pos, Id), walk the rest unbuilt.
-    return not (len(path) >= 3 and path[-1] != "Pos" and path[-3] in _BULK_LISTS)
+    if len(path) >= 3 and path[-3] in _BULK_LISTS:
+        return path[-1] in _KEPT_IN_ENTRIES
+    return not (len(path) >= 4 and path[-4] in _BULK_LISTS and path[-2] == "nbt")
 
 
 def load_document(source: str | os.PathLike | bytes, limits: ReadLimits | None = None, *,
@@ -167,16 +171,15 @@ def _int(value) -> int | None:
     return int(value) if isinstance(value, int) and getattr(value, "tag_id", 3) in (1, 2, 3, 4) else None
 
 
+BUILD_HINT = ("the server's import takes only Sponge v2 files of at most 4096 cells: `mcb build FILE` builds this "
+              "one through the plugin, and `mcb schem convert FILE -o OUT.schem` converts it")
+
+
 def not_sponge_error(document: Document) -> SchematicError:
-    hints = {
-        "litematica": "convert it to a Sponge v2 .schem (e.g. load it with Litematica and save with WorldEdit "
-                      "'//schem save <name> sponge.2')",
-        "structure": "load the structure in a world with a structure block and save it with WorldEdit "
-                     "'//schem save <name> sponge.2'",
-        "mcedit": "the legacy MCEdit format predates block states; re-save it with WorldEdit as sponge.2",
-        "unknown": "expected a Sponge schematic (root with Version, Width/Height/Length, Palette, BlockData)",
-    }
+    hint = BUILD_HINT if document.kind != "unknown" else (
+        "expected a schematic: Sponge .schem (Version, Width/Height/Length, Palette, BlockData), Litematica "
+        ".litematic, structure .nbt or legacy .schematic")
     keys = ",".join(sorted(document.root)[:6])
     article = "an" if document.label[0] in "uM" else "a"  # an unknown NBT, an MCEdit file
     return SchematicError(f"this is {article} {document.label}, not a Sponge schematic (root keys: {keys})",
-                          rule=f"sponge.format.{document.kind}", pointer="/", hint=hints[document.kind])
+                          rule=f"sponge.format.{document.kind}", pointer="/", hint=hint)

@@ -11,21 +11,21 @@ from pathlib import Path
 from mcb.blocks.transform import MIRROR_AXES, ROTATIONS, RULE_SETS
 from mcb.errors import InputError, UsageError
 from mcb.fileio import is_dash, refuse_input_as_output, regular_file_size
-
-SPONGE_FORMATS = {"v2": 2, "2": 2, "v3": 3, "3": 3}
+from mcb.schematics.outputs import parse_format
 
 
 def check_edit_request(source: Path, *, degrees: int | None, axis: str | None, output: Path | None,
-                       in_place: bool, rules: str, fmt: str | None) -> tuple[Path, str, int | None]:
-    """(the file to write, the rule set, the Sponge version to write or None) for a rotate (``degrees``) or a
-    mirror (``axis``) of ``source``; UsageError/InputError for arguments that cannot work."""
+                       in_place: bool, rules: str, fmt: str | None) -> tuple[Path, str, str | None]:
+    """(the file to write, the rule set, the format to write or None: decided by the output's name and the input)
+    for a rotate (``degrees``) or a mirror (``axis``) of ``source``; UsageError/InputError for arguments that cannot
+    work."""
     if axis is None:
         if degrees not in ROTATIONS or not degrees:  # 0 is no turn (the import's rotation, not an edit)
             raise UsageError(f"--degrees must be 90, 180 or 270, not {degrees}", details={"field": "degrees"})
     elif axis not in MIRROR_AXES:
         raise UsageError(f"--axis must be x or z, not {axis!r}", hint="x swaps east/west, z swaps north/south",
                          details={"field": "axis"})
-    return edit_target(source, output, in_place), rule_set(rules), sponge_version(fmt)  # checked in this order
+    return edit_target(source, output, in_place), rule_set(rules), parse_format(fmt)  # checked in this order
 
 
 def edit_target(source: Path, output: Path | None, in_place: bool) -> Path:
@@ -49,15 +49,6 @@ def edit_target(source: Path, output: Path | None, in_place: bool) -> Path:
                          details={"field": "output"})
     refuse_input_as_output(output, [source], hint="use --in-place to overwrite it on purpose")
     return output
-
-
-def sponge_version(value: str | None) -> int | None:
-    """2 or 3 for ``v2``/``v3`` (or ``2``/``3``); None keeps the input's version."""
-    if value is None:
-        return None
-    if value.lower() not in SPONGE_FORMATS:
-        raise UsageError(f"unknown schematic format {value!r}", hint="use v2 or v3", details={"field": "format"})
-    return SPONGE_FORMATS[value.lower()]
 
 
 def rule_set(value: str) -> str:

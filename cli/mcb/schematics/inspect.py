@@ -1,4 +1,4 @@
-"""Library side of ``mcb schem info`` and ``mcb schem convert``."""
+"""Library side of ``mcb schem info`` and ``mcb schem convert``, for every format."""
 
 from __future__ import annotations
 
@@ -6,14 +6,18 @@ import os
 from collections import Counter
 
 from mcb.blocks.registry import release_name
+from mcb.blocks.state import AIR_STATES
 from mcb.errors import InputError
 from mcb.fileio import writing
-from mcb.schematics.document import load_document
+from mcb.schematics.document import Document, load_document
+from mcb.schematics.formats import from_document
 from mcb.schematics.model import Schematic
 from mcb.schematics.server_rules import check_server_subset
-from mcb.schematics.sponge import refuse_duplicate_names, schematic_from_document
-from mcb.schematics.writer import encode_schematic, write_bytes_atomic
+from mcb.schematics.sponge import refuse_duplicate_names
+from mcb.schematics.writer import write_bytes_atomic
 from mcb.wording import plural
+
+KIND_OF = {"sponge": "sponge", "litematica": "litematic", "structure": "structure", "mcedit": "legacy"}
 
 
 def _server_verdict(source, mc_version, document=None) -> dict:
@@ -27,13 +31,32 @@ def _server_verdict(source, mc_version, document=None) -> dict:
             "target": {"release": registry.release, "data_version": registry.data_version}}
 
 
-def describe_schematic(path: str | os.PathLike, mc_version: str | int | None = None) -> dict:
-    """Everything ``schem info`` shows, as a JSON-ready dict (raises InputError for unreadable input)."""
+def format_label(doc: Document, schem: Schematic) -> str:
+    """``Sponge v2``, ``Litematica v6``, ``structure .nbt``, ``legacy .schematic (Schematica)``."""
+    kind = KIND_OF.get(doc.kind, doc.kind)
+    if kind == "litematic":
+        return f"Litematica v{schem.source.version}"
+    if kind == "structure":
+        return "structure .nbt"
+    if kind == "legacy":
+        return "legacy .schematic" + (f" ({schem.source.producer.title()})" if schem.source.producer else "")
+    return doc.label
+
+
+def describe_schematic(path: str | os.PathLike, mc_version: str | int | None = None, *,
+                       top: int | None = None) -> dict:
+    """Everything ``schem info`` shows, as a JSON-ready dict (raises InputError for unreadable input).
+
+    ``top``: only the ``top`` most common palette states (by cell count); None: all, in palette order.
+    """
+    from mcb.blocks.registry import load_registry
+    from mcb.schematics.upgrade import upgrade_schematic
+
     # Block entities and entities are counted by id: their contents are walked and checked, not built (the
     # validators' read; this model, with only their ids and positions, never leaves this function).
     try:
         doc = load_document(path, fast=True)
-        schem = schematic_from_document(doc)  # refuses a file that is not Sponge
+        schem = from_document(doc)
     except InputError as error:
         if os.path.isfile(path):  # the contents are at fault: say what the server would say of them too
             server = _server_verdict(path, mc_version)
@@ -44,17 +67,20 @@ def describe_schematic(path: str | os.PathLike, mc_version: str | int | None = N
         raise
     src = schem.source
     meta = schem.metadata or {}
-    counts = schem.palette_counts()
+    counts = palette_counts(schem)
+    shown = sorted(counts, key=lambda entry: -entry["count"])[:top] if top else counts
+    _, upgrade = upgrade_schematic(schem, load_registry(mc_version), strict=False)
     return {
         "file": str(path),
-        "format": doc.label,
+        "format": format_label(doc, schem),
+        "kind": KIND_OF.get(doc.kind, doc.kind),
         "version": src.version,
         "nonconforming_v3": src.nonconforming_v3,
         "compressed": src.compressed,
         "bytes": src.compressed_size,
         "inflated_bytes": src.inflated_size,
-        "data_version": schem.data_version,
-        "release": release_name(schem.data_version),
+        "data_version": None if src.data_version_assumed else schem.data_version,
+        "release": None if src.data_version_assumed else release_name(schem.data_version),
         "size": {"width": schem.width, "height": schem.height, "length": schem.length},
         "volume": schem.volume,
         "offset": list(schem.offset),
@@ -62,16 +88,34 @@ def describe_schematic(path: str | os.PathLike, mc_version: str | int | None = N
         "worldedit_offset": list(src.we_offset) if src.we_offset else None,
         "world_origin": list(schem.world_origin) if schem.world_origin else None,
         "producer": src.producer,
-        "non_air_blocks": schem.non_air_count(counts),
-        "palette": [{"state": state, "count": count} for state, count in counts],
+        "regions": src.regions,
+        "palettes": src.palettes,
+        "non_air_blocks": sum(e["count"] for e in counts if e["state"].split("[", 1)[0] not in AIR_STATES),
+        "void_cells": int(schem.void.sum()) if schem.void is not None else 0,
+        "palette_size": len(counts),
+        "palette": shown,
         "block_entities": {"count": len(schem.block_entities),
                            "by_id": dict(schem.block_entity_ids().most_common())},
         "entities": {"count": len(schem.entities), "by_id": dict(Counter(e.id for e in schem.entities).most_common())},
         "biomes": None if schem.biome_palette is None else {
             "palette": list(schem.biome_palette), "layers": int(schem.biomes.shape[0])},
-        "metadata": {k: _plain(v) for k, v in meta.items() if k in ("Name", "Author", "Date", "RequiredMods")},
+        "metadata": {k: _plain(v) for k, v in meta.items()
+                     if k in ("Name", "Author", "Date", "Description", "RequiredMods")},
+        "upgrade": upgrade.to_json(),
         "server": _server_verdict(doc.data, mc_version, doc),
     }
+
+
+def palette_counts(schem: Schematic) -> list[dict]:
+    """``{"state", "count"}`` for every state placed (void cells not counted), in palette order; duplicate
+    strings merged."""
+    from mcb.schematics.upgrade import used_counts
+
+    merged: dict[str, int] = {}
+    for index, count in sorted(used_counts(schem).items()):
+        state = schem.palette[index]
+        merged[state] = merged.get(state, 0) + count
+    return [{"state": state, "count": count} for state, count in merged.items()]
 
 
 def _plain(value):
@@ -86,11 +130,14 @@ def _plain(value):
     return str(value)
 
 
-def conversion_losses(schem: Schematic, version: int) -> list[str]:
-    """What writing ``schem`` as Sponge v2 for the server would drop or what the server would refuse to keep."""
-    if version == 3:
-        return []
-    losses = []
+def conversion_losses(schem: Schematic, fmt: str) -> list[str]:
+    """What writing ``schem`` as ``fmt`` would not carry: for Sponge v2 (the server's format) also what the server
+    would refuse to keep."""
+    from mcb.schematics.outputs import format_losses
+
+    losses = [loss["detail"] for loss in format_losses(schem, fmt) if loss["data"]]
+    if fmt != "sponge2":
+        return losses
     for items, noun, nouns, data in ((schem.block_entities, "block entity", "block entities", "block-entity data"),
                                      (schem.entities, "entity", "entities", "entities")):
         if items:
@@ -99,63 +146,65 @@ def conversion_losses(schem: Schematic, version: int) -> list[str]:
     mods = (schem.metadata or {}).get("RequiredMods")
     if mods:
         losses.append(f"Metadata.RequiredMods {[str(m) for m in mods]}: the server refuses files that require mods")
-    if schem.biome_palette is not None:
-        layered = schem.biomes is not None and schem.biomes.shape[0] > 1 and bool(
-            (schem.biomes != schem.biomes[:1]).any())
-        losses.append("biomes (" + ("3-D biomes do not fit v2's 2-D layout; " if layered else "")
-                      + "the server imports no biomes)")
+    if schem.biome_palette is not None and not any(loss.startswith("3-D biomes") for loss in losses):
+        losses.append("biomes (the server imports no biomes)")
     return losses
 
 
-def _settle_data_version(schem: Schematic, mc_version) -> str:
-    """A v1 file has no DataVersion: use the target release's when every state is valid there, else 1.13.2."""
-    from mcb.blocks.registry import load_registry
-
-    registry = load_registry(mc_version)
-    if all(registry.is_valid(state) for state in schem.palette):
-        schem.data_version = registry.data_version
-        return (f"the file had no DataVersion; every state is valid in {registry.release}, so DataVersion "
-                f"{registry.data_version} was written")
-    return (f"the file had no DataVersion; wrote {schem.data_version} (Minecraft 1.13.2, WorldEdit's assumption) "
-            f"because some states are not valid in {registry.release}")
-
-
-def convert_schematic(source: str | os.PathLike, output: str | os.PathLike, *, version: int = 2,
-                      drop_extras: bool = False, mc_version: str | int | None = None) -> dict:
-    """Rewrite ``source`` as Sponge v2 (server layout, Offset = paste offset) or v3.
-
-    For v2 the conversion refuses (InputError, exit 1) when data would be lost, unless ``drop_extras``; the
-    result says what was dropped and whether the server would now accept the file.
-    """
-    doc = load_document(source)
-    refuse_duplicate_names(doc)
-    schem = schematic_from_document(doc)  # refuses a file that is not Sponge
-    losses = conversion_losses(schem, version)
-    if losses and not drop_extras:
-        raise InputError("conversion to Sponge v2 for the server would lose data: " + "; ".join(losses),
-                         hint="keep everything with --format v3, or drop it on purpose with --drop-extras",
-                         code="schem.convert.lossy", details={"losses": losses})
-    if losses:
+def _drop_extras(schem: Schematic, fmt: str) -> None:
+    if fmt == "sponge2":
         schem.block_entities, schem.entities = [], []
-        schem.biome_palette, schem.biomes = None, None
         if schem.metadata and "RequiredMods" in schem.metadata:
             del schem.metadata["RequiredMods"]
-    notes = []
-    if schem.source.data_version_assumed:
-        notes.append(_settle_data_version(schem, mc_version))
-    payload = encode_schematic(schem, version)
+    if fmt != "sponge3":
+        schem.biome_palette, schem.biomes = None, None
+    if fmt != "structure" and schem.void is not None:
+        schem.void = None  # the cells already hold air
+
+
+def convert_schematic(source: str | os.PathLike, output: str | os.PathLike, *, fmt: str | None = None,
+                      drop_extras: bool = False, mc_version: str | int | None = None,
+                      replace_unknown: str | None = None) -> dict:
+    """Rewrite ``source`` (any format) as ``fmt``: sponge2 (the server's layout, Offset = paste offset; the
+    default for a ``.schem`` output), sponge3, litematic or structure (None: by ``output``'s extension).
+
+    States are upgraded to ``mc_version`` (default: the file's own release; legacy files: the default release),
+    and the result says what the upgrade changed. The conversion refuses (InputError, exit 1) when the target
+    would lose data, unless ``drop_extras``; the result says what was dropped.
+    """
+    from mcb.schematics.formats import encode_any
+    from mcb.schematics.outputs import LABELS, format_losses, output_format
+    from mcb.schematics.upgrade import target_registry, upgrade_schematic
+
+    doc = load_document(source)
+    refuse_duplicate_names(doc)
+    schem = from_document(doc)
+    fmt = output_format(fmt, output, schem, default="sponge2")  # convert's own default: the server's format
+    losses = conversion_losses(schem, fmt)
+    if losses and not drop_extras:
+        raise InputError(f"conversion to {LABELS[fmt]} would lose data: " + "; ".join(losses),
+                         hint=("keep everything with --to sponge3, or drop it on purpose with --drop-extras"
+                               if fmt == "sponge2" else "drop it on purpose with --drop-extras"),
+                         code="schem.convert.lossy", details={"losses": losses})
+    if losses:
+        _drop_extras(schem, fmt)
+    notes = [loss["detail"] for loss in format_losses(schem, fmt) if not loss["data"]]
+    registry = target_registry(schem, mc_version)
+    before = schem.source
+    schem, upgrade = upgrade_schematic(schem, registry, replace_unknown=replace_unknown)
+    payload = encode_any(schem, fmt)
     with writing(output) as target:
         write_bytes_atomic(target, payload)
     result = {
-        "input": str(source), "output": str(target), "from": doc.label, "to": f"Sponge v{version}",
-        "bytes": len(payload), "offset": list(schem.offset),
-        "stored_offset_before": list(schem.source.stored_offset) if schem.source.stored_offset else None,
-        "dropped": losses,
-        "notes": notes,
+        "input": str(source), "output": str(target), "from": format_label(doc, schem), "to": LABELS[fmt],
+        "format": fmt, "bytes": len(payload), "offset": list(schem.offset),
+        "stored_offset_before": list(before.stored_offset) if before.stored_offset else None,
+        "release": registry.release, "dropped": losses, "upgrade": upgrade.to_json(),
+        "notes": notes + upgrade.lines(),
     }
-    if version == 2:
+    if fmt == "sponge2":
         result["server"] = _server_verdict(payload, mc_version)
     return result
 
 
-__all__ = ["describe_schematic", "convert_schematic", "conversion_losses"]
+__all__ = ["describe_schematic", "convert_schematic", "conversion_losses", "palette_counts"]

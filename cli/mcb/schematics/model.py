@@ -77,6 +77,12 @@ class SourceInfo:
     inflated_size: int | None = None
     nonconforming_v3: bool = False      # "v3" fields placed directly in the root (schematic4j fixture)
     data_version_assumed: bool = False  # no DataVersion tag (v1): data_version is WorldEdit's 1.13.2 guess
+    format: str = "sponge"              # sponge | litematic | structure | legacy
+    sub_version: int | None = None      # Litematica SubVersion
+    regions: list[dict] | None = None   # Litematica regions as stored: {name, position, size}
+    palettes: int = 1                   # structure files: how many palettes the file offers (one was read)
+    notes: list[str] = field(default_factory=list)  # what reading had to decide (overlaps, duplicates, ...)
+    conversions: list[dict] = field(default_factory=list)  # legacy files: {change, cells, carried} of the 1.13 read
 
 
 @dataclass

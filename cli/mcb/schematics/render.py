@@ -205,14 +205,15 @@ def write_png(image, path: str | os.PathLike) -> Path:
 def render_png(source, view: str = "both", scale: int | None = None) -> tuple[bytes, dict]:
     """Read a schematic file and render it; (PNG bytes, summary). The MCP tool sends the bytes as an image."""
     from mcb.schematics.document import load_document
-    from mcb.schematics.sponge import refuse_duplicate_names, schematic_from_document
+    from mcb.schematics.formats import from_document
+    from mcb.schematics.sponge import refuse_duplicate_names
 
     # Only blocks are drawn: the validators' read (block-entity and entity contents walked and checked, not built;
     # this model never leaves this function). A tag named twice is refused: a picture of one of the two values
     # would show what the server never imports.
     document = load_document(source, fast=True)
     refuse_duplicate_names(document)
-    schem = schematic_from_document(document)
+    schem = from_document(document)  # any format; void cells hold air, so they are not drawn
     image = render_schematic(schem, view, scale)
     return png_bytes(image), {"input": str(source), "view": view, "width": image.width, "height": image.height,
                               "size": list(schem.size), "non_air": schem.non_air_count()}

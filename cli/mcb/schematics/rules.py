@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 
 import os
+from pathlib import Path
 
 from mcb.errors import InputError, UsageError
 from mcb.reports.model import Diagnostic, FileReport, Severity
@@ -103,6 +104,11 @@ def validate_schematic(source: str | os.PathLike, *, profile: str = "server", mc
             return report
         if profile == "server" and doc.kind == "unknown":  # no better name for it: the server's verdict first
             report.diagnostics += [_from_server(f, file) for f in verdict.findings]
+        if profile != "server" and doc.kind != "unknown":  # the spec profile checks the file as what it is
+            registry, _ = resolve_target(profile, mc_version, report.facts.get("data_version"))
+            report.facts["checked_against"] = {"release": registry.release, "data_version": registry.data_version}
+            report.diagnostics += _other_format(doc, file, registry)
+            return report
         if all(d.rule != error.rule for d in report.diagnostics):
             report.diagnostics.append(_diagnostic(error.rule, Severity.ERROR, error.message, file, "/", error.hint))
         return report
@@ -129,6 +135,44 @@ def validate_schematic(source: str | os.PathLike, *, profile: str = "server", mc
     return report
 
 
+def _other_format(doc: Document, file: str, registry) -> list[Diagnostic]:
+    """A Litematica, structure or legacy file checked as what it is: read into the model, then upgraded to
+    ``registry`` (what a build would do), each finding with its rule."""
+    from mcb.schematics.document import BUILD_HINT
+    from mcb.schematics.formats import from_document
+    from mcb.schematics.upgrade import upgrade_schematic
+
+    try:
+        schem = from_document(doc)
+    except InputError as error:
+        return [_diagnostic(getattr(error, "rule", error.code), Severity.ERROR, error.message, file,
+                            getattr(error, "pointer", None), error.hint)]
+    found = [_diagnostic("schem.format.other", Severity.NOTE, f"this is a {doc.label}", file, "/", BUILD_HINT)]
+    _, upgrade = upgrade_schematic(schem, registry, strict=False)
+    if upgrade.data_version.get("note"):
+        found.append(_diagnostic("schem.data_version.disagrees", Severity.WARNING, upgrade.data_version["note"],
+                                 file, "/"))
+    for entry in upgrade.unknown:
+        found.append(_diagnostic("schem.block.unknown", Severity.ERROR,
+                                 f"{entry['block']} is unknown in Minecraft {registry.release} ({entry['cells']} "
+                                 "cells)", file, "/", "choose its release with --mc-version, or map it when "
+                                 "building or converting with --replace-unknown BLOCK"))
+    for entry in upgrade.dropped_properties:
+        found.append(_diagnostic("schem.state.dropped", Severity.WARNING,
+                                 f"{entry['block']} has no " + ", ".join(entry["properties"]) + f" in Minecraft "
+                                 f"{registry.release} ({entry['cells']} cells): dropped on build or conversion",
+                                 file, "/"))
+    for entry in upgrade.renamed:
+        found.append(_diagnostic("schem.state.renamed", Severity.NOTE,
+                                 f"{entry['from']} was renamed {entry['to']} in {entry['release']} "
+                                 f"({entry['cells']} cells): renamed on build or conversion", file, "/"))
+    for entry in upgrade.conversions:
+        found.append(_diagnostic("legacy.conversion", Severity.NOTE if entry["carried"] else Severity.WARNING,
+                                 f"{entry['change']} ({entry['cells']} cells)", file, "/"))
+    found += [_diagnostic("schem.read.note", Severity.NOTE, note, file, "/") for note in upgrade.notes]
+    return found
+
+
 def _facts(doc: Document) -> dict:
     from mcb.blocks.registry import release_name
 
@@ -142,6 +186,8 @@ def _facts(doc: Document) -> dict:
         facts["release"] = release_name(int(data_version))
     if doc.kind == "sponge" and all(isinstance(body.get(k), int) for k in ("Width", "Height", "Length")):
         facts["size"] = [int(body[k]) & 0xFFFF for k in ("Width", "Height", "Length")]
+    elif doc.kind == "mcedit":
+        facts["data_version"] = 1519  # the 1.13 states its ids are read as
     return facts
 
 
@@ -186,9 +232,11 @@ def _offset_warning(doc: Document, file: str) -> list[Diagnostic]:
 def validate_paths(paths, *, profile: str = "server", mc_version: str | int | None = None,
                    globs: list[str] | None = None, excludes: list[str] | None = None, jobs: int | None = None,
                    progress=None) -> list[FileReport]:
-    """Walk files/directories (default pattern ``*.schem``) and validate each one; ``excludes`` skip files, named
-    or walked, as in recipe lint."""
-    from mcb.reports.runner import check_files, collect_files
+    """Walk files/directories and validate each schematic (every format); ``excludes`` skip files, named or
+    walked, as in recipe lint. Walked files that are not schematics come back as skipped reports; a walk that
+    finds no schematic at all raises InputError naming the folders (a CI job pointed at the wrong folder fails)."""
+    from mcb.reports.runner import check_files
+    from mcb.schematics.walk import mark_not_schematics, nothing_found, walk_schematics
 
     if profile not in PROFILES:
         raise UsageError(f"unknown profile {profile!r}", hint="choose server or spec")
@@ -196,6 +244,10 @@ def validate_paths(paths, *, profile: str = "server", mc_version: str | int | No
         from mcb.blocks.registry import load_registry
 
         load_registry(mc_version)  # a bad --mc-version is a usage error before any file is read
-    files = collect_files(paths, globs or ["*.schem"], exclude=excludes or ())
-    return check_files(files, lambda path: validate_schematic(path, profile=profile, mc_version=mc_version),
-                       jobs=jobs, progress=progress)
+    files, skipped = walk_schematics(paths, globs=globs, excludes=excludes)
+    reports = check_files(files, lambda path: validate_schematic(path, profile=profile, mc_version=mc_version),
+                          jobs=jobs, progress=progress)
+    reports = mark_not_schematics(reports, [p for p in paths if not Path(p).is_dir()])
+    if all(report.skipped for report in reports):
+        raise nothing_found(paths, skipped + reports)
+    return reports + skipped

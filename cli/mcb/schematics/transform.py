@@ -20,7 +20,7 @@ from mcb.blocks.transform import MIRROR_AXES, ROTATIONS, transform_palette
 from mcb.errors import McbError, UsageError
 from mcb.schematics.cells import present_values, used_indices
 from mcb.schematics.model import BlockEntity, Entity, Schematic
-from mcb.schematics.nbt import RAW, TAG_COMPOUND, TAG_FLOAT, Compound, Encoded, Float, IntArray, List, gc_paused
+from mcb.schematics.nbt import RAW, TAG_COMPOUND, TAG_FLOAT, Compound, Encoded, Float, IntArray, List
 
 # Hanging entities: ``Facing`` as a 3-D data value (item frames) and ``facing`` as a 2-D one (paintings).
 _FACING_3D = ("down", "up", "north", "south", "west", "east")
@@ -138,27 +138,20 @@ def _mirroring(schem: Schematic, axis: str) -> _Move:
     return _Move(schem.width, schem.length, mirror=axis)
 
 
-def registry_for(schem: Schematic):
-    """The block registry matching the schematic's DataVersion, or the default release if it has none."""
-    from mcb.blocks.registry import load_registry
-
-    try:
-        return load_registry(schem.data_version if schem.data_version and schem.data_version >= 0 else None)
-    except UsageError:  # older than every packaged block list (e.g. bogus 1.12.2 DataVersions): use the default
-        return load_registry(None)
-
-
 def _apply(schem: Schematic, move: _Move, rules: str, registry,
            contiguous: bool = True) -> tuple[Schematic, list[str]]:
     """(moved schematic, the transformed palette before duplicates were merged). ``contiguous=False``: the moved
     cells may be a view of the input's (for a result that is only written)."""
-    registry = registry if registry is not None else registry_for(schem)
+    if registry is None:
+        from mcb.schematics.upgrade import target_registry
+
+        registry = target_registry(schem)
     transformed = transform_palette(schem.palette, quarter_turns=move.turns, mirror_axis=move.mirror,
                                     rules=rules, registry=registry)
     palette, blocks = _merge_duplicates(transformed, move.array(schem.blocks, contiguous))
     width, length = move.new_size
     biomes = move.array(schem.biomes, contiguous) if schem.biomes is not None else None
-    void = move.array(schem.void, contiguous) if schem.void is not None else None  # cells left as they are
+    void = move.array(schem.void, contiguous) if schem.void is not None else None
     new_offset = move.offset(schem.offset)
     moved = replace(
         schem,
@@ -274,18 +267,21 @@ def _move_entity_data(data, entity_id: str, move: _Move, schem: Schematic):
     return data
 
 
-@gc_paused()  # acyclic trees: collecting would only rescan 10^5 block entities, several times
 def transform_file(source, output, *, degrees: int | None = None, mirror_axis: str | None = None,
-                   rules: str = "vanilla", version: int | None = None, mc_version: str | None = None,
-                   document=None) -> dict:
-    """Read ``source``, rotate or mirror it, write ``output`` atomically; return a summary for the CLI.
+                   rules: str = "vanilla", fmt: str | None = None, mc_version: str | None = None,
+                   replace_unknown: str | None = None, document=None) -> dict:
+    """Read ``source`` (any format), upgrade, rotate or mirror it, write ``output`` atomically; a summary.
 
-    ``version`` (2 or 3) picks the Sponge version written; None keeps the input's. ``mc_version`` picks the block
-    registry; None uses the schematic's DataVersion. ``output`` may equal ``source`` (in-place edit). ``document``:
-    ``source`` already read by :func:`mcb.schematics.document.load_document`.
+    ``fmt`` (sponge2, sponge3, litematic, structure) picks the format written; None: ``output``'s extension, else
+    the input's format. ``mc_version`` picks the release the states are upgraded to and transformed with; None
+    uses the schematic's DataVersion. ``output`` may equal ``source`` (in-place edit). ``document``: ``source``
+    already read by :func:`mcb.schematics.document.load_document`.
     """
     from mcb.schematics.document import load_document
-    from mcb.schematics.sponge import refuse_duplicate_names, schematic_from_document
+    from mcb.schematics.formats import from_document
+    from mcb.schematics.outputs import format_losses, output_format
+    from mcb.schematics.sponge import refuse_duplicate_names
+    from mcb.schematics.upgrade import target_registry, upgrade_schematic
 
     if document is None:
         # Block-entity contents only move with their blocks: kept as their bytes, checked, copied when written
@@ -293,16 +289,17 @@ def transform_file(source, output, *, degrees: int | None = None, mirror_axis: s
         # never leaves this function.
         document = load_document(source, keep=_contents_as_bytes)
     refuse_duplicate_names(document)
-    schem = schematic_from_document(document, compact=True)  # the cells are only moved and written: uint16 fits
+    schem = from_document(document, compact=True)  # the cells are only moved and written: uint16 fits
     document = None  # its tree (a 17 MB BlockData among it) is not needed while the result is encoded
-    # Keep the input's Sponge version; v1 (and unversioned) files are written as v2, the oldest writable one.
-    written_version = version or (schem.source.version if schem.source.version in (2, 3) else 2)
-    if _needs_contents(schem, written_version, mirror_axis, rules):
-        schem = schematic_from_document(load_document(source), compact=True)
-    registry = _registry_option(mc_version) if mc_version else registry_for(schem)
+    written = output_format(fmt, output, schem)
+    if _needs_contents(schem, written, mirror_axis, rules):
+        schem = from_document(load_document(source), compact=True)
+    registry = target_registry(schem, mc_version)
+    schem, upgrade = upgrade_schematic(schem, registry, replace_unknown=replace_unknown)
     move = _mirroring(schem, mirror_axis) if mirror_axis is not None else _rotation(schem, degrees or 0)
     result, transformed = _apply(schem, move, rules, registry, contiguous=False)  # only written, never edited
-    _write_atomically(result, output, written_version)
+    losses = format_losses(result, written)
+    _write_atomically(result, output, written)
     changed = len(set(result.palette) - set(schem.palette))  # states the transform produced anew
     turns = 0 if mirror_axis is not None else (degrees or 0) // 90
     other = "geometric" if rules == "vanilla" else "vanilla"
@@ -315,7 +312,7 @@ def transform_file(source, output, *, degrees: int | None = None, mirror_axis: s
         "axis": mirror_axis,
         "rules": rules,
         "release": registry.release,
-        "format": f"v{written_version}",
+        "format": written,
         "size": list(result.size),
         "offset": list(result.offset),
         "palette_size": len(result.palette),
@@ -324,6 +321,8 @@ def transform_file(source, output, *, degrees: int | None = None, mirror_axis: s
         "entities": len(result.entities),
         "other_rules": other,
         "other_rules_differ": differ,  # used input states the other rule set would transform differently
+        "upgrade": upgrade.to_json(),
+        "losses": losses,
     }
 
 
@@ -334,10 +333,10 @@ def _contents_as_bytes(path: list[str]):
     return True
 
 
-def _needs_contents(schem: Schematic, written_version: int, mirror_axis: str | None, rules: str) -> bool:
+def _needs_contents(schem: Schematic, written: str, mirror_axis: str | None, rules: str) -> bool:
     """Whether this rewrite must look into block-entity contents read as bytes: a v3 ``Data`` compound written
-    inline as v2, or the books of chiseled bookshelves under a geometric mirror."""
-    if written_version == 2 and any(type(be.data) is Encoded for be in schem.block_entities):
+    any other way than as v3, or the books of chiseled bookshelves under a geometric mirror."""
+    if written != "sponge3" and any(type(be.data) is Encoded for be in schem.block_entities):
         return True
     return bool(mirror_axis and rules == "geometric" and any(
         be.id == "minecraft:chiseled_bookshelf" for be in schem.block_entities))
@@ -379,16 +378,10 @@ def rule_set_differences(schem: Schematic, turns: int, mirror_axis: str | None, 
     return sorted({state for state, a, b in zip(palette, mine, theirs) if a != b})
 
 
-def _registry_option(mc_version: str):
-    from mcb.blocks.registry import load_registry
-
-    return load_registry(mc_version)
-
-
-def _write_atomically(schem: Schematic, output, version: int) -> None:
+def _write_atomically(schem: Schematic, output, fmt: str) -> None:
     """The codec writes via a temp file in the same directory + ``os.replace``; refused as every writer refuses."""
     from mcb.fileio import writing
-    from mcb.schematics.sponge import write_schematic
+    from mcb.schematics.formats import write_any
 
     with writing(output) as target:
-        write_schematic(schem, target, version=version)
+        write_any(schem, target, fmt)

@@ -1,0 +1,138 @@
+"""Vanilla structure ``.nbt`` (structure blocks, ``/place template``, datapacks), read into the one model and written.
+
+Facts (spec formats-and-building.md §A.2): ``size`` is a list of three ints; ``palette`` is one list of
+``{Name, Properties?}``, or ``palettes`` a list of them (the game picks one per placement; the first is read unless
+another is asked for); ``blocks`` lists ``{state, pos, nbt?}`` where ``nbt`` is the block entity without x/y/z;
+``entities`` lists ``{pos, blockPos, nbt}``. A position absent from ``blocks``, or holding
+``minecraft:structure_void``, is left unchanged by the game: the model marks it void. The anchor is the (0,0,0) corner.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mcb.schematics.formats.common import Fields, compound_from_state, dense_palette, state_from_compound, without
+from mcb.schematics.model import BlockEntity, Entity, Schematic, SourceInfo
+from mcb.schematics.nbt import TAG_COMPOUND, TAG_LIST, Compound, Double, Int, List, String, tag_type
+
+STRUCTURE_VOID = "minecraft:structure_void"
+AIR = "minecraft:air"
+
+
+def read_structure(doc, palette_index: int = 0) -> Schematic:
+    """The model of a recognised structure document; ``palette_index`` picks one of ``palettes``."""
+    fields = Fields(doc, "structure")
+    root = doc.root
+    data_version = fields.integer(root, "DataVersion", required=False)
+    size = fields.triple(fields.get(root, "size", (TAG_LIST,)), "size")
+    if any(s < 0 for s in size):
+        raise fields.fail(f"size {list(size)} is negative", "size.negative", "size")
+    fields.check_cells(size, "size")
+    width, height, length = size
+    palette, count = _palette(fields, root, palette_index)
+    blocks = np.zeros((height, length, width), dtype=np.int32)
+    void = np.ones((height, length, width), dtype=bool)
+    block_entities: dict[tuple[int, int, int], BlockEntity] = {}
+    repeated = 0
+    for i, entry in enumerate(fields.compounds(root, "blocks")):
+        where = ("blocks", i)
+        state = fields.integer(entry, "state", *where)
+        if not 0 <= state < len(palette):
+            raise fields.fail(f"state {state} is not an index of the palette ({len(palette)} entries)",
+                              "blocks.state", *where, "state")
+        x, y, z = fields.triple(fields.get(entry, "pos", (TAG_LIST,), *where), *where, "pos")
+        if not (0 <= x < width and 0 <= y < height and 0 <= z < length):
+            raise fields.fail(f"block at {x},{y},{z} lies outside the {width} x {height} x {length} size",
+                              "blocks.position", *where, "pos")
+        if not void[y, z, x]:
+            repeated += 1  # the game places the list in order: the later entry wins
+        blocks[y, z, x] = state
+        void[y, z, x] = palette[state] == STRUCTURE_VOID
+        nbt = entry.get("nbt")
+        if nbt is not None:
+            if tag_type(nbt) != TAG_COMPOUND:
+                raise fields.fail("nbt must be a compound", "field.type", *where, "nbt")
+            ident = nbt.get("id")
+            block_entities[(x, y, z)] = BlockEntity((x, y, z), str(ident) if ident is not None else "",
+                                                    without(nbt, "id", "x", "y", "z"))
+        else:
+            block_entities.pop((x, y, z), None)
+    entities = [_entity(fields, entry, i) for i, entry in enumerate(fields.compounds(root, "entities"))]
+    notes = []
+    if repeated:
+        notes.append(f"{repeated} block entries repeat a position: the later entry is read, as the game places them")
+    if count > 1:
+        notes.append(f"the file offers {count} palettes (the game picks one at random per placement): palette "
+                     f"{palette_index} was read")
+    source = SourceInfo(version=None, compressed=doc.stats.compressed, format="structure", palettes=count,
+                        compressed_size=doc.stats.compressed_size, inflated_size=doc.stats.inflated_size,
+                        data_version_assumed=data_version is None, notes=notes)
+    if void.any():  # a void cell holds air: nothing places it, and counts and pictures skip it
+        blocks[void] = _index(palette, AIR)
+    return Schematic(width=width, height=height, length=length, palette=palette, blocks=blocks,
+                     data_version=data_version if data_version is not None else 0,
+                     block_entities=list(block_entities.values()), entities=entities, metadata=Compound(),
+                     source=source, void=void if void.any() else None)
+
+
+def _index(palette: list[str], state: str) -> int:
+    if state not in palette:
+        palette.append(state)
+    return palette.index(state)
+
+
+def _palette(fields: Fields, root, index: int) -> tuple[list[str], int]:
+    if "palette" in root:
+        return [state_from_compound(fields, e, "palette", i)
+                for i, e in enumerate(fields.compounds(root, "palette"))], 1
+    palettes = fields.get(root, "palettes", (TAG_LIST,))
+    if palettes.subtype not in (0, TAG_LIST) or not palettes:
+        raise fields.fail("palettes must be a non-empty list of palettes", "field.type", "palettes")
+    if not 0 <= index < len(palettes):
+        raise fields.fail(f"the file has {len(palettes)} palettes; there is no palette {index}", "palette.index",
+                          "palettes", hint=f"choose 0 to {len(palettes) - 1}")
+    chosen = palettes[index]
+    if chosen.subtype not in (0, TAG_COMPOUND):
+        raise fields.fail("a palette must be a list of compounds", "field.type", "palettes", index)
+    return [state_from_compound(fields, e, "palettes", index, i) for i, e in enumerate(chosen)], len(palettes)
+
+
+def _entity(fields: Fields, entry, i: int) -> Entity:
+    where = ("entities", i)
+    pos = fields.triple(fields.get(entry, "pos", (TAG_LIST,), *where), *where, "pos", floats=True)
+    nbt = fields.get(entry, "nbt", (TAG_COMPOUND,), *where, required=False) or Compound()
+    ident = nbt.get("id")
+    return Entity(pos, str(ident) if ident is not None else "", without(nbt, "id", "Pos"))  # type: ignore[arg-type]
+
+
+# --- writing ---------------------------------------------------------------------------------------------------
+
+def structure_tree(schem: Schematic) -> tuple[str, Compound]:
+    """(root name, root compound) of ``schem`` as a structure: void cells are left out of ``blocks``."""
+    palette, cells = dense_palette(schem.blocks, schem.palette, schem.void)
+    by_pos = {be.pos: be for be in schem.block_entities}
+    flat = cells.ravel()
+    keep = np.ones(flat.size, dtype=bool) if schem.void is None else ~schem.void.ravel()
+    entries = List((), TAG_COMPOUND)
+    width, length = schem.width, schem.length
+    for i in np.flatnonzero(keep).tolist():
+        x, z, y = i % width, (i // width) % length, i // (width * length)
+        entry = Compound(state=Int(int(flat[i])), pos=List([Int(x), Int(y), Int(z)], 3))
+        be = by_pos.get((x, y, z))
+        if be is not None:
+            nbt = Compound(id=String(be.id)) if be.id else Compound()
+            nbt.update(without(be.data or {}, "x", "y", "z", "id"))
+            entry["nbt"] = nbt
+        entries.append(entry)
+    entities = List((), TAG_COMPOUND)
+    for entity in schem.entities:
+        nbt = Compound(id=String(entity.id)) if entity.id else Compound()
+        nbt.update(without(entity.data or {}, "Pos", "id"))
+        block = [Int(int(np.floor(p))) for p in entity.pos]
+        entities.append(Compound(pos=List([Double(p) for p in entity.pos], 6), blockPos=List(block, 3), nbt=nbt))
+    root = Compound(DataVersion=Int(schem.data_version),
+                    size=List([Int(schem.width), Int(schem.height), Int(schem.length)], 3),
+                    palette=List([compound_from_state(s) for s in palette], TAG_COMPOUND),
+                    blocks=entries, entities=entities)
+    return "", root
+

@@ -1,0 +1,82 @@
+"""Which format a schematic is written in, and what that format cannot hold.
+
+    fmt = output_format(requested, output_path, schem)   # --to, else -o's extension, else the input's format
+    losses = format_losses(schem, fmt)                    # what writing it as fmt would not carry, with counts
+
+Writers live with their formats (:mod:`mcb.schematics.formats`); commands and MCP tools choose and report here.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+from typing import TYPE_CHECKING
+
+from mcb.errors import UsageError
+
+if TYPE_CHECKING:  # argument checks import this module before any file is read: no numpy here
+    from mcb.schematics.model import Schematic
+
+FORMATS = ("sponge2", "sponge3", "litematic", "structure")
+_ALIASES = {"v2": "sponge2", "2": "sponge2", "v3": "sponge3", "3": "sponge3", "litematica": "litematic",
+            "nbt": "structure"}
+_BY_EXTENSION = {".litematic": "litematic", ".nbt": "structure"}
+LABELS = {"sponge2": "Sponge v2", "sponge3": "Sponge v3", "litematic": "Litematica", "structure": "structure .nbt"}
+
+
+def parse_format(value: str | None) -> str | None:
+    """``sponge2|sponge3|litematic|structure`` (``v2``/``v3`` too); None stays None (decided later)."""
+    if value is None:
+        return None
+    fmt = _ALIASES.get(value.lower(), value.lower())
+    if fmt not in FORMATS:
+        raise UsageError(f"unknown schematic format {value!r}", hint="use sponge2, sponge3, litematic or structure",
+                         details={"field": "format"})
+    return fmt
+
+
+def output_format(requested: str | None, output, schem: Schematic, *, default: str | None = None) -> str:
+    """The format to write: ``requested``, else what ``output``'s extension names, else ``default``, else the
+    input's own format (a legacy file, which mcb does not write, becomes Sponge v3)."""
+    if requested is not None:
+        return requested
+    suffix = PurePath(str(output)).suffix.lower() if output is not None and str(output) != "-" else ""
+    if suffix == ".schematic":
+        raise UsageError("mcb does not write legacy .schematic files (Minecraft 1.12 and older)",
+                         hint="write .schem (Sponge), .litematic or .nbt (structure), or choose with --to",
+                         details={"field": "output"})
+    if suffix in _BY_EXTENSION:
+        return _BY_EXTENSION[suffix]
+    if default is not None:
+        return default
+    source = schem.source
+    if source.format == "sponge":
+        return "sponge3" if source.version == 3 or source.nonconforming_v3 else "sponge2"
+    if source.format in ("litematic", "structure") and suffix != ".schem":
+        return source.format
+    return "sponge3"
+
+
+def format_losses(schem: Schematic, fmt: str) -> list[dict]:
+    """What ``fmt`` cannot hold of ``schem``: ``{"what", "count", "detail", "data"}`` each (an empty list:
+    nothing). ``data`` False marks what changes no block (the anchor): a conversion says it, and refuses only
+    for the rest."""
+    import numpy as np
+
+    losses = []
+    void = int(np.count_nonzero(schem.void)) if schem.void is not None else 0
+    if void and fmt != "structure":
+        losses.append({"what": "void cells", "count": void, "data": True,
+                       "detail": f"{void} cells the file leaves unchanged are written as air ({LABELS[fmt]} has no "
+                                 "'leave unchanged' cell)"})
+    if fmt == "structure" and any(schem.offset):
+        losses.append({"what": "anchor", "count": 1, "data": False,
+                       "detail": f"the paste offset {', '.join(map(str, schem.offset))} is not kept: a structure "
+                                 "is placed from its corner"})
+    if schem.biome_palette is not None and schem.biomes is not None:
+        if fmt in ("litematic", "structure"):
+            losses.append({"what": "biomes", "count": len(schem.biome_palette), "data": True,
+                           "detail": f"biomes are not written ({LABELS[fmt]} has none)"})
+        elif fmt == "sponge2" and schem.biomes.shape[0] > 1 and bool((schem.biomes != schem.biomes[:1]).any()):
+            losses.append({"what": "biomes", "count": len(schem.biome_palette), "data": True,
+                           "detail": "3-D biomes keep only their lowest layer (Sponge v2 biomes are 2-D)"})
+    return losses
