@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mcb.blocks.state import AIR_STATES, BlockStateError
+from mcb.blocks.state import AIR_STATES
 from mcb.building.passes import build_pass, partner_offset
 from mcb.errors import InputError, UsageError
 from mcb.wording import plural, shown
@@ -116,11 +116,10 @@ def load_placement(path: str | os.PathLike, options: PlacementOptions, registry=
         schem = rotate_schematic(schem, options.rotation)
     registry = registry if registry is not None else load_registry(None)
     try:
-        schem, report = upgrade_schematic(schem, registry)
-    except BlockStateError as error:
-        raise InputError(f"{shown(path)}: {error.message}", code=error.code,
-                         hint=f"the block is not in Minecraft {registry.release}; `mcb schem validate {shown(path)}` "
-                         "lists every such state") from None
+        schem, report = upgrade_schematic(schem, registry, canonical=True)
+    except InputError as error:
+        error.message = f"{shown(path)}: {error.message}"
+        raise
     states = list(schem.palette)
     air = np.array([s in AIR_STATES for s in states], dtype=bool)
     placed = ~air if options.skip_air else np.ones(len(states), dtype=bool)

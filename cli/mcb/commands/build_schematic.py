@@ -46,8 +46,8 @@ def run_schematic_build(ctx, term, file: str | None, *, target: str | None, rota
                                skip_air=skip_air, keep_existing=keep_existing, drop_extras=drop_extras)
     with open_client(ctx, term) as client:
         placement = load_placement(file, options)
-        for note in (placement.upgrade.notes if placement.upgrade is not None else []):
-            term.warn(note)
+        for line in (placement.upgrade.lines() if placement.upgrade is not None else []):
+            term.info(f"{shown(file)}: {line}")
         if placement.dropped:
             term.warn(f"--drop-extras: {_extras(placement.dropped)} of {shown(file)} are not built")
         identity = build_id or build_identity(client.server, client.project_id, client.player_id,
