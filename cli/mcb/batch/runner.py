@@ -84,13 +84,21 @@ class BatchRunner:
         self.on_view = on_view  # (step name, mcb.client.progress.ProgressView) for steps of many plans
         from mcb.batch.plans import StopRequest
 
-        self.stop = stop or StopRequest()  # Ctrl-C: stop at the next plan boundary (steps of many plans)
+        self.stop = stop or StopRequest()  # Ctrl-C: stop at the next plan boundary; twice: cancel the operation
         self.context = StepContext(client=client, base_dir=batch.path.parent, operation_of=state.operation_of)
 
     def run(self) -> BatchReport:
         reports: list[StepReport] = []
         stopped = False
         for index, step in enumerate(self.batch.steps):
+            if not stopped and self.stop.stop:  # Ctrl-C: the step under way finished; start no other
+                from mcb.client.errors import Interrupted
+
+                reports.append(StepReport(step.name, step.kind, "not_run", error=Interrupted(
+                    f"stopped before step {step.name!r}", code="batch_stopped",
+                    hint="run the same command again: it goes on from this step")))
+                stopped = True
+                continue
             if stopped:
                 reports.append(StepReport(step.name, step.kind, "not_run"))
                 continue
@@ -167,10 +175,16 @@ class BatchRunner:
         else:
             started = None
             self._event("resume", name, {"operation_id": record["operation_id"]})
-        final = wait_for_operation(
-            self.client, record["operation_id"], timeout=self.wait_timeout, interval=self.interval, first=started,
-            on_progress=(lambda status: self._progress(name, status)) if self._progress else None,
-        )
+        cancel_sent = []
+
+        def on_status(status) -> None:
+            if self.stop.cancel and not cancel_sent and not status.terminal:  # Ctrl-C twice: stop this one too
+                cancel_sent.append(self.client.operation_cancel(status.operation_id))
+            if self._progress:
+                self._progress(name, status)
+
+        final = wait_for_operation(self.client, record["operation_id"], timeout=self.wait_timeout,
+                                   interval=self.interval, first=started, on_progress=on_status)
         phase = "done" if final.status == "applied" else "failed"
         record = self.state.update(name, phase=phase, status=final.wire(), result=final.status)
         self._event("finished", name, {"status": final.status, "written": final.written,

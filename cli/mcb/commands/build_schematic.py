@@ -136,7 +136,7 @@ def _dry_run(term, client, placement, identity: str, capacity: int, context) -> 
 
 # -- the build ------------------------------------------------------------------------------------------------------
 @contextlib.contextmanager
-def _ctrl_c(stop, term):
+def ctrl_c(stop, term):
     """Ctrl-C once: stop at the next plan boundary; twice: cancel the running operation too; a third time: now."""
     def handler(signum, frame) -> None:
         stop.press()
@@ -178,7 +178,7 @@ def _build(term, client, file: str, placement, options, identity: str, state_pat
         restart_finished(state)
         term.info(f"build {identity}: {shown(file)} at {','.join(map(str, options.target))} "
                   f"(state {shown(state_path)})")
-        with term.operation_progress(f"build {identity}") as bar, _ctrl_c(stop, term):
+        with term.operation_progress(f"build {identity}") as bar, ctrl_c(stop, term):
             runner = BatchRunner(client, batch, state, retry_failed=True, wait_timeout=wait_timeout, interval=0.1,
                                  on_event=lambda event, name, details: _event(term, event, details),
                                  on_view=lambda name, view: bar.show(view), stop=stop)
@@ -241,7 +241,7 @@ def _undo(term, client, identity: str, state_path: Path, yes: bool, wait_timeout
                                  default=False, err=True):
                 raise InputError("nothing was undone (not confirmed)", code="not_confirmed",
                                  hint="add --yes to undo without asking")
-        with term.operation_progress(f"undo {identity}") as bar, _ctrl_c(stop, term):
+        with term.operation_progress(f"undo {identity}") as bar, ctrl_c(stop, term):
             result = undo_build(client, state, wait_timeout=wait_timeout, interval=0.1, stop=stop,
                                 on_view=bar.show, on_event=lambda event, details: _event(term, event, details))
     data = {"build_id": identity, "undone_operations": result["undone"], "restored": result["written"],
