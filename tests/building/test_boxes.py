@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcb.building.boxes import merge_boxes, prepare_params, request_size
+from mcb.client.transport import encode_envelope
 
 NAMES = ["minecraft:air", "minecraft:stone", "minecraft:oak_stairs[facing=north,half=bottom,shape=straight,"
          "waterlogged=false]", "minecraft:chest[facing=west,type=left,waterlogged=false]"]
@@ -53,7 +54,12 @@ def test_the_request_size_is_an_upper_bound(data, more):
     params = prepare_params(boxes, x, y, z, have, snapshots, NAMES)
     envelope = {"method": "build_prepare", "params": {**params, "player_id": "console", "project_id": "default"},
                 "requestId": "0" * 36}
-    real = len(json.dumps(envelope, separators=(",", ":")).encode())
+    real = len(encode_envelope(envelope))
+    body = json.loads(encode_envelope(envelope))["params"]  # the JSON text is what the dicts would have been
+    assert len(body["expected_blocks"]) == len(x) and len(body["recipe"]["operations"]) == len(boxes)
+    assert [e.get("snapshot_id") for e in body["expected_blocks"]] == [
+        snapshots.get((e["pos"]["x"], e["pos"]["y"], e["pos"]["z"])) for e in body["expected_blocks"]]
+    assert [NAMES.index(e["state"]) for e in body["expected_blocks"]] == have.tolist()
     lengths = np.array([len(n) for n in NAMES])
     assert request_size(boxes, x, y, z, have, len(snapshots), lengths) >= real
 

@@ -3,6 +3,7 @@ number of times, never makes a second operation for a plan, and never writes a p
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -33,7 +34,7 @@ class EditingClient(McbClient):
         summary = super().build_prepare(recipe, **kwargs)
         self.prepares += 1
         if self.prepares in self.edits or "always" in self.edits:
-            pos = kwargs["expected_blocks"][-1]["pos"]
+            pos = json.loads(kwargs["expected_blocks"])[-1]["pos"]
             state = ("minecraft:gold_block", "minecraft:diamond_block")[self.prepares % 2]  # a change every time
             self.call("test_set_blocks", {"blocks": [{"pos": pos, "state": state}]}, admin=True, scoped=False)
             self.edited.append(pos)

@@ -28,7 +28,8 @@ def test_texas_on_empty_land_is_14_plans_under_a_mebibyte_from_summary_reads_onl
     assert [len(p) for p in plans] == [4096] * 13 + [54273 - 13 * 4096]
     assert max(p.size for p in plans) < 1_000_000
     counter = planner.walker.counter
-    assert counter.blocks == 0 and counter.summary == planner.tiles_read  # empty land: nothing but summaries
+    # empty land: one summary read per tile, whatever number of passes visits it, and nothing else
+    assert counter.blocks == 0 and counter.summary == len(planner.walker.tiles) < planner.tiles_read
 
 
 def test_a_tile_with_blocks_is_read_in_detail_only_there(wide_client, wide_server):
@@ -37,7 +38,7 @@ def test_a_tile_with_blocks_is_read_in_detail_only_there(wide_client, wide_serve
                      admin=True, scoped=False)
     planner = BuildPlanner(wide_client, placement)
     plans = all_plans(planner)
-    assert 1 <= planner.walker.counter.blocks <= 3  # that one tile, once per pass it has cells of
+    assert 1 <= planner.walker.counter.blocks <= 3  # that one tile, once for each pass with cells there
     replaced = sum((p.replaced(planner.table) for p in plans), start=__import__("collections").Counter())
     expected_there = placement.states[int(placement.blocks[6, 5, 7])]
     assert dict(replaced) == ({} if expected_there == "minecraft:gold_block" else {"minecraft:gold_block": 1})

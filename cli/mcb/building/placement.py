@@ -103,12 +103,18 @@ def file_digest(data: bytes) -> str:
 def load_placement(path: str | os.PathLike, options: PlacementOptions, registry=None) -> Placement:
     """Read, check (extras), mirror, rotate and upgrade a schematic file for ``options``."""
     from mcb.blocks.registry import load_registry
-    from mcb.schematics.formats import read_any
+    from mcb.schematics.document import load_document
+    from mcb.schematics.formats import from_document
     from mcb.schematics.transform import mirror_schematic, rotate_schematic
     from mcb.schematics.upgrade import upgrade_schematic
 
     data = Path(path).read_bytes()
-    schem = read_any(data)
+    # A build places block states only: the contents of block entities and entities are walked (and checked) but
+    # not kept, except in legacy files, whose 1.12 block entities still carry parts of block states.
+    document = load_document(data, fast=True)
+    if document.kind == "mcedit":
+        document = load_document(data)
+    schem = from_document(document)
     dropped = _check_extras(schem, str(path), options.drop_extras)
     if options.mirror:
         schem = mirror_schematic(schem, options.mirror)

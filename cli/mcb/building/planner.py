@@ -65,6 +65,7 @@ class BuildPlanner:
         self.position = tuple(cursor)
         self.pending: list[tuple[Cursor, Changes]] = []
         self.serial = 0
+        self.walker.forget()
 
     @property
     def done(self) -> bool:

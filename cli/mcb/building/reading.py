@@ -75,8 +75,16 @@ def read_box(client, table: StateTable, lo: Vec3, hi: Vec3, counter: ReadCounter
     volume = shape[0] * shape[1] * shape[2]
     if volume > MAX_READ_CELLS:
         raise ValueError(f"read of {volume} cells")
-    params = {"min": _pos(lo), "max": _pos(hi), "detail": "summary"}
-    summary = client.call("region_inspect", params)
+    uniform = read_uniform(client, table, lo, hi, counter)
+    if uniform is not None:
+        return WorldRead(lo, hi, np.full(shape, uniform, dtype=np.int32), requests=1)
+    return read_blocks(client, table, lo, hi, counter)
+
+
+def read_uniform(client, table: StateTable, lo: Vec3, hi: Vec3, counter: ReadCounter | None = None) -> int | None:
+    """The one state (code) of a box that holds one state without a block entity, from a ``summary`` read; None
+    when it holds more (or a block entity, whose snapshot id only a ``blocks`` read gives)."""
+    summary = client.call("region_inspect", {"min": _pos(lo), "max": _pos(hi), "detail": "summary"})
     if counter is not None:
         counter.summary += 1
     palette = summary.get("palette") if isinstance(summary, dict) else None
@@ -85,9 +93,15 @@ def read_box(client, table: StateTable, lo: Vec3, hi: Vec3, counter: ReadCounter
     if len(palette) == 1:
         (state,) = palette
         if not has_block_entity(state.partition("[")[0]):
-            return WorldRead(lo, hi, np.full(shape, table.code(state), dtype=np.int32), requests=1)
-    params["detail"] = "blocks"
-    answer = client.call("region_inspect", params)
+            return table.code(state)
+    return None
+
+
+def read_blocks(client, table: StateTable, lo: Vec3, hi: Vec3, counter: ReadCounter | None = None) -> WorldRead:
+    """Every state of a box (at most 4096 cells) with ``blocks`` detail, and the block entities' snapshot ids."""
+    shape = (hi[1] - lo[1] + 1, hi[2] - lo[2] + 1, hi[0] - lo[0] + 1)
+    volume = shape[0] * shape[1] * shape[2]
+    answer = client.call("region_inspect", {"min": _pos(lo), "max": _pos(hi), "detail": "blocks"})
     blocks = answer.get("blocks") if isinstance(answer, dict) else None
     if not isinstance(blocks, list) or len(blocks) != volume:
         raise ServerError(f"region_inspect: expected {volume} blocks, got "

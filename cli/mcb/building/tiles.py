@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mcb.building.passes import PASS_NAMES
-from mcb.building.reading import ReadCounter, StateTable, WorldRead, read_box
+from mcb.building.reading import ReadCounter, StateTable, WorldRead, read_blocks, read_box, read_uniform
 
 TILE = 16
 Vec3 = tuple[int, int, int]
@@ -91,7 +91,7 @@ def tile_grid(placement, size: int = TILE) -> list[Tile]:
 class TileWalker:
     """Reads and diffs tiles of one placement against the world behind ``client``."""
 
-    def __init__(self, client, placement, table: StateTable | None = None, *, ignore: frozenset = frozenset()):
+    def __init__(self, client, placement, table: StateTable | None = None):
         self.client = client
         self.placement = placement
         self.table = table or StateTable()
@@ -100,7 +100,7 @@ class TileWalker:
         self.counter = ReadCounter()
         self.has_pairs = bool(placement.partner.any())
         self.pass_counts = self._pass_counts()
-        self.ignore = ignore  # block names (no properties) verify leaves out
+        self.uniform: dict[int, int] = {}  # tile index -> the one state a summary read found there
 
     def _pass_counts(self) -> np.ndarray:
         """Placed cells of each pass in each tile, and of them the non-air ones ((2, tiles, 3))."""
@@ -187,8 +187,8 @@ class TileWalker:
         box = _bbox(mask)
         (by0, bz0, bx0), (by1, bz1, bx1) = box
         ox, oy, oz = placement.origin
-        world = self.read((ox + tile.lo[0] + bx0, oy + tile.lo[1] + by0, oz + tile.lo[2] + bz0),
-                          (ox + tile.lo[0] + bx1 - 1, oy + tile.lo[1] + by1 - 1, oz + tile.lo[2] + bz1 - 1))
+        world = self.read_tile(tile, (ox + tile.lo[0] + bx0, oy + tile.lo[1] + by0, oz + tile.lo[2] + bz0),
+                               (ox + tile.lo[0] + bx1 - 1, oy + tile.lo[1] + by1 - 1, oz + tile.lo[2] + bz1 - 1))
         sub_mask = mask[by0:by1, bz0:bz1, bx0:bx1]
         want = self.want_codes[placement.blocks[ys, zs, xs][by0:by1, bz0:bz1, bx0:bx1]]
         changed = sub_mask & (world.codes != want)
@@ -246,6 +246,25 @@ class TileWalker:
 
     def read(self, lo: Vec3, hi: Vec3) -> WorldRead:
         return read_box(self.client, self.table, lo, hi, self.counter)
+
+    def read_tile(self, tile: Tile, lo: Vec3, hi: Vec3) -> WorldRead:
+        """The world in ``lo .. hi`` (inside ``tile``): a summary of the whole tile first — one state there
+        answers every later pass too, since no pass writes another's positions — then blocks where needed."""
+        shape = (hi[1] - lo[1] + 1, hi[2] - lo[2] + 1, hi[0] - lo[0] + 1)
+        code = self.uniform.get(tile.index)
+        if code is None:
+            ox, oy, oz = self.placement.origin
+            code = read_uniform(self.client, self.table, (ox + tile.lo[0], oy + tile.lo[1], oz + tile.lo[2]),
+                                (ox + tile.hi[0] - 1, oy + tile.hi[1] - 1, oz + tile.hi[2] - 1), self.counter)
+            if code is not None:
+                self.uniform[tile.index] = code
+        if code is not None:
+            return WorldRead(lo, hi, np.full(shape, code, dtype=np.int32))
+        return read_blocks(self.client, self.table, lo, hi, self.counter)
+
+    def forget(self) -> None:
+        """Read afresh from now on (after the world changed under a plan)."""
+        self.uniform.clear()
 
 
 def _take(changes: Changes, order: np.ndarray) -> Changes:
