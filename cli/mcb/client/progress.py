@@ -107,9 +107,15 @@ class RateClock:
         return ProgressView(done=done, total=total, rate=rate, eta=None if eta is None else max(0.0, eta), **fields)
 
 
-def operation_view(tracker: OperationTracker, clock: RateClock, status) -> ProgressView:
-    """The view of a single operation's wait."""
-    fraction = tracker.update(status)
-    total = status.total_changes or None
-    return clock.view(fraction * (total or 0), total, written=status.written, phase=tracker.phase,
-                      operation_id=status.operation_id)
+class OperationViews:
+    """``views(status) -> ProgressView`` for waits on one operation after another (each with its own tracker)."""
+
+    def __init__(self):
+        self._seen: dict[str, tuple[OperationTracker, RateClock]] = {}
+
+    def __call__(self, status) -> ProgressView:
+        tracker, clock = self._seen.setdefault(status.operation_id, (OperationTracker(), RateClock()))
+        fraction = tracker.update(status)
+        total = status.total_changes or None
+        return clock.view(fraction * (total or 0), total, written=status.written, phase=tracker.phase,
+                          operation_id=status.operation_id)

@@ -71,13 +71,12 @@ def batch(
             state_path.replace(backup)
             term.warn(f"previous state moved to {backup}; every step runs again")
         state = BatchState.load(state_path, server=client.server, project_id=client.project_id)
-        from mcb.client.progress import OperationTracker, RateClock, operation_view
+        from mcb.client.progress import OperationViews
 
-        trackers: dict = {}
+        views = OperationViews()
         with term.operation_progress("batch") as bar:
             def on_progress(name: str, status) -> None:
-                tracker, clock = trackers.setdefault(status.operation_id, (OperationTracker(), RateClock()))
-                bar.show(operation_view(tracker, clock, status))
+                bar.show(views(status))
 
             from mcb.batch.plans import StopRequest
             from mcb.commands.build_schematic import ctrl_c

@@ -22,7 +22,7 @@ def _complete_format(incomplete: str) -> list[str]:
 @summarised("schematic_export")
 def export(
     ctx: typer.Context,
-    name: Annotated[str | None, typer.Argument(help="Asset name (1..64 printable characters); with -o, the name stored in the file (optional).")] = None,
+    name: Annotated[str | None, typer.Argument(metavar="NAME", help="Asset name (1..64 printable characters); with -o, the name stored in the file (optional).")] = None,
     min_: Annotated[str | None, typer.Option("--min", metavar="X,Y,Z", help="Lowest corner x,y,z.")] = None,
     max_: Annotated[str | None, typer.Option("--max", metavar="X,Y,Z", help="Highest corner x,y,z.")] = None,
     origin: Annotated[str | None, typer.Option("--origin", metavar="X,Y,Z", help="Anchor x,y,z (default: --min).")] = None,
@@ -40,7 +40,8 @@ def export(
 
         mcb export --min -64,64,-64 --max 63,81,63 -o house.schem
 
-        mcb export --min 0,64,0 --max 40,90,40 -o tower.litematic --format litematic
+        mcb export --min 0,64,0 --max 40,90,40 -o tower.litematic \\
+            --format litematic
 
         mcb export "gate house" --min 0,64,0 --max 8,72,8
     """

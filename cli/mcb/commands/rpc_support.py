@@ -183,15 +183,15 @@ def wait_with_progress(term, client, operation_id: str, *, timeout: float, inter
     waiting (``rerun``, e.g. "the same `mcb build` command", is offered as well).
     """
     from mcb.client.errors import Interrupted
-    from mcb.client.progress import OperationTracker, RateClock, operation_view
+    from mcb.client.progress import OperationViews
     from mcb.client.workflow import wait_for_operation
 
     last = {"status": first}
-    tracker, clock = OperationTracker(), RateClock()
+    views = OperationViews()
     with term.operation_progress(f"operation {operation_id[:8]}") as bar:
         def on_progress(status) -> None:
             last["status"] = status
-            bar.show(operation_view(tracker, clock, status))
+            bar.show(views(status))
 
         try:
             return wait_for_operation(client, operation_id, timeout=timeout, interval=interval,

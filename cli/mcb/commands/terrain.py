@@ -275,8 +275,15 @@ def _prepare_all(term, client, terrain_id, recipe_obj, state, start, apply, wait
         progress = positions_written(status.get("written"), status.get("total_changes"), status.get("processed"))
         term.info(f"tile {index}: {report.result}" + (f" ({progress})" if status.get("written") is not None else ""))
 
-    summary = run_all_tiles(client, terrain_id, state_path, recipe=recipe_obj, start=start, dry_run=not apply,
-                            on_tile=on_tile, wait_timeout=wait_timeout)
+    from mcb.client.progress import OperationViews
+
+    views = OperationViews()
+    with term.operation_progress("terrain") as bar:
+        def on_progress(name: str, status) -> None:
+            bar.show(views(status))
+
+        summary = run_all_tiles(client, terrain_id, state_path, recipe=recipe_obj, start=start, dry_run=not apply,
+                                on_tile=on_tile, wait_timeout=wait_timeout, on_progress=on_progress)
     error = summary.pop("error")
     if not apply:
         summary.pop("state_file")

@@ -32,7 +32,9 @@ def verify(
 
         mcb verify ship.schem --target 0,64,0
 
-        mcb verify ship.schem --target 0,64,0 --rotation 90 --ignore grass_block --json
+        mcb verify ship.schem --target 0,64,0 --rotation 90 --json
+
+        mcb verify ship.schem --target 0,64,0 --ignore grass_block
 
         mcb verify ship.schem --target 0,64,0 --format junit > verify.xml
     """
