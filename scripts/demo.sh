@@ -21,12 +21,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Keep the demo away from the user's own config and data.
-export XDG_CONFIG_HOME="$WORK/config" XDG_DATA_HOME="$WORK/data"
+# Keep the demo away from the user's own config, data and state: every per-user folder mcb may use (XDG on Linux,
+# HOME on macOS and elsewhere) is a temporary one, removed at the end.
+export HOME="$WORK/home" XDG_CONFIG_HOME="$WORK/config" XDG_DATA_HOME="$WORK/data" XDG_STATE_HOME="$WORK/state" \
+  XDG_CACHE_HOME="$WORK/cache"
 unset MCB_SERVER MCB_PROFILE MCB_TOKEN MCB_AGENT_TOKEN MCB_PLAYER_ID MCB_PROJECT_ID
 
-# Pictures and files the demo makes stay here for you to look at.
-OUT="${DEMO_OUT:-$ROOT/demo-output}"
+# Pictures and files the demo makes stay here for you to look at (out/ is git-ignored).
+OUT="${DEMO_OUT:-$ROOT/out/demo}"
 mkdir -p "$OUT"
 
 heading "start mcb serve (temporary data folder, free port, a spectator camera account)"

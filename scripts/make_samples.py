@@ -1,6 +1,6 @@
 """Generate the sample schematics in ``schematics/`` with mcb's own writer (used by the README demo and tests).
 
-    .venv/bin/python scripts/make_samples.py          # rewrite schematics/*.schem
+    .venv/bin/python scripts/make_samples.py          # rewrite the samples in schematics/
     .venv/bin/python scripts/make_samples.py --check  # exit 1 if a committed sample differs from a fresh build
 
 Every state is canonicalised against the 26.2 registry, so the server-profile samples validate cleanly.
@@ -145,6 +145,104 @@ def hut_v3() -> Schematic:
     return g.schematic("Hut (Sponge v3)")
 
 
+def watchtower_litematic() -> bytes:
+    """A Litematica file as Litematica saves one: two regions (the tower's, saved with a negative Size as when the
+    selection was made from its top corner, and a porch), a chest with items, entries packed across longs."""
+    import gzip
+
+    from mcb.schematics.formats.litematic import bits_for, pack_indices
+    from mcb.schematics.formats.common import compound_from_state
+    from mcb.schematics.nbt import Int, Long, NumericArray, TAG_COMPOUND, TAG_LONG_ARRAY
+    from mcb.schematics.writer import encode_nbt
+
+    def region(position, size, grid: Grid, entities=()):
+        bits = bits_for(len(grid.palette))
+        words = pack_indices(grid.cells.ravel().astype(np.int64), bits)
+        xyz = lambda v: Compound(x=Int(v[0]), y=Int(v[1]), z=Int(v[2]))  # noqa: E731
+        return Compound(Position=xyz(position), Size=xyz(size),
+                        BlockStatePalette=List([compound_from_state(p) for p in grid.palette], TAG_COMPOUND),
+                        BlockStates=NumericArray(TAG_LONG_ARRAY, words.astype(">i8").tobytes()),
+                        TileEntities=List(list(entities), TAG_COMPOUND), Entities=List((), TAG_COMPOUND),
+                        PendingBlockTicks=List((), TAG_COMPOUND), PendingFluidTicks=List((), TAG_COMPOUND))
+
+    tower = Grid(5, 12, 5)  # cells from the region's minimum corner
+    tower.fill(0, 0, 0, 4, 0, 4, "minecraft:stone_bricks")
+    for x, z in ((0, 0), (4, 0), (0, 4), (4, 4)):
+        tower.fill(x, 1, z, x, 9, z, "minecraft:spruce_log[axis=y]")
+    tower.fill(1, 1, 0, 3, 9, 0, "minecraft:cobblestone_wall")
+    tower.fill(0, 10, 0, 4, 10, 4, "minecraft:spruce_planks")
+    tower.fill(1, 1, 1, 3, 9, 3, "minecraft:air")
+    for y in range(1, 10):
+        tower.set(2, y, 3, "minecraft:ladder[facing=north]")
+    tower.set(1, 11, 1, "minecraft:lantern")
+    tower.set(3, 11, 3, "minecraft:chest[facing=west]")
+    porch = Grid(5, 1, 3)
+    porch.fill(0, 0, 0, 4, 0, 2, "minecraft:spruce_slab[type=bottom]")
+    porch.set(2, 0, 0, "minecraft:spruce_stairs[facing=north]")
+    loot = Compound(x=Int(3), y=Int(11), z=Int(3), id=String("minecraft:chest"), Items=List([Compound(
+        Slot=Byte(0), id=String("minecraft:spyglass"), count=Int(1))], TAG_COMPOUND))
+    regions = Compound({
+        # saved from the top corner: Position is the far corner and Size runs back (negative on every axis)
+        "Tower": region((4, 11, 4), (-5, -12, -5), tower, [loot]),
+        "Porch": region((0, 0, 5), (5, 1, 3), porch),
+    })
+    metadata = Compound(Name=String("Watchtower"), Author=String("mcb"), Description=String("a sample"),
+                        RegionCount=Int(2), TotalVolume=Int(5 * 12 * 5 + 15), TotalBlocks=Int(0),
+                        EnclosingSize=Compound(x=Int(5), y=Int(12), z=Int(8)), TimeCreated=Long(DATE_MS),
+                        TimeModified=Long(DATE_MS))
+    root = Compound(MinecraftDataVersion=Int(REGISTRY.data_version), Version=Int(7), SubVersion=Int(1),
+                    Metadata=metadata, Regions=regions)
+    return gzip.compress(encode_nbt(root, ""), mtime=0)
+
+
+def cabin_schematic() -> bytes:
+    """A legacy .schematic as MCEdit/Schematica saved them (Minecraft 1.12): numeric ids and data values, a door
+    in two halves, a blue bed and a potted allium whose colour and plant sit in block entities, a stone slab and
+    a wall sign (renamed since), a chest."""
+    import gzip
+
+    from mcb.schematics.nbt import ByteArray, Int, Short, TAG_COMPOUND
+    from mcb.schematics.writer import encode_nbt
+
+    width, height, length = 7, 5, 6
+    ids = np.zeros((height, length, width), dtype=np.uint8)
+    data = np.zeros((height, length, width), dtype=np.uint8)
+
+    def put(x, y, z, block, value=0):
+        ids[y, z, x], data[y, z, x] = block, value
+
+    ids[0] = 4  # cobblestone floor
+    for y in range(1, 4):
+        for x in range(width):
+            for z in range(length):
+                if x in (0, width - 1) or z in (0, length - 1):
+                    put(x, y, z, 5)  # oak planks walls
+    put(3, 1, 0, 64, 3)   # oak door, lower half: facing north (3), closed
+    put(3, 2, 0, 64, 8)   # upper half: hinge left
+    put(1, 2, 0, 102)     # glass pane
+    put(5, 2, 0, 102)
+    put(1, 1, 4, 26, 3)   # bed foot, facing east
+    put(2, 1, 4, 26, 11)  # bed head (8) facing east (3)
+    put(5, 1, 4, 54, 4)   # chest facing west
+    put(5, 1, 1, 140)     # flower pot
+    put(1, 1, 1, 44)      # stone slab (smooth stone since 1.14)
+    put(3, 2, 1, 68, 3)   # wall sign facing south, on the door's wall
+    ids[4] = 126          # wooden slab roof
+    xyz = lambda x, y, z: dict(x=Int(x), y=Int(y), z=Int(z))  # noqa: E731
+    tile_entities = List([
+        Compound(id=String("minecraft:bed"), color=Int(11), **xyz(1, 1, 4)),
+        Compound(id=String("minecraft:bed"), color=Int(11), **xyz(2, 1, 4)),
+        Compound(id=String("minecraft:flower_pot"), Item=String("minecraft:red_flower"), Data=Int(2), **xyz(5, 1, 1)),
+        Compound(id=String("minecraft:chest"), Items=List((), TAG_COMPOUND), **xyz(5, 1, 4)),
+        Compound(id=String("minecraft:sign"), Text1=String('{"text":"Cabin"}'), Text2=String('{"text":""}'),
+                 Text3=String('{"text":""}'), Text4=String('{"text":""}'), **xyz(3, 2, 1)),
+    ], TAG_COMPOUND)
+    root = Compound(Width=Short(width), Height=Short(height), Length=Short(length), Materials=String("Alpha"),
+                    Blocks=ByteArray(ids.tobytes()), Data=ByteArray(data.tobytes()), TileEntities=tile_entities,
+                    Entities=List((), TAG_COMPOUND))
+    return gzip.compress(encode_nbt(root, "Schematic"), mtime=0)
+
+
 def build() -> dict[str, bytes]:
     from mcb.schematics.nbt import Int
     from mcb.schematics.writer import build_tree, encode_nbt
@@ -155,6 +253,8 @@ def build() -> dict[str, bytes]:
         "rotation_fixture.schem": encode_schematic(rotation_fixture(), 2),
         "chest_with_loot_v3.schem": encode_schematic(chest_with_loot_v3(), 3),
         "hut_v3.schem": encode_schematic(hut_v3(), 3),
+        "watchtower.litematic": watchtower_litematic(),
+        "cabin.schematic": cabin_schematic(),
     }
     # WorldEdit's v2 layout: Offset holds the absolute min corner, the paste offset goes to WEOffsetX/Y/Z.
     tower = worldedit_style()

@@ -209,15 +209,29 @@ def _run_server_example(example: Example, command: str, cwd: Path, home: Path) -
     return None
 
 
+def _files(root: Path) -> set[str]:
+    return {str(path.relative_to(root)) for path in root.rglob("*") if path.is_file()}
+
+
+def _not_ignored(repo: Path, paths: set[str]) -> list[str]:
+    """The paths .gitignore does not cover (what `git status` would list as untracked in a fresh clone)."""
+    subprocess.run(["git", "init", "-q", str(repo)], check=True, capture_output=True)
+    ignored = subprocess.run(["git", "-C", str(repo), "check-ignore", "--no-index", "--stdin"],
+                             input="\n".join(sorted(paths)), capture_output=True, text=True).stdout.split("\n")
+    return sorted(paths - set(ignored))
+
+
 def test_every_readme_command_runs_as_documented(tmp_path):
     from mcb.server.testing import run_server
 
     repo = _scratch_copy(tmp_path / "repo")
     (tmp_path / "shared").symlink_to(ROOT.parent / "shared")  # ../shared/corpus, as beside the real checkout
+    before = _files(repo)
     home = tmp_path / "home"
     data = home / ".local" / "share" / "mcb" / "server"  # `mcb serve`'s default data dir for this HOME
     failures: list[str] = []
-    with run_server(data, tick_ms=1) as server:
+    # A new `mcb serve` world, as the reader's: rolling terrain around a flat build site (`--ground hills`).
+    with run_server(data, tick_ms=1, ground="hills") as server:
         env = _environment(home, server)
         for index, example in enumerate(readme_examples(README.read_text(encoding="utf-8"))):
             command = _fill_placeholders(example.command, env, repo)
@@ -237,3 +251,5 @@ def test_every_readme_command_runs_as_documented(tmp_path):
                 failures.append(f"README:{example.line}: {example.command}\n    " + ", ".join(problems)
                                 + f"\n    stderr: {done.stderr.strip()[-400:]}")
     assert not failures, "README examples that do not work as written:\n" + "\n".join(failures)
+    left = _not_ignored(repo, _files(repo) - before)
+    assert not left, f"README examples leave files git would list as untracked in a fresh clone: {left}"

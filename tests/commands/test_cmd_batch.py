@@ -92,6 +92,22 @@ def test_batch_runs_every_step_and_resumes_as_a_no_op(mcb, tmp_path):
     assert mcb("context", "--json").json()["operations_total"] == 5
 
 
+def test_a_step_whose_blocks_are_already_there_says_nothing_to_change(mcb, tmp_path):
+    """The README builds the tower, then runs a batch that builds it again: that step changed nothing."""
+    mcb("build", write_batch(tmp_path, []).with_name("walls.json"))  # the walls, built before the batch runs
+    batch = write_batch(tmp_path, STEPS[:2])
+    result = mcb("batch", batch)
+    assert result.exit_code == 0, result.stderr
+    assert ("[1/2] walls: nothing to change (0 of 56 positions written, 56 already matched)"
+            in result.stderr.splitlines())
+    assert "[2/2] floor: applied (27 of 27 positions written)" in result.stderr.splitlines()
+    rows = {line.split()[0]: line.split()[2] for line in result.stdout.splitlines()[2:]}
+    assert rows == {"walls": "nothing_to_change", "floor": "applied"}
+    again = mcb("batch", batch, "--json")
+    assert "[1/2] walls: already done (nothing to change), skipped" in again.stderr.splitlines()
+    assert [s["result"] for s in again.json()["steps"]] == ["already_done", "already_done"]
+
+
 def test_batch_check_and_bad_files(mcb, tmp_path):
     batch = write_batch(tmp_path, STEPS)
     listed = mcb("batch", batch, "--check")

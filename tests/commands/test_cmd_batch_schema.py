@@ -27,11 +27,17 @@ def doc_example() -> dict:
 
 
 def test_documented_example_is_valid_for_schema_and_loader():
-    example = doc_example()
+    example = doc_example()  # the shipped examples/castle.batch.json (tests/test_shipped_examples.py)
     jsonschema.Draft202012Validator(SCHEMA).validate(example)
-    batch = parse_batch(example, ROOT / "docs" / "castle.batch.json")
-    assert [s.kind for s in batch.steps] == ["recipe", "recipe", "import", "undo"]
-    assert batch.steps[2].target.model_dump() == {"x": 20, "y": 64, "z": 0}
+    batch = parse_batch(example, ROOT / "examples" / "castle.batch.json")
+    assert [s.kind for s in batch.steps] == ["recipe", "recipe", "recipe", "undo"]
+    # the import step the text shows on its own line
+    text = (ROOT / "docs" / "batch.md").read_text()
+    step = json.loads(re.search(r'`(\{"name": "gate", "kind": "import".*?\})`', text).group(1))
+    with_import = {**example, "steps": [*example["steps"], step]}
+    jsonschema.Draft202012Validator(SCHEMA).validate(with_import)
+    imported = parse_batch(with_import, ROOT / "examples" / "castle.batch.json").steps[-1]
+    assert imported.kind == "import" and imported.target.model_dump() == {"x": 20, "y": 64, "z": -20}
 
 
 @pytest.mark.parametrize("step", [

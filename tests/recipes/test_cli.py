@@ -214,3 +214,42 @@ def test_compile_and_fmt_read_stdin(cli, good):
     formatted = cli("recipe", "fmt", "-", input='{"operations": [], "version": 1}')
     assert formatted.stdout == '{\n  "version": 1,\n  "operations": []\n}\n'
     assert cli("recipe", "fmt", "-i", "-", input="{}").exit_code == 2
+
+
+STAIR = "minecraft:oak_stair"  # no such block: unsupported_block
+FIRST_ERROR_CASES = {
+    # a bad block early, a geometry error later: the server compiles the shapes before it checks any block
+    "bounds after a bad block": (recipe(box((0, 64, 0), (2, 64, 2), STAIR), box((5, 64, 0), (2, 64, 2))),
+                                 "/operations/1", "Invalid inclusive region bounds"),
+    "unknown key after a bad block": (recipe(box((0, 64, 0), (2, 64, 2), STAIR), box((0, 65, 0), (1, 65, 1), colour=5)),
+                                      "/operations/1/colour", "Unknown field: colour"),
+    "scan budget after a bad block": (recipe(box((0, 64, 0), (2, 64, 2), STAIR), box((0, 0, 0), (100, 100, 100))),
+                                      "/operations/1", "Recipe scan budget exceeded"),
+    # an operation's keys are checked before its values
+    "unknown key after a fraction": (recipe(box((0, 64, 0), (2, 64, 2), extra=1) | {"min": {"x": 0, "y": 1.5, "z": 0}}),
+                                     "/operations/0/extra", "Unknown field: extra"),
+    # blocks in the order the plan holds them: a block entirely overwritten never reaches the server's check
+    "overwritten bad block": (recipe(box((0, 64, 0), (2, 64, 2), STAIR), box((0, 64, 0), (2, 64, 2)),
+                                     line((0, 66, 0), (3, 66, 0), "minecraft:oak_stairs[facing=up]")),
+                              "/operations/2/block", "unsupported_block"),
+    "two bad blocks": (recipe(box((0, 64, 0), (1, 64, 1)), line((0, 65, 0), (2, 65, 0), STAIR),
+                              box((0, 66, 0), (1, 66, 1), "minecraft:oak_stairs[facing=up]")),
+                       "/operations/1/block", "unsupported_block"),
+}
+
+
+@pytest.mark.parametrize("case", FIRST_ERROR_CASES)
+def test_lint_lists_first_the_error_compile_stops_at(cli, tmp_path, case):
+    value, pointer, server_says = FIRST_ERROR_CASES[case]
+    path = write(tmp_path / "r.json", json.dumps(value, indent=1))
+    compiled = cli("recipe", "compile", str(path), "--json")
+    assert compiled.exit_code == 1
+    error = json.loads(compiled.stderr.strip().splitlines()[-1])["error"]
+    assert error["details"]["pointer"] == pointer and server_says in error["message"]
+    linted = cli("recipe", "lint", str(path), "--format", "json")
+    assert linted.exit_code == 1
+    first = json.loads(linted.stdout)["files"][0]["diagnostics"][0]
+    assert first["severity"] == "error" and server_says in first["message"], first
+    assert first["pointer"] == pointer or first["pointer"].startswith(pointer + "/"), first
+    shown = cli("recipe", "lint", str(path)).stdout.splitlines()[0]  # the first line a person reads
+    assert shown.startswith(f"{path}:{first['line']}:{first['column']}: error[{first['rule']}]")

@@ -253,13 +253,14 @@ def test_other_documents_are_named_and_skipped(linter, document, kind):
     assert diagnostic.severity is Severity.WARNING
 
 
-def test_many_findings_come_sorted_by_position(linter):
+def test_the_servers_first_error_leads_then_findings_come_sorted_by_position(linter):
     text = lines('{"version": 1, "operations": [',
                  '  {"type": "box", "min": {"x": 0, "y": 1.5, "z": 0}, "max": {"x": 0, "y": 0, "z": 0}, '
                  '"block": "minecraft:diamond", "x": 1},',
                  '  {"type": "cone"}', ']}')
     found, _ = findings(linter, text)
-    assert [f[0] for f in found] == ["recipe.strict-integer", "recipe.block.item-only", "recipe.unknown-key",
+    # The server checks an operation's keys before its values: "Unknown field: x" is what it (and compile) say.
+    assert [f[0] for f in found] == ["recipe.unknown-key", "recipe.strict-integer", "recipe.block.item-only",
                                      "recipe.operation-type"]
     assert [f[2] for f in found] == [2, 2, 2, 3]
 

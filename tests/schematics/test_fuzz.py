@@ -13,11 +13,15 @@ from mcb.errors import InputError
 from mcb.reports.model import FileReport
 from mcb.schematics.nbt import ReadLimits
 from mcb.schematics.rules import validate_schematic
-from mcb.schematics.sponge import read_schematic
+from mcb.schematics.formats import read_any
+from mcb.schematics.inspect import describe_schematic
 
 SEEDS = ["v2_nucleation_and.schem", "v2_fawe_sponge2.schem", "v3_nucleation_test_cube.schem",
          "v1_schemc_example.schem", "v2_nucleation_cutecounter.schem", "v3_prismarine_spongeV3.schem",
-         "v2_arkitektonika_biomes.schem", "v3_nucleation_workshop_entity.schem"]
+         "v2_arkitektonika_biomes.schem", "v3_nucleation_workshop_entity.schem",
+         # every other format the readers take
+         "litematic_schematic4j_simple_v5.litematic", "litematic_schematic4j_demo_v6.litematic",
+         "nbt_nucleation_cart_curve.nbt", "nbt_fawe_minecraft_structure.nbt", "legacy_schematic4j_9383.schematic"]
 LIMITS = ReadLimits(max_inflated=8 * 1024 * 1024)
 
 
@@ -47,12 +51,16 @@ def mutate(raw: bytes, rng: random.Random) -> bytes:
 
 def check_one(data: bytes, tmp_file) -> None:
     try:
-        read_schematic(data, LIMITS)
+        read_any(data, LIMITS)
     except InputError:
         pass
     tmp_file.write_bytes(data)
     report = validate_schematic(tmp_file, profile=random.choice(["server", "spec"]), limits=LIMITS)
     assert isinstance(report, FileReport)
+    try:  # what `schem info` says of it: the upgrade included
+        describe_schematic(tmp_file)
+    except InputError:
+        pass
 
 
 @pytest.mark.parametrize("seed_file", SEEDS)

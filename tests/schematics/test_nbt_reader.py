@@ -4,7 +4,6 @@ nbtlib as an independent oracle on every corpus file it can read."""
 from __future__ import annotations
 
 import gzip
-from unittest import mock
 
 import nbtlib
 import pytest
@@ -51,21 +50,19 @@ def test_every_corpus_file_nbtlib_can_read_reads_the_same_with_ours(corpus):
 
 
 @pytest.mark.parametrize("name", FILES)
-def test_tiny_inflate_chunks_give_the_same_tree_and_stats(corpus, name, monkeypatch):
+def test_tiny_inflate_chunks_give_the_same_tree_and_stats(corpus, name):
     data = (corpus / name).read_bytes()
     normal, normal_stats = read_nbt(data)
-    monkeypatch.setattr(nbt, "_CHUNK", 7)
-    chunked, chunked_stats = read_nbt(data)
+    chunked, chunked_stats = read_nbt(data, ReadLimits(inflate_step=7))
     assert plain(chunked) == plain(normal)
     assert chunked_stats == normal_stats
 
 
 @pytest.mark.parametrize("name", FILES)
 @pytest.mark.parametrize("chunk", [5, 64, 4 * 1024 * 1024])
-def test_skim_mode_keeps_positions_and_ids_and_the_same_stats(corpus, name, chunk, monkeypatch):
-    monkeypatch.setattr(nbt, "_CHUNK", chunk)
-    full = load_document(corpus / name)
-    fast = load_document(corpus / name, fast=True)
+def test_skim_mode_keeps_positions_and_ids_and_the_same_stats(corpus, name, chunk):
+    full = load_document(corpus / name, ReadLimits(inflate_step=chunk))
+    fast = load_document(corpus / name, ReadLimits(inflate_step=chunk), fast=True)
     assert fast.stats.tag_count == full.stats.tag_count
     assert fast.stats.max_depth == full.stats.max_depth
     assert fast.stats.max_list_length == full.stats.max_list_length
@@ -131,15 +128,14 @@ def test_skipping_gives_the_same_outcome_and_stats_as_keeping(entries, cut, flip
 
     def outcome(keep):
         try:
-            _, stats = read_nbt(data, ReadLimits(max_tags=400), keep=keep)
+            _, stats = read_nbt(data, ReadLimits(max_tags=400, inflate_step=chunk), keep=keep)
         except NbtError as error:
             return error.rule, error.message
         return stats
 
-    with mock.patch.object(nbt, "_CHUNK", chunk):
-        kept = outcome(None)
-        assert outcome(lambda path: False) == kept
-        assert outcome(lambda path: len(path) % 2 == 0) == kept
+    kept = outcome(None)
+    assert outcome(lambda path: False) == kept
+    assert outcome(lambda path: len(path) % 2 == 0) == kept
 
 
 def test_depth_and_tag_limits():
@@ -170,10 +166,9 @@ def test_compressed_cap_and_truncated_gzip():
 
 
 
-def test_a_skipped_byte_array_is_walked_and_left_out(monkeypatch):
+def test_a_skipped_byte_array_is_walked_and_left_out():
     data = document([("BlockEntities", 9, (10, [[("Pos", 11, [0, 0, 0]), ("Data", 10, [("Blob", 7, bytes(48 << 20))])]]))])
-    monkeypatch.setattr(nbt, "_CHUNK", 1 << 20)
-    root, stats = read_nbt(data, keep=lambda path: path[-1] != "Data")
+    root, stats = read_nbt(data, ReadLimits(inflate_step=1 << 20), keep=lambda path: path[-1] != "Data")
     assert stats.inflated_size > 48 << 20 and stats.tag_count == 6
     assert root["BlockEntities"][0] == {"Pos": (0, 0, 0)}
 
@@ -183,9 +178,9 @@ def test_a_skipped_byte_array_is_walked_and_left_out(monkeypatch):
        compress=st.booleans(), chunk=st.sampled_from([3, 17, 4096]))
 def test_a_container_kept_as_bytes_holds_exactly_its_payload(entries, compress, chunk):
     data = document([("Outer", 10, [(k, v[0], v[1]) for k, v in entries])] * 2, compress=compress)
-    with mock.patch.object(nbt, "_CHUNK", chunk):
-        eager, eager_stats = read_nbt(data, ReadLimits(max_tags=400))
-        raw, raw_stats = read_nbt(data, ReadLimits(max_tags=400), keep=lambda path: nbt.RAW if len(path) == 2 else True)
+    limits = ReadLimits(max_tags=400, inflate_step=chunk)
+    eager, eager_stats = read_nbt(data, limits)
+    raw, raw_stats = read_nbt(data, limits, keep=lambda path: nbt.RAW if len(path) == 2 else True)
     assert raw_stats == eager_stats
     for name, value in raw["Outer"].items():
         if isinstance(value, nbt.Encoded):  # its bytes parse back to the very subtree the eager read built

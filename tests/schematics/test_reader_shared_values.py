@@ -6,12 +6,10 @@ from __future__ import annotations
 import gzip
 import math
 import struct
-from unittest import mock
 
 from hypothesis import given, settings, strategies as st
 
-from mcb.schematics import nbt
-from mcb.schematics.nbt import RAW, Byte, Double, Encoded, Float, Int, Long, Short, String, read_nbt
+from mcb.schematics.nbt import RAW, ReadLimits, Byte, Double, Encoded, Float, Int, Long, Short, String, read_nbt
 from schem_nbt_bytes import compound_body, name, payload
 
 CLASSES = {1: Byte, 2: Short, 3: Int, 4: Long, 5: Float, 6: Double, 8: String}
@@ -36,8 +34,7 @@ def entry(fields) -> bytes:
 def test_shared_values_keep_their_tag_type_and_bits(entries, chunk):
     raw = (b"\x0a" + name("") + b"\x09" + name("BlockEntities") + struct.pack(">bi", 10, len(entries) * 2)
            + b"".join(entry(fields) for fields in entries * 2) + b"\x00")
-    with mock.patch.object(nbt, "_CHUNK", chunk):  # refills anywhere
-        root, _ = read_nbt(gzip.compress(raw, mtime=0))
+    root, _ = read_nbt(gzip.compress(raw, mtime=0), ReadLimits(inflate_step=chunk))  # refills anywhere
     for fields, read in zip(entries * 2, root["BlockEntities"]):
         assert list(read) == [key for key, _ in fields]
         for key, (tag, value) in fields:

@@ -37,7 +37,10 @@ def test_directory_walk_uses_the_glob(cli):
     result = cli("schem", "validate", str(SAMPLES), "--format", "json")
     data = json.loads(result.stdout)
     files = sorted(Path(report["file"]).name for report in data["files"])
-    assert files == sorted(p.name for p in SAMPLES.glob("*.schem"))
+    assert files == sorted(p.name for p in SAMPLES.iterdir() if p.suffix in (".schem", ".litematic", ".schematic"))
+    only = json.loads(cli("schem", "validate", str(SAMPLES), "--glob", "*.litematic", "--format", "json").stdout)
+    assert [Path(report["file"]).name for report in only["files"] if "skipped" not in report["facts"]] == [
+        "watchtower.litematic"]
 
 
 def test_spec_profile_flags_mod_properties(cli, corpus):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 
@@ -61,6 +62,7 @@ def test_port_in_use_and_corrupt_config_are_clean_errors(tmp_path):
                               capture_output=True, text=True, timeout=60)
         assert busy.returncode == 6
         assert "cannot listen on 127.0.0.1" in busy.stderr and "Traceback" not in busy.stderr
+        assert not (tmp_path / "b").exists()  # refused before the data folder was made
     finally:
         assert running.stop() == 0
     (tmp_path / "c").mkdir()
@@ -102,3 +104,38 @@ def test_a_file_as_data_dir_and_an_unresolvable_host_say_so(tmp_path):
     assert result.returncode == 6
     assert "nosuch.invalid: the host name does not resolve" in result.stderr
     assert "--port 0" not in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_busy_port_is_refused_before_the_default_data_folder_is_made(tmp_path):
+    """A new user's second `mcb serve` (or another program on 8765): one line, exit 6, and no data folder left."""
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen(1)
+        port = str(holder.getsockname()[1])
+        env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg")}
+        result = subprocess.run([sys.executable, "-m", "mcb", "serve", "--port", port], env=env,
+                                capture_output=True, text=True, timeout=60)
+    assert result.returncode == 6
+    lines = result.stderr.strip().splitlines()
+    assert lines[0] == f"error: cannot listen on 127.0.0.1:{port}: Address already in use"
+    assert lines[1] == (f"hint: another program holds port {port} (another mcb serve?): stop it, or start this one "
+                        "with --port 0 (any free port)")
+    assert len(lines) == 2
+    assert not (tmp_path / "xdg").exists()
+
+
+def test_an_existing_data_folder_in_use_is_named_before_the_port(tmp_path):
+    """Two `mcb serve` on the same folder and port: the refusal names the folder's server (exit 7), not the port."""
+    first = spawn_server(tmp_path / "d")
+    try:
+        port = first.url.rsplit(":", 1)[1]
+        second = _serve_on(port, "--data", str(tmp_path / "d"))
+        assert second.returncode == 7, second.stderr
+        assert "is in use by another mcb serve" in second.stderr
+    finally:
+        assert first.stop() == 0
+
+
+def _serve_on(port: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mcb", "serve", "--port", port, *args],
+                          capture_output=True, text=True, timeout=60)

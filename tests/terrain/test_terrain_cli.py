@@ -219,7 +219,8 @@ def test_forgotten_id_needs_the_recipe(cli, server_env, tmp_path):
 
 def test_brush_image_and_apply(cli, server_env, tmp_path):
     stroke = json.loads((EXAMPLES / "raise-brush.json").read_text())
-    stroke["min"]["y"], stroke["max"]["y"] = 58, 70
+    # the example's own stroke, moved from its hill to the origin of this flat world (grass at y 63)
+    stroke.update(min={"x": -4, "y": 58, "z": -4}, max={"x": 4, "y": 70, "z": 4}, center={"x": 0, "z": 0})
     path = tmp_path / "stroke.json"
     path.write_text(json.dumps(stroke))
     preview = run_json(cli, "terrain", "brush", path, "-o", tmp_path / "stroke.png", "--json")

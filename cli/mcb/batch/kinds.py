@@ -32,6 +32,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSche
 from mcb.client.methods import McbClient
 from mcb.client.models import PlanSummary, TerrainPreview
 from mcb.errors import InputError
+from mcb.terrain.limits import TERRAIN_ID_PATTERN
 
 STEP_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
 
@@ -91,7 +92,7 @@ class TerrainTileStep(BaseStep):
     kind: Literal["terrain_tile"]
     recipe: str | dict | None = Field(default=None, description="Terrain recipe file (relative to the batch file) "
                                       "or inline object; previewed first so the ID survives a server restart.")
-    terrain_id: str | None = Field(default=None, pattern=r"^[a-f0-9]{64}$",
+    terrain_id: str | None = Field(default=None, pattern=TERRAIN_ID_PATTERN,
                                    description="ID from `mcb terrain preview`; checked against the recipe's.")
     tile_index: int = Field(ge=0, le=134_217_727)
 

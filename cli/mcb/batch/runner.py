@@ -186,11 +186,13 @@ class BatchRunner:
         final = wait_for_operation(self.client, record["operation_id"], timeout=self.wait_timeout,
                                    interval=self.interval, first=started, on_progress=on_status)
         phase = "done" if final.status == "applied" else "failed"
-        record = self.state.update(name, phase=phase, status=final.wire(), result=final.status)
-        self._event("finished", name, {"status": final.status, "written": final.written,
+        # An applied operation that wrote nothing (every position already matched) changed nothing: say so.
+        result = "nothing_to_change" if phase == "done" and final.written == 0 else final.status
+        record = self.state.update(name, phase=phase, status=final.wire(), result=result)
+        self._event("finished", name, {"status": final.status, "result": result, "written": final.written,
                                        "total": final.total_changes, "processed": final.processed})
         if phase == "done":
-            return StepReport(name, step.kind, "applied", record)
+            return StepReport(name, step.kind, "applied" if result == "applied" else result, record)
         return StepReport(name, step.kind, "failed", record, outcome_error(final))
 
     def _apply(self, step: BaseStep, definition: str, record: dict) -> OperationStatus | None:

@@ -186,6 +186,22 @@ def recovery_review(
         ("match before", result.matchesBefore), ("match after", result.matchesAfter),
         ("foreign states", result.foreignStates), ("digest", result.currentDigest),
     ]))
+    term.info(recovery_next_step(result))
+
+
+def recovery_next_step(review) -> str:
+    """What the review found, in words, and the one way on: abandoning keeps the world as it is now."""
+    op = review.operationId
+    if review.positions == 0:
+        found = "the interrupted operation left no block it may have written"
+    else:
+        parts = [f"{review.matchesAfter} as the operation wrote them", f"{review.matchesBefore} as before it",
+                 f"{review.foreignStates} changed by someone else"]
+        found = f"of {plural(review.positions, 'position')} it may have written: " + ", ".join(parts)
+    return (f"{found}\n"
+            f"next: `mcb recovery abandon {op} --digest {review.currentDigest}` (admin) keeps the world as it is "
+            "now and ends the operation as failed (it can no longer be undone); new builds run again once no "
+            "operation needs recovery")
 
 
 @recovery_app.command("abandon", epilog=EXIT_CODES_HELP)

@@ -145,6 +145,10 @@ def describe_event(event: str, details: dict) -> str:
     if event == "finished":
         details = {**details, "progress": positions_written(details.get("written"), details.get("total"),
                                                             details.get("processed"))}
+        if details.get("result") == "nothing_to_change":
+            details["status"] = "nothing to change"
+    elif event == "skip":
+        details = {**details, "reason": str(details.get("reason")).replace("_", " ")}
     elif event == "prepared":
         details = {**details, "blocks": plural(details["changed_blocks"], "block")}
     return templates.get(event, event).format(**details)

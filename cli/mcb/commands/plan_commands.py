@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
 from pathlib import Path
 from typing import Annotated
@@ -15,7 +16,7 @@ from mcb.commands.rpc_support import (
 )
 from mcb.errors import InputError, UsageError
 from mcb.options import JsonOpt, summarised
-from mcb.wording import plural
+from mcb.wording import plural, positions_written
 
 WaitTimeoutOpt = Annotated[float, typer.Option("--wait-timeout", metavar="SECONDS", help="Seconds to wait for a terminal status.", min=0.1)]
 IntervalOpt = Annotated[float, typer.Option("--interval", help="Seconds between status polls.", min=0.02)]
@@ -109,7 +110,13 @@ def load_plan_reference(plan: str, plan_hash: str | None) -> tuple[str, str, str
         return plan, plan_hash, None
     path = Path(plan)
     if not path.exists():  # a directory or other non-file is read below, and said to be what it is
-        raise UsageError("give PLAN_ID and PLAN_HASH, or a plan file saved with `mcb prepare -o`")
+        if "/" in plan or os.sep in plan or path.suffix:  # a plan id (a UUID) has neither
+            raise InputError(f"plan file {plan} does not exist",
+                             hint="save one with `mcb prepare RECIPE -o FILE`, or give PLAN_ID PLAN_HASH (both "
+                                  "printed by `mcb prepare`)")
+        raise UsageError(f"no plan file named {plan} here, and a plan id needs its PLAN_HASH",
+                         hint="give `mcb apply PLAN_ID PLAN_HASH` (both printed by `mcb prepare`), or a plan file "
+                              "saved with `mcb prepare RECIPE -o plan.json`")
     data = read_json_source(plan, "plan file")
     if not isinstance(data, dict) or not isinstance(data.get("plan_id"), str) or not isinstance(data.get("plan_hash"), str):
         raise InputError(f"{plan} is not a plan file (needs plan_id and plan_hash)")
@@ -205,20 +212,54 @@ def status(
 @summarised("operation_cancel")
 def cancel(
     ctx: typer.Context,
-    operation_id: Annotated[str, typer.Argument(help="Operation id.")],
+    operation_id: Annotated[str, typer.Argument(help="Operation id (from `mcb apply` or `mcb context`).")],
+    timeout: Annotated[float, typer.Option("--wait-timeout", metavar="SECONDS", min=0.1,
+                                           help="Seconds to wait for the operation to stop.")] = 60.0,
     json_: JsonOpt = False,
 ) -> None:
-    """Confirmed writes stay: `mcb undo` reverts them.
+    """mcb waits until it has stopped, then says how it ended, what it wrote and the `mcb undo` that reverts it.
+    Prints the final status (--json: the status shape); exit 6 when it has not stopped within --wait-timeout.
 
     Examples:
 
-        mcb cancel 0b6d...-uuid && mcb status 0b6d...-uuid --wait
+        mcb cancel 0b6d...-uuid
+
+        mcb cancel 0b6d...-uuid --json && mcb undo 0b6d...-uuid --apply
     """
+    from mcb.client.workflow import wait_for_operation
+    from mcb.errors import NetworkError
+
     term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
         with spinner_after(term, "waiting for the server to cancel"):
-            result = client.operation_cancel(operation_id)
+            first = client.operation_cancel(operation_id)
+            try:
+                result = wait_for_operation(client, operation_id, timeout=timeout, interval=0.1, first=first)
+            except NetworkError as error:
+                if error.code == "wait_timeout":
+                    error.message = f"cancel requested, but {error.message}"
+                    error.args = (error.message,)
+                raise
     term.emit(result.wire(), lambda: show_status(term, result))
+    term.info(cancel_report(first, result))
+
+
+def cancel_report(first, final) -> str:
+    """What `mcb cancel` did, in words, and the next step: ``first`` is the status the cancel request returned
+    (still running, or already ended), ``final`` the status once the operation stopped."""
+    op = final.operation_id
+    done = positions_written(final.written, final.total_changes, final.processed)
+    if first.terminal:
+        said = f"operation {op} had already ended ({final.status}); nothing to cancel: {done}"
+    elif final.status == "cancelled":
+        said = f"cancelled operation {op}: {done}"
+    else:
+        said = f"operation {op} ended {final.status} before the cancel took effect: {done}"
+    if final.status == "recovery_required":
+        return f"{said}\nnext: `mcb recovery review {op}` (admin) shows what it left"
+    if final.written:
+        return f"{said}\nnext: the written blocks stay; `mcb undo {op} --apply` reverts them"
+    return f"{said}; nothing to undo"
 
 
 @summarised("operation_undo_prepare")

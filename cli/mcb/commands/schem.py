@@ -130,7 +130,9 @@ def _print_info(term, data: dict) -> None:
         verdict += f" (target {server['target']['release']}); `mcb build FILE` builds it through the plugin"
     else:
         verdict += f" (target {server['target']['release']})"
-    if data["data_version"] is None:
+    if data["kind"] == "legacy":
+        version = "none (Minecraft 1.12 or older: its numeric ids are read as 1.13 states)"
+    elif data["data_version"] is None:
         version = "none in the file"
     else:
         version = f"{data['data_version']}" + (f" (Minecraft {data['release']})" if data["release"] else "")
@@ -167,7 +169,7 @@ def _print_info(term, data: dict) -> None:
     if lines:
         term.line(f"to build it in Minecraft {upgrade['release']}:")
         for line in lines:
-            term.line(f"  {line}")
+            term.line(f"  {shown(line)}")
     total = data["palette_size"]
     title = f"palette ({plural(total, 'state')}" + (f", the {len(data['palette'])} most common" if
                                                      len(data["palette"]) < total else "") + ")"
@@ -226,9 +228,9 @@ def convert(
         term.line(f"wrote {shown(result['output'])} ({result['to']}, {plural(result['bytes'], 'byte')}, offset "
                   f"{', '.join(map(str, result['offset']))}, Minecraft {result['release']})")
         for dropped in result["dropped"]:
-            term.warn(f"dropped {dropped}")
+            term.warn(f"dropped {shown(dropped)}")
         for note in result["notes"]:
-            term.info(note)
+            term.info(shown(note))
         server = result.get("server")
         if server and not server["accepted"]:
             term.warn(f"the server would still reject it: {server['message']}")

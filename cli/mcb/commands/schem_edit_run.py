@@ -41,8 +41,10 @@ def _print_edit(term, summary: dict) -> None:
     if not term.json_mode:
         from mcb.schematics.upgrade import UpgradeReport
 
+        from mcb.wording import shown
+
         for line in UpgradeReport(**summary["upgrade"]).lines():
-            term.info(line)
+            term.info(shown(line))
         for loss in summary["losses"]:
             term.warn(loss["detail"])
     differ = summary["other_rules_differ"] if summary["other_rules"] == "geometric" else []

@@ -94,8 +94,13 @@ def serve(
         term.info(f"mcb serve listening on {info['url']} (tick {tick_ms} ms{', test hooks on' if test_hooks else ''})")
         term.info(f"data: {info['data_dir']}")
         term.info(f"tokens: {info['token_file']} (admin_token, agent_token; mode 0600)")
-        if info.get("recovery_required"):
-            term.warn(f"{info['recovery_required']} interrupted operation(s) need recovery_review/recovery_abandon")
+        stuck = info.get("recovery_required")
+        if stuck:
+            from mcb.wording import plural
+
+            term.warn(f"{plural(len(stuck), 'interrupted operation')} must be reviewed before new builds run: "
+                      + "; ".join(f"`mcb recovery review {op}`" for op in stuck[:3])
+                      + (f" (and {len(stuck) - 3} more: `mcb context`)" if len(stuck) > 3 else "") + " (admin)")
         term.info("press Ctrl-C to stop")
         if term.json_mode:
             # One compact line (not pretty JSON): a script reads it while the server keeps running.

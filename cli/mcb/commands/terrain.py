@@ -224,6 +224,7 @@ def prepare(
     from mcb.errors import UsageError
 
     term = terminal(ctx, json_)
+    check_terrain_id(terrain_id)
     if (tile is None) == (not all_tiles):
         raise UsageError("give either a TILE index or --all", hint="e.g. `mcb terrain prepare ID 0` or `--all`")
     recipe_obj = _load_plain_recipe(recipe) if recipe is not None else None
@@ -232,6 +233,22 @@ def prepare(
             _prepare_all(term, client, terrain_id, recipe_obj, state, start, apply, wait_timeout)
         else:
             _prepare_one(term, client, terrain_id, tile, recipe_obj, apply, wait_timeout)
+
+
+def check_terrain_id(text: str) -> None:
+    """Refuse what cannot be a terrain id before asking the server, whose only answer would be "expired or server
+    restarted" (a short or mistyped id is neither)."""
+    import re
+
+    from mcb.errors import UsageError
+    from mcb.terrain.limits import TERRAIN_ID_PATTERN
+
+    if not re.fullmatch(TERRAIN_ID_PATTERN, text):
+        shown = text if len(text) <= 72 else text[:69] + "..."
+        raise UsageError(f"{shown!r} is not a terrain id: a terrain id is 64 hex digits (0-9, a-f), "
+                         f"this has {len(text)} characters",
+                         hint="run `mcb terrain preview RECIPE` (it also tells the server the recipe) and copy "
+                              "the whole `terrain id` it prints")
 
 
 def _load_plain_recipe(path: Path) -> dict:

@@ -17,7 +17,8 @@ API (also used by the local reference server)::
   code ``invalid_request``; then, when ``registry`` is given, every desired state is canonicalized in compile
   order and the first invalid one raises ``unsupported_block`` "Invalid registered block or block properties".
   ``pointer`` (a JSON pointer into the recipe, relative to the recipe object) says where; it is not part of the
-  server's message.
+  server's message. This order is the one answer to "which error comes first": ``mcb recipe compile`` stops at
+  it, and ``mcb recipe lint`` lists it first (:func:`first_rejection`).
 * ``registry=None`` skips canonicalization (states stay as written).
 
 The server runs dependency parsing and ``available()`` between those two steps; a caller that must keep that order
@@ -79,6 +80,8 @@ class CompiledRecipe:
     max_depth_reached: int
     canonical: bool = False
     _palette: Counter | None = field(default=None, repr=False)
+    # Where each state as written first comes from (a JSON pointer to its ``block``): names the invalid one.
+    state_pointers: dict[str, str] = field(default_factory=dict, repr=False)
 
     def __len__(self) -> int:
         return len(self.positions)
@@ -128,6 +131,15 @@ def compile_recipe(recipe: object, registry=None, *, max_blocks: int = DEFAULT_M
     return compiled
 
 
+def first_rejection(recipe: object, registry=None, *, max_blocks: int = DEFAULT_MAX_BLOCKS) -> RecipeRejected | None:
+    """The error the server reports first for ``recipe`` (None when it compiles)."""
+    try:
+        compile_recipe(recipe, registry, max_blocks=max_blocks)
+    except RecipeRejected as rejected:
+        return rejected
+    return None
+
+
 def canonicalize_states(compiled: CompiledRecipe, registry) -> CompiledRecipe:
     """Replace every state by the registry's canonical form, in compile order; unsupported_block on the first failure."""
     from mcb.blocks.state import BlockStateError
@@ -140,7 +152,8 @@ def canonicalize_states(compiled: CompiledRecipe, registry) -> CompiledRecipe:
             try:
                 canonical = registry.canonicalize(state)
             except BlockStateError:
-                raise RecipeRejected("unsupported_block", "Invalid registered block or block properties") from None
+                raise RecipeRejected("unsupported_block", "Invalid registered block or block properties",
+                                     compiled.state_pointers.get(state, "")) from None
             cache[state] = canonical
         states[index] = canonical
     compiled.canonical = True
@@ -160,7 +173,7 @@ def compile_geometry(recipe: object, *, max_blocks: int = DEFAULT_MAX_BLOCKS) ->
     return CompiledRecipe(
         positions=list(builder.blocks), states=list(builder.blocks.values()), max_blocks=max_blocks,
         scan_used=builder.visits, scan_limit=builder.max_visits, operations_expanded=builder.operation_count,
-        max_depth_reached=builder.deepest,
+        max_depth_reached=builder.deepest, state_pointers=builder.state_pointers,
     )
 
 
@@ -172,6 +185,7 @@ class _Builder:
         self.operation_count = 0
         self.deepest = 0
         self.blocks: dict[Position, str] = {}
+        self.state_pointers: dict[str, str] = {}
 
     def operations(self, operations: list, offset: Position, depth: int, pointer: str) -> None:
         if depth > MAX_DEPTH:
@@ -272,6 +286,7 @@ class _Builder:
             raise RecipeRejected("invalid_request", "Recipe scan budget exceeded", where)
 
     def put_all(self, cells, block: str, where: str) -> None:
+        self.state_pointers.setdefault(block, where + "/block")
         blocks, limit = self.blocks, self.max_blocks
         for cell in cells:
             if cell not in blocks and len(blocks) >= limit:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from mcb.recipes import rules as R
 from mcb.recipes.compile import (
-    BLOCK_PATTERN, RecipeRejected, compile_geometry, scan_budget,
+    BLOCK_PATTERN, RecipeRejected, compile_geometry, first_rejection, scan_budget,
 )
 from mcb.recipes.jsonpos import JsonSyntaxError, SourceMap, parse_with_positions
 from mcb.recipes.limits import MAX_RECIPE_BYTES, TOO_LARGE_HINT, too_large
@@ -123,6 +123,7 @@ class _FileLint:
         self._seen: set[tuple] = set()
         self._source_map: SourceMap | None = None
         self.facts: dict = {}
+        self.server_first: RecipeRejected | None = None  # the error build_prepare (and `recipe compile`) stops at
 
     def add(self, rule: str, message: str, pointer: str, hint: str | None = None, *,
             severity: Severity = Severity.ERROR, at_key: bool = False) -> None:
@@ -167,10 +168,12 @@ class _FileLint:
             else:
                 schema_ok = self.check_schema(recipe)
                 self.check_semantics(recipe)
-                if schema_ok and not any(f[1] is Severity.ERROR for f in self.findings):
+                if schema_ok:  # the shapes are well formed: budgets and overflow mean something, block errors or not
                     self.check_budgets(recipe)
                     if self.linter.mcp_bridge and not any(f[1] is Severity.ERROR for f in self.findings):
                         self.check_bridge(recipe)
+            if any(f[1] is Severity.ERROR for f in self.findings):
+                self.server_first = first_rejection(recipe, self.linter.registry, max_blocks=self.linter.max_blocks)
         return FileReport(self.name, self.diagnostics(), self.facts)
 
     def try_compile(self, recipe):
@@ -268,9 +271,11 @@ class _FileLint:
         try:
             compiled = compile_geometry(recipe, max_blocks=limit)
         except RecipeRejected as rejected:
-            self.explain_rejection(recipe, rejected, measure(recipe))
+            if rejected.message != "Invalid inclusive region bounds":  # check_box_bounds has said it, per axis
+                self.explain_rejection(recipe, rejected, measure(recipe))
             return
-        self.record_facts(compiled)
+        if not any(f[1] is Severity.ERROR for f in self.findings):
+            self.record_facts(compiled)
 
     def explain_rejection(self, recipe: dict, rejected: RecipeRejected, totals) -> None:
         limit = self.linter.max_blocks
@@ -309,10 +314,29 @@ class _FileLint:
             location = self.source_map.locate(pointer, key=at_key) or (1, 1)
             result.append(Diagnostic(rule, severity, message, self.name, pointer, location[0], location[1], hint))
         result.sort(key=lambda d: (d.line or 0, d.column or 0))
+        first = _server_first(result, self.server_first)
+        if first is not None:  # the server's (and `mcb recipe compile`'s) first error leads; the rest in file order
+            result.remove(first)
+            result.insert(0, first)
         return result
 
 
 _SYNTAX_ERROR = object()
+
+
+def _server_first(diagnostics: list[Diagnostic], rejected: RecipeRejected | None) -> Diagnostic | None:
+    """The error finding that says what the compiler's first rejection says: at its pointer, else inside it (a box's
+    bounds are found at min/x), else around it."""
+    if rejected is None:
+        return None
+    errors = [d for d in diagnostics if d.severity is Severity.ERROR]
+    at = rejected.pointer
+    for candidates in ([d for d in errors if d.pointer == at],
+                       [d for d in errors if at and d.pointer.startswith(at + "/")],
+                       [d for d in errors if d.pointer and at.startswith(d.pointer + "/")]):
+        if candidates:
+            return candidates[0]
+    return None
 
 
 def _too_large(name: str, size: int | None = None) -> FileReport:

@@ -58,7 +58,8 @@ def compile_file(path: Path, registry, *, max_blocks: int = 4096) -> CompiledRec
     try:
         return compile_recipe(recipe, registry, max_blocks=max_blocks)
     except RecipeRejected as rejected:
-        where = source_map.locate(rejected.pointer) if rejected.pointer else None
+        at_key = rejected.message.startswith("Unknown field")  # as lint places it: at the key, not its value
+        where = source_map.locate(rejected.pointer, key=at_key) if rejected.pointer else None
         place = f"{path}:{where[0]}:{where[1]}" if where else str(path)
         at = f" (at {rejected.pointer})" if rejected.pointer else ""
         raise InputError(f"{place}: the server would refuse this recipe: {rejected.code}: {rejected.message}{at}",

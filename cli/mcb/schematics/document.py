@@ -49,6 +49,7 @@ class Document:
     path: str | None
     body_pointer: str = ""  # NBT path prefix of ``body`` ("" or "/Schematic")
     nonconforming_v3: bool = False
+    limits: ReadLimits = field(default_factory=ReadLimits)
     _used_values: dict = field(default_factory=dict, repr=False)
 
     def used_values(self, tag, count: int) -> tuple[frozenset[int], object]:
@@ -140,7 +141,9 @@ def load_document(source: str | os.PathLike | bytes, limits: ReadLimits | None =
             raise
         raise NbtError(f"{path}: {error.message}", rule=error.rule, pointer=error.pointer,
                        hint=error.hint or NOT_A_SCHEMATIC_HINT) from None
-    return recognise(root, stats, data, path)
+    document = recognise(root, stats, data, path)
+    document.limits = limits
+    return document
 
 
 NOT_A_SCHEMATIC_HINT = "a schematic is an NBT file (usually gzip-compressed), e.g. a Sponge .schem from WorldEdit"

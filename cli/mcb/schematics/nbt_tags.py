@@ -48,6 +48,41 @@ class LongArray(tuple):
     tag_id = TAG_LONG_ARRAY
 
 
+class NumericArray:
+    """A long Int_Array or Long_Array kept as its big-endian bytes (a Litematica region's BlockStates): it costs its
+    bytes, not a Python int per element. Reads as a sequence of ints; :meth:`numpy` gives them as an array."""
+
+    __slots__ = ("tag_id", "raw")
+
+    def __init__(self, tag_id: int, raw: bytes):
+        self.tag_id, self.raw = tag_id, raw
+
+    def numpy(self):
+        import numpy as np
+
+        return np.frombuffer(self.raw, dtype=">i8" if self.tag_id == TAG_LONG_ARRAY else ">i4")
+
+    def __len__(self) -> int:
+        return len(self.raw) // (8 if self.tag_id == TAG_LONG_ARRAY else 4)
+
+    def __iter__(self):
+        return iter(self.numpy().tolist())
+
+    def __getitem__(self, index):
+        return self.numpy().tolist()[index]
+
+    def __eq__(self, other):
+        if isinstance(other, NumericArray):
+            return self.tag_id == other.tag_id and self.raw == other.raw
+        return isinstance(other, (tuple, list)) and tuple(self) == tuple(other)
+
+    def __hash__(self):
+        return hash((self.tag_id, self.raw))
+
+    def __repr__(self) -> str:
+        return f"NumericArray({TAG_NAMES[self.tag_id]}, {len(self)} values)"
+
+
 class List(list):
     """An NBT list; ``subtype`` is the element tag id (0 for an empty list of unknown type)."""
 

@@ -92,6 +92,7 @@ RULES: dict[str, str] = {
     "sponge.field.missing": "A required tag is missing",
     "sponge.field.type": "A tag has the wrong type",
     "sponge.size.empty": "A size of 0 along an axis",
+    "sponge.size.limit": "The box holds more cells than mcb loads",
     "sponge.offset.shape": "Offset must be an Int_Array of 3 values",
     "sponge.palette.missing": "No palette (global ids are not supported by any tool)",
     "sponge.palette.index": "A palette entry without a valid index",

@@ -81,6 +81,9 @@ class _Builder:
         doc, body = self.doc, self.body
         # unsigned shorts (spec v3: value & 0xFFFF)
         width, height, length = (self.integer(key) & 0xFFFF for key in ("Width", "Height", "Length"))
+        from mcb.schematics.formats.common import check_cells
+
+        check_cells(doc, (width, height, length), "sponge.size.limit", doc.body_pointer.strip("/"), "Width")
         data_version = self.integer("DataVersion", required=False)
         assumed = data_version is None
         if data_version is None:

@@ -19,7 +19,7 @@ import numpy as np
 from mcb.schematics.cells import encode_cells
 from mcb.schematics.model import Schematic
 from mcb.schematics.nbt import (TAG_LIST, Byte, ByteArray, Compound, Double, Encoded, Float, Int, IntArray, List,
-                                Long, LongArray, Short, String, encode_mutf8, gc_paused, tag_type)
+                                Long, LongArray, NumericArray, Short, String, encode_mutf8, gc_paused, tag_type)
 
 SERVER_AUTHOR = "minecraft-builder-mcp"
 
@@ -98,6 +98,8 @@ def _payload(out: list[bytes], tid: int, value) -> None:
             bytes(value) if not isinstance(value, np.ndarray) else value.astype(np.int8).tobytes())
         out.append(struct.pack(">i", len(raw)))
         out.append(raw)
+    elif tid in (11, 12) and type(value) is NumericArray:  # read as its bytes: written as they were
+        out.append(struct.pack(">i", len(value)) + value.raw)
     elif tid in (11, 12):
         arr = np.asarray(value, dtype=">i4" if tid == 11 else ">i8")
         out.append(struct.pack(">i", arr.size) + arr.tobytes())
@@ -294,10 +296,6 @@ def encode_schematic(schem: Schematic, version: int = 2, *, compress: bool = Tru
         return raw
     if compresslevel is None:
         compresslevel = FAST_LEVEL if len(raw) > FAST_LEVEL_ABOVE else DEFAULT_LEVEL
-    if len(raw) > FAST_LEVEL_ABOVE:  # a file for WorldEdit only: deflated on two cores (one gzip member all the same)
-        from mcb.schematics.gzip_parallel import gzip_compress
-
-        return gzip_compress(raw, compresslevel)
     return gzip.compress(raw, compresslevel=compresslevel, mtime=0)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from mcb.server.config import TOKENS_FILE
 from mcb.server.datalock import DataDirLock
 from mcb.server.dispatch import load_method_modules
-from mcb.server.http import Limits, RpcHttpServer
+from mcb.server.http import Limits, RpcHttpServer, open_listener
 from mcb.server.state import ServerState
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -18,6 +18,14 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 class NonLoopbackRefused(ValueError):
     pass
+
+
+class ListenError(OSError):
+    """The listening socket could not be opened (port in use, host that does not resolve); the original error is
+    its ``__cause__``. Nothing was created."""
+
+    def __init__(self, cause: OSError):
+        super().__init__(cause.errno, cause.strerror or str(cause))
 
 
 @dataclass
@@ -42,10 +50,12 @@ def is_loopback(host: str) -> bool:
 
 
 class LocalServer:
-    """A running server. ``start()`` binds and starts threads; ``close()`` stops them and closes the journal.
+    """A server. Construction binds the listener and opens the data directory; ``start()`` starts the threads;
+    ``close()`` stops them and closes the journal.
 
     It holds the data directory's lock from construction to ``close()``: a second server on the same directory
-    raises :class:`mcb.server.datalock.DataDirInUse`.
+    raises :class:`mcb.server.datalock.DataDirInUse`. A port that cannot be opened raises :class:`ListenError`
+    before a missing data directory is created.
     """
 
     def __init__(self, data_dir: Path, options: ServeOptions):
@@ -56,14 +66,27 @@ class LocalServer:
         self.data_dir = Path(data_dir)
         self.options = options
         self.modules = load_method_modules(test_hooks=options.test_hooks)
-        # Before anything in the directory is read or written: a second server refuses and changes nothing.
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        self._lock = DataDirLock.acquire(self.data_dir)
+        # Refusals come before anything is created: a second server on an existing directory refuses first (its
+        # lock), then a port in use or a host that does not resolve; only then is a new directory made.
+        lock = DataDirLock.acquire(self.data_dir) if self.data_dir.is_dir() else None
+        listener = None
         try:
+            try:
+                listener = open_listener((options.host, options.port))
+            except OSError as error:
+                raise ListenError(error) from error
+            if lock is None:
+                self.data_dir.mkdir(parents=True, exist_ok=True)
+                lock = DataDirLock.acquire(self.data_dir)
             self.state = ServerState(self.data_dir, overrides)
         except BaseException:
-            self._lock.release()
+            if listener is not None:
+                listener.close()
+            if lock is not None:
+                lock.release()
             raise
+        self._lock = lock
+        self._listener = listener
         self.httpd: RpcHttpServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -78,7 +101,7 @@ class LocalServer:
         return self.data_dir / TOKENS_FILE
 
     def start(self) -> "LocalServer":
-        self.httpd = RpcHttpServer((self.options.host, self.options.port), self.state, verbose=self.options.verbose,
+        self.httpd = RpcHttpServer(self._listener, self.state, verbose=self.options.verbose,
                                    limits=self.options.limits)
         self.state.start()
         self._thread = threading.Thread(target=self.httpd.serve_forever, name="mcb-http", daemon=True)
@@ -93,6 +116,8 @@ class LocalServer:
         if self.httpd is not None:
             self.httpd.shutdown()
             self.httpd.server_close()
+        else:  # never started
+            self._listener.close()
         try:
             self.state.close()
         finally:

@@ -51,24 +51,31 @@ class _Work:
     is_admin: bool
 
 
-class RpcHttpServer:
-    """Listen on ``address`` (bound at construction, so a port in use fails here); :meth:`serve_forever` runs the
-    loop on the calling thread until :meth:`shutdown`."""
+def open_listener(address) -> socket.socket:
+    """A socket bound to ``address`` (host, port) and listening; a port in use or a host that does not resolve
+    raises ``OSError`` here, before the server has created or opened anything else."""
+    host, port = address[:2]
+    family = socket.AF_INET6 if ":" in str(host) else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((host, port))
+        listener.listen(128)
+    except BaseException:
+        listener.close()
+        raise
+    return listener
 
-    def __init__(self, address, state, *, verbose: bool = False, limits: Limits | None = None):
+
+class RpcHttpServer:
+    """Serve on ``listener`` (from :func:`open_listener`); :meth:`serve_forever` runs the loop on the calling thread
+    until :meth:`shutdown`."""
+
+    def __init__(self, listener: socket.socket, state, *, verbose: bool = False, limits: Limits | None = None):
         self.state = state
         self.verbose = verbose
         self.limits = limits or Limits()
-        host, port = address[:2]
-        family = socket.AF_INET6 if ":" in str(host) else socket.AF_INET
-        self.socket = socket.socket(family, socket.SOCK_STREAM)
-        try:
-            self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            self.socket.bind((host, port))
-            self.socket.listen(128)
-        except OSError:
-            self.socket.close()
-            raise
+        self.socket = listener
         self.server_address = self.socket.getsockname()
         files = _open_file_limit()
         if files is not None:  # keep some descriptors for the journal, assets and the listener itself

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import signal
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from mcb.server.app import LocalServer, ServeOptions, is_loopback
+from mcb.server.app import ListenError, LocalServer, ServeOptions, is_loopback
 from mcb.server.config import CONFIG_FILE, TokenFileError, write_atomic
 from mcb.server.http import Limits
 
@@ -128,6 +129,16 @@ def build_server(request: ServeRequest) -> LocalServer:
                               hint="give --data a directory (a missing one is created)")
     try:
         return LocalServer(data_dir, options)
+    except ListenError as error:
+        if isinstance(error.__cause__, socket.gaierror):
+            raise ServeListenError(f"cannot listen on {request.host}: the host name does not resolve",
+                                   hint="use an address such as 127.0.0.1, or a host name that resolves") from None
+        hint = None
+        if error.errno == errno.EADDRINUSE:
+            hint = (f"another program holds port {request.port} (another mcb serve?): stop it, or start this one "
+                    "with --port 0 (any free port)")
+        raise ServeListenError(f"cannot listen on {request.host}:{request.port}: {error.strerror or error}",
+                               hint=hint) from None
     except TokenFileError as error:
         raise ServeSetupError(f"cannot use data directory {data_dir}: {error}", hint=error.hint) from None
     except (OSError, ValueError, KeyError, TypeError, RecursionError, sqlite3.DatabaseError) as error:
@@ -141,17 +152,11 @@ def run_until_stopped(request: ServeRequest, on_ready: Callable[[dict], None]) -
     # Both signals only set the event: a Ctrl-C at any moment (even during start-up) ends in a clean close.
     previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        try:
-            server.start()
-        except socket.gaierror:
-            raise ServeListenError(f"cannot listen on {request.host}: the host name does not resolve",
-                                   hint="use an address such as 127.0.0.1, or a host name that resolves") from None
-        except OSError as error:
-            raise ServeListenError(f"cannot listen on {request.host}:{request.port}: {error.strerror or error}") from None
+        server.start()
         info = {
             "url": server.url, "data_dir": str(server.data_dir), "token_file": str(server.token_file),
             "pid": os.getpid(),
-            "recovery_required": sum(1 for o in server.state.engine.ops.values() if o.status == "recovery_required"),
+            "recovery_required": [o.id for o in server.state.engine.ops.values() if o.status == "recovery_required"],
         }
         if not is_loopback(request.host):
             info["remote_warning"] = (f"listening on non-loopback address {request.host}: anyone who can reach it "

@@ -11,11 +11,6 @@ from mcb.schematics.nbt import (TAG_BYTE, TAG_COMPOUND, TAG_INT, TAG_LIST, TAG_L
 
 INT_TAGS = (TAG_BYTE, TAG_SHORT, TAG_INT, TAG_LONG)
 
-# The most cells any reader puts into the model: 2^27 (512 MiB of int32 indices; the largest real build in the
-# corpus is 256^3 = 2^24). A declared size beyond it is refused before anything that size is allocated.
-MAX_CELLS = 1 << 27
-
-
 class Fields:
     """Checked reads from one document, each failure a ``SchematicError`` with a rule ``<prefix>.*`` and a pointer."""
 
@@ -64,12 +59,19 @@ class Fields:
         return tuple(float(v) if floats else int(v) for v in value)
 
     def check_cells(self, size: tuple[int, int, int], *where) -> int:
-        volume = size[0] * size[1] * size[2]
-        if volume > MAX_CELLS:
-            raise self.fail(f"the box {size[0]} x {size[1]} x {size[2]} holds {volume} cells, above mcb's limit of "
-                            f"{MAX_CELLS}", "size.limit", *where, hint="the file is corrupt, hostile, or larger than "
-                            "any build mcb can load: split it into smaller schematics")
-        return volume
+        return check_cells(self.doc, size, f"{self.prefix}.size.limit", *where)
+
+
+def check_cells(doc: Document, size, rule: str, *where) -> int:
+    """The volume of ``size``, refused beyond the reader's cell limit (``ReadLimits.max_cells``)."""
+    volume = size[0] * size[1] * size[2]
+    limit = doc.limits.max_cells
+    if volume > limit:
+        raise SchematicError(f"{doc.path + ': ' if doc.path else ''}the box {size[0]} x {size[1]} x {size[2]} "
+                             f"holds {volume} cells, above mcb's limit of {limit}", rule=rule,
+                             pointer="/" + "/".join(str(w) for w in where if w != ""), hint="the file is corrupt, hostile, or "
+                             "larger than any build mcb loads: split it into smaller schematics")
+    return volume
 
 
 def _tag_words(tags: tuple[int, ...]) -> str:
@@ -107,7 +109,10 @@ def compound_from_state(state: str) -> Compound:
 
 def without(data, *keys: str) -> Compound:
     """A copy of a compound without ``keys``."""
-    return Compound((k, v) for k, v in data.items() if k not in keys)
+    copy = Compound(data)
+    for key in keys:
+        copy.pop(key, None)
+    return copy
 
 
 def dense_palette(blocks: np.ndarray, palette: list[str], void: np.ndarray | None

@@ -25,25 +25,38 @@ STEP = {"north": (0, -1), "south": (0, 1), "east": (1, 0), "west": (-1, 0)}
 DEFAULTED = (("_fence", "fence connections"), ("_pane", "glass pane connections"), ("iron_bars", "iron bar connections"),
              ("_wall", "wall connections"), ("redstone_wire", "redstone wire connections"),
              ("tripwire", "tripwire connections"), ("_stairs", "stair corner shapes"), ("fire", "fire faces"),
-             ("chorus_plant", "chorus plant connections"), ("note_block", None))
+             ("chorus_plant", "chorus plant connections"))
 
 
 class _Cells:
     """Cell edits by position, adding states to the palette as needed."""
 
-    def __init__(self, schem: Schematic):
+    def __init__(self, schem: Schematic, counts: list[int]):
         self.schem = schem
         self.index = {state: i for i, state in enumerate(schem.palette)}
         self.parsed: dict[int, BlockState] = {}
+        self.counts = counts
+        self.names = [state.split("[", 1)[0].partition(":")[2] for state in schem.palette]
+        # Where the few blocks this module completes stand, found in one pass over the cells, by palette index
+        interesting = np.array([_interesting(name) for name in self.names] or [False])
+        self.found: dict[int, list[tuple[int, int, int]]] = {int(i): [] for i in np.flatnonzero(interesting)}
+        if self.found:
+            flat = schem.blocks.ravel()
+            at = np.flatnonzero(interesting[flat])
+            width, length = schem.width, schem.length
+            for i, index in zip(at.tolist(), flat[at].tolist()):
+                self.found[index].append((i % width, i // (width * length), (i // width) % length))
 
     def state(self, x: int, y: int, z: int) -> BlockState | None:
         s = self.schem
         if not (0 <= x < s.width and 0 <= y < s.height and 0 <= z < s.length):
             return None
-        i = int(s.blocks[y, z, x])
-        if i not in self.parsed:
-            self.parsed[i] = parse_state(s.palette[i])
-        return self.parsed[i]
+        return self.parsed_at(int(s.blocks[y, z, x]))
+
+    def parsed_at(self, index: int) -> BlockState:
+        if index not in self.parsed:
+            self.parsed[index] = parse_state(self.schem.palette[index])
+        return self.parsed[index]
 
     def set(self, x: int, y: int, z: int, state: BlockState) -> None:
         text = str(state)
@@ -53,12 +66,15 @@ class _Cells:
         self.schem.blocks[y, z, x] = self.index[text]
 
     def where(self, test) -> list[tuple[int, int, int]]:
-        """(x, y, z) of every cell whose parsed state passes ``test``."""
-        wanted = [i for i, state in enumerate(self.schem.palette) if test(parse_state(state))]
-        if not wanted:
-            return []
-        ys, zs, xs = np.nonzero(np.isin(self.schem.blocks, wanted))
-        return list(zip(xs.tolist(), ys.tolist(), zs.tolist()))
+        """(x, y, z) of every cell of the read whose state passes ``test`` (one of :func:`_interesting`'s)."""
+        return sorted(pos for i, found in self.found.items() if test(self.parsed_at(i)) for pos in found)
+
+
+def _interesting(name: str) -> bool:
+    """The blocks whose positions the completion needs: doors, tall plants, chests, and what needed a 1.12 block
+    entity for its colour or type (by id without namespace)."""
+    return (name.endswith("_door") or name in TALL_PLANTS or name in ("chest", "trapped_chest", "red_bed",
+            "white_banner", "white_wall_banner", "skeleton_skull", "skeleton_wall_skull"))
 
 
 def _with(state: BlockState, **values: str) -> BlockState:
@@ -67,8 +83,9 @@ def _with(state: BlockState, **values: str) -> BlockState:
     return BlockState(state.name, tuple(props.items()))
 
 
-def complete_states(schem: Schematic) -> list[dict]:
-    cells = _Cells(schem)
+def complete_states(schem: Schematic, counts: list[int]) -> list[dict]:
+    """``counts``: cells per palette entry of the read (``schem``'s palette as read)."""
+    cells = _Cells(schem, counts)
     done: Counter = Counter()
     missed: Counter = Counter()
     kept = []
@@ -82,11 +99,9 @@ def complete_states(schem: Schematic) -> list[dict]:
     _doors(cells, done, missed)
     _tall_plants(cells, done, missed)
     _chests(cells, done)
-    for suffix, what in DEFAULTED:
-        if what is None:
-            continue
-        count = sum(1 for _ in cells.where(lambda s, suffix=suffix: s.id.endswith(suffix) or s.id == suffix))
-        if count:
+    for name, count in zip(cells.names, counts):
+        what = next((what for suffix, what in DEFAULTED if name.endswith(suffix)), None)
+        if count and what is not None:
             missed[f"{what}: not stored by the numeric format, left at their 1.13 defaults"] += count
     return ([{"change": change, "cells": n, "carried": True} for change, n in done.items()]
             + [{"change": change, "cells": n, "carried": False} for change, n in missed.items()])

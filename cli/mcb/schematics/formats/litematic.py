@@ -17,7 +17,7 @@ import numpy as np
 
 from mcb.schematics.formats.common import Fields, compound_from_state, dense_palette, state_from_compound, without
 from mcb.schematics.model import BlockEntity, Entity, Schematic, SourceInfo
-from mcb.schematics.nbt import (TAG_COMPOUND, TAG_LONG_ARRAY, Compound, Double, Int, List, Long, LongArray, String,
+from mcb.schematics.nbt import (TAG_COMPOUND, TAG_LONG_ARRAY, Compound, Double, Int, List, Long, NumericArray, String,
                                 tag_type)
 
 READ_VERSIONS = range(1, 8)  # 5, 6 and 7 are what Litematica writes today; older ones share the layout
@@ -168,7 +168,8 @@ def _cells(fields: Fields, region: dict) -> np.ndarray:
     if len(longs) != expected:
         raise fields.fail(f"BlockStates holds {len(longs)} longs; {volume} cells of {bits} bits need {expected}",
                           "blockstates.length", *region["where"], "BlockStates")
-    values = unpack_indices(np.array(longs, dtype=np.int64).view(np.uint64), bits, volume)
+    words = longs.numpy() if hasattr(longs, "numpy") else np.array(longs, dtype=">i8")
+    values = unpack_indices(words.astype(np.int64).view(np.uint64), bits, volume)
     if values.size and int(values.max()) >= len(region["palette"]):
         bad = int(values[values >= len(region["palette"])][0])
         raise fields.fail(f"BlockStates refers to palette index {bad}, which the palette "
@@ -224,7 +225,7 @@ def litematic_tree(schem: Schematic, *, name: str | None = None, author: str | N
         Position=Compound(x=Int(schem.offset[0]), y=Int(schem.offset[1]), z=Int(schem.offset[2])),
         Size=size,
         BlockStatePalette=List([compound_from_state(s) for s in palette], TAG_COMPOUND),
-        BlockStates=LongArray(pack_indices(indices, bits).tolist()),
+        BlockStates=NumericArray(TAG_LONG_ARRAY, pack_indices(indices, bits).astype(">i8").tobytes()),
         TileEntities=List([_tile_entity(be) for be in schem.block_entities], TAG_COMPOUND),
         Entities=List([_entity_entry(e, schem.offset) for e in schem.entities], TAG_COMPOUND),
         PendingBlockTicks=List((), TAG_COMPOUND),
