@@ -33,12 +33,13 @@ log = logging.getLogger("mcb.mcp")
 
 
 def builtin_actions() -> list[Action]:
-    """The built-in actions: RPC, offline, then tool_batch."""
+    """The built-in actions: RPC, offline, the build workflows, then tool_batch."""
     from mcb.catalog.batch import BATCH_ACTION
+    from mcb.catalog.building import BUILD_ACTIONS
     from mcb.catalog.offline import OFFLINE_ACTIONS
     from mcb.catalog.rpc import RPC_ACTIONS
 
-    return [*RPC_ACTIONS, *OFFLINE_ACTIONS, BATCH_ACTION]
+    return [*RPC_ACTIONS, *OFFLINE_ACTIONS, *BUILD_ACTIONS, BATCH_ACTION]
 
 
 # -- the extension API ------------------------------------------------------------------------------------------

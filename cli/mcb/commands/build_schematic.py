@@ -6,8 +6,6 @@ from __future__ import annotations
 import contextlib
 import signal
 import sys
-import time
-from pathlib import Path
 
 from mcb.commands.rpc_support import open_client
 from mcb.errors import InputError, UsageError
@@ -29,15 +27,15 @@ def is_schematic_file(source: str) -> bool:
 def run_schematic_build(ctx, term, file: str | None, *, target: str | None, rotation: int, mirror: str | None,
                         skip_air: bool, keep_existing: bool, drop_extras: bool, dry_run: bool, undo: bool,
                         build_id: str | None, yes: bool, wait_timeout: float) -> None:
-    from mcb.batch.schematic import build_identity, build_state_path
-    from mcb.building.placement import PlacementOptions, load_placement
+    from mcb.batch.file_build import open_file_build
+    from mcb.building.placement import PlacementOptions
     from mcb.commands.rpc_support import parse_position
 
     if file is None:  # --undo --build-id ID
         if not (undo and build_id):
             raise UsageError("give FILE --target x,y,z, or --undo --build-id ID")
         with open_client(ctx, term) as client:
-            return _undo(term, client, build_id, build_state_path(build_id), yes, wait_timeout, None)
+            return _undo(term, client, build_id, yes, wait_timeout)
     if target is None:
         raise UsageError("a schematic build needs --target x,y,z (where the file's anchor goes)",
                          hint=f"e.g. mcb build {shown(file)} --target 0,64,0 --dry-run")
@@ -45,27 +43,20 @@ def run_schematic_build(ctx, term, file: str | None, *, target: str | None, rota
     options = PlacementOptions(target=(anchor["x"], anchor["y"], anchor["z"]), rotation=rotation, mirror=mirror,
                                skip_air=skip_air, keep_existing=keep_existing, drop_extras=drop_extras)
     with open_client(ctx, term) as client:
-        placement = load_placement(file, options)
+        build = open_file_build(client, file, options, check_area=not undo)
+        placement = build.placement
         for line in (placement.upgrade.lines() if placement.upgrade is not None else []):
             term.info(f"{shown(file)}: {line}")
         if placement.dropped:
             term.warn(f"--drop-extras: {_extras(placement.dropped)} of {shown(file)} are not built")
-        identity = build_id or build_identity(client.server, client.project_id, client.player_id,
-                                              placement.file_sha256, options.to_json())
-        state_path = build_state_path(identity)
         if undo:
-            return _undo(term, client, identity, state_path, yes, wait_timeout, file)
-        context = client.project_context()
-        from mcb.building.placement import check_fits
-
-        check_fits(placement, context.region)
-        capacity = context.max_plan_blocks or 4096
+            return _undo(term, client, build.build_id, yes, wait_timeout)
         if dry_run:
-            return _dry_run(term, client, placement, identity, capacity, context)
-        if not yes and not _confirmed(term, placement, capacity):
+            return _dry_run(term, build)
+        if not yes and not _confirmed(term, placement, build.capacity):
             raise InputError("nothing was built (not confirmed)", code="not_confirmed",
                              hint="add --yes to build without asking")
-        _build(term, client, file, placement, options, identity, state_path, wait_timeout)
+        _build(term, build, wait_timeout)
 
 
 def _extras(dropped: dict) -> str:
@@ -101,35 +92,31 @@ def _box(box) -> str:
 
 
 # -- dry run ------------------------------------------------------------------------------------------------------
-def _dry_run(term, client, placement, identity: str, capacity: int, context) -> None:
-    from mcb.building.estimate import estimate_build
+def _dry_run(term, build) -> None:
+    from mcb.client.progress import ProgressView
 
     with term.operation_progress("reading") as bar:
-        from mcb.client.progress import ProgressView
-
         def on_plan(plans, positions, planner) -> None:
             bar.show(ProgressView(done=0, total=None, written=0, phase=f"{plural(plans, 'plan')}, "
                                   f"{positions:,} positions to change so far"))
 
-        estimate = estimate_build(client, placement, capacity=capacity, on_plan=on_plan)
-    area = context.region
-    data = {"build_id": identity, "file": placement.path, "dry_run": True, **placement.options.to_json(),
-            "area": None if area is None else {"min": area.min.wire(), "max": area.max.wire()}, **estimate}
+        data = build.estimate(on_plan=on_plan)
+    area = build.area
 
     def human() -> None:
-        journal = estimate["journal_bytes"]
-        pairs = [("build", f"{identity} (dry run: nothing was written)"), ("file", shown(placement.path)),
-                 ("box", _box(placement.world_box()) + (f", inside {area.text()}" if area is not None else "")),
-                 ("to change", f"{estimate['positions_to_change']:,} positions, "
-                               f"{estimate['replaces_blocks']:,} of them replace a block"),
-                 ("plans", f"{estimate['plans']} (at most {capacity:,} positions each)"),
-                 ("time", f"about {duration(estimate['seconds_at_20_tps'])} at 20 TPS"),
+        journal = data["journal_bytes"]
+        pairs = [("build", f"{build.build_id} (dry run: nothing was written)"), ("file", shown(build.path)),
+                 ("box", _box(build.placement.world_box()) + (f", inside {area.text()}" if area is not None else "")),
+                 ("to change", f"{data['positions_to_change']:,} positions, "
+                               f"{data['replaces_blocks']:,} of them replace a block"),
+                 ("plans", f"{data['plans']} (at most {build.capacity:,} positions each)"),
+                 ("time", f"about {duration(data['seconds_at_20_tps'])} at 20 TPS"),
                  ("journal", f"{journal['low'] / 1e6:,.1f}-{journal['high'] / 1e6:,.1f} MB added to the plugin's "
                              "journal")]
         term.kv(pairs)
-        if estimate["replaced"]:
+        if data["replaced"]:
             term.table(["replaced block", "positions"],
-                       [(state, f"{count:,}") for state, count in list(estimate["replaced"].items())[:20]])
+                       [(state, f"{count:,}") for state, count in list(data["replaced"].items())[:20]])
 
     term.emit(data, human)
 
@@ -158,55 +145,29 @@ def ctrl_c(stop, term):
         signal.signal(signal.SIGINT, previous)
 
 
-def _build(term, client, file: str, placement, options, identity: str, state_path: Path,
-           wait_timeout: float) -> None:
+def _build(term, build, wait_timeout: float) -> None:
     from mcb.batch.plans import StopRequest
-    from mcb.batch.runner import BatchRunner
-    from mcb.batch.schematic import BUILD_STEP, one_step_batch, restart_finished
-    from mcb.batch.state import BatchState, exclusive_run
 
-    state_path.parent.mkdir(parents=True, exist_ok=True)
-    fields = {"target": list(options.target), "rotation": options.rotation, "mirror": options.mirror,
-              "skip_air": options.skip_air, "keep_existing": options.keep_existing,
-              "drop_extras": options.drop_extras}
-    batch = one_step_batch(Path(file), fields, state_path)
     stop = StopRequest()
-    started = time.monotonic()
-    with exclusive_run(state_path):
-        state = BatchState.load(state_path, server=client.server, project_id=client.project_id)
-        state.data["build_id"] = identity
-        restart_finished(state)
-        term.info(f"build {identity}: {shown(file)} at {','.join(map(str, options.target))} "
-                  f"(state {shown(state_path)})")
-        with term.operation_progress(f"build {identity}") as bar, ctrl_c(stop, term):
-            runner = BatchRunner(client, batch, state, retry_failed=True, wait_timeout=wait_timeout, interval=0.1,
-                                 on_event=lambda event, name, details: _event(term, event, details),
-                                 on_view=lambda name, view: bar.show(view), stop=stop)
-            runner.context.placements[(str(Path(file).resolve()), options)] = placement
-            report = runner.run().steps[0]
-    record = state.step(BUILD_STEP) or {}
-    run = record.get("last_run") or {}
-    entries = [e for e in record.get("plans", []) if e.get("operation_id")]
-    data = {"build_id": identity, "file": placement.path, **options.to_json(), "state_file": str(state_path),
-            "result": report.result, "plans": run.get("plans", 0), "operations": run.get("operations", []),
-            "written": run.get("written", 0), "seconds": round(time.monotonic() - started, 1),
-            "build_operations": len(entries), "reads": run.get("reads")}
-    if report.error is not None:
-        data["error"] = report.error.to_json()
+    term.info(f"build {build.build_id}: {shown(build.path)} at {','.join(map(str, build.options.target))} "
+              f"(state {shown(build.state_path)})")
+    with term.operation_progress(f"build {build.build_id}") as bar, ctrl_c(stop, term):
+        data, error = build.run(stop=stop, on_view=bar.show, wait_timeout=wait_timeout,
+                                on_event=lambda event, details: _event(term, event, details))
 
     def human() -> None:
-        result = report.result.replace("_", " ")
-        if report.result == "error" and report.error is not None:
-            result = f"stopped ({report.error.code})"
-        term.kv([("build", identity), ("result", result),
+        result = data["result"].replace("_", " ")
+        if data["result"] == "error" and error is not None:
+            result = f"stopped ({error.code})"
+        term.kv([("build", build.build_id), ("result", result),
                  ("this run", f"{plural(data['plans'], 'plan')}, {data['written']:,} positions written in "
                               f"{duration(data['seconds'])}"),
                  ("operations", f"{data['build_operations']} in all; undo them with "
-                                f"`mcb build --undo --build-id {identity}`")])
+                                f"`mcb build --undo --build-id {build.build_id}`")])
 
     term.emit(data, human)
-    if report.error is not None:
-        raise report.error
+    if error is not None:
+        raise error
 
 
 def _event(term, event: str, details: dict) -> None:
@@ -221,30 +182,21 @@ def _event(term, event: str, details: dict) -> None:
 
 
 # -- undo ---------------------------------------------------------------------------------------------------------
-def _undo(term, client, identity: str, state_path: Path, yes: bool, wait_timeout: float, file: str | None) -> None:
+def _undo(term, client, build_id: str, yes: bool, wait_timeout: float) -> None:
+    from mcb.batch.file_build import recorded_undo_count, undo_file_build
     from mcb.batch.plans import StopRequest
-    from mcb.batch.schematic import BUILD_STEP, undo_build, undoable
-    from mcb.batch.state import BatchState, exclusive_run
 
-    if not state_path.exists():
-        raise InputError(f"no build {identity} is recorded here ({shown(state_path)})", code="unknown_build",
-                         hint="use the FILE, --target and placement options of the build, or the build id it printed")
+    count = recorded_undo_count(client, build_id)
+    if count and not yes and sys.stdin.isatty() and sys.stderr.isatty():
+        import typer
+
+        if not typer.confirm(f"Undo build {build_id} ({plural(count, 'operation')}, newest first)?", default=False,
+                             err=True):
+            raise InputError("nothing was undone (not confirmed)", code="not_confirmed",
+                             hint="add --yes to undo without asking")
     stop = StopRequest()
-    with exclusive_run(state_path):
-        state = BatchState.load(state_path, server=client.server, project_id=client.project_id)
-        record = state.step(BUILD_STEP) or {}
-        count = len(undoable(record.get("plans") or []))
-        if count and not yes and sys.stdin.isatty() and sys.stderr.isatty():
-            import typer
-
-            if not typer.confirm(f"Undo build {identity} ({plural(count, 'operation')}, newest first)?",
-                                 default=False, err=True):
-                raise InputError("nothing was undone (not confirmed)", code="not_confirmed",
-                                 hint="add --yes to undo without asking")
-        with term.operation_progress(f"undo {identity}") as bar, ctrl_c(stop, term):
-            result = undo_build(client, state, wait_timeout=wait_timeout, interval=0.1, stop=stop,
-                                on_view=bar.show, on_event=lambda event, details: _event(term, event, details))
-    data = {"build_id": identity, "undone_operations": result["undone"], "restored": result["written"],
-            "state_file": str(state_path)}
-    term.emit(data, lambda: term.kv([("build", identity), ("undone", plural(result["undone"], "operation")),
-                                     ("restored", f"{result['written']:,} positions")]))
+    with term.operation_progress(f"undo {build_id}") as bar, ctrl_c(stop, term):
+        data = undo_file_build(client, build_id, stop=stop, on_view=bar.show, wait_timeout=wait_timeout,
+                               on_event=lambda event, details: _event(term, event, details))
+    term.emit(data, lambda: term.kv([("build", build_id), ("undone", plural(data["undone_operations"], "operation")),
+                                     ("restored", f"{data['restored']:,} positions")]))
