@@ -131,6 +131,7 @@ class BuildLoop:
 
         def show(entry, status) -> None:
             tracker = trackers.setdefault(id(entry), OperationTracker())
+            self._cancel_if_asked(status)
             self._show(status, tracker, entry.get("positions", 0), phase_prefix="resuming ")
 
         for entry, final in settle_in_flight(self.client, self.log, wait_timeout=self.wait_timeout,
@@ -183,15 +184,19 @@ class BuildLoop:
         self.planner.rewind(cursor)
 
     # -- waiting ----------------------------------------------------------------------------------------------------
-    def on_status(self, status) -> None:
-        entry, planned, tracker = self.current
+    def _cancel_if_asked(self, status) -> None:
+        """Ctrl-C twice: cancel the running operation (once; again at the next poll if that failed)."""
         if self.stop.cancel and not self.cancel_sent and not status.terminal:
             self.cancel_sent = True
             self._event("cancel", {"operation_id": status.operation_id})
             try:
                 self.client.operation_cancel(status.operation_id)
             except McbError:
-                self.cancel_sent = False  # try again at the next poll
+                self.cancel_sent = False
+
+    def on_status(self, status) -> None:
+        entry, planned, tracker = self.current
+        self._cancel_if_asked(status)
         self._show(status, tracker, len(planned))
         if status.terminal or self.ahead is not None or self.exhausted or self.stop.stop:
             return
