@@ -124,15 +124,35 @@ def test_every_registered_command_is_listed_in_the_light_table():
     from pathlib import Path
 
     import mcb.commands
-    from mcb.app import _registered
+    from mcb.app import module_commands
     from mcb.commands import COMMANDS
 
     modules = {module for module, _panel, _help in COMMANDS.values()}
     for module in modules:
-        registered = _registered(module)
-        names = {info.name for info in (*registered.registered_commands, *registered.registered_groups)}
+        names = set(module_commands(module))
         assert names <= set(COMMANDS), f"mcb.commands.{module} registers {sorted(names - set(COMMANDS))}"
     folder = Path(mcb.commands.__file__).parent
     with_register = {path.stem for path in folder.glob("*.py") if "\ndef register(" in path.read_text()}
     # schem_edit adds its commands to the `schem` group that mcb.commands.schem registers.
     assert with_register - {"schem_edit"} <= modules, "a command module is missing from mcb.commands.COMMANDS"
+
+
+def test_exit_codes_are_said_the_same_everywhere(cli):
+    """One table (mcb.errors): `mcb help exit-codes`, the README's table and every command's help epilog say it."""
+    from pathlib import Path
+
+    from mcb.errors import EXIT_CODE_TABLE
+
+    shown = json.loads(cli("help", "exit-codes", "--json").stdout)
+    assert [(row["code"], row["name"], row["meaning"]) for row in shown] == EXIT_CODE_TABLE
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    section = readme.split("## Exit codes", 1)[1].split("\n## ", 1)[0]
+    rows = [[cell.strip().replace("`", "") for cell in line.strip("|").split("|")]
+            for line in section.splitlines() if re.match(r"\| \d+ \|", line)]
+    assert [(int(code), name, meaning) for code, name, meaning in rows] == EXIT_CODE_TABLE
+    every = " · ".join(f"{code} {name}" for code, name, _ in EXIT_CODE_TABLE)
+    for path in (("context",), ("build",), ("batch",), ("part", "get")):
+        text = " ".join(cli(*path, "--help", env={"COLUMNS": "200"}).stdout.split())
+        assert f"Exit codes: {every}" in text, path
+    text = " ".join(cli("config", "show", "--help", env={"COLUMNS": "200"}).stdout.split())
+    assert "Exit codes: 0 ok · 2 usage · 3 config" in text

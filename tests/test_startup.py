@@ -100,30 +100,6 @@ def test_a_command_imports_only_its_own_module():
     assert _modules_after("help", "exit-codes") == ["mcb.commands.help"]
 
 
-def test_a_group_builds_only_the_sub_command_that_runs():
-    """`mcb schem validate` converts validate to Click, not rotate, render and the rest; the group's help lists them
-    all the same."""
-    house = Path(__file__).resolve().parents[1] / "schematics" / "house.schem"
-    script = (
-        "import json, sys\n"
-        f"sys.argv = ['mcb', 'schem', 'validate', {str(house)!r}]\n"
-        "from mcb.app import main, load_command\n"
-        "try:\n"
-        "    main()\n"
-        "except SystemExit:\n"
-        "    pass\n"
-        "group = load_command('schem')\n"
-        "built = sorted(name for name, command in group.commands.items() if command.callback is not None)\n"
-        "sys.stderr.write('BUILT=' + json.dumps([built, sorted(group.commands)]) + '\\n')\n"
-    )
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
-                          env={"NO_COLOR": "1", "COLUMNS": "120", "PATH": "/usr/bin:/bin"})
-    assert "house.schem: ok" in proc.stdout, proc.stderr
-    marker = next(line for line in proc.stderr.splitlines() if line.startswith("BUILT="))
-    built, listed = json.loads(marker[len("BUILT="):])
-    assert built == ["validate"] and {"info", "rotate", "render", "validate"} <= set(listed)
-
-
 def test_an_rpc_command_imports_no_offline_tooling():
     """`mcb health` needs the client and the config, not numpy, the schematic or recipe code, or the server.
 

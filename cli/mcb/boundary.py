@@ -6,7 +6,9 @@ JSON shape and exit code. No Typer here.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sys
 
 from mcb.errors import ExitCode, InputError, McbError
@@ -28,6 +30,11 @@ def exit_code_for(state: AppState, error: BaseException) -> int:
             sys.stderr.write("interrupted\n")
         return int(ExitCode.INTERRUPTED)
     if isinstance(error, BrokenPipeError):
+        # The reader of stdout has gone (`mcb ... | head`): nothing is wrong and nothing is left to say. Python
+        # flushes stdout once more at exit; point it at os.devnull so that the flush fails nowhere (the note on
+        # SIGPIPE in Python's signal documentation).
+        with contextlib.suppress(OSError, ValueError):  # a stream without a descriptor (tests) has no pipe
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     # A path the user named cannot be read or written (a directory, a missing folder, no permission).
     report_error(state, InputError(describe_os_error(error), code="file_error"))
@@ -45,3 +52,11 @@ def describe_os_error(error: OSError) -> str:
     path = error.filename2 if error.filename2 is not None else error.filename
     reason = error.strerror or str(error)
     return f"{path}: {reason}" if path is not None else reason
+
+
+def stdout_is_devnull() -> bool:
+    """Whether file descriptor 1 is os.devnull (where a closed stdout pipe is pointed, by us and by Rich)."""
+    try:
+        return os.path.samestat(os.fstat(1), os.stat(os.devnull))
+    except OSError:
+        return False

@@ -7,7 +7,8 @@ of a local ``mcb serve``).
 
 Tokens come only from the environment (``MCB_TOKEN`` admin, ``MCB_AGENT_TOKEN`` agent) or from a token file named
 by the profile (``token_file`` / ``agent_token_file``). A token file readable by group or others is refused. Token
-values are kept in ``SecretStr`` and are never part of a repr, an error or ``mcb config show``.
+values are kept in ``SecretStr`` and are never part of a repr, an error or ``mcb config show``. Writing the user
+config file (`mcb config init|use|set`) is :mod:`mcb.config_edit`'s, with the checks made here.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, SecretStr
 
 from mcb.errors import ConfigError
-from mcb.fileio import write_atomic
 
 DEFAULT_SERVER = "http://127.0.0.1:8765"
 DEFAULT_PLAYER_ID = "console"  # the local-automation principal; `mcb serve` accepts it
@@ -127,7 +127,7 @@ def _check_strings(table: dict, where: str) -> None:
             raise ConfigError(f"{where}: `{key}` must be a string, not {type(table[key]).__name__}")
 
 
-def _profiles(data: dict, path: Path) -> dict:
+def profile_tables(data: dict, path: Path) -> dict:
     """The ``[profiles.NAME]`` tables of a user config, each checked to be a table with text where text belongs."""
     profiles = data.get("profiles", {})
     if not isinstance(profiles, dict):
@@ -180,8 +180,6 @@ def load_settings(*, server: str | None = None, profile: str | None = None, time
                 problem["hint"] = error.hint
             problems.append(problem)
             return default
-    # Only with ``load_settings(tolerant=True)`` (`mcb config show`): what could not be used, per setting.
-    problems: list[dict[str, str]] = []
 
     def put(name: str, value: Any, source: str) -> None:
         if value is not None and value != "" and name not in values:
@@ -208,7 +206,7 @@ def load_settings(*, server: str | None = None, profile: str | None = None, time
     user: dict = guarded("user config", str(user_path), lambda: read_toml(user_path), {}) if user_path.is_file() else {}
     if user:
         files["user"] = str(user_path)
-    profiles = guarded("user config", str(user_path), lambda: _profiles(user, user_path))
+    profiles = guarded("user config", str(user_path), lambda: profile_tables(user, user_path))
     if profiles is None:  # a user config with a wrong shape: none of its values can be trusted
         user, profiles = {}, {}
     put("profile", user.get("profile"), f"user config {user_path}")
@@ -220,7 +218,7 @@ def load_settings(*, server: str | None = None, profile: str | None = None, time
     if profile_name is not None:
         if profile_name not in profiles:
             def unknown_profile():
-                raise ConfigError(f"unknown profile {profile_name!r}", hint=_profiles_hint(profiles, user_path))
+                raise ConfigError(f"unknown profile {profile_name!r}", hint=profiles_hint(profiles, user_path))
 
             guarded("profile", sources.get("profile", "default"), unknown_profile)
         section = profiles.get(profile_name, {})
@@ -238,7 +236,7 @@ def load_settings(*, server: str | None = None, profile: str | None = None, time
             put(name, guarded(name, source, lambda: read_token_file(path, json_key)), source)
 
     server_url = values.get("server", DEFAULT_SERVER)
-    if guarded("server", sources.get("server", "default"), lambda: _check_server_url(server_url) or True) is None:
+    if guarded("server", sources.get("server", "default"), lambda: check_server_url(server_url) or True) is None:
         values.pop("server", None)
         server_url = DEFAULT_SERVER
     if "admin_token" not in values and "agent_token" not in values and _is_loopback(server_url) \
@@ -253,7 +251,7 @@ def load_settings(*, server: str | None = None, profile: str | None = None, time
 
     raw_timeout = values.get("timeout")
     if raw_timeout is not None:
-        checked = guarded("timeout", sources["timeout"], lambda: _checked_timeout(raw_timeout, sources["timeout"]))
+        checked = guarded("timeout", sources["timeout"], lambda: checked_timeout(raw_timeout, sources["timeout"]))
         if checked is None:
             values.pop("timeout")
         else:
@@ -283,15 +281,18 @@ def _read_project(project_path: Path) -> dict:
     return project
 
 
-def _checked_timeout(raw_timeout: Any, source: str) -> float:
+def checked_timeout(raw_timeout: Any, source: str | None = None) -> float:
+    """A timeout from a file, the environment or `mcb config set`: a positive, finite number of seconds (saved
+    otherwise, it would break every command)."""
+    where = f" (from {source})" if source else ""
     try:
         if isinstance(raw_timeout, bool):
             raise TypeError("a boolean is not a number of seconds")
         value = float(raw_timeout)
     except (TypeError, ValueError):
-        raise ConfigError(f"timeout must be a number of seconds (from {source})") from None
+        raise ConfigError(f"timeout must be a number of seconds{where}") from None
     if not math.isfinite(value) or value <= 0:
-        raise ConfigError(f"timeout must be a positive, finite number of seconds (from {source})")
+        raise ConfigError(f"timeout must be a positive, finite number of seconds{where}")
     return value
 
 
@@ -350,7 +351,7 @@ def _is_loopback(url: str) -> bool:
     return host in {"127.0.0.1", "localhost", "::1"}
 
 
-def _check_server_url(url: str) -> None:
+def check_server_url(url: str) -> None:
     from mcb.redact import redact_url
 
     shown = redact_url(url)  # the refused URL may hold the very secret it must not carry
@@ -367,104 +368,7 @@ def _check_server_url(url: str) -> None:
                           hint="put tokens in MCB_TOKEN / MCB_AGENT_TOKEN or a token file, never in the URL")
 
 
-def _profiles_hint(profiles: dict, path: Path) -> str:
+def profiles_hint(profiles: dict, path: Path) -> str:
     if profiles:
         return "known profiles: " + ", ".join(sorted(profiles)) + f" (in {path})"
     return f"create one with `mcb config init --name NAME` (file {path})"
-
-
-# -- editing the user config file (`mcb config init|use|set`) -----------------------------------------------
-def load_user_config() -> dict:
-    path = user_config_path()
-    return read_toml(path) if path.is_file() else {}
-
-
-def set_profile_values(profile: str, updates: dict[str, Any], *, activate: bool = False) -> Path:
-    """Create or update ``[profiles.<profile>]``; token values themselves are refused (only token *files*)."""
-    _check_profile_name(profile)
-    for key in updates:
-        if key not in PROFILE_KEYS:
-            raise ConfigError(f"unknown profile key {key!r}", hint="keys: " + ", ".join(PROFILE_KEYS))
-    if "server" in updates:
-        _check_server_url(str(updates["server"]))
-    if "timeout" in updates:
-        try:
-            updates = {**updates, "timeout": float(updates["timeout"])}
-        except (TypeError, ValueError):
-            raise ConfigError("timeout must be a number of seconds") from None
-        if not math.isfinite(updates["timeout"]) or updates["timeout"] <= 0:  # saved, it would break every command
-            raise ConfigError("timeout must be a positive, finite number of seconds")
-    for key, value in updates.items():
-        if isinstance(value, str) and not _is_utf8(value):
-            raise ConfigError(f"{key}: the value is not valid UTF-8 text (undecodable bytes on the command line)")
-    for key in ("token_file", "agent_token_file"):
-        if updates.get(key):
-            path = Path(os.path.expanduser(str(updates[key])))
-            if not path.is_file():
-                raw = str(updates[key])
-                # A value that reads as a path is named; a bare word is not echoed: it may be a token pasted here.
-                named = f" {path}" if os.sep in raw or raw.startswith(("~", ".")) else ""
-                what = "is a directory, not a file" if path.is_dir() else "does not exist"
-                raise ConfigError(f"{key}:{named or ' the file'} {what}",
-                                  hint="give the path of a file that holds the token")
-            read_token_file(path, "admin_token" if key == "token_file" else "agent_token")  # refuse bad files now
-            updates = {**updates, key: str(path.resolve())}
-    data = load_user_config()
-    profiles = data.setdefault("profiles", _profiles(data, user_config_path()))
-    profiles.setdefault(profile, {}).update({k: v for k, v in updates.items() if v is not None})
-    if activate:
-        data["profile"] = profile
-    return write_user_config(data)
-
-
-def _is_utf8(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def use_profile(profile: str) -> Path:
-    data = load_user_config()
-    if profile not in _profiles(data, user_config_path()):
-        raise ConfigError(f"unknown profile {profile!r}", hint=_profiles_hint(data.get("profiles", {}), user_config_path()))
-    data["profile"] = profile
-    return write_user_config(data)
-
-
-def write_user_config(data: dict) -> Path:
-    path = user_config_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    lines = []
-    for key, value in data.items():
-        if not isinstance(value, dict):
-            lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
-    for name, section in data.get("profiles", {}).items():
-        lines.append("")
-        lines.append(f"[profiles.{_toml_key(name)}]")
-        for key, value in section.items():
-            lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
-    return write_atomic(path, "\n".join(lines).lstrip("\n") + "\n")
-
-
-def _check_profile_name(name: str) -> None:
-    if not name or not all(c.isalnum() or c in "-_" for c in name):
-        raise ConfigError(f"profile name {name!r} may use letters, digits, '-' and '_' only")
-
-
-def _toml_key(key: str) -> str:
-    return key if all(c.isascii() and (c.isalnum() or c in "-_") for c in key) else _toml_string(key)
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    return _toml_string(str(value))
-
-
-def _toml_string(text: str) -> str:
-    # A JSON string is a TOML basic string, except that TOML also wants DEL (U+007F) escaped.
-    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")

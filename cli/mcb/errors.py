@@ -11,7 +11,7 @@ from enum import IntEnum
 
 class ExitCode(IntEnum):
     OK = 0
-    FAILURE = 1  # findings (validate/lint errors) or an operation that ended badly
+    FAILURE = 1
     USAGE = 2
     CONFIG = 3
     AUTH = 4
@@ -21,18 +21,30 @@ class ExitCode(IntEnum):
     INTERRUPTED = 130
 
 
+# The one exit-code table: `mcb help exit-codes`, every command's help epilog and the README say what it says
+# (tests/test_cli_docs.py compares the README's table with it).
+EXIT_CODE_MEANINGS: dict[ExitCode, str] = {
+    ExitCode.OK: "success; validate/lint: no errors (warnings fail only with --strict)",
+    ExitCode.FAILURE: "validate/lint found errors, an input file is unreadable or invalid, or an operation ended badly",
+    ExitCode.USAGE: "bad command line: unknown option, missing argument, malformed value",
+    ExitCode.CONFIG: "configuration problem: unreadable config file, unknown profile, unsafe token file",
+    ExitCode.AUTH: "no token, token rejected, or permission_denied from the server",
+    ExitCode.SERVER: "the server answered with an error (invalid_request, unsupported_block, internal_error, ...)",
+    ExitCode.NETWORK: "connection refused or dropped, timeout, or --wait ran out of time",
+    ExitCode.CONFLICT: "stale or expired plan, conflict, busy, another operation active, recovery required, a data "
+    "directory another mcb serve holds",
+    ExitCode.INTERRUPTED: "interrupted by Ctrl-C (SIGINT)",
+}
+
 EXIT_CODE_TABLE: list[tuple[int, str, str]] = [
-    (0, "ok", "success; validate/lint: no errors (warnings only fail with --strict)"),
-    (1, "failure", "validate/lint found errors, an input file is unreadable or invalid, or an operation ended badly"),
-    (2, "usage", "bad command line: unknown option, missing argument, malformed value"),
-    (3, "config", "configuration problem: unreadable config file, unknown profile, unsafe token file"),
-    (4, "auth", "no token, token rejected, or permission_denied from the server"),
-    (5, "server", "the server answered with an error (invalid_request, unsupported_block, internal_error, ...)"),
-    (6, "network", "connection refused or dropped, timeout, or --wait ran out of time"),
-    (7, "conflict", "stale or expired plan, conflict, busy, another operation active, recovery required, a data "
-        "directory another mcb serve holds"),
-    (130, "interrupted", "interrupted by Ctrl-C (SIGINT)"),
+    (int(code), code.name.lower(), meaning) for code, meaning in EXIT_CODE_MEANINGS.items()
 ]
+
+
+def exit_codes_epilog(*codes: ExitCode) -> str:
+    """A command's help epilog, from the table: ``codes`` (all when none are named) by number and name."""
+    rows = [(code, name) for code, name, _ in EXIT_CODE_TABLE if not codes or code in codes]
+    return "Exit codes: " + " · ".join(f"{code} {name}" for code, name in rows) + " (mcb help exit-codes)."
 
 
 class McbError(Exception):

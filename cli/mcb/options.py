@@ -80,25 +80,61 @@ def complete_view(incomplete: str) -> list[str]:
     return _starting_with(VIEWS, incomplete)
 
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout (stable shape).")]
-QuietOpt = Annotated[int, typer.Option("--quiet", "-q", count=True, show_default=False,
-                                              help="Less output on stderr (-qq: even less).")]
-VerboseOpt = Annotated[int, typer.Option("--verbose", "-v", count=True, show_default=False,
-                                                help="More output on stderr (-vv: HTTP lines too).")]
-NoColorOpt = Annotated[bool, typer.Option("--no-color", help="Disable colour (NO_COLOR is honoured too).")]
-ServerOpt = Annotated[
-    str | None, typer.Option("--server", envvar="MCB_SERVER", metavar="URL", help="RPC server URL, e.g. http://127.0.0.1:8765.")
-]
-ProfileOpt = Annotated[str | None, typer.Option("--profile", envvar="MCB_PROFILE", metavar="NAME", help="Named profile from the config file.")]
-
-
-def _finite_seconds(value: float | None) -> float | None:
-    if value is not None and (value != value or abs(value) == float("inf")):  # nan, inf, 1e999: a usage error (2)
-        raise typer.BadParameter("Input should be a finite number of seconds")
+# The global options. The root declares them and every command accepts them too, before or after its own words
+# (`mcb --server URL context`, `mcb context --server URL --json`): mcb.app appends the root's options to each
+# command it builds. Each one stores its value on the AppState as it is parsed, wherever it stands.
+def _json(ctx: typer.Context, _param, value: bool) -> bool:
+    if value:
+        app_state(ctx).json = True
     return value
 
 
-TimeoutOpt = Annotated[float | None, typer.Option("--timeout", metavar="SECONDS", help="Total seconds per request, retries included (health 3, reads 15, writes 30).", min=0.1, callback=_finite_seconds)]
+def _no_color(ctx: typer.Context, _param, value: bool) -> None:
+    if value:
+        app_state(ctx).no_color = True
+
+
+def _quieter(ctx: typer.Context, _param, count: int) -> None:
+    app_state(ctx).verbosity -= count
+
+
+def _louder(ctx: typer.Context, _param, count: int) -> None:
+    app_state(ctx).verbosity += count
+
+
+def _server(ctx: typer.Context, _param, value: str | None) -> None:
+    if value is not None:
+        app_state(ctx).server = value
+
+
+def _profile(ctx: typer.Context, _param, value: str | None) -> None:
+    if value is not None:
+        app_state(ctx).profile = value
+
+
+def _timeout(ctx: typer.Context, _param, value: float | None) -> None:
+    if value is None:
+        return
+    if value != value or abs(value) == float("inf"):  # nan, inf, 1e999: a usage error (2)
+        raise typer.BadParameter("Input should be a finite number of seconds")
+    app_state(ctx).timeout = value
+
+
+JsonOpt = Annotated[bool, typer.Option("--json", callback=_json,
+                                       help="Print machine-readable JSON on stdout (stable shape).")]
+QuietOpt = Annotated[int, typer.Option("--quiet", "-q", count=True, show_default=False, callback=_quieter,
+                                       help="Less output on stderr (-qq: even less).")]
+VerboseOpt = Annotated[int, typer.Option("--verbose", "-v", count=True, show_default=False, callback=_louder,
+                                         help="More output on stderr (-vv: HTTP lines too).")]
+NoColorOpt = Annotated[bool, typer.Option("--no-color", callback=_no_color,
+                                          help="Disable colour (NO_COLOR is honoured too).")]
+ServerOpt = Annotated[str | None, typer.Option("--server", envvar="MCB_SERVER", metavar="URL", callback=_server,
+                                               help="RPC server URL, e.g. http://127.0.0.1:8765.")]
+ProfileOpt = Annotated[str | None, typer.Option("--profile", envvar="MCB_PROFILE", metavar="NAME", callback=_profile,
+                                                help="Named profile from the config file.")]
+TimeoutOpt = Annotated[float | None, typer.Option("--timeout", metavar="SECONDS", min=0.1, callback=_timeout,
+                                                  help="Total seconds per request, retries included (health 3, "
+                                                       "reads 15, writes 30).")]
 McVersionOpt = Annotated[
     str | None,
     typer.Option("--mc-version", envvar="MCB_MC_VERSION", metavar="VERSION", help="Minecraft release or DataVersion of the block registry (default 26.2)."),
@@ -110,6 +146,21 @@ FormatOpt = Annotated[
         help="Report format: text, json, github, sarif or junit (github is chosen automatically when GITHUB_ACTIONS=true).",
     ),
 ]
+
+
+# The options of the three file checkers (`schem validate`, `recipe lint`, `terrain lint`).
+StrictOpt = Annotated[bool, typer.Option("--strict", help="Warnings fail too (exit 1).")]
+GlobOpt = Annotated[list[str] | None, typer.Option(
+    "--glob", metavar="PATTERN",
+    help="File-name pattern when walking directories (repeatable; default *.schem for schematics, *.json for "
+         "recipes and terrain).")]
+ExcludeOpt = Annotated[list[str] | None, typer.Option(
+    "--exclude", metavar="PATTERN",
+    help="Skip files, named or walked, whose name or path matches (repeatable; walking recipes skips "
+         "*.schema.json).")]
+JobsOpt = Annotated[int | None, typer.Option(
+    "--jobs", "-j", min=1, metavar="N",
+    help="Files checked in parallel (default: one per core, at most 8; recipe lint 1, as linting is pure Python).")]
 
 
 def app_state(ctx: typer.Context) -> AppState:

@@ -12,9 +12,7 @@ import json
 import os
 import sys
 from collections.abc import Iterator, Sequence
-TYPE_CHECKING = False  # (importing typing costs ~4 ms of start-up; the annotations are strings)
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 
 def _escaped_lines(message: str) -> str:
@@ -120,33 +118,33 @@ class Terminal:
         self.out.print(renderable)
 
     def table(self, columns: Sequence[str], rows: Sequence[Sequence[Any]], *, title: str | None = None) -> None:
+        """A table on stdout that never cuts a value (no "…").
+
+        On a terminal the table takes the terminal's width and wraps cells between words, so a URL, a path or an
+        id stays whole on one line; only when the longest words of the columns cannot stand side by side does a
+        cell fold inside a word. Piped or redirected, the table takes the width its widest row needs."""
         if not rows:  # a header over nothing reads as a rendering fault
             from mcb.wording import EMPTY_TABLE
 
             self.line(EMPTY_TABLE)
             return
+        from mcb.wording import shown
+
+        # Cells hold file and server data: control characters are shown escaped, as in lines.
+        cells = [["" if value is None else shown(value) for value in row] for row in rows]
+        console = self.out
+        widths = whole_word_widths([list(columns), *cells], console.width if console.is_terminal else None)
         from rich.table import Table
         from rich.text import Text
 
         # Cells are data, not markup: a block state such as `[facing=east]` must print as written.
-        # Data is never cut: a cell too wide for the terminal folds onto more lines (no "…"), and when stdout is
-        # not a terminal (piped, redirected) the table takes the width its widest row needs.
         table = Table(title=title, show_edge=False, header_style="bold")
-        for column in columns:
-            table.add_column(column, overflow="fold")
-        from mcb.wording import shown
-
-        for row in rows:  # cells hold file and server data: control characters are shown escaped, as in lines
-            table.add_row(*(Text("" if v is None else shown(v), overflow="fold") for v in row))
-        console = self.out
-        if console.is_terminal:
-            console.print(table)
-            return
-        from rich.measure import Measurement
-
-        natural = Measurement.get(console, console.options.update_width(1 << 20), table).maximum
+        for index, column in enumerate(columns):  # no widths: Rich shares the terminal's width out, folding words
+            table.add_column(column, width=widths and widths[index], overflow="fold")
+        for row in cells:
+            table.add_row(*(Text(value, overflow="fold") for value in row))
         narrow = console.width
-        console.width = max(narrow, natural)
+        console.width = max(narrow, sum(widths) + 3 * len(widths) - 1) if widths else narrow
         try:
             console.print(table)
         finally:
@@ -282,6 +280,38 @@ class OperationProgress:
         self._progress.update(self._task, description=description, total=view.total or None, completed=view.done,
                               counts=counts, speed=f"{view.rate:,.0f}/s" if view.rate else "",
                               left=f"ETA {duration(view.eta)}" if view.eta is not None else "")
+
+
+def whole_word_widths(grid: list[list[str]], width: int | None) -> list[int] | None:
+    """Content widths for the columns of ``grid`` (header first) in a table ``width`` columns wide (None: as wide
+    as it needs) that breaks no word: each column as wide as its longest line when they all fit, else its longest
+    word plus a share of the spare room by what it lacks; None when the longest words cannot stand side by side.
+
+    >>> whole_word_widths([["key", "value"], ["url", "http://example.org:8765"]], 35)  # all fits
+    [3, 23]
+    >>> whole_word_widths([["key", "value"], ["note", "one two three four"]], 20)  # "four" wraps
+    [4, 11]
+    >>> whole_word_widths([["key", "value"], ["url", "http://example.org:8765"]], 30) is None  # the URL must fold
+    True
+    """
+    from rich.cells import cell_len
+
+    columns = list(zip(*grid))
+    most = [max(cell_len(line) for cell in column for line in cell.split("\n")) for column in columns]
+    if width is None:
+        return most
+    room = width - (3 * len(columns) - 1)  # a space each side of every cell and a rule between two columns
+    least = [max((cell_len(word) for cell in column for word in cell.split()), default=0) for column in columns]
+    if sum(most) <= room:
+        return most
+    if sum(least) > room:
+        return None
+    lacking = [high - low for high, low in zip(most, least)]
+    spare = room - sum(least)
+    widths = [low + spare * lack // sum(lacking) for low, lack in zip(least, lacking)]
+    for index in sorted(range(len(widths)), key=lambda i: lacking[i], reverse=True)[:room - sum(widths)]:
+        widths[index] += 1  # what rounding down kept back
+    return widths
 
 
 class ProgressHandle:

@@ -7,9 +7,8 @@ import os
 
 import pytest
 
-from mcb.config import (
-    DEFAULT_SERVER, ConfigError, load_settings, set_profile_values, use_profile, user_config_path,
-)
+from mcb.config import DEFAULT_SERVER, ConfigError, load_settings, user_config_path
+from mcb.config_edit import set_profile_values, use_profile
 
 TOKEN_A = "a" * 40
 TOKEN_B = "b" * 40

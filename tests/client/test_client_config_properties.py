@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcb.commands.rpc_support import parse_position
-from mcb.config import load_user_config, write_user_config
+from mcb.config_edit import load_user_config, write_user_config
 
 names = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-_", min_size=1, max_size=12)
 values = st.one_of(

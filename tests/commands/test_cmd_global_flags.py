@@ -1,12 +1,14 @@
-"""Global flags (issue 13 items 16, 17): `--no-color` goes wherever `--json` goes and uncolours help too; `-v`/`-q`
-are counting flags; an unknown option suggests only a near one."""
+"""Global flags: `--json`, `--no-color`, `-q`/`-v`, `--server`, `--profile` and `--timeout` go before or after the
+command; `-v`/`-q` are counting flags; an unknown option suggests only a near one; usage errors are one line."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -83,7 +85,7 @@ def test_v_and_q_may_follow_the_command_and_count_with_the_roots(mcb):
     (("block", "check", "stone", "--jsn"), "--json"),
     (("--verbos", "health"), "--verbose"),
     (("schem", "validate", "x.schem", "--prof", "spec"), "--profile"),
-    (("status", "op-1", "--wait", "--timeout", "5"), "--wait-timeout"),
+    (("status", "op-1", "--wait", "--wait-timout", "5"), "--wait-timeout"),
 ])
 def test_unknown_option_suggests_only_a_near_one(cli, args, suggested):
     result = cli(*args)
@@ -101,3 +103,68 @@ def test_serve_refuses_both_automation_flags(cli, tmp_path):
     result = cli("serve", "--data", str(tmp_path / "d"), "--local-automation", "--no-local-automation")
     assert result.exit_code == 2
     assert "contradict" in result.stderr
+
+
+def test_global_options_may_follow_the_command(cli, live_server, monkeypatch):
+    """`mcb context --server URL --json` as `mcb --server URL --json context` (gh and kubectl take them anywhere)."""
+    monkeypatch.setenv("MCB_AGENT_TOKEN", live_server.agent_token)
+    monkeypatch.setenv("MCB_PLAYER_ID", "console")
+    before = cli("--server", live_server.url, "--json", "context")
+    after = cli("context", "--server", live_server.url, "--json")
+    assert before.exit_code == 0 and after.exit_code == 0, after.stderr
+    assert json.loads(after.stdout) == json.loads(before.stdout)
+
+
+@pytest.mark.parametrize("args", [
+    ("config", "show", "--server", "http://after:1", "--profile", "p", "--timeout", "7", "--json"),
+    ("--server", "http://after:1", "config", "show", "--profile", "p", "--json", "--timeout", "7"),
+    ("--server", "http://before:1", "--timeout", "3", "config", "show", "--server", "http://after:1", "--json",
+     "--profile", "p", "--timeout", "7"),
+])
+def test_a_global_option_after_the_command_is_a_flag_like_before_it(cli, monkeypatch, args):
+    """The value comes from the flag (the later one when given twice), and the environment does not override a
+    flag given before the command."""
+    monkeypatch.setenv("MCB_SERVER", "http://env:1")
+    result = cli(*args)
+    assert result.exit_code == 0, result.stderr
+    rows = {row["name"]: row for row in json.loads(result.stdout)["settings"]}
+    assert (rows["server"]["value"], rows["server"]["source"]) == ("http://after:1", "flag --server")
+    assert rows["timeout"]["value"] == 7.0 and rows["timeout"]["source"] == "flag --timeout"
+    assert rows["profile"]["source"] == "flag --profile"
+
+
+def test_a_command_keeps_its_own_option_of_the_same_name(cli, tmp_path):
+    """`schem validate --profile spec` is the rules profile, not the config profile (the command's own wins)."""
+    result = cli("schem", "validate", str(Path(__file__).resolve().parents[2] / "schematics" / "house.schem"),
+                 "--profile", "spec", "--json")
+    assert result.exit_code in (0, 1), result.stderr
+    assert "unknown profile" not in result.stderr
+
+
+def test_a_usage_error_is_one_line_and_a_hint():
+    """Not Typer's usage box: the same two lines as every other error, and the JSON error shape with --json."""
+    result = run("block", "check", "stone", "--bogus", "--no-color")
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == ["error: No such option: --bogus", "hint: see `mcb block check --help`"]
+    result = run("block", "check", "--json")
+    assert result.returncode == 2 and result.stdout == ""
+    assert json.loads(result.stderr) == {"error": {
+        "code": "usage", "message": "Missing argument 'STATE'.", "exit_code": 2,
+        "hint": "see `mcb block check --help`"}}
+    result = run("helth", "--no-color")
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[0] == "error: No such command 'helth'. Did you mean 'health', 'help'?"
+
+
+@pytest.mark.parametrize("args", [("--help",), ("schem", "--help"), ("--version",), ("help", "exit-codes"),
+                                  ("block", "describe", "stone"), ("recipe", "schema")])
+def test_a_closed_stdout_pipe_ends_quietly_with_0(args):
+    """`mcb ... | head`: the reader has gone; mcb stops without a word and without failing the pipeline."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # no reader from the start: every write meets EPIPE
+    try:
+        done = subprocess.run([sys.executable, "-m", "mcb", *args], stdout=write_end, stderr=subprocess.PIPE,
+                              text=True, timeout=120, env={**os.environ, "COLUMNS": "80"})
+    finally:
+        os.close(write_end)
+    assert (done.returncode, done.stderr) == (0, "")

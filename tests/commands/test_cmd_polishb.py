@@ -30,6 +30,19 @@ def test_table_on_a_narrow_terminal_folds_cells_instead_of_cutting_them(cli):
     assert LONG_STATE in state_cells
 
 
+def test_a_table_on_a_terminal_wraps_between_words_so_a_url_stays_whole(cli, monkeypatch):
+    """`config show` on a 116-column terminal: the 85-character server URL stays on one line (copyable) and the
+    source column wraps between its words instead."""
+    url = "http://build-server-with-a-really-long-host-name.minecraft.example.internal.corp:8765"
+    monkeypatch.setenv("MCB_SERVER", url)
+    result = cli("config", "show", env={"COLUMNS": "116", "FORCE_COLOR": "1", "TERM": "xterm"})
+    assert result.exit_code == 0, result.stderr
+    out = re.sub(r"\x1b\[[0-9;]*m", "", result.stdout)
+    assert max(len(line) for line in out.splitlines()) <= 116
+    assert any(url in line for line in out.splitlines()), out
+    assert "…" not in out
+
+
 def test_one_block_plan_reads_in_the_singular(mcb, tmp_path):
     recipe = tmp_path / "one.json"
     recipe.write_text(json.dumps(box_recipe(0, 100, 0, size=1)))

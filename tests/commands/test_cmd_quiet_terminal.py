@@ -41,4 +41,4 @@ def test_no_color_turns_the_progress_bar_off(how):
     assert code == 1
     assert "checking" not in seen
     assert "\x1b" not in seen
-    assert "error: 2 of 5 schematics have errors" in seen
+    assert "error: 4 of 7 schematics have errors" in seen

@@ -178,3 +178,32 @@ def test_an_agent_validates_rotates_compiles_and_builds_against_mcb_serve(tmp_pa
     placed = {(b["pos"]["x"], b["pos"]["y"], b["pos"]["z"]): b["state"] for b in blocks}
     wanted = {(b["pos"]["x"], b["pos"]["y"], b["pos"]["z"]): b["state"] for b in compiled["blocks"]}
     assert len(wanted) == compiled["block_count"] and all(placed[pos] == state for pos, state in wanted.items())
+
+
+def test_the_schematic_tools_take_every_format_through_the_sdk(tmp_path):
+    for name in ("watchtower.litematic", "cabin.schematic"):
+        shutil.copy(ROOT / "schematics" / name, tmp_path / name)
+    shutil.copy(CORPUS / "nbt_nucleation_wire_shapes.nbt", tmp_path / "wires.nbt")
+
+    async def body(session):
+        return [await session.call_tool(name, arguments) for name, arguments in (
+            ("schem_info", {"path": "watchtower.litematic"}),
+            ("schem_info", {"path": "cabin.schematic"}),
+            ("schem_convert", {"path": "watchtower.litematic", "output": "tower.nbt"}),
+            ("schem_convert", {"path": "cabin.schematic", "output": "cabin.schem"}),
+            ("schem_convert", {"path": "cabin.schematic", "output": "cabin.schem", "format": "sponge3"}),
+            ("schem_rotate", {"path": "wires.nbt", "degrees": 90, "output": "wires-90.nbt"}),
+            ("schem_render", {"path": "cabin.schematic", "view": "iso", "max_side": 256}),
+            ("schem_validate", {"paths": ["."], "profile": "spec"}),
+        )]
+
+    tower, cabin, to_structure, refused, to_sponge, turned, picture, walk = run_sdk(body, cwd=tmp_path)
+    assert tower.structured_content["kind"] == "litematic" and len(tower.structured_content["regions"]) == 2
+    renamed = {r["to"] for r in cabin.structured_content["upgrade"]["renamed"]}
+    assert renamed == {"minecraft:oak_wall_sign", "minecraft:smooth_stone_slab"}
+    assert to_structure.structured_content["format"] == "structure"
+    assert refused.is_error is True and "the server imports no block-entity data" in refused.content[0].text
+    assert to_sponge.is_error is False and to_sponge.structured_content["format"] == "sponge3"
+    assert turned.structured_content["format"] == "structure" and (tmp_path / "wires-90.nbt").is_file()
+    assert picture.is_error is False and any(item.type == "image" for item in picture.content)
+    assert walk.structured_content["summary"]["files"] == 6 and walk.structured_content["summary"]["skipped"] == 0

@@ -47,11 +47,10 @@ def test_command_line_mistakes_are_json_under_json(cli, argv, needle):
     assert error["code"] == "usage" and error["exit_code"] == 2 and needle in error["message"]
 
 
-def test_command_line_mistakes_without_json_keep_the_usage_text(cli):
+def test_command_line_mistakes_without_json_are_one_line_and_a_hint(cli):
     result = cli("inspect", "--min", "0,64,0")
     assert result.exit_code == 2
-    assert "Usage: mcb inspect" in result.stderr and "--max" in result.stderr
-    assert not result.stderr.lstrip().startswith("{")
+    assert result.stderr.splitlines() == ["error: Missing option '--max'.", "hint: see `mcb inspect --help`"]
 
 
 def test_json_after_a_double_dash_is_an_argument_not_the_flag(cli, tmp_path):

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from mcb.schematics.model import BlockEntity, Entity, Schematic
 from mcb.schematics.nbt import Compound, Int, List, String, decode_mutf8, encode_mutf8, read_nbt
 from mcb.schematics.sponge import encode_schematic, read_schematic, write_schematic
-from mcb.schematics.varint import decode_varints, encode_varints, histogram_varints, used_varints
+from mcb.schematics.cells import decode_varints, encode_varints
+from mcb.schematics.varint import SMALL_STREAM, used_values
 from schem_nbt_bytes import name, payload, reference_varints
 
 STATES = ["minecraft:stone", "minecraft:air", "minecraft:oak_planks",
@@ -96,28 +97,7 @@ def test_varints_match_a_reference_encoder_and_decode_back(values):
     assert encoded == reference_varints(values)
     decoded, problem = decode_varints(encoded, len(values))
     assert problem is None and decoded.tolist() == values
-    counts, beyond, problem = histogram_varints(encoded, len(values), bound=1000)
-    assert problem is None
-    for value in set(values):
-        if value < 1000:
-            assert counts[value] == values.count(value)
-    assert beyond.tolist() == sorted({v for v in values if v >= 1000})
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.integers(0, 70_000), max_size=80), st.integers(1, 200), st.binary(max_size=3))
-def test_index_presence_agrees_with_the_reference_decoder(values, bound, tail):
-    # Valid streams (one-, two- and three-byte varints) and streams with junk appended (truncated, non-canonical).
-    data = reference_varints(values) + tail
-    present, beyond, problem = used_varints(data, len(values), bound=bound)
-    counts, beyond_ref, problem_ref = histogram_varints(data, len(values), bound=bound)
-    assert (present > 0).tolist() == (counts > 0).tolist()
-    assert beyond.tolist() == beyond_ref.tolist()
-    assert (problem is None) == (problem_ref is None)
-    if not tail:
-        assert problem is None
-        assert np.flatnonzero(present).tolist() == sorted({v for v in values if v < bound})
-        assert beyond.tolist() == sorted({v for v in values if v >= bound})
+    assert used_values(encoded, len(values)) == (frozenset(values), None)
 
 
 @settings(max_examples=200, deadline=None)
@@ -211,31 +191,24 @@ def test_bytes_after_the_gzip_stream_are_reported_by_the_spec_profile(tmp_path):
                            st.lists(st.integers(0, 2**31 - 1), max_size=30), st.binary(max_size=4))),
        st.integers(0, 40))
 def test_small_stream_reader_agrees_with_the_numpy_reader(data, count):
-    from mcb.schematics.varint_py import used_values_small
-
-    values, problem = used_values_small(data, count)
-    present, beyond, problem_ref = used_varints(data, count, bound=64)
-    assert values == frozenset(np.flatnonzero(present).tolist()) | frozenset(beyond.tolist())
+    values, problem = used_values(data, count)  # short: the plain loop
+    decoded, problem_ref = decode_varints(data, count)  # what a long stream is read with
+    assert values == frozenset(decoded.tolist())
     assert problem == problem_ref
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.one_of(st.integers(0, 6), st.integers(128, 16383)), min_size=1, max_size=120),
-       st.integers(1, 300))
-def test_two_byte_palettes_presence_agrees_with_the_exact_histogram(values, bound):
-    # Palettes of 129..16384 entries: one- and two-byte varints whose final bytes (1..127) collide with the small
-    # one-byte indices; presence must still tell a final byte from an index of its own.
-    data = reference_varints(values)
-    present, beyond, problem = used_varints(data, len(values), bound=bound)
-    counts, beyond_ref, _ = histogram_varints(data, len(values), bound=bound)
-    assert problem is None
-    assert (present > 0).tolist() == (counts > 0).tolist()
-    assert beyond.tolist() == beyond_ref.tolist() == sorted({v for v in values if v >= bound})
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 20_000), min_size=1, max_size=40), st.binary(max_size=3), st.integers(-2, 2))
+def test_a_long_stream_is_read_by_numpy_with_the_same_answer(values, tail, extra):
+    unit = reference_varints(values)
+    repeats = SMALL_STREAM // len(unit) + 2
+    data = unit * repeats + tail
+    count = len(values) * repeats + extra
+    decoded, problem = decode_varints(data, count)
+    assert used_values(data, count) == (frozenset(decoded.tolist()), problem)
 
 
 def test_a_hostile_run_of_continuation_bytes_is_refused_as_too_long():
-    from mcb.schematics.varint_py import used_values_small
-
-    values, problem = used_values_small(b"\x05" + b"\xff" * 65_000 + b"\x01", 2)
+    values, problem = used_values(b"\x05" + b"\xff" * 65_000 + b"\x01", 2)
     assert values == {5}
     assert (problem.kind, problem.index) == ("too_long", 1)

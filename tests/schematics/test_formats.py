@@ -182,3 +182,21 @@ def test_gzip_and_raw_nbt_both_read(corpus, tmp_path):
     raw.write_bytes(gzip.decompress((corpus / "litematic_schematic4j_demo_v6.litematic").read_bytes()))
     assert read_any(raw).source.compressed is False
     assert read_any(raw).size == (4, 3, 4)
+
+
+UNREADABLE = {"v1_fawe_sponge1_degenerate.schem": "sponge.blockdata.too_few",  # an empty palette, no cells
+              "v3_nucleation_stone_cube_1GB_inflated.schem": "nbt.limit.inflated"}  # the 1 GB bomb
+
+
+def test_every_corpus_file_reads_into_the_model_or_is_refused_for_its_known_fault(corpus):
+    names = sorted(p.name for p in corpus.iterdir() if p.name != "README.md")
+    assert len(names) == 33
+    for name in names:
+        if name in UNREADABLE:
+            with pytest.raises(InputError) as caught:
+                read_any(corpus / name)
+            assert caught.value.rule == UNREADABLE[name], name
+            continue
+        schem = read_any(corpus / name)
+        assert schem.volume == schem.blocks.size > 0 and schem.palette, name
+        assert schem.source.format in ("sponge", "litematic", "structure", "legacy"), name

@@ -155,10 +155,6 @@ class Registry:
             parse_state(state)  # raises StateSyntaxError for anything that is not text
         return self._canonicalize_parsed(state, str(state))
 
-    def canonical_state(self, state: str | BlockState) -> BlockState:
-        """Like :meth:`canonicalize` but returns the parsed canonical :class:`BlockState`."""
-        return parse_state(self.canonicalize(state))
-
     def is_valid(self, state: str | BlockState) -> bool:
         try:
             self.canonicalize(state)

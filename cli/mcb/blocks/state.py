@@ -77,18 +77,11 @@ class BlockState:
         """The name without its namespace (``oak_stairs``)."""
         return self.name.partition(":")[2]
 
-    def as_dict(self) -> dict[str, str]:
-        return dict(self.properties)
-
     def get(self, key: str, default: str | None = None) -> str | None:
         for name, value in self.properties:
             if name == key:
                 return value
         return default
-
-    def with_properties(self, properties: dict[str, str] | tuple[tuple[str, str], ...]) -> BlockState:
-        items = tuple(properties.items()) if isinstance(properties, dict) else tuple(properties)
-        return BlockState(self.name, items)
 
 
 def format_state(state: BlockState) -> str:

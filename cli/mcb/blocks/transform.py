@@ -35,7 +35,6 @@ MIRROR_AXES = ("x", "z")
 
 HORIZONTAL = ("north", "east", "south", "west")  # clockwise order
 _VERTICAL = ("up", "down")
-_TURN_CW = {d: HORIZONTAL[(i + 1) % 4] for i, d in enumerate(HORIZONTAL)}
 _FLIP = {"x": {"east": "west", "west": "east"}, "z": {"north": "south", "south": "north"}}
 
 STAIR_SHAPES = frozenset({"straight", "inner_left", "inner_right", "outer_left", "outer_right"})

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from mcb.errors import UsageError
+from mcb.errors import ExitCode, UsageError, exit_codes_epilog
 from mcb.commands.rpc_support import json_terminal
 from mcb.options import JsonOpt
 from mcb.wording import shown
@@ -17,7 +17,7 @@ config_app = typer.Typer(
     ".mcb.toml (project, no secrets) > user profile > defaults.",
     no_args_is_help=True,
 )
-EPILOG = "Exit codes: 0 ok · 2 usage · 3 config problem (unreadable file, unknown profile, unsafe token file)."
+EPILOG = exit_codes_epilog(ExitCode.OK, ExitCode.USAGE, ExitCode.CONFIG)
 
 
 @config_app.command("show", epilog=EPILOG)
@@ -80,7 +80,8 @@ def init(
         mcb config init --name prod --server-url http://127.0.0.1:8765 \\
             --player-id 0f6e...-uuid --agent-token-file ~/.mcb-agent
     """
-    from mcb.config import DEFAULT_PLAYER_ID, DEFAULT_SERVER, set_profile_values
+    from mcb.config import DEFAULT_PLAYER_ID, DEFAULT_SERVER
+    from mcb.config_edit import set_profile_values
 
     term = json_terminal(ctx, json_)
     updates = {
@@ -104,7 +105,7 @@ def use(
 
         mcb config use prod
     """
-    from mcb.config import use_profile
+    from mcb.config_edit import use_profile
 
     term = json_terminal(ctx, json_)
     path = use_profile(profile)
@@ -127,7 +128,7 @@ def set_value(
 
         mcb config set agent_token_file ~/.config/mcb/agent.token --name prod
     """
-    from mcb.config import load_user_config, set_profile_values
+    from mcb.config_edit import load_user_config, set_profile_values
 
     if key in {"token", "admin_token", "agent_token"}:
         raise UsageError("tokens are never accepted as values",

@@ -8,7 +8,9 @@ from typing import Annotated
 
 import typer
 
-from mcb.options import FormatOpt, JsonOpt, McVersionOpt, complete_view, summarised, terminal
+from mcb.options import (
+    ExcludeOpt, FormatOpt, GlobOpt, JobsOpt, JsonOpt, McVersionOpt, StrictOpt, complete_view, summarised, terminal,
+)
 
 recipe_app = typer.Typer(
     help="Build recipes (build_prepare.recipe) offline: lint with line numbers, compile exactly as the server "
@@ -31,13 +33,10 @@ def lint(
     mc_version: McVersionOpt = None,
     max_plan_blocks: MaxBlocksOpt = 4096,
     format_: FormatOpt = None,
-    strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too (exit 1).")] = False,
-    glob: Annotated[list[str] | None, typer.Option("--glob", metavar="PATTERN", help="File-name pattern when walking directories "
-                                                   "(repeatable; default *.json).")] = None,
-    exclude: Annotated[list[str] | None, typer.Option("--exclude", metavar="PATTERN", help="Skip files, named or walked, whose name or "
-                                                      "path matches (repeatable; walking skips *.schema.json).")] = None,
-    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Files checked in parallel (default 1: "
-                                             "linting is pure Python, threads do not help).")] = None,
+    strict: StrictOpt = False,
+    glob: GlobOpt = None,
+    exclude: ExcludeOpt = None,
+    jobs: JobsOpt = None,
     mcp_bridge: Annotated[bool, typer.Option("--mcp-bridge", help="Also warn where the MCP bridge's stricter schema "
                                              "would refuse (256 operations, radius 128, no nested repeat, ...).")]
     = False,

@@ -33,10 +33,7 @@ def print_reports(term, reports, fmt: str, *, tool: str, strict: bool, rules: di
 def run_schem_validate(term, paths, *, profile: str, mc_version: str | None, format_: str | None, strict: bool,
                        glob: list[str] | None, jobs: int | None, exclude: list[str] | None = None) -> None:
     """The body of `mcb schem validate`."""
-    from mcb.background import settle_numpy_for_one_shot
     from mcb.schematics.rules import RULES, validate_paths
-
-    settle_numpy_for_one_shot()
 
     fmt = choose_format(term, format_)
     reports = validate_paths(paths, profile=profile, mc_version=mc_version, globs=glob, excludes=exclude, jobs=jobs,

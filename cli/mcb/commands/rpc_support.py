@@ -12,14 +12,11 @@ from typing import Any
 
 import typer
 
-from mcb.errors import InputError, UsageError
+from mcb.errors import InputError, UsageError, exit_codes_epilog
 from mcb.options import app_state, terminal
 from mcb.wording import EMPTY_TABLE, positions_written
 
-EXIT_CODES_HELP = (
-    "Exit codes: 0 ok · 1 operation ended badly · 2 usage · 3 config · 4 auth/permission · 5 server error · "
-    "6 network/timeout · 7 conflict/stale/busy · 130 interrupted."
-)
+EXIT_CODES_HELP = exit_codes_epilog()
 
 
 def json_terminal(ctx: typer.Context, json_flag: bool):

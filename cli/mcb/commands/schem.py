@@ -8,7 +8,8 @@ from typing import Annotated
 import typer
 
 from mcb.options import (
-    FormatOpt, JsonOpt, McVersionOpt, ReplaceUnknownOpt, SchematicFormatOpt, complete_profile, summarised, terminal,
+    ExcludeOpt, FormatOpt, GlobOpt, JobsOpt, JsonOpt, McVersionOpt, ReplaceUnknownOpt, SchematicFormatOpt,
+    StrictOpt, complete_profile, summarised, terminal,
 )
 from mcb.wording import plural, shown
 
@@ -28,12 +29,10 @@ def validate(
                                          "spec: Sponge spec + WorldEdit interoperability.")] = "server",
     mc_version: McVersionOpt = None,
     format_: FormatOpt = None,
-    strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too (exit 1).")] = False,
-    glob: Annotated[list[str] | None, typer.Option("--glob", metavar="PATTERN", help="File-name pattern when walking directories "
-                                                   "(repeatable; default *.schem).")] = None,
-    exclude: Annotated[list[str] | None, typer.Option("--exclude", metavar="PATTERN", help="Skip files, named or "
-                                                      "walked, whose name or path matches (repeatable).")] = None,
-    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Files checked in parallel.")] = None,
+    strict: StrictOpt = False,
+    glob: GlobOpt = None,
+    exclude: ExcludeOpt = None,
+    jobs: JobsOpt = None,
     json_: JsonOpt = False,
 ) -> None:
     """--profile server (the default) checks the plugin's import subset; --profile spec checks the Sponge

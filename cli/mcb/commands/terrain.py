@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from mcb.options import FormatOpt, JsonOpt, summarised, terminal
+from mcb.options import ExcludeOpt, FormatOpt, GlobOpt, JobsOpt, JsonOpt, StrictOpt, summarised, terminal
 from mcb.terrain.limits import DEFAULT_RESOLUTION, DEFAULT_TILE_BUDGET, RESOLUTION_MAX, RESOLUTION_MIN
 from mcb.wording import plural, shown
 
@@ -33,12 +33,10 @@ def lint(
     paths: Annotated[list[str], typer.Argument(metavar="FILE|DIR", help="Recipes/brushes or directories "
                                                "(walked for *.json; *.schema.json skipped).")],
     fmt: FormatOpt = None,
-    strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too.")] = False,
-    glob: Annotated[list[str] | None, typer.Option("--glob", metavar="PATTERN", help="File-name pattern when walking directories "
-                                                   "(repeatable; default *.json).")] = None,
-    exclude: Annotated[list[str] | None, typer.Option("--exclude", metavar="PATTERN", help="Skip files, named or walked, whose name or "
-                                                      "path matches (repeatable; walking skips *.schema.json).")] = None,
-    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Parallel checks.")] = None,
+    strict: StrictOpt = False,
+    glob: GlobOpt = None,
+    exclude: ExcludeOpt = None,
+    jobs: JobsOpt = None,
     json_: JsonOpt = False,
 ) -> None:
     """Check terrain recipes and brushes exactly as the server validates them, with line numbers.

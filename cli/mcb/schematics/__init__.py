@@ -1,6 +1,9 @@
-"""Sponge schematic codec (read v1/v2/v3, write v2/v3), validation rules and the in-memory model.
+"""Schematics in every format people have: one model, a reader and a writer per format, the upgrade to a target
+release, validation, transforms and pictures.
 
-Public API lives in :mod:`mcb.schematics.sponge` (``read_schematic``, ``write_schematic``, ``encode_schematic``),
+Public API: :mod:`mcb.schematics.formats` (``read_any``, ``write_any``: Sponge v1-v3, Litematica, structure .nbt,
+legacy .schematic), :mod:`mcb.schematics.upgrade` (``upgrade_schematic``), :mod:`mcb.schematics.model`,
 :mod:`mcb.schematics.rules` (``validate_schematic``), :mod:`mcb.schematics.server_rules` (``check_server_subset``:
-what the server would say about a file) and :mod:`mcb.schematics.model`.
+what the server would say about a file), :mod:`mcb.schematics.transform`, :mod:`mcb.schematics.inspect` (info and
+convert) and :mod:`mcb.schematics.render`.
 """

@@ -6,7 +6,11 @@ so one chunked pass that looks each cell up in a ``seen`` table of palette size 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
+
+from mcb.schematics.varint import VarintProblem, count_problem
 
 _STEP = 1 << 16  # cells per chunk: the chunk and its mask stay in cache
 
@@ -141,91 +145,152 @@ def encode_cells(cells: np.ndarray, palette: list[str]) -> tuple[list[str], byte
     renumber = np.zeros(len(strings), dtype=np.int64)
     renumber[merged_order] = np.arange(merged_order.size)
     table = renumber[merge].astype(np.uint16 if len(strings) <= 0x10000 else np.int32)
-    encoded = [_varints(table.take(piece).ravel()) for piece in pieces(cells)]
+    encoded = [encode_varints(table.take(piece).ravel()) for piece in pieces(cells)]
     return [strings[i] for i in merged_order], b"".join(encoded)
 
 
-def _varints(values: np.ndarray) -> bytes:
-    """Canonical LEB128 of one piece of non-negative indices (1 or 2 bytes each here; longer ones: varint.py).
-
-    Real palettes put few cells above index 127 (2% of a 256^3 build): every value's low byte goes through a
-    mask that leaves a gap behind each of those few, and their second bytes fill the gaps (2x faster than
-    ``np.repeat``/``np.insert``, 3x faster than selecting byte pairs by a mask)."""
-    big = values >= 0x80
-    wide = np.flatnonzero(big)
-    if not wide.size:
-        return values.astype(np.uint8).tobytes()
-    if int(values[wide].max()) >= 0x4000:
-        from mcb.schematics.varint import encode_varints
-
-        return encode_varints(values)
-    low = values.astype(np.uint8)
-    low &= 0x7F
-    low[wide] |= 0x80
-    seconds = wide + np.arange(1, wide.size + 1)  # where each second byte lands in the output
-    gaps = np.ones(values.size + wide.size, dtype=bool)
-    gaps[seconds] = False
-    out = np.empty(values.size + wide.size, dtype=np.uint8)
-    out[gaps] = low
-    out[seconds] = values[wide] >> 7
-    return out.tobytes()
-
-
 def decode_cells(data, count: int, compact: bool = False):
-    """Decode Sponge varint cells like :func:`mcb.schematics.varint.decode_varints` (int32 values, problem), plus
-    the largest value (or None when there are none). ``compact``: uint16 values where the fast path below applies
-    (all values are below 16384 there): half the fresh memory to fill (67 -> 33 MB for 256^3, ~15 ms).
-
-    Real palettes give 1- and 2-byte varints with few of the latter; those streams are decoded a cache-sized piece
-    at a time straight into the result (drop each pair's second byte, patch the few pair values in): 16.7 M cells in
-    ~55 instead of ~95 ms. Anything else (longer varints, any broken rule) takes the general decoder."""
-    from mcb.schematics.varint import decode_varints
-
-    raw = np.frombuffer(data, dtype=np.uint8) if not isinstance(data, np.ndarray) else data.view(np.uint8)
-    # continuation bytes counted a piece at a time: no 17 MB mask beside the 33 MB result
-    pairs = sum(int(np.count_nonzero(raw[at:at + _DECODE_STEP] >= 0x80)) for at in range(0, raw.size, _DECODE_STEP))
-    if raw.size - pairs == count and not (raw.size and raw[-1] >= 0x80):
-        values = np.empty(count, dtype=np.uint16 if compact else np.int32)
-        top = _decode_pairs(raw, values)
-        if top is not None:
-            return values, None, (top if count else None)
+    """Decode Sponge varint cells: ``(values, problem, largest value or None)``. ``compact``: uint16 values when every
+    value fits (half the memory for a rewrite that only moves and writes the cells)."""
     values, problem = decode_varints(data, count)
-    return values, problem, (int(values.max()) if values.size else None)
+    top = int(values.max()) if values.size else None
+    if compact and problem is None and top is not None and top <= 0xFFFF:
+        values = values.astype(np.uint16)
+    return values, problem, top
 
 
-_DECODE_STEP = 1 << 16
+# --- varint streams (the rules and their problems: mcb.schematics.varint) -----------------------------------
 
 
-def _decode_pairs(raw: np.ndarray, out: np.ndarray) -> int | None:
-    """Fill ``out`` from a stream of 1- and 2-byte canonical varints; None (``out`` unusable) for anything else."""
-    top = -1
-    done = start = 0
-    size = raw.size
-    while start < size:
-        end = min(start + _DECODE_STEP, size)
-        if raw[end - 1] >= 0x80:
-            end += 1  # keep a pair whole (the stream does not end in a continuation byte)
-            if raw[end - 1] >= 0x80:  # two continuation bytes in a row: a longer varint
-                return None
-        chunk = raw[start:end]
-        firsts = np.flatnonzero(chunk >= 0x80)
-        if firsts.size:
-            seconds = chunk[firsts + 1]
-            # a continuation byte after a continuation byte: a longer varint; a 0x00 second byte: non-canonical
-            if (seconds >= 0x80).any() or not seconds.all():
-                return None
-            keep = np.ones(chunk.size, dtype=bool)
-            keep[firsts + 1] = False
-            piece = out[done:done + chunk.size - firsts.size]
-            piece[...] = chunk[keep]
-            wide = (chunk[firsts] & 0x7F) | (seconds.astype(np.int32) << 7)
-            piece[firsts - np.arange(firsts.size)] = wide
-            top = max(top, int(wide.max()))
-            done += piece.size
-        else:
-            out[done:done + chunk.size] = chunk
-            done += chunk.size
-        start = end
-    if top < 0 and size:
-        top = int(raw.max())
-    return top
+@dataclass
+class _Scan:
+    last_bytes: np.ndarray      # uint8: the final byte of every complete varint, in order
+    multi: np.ndarray           # indices of the multi-byte varints
+    multi_values: np.ndarray    # their decoded values (int64)
+    limit: int                  # number of varints that decoded cleanly
+    problem: VarintProblem | None
+    final_pos: np.ndarray | None = None  # stream offset of each multi-byte varint's final byte
+
+
+def _raw(data) -> np.ndarray:
+    return np.frombuffer(data, dtype=np.uint8) if not isinstance(data, np.ndarray) else data.view(np.uint8)
+
+
+_CHUNK = 1 << 20
+
+
+def _continuations(raw: np.ndarray, counts: np.ndarray | None = None) -> np.ndarray:
+    """Positions of bytes >= 0x80, in 1 MiB chunks (small temporaries stay in cache); optionally also adds a
+    byte-value histogram of ``raw`` into ``counts`` in the same pass."""
+    parts = []
+    for start in range(0, raw.size, _CHUNK):
+        chunk = raw[start:start + _CHUNK]
+        found = np.flatnonzero(chunk >= 0x80)
+        if found.size:
+            parts.append(found + start)
+        if counts is not None:
+            counts += np.bincount(chunk, minlength=256)
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+
+
+def _scan(data: bytes | np.ndarray, keep_last: bool = True, cpos: np.ndarray | None = None) -> _Scan:
+    """Find the multi-byte varints and every rule they break. ``keep_last=False`` skips gathering the final byte
+    of every varint (a full-size copy) for callers that only need the multi-byte part."""
+    raw = _raw(data)
+    cpos = _continuations(raw) if cpos is None else cpos
+    if cpos.size == 0:  # every entry is one byte (palettes up to 128 entries): zero-copy
+        empty = np.zeros(0, dtype=np.int64)
+        return _Scan(raw, empty, empty, raw.size, None)
+    terminators = raw.size - cpos.size
+    problem: VarintProblem | None = None
+    limit = terminators
+    if raw[-1] >= 0x80:
+        # the stream ends inside a varint: that entry is truncated; drop its continuation bytes
+        problem = VarintProblem("truncated", terminators, f"BlockData entry {terminators} is a truncated varint")
+        behind = (raw.size - 1 - cpos[::-1]) - np.arange(cpos.size)
+        trailing = int(np.argmax(behind != 0)) if (behind != 0).any() else cpos.size
+        cpos = cpos[:cpos.size - trailing]
+    last = raw[raw < 0x80] if keep_last else None
+    multi = np.zeros(0, dtype=np.int64)
+    full = np.zeros(0, dtype=np.int64)
+    final_pos = np.zeros(0, dtype=np.int64)
+    if cpos.size:
+        owner = cpos - np.arange(cpos.size)  # varint index = number of terminators before the byte
+        run_start = np.empty(owner.size, dtype=bool)
+        run_start[0] = True
+        np.not_equal(owner[1:], owner[:-1], out=run_start[1:])
+        first = np.flatnonzero(run_start)
+        run_len = np.diff(np.append(first, owner.size))  # continuation bytes of each multi-byte varint
+        shift_in_run = np.arange(owner.size) - np.repeat(first, run_len)
+        contrib = (raw[cpos].astype(np.int64) & 0x7F) << (7 * shift_in_run)
+        multi = owner[first]
+        final_pos = cpos[first + run_len - 1] + 1
+        final = raw[final_pos].astype(np.int64)
+        full = np.add.reduceat(contrib, first) + (final << (7 * run_len))
+        rules = [
+            ("too_long", run_len > 4, "is longer than 5 bytes"),
+            ("too_long", (run_len == 4) & (final > 0x0F), "has bits set in the top 4 bits of its 5th byte"),
+            ("negative", full > 0x7FFFFFFF, "decodes to a negative int"),
+            ("non_canonical", final == 0, "is non-canonical (ends in a 0x00 continuation byte)"),
+        ]
+        for kind, mask, text in rules:
+            hits = np.flatnonzero(mask)
+            if hits.size and int(multi[hits[0]]) < limit:
+                limit = int(multi[hits[0]])
+                problem = VarintProblem(kind, limit, f"BlockData entry {limit} {text}")
+    return _Scan(last, multi, full, limit, problem, final_pos)
+
+
+def decode_varints(data: bytes | np.ndarray, count: int, dtype=np.int32) -> tuple[np.ndarray, VarintProblem | None]:
+    """Decode ``data`` into an integer array (``dtype``, default int32).
+
+    Returns ``(values, problem)``. ``problem`` is the first rule broken (by stream position), or a count mismatch
+    against ``count`` (the expected number of entries); ``values`` holds the entries that decoded cleanly before
+    the problem (for a count mismatch: all decoded entries).
+    """
+    scan = _scan(data)
+    values = scan.last_bytes.astype(dtype)
+    ok = scan.multi < scan.limit
+    values[scan.multi[ok]] = scan.multi_values[ok].astype(dtype)
+    if scan.problem is not None:
+        return values[:scan.limit], scan.problem
+    return values, count_problem(values.size, count)
+
+
+def _lengths(values: np.ndarray) -> np.ndarray:
+    """Continuation bytes of each value's canonical varint (values >= 128)."""
+    extra = np.ones(values.size, dtype=np.int64)
+    for bits in (14, 21, 28):
+        extra += values >= (1 << bits)
+    return extra
+
+
+def encode_varints(values: np.ndarray) -> bytes:
+    """Canonical unsigned LEB128 of non-negative int32 values, in array order.
+
+    Builds an (n, k) byte table (k = bytes of the largest value) and keeps, row by row, the bytes each value
+    needs: no per-value loop and no prefix sums.
+    """
+    flat = np.ascontiguousarray(values).ravel()
+    if flat.size == 0:
+        return b""
+    top = int(flat.max())
+    if int(flat.min()) < 0 or top > 0x7FFFFFFF:
+        raise ValueError("varints must be in 0..2^31-1")
+    if top < 0x80:
+        return flat.astype(np.uint8).tobytes()
+    width = 1 + sum(top >= (1 << bits) for bits in (7, 14, 21, 28))
+    if width == 2:  # palettes up to 16384 entries: one low byte each, a high byte inserted after the few big ones
+        narrow = flat.astype(np.uint16, copy=False)
+        big = np.flatnonzero(narrow >= 0x80)
+        low = narrow.astype(np.uint8) & 0x7F
+        low[big] |= 0x80
+        return np.insert(low, big + 1, (narrow[big] >> 7).astype(np.uint8)).tobytes()
+    wide = flat.astype(np.int64 if flat.dtype.itemsize > 4 else np.int32, copy=False)
+    table = np.empty((flat.size, width), dtype=np.uint8)
+    keep = np.empty((flat.size, width), dtype=bool)
+    for j in range(width):
+        more = wide >= (1 << (7 * (j + 1))) if j + 1 < width else np.zeros(flat.size, dtype=bool)
+        table[:, j] = ((wide >> (7 * j)) & 0x7F) | (more.astype(np.uint8) << 7)
+        keep[:, j] = wide >= (1 << (7 * j)) if j else True
+    return table[keep].tobytes()

@@ -54,19 +54,12 @@ class Document:
 
     def used_values(self, tag, count: int) -> tuple[frozenset[int], object]:
         """The set of values a varint array tag holds and the first problem of its stream (a ``VarintProblem`` or
-        None), computed once per document (both profiles need it). Real streams are read in plain Python, so
-        validating never imports numpy (~70 ms of CPU) unless a long stream holds broken or long varints."""
+        None), computed once per document (both profiles need it)."""
         key = (id(tag), count)
         if key not in self._used_values:
-            from mcb.schematics.varint_py import used_values
+            from mcb.schematics.varint import used_values
 
-            found = used_values(tag, count)
-            if found is None:  # a long stream with longer or broken varints: the vectorised reader
-                from mcb.schematics.varint import used_varints
-
-                present, beyond, problem = used_varints(tag, count, bound=4096)
-                found = frozenset(present.nonzero()[0].tolist()) | frozenset(beyond.tolist()), problem
-            self._used_values[key] = found
+            self._used_values[key] = used_values(tag, count)
         return self._used_values[key]
 
     def pointer(self, *parts: str | int) -> str:

@@ -147,12 +147,18 @@ class _Checker:
     def states(self, palette, where):
         if self.registry is None:
             return
+        # One finding per problem, however many palette entries share it (nine fence shapes with the same unknown
+        # property are one fact), pointing at the first and counting the rest.
+        found: dict[tuple, list[str]] = {}
         for state in palette:
             try:
                 self.registry.canonicalize(state)
             except InputError as error:
-                self.error(error.code if error.code.startswith("block.") else "block.invalid",
-                           f"{state!r}: {error.message}", *where, state, hint=error.hint)
+                code = error.code if error.code.startswith("block.") else "block.invalid"
+                found.setdefault((code, error.message, error.hint), []).append(state)
+        for (code, message, hint), states in found.items():
+            others = f" and {len(states) - 1} more palette entries" if len(states) > 1 else ""
+            self.error(code, f"{states[0]!r}{others}: {message}", *where, states[0], hint=hint)
 
     def block_entities(self, entries, size, where):
         width, height, length = size

@@ -13,9 +13,6 @@ from mcb.server.dispatch import load_method_modules
 from mcb.server.http import Limits, RpcHttpServer, open_listener
 from mcb.server.state import ServerState
 
-LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
-
-
 class NonLoopbackRefused(ValueError):
     pass
 
@@ -107,10 +104,6 @@ class LocalServer:
         self._thread = threading.Thread(target=self.httpd.serve_forever, name="mcb-http", daemon=True)
         self._thread.start()
         return self
-
-    def serve_until_interrupted(self, stop: threading.Event) -> None:
-        while not stop.wait(0.5):
-            pass
 
     def close(self) -> None:
         if self.httpd is not None:

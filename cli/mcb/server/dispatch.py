@@ -85,10 +85,6 @@ def registered_methods() -> dict[str, MethodSpec]:
     return dict(_METHODS)
 
 
-def unregister_method(name: str) -> None:
-    _METHODS.pop(name, None)
-
-
 def load_method_modules(*, test_hooks: bool = False) -> list[str]:
     """Import the method modules and call their ``register_methods()``; returns their names.
 

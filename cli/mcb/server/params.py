@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import time
 
-from mcb.server.errors import RpcError, invalid
+from mcb.server.errors import invalid
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 MAX_STRING = 256
@@ -149,8 +149,3 @@ def region_json(world_id: str, low: Pos, high: Pos) -> dict:
 def check_bounds(low: Pos, high: Pos) -> None:
     if any(a > b for a, b in zip(low, high)):
         raise invalid("Invalid inclusive region bounds")
-
-
-def require_admin(is_admin: bool, message: str) -> None:
-    if not is_admin:
-        raise RpcError("permission_denied", message)

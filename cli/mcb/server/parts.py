@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from mcb.server.params import Pos, pos_json
+from mcb.server.params import pos_json
 
 MAX_PARTS = 64
 
@@ -65,11 +65,5 @@ class PartStore:
     def protected_overlap(self, positions: frozenset) -> Part | None:
         for part in self.all():
             if part.protected and not part.positions.isdisjoint(positions):
-                return part
-        return None
-
-    def owner_of(self, pos: Pos) -> Part | None:
-        for part in self._parts.values():
-            if pos in part.positions:
                 return part
         return None

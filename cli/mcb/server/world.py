@@ -128,6 +128,3 @@ class World:
     def load_edits(self, rows) -> None:
         for x, y, z, state in rows:
             self._edits[(x, y, z)] = state
-
-    def edit_count(self) -> int:
-        return len(self._edits)

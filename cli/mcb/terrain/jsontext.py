@@ -100,10 +100,6 @@ def number_value(value) -> float | None:
     return None
 
 
-def is_number(value) -> bool:
-    return number_text(value) is not None
-
-
 def canonical_text(value) -> str:
     """Compact JSON with object keys sorted recursively and number literals kept verbatim (§1.7)."""
     if isinstance(value, dict):

@@ -15,9 +15,6 @@ from mcb.reports.model import Diagnostic, FileReport, Severity
 from mcb.terrain.jsontext import JsonNumber, from_source_map
 from mcb.terrain.recipe import TerrainRecipe, TerrainRecipeError, validate_recipe
 
-FILE_PATTERNS = ["*.json"]
-SCHEMA_FILES = {"terrain.schema.json", "brush.schema.json", "recipe.schema.json"}
-
 RULES = {
     "terrain.json.syntax": "The file is not valid JSON.",
     "terrain.json.encoding": "The file is not UTF-8.",

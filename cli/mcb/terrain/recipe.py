@@ -19,7 +19,6 @@ MATERIALS = frozenset({
     "dirt", "grass_block", "moss_block", "sandstone", "terracotta",
 })
 MODES = ("sculpt", "fill", "cut")
-FEATURE_TYPES = ("hill", "basin", "plateau", "ridge", "channel", "terrace")
 TOP_LEVEL_KEYS = ("version", "min", "max", "base_height", "seed", "noise", "mode", "palette", "features", "preserve")
 XZ_LIMIT = 30_000_000
 Y_LIMIT = 4096

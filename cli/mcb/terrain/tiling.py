@@ -100,10 +100,6 @@ def tile_targets(recipe: TerrainRecipe, bounds: Box) -> dict[tuple[int, int, int
     return targets
 
 
-def tile_target_count(recipe: TerrainRecipe, bounds: Box) -> int:
-    return len(tile_targets(recipe, bounds))
-
-
 def natural_state(recipe: TerrainRecipe, surface: int, y: int) -> str:
     """Layered state at height ``y`` of a column with ``surface`` (sculpt semantics, no preserve)."""
     if y > surface:
