@@ -222,7 +222,6 @@ class Terminal:
             task = progress.add_task(description, total=total)
             yield ProgressHandle(progress, task)
 
-
     @contextlib.contextmanager
     def operation_progress(self, label: str) -> Iterator["OperationProgress"]:
         """Progress of an operation or a build on stderr: a live bar when :attr:`animated`, otherwise (piped,
