@@ -78,16 +78,11 @@ def batch(
             def on_progress(name: str, status) -> None:
                 bar.show(views(status))
 
-            from mcb.batch.plans import StopRequest
-            from mcb.commands.build_schematic import ctrl_c
-
-            stop = StopRequest()
             runner = BatchRunner(client, plan, state, continue_on_error=continue_on_error, retry_failed=retry_failed,
                                  wait_timeout=wait_timeout, on_event=on_event, on_progress=on_progress,
-                                 on_view=lambda name, view: bar.show(view), stop=stop)
+                                 on_view=lambda name, view: bar.show(view))
             try:
-                with ctrl_c(stop, term):
-                    report = runner.run()
+                report = runner.run()
             except KeyboardInterrupt:
                 raise _interrupted(file, state_path, current) from None
 

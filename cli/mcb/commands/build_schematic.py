@@ -21,7 +21,8 @@ def is_schematic_file(source: str) -> bool:
             head = handle.read(2)
     except OSError:
         return False  # the recipe path reports the unreadable file
-    return head == b"\x1f\x8b" or head[:1] == b"\x0a"
+    # gzip, or an uncompressed root compound (tag 10, then a name length whose high byte is 0): JSON has no NUL
+    return head in (b"\x1f\x8b", b"\x0a\x00")
 
 
 def run_schematic_build(ctx, term, file: str | None, *, target: str | None, rotation: int, mirror: str | None,
