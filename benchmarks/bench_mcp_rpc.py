@@ -24,10 +24,10 @@ import _timing  # noqa: E402,F401  (compiles mcb's bytecode first)
 
 import anyio  # noqa: E402
 
-from mcb.catalog.rpc import RPC_ACTIONS  # noqa: E402
+from mcb.mcp.tools.rpc import RPC_ACTIONS  # noqa: E402
 from mcb.client import McbClient  # noqa: E402
 from mcb.client.workflow import run_plan  # noqa: E402
-from mcb.catalog.arguments import parse_arguments  # noqa: E402
+from mcb.mcp.arguments import parse_arguments  # noqa: E402
 from mcb.server.testing import spawn_server  # noqa: E402
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from mcb.app import command_tree
-from mcb.catalog.building import BUILD_ACTIONS
-from mcb.catalog.offline import OFFLINE_ACTIONS
-from mcb.catalog.rpc import RPC_ACTIONS
+from mcb.mcp.tools.building import BUILD_ACTIONS
+from mcb.mcp.tools.offline import OFFLINE_ACTIONS
+from mcb.mcp.tools.rpc import RPC_ACTIONS
 from mcb.summaries import CLI_COMMANDS, SUMMARIES, cli_summary
 
 ACTIONS = {action.name: action for action in (*OFFLINE_ACTIONS, *RPC_ACTIONS, *BUILD_ACTIONS)}

@@ -6,10 +6,12 @@ usual permissions (0666 minus the umask), a replaced file keeps its own, and ``m
 
 from __future__ import annotations
 
+import contextvars
 import errno
 import os
 import stat
 import tempfile
+from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -131,14 +133,38 @@ def check_output_path(path: str | os.PathLike) -> None:
         raise FileNotFoundError(errno.ENOENT, "no such directory", str(directory))
 
 
+_BEFORE_REPLACE: contextvars.ContextVar[Callable[[], None] | None] = contextvars.ContextVar(
+    "mcb_before_replace", default=None)
+
+
+@contextmanager
+def cancellable_writes(check: Callable[[], None]):
+    """Inside the block, every atomic write of this thread calls ``check()`` before it starts and again just before
+    its rename: an exception from it (a cancelled call) leaves the target exactly as it was and removes the temp
+    file, so a write cancelled at any time leaves no trace (mcb mcp, MCP-49).
+
+        with cancellable_writes(ctx.check_cancelled):
+            transform_file(path, path, degrees=90)   # in place: the old bytes stay unless it completes
+    """
+    token = _BEFORE_REPLACE.set(check)
+    try:
+        yield
+    finally:
+        _BEFORE_REPLACE.reset(token)
+
+
 def write_atomic(
     path: str | os.PathLike, data: bytes | str, *, mode: int | None = None, fsync: bool = True, sync_dir: bool = False
 ) -> Path:
     """Write ``data`` (text is UTF-8) to ``path`` atomically and return the path.
 
     ``sync_dir`` also fsyncs the directory so the rename itself survives a power loss (journals, libraries).
-    :data:`STDOUT` writes the bytes to stdout instead (and returns it).
+    :data:`STDOUT` writes the bytes to stdout instead (and returns it). Inside :func:`cancellable_writes` the
+    write may be called off until the moment of the rename.
     """
+    before_replace = _BEFORE_REPLACE.get()
+    if before_replace is not None:
+        before_replace()
     payload = data.encode("utf-8") if isinstance(data, str) else data
     if path is STDOUT:
         import sys
@@ -178,6 +204,8 @@ def write_atomic(
             if fsync:
                 os.fsync(handle.fileno())
         os.chmod(temp, mode)
+        if before_replace is not None:
+            before_replace()
         os.replace(temp, target)
     except BaseException:
         try:
@@ -254,7 +282,7 @@ def parse_json_input(text: str, what: str, name: str, *, loads=None, hint: str |
         raise InputError(f"{what} {name} is empty",
                          hint=empty_hint or f"a {what} is a JSON document; is it the right file?")
     try:
-        return loads(text) if loads else json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+        return (loads or loads_json)(text)
     except json.JSONDecodeError as error:
         raise InputError(f"{what} {name} is not valid JSON at line {error.lineno}, column {error.colno}: "
                          f"{error.msg[:1].lower()}{error.msg[1:]}", hint=hint) from None
@@ -268,6 +296,14 @@ def parse_json_input(text: str, what: str, name: str, *, loads=None, hint: str |
         raise InputError(f"{what} {name} is not usable JSON: {problem}", hint=hint) from None
     except RecursionError:
         raise InputError(f"{what} {name} is not usable JSON: nesting too deep") from None
+
+
+def loads_json(text: str):
+    """The one strict JSON reader: ``json.loads`` refusing what is not JSON although Python reads it (``NaN``,
+    ``Infinity``) and numbers beyond a double (``1e400``), each with a ValueError that says so."""
+    import json
+
+    return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
 
 
 def _no_constant(name: str):

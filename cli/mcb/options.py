@@ -152,8 +152,8 @@ FormatOpt = Annotated[
 StrictOpt = Annotated[bool, typer.Option("--strict", help="Warnings fail too (exit 1).")]
 GlobOpt = Annotated[list[str] | None, typer.Option(
     "--glob", metavar="PATTERN",
-    help="File-name pattern when walking directories (repeatable; default *.schem for schematics, *.json for "
-         "recipes and terrain).")]
+    help="File-name pattern when walking directories (repeatable; default *.schem, *.litematic, *.nbt and "
+         "*.schematic for schematics, *.json for recipes and terrain).")]
 ExcludeOpt = Annotated[list[str] | None, typer.Option(
     "--exclude", metavar="PATTERN",
     help="Skip files, named or walked, whose name or path matches (repeatable; walking recipes skips "
@@ -183,7 +183,15 @@ def terminal(ctx: typer.Context, json_flag: bool = False) -> Terminal:
 SchematicFormatOpt = Annotated[str | None, typer.Option(
     "--to", "--format", "-f", metavar="FORMAT", autocompletion=complete_schematic_format,
     help="Format to write: sponge2, sponge3, litematic or structure (v2/v3 also work). Default: what -o's "
-    "extension names (.litematic, .nbt), else as the command's help says.")]
+    "extension names (.litematic, .nbt), else sponge2 for convert and the input's own format for rotate and "
+    "mirror (a legacy file: sponge3).")]
+# convert, rotate and mirror upgrade to the file's own release unless asked (info, validate and build: 26.2).
+UpgradeMcVersionOpt = Annotated[
+    str | None,
+    typer.Option("--mc-version", envvar="MCB_MC_VERSION", metavar="VERSION", help="Minecraft release or DataVersion "
+                 "to upgrade the states to (default: the file's own release; 26.2 for legacy files and files "
+                 "without a DataVersion)."),
+]
 ReplaceUnknownOpt = Annotated[str | None, typer.Option(
     "--replace-unknown", metavar="BLOCK", help="Put BLOCK where the file has a block the target release does not "
     "know (default: refuse, naming them).")]

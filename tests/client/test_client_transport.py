@@ -8,6 +8,7 @@ import time
 import pytest
 from rpc_testkit import BrokenServer, FaultProxy, box_recipe, busy_body, free_port
 
+from mcb.client.retry import RetryPolicy
 from mcb.errors import AuthError, ConflictError, ExitCode, NetworkError, ServerError
 
 
@@ -155,26 +156,32 @@ def test_busy_storm_is_retried_until_the_server_answers(live_server, make_client
         return "forward"
 
     with FaultProxy(live_server.url, decide) as proxy:
-        client = make_client(proxy.url, busy_delay=(0.001, 0.002))
+        client = make_client(proxy.url, retry=RetryPolicy(busy_pause=(0.001, 0.002)))
         plan = client.build_prepare(box_recipe(0, 100, 0))
     assert plan.changed_blocks == 27
     assert proxy.methods().count("build_prepare") == 26
     assert client.transport.retries_done == 25
 
 
-def test_endless_busy_gives_up_with_a_conflict(live_server, make_client):
+def test_endless_busy_is_retried_until_the_deadline_then_a_conflict(live_server, make_client):
+    """No count of attempts: the one retry policy sends a busy request again until the call's total budget ends
+    (100 quick retries used to give up long before a 30 s budget)."""
     with FaultProxy(live_server.url, lambda r: ("respond", 400, busy_body())) as proxy:
-        client = make_client(proxy.url, busy_attempts=5, busy_delay=(0.001, 0.001))
+        client = make_client(proxy.url, timeout=1.0, retry=RetryPolicy(busy_pause=(0.002, 0.004)))
+        started = time.monotonic()
         with pytest.raises(ConflictError) as caught:
             client.build_prepare(box_recipe(0, 100, 0))
-    assert len(proxy.requests) == 6 and caught.value.code == "busy"
+        elapsed = time.monotonic() - started
+    assert caught.value.code == "busy" and "send the same request again" in caught.value.hint
+    assert 0.8 <= elapsed < 1.6 and len(proxy.requests) > 100
 
 
 def test_part_define_busy_is_not_retried(live_server, make_client):
     body = busy_body("Part requires an applied operation")
     with FaultProxy(live_server.url, lambda r: ("respond", 400, body)) as proxy:
         with pytest.raises(ConflictError):
-            make_client(proxy.url, busy_delay=(0.001, 0.001)).part_define("p", "00000000-0000-0000-0000-000000000000")
+            make_client(proxy.url, retry=RetryPolicy(busy_pause=(0.001, 0.001))).part_define(
+                "p", "00000000-0000-0000-0000-000000000000")
     assert len(proxy.requests) == 1
 
 

@@ -112,7 +112,7 @@ def test_mcb_mcp_rpc_tools_stop_at_the_configured_timeout(part, tmp_path):
     """`mcb mcp` shares the client: a read, repeated once with a fresh budget (MCP-55), then the refusal's probe of
     /health each end at their budget."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "mcp"))
-    from mcpkit import McpProcess
+    from mcpkit import McpProcess, refusal_of
 
     (tmp_path / ".mcb.toml").write_text("timeout = 1\n")
     with TricklingServer(part) as server:
@@ -126,7 +126,7 @@ def test_mcb_mcp_rpc_tools_stop_at_the_configured_timeout(part, tmp_path):
             process.kill()
     result = answer["result"]
     assert result["isError"] is True
-    refusal = result["structuredContent"]["error"]
+    refusal = refusal_of(result["structuredContent"]["error"])
     assert refusal["code"] == "timeout" and refusal["transport"]["reason"] == "deadline", refusal
     assert refusal["transport"]["repeated"] is True
     # the read and its one repeat, then the refusal's probe of /health (2 s budget, MCP-53)

@@ -48,9 +48,9 @@ def test_a_recipe_at_the_limit_is_accepted(cli, tmp_path):
 
 
 def test_mcp_tools_use_the_same_limit_and_message(cli, tmp_path):
-    from mcb.catalog.arguments import parse_arguments
-    from mcb.catalog.base import Refusal
-    from mcb.catalog.offline import OFFLINE_ACTIONS
+    from mcb.mcp.arguments import parse_arguments
+    from mcb.mcp.actions import Refusal
+    from mcb.mcp.tools.offline import OFFLINE_ACTIONS
 
     actions = {action.name: action for action in OFFLINE_ACTIONS}
 

@@ -144,3 +144,11 @@ def structured(result) -> dict:
     assert result.content[0].type == "text"
     assert json.loads(result.content[0].text) == data
     return data
+
+
+def refusal_of(error: dict) -> dict:
+    """A refusal's error object, checked to be MCP-32's shape ``{code, message, data}`` with a remedy sentence in
+    ``data``; returned as one view (code, message and data's keys) for the assertions that follow."""
+    assert set(error) == {"code", "message", "data"}, error
+    assert isinstance(error["data"], dict) and error["data"].get("remedy"), error
+    return {"code": error["code"], "message": error["message"], **error["data"]}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from rpc_testkit import FaultProxy
+from mcpkit import refusal_of
 
 REMEDY_FIELDS = ("retry_with", "field", "next_call", "restart_with", "retry_after_ms", "no_remedy")
 BOX = {"min": {"x": 0, "y": 60, "z": 0}, "max": {"x": 1, "y": 61, "z": 1}}
@@ -21,7 +22,7 @@ def proxied(mcp_process, live_server, server_env):
 def refusal(response: dict) -> dict:
     result = response["result"]
     assert result["isError"] is True
-    error = result["structuredContent"]["error"]
+    error = refusal_of(result["structuredContent"]["error"])
     assert error["remedy"] and any(key in error for key in REMEDY_FIELDS) or error["code"] == "internal", error
     return error
 
@@ -89,7 +90,7 @@ def test_no_coercion_but_integral_floats_pass_as_integers(proxied):
         assert refusal(mcp.call("material_search", {"query": "oak", "limit": bad}))["field"] == "limit"
     assert rpc_requests(proxy) == []
     accepted = mcp.call("material_search", {"query": "oak", "limit": 5.0})["result"]
-    assert accepted["isError"] is False
+    assert accepted["isError"] is False, accepted
     bodies = [request["body"] for request in proxy.requests if request["json"] and
               request["json"].get("method") == "material_search"]
     assert len(bodies) == 1 and b'"limit":5' in bodies[0].replace(b" ", b"")

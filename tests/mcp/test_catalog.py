@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from mcpkit import refusal_of
 
 # §2.2 of mcp-conventions: readOnly / destructive / idempotent / openWorld for every built-in tool, in order.
 HINTS_TABLE = """
@@ -141,3 +142,27 @@ def test_dump_manifest_equals_tools_list_and_names_every_refusal_code(mcp_proces
     # one row per code: context_limit was listed both as remedied and as without remedy
     assert not set(manifest["refusals"]["remedied"]) & set(manifest["refusals"]["without_remedy"])
     assert "2 MiB" in manifest["refusals"]["without_remedy"]["response_too_large"]  # MCP-57's bridge limit
+
+
+def test_every_argument_states_its_type_and_required_strings_are_never_empty():
+    """D6 (MCP-22): MCP Inspector 0.15 sends `--tool-arg limit=5` as a number, and a position as an object, only
+    when the property's own schema has a top-level `type` (an anyOf with null or a bare $ref reached the tool as the
+    string "5"); a required string has minLength >= 1."""
+    from mcb.mcp import manifest
+    from mcb.mcp.extensions import load_catalog
+
+    for tool in manifest.tools(load_catalog(no_extensions=True).actions):
+        schema = tool["inputSchema"]
+        for name, prop in schema.get("properties", {}).items():
+            assert isinstance(prop.get("type"), str), (tool["name"], name, prop)
+            assert prop.get("default", 0) is not None, (tool["name"], name)
+            if name in schema.get("required", []) and prop["type"] == "string":
+                assert prop.get("minLength", 0) >= 1, (tool["name"], name)
+
+
+def test_an_optional_argument_is_left_out_not_null(mcp_process):
+    mcp = mcp_process("--offline")
+    mcp.initialize()
+    refused = mcp.call("block_describe", {"block_id": "stone", "mc_version": None})["result"]
+    assert refused["isError"] is True and refusal_of(refused["structuredContent"]["error"])["field"] == "mc_version"
+    assert mcp.call("block_describe", {"block_id": "stone"})["result"]["isError"] is False

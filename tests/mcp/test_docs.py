@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mcb.catalog.registry import load_catalog
-from mcb.catalog.arguments import parse_arguments
+from mcb.mcp.extensions import load_catalog
+from mcb.mcp.arguments import parse_arguments
 from mcb.mcp.docs import DOC, EXAMPLES, render
 
 
@@ -42,7 +42,7 @@ def _filled(value, known):
 
 
 def test_every_rpc_example_works_on_a_fresh_server(mcp_process, server_env):
-    from mcb.catalog.rpc import RPC_ACTIONS
+    from mcb.mcp.tools.rpc import RPC_ACTIONS
     from mcb.mcp.docs import EXAMPLES
 
     assert set(LIVE_ORDER) == {a.name for a in RPC_ACTIONS} - {"camera_capture"}  # no camera on mcb serve

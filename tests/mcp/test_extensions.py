@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from extkit import add_distribution, demo_module, install_example
+from mcpkit import refusal_of
 
 BROKEN_IMPORT = "raise ImportError('missing dependency xyz')\n"
 HALF = '''
@@ -58,7 +59,7 @@ def test_extension_tools_go_through_the_same_pipeline(mcp_process, tmp_path):
     site = tmp_path / "site"
     add_distribution(site, "demo-tools", "1.0", {"demo": "mcb_demo:DemoTools"}, {"mcb_demo": demo_module()})
     mcp = start(mcp_process, site)
-    refused = mcp.call("demo_echo", {"txt": "x"})["result"]["structuredContent"]["error"]
+    refused = refusal_of(mcp.call("demo_echo", {"txt": "x"})["result"]["structuredContent"]["error"])
     assert refused["code"] == "invalid_argument" and refused["did_you_mean"] == {"txt": "text"}
     boom = mcp.call("demo_boom")["result"]
     assert boom["isError"] and boom["structuredContent"]["error"]["code"] == "internal"
@@ -87,8 +88,8 @@ def test_an_extensions_faults_are_its_own_and_never_leak_a_token(mcp_process, tm
     add_distribution(site, "demo-tools", "1.0", {"demo": "mcb_demo:DemoTools"}, {"mcb_demo": demo_module()})
     token = "tok-" + "s3cr3t" * 6
     mcp = start(mcp_process, site, env={"MCB_AGENT_TOKEN": token})
-    leak = mcp.call("demo_leak")["result"]["structuredContent"]["error"]
-    plain = mcp.call("demo_plain")["result"]["structuredContent"]["error"]
+    leak = refusal_of(mcp.call("demo_leak")["result"]["structuredContent"]["error"])
+    plain = refusal_of(mcp.call("demo_plain")["result"]["structuredContent"]["error"])
     for error in (leak, plain):
         assert error["code"] == "internal" and "extension's fault" in error["message"], error
         assert "bug in mcb" not in error["message"] and error["no_remedy"]
@@ -154,3 +155,67 @@ def test_options_builder_rules():
     assert ToolOptions("x").timeout_ms(50).deadline(clamped.append) == 1.0 and clamped
     assert ToolOptions("x").timeout_ms(900_000).deadline(clamped.append) == 300.0
     assert ToolOptions("x").deadline(clamped.append) is None
+
+
+SCHEMA_TOOLS = '''
+from pathlib import Path
+from mcb.mcp import Extension, ToolOptions, fail, ok
+
+SCHEMA = {"type": "object", "additionalProperties": False, "required": ["output"], "properties": {
+    "output": {"type": "string", "minLength": 1, "maxLength": 1024, "description": "File to write."},
+    "count": {"type": "integer", "minimum": 1, "maximum": 9, "default": 2},
+    "fail_after": {"type": "boolean"}}}
+
+
+def write(args, ctx):
+    path = Path(args.output)
+    path.write_text("x" * args.count)
+    if args.fail_after:
+        return fail("demo_failed", "failed after writing", remedy="call again without fail_after", field="fail_after")
+    return ok({"output": str(path), "count": args["count"] if "count" in args else None})
+
+
+class SchemaTools(Extension):
+    def register(self, registry, host):
+        registry.add("plain_write", write, ToolOptions("Write COUNT x's into OUTPUT.").input_schema(SCHEMA)
+                     .guard_path("output", write=True).destructive(False).cancellable())
+'''
+UNTYPED = '''
+from mcb.mcp import Extension, ToolOptions, ok
+class Untyped(Extension):
+    def register(self, registry, host):
+        registry.add("loose_any", lambda args: ok(), ToolOptions("Any value.").input_schema(
+            {"type": "object", "additionalProperties": False, "properties": {"value": {"anyOf": [{"type": "integer"},
+                                                                                               {"type": "null"}]}}}))
+'''
+
+
+def test_an_extension_gives_a_json_schema_and_guards_its_paths(mcp_process, tmp_path):
+    """D4: ToolOptions.input_schema(dict) and .guard_path(param, write=True), so an extension writes neither its own
+    argument check nor its own path guard; a schema MCP clients cannot use fails the extension, named."""
+    site = tmp_path / "site"
+    add_distribution(site, "plain-tools", "1.0", {"plain": "mcb_plain:SchemaTools"}, {"mcb_plain": SCHEMA_TOOLS})
+    add_distribution(site, "loose-tools", "1.0", {"loose": "mcb_loose:Untyped"}, {"mcb_loose": UNTYPED})
+    work = tmp_path / "work"
+    work.mkdir()
+    mcp = start(mcp_process, site, "--root", str(work))
+    listed = {tool["name"]: tool for tool in mcp.request("tools/list")["result"]["tools"]}
+    assert listed["plain_write"]["inputSchema"]["properties"]["count"] == {"type": "integer", "minimum": 1,
+                                                                           "maximum": 9, "default": 2}
+    assert "loose_any" not in listed and "top-level type" in extensions(mcp)["loose"]["error"]
+    written = mcp.call("plain_write", {"output": "a.txt"})["result"]
+    assert written["isError"] is False and (work / "a.txt").read_text() == "xx"
+    assert written["structuredContent"]["output"] == str(work / "a.txt")  # resolved inside the root
+    typo = refusal_of(mcp.call("plain_write", {"output": "b.txt", "cuont": 3})["result"]["structuredContent"]["error"])
+    assert typo["code"] == "invalid_argument" and typo["unknown"] == ["cuont"] and typo["did_you_mean"] == {
+        "cuont": "count"} and typo["retry_with"] == {"output": "b.txt", "count": 3}
+    wrong = refusal_of(mcp.call("plain_write", {"output": "b.txt", "count": "3"})["result"]["structuredContent"][
+        "error"])
+    assert wrong["field"] == "count" and wrong["problems"][0]["pointer"] == "/count"
+    escape = refusal_of(mcp.call("plain_write", {"output": "../out.txt"})["result"]["structuredContent"]["error"])
+    assert escape["code"] == "path_denied" and escape["field"] == "output" and not (tmp_path / "out.txt").exists()
+    failed = refusal_of(mcp.call("plain_write", {"output": "c.txt", "fail_after": True})["result"][
+        "structuredContent"]["error"])
+    assert failed["code"] == "demo_failed" and not (work / "c.txt").exists()  # written, then removed: not kept
+    assert mcp.call("plain_write", {"output": "a.txt", "count": 3, "fail_after": True})["result"]["isError"]
+    assert (work / "a.txt").exists()  # a file that was there before the call is the user's: never removed

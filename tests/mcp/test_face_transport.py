@@ -17,6 +17,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from rpc_testkit import FaultProxy  # noqa: E402
 from test_rpc_tools import box  # noqa: E402
 
+from mcb.client.retry import RetryPolicy  # noqa: E402
+from mcpkit import refusal_of  # noqa: E402
+
 
 def _calls(proxy, method):
     return [r for r in proxy.requests if isinstance(r.get("json"), dict) and r["json"].get("method") == method]
@@ -53,7 +56,7 @@ def test_a_lost_build_apply_answer_is_not_sent_again_through_mcp(mcp_process, pr
     proxy.decide = _only("build_apply", "drop_after_forward")
     arguments = {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"], "idempotency_key": "mcp-lost"}
     error, failed = _structured(mcp.call("build_apply", arguments))
-    error = error["error"]
+    error = refusal_of(error["error"])
     assert failed and error["code"] == "unavailable" and error["outcome_unknown"] is True
     assert error["retry_with"] == arguments  # the identical call, same key: the agent decides to send it
     assert len(_calls(proxy, "build_apply")) == 1  # MCP-54: never repeated automatically
@@ -76,56 +79,87 @@ def test_a_lost_build_apply_answer_in_a_batch_is_not_sent_again(mcp_process, pro
     assert json.dumps(arguments, sort_keys=True) in json.dumps(data, sort_keys=True)  # its retry_with
 
 
-def test_the_faces_own_deadline_on_build_apply_has_the_transport_shape(live_server):
-    """The face's deadline (30 s, here 1 s) gives the §1.7 shape the transport mapping gives, from one mapping."""
-    from mcb.catalog.registry import load_catalog
-    from mcb.client import McbClient
+class _Lines:
+    def __init__(self):
+        self.messages = []
+
+    def write(self, line):
+        self.messages.append(json.loads(line))
+
+    def flush(self):
+        pass
+
+
+def in_process_session(make_client, deadlines: dict[str, float]):
+    """(session, call): an in-process session whose tools named in ``deadlines`` get those deadlines (seconds)."""
+    from mcb.mcp.extensions import load_catalog
     from mcb.mcp.session import Options, Session
 
-    class Lines:
-        def __init__(self):
-            self.messages = []
+    catalog = load_catalog(no_extensions=True)
+    catalog.actions = [dataclasses.replace(a, deadline_s=deadlines[a.name]) if a.name in deadlines else a
+                       for a in catalog.actions]
+    out = _Lines()
+    session = Session(catalog, Options(), out, make_client)
+    session.handle({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
+    session.handle({"jsonrpc": "2.0", "method": "notifications/initialized"})
 
-        def write(self, line):
-            self.messages.append(json.loads(line))
+    def call(request_id, name, arguments):
+        session.handle({"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
+                        "params": {"name": name, "arguments": arguments}})
+        limit = time.monotonic() + 20
+        while time.monotonic() < limit:
+            for message in out.messages:
+                if message.get("id") == request_id:
+                    return message["result"]
+            time.sleep(0.02)
+        raise AssertionError(f"no answer to {name}")
 
-        def flush(self):
-            pass
+    return session, call
+
+
+def test_the_faces_own_deadline_on_build_apply_has_the_transport_shape(live_server):
+    """The face's deadline (30 s, here 1 s) gives the §1.7 shape the transport mapping gives, from one mapping."""
+    from mcb.client import McbClient
 
     with FaultProxy(live_server.url) as proxy:
-        catalog = load_catalog(no_extensions=True)
-        catalog.actions = [dataclasses.replace(a, deadline_s=1.0) if a.name == "build_apply" else a
-                           for a in catalog.actions]
-        out = Lines()
-        session = Session(catalog, Options(), out, lambda: McbClient(
-            proxy.url, agent_token=live_server.agent_token, player_id="console", repeat_writes=False))
-        session.handle({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
-        session.handle({"jsonrpc": "2.0", "method": "notifications/initialized"})
-
-        def call(request_id, name, arguments):
-            session.handle({"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
-                            "params": {"name": name, "arguments": arguments}})
-            limit = time.monotonic() + 20
-            while time.monotonic() < limit:
-                for message in out.messages:
-                    if message.get("id") == request_id:
-                        return message["result"]
-                time.sleep(0.02)
-            raise AssertionError(f"no answer to {name}")
-
+        session, call = in_process_session(lambda deadline=None: McbClient(
+            proxy.url, agent_token=live_server.agent_token, player_id="console", retry=RetryPolicy(replays=0)),
+            {"build_apply": 1.0})
         plan = call(1, "build_prepare", {"recipe": box(0, 100, 0)})["structuredContent"]
         proxy.decide = _only("build_apply", ("sleep_then_forward", 3.0))
         arguments = {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"], "idempotency_key": "stalled"}
         result = call(2, "build_apply", arguments)
         session.close()
-    error = result["structuredContent"]["error"]
+    error = refusal_of(result["structuredContent"]["error"])
     assert result["isError"] and error["code"] == "timeout"
     transport = error["transport"]
     assert (transport["request_started"], transport["timed_out"], transport["reason"]) == (True, True, "deadline")
-    assert 1000 <= transport["waited_ms"] < 3000
+    assert 900 <= transport["waited_ms"] < 3000
     assert error["plugin"] in {"alive", "unknown"} and "plugin_reason" in error
     assert error["retry_with"] == arguments and error["next_call"]["tool"] == "project_context"
+
+
+def test_a_busy_server_is_retried_until_the_tools_deadline_then_refused_busy(live_server, monkeypatch):
+    """D2 through the face's own client (mcb.mcp.context.client_factory): the tool call's deadline (30 s; here
+    2 s) bounds the busy retries, which used to stop after 100 tries (~8 s) whatever the deadline; what comes back
+    is the busy refusal, before the face's own timeout."""
+    from mcb.config import load_settings
+    from mcb.mcp.context import client_factory
+
+    body = json.dumps({"ok": False, "error": {"code": "busy", "message": "A journal step is in progress; retry"}})
+    with FaultProxy(live_server.url, _only("build_apply", ("respond", 400, body.encode()))) as proxy:
+        monkeypatch.setenv("MCB_SERVER", proxy.url)
+        monkeypatch.setenv("MCB_AGENT_TOKEN", live_server.agent_token)
+        monkeypatch.setenv("MCB_PLAYER_ID", "console")
+        session, call = in_process_session(client_factory(load_settings), {"build_apply": 2.0})
+        started = time.monotonic()
+        result = call(1, "build_apply", {"plan_id": "p", "plan_hash": "h", "idempotency_key": "k"})
+        elapsed = time.monotonic() - started
+        session.close()
+    error = refusal_of(result["structuredContent"]["error"])
+    assert (error["code"], error["retry_after_ms"]) == ("busy", 100) and "transport" not in error
+    assert 1.5 <= elapsed < 2.0 and len(_calls(proxy, "build_apply")) >= 10
 
 
 BOX = {"min": {"x": 0, "y": 100, "z": 0}, "max": {"x": 1, "y": 100, "z": 0}}
@@ -152,13 +186,13 @@ def test_a_read_repeated_once_after_a_lost_answer_says_so_in_meta(mcp_process, p
 
 
 def test_a_read_that_timed_out_is_repeated_once_with_a_fresh_deadline(live_server):
-    """The MCP face's client (fresh_read_repeat): the repeat gets its own budget; waited_ms is the whole wait."""
+    """The MCP face's client (fresh_read_budget): the repeat gets its own budget; waited_ms is the whole wait."""
     from mcb.client import McbClient
     from mcb.client.errors import TransportError
 
     with FaultProxy(live_server.url, _only("region_inspect", ("sleep_then_forward", 1.6))) as proxy:
         with McbClient(proxy.url, agent_token=live_server.agent_token, player_id="console", timeout=1.0,
-                       repeat_writes=False, fresh_read_repeat=True) as client:
+                       retry=RetryPolicy(replays=0, fresh_read_budget=True)) as client:
             with pytest.raises(TransportError) as caught:
                 client.call("region_inspect", BOX)
         time.sleep(1.0)  # let the stalled forwards finish before the server stops

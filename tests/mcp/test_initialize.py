@@ -88,3 +88,30 @@ def test_unserved_methods_and_ignored_notifications(mcp_process):
     assert mcp.request("logging/setLevel", {"level": "debug"})["error"]["code"] == -32601
     mcp.write({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 424242}})
     assert mcp.silent(0.3)
+
+
+def test_requests_after_initialize_accept_the_meta_clients_send(mcp_process):
+    """D5: after a legacy initialize, ping and the other requests are answered whatever _meta the client stamps:
+    its own negotiated version, per-request keys such as a log level or progress token, or (ping and
+    server/discover, which fix no era) the full 2026-07-28 envelope."""
+    mcp = mcp_process()
+    mcp.initialize("2025-11-25")
+    own = {"io.modelcontextprotocol/protocolVersion": "2025-11-25", "io.modelcontextprotocol/logLevel": "info"}
+    assert mcp.request("ping", {"_meta": own})["result"] == {}
+    assert mcp.request("ping", {"_meta": MODERN_META})["result"] == {"resultType": "complete"}
+    assert mcp.request("server/discover", {"_meta": MODERN_META})["result"]["supportedVersions"] == ALL_VERSIONS
+    assert mcp.request("tools/list", {"_meta": own})["result"]["tools"]
+    call = mcp.request("tools/call", {"name": "block_describe", "arguments": {"block_id": "stone"},
+                                      "_meta": {**own, "progressToken": 7, "io.example/trace": "x"}})["result"]
+    assert call["isError"] is False and "resultType" not in call
+    assert mcp.request("tools/list", {"_meta": MODERN_META})["error"]["data"]["era"] == "legacy"  # MCP-9 holds
+
+
+def test_the_sdk_client_pings_with_meta_after_initialize(tmp_path):
+    """The official SDK's ClientSession: initialize, then send_ping with a _meta of its own."""
+    from mcpkit import run_sdk
+
+    async def body(session):
+        return await session.send_ping(meta={"io.modelcontextprotocol/logLevel": "debug"})
+
+    assert run_sdk(body, "--offline", cwd=tmp_path) is not None

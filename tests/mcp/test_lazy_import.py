@@ -14,7 +14,7 @@ try:
     runpy.run_module("mcb", run_name="__main__")
 except SystemExit:
     pass
-loaded = sorted(m for m in sys.modules if m == "mcp" or m.startswith(("mcp.", "mcb.mcp", "mcb.catalog")))
+loaded = sorted(m for m in sys.modules if m == "mcp" or m.startswith(("mcp.", "mcb.mcp")))
 sys.__stderr__.write("LOADED " + __import__("json").dumps(loaded) + "\\n")
 """
 
@@ -26,7 +26,7 @@ def loaded_by(*args: str, stdin: str = "") -> list[str]:
     return json.loads(line[len("LOADED "):])
 
 
-def test_other_commands_never_import_the_mcp_face_or_the_catalog():
+def test_other_commands_never_import_the_mcp_face():
     assert loaded_by("--help") == []
     assert loaded_by("block", "describe", "minecraft:stone") == []
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from extkit import add_distribution, demo_module, install_example
+from mcpkit import refusal_of
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 
@@ -111,7 +112,7 @@ def test_a_call_past_its_deadline_is_refused_timeout_and_its_files_are_removed(m
     started = time.monotonic()
     result = mcp.call("demo_slow", {"directory": str(work)})["result"]
     assert 0.9 < time.monotonic() - started < 5
-    error = result["structuredContent"]["error"]
+    error = refusal_of(result["structuredContent"]["error"])
     assert result["isError"] and error["code"] == "timeout" and error["deadline_ms"] == 1000
     assert error["outcome_unknown"] is True and error["no_remedy"]
     assert mcp.request("ping")["result"] == {}

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from mcb.catalog.base import Cancelled, Refusal
-from mcb.catalog.offline import OFFLINE_ACTIONS
+from mcb.mcp.actions import Cancelled, Refusal
+from mcb.mcp.tools.offline import OFFLINE_ACTIONS
+from mcpkit import refusal_of
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -46,7 +47,7 @@ class RecordingContext:
 
 
 def call(name: str, arguments: dict, ctx=None, root: Path = Path("/")):
-    from mcb.catalog.arguments import parse_arguments
+    from mcb.mcp.arguments import parse_arguments
 
     action = ACTIONS[name]
     return action.run(parse_arguments(action, arguments, root=root), ctx or RecordingContext())
@@ -55,7 +56,7 @@ def call(name: str, arguments: dict, ctx=None, root: Path = Path("/")):
 def refused(name: str, arguments: dict, ctx=None) -> dict:
     with pytest.raises(Refusal) as caught:
         call(name, arguments, ctx)
-    return caught.value.to_dict()["error"]
+    return refusal_of(caught.value.to_dict()["error"])
 
 
 def cli_json(cli, *args) -> dict:
@@ -352,7 +353,7 @@ def test_every_refusal_names_a_remedy_field(tmp_path):
 
 
 def test_every_argument_is_described_and_every_object_closed():
-    from mcb.catalog.batch import BATCH_ACTION
+    from mcb.mcp.tools.batch import BATCH_ACTION
 
     for action in [*OFFLINE_ACTIONS, BATCH_ACTION]:
         schema = action.input_model.model_json_schema()
@@ -376,7 +377,7 @@ def test_stdin_is_never_a_tool_input(tmp_path, monkeypatch):
     (tmp_path / "-").write_text("{}")  # even when a file of that name exists, "-" is the CLI's stdin spelling
     for name, arguments in (("recipe_lint", {"paths": ["-"]}), ("recipe_compile", {"path": "-"}),
                             ("terrain_preview_offline", {"path": "-"})):
-        from mcb.catalog.batch import CatalogSteps
+        from mcb.mcp.tools.batch import CatalogSteps
 
         action = ACTIONS[name]
         with pytest.raises(Refusal) as caught:
@@ -385,7 +386,7 @@ def test_stdin_is_never_a_tool_input(tmp_path, monkeypatch):
 
 
 def test_every_offline_refusal_code_is_in_the_manifest_table(tmp_path):
-    from mcb.catalog.offline import REFUSAL_CODES
+    from mcb.mcp.tools.adapters import REFUSAL_CODES
     from mcb.mcp.manifest import refusal_table
 
     table = refusal_table()

@@ -8,7 +8,7 @@ import json
 import shutil
 from pathlib import Path
 
-from mcpkit import run_sdk, structured
+from mcpkit import run_sdk, structured, refusal_of
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -110,7 +110,7 @@ def test_an_unknown_argument_is_refused_by_name(tmp_path):
         return await session.call_tool("schem_rotate", {"path": "house.schem", "degres": 90, "output": "o.schem"})
 
     result = run_sdk(body, cwd=root)
-    error = structured(result)["error"]
+    error = refusal_of(structured(result)["error"])
     assert result.is_error is True and error["code"] == "invalid_argument"
     assert error["unknown"] == ["degres"] and error["did_you_mean"] == {"degres": "degrees"}
     assert "'degres'" in error["message"] and "degrees" in error["accepted"] and "degrees" in error["missing"]
@@ -207,3 +207,19 @@ def test_the_schematic_tools_take_every_format_through_the_sdk(tmp_path):
     assert turned.structured_content["format"] == "structure" and (tmp_path / "wires-90.nbt").is_file()
     assert picture.is_error is False and any(item.type == "image" for item in picture.content)
     assert walk.structured_content["summary"]["files"] == 6 and walk.structured_content["summary"]["skipped"] == 0
+
+
+def test_schematic_refusals_name_the_argument_at_fault_in_the_tools_words(tmp_path):
+    shutil.copy(ROOT / "schematics" / "cabin.schematic", tmp_path / "cabin.schematic")
+
+    async def body(session):
+        return [await session.call_tool(name, arguments) for name, arguments in (
+            ("schem_rotate", {"path": "cabin.schematic", "degrees": 90, "in_place": True}),
+            ("schem_rotate", {"path": "cabin.schematic", "degrees": 90, "output": "c.schematic"}),
+            ("schem_convert", {"path": "cabin.schematic", "output": "c.schem"}),
+        )]
+
+    in_place, legacy_out, lossy = (refusal_of(structured(r)["error"]) for r in run_sdk(body, cwd=tmp_path))
+    assert in_place["field"] == "in_place"  # the argument at fault, not mc_version
+    assert legacy_out["field"] == "output" and legacy_out["remedy"].endswith("or choose with format")
+    assert lossy["remedy"].startswith("keep everything with format sponge3")  # the tool word, not --to

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from mcb.catalog.arguments import parse_arguments, path_fields
-from mcb.catalog.base import Refusal
-from mcb.catalog.offline import OFFLINE_ACTIONS
+from mcb.mcp.arguments import parse_arguments, path_fields
+from mcb.mcp.actions import Refusal
+from mcb.mcp.tools.offline import OFFLINE_ACTIONS
 
-from mcpkit import McpProcess
+from mcpkit import McpProcess, refusal_of
 from test_offline_tools import RecordingContext
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,7 +61,7 @@ def _refusal(name: str, arguments: dict, root: Path) -> dict:
     action = ACTIONS[name]
     with pytest.raises(Refusal) as caught:
         action.run(parse_arguments(action, arguments, root=root), RecordingContext())
-    return caught.value.to_dict()["error"]
+    return refusal_of(caught.value.to_dict()["error"])
 
 
 @pytest.mark.parametrize("name,field", CASES)
@@ -87,7 +87,7 @@ def test_a_name_too_long_for_the_file_system_is_an_invalid_argument_with_its_fie
 def test_the_published_schema_refuses_a_nul_as_the_check_does():
     from jsonschema import Draft202012Validator
 
-    from mcb.catalog.arguments import input_schema
+    from mcb.mcp.arguments import input_schema
 
     schema = input_schema(ACTIONS["schem_info"].input_model)
     assert not Draft202012Validator(schema).is_valid({"path": "a\u0000b"})
@@ -112,7 +112,7 @@ def test_over_stdio_no_path_refusal_is_internal_and_stderr_has_no_traceback(tmp_
                  ("schem_info", {"path": LONG_NAME})]
         for name, arguments in calls:
             result = process.call(name, arguments)["result"]
-            error = result["structuredContent"]["error"]
+            error = refusal_of(result["structuredContent"]["error"])
             assert result["isError"] and error["code"] == "invalid_argument", (name, error)
             assert error["field"] in arguments
     finally:

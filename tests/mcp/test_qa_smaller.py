@@ -6,6 +6,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from mcpkit import refusal_of
 
 ROOT = Path(__file__).resolve().parents[2]
 HOUSE = ROOT / "schematics" / "house.schem"
@@ -14,7 +15,7 @@ HOUSE = ROOT / "schematics" / "house.schem"
 def _error(response):
     result = response["result"]
     assert result["isError"], result
-    return result["structuredContent"]["error"]
+    return refusal_of(result["structuredContent"]["error"])
 
 
 def test_a_root_that_does_not_exist_refuses_to_start(tmp_path):

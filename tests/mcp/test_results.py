@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from mcpkit import refusal_of
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,7 +26,7 @@ def test_over_the_cap_is_a_context_limit_refusal_with_a_narrowing(mcp_process, t
     mcp.initialize()
     result = mcp.call("schem_info", {"path": "house.schem", "limit": 4096})["result"]
     assert result["isError"] is True
-    error = result["structuredContent"]["error"]
+    error = refusal_of(result["structuredContent"]["error"])
     assert error["code"] == "context_limit" and error["result_bytes"] > error["cap_bytes"] == 2048
     assert 1 <= error["retry_with"]["limit"] < 4096 and "no_remedy" not in error  # one remedy, no contradiction
     narrowed = mcp.call("schem_info", {"path": "house.schem", **error["retry_with"]})["result"]
@@ -35,7 +36,7 @@ def test_over_the_cap_is_a_context_limit_refusal_with_a_narrowing(mcp_process, t
     tiny.initialize()
     for name, arguments in (("schem_info", {"path": "house.schem"}),
                             ("recipe_compile", {"path": "colonnade.json", "limit": 4096})):
-        over = tiny.call(name, arguments)["result"]["structuredContent"]["error"]
+        over = refusal_of(tiny.call(name, arguments)["result"]["structuredContent"]["error"])
         assert over["code"] == "context_limit", over
         assert ("retry_with" in over) != ("no_remedy" in over), over  # exactly one, never both
         if "retry_with" in over:

@@ -17,7 +17,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "client"))  # rpc_t
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # test_rpc_tools helpers
 
 from rpc_testkit import FaultProxy, busy_body, free_port  # noqa: E402
-from test_rpc_tools import REMEDY_FIELDS, DirectContext, box, operations, refuse, run  # noqa: E402
+from test_rpc_tools import DirectContext, box, operations, refuse, run  # noqa: E402
+from mcpkit import refusal_of  # noqa: E402
 
 
 def client_for(server, url, **options):
@@ -151,12 +152,17 @@ def test_busy_three_times_then_ok(faulty, direct):
     assert plan["changed_blocks"] == 27 and len(calls(proxy, "build_prepare")) == 4
 
 
-def test_busy_until_the_retries_run_out_is_a_busy_refusal(faulty):
+def test_busy_until_the_calls_deadline_is_a_busy_refusal(faulty):
+    """D2: busy is sent again until the tool call's deadline (the client's ends_by), not given up after 100 tries."""
+    from mcb.client.retry import RetryPolicy
+
     message = "busy: one active or unflushed operation is allowed per world engine"
-    proxy, ctx = faulty(lambda r: ("respond", 400, busy_body(message, code="invalid_request")), busy_attempts=2)
+    ends_by = time.monotonic() + 2.0
+    proxy, ctx = faulty(lambda r: ("respond", 400, busy_body(message, code="invalid_request")),
+                        retry=RetryPolicy(replays=0, busy_pause=(0.001, 0.002)), ends_by=ends_by)
     error = refuse("build_apply", {"plan_id": "p", "plan_hash": "h", "idempotency_key": "k"}, ctx)
     assert (error["code"], error["plugin_code"], error["retry_after_ms"]) == ("busy", "invalid_request", 100)
-    assert len(calls(proxy, "build_apply")) == 3
+    assert abs(time.monotonic() - ends_by) < 0.5 and len(calls(proxy, "build_apply")) > 100
 
 
 def test_a_plugin_timeout_on_a_write_is_an_unknown_outcome(faulty):
@@ -188,13 +194,15 @@ def test_our_deadline_on_a_prepare_is_a_timeout_without_retry(live, faulty):
 
 
 def test_the_remedy_table_is_published_whole():
-    from mcb.catalog.remedies import PLUGIN_REMEDIES, refusal_codes
+    """Every code of the one table (mcb.refusals, which the CLI reads too) is in the manifest's refusal table."""
+    from mcb.mcp.refusals import refusal_codes
+    from mcb.refusals import all_codes
 
     table = refusal_codes()
-    assert set(table["remedied"]) | set(table["without_remedy"]) >= set(PLUGIN_REMEDIES)
+    assert set(table["remedied"]) | set(table["without_remedy"]) == set(all_codes())
     assert "view_obstructed" in table["without_remedy"]
-    for remedy in PLUGIN_REMEDIES.values():
-        assert remedy.text and (REMEDY_FIELDS & set(remedy.fields) or remedy.fields == {})
+    for code, remedy in all_codes().items():
+        assert remedy.hint, code
 
 
 # -- the plugin's answers as the tools present them (a proxy answering for the plugin) -------------------------------
@@ -258,7 +266,7 @@ def test_a_failed_poll_while_waiting_says_the_operation_started(faulty, direct):
     arguments = {**apply_args(plan, "poll-lost"), "wait": True}
     with pytest.raises(Exception) as caught:
         run("build_apply", arguments, ctx)
-    error = caught.value.to_dict()["error"]
+    error = refusal_of(caught.value.to_dict()["error"])
     [operation] = operations(direct)
     assert error["code"] == "unavailable" and error["operation_started"] is True
     assert error["operation_id"] == operation["operation_id"]
@@ -309,7 +317,7 @@ def test_a_lost_operation_cancel_answer_is_retried_only_by_the_caller_with_the_s
 def test_a_failed_poll_after_a_started_build_offers_the_poll_and_never_a_second_apply(live, tmp_path):
     """Through `mcb mcp`: build_apply wait:true whose operation_status answers are lost. The operation applies; the
     refusal must say so and point at operation_status only, with no retry that invites applying again."""
-    from mcpkit import McpProcess
+    from mcpkit import McpProcess, refusal_of
 
     with FaultProxy(live.url, dropping("operation_status")) as proxy:
         mcp = McpProcess(env={"MCB_SERVER": proxy.url, "MCB_AGENT_TOKEN": live.agent_token,
@@ -320,7 +328,7 @@ def test_a_failed_poll_after_a_started_build_offers_the_poll_and_never_a_second_
             result = mcp.call("build_apply", {**apply_args(plan, "poll-lost-mcp"), "wait": True}, timeout=60)["result"]
         finally:
             mcp.kill()
-    error = result["structuredContent"]["error"]
+    error = refusal_of(result["structuredContent"]["error"])
     assert result["isError"] and error["code"] == "unavailable" and error["operation_started"] is True
     assert error["message"].startswith(f"build_apply started operation {error['operation_id']}")
     assert "operation_status" in error["remedy"] and error["operation_id"] in error["remedy"]
@@ -376,9 +384,9 @@ def test_answers_over_the_bridge_limit_are_response_too_large_and_smaller_ones_c
                               "MCB_PLAYER_ID": "console"}, cwd=tmp_path)
         try:
             mcp.initialize()
-            big = mcp.call("part_get", {"part_id": "big"})["result"]["structuredContent"]["error"]
-            mid = mcp.call("part_get", {"part_id": "mid"})["result"]["structuredContent"]["error"]
-            camera = mcp.call("camera_capture", {"camera_id": "front"})["result"]["structuredContent"]["error"]
+            big = refusal_of(mcp.call("part_get", {"part_id": "big"})["result"]["structuredContent"]["error"])
+            mid = refusal_of(mcp.call("part_get", {"part_id": "mid"})["result"]["structuredContent"]["error"])
+            camera = refusal_of(mcp.call("camera_capture", {"camera_id": "front"})["result"]["structuredContent"]["error"])
         finally:
             mcp.kill()
     assert big["code"] == "response_too_large" and "2 MiB" in big["message"] and "2 MiB" in big["no_remedy"]

@@ -1,7 +1,7 @@
 """The 19 RPC actions called directly (a small real Context, the client from settings) against a live `mcb serve`.
 
 Every call goes over real HTTP to the local reference server; arguments pass through the face's own argument
-check (mcb.catalog.arguments.parse_arguments), as a tools/call would.
+check (mcb.mcp.arguments.parse_arguments), as a tools/call would.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from mcb.catalog.base import Cancelled, Outcome, Refusal
-from mcb.catalog.rpc import RPC_ACTIONS
+from mcb.mcp.actions import Cancelled, Outcome, Refusal
+from mcb.mcp.tools.rpc import RPC_ACTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL_HILL = json.loads((ROOT / "recipes/terrain/small-hill.json").read_text())
@@ -97,7 +97,7 @@ def admin(server, method, params):
 
 
 def run(name, arguments, ctx) -> Outcome:
-    from mcb.catalog.arguments import parse_arguments
+    from mcb.mcp.arguments import parse_arguments
 
     action = ACTIONS[name]
     return action.run(parse_arguments(action, arguments, root=None), ctx)
@@ -106,7 +106,7 @@ def run(name, arguments, ctx) -> Outcome:
 def refuse(name, arguments, ctx) -> dict:
     with pytest.raises(Refusal) as caught:
         run(name, arguments, ctx)
-    error = caught.value.to_dict()["error"]
+    error = refusal_of(caught.value.to_dict()["error"])
     assert error["remedy"] and REMEDY_FIELDS & set(error), error  # every refusal carries a machine remedy
     return error
 
@@ -369,7 +369,7 @@ def test_a_wait_longer_than_wait_seconds_returns_the_status_and_a_poll(slow):
 
 def test_arguments_are_checked_before_any_request(live, monkeypatch):
     """Bad arguments never reach the server (the face's check uses these models)."""
-    from mcb.catalog.arguments import parse_arguments
+    from mcb.mcp.arguments import parse_arguments
 
     with pytest.raises(Refusal) as caught:
         parse_arguments(ACTIONS["build_prepare"], {"recipe": copy.deepcopy(box(0, 100, 0)) | {"operations": []}},
@@ -387,7 +387,7 @@ def test_arguments_are_checked_before_any_request(live, monkeypatch):
     assert parse_arguments(ACTIONS["material_search"], {"limit": 5.0}, root=None).limit == 5
     with pytest.raises(Refusal) as caught:
         parse_arguments(ACTIONS["build_apply"], {"plan_id": "p", "player_id": "x"}, root=None)
-    error = caught.value.to_dict()["error"]
+    error = refusal_of(caught.value.to_dict()["error"])
     assert error["unknown"] == ["player_id"] and set(error["missing"]) == {"plan_hash", "idempotency_key"}
     with pytest.raises(Refusal):
         parse_arguments(ACTIONS["camera_capture"], {}, root=None)
@@ -429,6 +429,7 @@ def test_an_export_over_the_plan_budget_gets_a_box_that_fits_the_stated_limit(ct
 # -- properties of the small pure pieces ---------------------------------------------------------------------------
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
+from mcpkit import refusal_of  # noqa: E402
 
 coordinate = st.integers(min_value=-200, max_value=200)
 
@@ -436,7 +437,8 @@ coordinate = st.integers(min_value=-200, max_value=200)
 @settings(derandomize=True, max_examples=200, deadline=None)
 @given(st.tuples(coordinate, coordinate, coordinate), st.tuples(*[st.integers(0, 300)] * 3))
 def test_narrowing_a_box_always_shrinks_it_inside_itself(corner, size):
-    from mcb.catalog.rpc import RegionInspectArgs, _narrower_box
+    from mcb.mcp.tools.rpc_arguments import RegionInspectArgs
+    from mcb.mcp.tools.rpc_results import narrower_box
 
     lo = dict(zip("xyz", corner))
     hi = {axis: lo[axis] + extent for axis, extent in zip("xyz", size)}
@@ -446,7 +448,7 @@ def test_narrowing_a_box_always_shrinks_it_inside_itself(corner, size):
         volume = (hi["x"] - lo["x"] + 1) * (hi["y"] - lo["y"] + 1) * (hi["z"] - lo["z"] + 1)
         if volume <= 4096:
             break
-        narrower = _narrower_box(args)
+        narrower = narrower_box(args)
         assert narrower["min"] == lo and all(lo[a] <= narrower["max"][a] <= hi[a] for a in "xyz")
         new_volume = 1
         for a in "xyz":
@@ -460,11 +462,12 @@ def test_narrowing_a_box_always_shrinks_it_inside_itself(corner, size):
 @given(st.tuples(coordinate, coordinate, coordinate), st.tuples(*[st.integers(0, 300)] * 3),
        st.one_of(st.just(4096), st.integers(1, 5000)))
 def test_a_box_fitted_to_a_limit_is_inside_itself_holds_at_most_the_limit_and_most_of_it(corner, size, limit):
-    from mcb.catalog.rpc import RegionInspectArgs, _narrower_box
+    from mcb.mcp.tools.rpc_arguments import RegionInspectArgs
+    from mcb.mcp.tools.rpc_results import narrower_box
 
     lo = dict(zip("xyz", corner))
     hi = {axis: lo[axis] + extent for axis, extent in zip("xyz", size)}
-    fitted = _narrower_box(RegionInspectArgs.model_validate({"min": lo, "max": hi}), limit)
+    fitted = narrower_box(RegionInspectArgs.model_validate({"min": lo, "max": hi}), limit)
     assert fitted["min"] == lo and all(lo[a] <= fitted["max"][a] <= hi[a] for a in "xyz")
     volume = original = 1
     for a in "xyz":
@@ -482,14 +485,17 @@ def test_a_box_fitted_to_a_limit_is_inside_itself_holds_at_most_the_limit_and_mo
 @given(st.one_of(st.integers(-2**40, 2**40), st.floats(allow_nan=False, allow_infinity=False), st.booleans(),
                  st.text(max_size=5)))
 def test_integers_are_never_coerced(value):
-    from mcb.catalog.rpc import MaterialSearchArgs
-    from pydantic import ValidationError
+    """MCP-30, checked the way every call is (mcb.mcp.arguments: strict JSON, integral floats made integers)."""
+    from mcb.mcp.actions import Refusal
+    from mcb.mcp.arguments import parse_arguments
+    from mcb.mcp.tools.rpc import RPC_ACTIONS
 
+    action = next(action for action in RPC_ACTIONS if action.name == "material_search")
     integral = not isinstance(value, (bool, str)) and float(value).is_integer()
     try:
-        parsed = MaterialSearchArgs.model_validate({"limit": value}).limit
-    except ValidationError:
-        assert not (integral and 1 <= value <= 32)
+        parsed = parse_arguments(action, {"limit": value}, root=None).limit
+    except Refusal as refusal:
+        assert refusal.field == "limit" and not (integral and 1 <= value <= 32)
     else:
         assert integral and 1 <= value <= 32 and parsed == int(value) and type(parsed) is int
 

@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # test_rpc_tools helpe
 
 from rpc_testkit import FaultProxy  # noqa: E402
 from test_rpc_tools import BRIDGE_ORDER, CAMERA_PLAYER, SMALL_HILL, box  # noqa: E402
+from mcpkit import refusal_of  # noqa: E402
 
 
 @pytest.fixture
@@ -68,7 +69,7 @@ async def ok(session, name, arguments=None, **options):
 async def refused(session, name, arguments):
     result = await session.call_tool(name, arguments)
     assert result.is_error is True
-    return result.structured_content["error"]
+    return refusal_of(result.structured_content["error"])
 
 
 def operations_of(server) -> list[dict]:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from mcb.client import McbClient
+from mcpkit import refusal_of
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 C4 = "v2_nucleation_c4_ai_last_played.schem"
@@ -53,7 +54,8 @@ def test_dry_run_then_a_long_build_in_calls_that_go_on(mcp_process, paced, tmp_p
     assert first["result"] == "running", first
     assert first["next_call"]["tool"] == "schem_build" and first["next_call"]["arguments"]["path"].endswith(C4)
     assert 0 < first["written"] < BLOCKS
-    second = mcp.call("schem_build", {**first["next_call"]["arguments"], "wait_seconds": 120}, timeout=120)["result"]["structuredContent"]
+    again = {**first["next_call"]["arguments"], "wait_seconds": 120}
+    second = mcp.call("schem_build", again, timeout=120)["result"]["structuredContent"]
     assert second["result"] == "applied" and first["written"] + second["written"] == BLOCKS
     assert operations(paced) == second["build_operations"] == 8
     undo = mcp.call("schem_build", {**ARGS, "undo": True, "wait_seconds": 120}, timeout=120)["result"]
@@ -101,5 +103,5 @@ def test_region_export_writes_a_file_of_any_size(mcp_process, live_server, tmp_p
     assert schem.size == (40, 11, 40) and "minecraft:grass_block[snowy=false]" in schem.palette
     refused = mcp.call("region_export", {"min": {"x": 5, "y": 60, "z": 5}, "max": {"x": 4, "y": 70, "z": 5},
                                          "output": "x.schem"})["result"]
-    assert refused["isError"] and refused["structuredContent"]["error"]["retry_with"]["min"] == {"x": 4, "y": 70,
-                                                                                                   "z": 5}
+    assert refused["isError"]
+    assert refusal_of(refused["structuredContent"]["error"])["retry_with"]["min"] == {"x": 4, "y": 70, "z": 5}

@@ -11,10 +11,10 @@ import re
 import pytest
 from jsonschema import Draft202012Validator
 
-from mcb.catalog.base import Refusal
-from mcb.catalog.registry import load_catalog
+from mcb.mcp.actions import Refusal
+from mcb.mcp.extensions import load_catalog
 from mcb.mcp import manifest
-from mcb.catalog.arguments import parse_arguments
+from mcb.mcp.arguments import parse_arguments
 from mcb.mcp.docs import EXAMPLES
 
 ACTIONS = load_catalog(no_extensions=True).actions
@@ -80,7 +80,7 @@ def _tool_accepts(action, arguments) -> bool:
     try:
         parse_arguments(action, arguments, root=None)
     except Refusal as refusal:
-        error = refusal.to_dict()["error"]
+        error = refusal.to_dict()["error"]["data"]
         assert error["remedy"] and REMEDY_FIELDS & set(error), error  # MCP-32: every refusal carries a remedy
         return False
     return True

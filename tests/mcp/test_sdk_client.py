@@ -7,7 +7,7 @@ import base64
 import shutil
 from pathlib import Path
 
-from mcpkit import run_sdk, structured
+from mcpkit import run_sdk, structured, refusal_of
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 
@@ -42,7 +42,7 @@ def test_sdk_session_end_to_end(tmp_path, server_env):
     assert base64.b64decode(image.data).startswith(b"\x89PNG")
     assert progress == sorted(set(progress)) and progress
     assert refused.is_error is True
-    error = structured(refused)["error"]
+    error = refusal_of(structured(refused)["error"])
     assert error["unknown"] == ["pallete"] and "path" in error["accepted"]
     assert rotated.is_error is False and (tmp_path / "gate-90.schem").is_file()
     assert context.is_error is False

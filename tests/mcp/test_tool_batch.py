@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel, ConfigDict
 
-from mcb.catalog.base import Action, Cancelled, Hints, Outcome, Refusal
-from mcb.catalog.batch import BATCH_ACTION, CatalogSteps, make_batch_action
+from mcb.mcp.actions import Action, Cancelled, Hints, Outcome, Refusal
+from mcb.mcp.tools.batch import BATCH_ACTION, CatalogSteps, make_batch_action
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_offline_tools import CORPUS, HOUSE, RecordingContext  # noqa: E402
+from mcpkit import refusal_of  # noqa: E402
 
 LARGE = CORPUS / "v2_nucleation_large_schematic.schem"
 
@@ -40,7 +41,7 @@ def test_the_first_failure_stops_the_batch_by_default(tmp_path, stop_on_error):
     data = run_batch(arguments).data
     assert (data["status"], data["completed"], data["failed"], data["not_run"]) == ("stopped", 1, 1, 1)
     assert [(r["index"], r["ok"]) for r in data["results"]] == [(0, True), (1, False)]
-    assert data["results"][1]["error"]["rule"] == "schem.convert.lossy"
+    assert refusal_of(data["results"][1]["error"])["rule"] == "schem.convert.lossy"
     assert (tmp_path / "a.schem").exists() and not (tmp_path / "c.schem").exists()
 
 
@@ -62,12 +63,12 @@ def test_a_bad_step_refuses_the_whole_batch_before_anything_runs(tmp_path):
     with pytest.raises(Refusal) as caught:
         run_batch({"steps": [first, {"tool": "block_describe", "arguments": {"block_id": "stone"}},
                              {"tool": "schem_convrt", "arguments": {}}]})
-    error = caught.value.to_dict()["error"]
+    error = refusal_of(caught.value.to_dict()["error"])
     assert (error["field"], error["pointer"], error["did_you_mean"]) == ("steps[2].tool", "/steps/2/tool",
                                                                          {"schem_convrt": "schem_convert"})
     with pytest.raises(Refusal) as caught:
         run_batch({"steps": [first, {"tool": "schem_render", "arguments": {"path": str(HOUSE), "scale": 0}}]})
-    error = caught.value.to_dict()["error"]
+    error = refusal_of(caught.value.to_dict()["error"])
     assert error["code"] == "invalid_argument" and error["pointer"] == "/steps/1/arguments/scale"
     with pytest.raises(Refusal) as caught:
         run_batch({"steps": [first, {"tool": "tool_batch", "arguments": {"steps": [first]}}]})
@@ -141,10 +142,10 @@ def test_steps_meet_the_sessions_root_and_profile(mcp_process, tmp_path):
     answer = server.call("tool_batch", {"steps": [
         {"tool": "schem_convert", "arguments": {"path": "house.schem", "output": "out.schem"}},
         {"tool": "schem_info", "arguments": {"path": str(HOUSE)}}]})["result"]
-    error = answer["structuredContent"]["error"]
+    error = refusal_of(answer["structuredContent"]["error"])
     assert answer["isError"] is True and (error["code"], error["field"]) == ("path_denied", "steps[1].arguments")
     hidden = server.call("tool_batch", {"steps": [{"tool": "project_context"}]})["result"]
-    assert hidden["isError"] is True and hidden["structuredContent"]["error"]["restart_with"]
+    assert hidden["isError"] is True and refusal_of(hidden["structuredContent"]["error"])["restart_with"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["house.schem"]
     ok = server.call("tool_batch", {"steps": [
         {"tool": "schem_convert", "arguments": {"path": "house.schem", "output": "out.schem"}},
@@ -161,14 +162,14 @@ def test_a_misspelt_step_tool_over_stdio_suggests_the_whole_name_keyed_by_what_w
     answer = server.call("tool_batch", {"steps": [
         {"tool": "schem_info", "arguments": {"path": "house.schem"}},
         {"tool": "schem_valdiate", "arguments": {"paths": ["house.schem"]}}]})["result"]
-    error = answer["structuredContent"]["error"]
+    error = refusal_of(answer["structuredContent"]["error"])
     assert answer["isError"] is True and error["code"] == "invalid_argument"
     assert (error["field"], error["did_you_mean"]) == ("steps[1].tool", {"schem_valdiate": "schem_validate"})
     assert "schem_validate" in error["message"]
 
 
 def test_a_single_suggestion_is_never_split_into_letters():
-    from mcb.catalog.base import did_you_mean_of
+    from mcb.mcp.actions import did_you_mean_of
 
     assert did_you_mean_of("schem_validate", "tool") == {"tool": "schem_validate"}
     assert did_you_mean_of(["schem_validate", "schem_info"], "tool") == {"tool": "schem_validate"}

@@ -33,9 +33,9 @@ def test_an_empty_box_is_a_clean_error(cli, tmp_path, command):
 
 
 def test_mcp_refuses_an_empty_box_as_a_fault_of_the_file(tmp_path):
-    from mcb.catalog.arguments import parse_arguments
-    from mcb.catalog.base import Refusal
-    from mcb.catalog.offline import OFFLINE_ACTIONS
+    from mcb.mcp.arguments import parse_arguments
+    from mcb.mcp.actions import Refusal
+    from mcb.mcp.tools.offline import OFFLINE_ACTIONS
     from mcb.mcp.context import CallContext
 
     source = tmp_path / "empty.schem"

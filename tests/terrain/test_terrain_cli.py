@@ -197,7 +197,7 @@ def test_all_tiles_stop_at_protected_block_then_resume(cli, server_env, tmp_path
     assert stopped.exit_code == 5
     data = json.loads(stopped.stdout)
     assert data["status"] == "stopped" and data["tiles"][0]["result"] == "applied"
-    assert data["error"]["code"] == "protected_terrain" and "BlockPos[x=18, y=64, z=2]" in data["error"]["message"]
+    assert data["error"]["code"] == "protected_terrain" and "at 18,64,2;" in data["error"]["message"]
     body["params"]["blocks"][0]["state"] = "minecraft:air"
     httpx.post(server_env.url + "/v1/rpc", json=body, headers={"Authorization": f"Bearer {server_env.admin_token}"})
     resumed = run_json(cli, "terrain", "prepare", tid, "--all", "--apply", "--state", state, "--json")

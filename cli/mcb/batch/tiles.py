@@ -22,7 +22,7 @@ OUTSIDE = "Tile index outside terrain"
 
 def is_past_last_tile(error: McbError | None) -> bool:
     return (isinstance(error, ServerError) and error.code == "invalid_request"
-            and error.message.endswith(f"invalid_request: {OUTSIDE}"))
+            and error.details.get("server_message") == OUTSIDE)
 
 
 def run_all_tiles(client, terrain_id: str, state_path: Path, *, recipe: dict | None = None,

@@ -202,6 +202,11 @@ class Camera(WireModel):
     pitch: float
 
 
+# The plugin's camera pose limits (protocol §3.11): both faces check them before a request goes out.
+POSE_LIMITS: dict[str, tuple[int, int]] = {"yaw": (-360, 360), "pitch": (-90, 90), "fov": (30, 110),
+                                           "width": (320, 1920), "height": (180, 1080)}
+
+
 class CameraList(WireModel):
     cameras: list[Camera] = Field(default_factory=list)
     configured: bool = False
@@ -266,17 +271,10 @@ class TerrainPreview(WireModel):
     imageBase64: str | None = None
 
     def png(self) -> bytes:
-        """The image bytes (empty when the server sent none); invalid base64 is the server's fault."""
-        import base64
-        import binascii
+        """The image bytes (empty when the server sent none); a broken picture is the server's fault."""
+        from mcb.images import png_from_base64
 
-        from mcb.errors import ServerError
-
-        try:
-            return base64.b64decode(self.imageBase64 or b"", validate=True)
-        except (binascii.Error, ValueError):
-            raise ServerError("terrain_preview: the result carries invalid base64 image data",
-                              code="invalid_image") from None
+        return png_from_base64("terrain_preview", self.imageBase64, self.mimeType, allow_empty=True)
 
 
 class TerrainPlan(WireModel):

@@ -1,14 +1,7 @@
 """HTTP transport for the plugin's JSON RPC: envelope, timeouts, retries and error mapping.
 
-Retry policy (protocol §1.7, §3.7, §13), and nothing more:
-- a connection that could not be opened is tried again twice, inside the call's budget (the request never left, so
-  any method is safe);
-- ``busy`` and ``invalid_request`` "busy: ..." are retried with a short bounded backoff, for every method (the
-  server refused before doing anything);
-- a read-only method is repeated once after the connection dropped or timed out mid-request;
-- ``build_apply`` is repeated after a lost response with the *same* params, hence the same idempotency key: the
-  server returns the existing operation instead of starting a second one;
-- any other write is never repeated after it may have reached the server.
+Retries follow the one policy of :mod:`mcb.client.retry` (connections never opened, transient `busy`, a lost
+answer to a read, build_apply replayed with its key), and nothing else is ever sent twice.
 
 Budgets: a call's timeout is a *total* budget (every attempt and every retry fit inside it, and every socket wait
 while the head or the body still arrives: :mod:`mcb.client.deadline`), by default short for ``/health`` and reads
@@ -19,7 +12,6 @@ without a complete answer is a :class:`mcb.client.errors.TransportError` saying 
 from __future__ import annotations
 
 import json
-import random
 import socket
 import time
 import uuid
@@ -28,15 +20,11 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from mcb.client.errors import TransportError, error_from_envelope, is_busy
+from mcb.client.retry import RetryPolicy
 from mcb.errors import McbError, ServerError
+from mcb.fileio import loads_json
 from mcb.redact import redact_url, redact_urls_in
-
-READ_ONLY_METHODS = frozenset({
-    "project_context", "material_search", "material_describe", "region_inspect", "region_changes",
-    "operation_status", "part_get", "camera_list", "asset_list", "terrain_preview", "recovery_review",
-})
-# Methods that may be sent again after a lost response because a key makes the second call a replay.
-REPLAY_SAFE_METHODS = frozenset({"build_apply"})
+from mcb.refusals import NOT_REACHED, READ_ONLY_METHODS, code_hint, command_hint, unknown_outcome
 
 DEFAULT_TIMEOUT = 30.0  # writes: above the server's 20 s main-thread limit
 READ_TIMEOUT = 15.0  # reads: the plugin bridge's own HTTP budget
@@ -44,11 +32,6 @@ HEALTH_TIMEOUT = 3.0  # /health does no world work: a server that does not answe
 CAMERA_TIMEOUT = 60.0
 CONNECT_TIMEOUT = 3.0
 MAX_RESPONSE_BYTES = 32 * 1024 * 1024  # camera PNGs come base64-encoded, up to ~11 MiB
-BUSY_ATTEMPTS = 100
-BUSY_DELAY = (0.05, 0.1)
-LOST_RESPONSE_ATTEMPTS = 3
-MIN_RETRY_BUDGET = 0.5  # a retry with less budget left than this could only time out
-CONNECT_RETRY_DELAYS = (0.05, 0.25)  # a refused connection is tried again after these pauses (a server restarting)
 
 Logger = Callable[[str], None]
 
@@ -92,10 +75,8 @@ class RpcTransport:
         timeout: float | None = None,
         log: Logger | None = None,
         secrets: Iterable[str] = (),
-        busy_attempts: int = BUSY_ATTEMPTS,
-        busy_delay: tuple[float, float] = BUSY_DELAY,
-        repeat_writes: bool = True,
-        fresh_read_repeat: bool = False,
+        retry: RetryPolicy | None = None,
+        ends_by: float | None = None,
         response_limit: Callable[[str], int] | None = None,
     ):
         import httpx
@@ -107,15 +88,14 @@ class RpcTransport:
         self.timeout = timeout  # None: the per-kind default budgets
         self._log = log
         self._secrets = [s for s in secrets if s]
-        self.busy_attempts = busy_attempts
-        self.busy_delay = busy_delay
-        self.repeat_writes = repeat_writes  # False: a replay-safe write is not sent again after a lost answer
-        # True: a read's one repeat gets a budget of its own, and a failure reports the total wait (mcb mcp, MCP-55)
-        self.fresh_read_repeat = fresh_read_repeat
+        self.retry = retry or RetryPolicy()
+        # No call runs past this time.monotonic() value (None: no cap): the deadline of the tool call it serves (mcb
+        # mcp), so a busy server is given up, and a stall reported, while that call can still answer.
+        self.ends_by = ends_by
         self.last_repeats = 0  # lost-answer repeats of the last call
         # The most bytes a method's answer may have (None: MAX_RESPONSE_BYTES); mcb mcp holds the bridge's limits.
         self.response_limit = response_limit
-        self.retries_done = 0  # busy + lost-response retries, for tests and --verbose summaries
+        self.retries_done = 0  # every retry (connects, busy, lost answers), for tests and --verbose summaries
         self._stopped = False
         self._streams: weakref.WeakSet = weakref.WeakSet()  # connections opened, so stop() can end them
         self._httpx = httpx
@@ -153,19 +133,21 @@ class RpcTransport:
 
     def health(self) -> dict:
         """``GET /health`` (no authentication), within a short budget."""
-        deadline = time.monotonic() + (self.timeout or HEALTH_TIMEOUT)
-        connect_retries = iter(CONNECT_RETRY_DELAYS)
+        attempts = self.retry.start("health", self.timeout or HEALTH_TIMEOUT, cap=self.ends_by)
         while True:
             started = time.monotonic()
             try:
-                with self._deadline(deadline):
+                with self._deadline(attempts.deadline):
                     response = self._client.get(self.base_url + "/health",
-                                                timeout=self._httpx_timeout(deadline - started))
+                                                timeout=self._httpx_timeout(attempts.deadline - started))
                 break
             except self._httpx.HTTPError as error:
                 failure = self._transport_error("health", error, started)
-            if not self._retry_connect(failure, connect_retries, deadline):
+            pause = attempts.after_transport_failure(failure)
+            if pause is None:
                 raise failure
+            self._debug(f"health: connection not opened ({failure.reason}); trying again")
+            time.sleep(pause)
         self._debug(f"<- GET /health {response.status_code} in {_ms(started)} ms")
         body = self._decode("health", response.status_code, response.content)
         if response.status_code != 200 or not isinstance(body, dict) or not isinstance(body.get("status"), str):
@@ -181,65 +163,42 @@ class RpcTransport:
         body = encode_envelope(envelope)
         if len(body) > 1_048_576:
             raise McbError(f"{method}: request is {len(body)} bytes; the server accepts at most 1 MiB",
-                           code="request_too_large", hint="split the work into smaller recipes or plans")
-        deadline = time.monotonic() + (timeout or self.timeout or default_budget(method))
-        replay = method in REPLAY_SAFE_METHODS and self.repeat_writes
-        lost_left = 1 if method in READ_ONLY_METHODS else LOST_RESPONSE_ATTEMPTS if replay else 0
-        busy_seen = 0
-        maybe_delivered = False
-        began = time.monotonic()
+                           code="request_too_large", hint=code_hint("request_too_large"))
+        attempts = self.retry.start(method, timeout or self.timeout or default_budget(method), cap=self.ends_by)
         self.last_repeats = 0
-        connect_retries = iter(CONNECT_RETRY_DELAYS)
-        while True:
-            try:
-                status, content = self._post(method, envelope["requestId"], body, token, deadline)
-            except TransportError as error:
-                if not maybe_delivered and self._retry_connect(error, connect_retries, deadline):
-                    continue
-                if maybe_delivered:  # an earlier attempt may have reached the server, whatever this one did
-                    error.mark_repeated()
-                fresh = self.fresh_read_repeat and method in READ_ONLY_METHODS
-                if error.outcome_unknown and lost_left > 0 and not self._stopped \
-                        and (fresh or deadline - time.monotonic() > MIN_RETRY_BUDGET):
-                    maybe_delivered = True
-                    lost_left -= 1
-                    self.retries_done += 1
-                    self.last_repeats += 1
-                    if fresh:
-                        deadline = time.monotonic() + 0.2 + (timeout or self.timeout or default_budget(method))
-                    self._debug(f"{method}: {error.reason} after {error.waited_ms} ms; sending the same request again")
-                    time.sleep(0.2)
-                    continue
-                error.hint = _hint(method, error.outcome_unknown)
-                if self.fresh_read_repeat and maybe_delivered:
-                    error.waited_ms = _ms(began)
-                    error.details["transport"] = error.fields()
-                raise
-            result, error = self._parse(method, status, content)
-            if error is None:
-                return result
-            code, message = error
-            if is_busy(code, message) and busy_seen < self.busy_attempts and time.monotonic() < deadline:
-                busy_seen += 1
-                self.retries_done += 1
-                if busy_seen == 1 or busy_seen % 20 == 0:
-                    self._debug(f"{method}: {code} ({self._redact(message)[:80]}); retry {busy_seen}")
-                time.sleep(random.uniform(*self.busy_delay))
-                continue
-            raise error_from_envelope(method, code, self._redact(message))
+        busy_seen = 0
+        try:
+            while True:
+                try:
+                    status, content = self._post(method, envelope["requestId"], body, token, attempts.deadline)
+                except TransportError as error:
+                    pause = attempts.after_transport_failure(error)
+                    if pause is None:
+                        error.hint = _hint(method, error.outcome_unknown)
+                        if self.retry.fresh_read_budget and attempts.maybe_delivered:  # the whole wait (MCP-55)
+                            error.waited_ms = attempts.waited_ms()
+                            error.details["transport"] = error.fields()
+                        raise
+                    self._debug(f"{method}: {error.reason} after {error.waited_ms} ms; " + (
+                        "sending the same request again" if error.request_started else "connection not opened; "
+                        "trying again"))
+                else:
+                    result, failure = self._parse(method, status, content)
+                    if failure is None:
+                        return result
+                    code, message = failure
+                    pause = attempts.after_busy() if is_busy(method, code, message) else None
+                    if pause is None:
+                        raise error_from_envelope(method, code, self._redact(message))
+                    busy_seen += 1
+                    if busy_seen == 1 or busy_seen % 20 == 0:
+                        self._debug(f"{method}: {code} ({self._redact(message)[:80]}); retry {busy_seen}")
+                time.sleep(pause)
+        finally:
+            self.last_repeats = attempts.repeats
+            self.retries_done += attempts.retries
 
     # -- internals ---------------------------------------------------------------
-    def _retry_connect(self, error: TransportError, delays, deadline: float) -> bool:
-        """Pause and return True when a connection that never opened may be tried again inside the budget."""
-        if error.request_started or error.reason == "stopped":
-            return False
-        delay = next(delays, None)
-        if delay is None or deadline - time.monotonic() < delay + MIN_RETRY_BUDGET:
-            return False
-        self._debug(f"{error.method}: connection not opened ({error.reason}); trying again")
-        time.sleep(delay)
-        return True
-
     def _httpx_timeout(self, seconds: float):
         seconds = max(seconds, 0.001)
         return self._httpx.Timeout(seconds, connect=min(CONNECT_TIMEOUT, seconds))
@@ -310,7 +269,7 @@ class RpcTransport:
 
     def _decode(self, method: str, status: int, content: bytes) -> Any:
         try:
-            return json.loads(content.decode("utf-8"))
+            return loads_json(content.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError):  # RecursionError: nesting deeper than the stack
             raise ServerError(
                 f"{method}: HTTP {status} with a body that is not JSON ({len(content)} bytes)",
@@ -328,24 +287,17 @@ class RpcTransport:
             self._log(self._redact(message))
 
 
-_WRONG_SERVER_HINT = "is --server pointing at the minecraft-builder plugin or `mcb serve`?"
+_WRONG_SERVER_HINT = code_hint("invalid_response")
 
 
 def _hint(method: str, maybe_applied: bool) -> str:
-    if not maybe_applied:
-        return "is the server running? check --server / MCB_SERVER (`mcb config show`)"
-    if method in READ_ONLY_METHODS or method == "health":
-        return ("no complete answer; a read changes nothing, so running it again is safe "
-                "(`mcb health` checks the server)")
-    if method in REPLAY_SAFE_METHODS:
-        return ("whether the operation started is unknown; run the same command again: it repeats build_apply with "
-                "the same idempotency key, which returns the existing operation instead of applying twice")
-    return "the request may have reached the server; check `mcb context` (recent operations) before sending it again"
+    """The next step after no complete answer, from the one refusal table."""
+    return command_hint(unknown_outcome(method) if maybe_applied else NOT_REACHED)
 
 
 def _too_large(method: str, limit: int) -> ServerError:
     return ServerError(f"{method}: response exceeds {limit / 1048576:g} MiB", code="response_too_large",
-                       details={"limit_bytes": limit})
+                       hint=code_hint("response_too_large"), details={"limit_bytes": limit})
 
 
 def _shut_down(stream: Any) -> None:

@@ -252,8 +252,7 @@ class ApplyMemory:
 def never_started(error: McbError) -> bool:
     """The server answered ``build_apply`` in a way that proves this key has no operation (and never will)."""
     reason = error.details.get("reason")
-    return (reason in {"plan_expired", "idempotency_key_reused"} or error.code == "stale_snapshot"
-            or (error.code == "invalid_request" and "Unknown plan" in error.message))
+    return reason in {"plan_expired", "idempotency_key_reused", "unknown_plan"} or error.code == "stale_snapshot"
 
 
 def resume_hint(rerun: str, plan_id: str, key: str, error: Exception | None = None) -> str:

@@ -56,10 +56,17 @@ def parse_pose(text: str, fov: int | None, width: int | None, height: int | None
             raise ValueError
     except ValueError:
         raise UsageError(f"--pose expects x,y,z,yaw,pitch finite numbers, got {text!r}") from None
+    from mcb.client.models import POSE_LIMITS
+
     pose: dict = {"x": x, "y": y, "z": z, "yaw": yaw, "pitch": pitch}
     for key, value in (("fov", fov), ("width", width), ("height", height)):
         if value is not None:
             pose[key] = value
+    for key, (low, high) in POSE_LIMITS.items():
+        if key in pose and not low <= pose[key] <= high:
+            option = f"--{key}" if key in ("fov", "width", "height") else f"--pose {key}"
+            raise UsageError(f"{option} {pose[key]:g} is outside {low}..{high}", hint="the camera's limits: "
+                             + ", ".join(f"{name} {a}..{b}" for name, (a, b) in POSE_LIMITS.items()))
     return pose
 
 
@@ -85,9 +92,6 @@ def camera_capture(
 
         mcb camera capture --pose 0,80,-20,0,30 --after 0b6d...-uuid -o after.png
     """
-    import base64
-    import binascii
-
     if not camera and not pose:
         raise UsageError("give --camera ID or --pose x,y,z,yaw,pitch")
     term = json_terminal(ctx, json_)
@@ -105,14 +109,13 @@ def camera_capture(
                 time.sleep(0.5)
                 result = client.camera_capture(capture_id=result.captureId)
     if result.status != "completed":
+        from mcb.refusals import code_hint
+
         raise ServerError(f"capture {result.captureId} failed: {result.error}: {result.message}",
-                          code=result.error or "capture_failed")
-    try:
-        image = base64.b64decode(result.imageBase64 or "", validate=True)
-    except (binascii.Error, ValueError):
-        raise ServerError("capture result carries invalid base64 image data", code="invalid_image") from None
-    if not image.startswith(b"\x89PNG"):
-        raise ServerError(f"capture result is not a PNG ({result.mimeType})", code="invalid_image")
+                          code=result.error or "capture_failed", hint=code_hint(result.error or "capture_failed"))
+    from mcb.images import png_from_base64
+
+    image = png_from_base64("camera_capture", result.imageBase64, result.mimeType)
     write_text_atomic(output, image)
     data = {k: v for k, v in result.wire().items() if k != "imageBase64"}
     data["image"] = str(output)

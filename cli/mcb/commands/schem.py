@@ -9,7 +9,7 @@ import typer
 
 from mcb.options import (
     ExcludeOpt, FormatOpt, GlobOpt, JobsOpt, JsonOpt, McVersionOpt, ReplaceUnknownOpt, SchematicFormatOpt,
-    StrictOpt, complete_profile, summarised, terminal,
+    StrictOpt, UpgradeMcVersionOpt, complete_profile, summarised, terminal,
 )
 from mcb.wording import plural, shown
 
@@ -37,8 +37,9 @@ def validate(
 ) -> None:
     """--profile server (the default) checks the plugin's import subset; --profile spec checks the Sponge
     spec and WorldEdit interoperability instead. Every finding has a rule id, an NBT path, the server's own message where it has one, and a hint. The format
-    is detected from content: Litematica and structure .nbt files are named as such, Sponge v1/v3 get a
-    conversion hint, and WorldEdit v2 files whose Offset is an absolute world position get a warning.
+    is detected from content: Litematica, structure .nbt and legacy .schematic files are named as such (the
+    server imports none of them; `mcb build FILE` builds them), Sponge v1/v3 get a conversion hint, and WorldEdit
+    v2 files whose Offset is an absolute world position get a warning.
     Exit 0 when no file has errors (warnings fail only with --strict), 1 otherwise.
 
     Examples:
@@ -192,7 +193,7 @@ def convert(
                                               "(sponge2: block entities, entities, biomes; cells a file leaves "
                                               "unchanged become air) instead of refusing.")] = False,
     replace_unknown: ReplaceUnknownOpt = None,
-    mc_version: McVersionOpt = None,
+    mc_version: UpgradeMcVersionOpt = None,
     json_: JsonOpt = False,
 ) -> None:
     """Reads every format; writes --to sponge2 (the server's format, the default for .schem), sponge3,

@@ -12,7 +12,7 @@ import typer
 
 from mcb.errors import UsageError
 from mcb.options import (
-    JsonOpt, McVersionOpt, ReplaceUnknownOpt, SchematicFormatOpt, complete_axis, complete_rules, complete_turn,
+    JsonOpt, ReplaceUnknownOpt, SchematicFormatOpt, UpgradeMcVersionOpt, complete_axis, complete_rules, complete_turn,
     complete_view, summarised, terminal,
 )
 from mcb.schematics.render_limits import SCALE_MAX, SCALE_MIN
@@ -25,7 +25,7 @@ RulesOpt = Annotated[str, typer.Option(
     "--rules", autocompletion=complete_rules, help="Block-state rules: 'vanilla' (what the server's rotation produces) or 'geometric' "
                     "(WorldEdit-like: also turns chorus/fire connections; on mirror swaps chest halves, stair "
                     "corners, shelf chains).")]
-InPlaceOpt = Annotated[bool, typer.Option("--in-place", help="Overwrite FILE instead of writing -o.")]
+InPlaceOpt = Annotated[bool, typer.Option("--in-place", help="Overwrite FILE, in its own format (not a legacy .schematic), instead of writing -o.")]
 
 
 @summarised("schem_rotate")
@@ -38,7 +38,7 @@ def rotate(
     fmt: SchematicFormatOpt = None,
     in_place: InPlaceOpt = False,
     replace_unknown: ReplaceUnknownOpt = None,
-    mc_version: McVersionOpt = None,
+    mc_version: UpgradeMcVersionOpt = None,
     json_: JsonOpt = False,
 ) -> None:
     """The paste offset is rotated with the server's formula, so importing the result at rotation 0 places every
@@ -70,7 +70,7 @@ def mirror(
     fmt: SchematicFormatOpt = None,
     in_place: InPlaceOpt = False,
     replace_unknown: ReplaceUnknownOpt = None,
-    mc_version: McVersionOpt = None,
+    mc_version: UpgradeMcVersionOpt = None,
     json_: JsonOpt = False,
 ) -> None:
     """Vanilla rules reproduce Minecraft's own mirror (double chests and some stair corners come out wrong there);
@@ -101,7 +101,8 @@ def render(
     json_: JsonOpt = False,
 ) -> None:
     """Several files or a folder: -o names a folder (created if missing) and each schematic becomes
-    NAME.png there; files that are not schematics are passed by and listed, and a folder with none is an error.
+    NAME.png there (NAME.EXT.png when two share a name); files that are not schematics are passed by and listed,
+    and a folder with none is an error.
     Exit 0; 1 when a file could not be read.
 
     Examples:
@@ -136,7 +137,19 @@ def render(
         raise UsageError(f"-o {shown(output)} is a file; rendering several schematics writes one PNG each into a "
                          "folder", hint="give -o a folder (it is created if missing)")
     output.mkdir(parents=True, exist_ok=True)
-    walked = each_schematic(files, lambda path: render_file(path, output / f"{path.stem}.png", view, scale))
+    taken: set[str] = set()
+
+    def picture(path: Path) -> Path:
+        """NAME.png; a second schematic of the same name keeps its extension (house.litematic.png), then a number,
+        so no picture overwrites another one of this walk."""
+        for name in (f"{path.stem}.png", f"{path.name}.png",
+                     *(f"{path.name}-{n}.png" for n in range(2, len(taken) + 3))):
+            if name not in taken:
+                taken.add(name)
+                return output / name
+        raise AssertionError("unreachable: one more candidate than names taken")
+
+    walked = each_schematic(files, lambda path: render_file(path, picture(path), view, scale))
     term.emit(walked, lambda: [term.line(said(summary)) for summary in walked["files"]])
     from mcb.commands.schem import _walk_tail
 

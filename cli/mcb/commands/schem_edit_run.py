@@ -49,6 +49,9 @@ def _print_edit(term, summary: dict) -> None:
             term.warn(loss["detail"])
     differ = summary["other_rules_differ"] if summary["other_rules"] == "geometric" else []
     if differ and not term.json_mode:
+        from mcb.wording import plural
+
         shown = ", ".join(differ[:3]) + (f" and {len(differ) - 3} more" if len(differ) > 3 else "")
-        term.warn(f"{len(differ)} block state(s) come out geometrically wrong with vanilla rules: {shown}; "
+        term.warn(f"{plural(len(differ), 'block state')} come{'s' if len(differ) == 1 else ''} out geometrically "
+                  f"wrong with vanilla rules: {shown}; "
                   "use --rules geometric for a geometrically exact result")

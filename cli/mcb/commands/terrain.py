@@ -377,8 +377,6 @@ _BRUSH_KEYS = ("plan_state", "changed_columns", "raised_volume", "lowered_volume
 def _brush_image(result) -> bytes:
     """Check the fields the report prints and the plan, then pop and decode the image; another shape is the
     server's fault (exit 5), not a KeyError or a binascii traceback."""
-    import base64
-
     from pydantic import ValidationError
 
     from mcb.client.models import TerrainPlan
@@ -390,9 +388,12 @@ def _brush_image(result) -> bytes:
         raise wrong
     try:
         TerrainPlan.model_validate(result)
-        return base64.b64decode(result.pop("imageBase64", "") or b"", validate=True)
-    except (ValidationError, ValueError, TypeError):  # binascii.Error is a ValueError
+    except ValidationError:
         raise wrong from None
+    from mcb.images import png_from_base64
+
+    return png_from_base64("terrain_brush_prepare", result.pop("imageBase64", None), result.get("mimeType"),
+                           allow_empty=True)
 
 
 def _show_brush(term, r: dict, stream=None) -> None:

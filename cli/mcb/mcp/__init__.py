@@ -2,7 +2,7 @@
 
     from mcb.mcp import Extension, ToolOptions, ok, fail
 
-The names come from :mod:`mcb.catalog.registry` on first use, so importing the server's modules does not import
+The names come from :mod:`mcb.mcp.extensions` on first use, so importing the server's modules does not import
 pydantic before the catalog is needed; the server itself lives in :mod:`mcb.mcp.server`.
 """
 
@@ -11,7 +11,7 @@ __all__ = ["Extension", "ExtensionHost", "Result", "ToolOptions", "ToolRegistry"
 
 def __getattr__(name: str):
     if name in __all__:
-        from mcb.catalog import registry
+        from mcb.mcp import extensions as registry
 
         return getattr(registry, name)
     raise AttributeError(f"module 'mcb.mcp' has no attribute {name!r}")

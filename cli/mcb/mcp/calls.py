@@ -16,9 +16,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from mcb.catalog.base import Action, Cancelled, Refusal
+from mcb.mcp.actions import Action, Cancelled, Refusal
 from mcb.mcp import framing, results
-from mcb.catalog.arguments import parse_arguments
+from mcb.mcp.arguments import parse_arguments, written_files
 from mcb.mcp.context import CallContext
 from mcb.mcp.framing import ProtocolError
 
@@ -30,6 +30,8 @@ log = logging.getLogger("mcb.mcp")
 DEFAULT_DEADLINE_S = 30.0  # above the plugin's 20 s main-thread wait (MCP-51)
 CAMERA_DEADLINE_S = 60.0
 READ_DEADLINE_S = 35.0  # an RPC read may wait 15 s, be repeated once with a fresh 15 s, and still be answered
+REPLY_MARGIN_S = 0.5  # the call's requests end this long (at most a tenth of it) before its deadline, so that
+# their own refusal (busy, a transport deadline) goes out instead of the face's timeout
 
 
 @dataclass
@@ -81,8 +83,13 @@ class Calls:
 
     def run_action(self, action: Action, arguments: dict, context: CallContext) -> dict:
         """The full pipeline of one call, for tools/call and for each tool_batch step: check, run, shape."""
+        from mcb.fileio import cancellable_writes
+
         parsed = parse_arguments(action, arguments, root=self.session.options.root)
-        outcome = action.run(parsed, context)
+        for path in written_files(action, parsed):
+            context.created(path)
+        with cancellable_writes(context.check_cancelled):  # a cancel comes before any file is replaced (MCP-49)
+            outcome = action.run(parsed, context)
         if getattr(context, "repeats", 0):  # MCP-55: a read that succeeded after being sent again says so
             outcome.meta.setdefault("mcb/transport", {"repeats": context.repeats})
         return results.success(outcome, cap_bytes=self.session.options.max_result_bytes, arguments=arguments,
@@ -117,14 +124,13 @@ class Calls:
     @staticmethod
     def _rpc_deadline_refusal(call: _Call, action: Action, arguments: dict, waited_ms: int) -> Refusal:
         """MCP-52/54: the face's own deadline on an RPC tool is a transport deadline, mapped by the one mapping
-        (remedies.transport_refusal): `transport`, `plugin`, and for build_apply the identical call as retry_with."""
-        from mcb.catalog.remedies import transport_refusal
+        (refusals.transport_refusal): `transport`, `plugin`, and for build_apply the identical call as retry_with."""
+        from mcb.mcp.refusals import transport_refusal
         from mcb.client.errors import TransportError
 
         error = TransportError(f"{action.name}: no answer before mcb's call deadline", method=action.name,
                                request_started=True, reason="deadline", waited_ms=waited_ms)
-        return transport_refusal(error, action.name, dict(arguments), server=call.context.server,
-                                 waited_ms=waited_ms)
+        return transport_refusal(error, action.name, dict(arguments), server=call.context.server)
 
     def _run_call(self, key: str, call: _Call, action: Action, arguments: dict, modern: bool) -> None:
         context = call.context
@@ -132,6 +138,7 @@ class Calls:
         failure: Refusal | None = None
         seconds = self.deadline_for(action)
         call.started = time.monotonic()
+        context.deadline = call.started + seconds - min(REPLY_MARGIN_S, seconds / 10)
         timer = threading.Timer(seconds, self._deadline_passed, (call, action, arguments, seconds, modern))
         timer.daemon = True
         timer.start()

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from mcb.catalog.base import Cancelled
+from mcb.mcp.actions import Cancelled
 
 log = logging.getLogger("mcb.mcp")
 PROGRESS_INTERVAL = 0.1  # at most 10 notifications a second
@@ -30,6 +30,9 @@ class CallContext:
         self._last_sent = 0.0
         self._lock = threading.Lock()
         self.repeats = 0  # requests the client sent again after a lost answer (reads only, MCP-55)
+        # The time.monotonic() by which the call must answer (None: no deadline): no request it sends, busy retries
+        # included, runs past it (MCP-56).
+        self.deadline: float | None = None
 
     def note_repeats(self, count: int) -> None:
         self.repeats += count
@@ -37,7 +40,7 @@ class CallContext:
     def client(self) -> Any:
         self.check_cancelled()
         if self._client is None:
-            self._client = self._make_client()
+            self._client = self._make_client() if self.deadline is None else self._make_client(self.deadline)
             if self.cancelled.is_set():  # cancel() ran while the client was being built
                 self._stop_client()
         return self._client
@@ -111,15 +114,17 @@ def client_factory(settings_loader: Callable[[], Any]) -> Callable[[], Any]:
     (no_token) on its first call; the RPC catalog turns both into refusals with restart_with (catalog/remedies.py).
     """
 
-    def make() -> Any:
-        from mcb.catalog.remedies import bridge_response_limit
+    def make(deadline: float | None = None) -> Any:
         from mcb.client import McbClient
+        from mcb.client.retry import RetryPolicy
+        from mcb.mcp.refusals import bridge_response_limit
 
         settings = settings_loader()
         # MCP-54: through the MCP face a write is never repeated automatically; the refusal offers the identical
-        # call (same idempotency key) as retry_with instead. Reads are still repeated once by the transport.
-        # MCP-57: the bridge's answer limits (2 MiB, 12 MiB for camera_capture), not the CLI's 32 MiB.
-        return McbClient.from_settings(settings.model_copy(update={"admin_token": None}), repeat_writes=False,
-                                       fresh_read_repeat=True, response_limit=bridge_response_limit)
+        # call (same idempotency key) as retry_with instead. A read's one repeat gets a budget of its own (MCP-55).
+        # MCP-56: busy is retried until the tool call's own deadline. MCP-57: the bridge's answer limits.
+        return McbClient.from_settings(settings.model_copy(update={"admin_token": None}),
+                                       retry=RetryPolicy(replays=0, fresh_read_budget=True), ends_by=deadline,
+                                       response_limit=bridge_response_limit)
 
     return make

@@ -7,9 +7,10 @@ One message per line. `decode_line` turns raw bytes into a message dict or the e
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass
 from typing import Any
+
+from mcb.fileio import loads_json
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -18,21 +19,6 @@ INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 RESOURCE_NOT_FOUND = -32002  # legacy era only (MCP-62)
 UNSUPPORTED_VERSION = -32022
-
-
-class _NotJson(ValueError):
-    pass
-
-
-def _no_constant(name: str) -> Any:
-    raise _NotJson(f"{name} is not JSON")
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if math.isinf(value):
-        raise _NotJson(f"number {text} overflows")
-    return value
 
 
 class ProtocolError(Exception):
@@ -71,7 +57,7 @@ def decode_line(raw: bytes) -> Decoded:
                                             "JSON object per line"), stop=True)
     try:
         text = line.decode("utf-8")
-        value = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+        value = loads_json(text)
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
         return Decoded(error=error_response(None, PARSE_ERROR, f"Parse error: {_reason(error)}"))
     if isinstance(value, list):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from mcb.catalog.base import Action, Outcome
-from mcb.catalog.arguments import input_schema
+from mcb.mcp.actions import Action, Outcome
+from mcb.mcp.arguments import published_schema
 
 if TYPE_CHECKING:
     from mcb.mcp.session import Session
@@ -19,8 +19,8 @@ INSTRUCTIONS = (
     "idempotency_key; then poll operation_status until it reports applied, conflict, failed, cancelled or "
     "recovery_required. Stop on a conflict and look again before preparing anew. Treat an unavailable camera as "
     "'visually unverified'. After an unknown outcome, repeat build_apply only with the same idempotency_key. "
-    "The offline tools (schem_*, recipe_*, block_*, terrain_preview_offline) need no server. Refusals carry a "
-    "remedy: act on retry_with, field, next_call, restart_with or retry_after_ms."
+    "The offline tools (schem_*, recipe_*, block_*, terrain_preview_offline) need no server. A refusal's "
+    "error.data carries its remedy: act on retry_with, field, next_call, restart_with or retry_after_ms."
 )
 
 
@@ -30,7 +30,7 @@ def tool_entry(action: Action) -> dict[str, Any]:
         "name": action.name,
         "title": action.title,
         "description": action.description,
-        "inputSchema": input_schema(action.input_model),
+        "inputSchema": published_schema(action),
         "annotations": {
             "title": action.title,
             "readOnlyHint": hints.read_only,
@@ -116,8 +116,8 @@ FACE_WITHOUT_REMEDY = {
 
 def refusal_table() -> dict[str, Any]:
     """Every code mcb can emit, with its remedy; the RPC catalog contributes the plugin's codes (§2.4)."""
-    from mcb.catalog.offline import REFUSAL_CODES as OFFLINE_REMEDIES
-    from mcb.catalog.remedies import refusal_codes
+    from mcb.mcp.tools.adapters import REFUSAL_CODES as OFFLINE_REMEDIES
+    from mcb.mcp.refusals import refusal_codes
 
     plugin = refusal_codes()
     remedied = {**plugin["remedied"], **OFFLINE_REMEDIES, **FACE_REMEDIES}

@@ -10,8 +10,9 @@ import base64
 import json
 from typing import Any
 
-from mcb.catalog.base import MAX_IMAGE_BASE64, Outcome, Refusal
-from mcb.catalog.remedies import REMEDY_FIELDS
+from mcb.images import MAX_IMAGE_BASE64, is_png
+from mcb.mcp.actions import Outcome, Refusal
+from mcb.mcp.refusals import REMEDY_FIELDS
 
 MAX_REFUSAL_BYTES = 32 * 1024
 
@@ -30,7 +31,7 @@ def success(outcome: Outcome, *, cap_bytes: int, arguments: dict[str, Any], tool
     content: list[dict[str, Any]] = [{"type": "text", "text": text}]
     for image in outcome.images:
         encoded = base64.b64encode(image.png).decode("ascii")
-        if not image.png.startswith(b"\x89PNG\r\n\x1a\n") or len(encoded) > MAX_IMAGE_BASE64:
+        if not is_png(image.png) or len(encoded) > MAX_IMAGE_BASE64:
             raise Refusal("invalid_image", f"{tool} produced an image that is not a PNG of at most "
                           f"{MAX_IMAGE_BASE64} base64 characters", remedy="no call can fix this picture",
                           data={"no_remedy": "the picture itself is broken or too large"})
@@ -86,14 +87,13 @@ def _fitting_limit(data: dict[str, Any], cap: int) -> int | None:
 def refusal(error: Refusal, *, repeated: dict | None = None) -> dict[str, Any]:
     body = error.to_dict()
     if repeated:
-        body["error"]["repeated"] = repeated
+        body["error"]["data"]["repeated"] = repeated
     text = compact(body)
     if len(text.encode("utf-8")) > MAX_REFUSAL_BYTES:
-        kept = {key: body["error"][key] for key in ("code", "message", "remedy", "field", "retry_with")
-                if key in body["error"]}
-        kept["message"] = kept["message"][:2000]
+        data = body["error"]["data"]
+        kept = {key: data[key] for key in ("remedy", *REMEDY_FIELDS) if key in data and len(compact(data[key])) < 4096}
         kept["trimmed"] = True
-        body = {"error": kept}
+        body = {"error": {"code": error.code, "message": error.message[:2000], "data": kept}}
         text = compact(body)
     return {"content": [{"type": "text", "text": text}], "structuredContent": body, "isError": True}
 
@@ -108,5 +108,5 @@ def internal(tool: str, error: BaseException) -> Refusal:
 
 
 def follow_field(error: Refusal) -> str:
-    body = error.to_dict()["error"]
-    return next((name for name in REMEDY_FIELDS if name in body), "remedy")
+    data = error.to_dict()["error"]["data"]
+    return next((name for name in REMEDY_FIELDS if name in data), "remedy")

@@ -17,7 +17,7 @@ from mcb.mcp import framing
 from mcb.mcp.session import Options, Session
 
 if TYPE_CHECKING:
-    from mcb.catalog.registry import Catalog
+    from mcb.mcp.extensions import Catalog
 
 log = logging.getLogger("mcb.mcp")
 MAX_LINE = 16 * 1024 * 1024  # 16x the plugin's 1 MiB request cap
@@ -42,7 +42,7 @@ def configure_logging(level: str) -> None:
 
 
 def build_catalog(*, disabled: list[str], no_extensions: bool, version: str) -> Catalog:
-    from mcb.catalog.registry import load_catalog
+    from mcb.mcp.extensions import load_catalog
 
     return load_catalog(disabled=disabled, no_extensions=no_extensions, mcb_version=version, warn=log.warning)
 

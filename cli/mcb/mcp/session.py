@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Callable
 
-from mcb.catalog.base import Action, Refusal
+from mcb.mcp.actions import Action, Refusal
 from mcb.mcp import framing, manifest
 from mcb.mcp.calls import Calls, SessionSteps
 from mcb.mcp.framing import (
@@ -29,7 +29,7 @@ from mcb.mcp.framing import (
 )
 
 if TYPE_CHECKING:
-    from mcb.catalog.registry import Catalog
+    from mcb.mcp.extensions import Catalog
 
 log = logging.getLogger("mcb.mcp")
 
@@ -170,6 +170,8 @@ class Session:
         """True when the request is served in the modern era; fixes the era on its first message (MCP-9)."""
         meta = params.get("_meta")
         enveloped = isinstance(meta, dict) and VERSION_KEY in meta
+        if enveloped and self.era == "legacy" and meta[VERSION_KEY] in LEGACY_VERSIONS:
+            enveloped = False  # the handshake's own revision named per request: any other _meta is the client's
         if method == "initialize":
             if self.era == "modern":
                 raise ProtocolError(INVALID_REQUEST, "this session serves protocol 2026-07-28, which has no "
@@ -178,7 +180,7 @@ class Session:
         if method in ("ping", "server/discover") and not enveloped:
             return self.era == "modern"
         if enveloped:
-            if self.era == "legacy":
+            if self.era == "legacy" and method not in ("ping", "server/discover"):  # these two fix no era
                 raise ProtocolError(INVALID_REQUEST, "this session was opened with initialize (legacy era); "
                                     "requests carrying the 2026-07-28 envelope are refused", {"era": "legacy"})
             missing = [key for key in (VERSION_KEY, CAPABILITIES_KEY) if key not in meta]
@@ -240,7 +242,7 @@ class Session:
         """tool_batch is rebuilt over this session, so its steps meet this session's profile and root."""
         if action.name != "tool_batch":
             return action
-        from mcb.catalog.batch import make_batch_action
+        from mcb.mcp.tools.batch import make_batch_action
 
         return make_batch_action(SessionSteps(self))
 
@@ -330,7 +332,7 @@ class Session:
             text, mime, cache = manifest.read_resource(uri, self)
         except Refusal as refusal:
             body = refusal.to_dict()["error"]
-            self._error(request_id, INTERNAL_ERROR, body["message"], body)
+            self._error(request_id, INTERNAL_ERROR, body["message"], {"code": body["code"], **body["data"]})
             return
         except Exception as error:
             log.exception("reading %s failed", uri)

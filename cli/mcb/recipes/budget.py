@@ -1,4 +1,5 @@
-"""Whole-recipe totals of the §4.1 budgets, computed without expanding repeats (for messages and `compile`)."""
+"""Whole-recipe totals of the §4.1 budgets, computed without expanding repeats (for messages and `compile`), and
+the one formula of a shape's scan charge, which the compiler charges as it goes."""
 
 from __future__ import annotations
 

@@ -37,6 +37,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from mcb.recipes.budget import shape_charge
+
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 MAX_DEPTH = 8
@@ -219,7 +221,7 @@ class _Builder:
         if low[0] > high[0] or low[1] > high[1] or low[2] > high[2]:
             raise RecipeRejected("invalid_request", "Invalid inclusive region bounds", where)
         width, height, depth = (high[i] - low[i] + 1 for i in range(3))
-        self.charge(_long_mul(_long_mul(width, height, where), depth, where), where)
+        self.charge(shape_charge(operation), where)
         block = _block(operation, where)
         hollow = _bool(operation, "hollow", where)
         xs, ys, zs = range(low[0], high[0] + 1), range(low[1], high[1] + 1), range(low[2], high[2] + 1)
@@ -237,7 +239,7 @@ class _Builder:
         end = _add(_position(operation, "to", where), offset, where + "/to")
         dx, dy, dz = end[0] - start[0], end[1] - start[1], end[2] - start[2]
         steps = max(abs(dx), abs(dy), abs(dz))
-        self.charge(steps + 1, where)
+        self.charge(shape_charge(operation), where)
         block = _block(operation, where)
         if steps == 0:
             self.put_all((start,), block, where)
@@ -255,8 +257,7 @@ class _Builder:
         height = _integer(operation, "height", where)
         if radius < 0 or height < 1:
             raise RecipeRejected("invalid_request", "Cylinder radius must be nonnegative and height positive", where)
-        diameter = 2 * radius + 1
-        self.charge(_long_mul(_long_mul(diameter, diameter, where), height, where), where)
+        self.charge(shape_charge(operation), where)
         for value in (center[0] - radius, center[0] + radius, center[2] - radius, center[2] + radius,
                       center[1] + height - 1):
             _int32(value, where)
@@ -281,7 +282,9 @@ class _Builder:
             self.operations(children, _add(offset, displacement, where + "/offset"), depth + 1, where + "/operations")
 
     def charge(self, amount: int, where: str) -> None:
-        self.visits = _long(self.visits + amount, where)
+        """Add one shape's scan charge (mcb.recipes.budget.shape_charge, the one formula); a product beyond a
+        Java long is the server's "long overflow", as Math.multiplyExact throws it for any factor's step."""
+        self.visits = _long(self.visits + _long(amount, where), where)
         if self.visits > self.max_visits:
             raise RecipeRejected("invalid_request", "Recipe scan budget exceeded", where)
 
@@ -304,10 +307,6 @@ def _long(value: int, where: str) -> int:
     if value < INT64_MIN or value > INT64_MAX:
         raise RecipeRejected("invalid_request", "long overflow", where)
     return value
-
-
-def _long_mul(a: int, b: int, where: str) -> int:
-    return _long(a * b, where)
 
 
 def _add(a: Position, b: Position, where: str) -> Position:

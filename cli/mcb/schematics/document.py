@@ -31,6 +31,10 @@ class SchematicError(InputError):
         self.pointer = pointer
 
 
+# Recognised kinds as the commands' JSON names them (the model's ``source.format``, ``--to``'s words).
+KIND_OF = {"sponge": "sponge", "litematica": "litematic", "structure": "structure", "mcedit": "legacy"}
+
+
 @dataclass
 class Document:
     """A parsed NBT file plus what it was recognised as.
@@ -69,6 +73,11 @@ class Document:
     def is_v3(self) -> bool:
         """Sponge v3 by its Version, its layout (a nonconforming v3) or its wrapper (the ``Schematic`` compound)."""
         return self.version == 3 or self.nonconforming_v3 or self.body_pointer == "/Schematic"
+
+    @property
+    def format_kind(self) -> str:
+        """The kind every command's JSON names: ``sponge``, ``litematic``, ``structure``, ``legacy`` or ``unknown``."""
+        return KIND_OF.get(self.kind, self.kind)
 
     @property
     def label(self) -> str:

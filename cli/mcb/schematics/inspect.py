@@ -17,9 +17,6 @@ from mcb.schematics.sponge import refuse_duplicate_names
 from mcb.schematics.writer import write_bytes_atomic
 from mcb.wording import plural
 
-KIND_OF = {"sponge": "sponge", "litematica": "litematic", "structure": "structure", "mcedit": "legacy"}
-
-
 def _server_verdict(source, mc_version, document=None) -> dict:
     from mcb.blocks.registry import load_registry
 
@@ -33,7 +30,7 @@ def _server_verdict(source, mc_version, document=None) -> dict:
 
 def format_label(doc: Document, schem: Schematic) -> str:
     """``Sponge v2``, ``Litematica v6``, ``structure .nbt``, ``legacy .schematic (Schematica)``."""
-    kind = KIND_OF.get(doc.kind, doc.kind)
+    kind = doc.format_kind
     if kind == "litematic":
         return f"Litematica v{schem.source.version}"
     if kind == "structure":
@@ -73,7 +70,7 @@ def describe_schematic(path: str | os.PathLike, mc_version: str | int | None = N
     return {
         "file": str(path),
         "format": format_label(doc, schem),
-        "kind": KIND_OF.get(doc.kind, doc.kind),
+        "kind": doc.format_kind,
         "version": src.version,
         "nonconforming_v3": src.nonconforming_v3,
         "compressed": src.compressed,
@@ -152,6 +149,11 @@ def conversion_losses(schem: Schematic, fmt: str) -> list[str]:
 
 
 def _drop_extras(schem: Schematic, fmt: str) -> None:
+    from mcb.schematics.outputs import outside_block_entities
+
+    if fmt in ("litematic", "structure"):
+        outside = {id(be) for be in outside_block_entities(schem)}
+        schem.block_entities = [be for be in schem.block_entities if id(be) not in outside]
     if fmt == "sponge2":
         schem.block_entities, schem.entities = [], []
         if schem.metadata and "RequiredMods" in schem.metadata:
@@ -173,7 +175,7 @@ def convert_schematic(source: str | os.PathLike, output: str | os.PathLike, *, f
     would lose data, unless ``drop_extras``; the result says what was dropped.
     """
     from mcb.schematics.formats import encode_any
-    from mcb.schematics.outputs import LABELS, format_losses, output_format
+    from mcb.schematics.outputs import FORMATS, LABELS, format_losses, output_format
     from mcb.schematics.upgrade import target_registry, upgrade_schematic
 
     doc = load_document(source)
@@ -182,9 +184,10 @@ def convert_schematic(source: str | os.PathLike, output: str | os.PathLike, *, f
     fmt = output_format(fmt, output, schem, default="sponge2")  # convert's own default: the server's format
     losses = conversion_losses(schem, fmt)
     if losses and not drop_extras:
+        keeping = [other for other in FORMATS if other != fmt and not conversion_losses(schem, other)]
+        keep = f"keep everything with --to {' or '.join(keeping)}, or " if keeping else ""
         raise InputError(f"conversion to {LABELS[fmt]} would lose data: " + "; ".join(losses),
-                         hint=("keep everything with --to sponge3, or drop it on purpose with --drop-extras"
-                               if fmt == "sponge2" else "drop it on purpose with --drop-extras"),
+                         hint=f"{keep}drop it on purpose with --drop-extras",
                          code="schem.convert.lossy", details={"losses": losses})
     if losses:
         _drop_extras(schem, fmt)

@@ -72,6 +72,14 @@ def format_losses(schem: Schematic, fmt: str) -> list[dict]:
         losses.append({"what": "anchor", "count": 1, "data": False,
                        "detail": f"the paste offset {', '.join(map(str, schem.offset))} is not kept: a structure "
                                  "is placed from its corner"})
+    outside = outside_block_entities(schem)
+    if outside and fmt in ("litematic", "structure"):
+        kinds = ", ".join(sorted({be.id for be in outside}))
+        losses.append({"what": "block entities outside the box", "count": len(outside), "data": True,
+                       "detail": f"{len(outside)} block {'entity' if len(outside) == 1 else 'entities'} ({kinds}) "
+                                 f"outside the {schem.width} x {schem.height} x {schem.length} box "
+                                 f"{'is' if len(outside) == 1 else 'are'} not written "
+                                 f"({LABELS[fmt]} keeps block entities on their blocks)"})
     if schem.biome_palette is not None and schem.biomes is not None:
         if fmt in ("litematic", "structure"):
             losses.append({"what": "biomes", "count": len(schem.biome_palette), "data": True,
@@ -80,3 +88,10 @@ def format_losses(schem: Schematic, fmt: str) -> list[dict]:
             losses.append({"what": "biomes", "count": len(schem.biome_palette), "data": True,
                            "detail": "3-D biomes keep only their lowest layer (Sponge v2 biomes are 2-D)"})
     return losses
+
+
+def outside_block_entities(schem: Schematic) -> list:
+    """Block entities whose position lies outside the box (a Sponge file may hold them; no block carries them)."""
+    size = schem.size
+    return [be for be in schem.block_entities
+            if not all(0 <= int(p) < n for p, n in zip(be.pos, size))]

@@ -141,11 +141,13 @@ def _other_format(doc: Document, file: str, registry) -> list[Diagnostic]:
     from mcb.schematics.document import BUILD_HINT
     from mcb.schematics.formats import from_document
     from mcb.schematics.upgrade import upgrade_schematic
+    from mcb.wording import plural
 
     try:
         schem = from_document(doc)
-    except InputError as error:
-        return [_diagnostic(getattr(error, "rule", error.code), Severity.ERROR, error.message, file,
+    except InputError as error:  # the report names the file: its message need not
+        return [_diagnostic(getattr(error, "rule", error.code), Severity.ERROR, error.message.removeprefix(
+                                f"{file}: "), file,
                             getattr(error, "pointer", None), error.hint)]
     found = [_diagnostic("schem.format.other", Severity.NOTE, f"this is a {doc.label}", file, "/", BUILD_HINT)]
     _, upgrade = upgrade_schematic(schem, registry, strict=False)
@@ -154,21 +156,22 @@ def _other_format(doc: Document, file: str, registry) -> list[Diagnostic]:
                                  file, "/"))
     for entry in upgrade.unknown:
         found.append(_diagnostic("schem.block.unknown", Severity.ERROR,
-                                 f"{entry['block']} is unknown in Minecraft {registry.release} ({entry['cells']} "
-                                 "cells)", file, "/", "choose its release with --mc-version, or map it when "
-                                 "building or converting with --replace-unknown BLOCK"))
+                                 f"{entry['block']} is unknown in Minecraft {registry.release} "
+                                 f"({plural(entry['cells'], 'cell')})", file, "/",
+                                 "choose its release with --mc-version, or map it when building or converting with "
+                                 "--replace-unknown BLOCK"))
     for entry in upgrade.dropped_properties:
         found.append(_diagnostic("schem.state.dropped", Severity.WARNING,
                                  f"{entry['block']} has no " + ", ".join(entry["properties"]) + f" in Minecraft "
-                                 f"{registry.release} ({entry['cells']} cells): dropped on build or conversion",
-                                 file, "/"))
+                                 f"{registry.release} ({plural(entry['cells'], 'cell')}): dropped on build or "
+                                 "conversion", file, "/"))
     for entry in upgrade.renamed:
         found.append(_diagnostic("schem.state.renamed", Severity.NOTE,
                                  f"{entry['from']} was renamed {entry['to']} in {entry['release']} "
-                                 f"({entry['cells']} cells): renamed on build or conversion", file, "/"))
+                                 f"({plural(entry['cells'], 'cell')}): renamed on build or conversion", file, "/"))
     for entry in upgrade.conversions:
         found.append(_diagnostic("legacy.conversion", Severity.NOTE if entry["carried"] else Severity.WARNING,
-                                 f"{entry['change']} ({entry['cells']} cells)", file, "/"))
+                                 f"{entry['change']} ({plural(entry['cells'], 'cell')})", file, "/"))
     found += [_diagnostic("schem.read.note", Severity.NOTE, note, file, "/") for note in upgrade.notes]
     return found
 
@@ -177,7 +180,7 @@ def _facts(doc: Document) -> dict:
     from mcb.blocks.registry import release_name
 
     body = doc.body
-    facts: dict = {"format": doc.label, "kind": doc.kind, "version": doc.version,
+    facts: dict = {"format": doc.label, "kind": doc.format_kind, "version": doc.version,
                    "compressed": doc.stats.compressed, "bytes": len(doc.data), "inflated_bytes": doc.stats.inflated_size}
     data_version = body.get("DataVersion") if doc.kind == "sponge" else doc.root.get(
         "MinecraftDataVersion", doc.root.get("DataVersion"))
@@ -244,10 +247,10 @@ def validate_paths(paths, *, profile: str = "server", mc_version: str | int | No
         from mcb.blocks.registry import load_registry
 
         load_registry(mc_version)  # a bad --mc-version is a usage error before any file is read
-    files, skipped = walk_schematics(paths, globs=globs, excludes=excludes)
+    files, skipped = walk_schematics(paths, globs=globs, excludes=excludes, glob_hint=True)
     reports = check_files(files, lambda path: validate_schematic(path, profile=profile, mc_version=mc_version),
                           jobs=jobs, progress=progress)
     reports = mark_not_schematics(reports, [p for p in paths if not Path(p).is_dir()])
     if all(report.skipped for report in reports):
-        raise nothing_found(paths, skipped + reports)
+        raise nothing_found(paths, skipped + reports, glob_hint=True)
     return reports + skipped

@@ -291,7 +291,7 @@ def transform_file(source, output, *, degrees: int | None = None, mirror_axis: s
     refuse_duplicate_names(document)
     schem = from_document(document, compact=True)  # the cells are only moved and written: uint16 fits
     document = None  # its tree (a 17 MB BlockData among it) is not needed while the result is encoded
-    written = output_format(fmt, output, schem)
+    written = _in_place_format(source, output, schem, fmt) or output_format(fmt, output, schem)
     if _needs_contents(schem, written, mirror_axis, rules):
         schem = from_document(load_document(source), compact=True)
     registry = target_registry(schem, mc_version)
@@ -324,6 +324,29 @@ def transform_file(source, output, *, degrees: int | None = None, mirror_axis: s
         "upgrade": upgrade.to_json(),
         "losses": losses,
     }
+
+
+def _in_place_format(source, output, schem: Schematic, requested: str | None) -> str | None:
+    """The format an edit in place writes, the file's own (None: not in place). Another one under the old name
+    (Sponge data in a .schematic or a .litematic) would replace the user's file with one its tools no longer read."""
+    import os
+
+    from mcb.fileio import is_dash
+    from mcb.schematics.outputs import LABELS, output_format
+
+    if is_dash(source) or is_dash(output) or os.path.abspath(source) != os.path.abspath(output):
+        return None
+    if schem.source.format == "legacy":
+        raise UsageError("--in-place cannot rewrite a legacy .schematic file: mcb does not write that format",
+                         hint="write the result as a new file with -o NAME.schem (or .litematic, .nbt)",
+                         details={"field": "in_place"})
+    own = output_format(None, None, schem)
+    if requested is not None and requested != own:
+        raise UsageError(f"--in-place keeps the file's format ({LABELS[own]}); --to {requested} would put "
+                         f"{LABELS[requested]} data under its old name",
+                         hint=f"write the {LABELS[requested]} file with -o NEW_NAME, or leave out --to",
+                         details={"field": "in_place"})
+    return own
 
 
 def _contents_as_bytes(path: list[str]):

@@ -224,7 +224,9 @@ def target_registry(schem: Schematic, mc_version: str | int | None = None):
 def unknown_blocks_error(report: UpgradeReport) -> InputError:
     listed = ", ".join(f"{u['block']} ({_cells(u['cells'])})" for u in report.unknown[:8])
     more = f" and {len(report.unknown) - 8} more" if len(report.unknown) > 8 else ""
-    return InputError(f"{len(report.unknown)} block(s) unknown in Minecraft {report.release}: {listed}{more}",
+    from mcb.wording import plural
+
+    return InputError(f"{plural(len(report.unknown), 'block')} unknown in Minecraft {report.release}: {listed}{more}",
                       code="schem.unknown_blocks", hint="map them to a block of this release with "
                       "--replace-unknown BLOCK (e.g. --replace-unknown minecraft:air), or choose the release they "
                       "belong to with --mc-version", details={"unknown": report.unknown, "release": report.release})

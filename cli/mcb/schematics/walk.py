@@ -15,30 +15,31 @@ from mcb.reports.model import FileReport
 SCHEMATIC_GLOBS = ["*.schem", "*.litematic", "*.nbt", "*.schematic"]
 
 
-def walk_schematics(paths, *, globs: list[str] | None = None, excludes: list[str] | None = None
-                    ) -> tuple[list, list[FileReport]]:
+def walk_schematics(paths, *, globs: list[str] | None = None, excludes: list[str] | None = None,
+                    glob_hint: bool = False) -> tuple[list, list[FileReport]]:
     """(files to read, reports of walked files passed by) for files and folders named by a user. A folder's files
     are those whose names match ``globs`` (default: every schematic extension); the others are passed by, as is
     named-by-nothing NBT found while walking (see :func:`mark_not_schematics`). Raises InputError naming the
-    folders when the walk finds no file at all."""
+    folders when the walk finds no file at all (``glob_hint``: its hint names the caller's --glob)."""
     from mcb.reports.runner import collect_files
 
     passed_by: list = []
     files = collect_files(paths, globs or SCHEMATIC_GLOBS, exclude=excludes or (), passed_by=passed_by)
     skipped = [FileReport(str(path), facts={"skipped": "not a schematic file name"}) for path in passed_by]
     if not files:
-        raise nothing_found(paths, skipped)
+        raise nothing_found(paths, skipped, glob_hint=glob_hint)
     return files, skipped
 
 
-def nothing_found(paths, skipped: list[FileReport]) -> InputError:
+def nothing_found(paths, skipped: list[FileReport], *, glob_hint: bool = False) -> InputError:
     from mcb.wording import plural
 
     folders = [str(p) for p in paths if Path(p).is_dir()] or [str(p) for p in paths]
     passed = f" ({plural(len(skipped), 'other file')} passed by)" if skipped else ""
     return InputError(f"no schematic found in {', '.join(folders)}{passed}", code="schem.walk.empty",
-                      hint="point at files or folders of .schem, .litematic, .nbt or .schematic files (--glob "
-                      "PATTERN picks other names)", details={"paths": folders, "skipped": len(skipped)})
+                      hint="point at files or folders of .schem, .litematic, .nbt or .schematic files" + (
+                          " (--glob PATTERN picks other names)" if glob_hint else ""),
+                      details={"paths": folders, "skipped": len(skipped)})
 
 
 def mark_not_schematics(reports: list[FileReport], named) -> list[FileReport]:
@@ -68,7 +69,9 @@ def each_schematic(paths, work: Callable[[Path], dict], *, globs: list[str] | No
             if str(path) not in named and getattr(error, "rule", None) == "sponge.format.unknown":
                 skipped.append(FileReport(str(path), facts={"skipped": "NBT, but not a schematic"}))
             else:
-                errors.append({"file": str(path), "error": error.to_json()})
+                entry = error.to_json()  # the entry names the file: its message need not
+                entry["message"] = entry["message"].removeprefix(f"{path}: ")
+                errors.append({"file": str(path), "error": entry})
     if not results and not errors:
         raise nothing_found(paths, skipped)
     return {"files": results, "skipped": [{"file": r.file, "reason": r.skipped} for r in skipped],

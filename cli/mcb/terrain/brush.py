@@ -21,7 +21,13 @@ ACTIONS = ("raise", "lower", "flatten", "smooth")
 
 
 class BrushError(TerrainRecipeError):
-    """A brush the server refuses with ``invalid_request``."""
+    """A brush the server refuses with ``invalid_request``; the hint is the one refusal table's next step."""
+
+    def __init__(self, message: str, pointer: str = ""):
+        from mcb.refusals import local_hint
+
+        super().__init__(message, pointer)
+        self.hint = local_hint("terrain_brush_prepare", "invalid_request", message)
 
 
 @dataclass(frozen=True)

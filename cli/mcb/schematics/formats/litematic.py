@@ -209,6 +209,8 @@ def litematic_tree(schem: Schematic, *, name: str | None = None, author: str | N
     air: the format has no "leave unchanged" cell; :func:`mcb.schematics.formats.losses` says so first)."""
     import time
 
+    from mcb.schematics.outputs import outside_block_entities
+
     used, cells = dense_palette(schem.blocks, schem.palette, schem.void)
     palette = [AIR, *(state for state in used if state != AIR)]  # Litematica puts air first; readers rely on it
     order = {state: i for i, state in enumerate(palette)}
@@ -217,6 +219,7 @@ def litematic_tree(schem: Schematic, *, name: str | None = None, author: str | N
     if schem.void is not None:
         indices[schem.void.ravel()] = 0
     bits = bits_for(len(palette))
+    outside = {id(be) for be in outside_block_entities(schem)}  # said by format_losses; readers refuse them
     meta_in = schem.metadata if isinstance(schem.metadata, dict) else {}
     region_name = str(name or meta_in.get("Name") or "Main")
     now = int(date_ms if date_ms is not None else time.time() * 1000)
@@ -226,7 +229,7 @@ def litematic_tree(schem: Schematic, *, name: str | None = None, author: str | N
         Size=size,
         BlockStatePalette=List([compound_from_state(s) for s in palette], TAG_COMPOUND),
         BlockStates=NumericArray(TAG_LONG_ARRAY, pack_indices(indices, bits).astype(">i8").tobytes()),
-        TileEntities=List([_tile_entity(be) for be in schem.block_entities], TAG_COMPOUND),
+        TileEntities=List([_tile_entity(be) for be in schem.block_entities if id(be) not in outside], TAG_COMPOUND),
         Entities=List([_entity_entry(e, schem.offset) for e in schem.entities], TAG_COMPOUND),
         PendingBlockTicks=List((), TAG_COMPOUND),
         PendingFluidTicks=List((), TAG_COMPOUND),

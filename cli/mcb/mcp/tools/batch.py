@@ -18,7 +18,8 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from mcb.catalog.base import Action, Cancelled, Context, Hints, Outcome, Refusal
+from mcb.mcp.actions import Action, Cancelled, Context, Hints, Outcome, Refusal
+from mcb.mcp.arguments import written_files
 
 log = logging.getLogger("mcb.mcp")
 
@@ -61,7 +62,7 @@ class CatalogSteps:
     cap_bytes = RESULT_CAP_BYTES
 
     def resolve(self, name: str) -> Action:
-        from mcb.catalog.registry import all_actions
+        from mcb.mcp.extensions import all_actions
 
         actions = {action.name: action for action in all_actions()}
         if name not in actions:
@@ -69,7 +70,7 @@ class CatalogSteps:
         return actions[name]
 
     def check(self, action: Action, arguments: dict[str, Any]) -> BaseModel:
-        from mcb.catalog.arguments import parse_arguments
+        from mcb.mcp.arguments import parse_arguments
 
         return parse_arguments(action, arguments, root=None)  # the same check a single tools/call gets
 
@@ -118,10 +119,8 @@ class _StepContext:
 
 def _prefixed(refusal: Refusal, index: int, part: str) -> Refusal:
     """A step's check failure as the batch's own refusal, pointing into ``steps[index]``."""
-    error = refusal.to_dict()["error"]
-    inner = error.get("pointer") or (f"/{error['field']}" if error.get("field") and part == "arguments" else "")
-    data = {key: value for key, value in error.items()
-            if key not in ("code", "message", "remedy", "field", "did_you_mean", "retry_with", "pointer")}
+    inner = refusal.data.get("pointer") or (f"/{refusal.field}" if refusal.field and part == "arguments" else "")
+    data = {key: value for key, value in refusal.data.items() if key != "pointer"}
     data["pointer"] = f"/steps/{index}/{part}{inner}"
     data["step"] = index
     return Refusal(refusal.code, f"steps[{index}]: {refusal.message}; nothing ran", remedy=refusal.remedy,
@@ -167,6 +166,8 @@ def _run_steps(planned: list[tuple[Action, BaseModel]], stop_on_error: bool, ctx
         ctx.check_cancelled()
         step_ctx = _StepContext(ctx, index, len(planned))
         entry: dict[str, Any] = {"index": index, "tool": action.name}
+        for path in written_files(action, parsed):
+            step_ctx.created(path)
         try:
             outcome = action.run(parsed, step_ctx)
         except Cancelled:
@@ -203,10 +204,13 @@ def _step_error(action: Action, error: Exception) -> dict[str, Any]:
     from mcb.errors import McbError
 
     if isinstance(error, McbError):
-        return {"code": error.code, "message": error.message, "remedy": error.hint or "see the message"}
-    log.exception("tool_batch step %s raised", action.name)
-    return {"code": "internal", "message": f"{action.name} failed inside mcb ({type(error).__name__}); "
-                                           "this is a bug in mcb", "remedy": "report it; the next call works"}
+        failure = Refusal(error.code, error.message, remedy=error.hint or "see the message",
+                          data={"no_remedy": error.hint or error.message})
+    else:
+        log.exception("tool_batch step %s raised", action.name)
+        failure = Refusal("internal", f"{action.name} failed inside mcb ({type(error).__name__}); this is a bug in "
+                          "mcb", remedy="report it; the next call works")
+    return failure.to_dict()["error"]
 
 
 def _size(value: Any) -> int:

@@ -1,7 +1,4 @@
-"""Types every catalog action is made of (the contract between the catalog modules and the MCP face).
-
-Core code: no typer, rich, click or mcp imports here.
-"""
+"""What every tool of the MCP face is made of: Action (the table's row), Hints, Outcome, Image, Refusal, Context."""
 
 from __future__ import annotations
 
@@ -14,9 +11,6 @@ if TYPE_CHECKING:  # only annotations need it: importing the types costs no pyda
     from pydantic import BaseModel
 
 NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
-
-
-MAX_IMAGE_BASE64 = 12_000_000  # the bridge's limit on one image's base64 text (protocol §8.1), for every tool
 
 
 @dataclass(frozen=True)
@@ -70,16 +64,18 @@ class Refusal(Exception):
         self.data = dict(data) if data else {}
 
     def to_dict(self) -> dict:
-        error: dict[str, Any] = {"code": self.code, "message": self.message, "remedy": self.remedy}
+        """``{"error": {code, message, data}}`` (MCP-32): the remedy sentence and every machine remedy (field,
+        did_you_mean, retry_with, next_call, ...) and fact sit in ``data``."""
+        data: dict[str, Any] = {"remedy": self.remedy}
         if self.field is not None:
-            error["field"] = self.field
+            data["field"] = self.field
         if self.did_you_mean:
-            error["did_you_mean"] = dict(self.did_you_mean)
+            data["did_you_mean"] = dict(self.did_you_mean)
         if self.retry_with is not None:
-            error["retry_with"] = dict(self.retry_with)
+            data["retry_with"] = dict(self.retry_with)
         for key, value in self.data.items():
-            error.setdefault(key, value)
-        return {"error": error}
+            data.setdefault(key, value)
+        return {"error": {"code": self.code, "message": self.message, "data": data}}
 
     def __repr__(self) -> str:
         return f"Refusal({self.code!r}, {self.message!r})"
@@ -128,11 +124,13 @@ class Action:
     name: str
     title: str
     description: str
-    input_model: type[BaseModel]
+    input_model: type[BaseModel] | None  # None: the arguments are checked against ``schema``
     hints: Hints
-    run: Callable[[BaseModel, Context], Outcome]
+    run: Callable[[Any, Context], Outcome]
     group: str
     deadline_s: float | None = None  # the face's default (30 s) when None; an action that waits longer says so
+    schema: dict | None = None  # an extension's own JSON Schema (ToolOptions.input_schema) instead of a model
+    paths: tuple[tuple[str, bool], ...] = ()  # (argument, written) kept inside the workspace root (guard_path)
 
     def __post_init__(self) -> None:
         if not NAME_PATTERN.match(self.name):

@@ -1,6 +1,6 @@
 """``schem_build`` and ``region_export``: a schematic file of any size into the world, and a box of the world of any
 size into a file — the core functions `mcb build FILE` and `mcb export -o` call (mcb.batch.file_build,
-mcb.building.export), shaped for MCP. Core code: no typer/rich/mcp.
+mcb.building.export), shaped for MCP.
 
 A build may take far longer than one call: ``schem_build`` builds for at most ``wait_seconds``, stops at the next
 plan boundary and answers ``result: running`` with the identical call as ``next_call``; that call resumes it (the
@@ -15,9 +15,9 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from mcb.catalog.adapters import Arguments, Path_, existing_input, new_output, refusal_from
-from mcb.catalog.base import Action, Cancelled, Context, Hints, Outcome, Refusal
-from mcb.catalog.rpc import Position
+from mcb.mcp.actions import Action, Cancelled, Context, Hints, Outcome, Refusal
+from mcb.mcp.tools.adapters import Arguments, Path_, existing_input, new_output, refusal_from
+from mcb.mcp.tools.rpc_arguments import Position
 from mcb.summaries import SUMMARIES
 
 MAX_BUILD_WAIT = 600  # seconds one schem_build call may build before it answers "running"
@@ -32,7 +32,7 @@ class SchemBuildArgs(Arguments):
                                     ".schematic, any size.")
     target: Position = Field(description="Where the file's anchor goes (its paste offset applies, as WorldEdit's).")
     rotation: Literal[0, 90, 180, 270] = Field(0, description="Clockwise degrees seen from above, after mirror.")
-    mirror: Literal["x", "z"] | None = Field(None, description="Mirror east-west (x) or north-south (z) first.")
+    mirror: Literal["x", "z"] = Field(None, description="Mirror east-west (x) or north-south (z) first.")
     skip_air: bool = Field(False, description="Leave the world as it is where the file has air.")
     keep_existing: bool = Field(False, description="Place only where the world is air now.")
     drop_extras: bool = Field(False, description="Build block states without block-entity data and entities (a "
@@ -96,7 +96,7 @@ def run_schem_build(args: SchemBuildArgs, ctx: Context) -> Outcome:
     if error is not None and error.code == "build_stopped":
         data.pop("error", None)
         data["result"] = "running"
-        data["next_call"] = {"tool": "schem_build", "arguments": args.model_dump(mode="json"),
+        data["next_call"] = {"tool": "schem_build", "arguments": args.model_dump(mode="json", exclude_none=True),
                              "reason": "the build goes on from its last applied plan"}
         return Outcome(data)
     if error is not None:
@@ -109,8 +109,8 @@ class RegionExportArgs(Arguments):
     max: Position = Field(description="Highest corner (any size: it is read tile by tile).")
     output: Path_ = Field(description="File to write (atomically).")
     format: Literal["sponge2", "sponge3", "litematic", "structure"] = Field("sponge2", description="File format.")
-    origin: Position | None = Field(None, description="Paste anchor (default: min).")
-    name: str | None = Field(None, min_length=1, max_length=64, description="Name stored in the file.")
+    origin: Position = Field(None, description="Paste anchor (default: min).")
+    name: str = Field(None, min_length=1, max_length=64, description="Name stored in the file.")
     overwrite: bool = Field(False, description="Replace output if it exists.")
 
 
@@ -171,21 +171,16 @@ class _refusals:
 
 
 def _refusal(error, ctx: Context, args, field: str = "path") -> Refusal:
-    from mcb.catalog.remedies import refusal_for
-    from mcb.errors import AuthError, ConfigError, InputError, NetworkError
+    """The file's own faults name the argument; the server's and the network's go through the one table."""
+    from mcb.errors import InputError
+    from mcb.mcp.refusals import refusal_for
 
-    try:
-        ctx.check_cancelled()
-    except Cancelled:
-        raise
-    if isinstance(error, InputError) or isinstance(error, OSError):
+    ctx.check_cancelled()  # a cancelled call answers nothing
+    if isinstance(error, (InputError, OSError)):
         return refusal_from(error, field)
-    if isinstance(error, (NetworkError, AuthError, ConfigError)) or (getattr(error, "details", None) or {}).get("method"):
-        return refusal_for(error, "schem_build" if field == "path" else "region_export",
-                           args.model_dump(mode="json"), server=getattr(ctx, "server", None))
-    remedy = error.hint or "see the message"
-    return Refusal(error.code, error.message, remedy=remedy, data={k: v for k, v in (error.details or {}).items()
-                                                                    if isinstance(v, (str, int, float, list))})
+    return refusal_for(error, "schem_build" if field == "path" else "region_export",
+                       args.model_dump(mode="json", exclude_none=True),
+                       server=getattr(ctx, "server", None))
 
 
 BUILD_ACTIONS: list[Action] = [

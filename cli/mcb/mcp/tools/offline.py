@@ -1,9 +1,10 @@
-"""The offline actions: schematics, recipes, block states and terrain previews, no server needed (spec §2.2).
+"""The offline tools: schematics (their adapters in schematics.py), recipes, block states and terrain previews, no
+server needed (spec §2.2), and the table of all eleven.
 
 Each ``run`` is a thin adapter over the core function the matching `mcb` command calls, with the same argument
-rules (mcb.schematics.edit_request, the core's own checks); what differs is only the face: results are dicts with
+rules (the core's own checks); what differs is only the face: results are dicts with
 the pagination contract (MCP-40), pictures are :class:`Image` items, files this call creates are reported through
-``ctx.created``, and mcb's errors become :class:`Refusal` values with a remedy. Core code: no typer/rich/mcp.
+``ctx.created``, and mcb's errors become :class:`Refusal` values with a remedy.
 """
 
 from __future__ import annotations
@@ -13,195 +14,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from mcb.blocks.transform import MIRROR_AXES, ROTATIONS, RULE_SETS
-from mcb.catalog.adapters import REFUSAL_CODES  # noqa: F401  (re-exported for the manifest's refusal table)
-from mcb.catalog.adapters import (READER, WRITER, Arguments, Excludes, FileProgress, FilesLimit, FilesOffset, Globs,
-                                  McVersion, Offset, Path_, existing_input, new_output, page, refusal_from, refusing,
-                                  report_page)
-from mcb.catalog.base import Action, Context, Image, Outcome, Refusal
+from mcb.mcp.actions import Action, Context, Image, Outcome
+from mcb.mcp.tools import described
+from mcb.mcp.tools.adapters import (READER, WRITER, Arguments, Excludes, FileProgress, FilesLimit, FilesOffset, Globs,
+                                    McVersion, Offset, Path_, existing_input, new_output, page, refusal_from,
+                                    refusing, report_page)
+from mcb.mcp.tools.schematics import (ConvertArgs, InfoArgs, MirrorArgs, RenderArgs, RotateArgs, ValidateArgs,
+                                      schem_convert, schem_info, schem_mirror, schem_render, schem_rotate,
+                                      schem_validate)
 from mcb.recipes.compile import DEFAULT_MAX_BLOCKS, SCAN_BUDGET_CAP  # the compiler's own limits (no numpy)
-from mcb.schematics.render_limits import SCALE_MAX, SCALE_MIN
 from mcb.terrain.limits import DEFAULT_RESOLUTION, DEFAULT_TILE_BUDGET, RESOLUTION_MAX, RESOLUTION_MIN
-from mcb.summaries import SUMMARIES
-
-# -- schematics ---------------------------------------------------------------------------------------------------
-
-
-class ValidateArgs(Arguments):
-    paths: list[Path_] = Field(min_length=1, max_length=256, description="Schematic files or directories to walk.")
-    profile: Literal["server", "spec"] = Field("server", description=(
-        "server: the plugin's import subset; spec: the Sponge spec + WorldEdit interoperability."))
-    mc_version: McVersion
-    strict: bool = Field(False, description="Warnings count as failures too.")
-    glob: Globs
-    exclude: Excludes
-    offset: Offset
-    limit: int = Field(100, ge=1, le=1000, description="Diagnostics per page.")
-    files_offset: FilesOffset
-    files_limit: FilesLimit
-
-
-def schem_validate(args: ValidateArgs, ctx: Context) -> Outcome:
-    from mcb.schematics.rules import validate_paths
-
-    for index, value in enumerate(args.paths):
-        existing_input(value, "paths", index)
-    with refusing("paths", usage_field="mc_version"):
-        reports = validate_paths(args.paths, profile=args.profile, mc_version=args.mc_version, globs=args.glob,
-                                 excludes=args.exclude, jobs=1, progress=FileProgress(ctx))
-    return Outcome(report_page(reports, args.strict, args.offset, args.limit, args.files_offset,
-                               args.files_limit))
-
-
-class InfoArgs(Arguments):
-    path: Path_ = Field(description="Schematic file in any format (Sponge, Litematica, structure .nbt, legacy).")
-    mc_version: McVersion
-    offset: Offset
-    limit: int = Field(256, ge=1, le=4096, description="Palette entries per page.")
-
-
-def schem_info(args: InfoArgs, ctx: Context) -> Outcome:
-    from mcb.schematics.inspect import describe_schematic
-
-    with refusing("path", usage_field="mc_version"):
-        data = describe_schematic(existing_input(args.path, "path"), args.mc_version)
-    palette = data.pop("palette")
-    return Outcome({**data, **page(palette, args.offset, args.limit, "palette")})
-
-
-SchematicFormat = Literal["sponge2", "sponge3", "litematic", "structure", "v2", "v3"]
-ReplaceUnknown = Annotated[str | None, Field(None, min_length=1, max_length=1024, description=(
-    "A block state to put where the file has a block the target release does not know; default: refuse, naming "
-    "them."))]
-
-
-class _EditArgs(Arguments):
-    path: Path_ = Field(description="Schematic in any format (Sponge, Litematica, structure .nbt, legacy).")
-    output: Path_ | None = Field(None, description="File to write (atomically); or set in_place.")
-    in_place: bool = Field(False, description="Overwrite the input file instead of writing output.")
-    overwrite: bool = Field(False, description="Replace output when it exists.")
-    rules: Literal[RULE_SETS] = Field("vanilla", description=(  # type: ignore[valid-type]
-        "vanilla: what the server's rotation produces; geometric: WorldEdit-like, also turns connections and, on "
-        "mirror, swaps chest halves and stair corners."))
-    format: SchematicFormat | None = Field(None, description=(
-        "Format to write: sponge2, sponge3, litematic or structure; default: the output's extension, else the "
-        "input's format."))
-    replace_unknown: ReplaceUnknown
-    mc_version: McVersion
-
-
-class RotateArgs(_EditArgs):
-    degrees: Literal[tuple(d for d in ROTATIONS if d)] = Field(  # type: ignore[valid-type]
-        description="Clockwise turn seen from above.")
-
-
-class MirrorArgs(_EditArgs):
-    axis: Literal[MIRROR_AXES] = Field(  # type: ignore[valid-type]
-        description="x swaps east and west; z swaps north and south.")
-
-
-def _edit(args, ctx: Context, *, degrees: int | None = None, axis: str | None = None) -> Outcome:
-    from mcb.schematics.edit_request import check_edit_request
-
-    source = existing_input(args.path, "path")
-    try:
-        target, rules, fmt = check_edit_request(source, degrees=degrees, axis=axis, output=args.output,
-                                                in_place=args.in_place, rules=args.rules, fmt=args.format)
-    except Exception as error:
-        refusal = refusal_from(error)
-        if refusal.field == "output":  # the core's hint names the CLI's flags
-            refusal.remedy = "give output (a new file) or in_place: true, not both"
-        raise refusal from None
-    ctx.check_cancelled()
-    ctx.progress(0, 1, "rotating" if axis is None else "mirroring")
-    if not args.in_place:  # checks the name first: target.exists() below cannot fail on it
-        new_output(ctx, target, inputs=[source], overwrite=args.overwrite)
-    created = not args.in_place and not target.exists()
-    from mcb.schematics.transform import transform_file
-
-    with refusing("path", usage_field="mc_version"):
-        summary = transform_file(source, target, degrees=degrees, mirror_axis=axis, rules=rules, fmt=fmt,
-                                 mc_version=args.mc_version, replace_unknown=args.replace_unknown)
-    if created:  # a cancel that came during the work removes the new file (ctx.created); in place it is done
-        ctx.check_cancelled()
-    ctx.progress(1, 1, "written")
-    return Outcome(summary)
-
-
-def schem_rotate(args: RotateArgs, ctx: Context) -> Outcome:
-    return _edit(args, ctx, degrees=args.degrees)
-
-
-def schem_mirror(args: MirrorArgs, ctx: Context) -> Outcome:
-    return _edit(args, ctx, axis=args.axis)
-
-
-class ConvertArgs(Arguments):
-    path: Path_ = Field(description="Schematic in any format (Sponge, Litematica, structure .nbt, legacy).")
-    output: Path_ = Field(description="File to write (atomically).")
-    format: SchematicFormat | None = Field(None, description=(
-        "sponge2 (the server's format; the default for .schem), sponge3, litematic or structure (the default for "
-        ".litematic and .nbt outputs)."))
-    drop_extras: bool = Field(False, description=(
-        "Drop what the target format cannot hold (sponge2: block entities, entities, biomes; cells the file leaves "
-        "unchanged become air) instead of refusing."))
-    replace_unknown: ReplaceUnknown
-    overwrite: bool = Field(False, description="Replace output when it exists.")
-    mc_version: McVersion
-
-
-def schem_convert(args: ConvertArgs, ctx: Context) -> Outcome:
-    from mcb.schematics.outputs import parse_format
-
-    source = existing_input(args.path, "path")
-    target = new_output(ctx, args.output, inputs=[source], overwrite=args.overwrite)
-    ctx.check_cancelled()
-    ctx.progress(0, 1, "converting")
-    from mcb.schematics.inspect import convert_schematic
-
-    with refusing("path", usage_field="mc_version"):
-        result = convert_schematic(source, target, fmt=parse_format(args.format), drop_extras=args.drop_extras,
-                                   mc_version=args.mc_version, replace_unknown=args.replace_unknown)
-    ctx.check_cancelled()
-    ctx.progress(1, 1, "written")
-    return Outcome(result)
-
-
-class RenderArgs(Arguments):
-    path: Path_ = Field(description="Schematic in any format (Sponge, Litematica, structure .nbt, legacy).")
-    view: Literal["top", "iso", "both"] = Field("both", description="top (height map), iso (isometric) or both.")
-    scale: int | None = Field(None, ge=SCALE_MIN, le=SCALE_MAX, description="Pixels per block (default: fit ~1400 px).")
-    max_side: int | None = Field(None, ge=64, le=4096, description="Shrink the picture to at most this many pixels "
-                                                                    "on its longest side.")
-
-
-def schem_render(args: RenderArgs, ctx: Context) -> Outcome:
-    from mcb.schematics.render import render_png
-
-    source = existing_input(args.path, "path")
-    ctx.check_cancelled()
-    ctx.progress(0, 2, "rendering")
-    with refusing("path"):
-        png, summary = render_png(source, args.view, args.scale)
-    ctx.check_cancelled()
-    if args.max_side and max(summary["width"], summary["height"]) > args.max_side:
-        png, summary["width"], summary["height"] = _shrink(png, args.max_side)
-    ctx.progress(2, 2, "rendered")
-    caption = f"{summary['view']} view of {source.name}, {summary['width']}x{summary['height']} px"
-    return Outcome({**summary, "image": {"mime_type": "image/png", "bytes": len(png)}}, [Image(png, caption)])
-
-
-def _shrink(png: bytes, max_side: int) -> tuple[bytes, int, int]:
-    import io
-
-    from PIL import Image as PILImage
-
-    from mcb.schematics.render import png_bytes
-
-    picture = PILImage.open(io.BytesIO(png))
-    picture.thumbnail((max_side, max_side), PILImage.Resampling.NEAREST)
-    return png_bytes(picture), picture.width, picture.height
-
 
 # -- recipes ------------------------------------------------------------------------------------------------------
 
@@ -240,7 +62,7 @@ class CompileArgs(Arguments):
     path: Path_ = Field(description="Recipe file (build_prepare.recipe as JSON).")
     mc_version: McVersion
     max_plan_blocks: MaxPlanBlocks
-    output: Path_ | None = Field(None, description="Write the bounding box as a Sponge v2 schematic (.schem).")
+    output: Path_ = Field(None, description="Write the bounding box as a Sponge v2 schematic (.schem).")
     overwrite: bool = Field(False, description="Replace output when it exists.")
     png: bool = Field(False, description="Add a rendering of the result as an image.")
     view: Literal["iso", "top", "both"] = Field("iso", description="Picture view.")
@@ -363,56 +185,49 @@ def terrain_preview_offline(args: TerrainPreviewArgs, ctx: Context) -> Outcome:
     return Outcome(result, [Image(png, f"terrain preview {result['terrain_id'][:12]}")])
 
 
-def _action(name, title, details, model, hints, run, group) -> Action:
-    """The description is the tool's one summary (mcb.summaries, which the CLI's help starts with too), then
-    ``details``: what only MCP says (argument names, pagination, the next call)."""
-    return Action(name=name, title=title, description=f"{SUMMARIES[name]} {details}", input_model=model,
-                  hints=hints, run=run, group=group)
-
-
 OFFLINE_ACTIONS: list[Action] = [
-    _action("schem_validate", "Validate schematics", (
+    described("schem_validate", "Validate schematics", (
         "Files or folders; profile server (default) or spec. Every finding has rule, severity, message, file, "
         "pointer (NBT path) and hint; diagnostics are paginated with offset/limit, per-file verdicts with "
         "files_offset/files_limit. No server needed. Next: schem_convert or schem_info to fix or inspect, then "
         "schematic_import_prepare (Sponge v2 up to 4096 cells) or schem_build (any file)."),
         ValidateArgs, READER, schem_validate, "schematics"),
-    _action("schem_info", "Describe schematic", (
+    described("schem_info", "Describe schematic", (
         "The palette is paginated with offset/limit. Next: schem_validate for every finding, or schem_render to"
         " see it."), InfoArgs, READER, schem_info, "schematics"),
-    _action("schem_rotate", "Rotate schematic", (
+    described("schem_rotate", "Rotate schematic", (
         "Writes output atomically (an existing file only with overwrite), or the input with in_place (each "
         "in_place call turns the file again); the input is otherwise never modified. Next: schem_render to "
         "check, schem_validate."), RotateArgs, WRITER, schem_rotate, "schematics"),
-    _action("schem_mirror", "Mirror schematic", (
+    described("schem_mirror", "Mirror schematic", (
         "rules=geometric gives the geometrically correct result (vanilla reproduces Minecraft's own mirror). "
         "Writes output atomically (an existing file only with overwrite), or the input with in_place (each "
         "in_place call mirrors it again). Next: schem_render to check."),
         MirrorArgs, WRITER, schem_mirror, "schematics"),
-    _action("schem_convert", "Convert schematic", (
+    described("schem_convert", "Convert schematic", (
         "Refuses when the target would lose data (v2: block entities, entities, biomes) unless drop_extras; "
         "refuses an existing output unless overwrite. Next: schem_validate on the output."),
         ConvertArgs, WRITER, schem_convert, "schematics"),
-    _action("schem_render", "Render schematic", (
+    described("schem_render", "Render schematic", (
         "The image comes back as image content beside a summary; writes no file. scale sets pixels per block, "
         "max_side bounds the picture. Next: schem_rotate or schem_mirror, then render again."),
         RenderArgs, READER, schem_render, "schematics"),
-    _action("recipe_lint", "Lint recipes", (
+    described("recipe_lint", "Lint recipes", (
         "Files or folders. Each finding has rule, severity, message, file, pointer, line and column and a hint;"
         " diagnostics paginated with offset/limit, per-file verdicts with files_offset/files_limit. mcp_bridge "
         "adds the bridge's stricter limits. Next: recipe_compile."), LintArgs, READER, recipe_lint, "recipes"),
-    _action("recipe_compile", "Compile recipe", (
+    described("recipe_compile", "Compile recipe", (
         "The blocks are paginated. png adds a picture; output writes a Sponge v2 schematic (at most 4096 cells;"
         " an existing file only with overwrite, never the recipe itself). A recipe the server would refuse is "
         "refused with its message and line:column. Next: build_prepare with the same recipe."),
         CompileArgs, WRITER, recipe_compile, "recipes"),
-    _action("block_check", "Check block states", (
+    described("block_check", "Check block states", (
         "Invalid ones carry an error with a hint (did you mean, allowed values). Next: block_describe for a "
         "block's properties."), CheckArgs, READER, block_check, "blocks"),
-    _action("block_describe", "Describe block", (
+    described("block_describe", "Describe block", (
         "Default release 26.2. Unknown ids are refused with did_you_mean. Next: block_check with a full state."),
         DescribeArgs, READER, block_describe, "blocks"),
-    _action("terrain_preview_offline", "Preview terrain offline", (
+    described("terrain_preview_offline", "Preview terrain offline", (
         "terrain_id, sampled heights, clipped samples and tile layout, with the picture as an image; "
         "world_verified is false because no world was read. Next: terrain_preview against the server, then "
         "terrain_prepare."), TerrainPreviewArgs, READER, terrain_preview_offline, "terrain"),

@@ -1,5 +1,8 @@
-"""The pieces every offline action's adapter shares: argument types, mcb errors as refusals, input and output
-paths, the pagination contract and per-file progress. Core code: no typer/rich/mcp (and no numpy).
+"""The pieces every offline tool's adapter shares: argument types, mcb errors as refusals, input and output
+paths, the pagination contract and per-file progress (no numpy here).
+
+An optional argument is left out, never null: its type is the value's own (``McVersion`` is a string with the
+default None), so the published schema carries a top-level ``type`` and refuses null as the check does.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
-from mcb.catalog.base import Context, Hints, Refusal
+from mcb.mcp.actions import Context, Hints, Refusal
 
 # Annotations per spec §2.2: every offline tool is closed-world; file writers are destructive (MCP-24).
 READER = Hints(read_only=True, destructive=False, idempotent=True, open_world=False)
@@ -41,16 +44,16 @@ def _bounded_path(value: Any) -> Any:
 # A Path annotation is how the face finds the arguments to keep inside the workspace root (MCP-35).
 Path_ = Annotated[Path, BeforeValidator(_bounded_path),
                   WithJsonSchema({"type": "string", "minLength": 1, "maxLength": MAX_PATH, "pattern": NO_NUL})]
-McVersion = Annotated[str | None, Field(None, min_length=1, max_length=64, description=(
+McVersion = Annotated[str, Field(None, min_length=1, max_length=64, description=(
     "Minecraft release (e.g. 1.20.4) or DataVersion whose block list is used; default 26.2 (or, for schematics, "
     "what the command would pick)."))]
 Offset = Annotated[int, Field(0, ge=0, description="First item to return (pagination).")]
 FilesOffset = Annotated[int, Field(0, ge=0, description="First file verdict to return (files are paged apart "
                                                         "from diagnostics).")]
 FilesLimit = Annotated[int, Field(100, ge=1, le=500, description="File verdicts per page.")]
-Globs = Annotated[list[Annotated[str, Field(min_length=1, max_length=256)]] | None,
+Globs = Annotated[list[Annotated[str, Field(min_length=1, max_length=256)]],
                   Field(None, max_length=16, description="File-name patterns when walking directories.")]
-Excludes = Annotated[list[Annotated[str, Field(min_length=1, max_length=256)]] | None,
+Excludes = Annotated[list[Annotated[str, Field(min_length=1, max_length=256)]],
                      Field(None, max_length=16, description="Skip files, named or walked, whose name or path matches "
                                                             "one of these patterns.")]
 
@@ -64,18 +67,19 @@ def argument_words(text: str) -> str:
     import re
 
     text = text.replace("-o/--output", "output")
+    text = re.sub(r"(?<![\w-])--to(?![\w-])", "format", text)  # the CLI's --to is a tool's format
     text = re.sub(r"(?<![\w-])-o (\S+)", r"output=\1", text)
     return re.sub(r"(?<![\w-])--([a-z][a-z0-9-]*)", lambda m: m.group(1).replace("-", "_"), text)
 
 
 def refusal_from(error: Exception, field: str | None = None, usage_field: str | None = None) -> Refusal:
-    """mcb's error model (McbError: message, hint, code, details) as a refusal with a remedy: ``field`` is the
-    argument at fault unless the error names one; a usage error points at ``usage_field`` when given."""
+    """mcb's error model (McbError: message, hint, code, details) as a refusal with a remedy: the argument at
+    fault is the one the error names, else ``usage_field`` for a usage error (when given), else ``field``."""
     from mcb.errors import McbError, UsageError
 
     if isinstance(error, McbError):
         details = dict(error.details or {})
-        field = details.pop("field", field)
+        named = details.pop("field", None)
         suggestions = details.pop("suggestions", None)
         given = details.get("property") or details.get("block") or details.get("version")
         suggestions = {str(given): suggestions[0]} if suggestions and given else None
@@ -84,7 +88,7 @@ def refusal_from(error: Exception, field: str | None = None, usage_field: str | 
             if key in details:
                 data[key] = details[key]
         usage = isinstance(error, UsageError)
-        field = usage_field if usage and usage_field else field
+        field = named or (usage_field if usage and usage_field else field)
         if field is None:
             data["no_remedy"] = "the inputs themselves are at fault; see the message"
         remedy = argument_words(error.hint) if error.hint else ("correct the argument" if usage else "correct the file")

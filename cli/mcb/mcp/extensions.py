@@ -13,16 +13,14 @@ reported, and never stops the server. Core code: no typer, rich, click or mcp im
 
 from __future__ import annotations
 
-import inspect
 import logging
-import re
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from pydantic import BaseModel, ConfigDict
 
-from mcb.catalog.base import NAME_PATTERN, Action, Cancelled, Hints, Outcome, Refusal
+from mcb.mcp.actions import NAME_PATTERN, Action, Cancelled, Hints, Outcome, Refusal
 
 ENTRY_POINT_GROUP = "mcb.tools"
 RESERVED_PREFIXES = (
@@ -30,16 +28,6 @@ RESERVED_PREFIXES = (
     "terrain_", "chat_", "recovery_", "schem_", "recipe_", "block_", "tool_", "mcb_",
 )
 log = logging.getLogger("mcb.mcp")
-
-
-def builtin_actions() -> list[Action]:
-    """The built-in actions: RPC, offline, the build workflows, then tool_batch."""
-    from mcb.catalog.batch import BATCH_ACTION
-    from mcb.catalog.building import BUILD_ACTIONS
-    from mcb.catalog.offline import OFFLINE_ACTIONS
-    from mcb.catalog.rpc import RPC_ACTIONS
-
-    return [*RPC_ACTIONS, *OFFLINE_ACTIONS, *BUILD_ACTIONS, BATCH_ACTION]
 
 
 # -- the extension API ------------------------------------------------------------------------------------------
@@ -93,7 +81,9 @@ class ToolOptions:
             raise ValueError("a tool needs a description (what it does, its limits, what usually comes next)")
         self._description = description.strip()
         self._title: str | None = None
-        self._model: type[BaseModel] = _NoArguments
+        self._model: type[BaseModel] | None = _NoArguments
+        self._schema: dict | None = None
+        self._paths: list[tuple[str, bool]] = []
         self._read_only = False
         self._destructive: bool | None = None
         self._idempotent = False
@@ -112,7 +102,24 @@ class ToolOptions:
             raise TypeError("input_model takes a pydantic model class")
         if model.model_config.get("extra") != "forbid":
             raise ValueError(f"{model.__name__} must set model_config extra='forbid' (unknown arguments are refused)")
-        self._model = model
+        self._model, self._schema = model, None
+        return self
+
+    def input_schema(self, schema: dict) -> ToolOptions:
+        """The arguments as a JSON Schema (2020-12) instead of a pydantic model: an object with
+        additionalProperties false, every property with its top-level type, no remote $ref. It is published as the
+        tool's inputSchema, every call is checked against exactly it, and the handler gets a dict that also reads
+        as attributes (``args.text``; a property left out reads as its default, else None)."""
+        from mcb.mcp.arguments import checked_schema
+
+        self._model, self._schema = None, checked_schema(schema)
+        return self
+
+    def guard_path(self, param: str, write: bool = False) -> ToolOptions:
+        """Keep argument ``param`` (a path or a list of paths) inside the workspace root: it is resolved there
+        before the handler runs, and one that escapes is refused path_denied (MCP-35). ``write``: a file it names
+        that does not exist yet belongs to the call and is removed if the call is cancelled or fails (MCP-49)."""
+        self._paths.append((param, bool(write)))
         return self
 
     def read_only(self) -> ToolOptions:
@@ -194,11 +201,17 @@ class ToolRegistry:
             raise TypeError(f"{name}: handler is not callable")
         hints = options.hints(lambda text: self._warn(f"tool {name}: {text}"))
         title = options._title or name.replace("_", " ").capitalize()
-        self.actions.append(Action(
+        action = Action(
             name=name, title=title, description=options._description, input_model=options._model, hints=hints,
             run=_adapter(name, handler, options._cancellable, options._success_hint), group=options._group,
-            deadline_s=options.deadline(lambda text: self._warn(f"tool {name}: {text}")),
-        ))
+            deadline_s=options.deadline(lambda text: self._warn(f"tool {name}: {text}")), schema=options._schema,
+            paths=tuple(options._paths))
+        from mcb.mcp.arguments import accepted_names
+
+        unknown = [param for param, _write in action.paths if param not in accepted_names(action)]
+        if unknown:
+            raise ValueError(f"{name}: guard_path names {', '.join(map(repr, unknown))}, not an argument of the tool")
+        self.actions.append(action)
 
 
 SECRET_ENV = ("MCB_TOKEN", "MCB_AGENT_TOKEN")
@@ -289,6 +302,8 @@ def load_catalog(*, disabled: Iterable[str] = (), no_extensions: bool = False, m
                  warn: Callable[[str], None] | None = None) -> Catalog:
     """Built-ins first, then every ``mcb.tools`` entry point sorted by (name, distribution)."""
     warn = warn or log.warning
+    from mcb.mcp.tools import builtin_actions
+
     actions = builtin_actions()
     names = [action.name for action in actions]
     if len(set(names)) != len(names):
@@ -333,8 +348,10 @@ def _load_one(entry_point, taken: set[str], mcb_version: str, warn: Callable[[st
     registry = ToolRegistry(entry_point.name + "_", taken,
                             lambda text: warn(f"extension {entry_point.name}: {text}"))
     target().register(registry, ExtensionHost(mcb_version, entry_point.name))
+    from mcb.mcp.arguments import published_schema
+
     for action in registry.actions:  # a schema that cannot be generated is the extension's fault, found now
-        action.input_model.model_json_schema()
+        published_schema(action)
     return registry.actions
 
 
@@ -353,5 +370,5 @@ def all_actions() -> list[Action]:
 
 __all__ = [
     "ENTRY_POINT_GROUP", "Catalog", "Extension", "ExtensionHost", "ExtensionReport", "Result", "ToolOptions",
-    "ToolRegistry", "all_actions", "builtin_actions", "fail", "load_catalog", "ok",
+    "ToolRegistry", "all_actions", "fail", "load_catalog", "ok",
 ]
