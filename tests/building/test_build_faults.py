@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS_DIR, file_cells, world_at
+from buildkit import CORPUS_DIR, file_cells, world_at
 from mcb.batch.runner import BatchRunner
 from mcb.batch.schematic import one_step_batch
 from mcb.batch.state import BatchState

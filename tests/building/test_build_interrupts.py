@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import AREA, CORPUS_DIR, file_cells, world_at
+from buildkit import AREA, CORPUS_DIR, file_cells, world_at
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from interrupt_kit import INTERRUPTIBLE  # noqa: E402

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from conftest import CORPUS_DIR, file_cells, read_world, world_at
+from buildkit import CORPUS_DIR, file_cells, read_world, world_at
 
 TEXAS = CORPUS_DIR / "v3_nucleation_uss-texas.schem"
 HOUSE = CORPUS_DIR / "v2_schematic4j_interieur-exterieur.schem"

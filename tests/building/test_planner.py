@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import CORPUS_DIR
+from buildkit import CORPUS_DIR
 from mcb.building.passes import ATTACHED, FLUID, SOLID, build_pass
 from mcb.building.placement import PlacementOptions, load_placement
 from mcb.building.planner import BuildPlanner

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from conftest import CORPUS_DIR, file_cells
+from buildkit import CORPUS_DIR, file_cells
 
 HOUSE = CORPUS_DIR / "v2_schematic4j_interieur-exterieur.schem"
 C4 = CORPUS_DIR / "v2_nucleation_c4_ai_last_played.schem"
