@@ -3,6 +3,7 @@ one vocabulary across commands (found by a QA pass over the corpus and the sampl
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from schem_nbt_bytes import document
@@ -26,7 +27,6 @@ def test_a_refused_conversion_suggests_only_formats_that_keep_everything(cli, tm
 
 
 def test_rendering_a_folder_never_overwrites_one_picture_with_another(cli, tmp_path):
-    import shutil
 
     folder = tmp_path / "builds"
     (folder / "old").mkdir(parents=True)
@@ -41,7 +41,6 @@ def test_rendering_a_folder_never_overwrites_one_picture_with_another(cli, tmp_p
 
 
 def test_an_edit_in_place_never_changes_the_files_format(cli, tmp_path):
-    import shutil
 
     cabin = tmp_path / "cabin.schematic"
     shutil.copy(SAMPLES / "cabin.schematic", cabin)
@@ -95,7 +94,6 @@ def test_validate_and_info_name_a_files_kind_alike(cli):
 
 def test_a_walk_names_each_unreadable_file_once_and_counts_read_right(cli, tmp_path):
     import gzip
-    import shutil
 
     folder = tmp_path / "w"
     folder.mkdir()
@@ -188,3 +186,29 @@ def test_structure_blocks_are_packed_byte_for_byte_as_tags_would_encode_them(cor
         name, root = structure_tree(schem)
         plain = dict(root, blocks=_plain_blocks_list(schem))
         assert encode_nbt(root, name) == encode_nbt(plain, name)
+
+
+def test_an_in_place_edit_that_would_lose_data_is_refused_and_the_file_kept(cli, tmp_path):
+    tower = tmp_path / "watchtower.litematic"
+    shutil.copy(SAMPLES / "watchtower.litematic", tower)
+    before = tower.read_bytes()
+    refused = cli("schem", "rotate", str(tower), "-d", "90", "--in-place")
+    assert refused.exit_code == 1 and "--in-place would lose data: 165 cells the file leaves unchanged" in refused.stderr
+    assert tower.read_bytes() == before
+    assert cli("schem", "rotate", str(tower), "-d", "90", "-o", str(tmp_path / "t.nbt")).exit_code == 0
+
+
+def test_a_name_that_says_another_format_is_warned_and_a_bad_replacement_is_a_usage_error(cli, tmp_path):
+    odd = cli("schem", "convert", str(SAMPLES / "house.schem"), "-o", str(tmp_path / "h.litematic"), "--to", "sponge2")
+    assert odd.exit_code == 0 and "h.litematic is named like a litematic file but holds Sponge v2 data" in odd.stderr
+    typo = cli("schem", "convert", str(SAMPLES / "house.schem"), "-o", str(tmp_path / "h.nbt"),
+               "--replace-unknown", "minecraft:stoen")
+    assert typo.exit_code == 2 and "--replace-unknown minecraft:stoen" in typo.stderr
+
+
+def test_legacy_block_entity_data_is_said_to_be_kept_as_1_12_wrote_it(corpus):
+    from mcb.schematics.formats import read_any
+
+    cabin = read_any(SAMPLES / "cabin.schematic")
+    kept = [c for c in cabin.source.conversions if c["change"].startswith("block-entity data")]
+    assert kept and kept[0]["cells"] == len(cabin.block_entities) and kept[0]["carried"] is False

@@ -167,7 +167,7 @@ def test_render_command(cli, corpus, tmp_path):
         pixels = np.asarray(image.convert("RGB")).reshape(-1, 3)
         assert len({tuple(p) for p in pixels}) > 10
     both = cli("schem", "render", str(corpus / "v2_prismarine_smallhouse1.schem"), "-o", str(tmp_path / "b.png"))
-    assert both.exit_code == 0 and "both view" in both.stdout
+    assert both.exit_code == 0 and "top and iso views" in both.stdout
     bad = cli("schem", "render", str(corpus / CHESTS), "-o", str(tmp_path / "c.png"), "--view", "side")
     assert bad.exit_code == 2
 

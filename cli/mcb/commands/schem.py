@@ -113,7 +113,7 @@ def _walk_tail(term, walked: dict) -> None:
         for entry in walked["skipped"]:
             term.info(f"skipped {shown(entry['file'])} ({entry['reason']})")
         for entry in walked["errors"]:
-            term.warn(f"{shown(entry['file'])}: {entry['error']['message']}")
+            term.error(f"{shown(entry['file'])}: {entry['error']['message']}", entry["error"].get("hint"))
     if walked["errors"]:
         raise FindingsError(f"{plural(len(walked['errors']), 'file')} of "
                             f"{len(walked['errors']) + len(walked['files'])} could not be read",
@@ -225,8 +225,9 @@ def convert(
                                replace_unknown=replace_unknown)
 
     def human() -> None:
-        term.line(f"wrote {shown(result['output'])} ({result['to']}, {plural(result['bytes'], 'byte')}, offset "
-                  f"{', '.join(map(str, result['offset']))}, Minecraft {result['release']})")
+        anchor = "" if result["format"] == "structure" else f", offset {', '.join(map(str, result['offset']))}"
+        term.line(f"wrote {shown(result['output'])} ({result['to']}, {plural(result['bytes'], 'byte')}{anchor}, "
+                  f"Minecraft {result['release']})")
         for dropped in result["dropped"]:
             term.warn(f"dropped {shown(dropped)}")
         for note in result["notes"]:

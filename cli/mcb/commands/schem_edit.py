@@ -125,7 +125,8 @@ def render(
         raise UsageError(f"--view must be top, iso or both, not {view!r}")
 
     def said(summary: dict) -> str:
-        return f"wrote {shown(summary['output'])} ({summary['width']}x{summary['height']} px, {summary['view']} view)"
+        views = "top and iso views" if summary["view"] == "both" else f"{summary['view']} view"
+        return f"wrote {shown(summary['output'])} ({summary['width']}x{summary['height']} px, {views})"
 
     if is_single_file(files):
         output = output_target(term, output)

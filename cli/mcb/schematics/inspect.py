@@ -178,6 +178,10 @@ def convert_schematic(source: str | os.PathLike, output: str | os.PathLike, *, f
     from mcb.schematics.outputs import FORMATS, LABELS, format_losses, output_format
     from mcb.schematics.upgrade import target_registry, upgrade_schematic
 
+    from mcb.schematics.outputs import name_mismatch
+    from mcb.schematics.upgrade import check_replacement
+
+    check_replacement(replace_unknown, mc_version)
     doc = load_document(source)
     refuse_duplicate_names(doc)
     schem = from_document(doc)
@@ -192,6 +196,9 @@ def convert_schematic(source: str | os.PathLike, output: str | os.PathLike, *, f
     if losses:
         _drop_extras(schem, fmt)
     notes = [loss["detail"] for loss in format_losses(schem, fmt) if not loss["data"]]
+    mismatch = name_mismatch(fmt, output)
+    if mismatch:
+        notes.insert(0, mismatch)
     registry = target_registry(schem, mc_version)
     before = schem.source
     schem, upgrade = upgrade_schematic(schem, registry, replace_unknown=replace_unknown)

@@ -56,6 +56,16 @@ def output_format(requested: str | None, output, schem: Schematic, *, default: s
     return "sponge3"
 
 
+def name_mismatch(fmt: str, output) -> str | None:
+    """A warning when ``output``'s extension names another format than the one written (``-o x.litematic --to
+    sponge2``), else None."""
+    suffix = PurePath(str(output)).suffix.lower() if output is not None and str(output) != "-" else ""
+    named = {".schem": "sponge", **_BY_EXTENSION}.get(suffix)
+    if named is None or fmt.startswith(named):
+        return None
+    return f"{PurePath(str(output)).name} is named like a {named} file but holds {LABELS[fmt]} data (as --to asks)"
+
+
 def format_losses(schem: Schematic, fmt: str) -> list[dict]:
     """What ``fmt`` cannot hold of ``schem``: ``{"what", "count", "detail", "data"}`` each (an empty list:
     nothing). ``data`` False marks what changes no block (the anchor): a conversion says it, and refuses only

@@ -17,7 +17,7 @@ from dataclasses import replace
 import numpy as np
 
 from mcb.blocks.transform import MIRROR_AXES, ROTATIONS, transform_palette
-from mcb.errors import McbError, UsageError
+from mcb.errors import InputError, McbError, UsageError
 from mcb.schematics.cells import present_values, used_indices
 from mcb.schematics.model import BlockEntity, Entity, Schematic
 from mcb.schematics.nbt import RAW, TAG_COMPOUND, TAG_FLOAT, Compound, Encoded, Float, IntArray, List
@@ -281,8 +281,10 @@ def transform_file(source, output, *, degrees: int | None = None, mirror_axis: s
     from mcb.schematics.formats import from_document
     from mcb.schematics.outputs import format_losses, output_format
     from mcb.schematics.sponge import refuse_duplicate_names
-    from mcb.schematics.upgrade import target_registry, upgrade_schematic
+    from mcb.schematics.outputs import name_mismatch
+    from mcb.schematics.upgrade import check_replacement, target_registry, upgrade_schematic
 
+    check_replacement(replace_unknown, mc_version)
     if document is None:
         # Block-entity contents only move with their blocks: kept as their bytes, checked, copied when written
         # (the 256^3 corpus file's 10^6 item tags are never built). Private to this rewrite: the model it builds
@@ -291,7 +293,8 @@ def transform_file(source, output, *, degrees: int | None = None, mirror_axis: s
     refuse_duplicate_names(document)
     schem = from_document(document, compact=True)  # the cells are only moved and written: uint16 fits
     document = None  # its tree (a 17 MB BlockData among it) is not needed while the result is encoded
-    written = _in_place_format(source, output, schem, fmt) or output_format(fmt, output, schem)
+    in_place = _in_place_format(source, output, schem, fmt)
+    written = in_place or output_format(fmt, output, schem)
     if _needs_contents(schem, written, mirror_axis, rules):
         schem = from_document(load_document(source), compact=True)
     registry = target_registry(schem, mc_version)
@@ -299,6 +302,14 @@ def transform_file(source, output, *, degrees: int | None = None, mirror_axis: s
     move = _mirroring(schem, mirror_axis) if mirror_axis is not None else _rotation(schem, degrees or 0)
     result, transformed = _apply(schem, move, rules, registry, contiguous=False)  # only written, never edited
     losses = format_losses(result, written)
+    lost = [loss["detail"] for loss in losses if loss["data"]]
+    if in_place and lost:  # the file itself would be replaced by less than it holds
+        raise InputError("--in-place would lose data: " + "; ".join(lost), code="schem.edit.lossy",
+                         hint="write the result as a new file with -o NEW_NAME (the original stays as it is)",
+                         details={"losses": lost, "field": "in_place"})
+    mismatch = name_mismatch(written, output)
+    if mismatch:
+        losses.append({"what": "name", "count": 1, "data": False, "detail": mismatch})
     _write_atomically(result, output, written)
     changed = len(set(result.palette) - set(schem.palette))  # states the transform produced anew
     turns = 0 if mirror_axis is not None else (degrees or 0) // 90

@@ -221,6 +221,22 @@ def target_registry(schem: Schematic, mc_version: str | int | None = None):
         return load_registry(None)
 
 
+def check_replacement(state: str | None, mc_version: str | int | None = None) -> None:
+    """Refuse a ``--replace-unknown`` state the target release does not know, before any file is read (a typo
+    would otherwise pass unnoticed on a file without unknown blocks)."""
+    if state is None:
+        return
+    from mcb.blocks.registry import load_registry
+    from mcb.blocks.state import BlockStateError
+    from mcb.errors import UsageError
+
+    try:
+        load_registry(mc_version).canonicalize(state)
+    except BlockStateError as error:
+        raise UsageError(f"--replace-unknown {state}: {error.message}", hint=error.hint,
+                         details={"field": "replace_unknown"}) from None
+
+
 def unknown_blocks_error(report: UpgradeReport) -> InputError:
     listed = ", ".join(f"{u['block']} ({_cells(u['cells'])})" for u in report.unknown[:8])
     more = f" and {len(report.unknown) - 8} more" if len(report.unknown) > 8 else ""

@@ -25,7 +25,8 @@ def walk_schematics(paths, *, globs: list[str] | None = None, excludes: list[str
 
     passed_by: list = []
     files = collect_files(paths, globs or SCHEMATIC_GLOBS, exclude=excludes or (), passed_by=passed_by)
-    skipped = [FileReport(str(path), facts={"skipped": "not a schematic file name"}) for path in passed_by]
+    reason = "matches no --glob pattern" if globs else "not a schematic file name"
+    skipped = [FileReport(str(path), facts={"skipped": reason}) for path in passed_by]
     if not files:
         raise nothing_found(paths, skipped, glob_hint=glob_hint)
     return files, skipped

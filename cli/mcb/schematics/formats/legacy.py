@@ -92,6 +92,11 @@ def read_legacy(doc) -> Schematic:
     from mcb.schematics.formats.legacy_states import complete_states
 
     schem.source.conversions = reader.conversions + complete_states(schem, counts[distinct].tolist())
+    for items, what in ((schem.block_entities, "block-entity data (sign text, container items, ...)"),
+                        (schem.entities, "entity data (item ids, UUIDs, absolute hanging-entity positions)")):
+        if items:  # no release's data fixer runs here: a newer game may not read all of it
+            schem.source.conversions.append({"change": f"{what} kept as Minecraft 1.12 wrote it; a newer game "
+                                             "may not read all of it", "cells": len(items), "carried": False})
     return schem
 
 

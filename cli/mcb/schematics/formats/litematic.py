@@ -201,6 +201,7 @@ def _entity(fields: Fields, region: dict, entry, low, i: int) -> Entity:
 # --- writing ---------------------------------------------------------------------------------------------------
 
 COMPONENTS_DATA_VERSION = 3837  # 1.20.5: item data became components; Litematica marks such files Version 7
+TALL_WORLDS = 2860  # 1.18: Litematica files of 1.18 to 1.20.4 are Version 6; older releases' Litematica reads 5
 
 
 def litematic_tree(schem: Schematic, *, name: str | None = None, author: str | None = None,
@@ -241,7 +242,7 @@ def litematic_tree(schem: Schematic, *, name: str | None = None, author: str | N
         RegionCount=Int(1), TotalVolume=Int(schem.volume), TotalBlocks=Int(non_air),
         EnclosingSize=Compound(size), TimeCreated=Long(int(meta_in.get("TimeCreated") or now)),
         TimeModified=Long(now))
-    version = 7 if schem.data_version >= COMPONENTS_DATA_VERSION else 6
+    version = 7 if schem.data_version >= COMPONENTS_DATA_VERSION else 6 if schem.data_version >= TALL_WORLDS else 5
     root = Compound(MinecraftDataVersion=Int(schem.data_version), Version=Int(version), SubVersion=Int(1),
                     Metadata=metadata, Regions=Compound({region_name: region}))
     return "", root
