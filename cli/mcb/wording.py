@@ -76,8 +76,12 @@ def _escape(ch: str) -> str:
 
 
 def duration(seconds: float) -> str:
-    """``duration(86.4)`` → "1 min 26 s", ``duration(7260)`` → "2 h 1 min", ``duration(4.2)`` → "4 s"."""
-    seconds = max(0, round(seconds))
+    """``duration(86.4)`` → "1 min 26 s", ``duration(7260)`` → "2 h 1 min", ``duration(4.2)`` → "4 s",
+    ``duration(0.45)`` → "0.5 s" (under ten seconds a tenth is said, so nothing real reads "0 s")."""
+    if seconds < 9.95:
+        tenths = round(max(0.0, seconds), 1)
+        return f"{tenths:g} s" if tenths != int(tenths) else f"{int(tenths)} s"
+    seconds = round(seconds)
     hours, rest = divmod(seconds, 3600)
     minutes, secs = divmod(rest, 60)
     if hours:

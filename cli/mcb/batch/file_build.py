@@ -59,7 +59,7 @@ class FileBuild:
         self.state_path.parent.mkdir(parents=True, exist_ok=True)
         fields = {"target": list(options.target), "rotation": options.rotation, "mirror": options.mirror,
                   "skip_air": options.skip_air, "keep_existing": options.keep_existing,
-                  "drop_extras": options.drop_extras}
+                  "drop_extras": options.drop_extras, "replace_unknown": options.replace_unknown}
         batch = one_step_batch(Path(self.path), fields, self.state_path)
         started = time.monotonic()
         with exclusive_run(self.state_path):

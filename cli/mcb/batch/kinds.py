@@ -117,13 +117,15 @@ class SchematicStep(BaseStep):
     keep_existing: bool = Field(default=False, description="Place only where the world is air now.")
     drop_extras: bool = Field(default=False, description="Build block states without block-entity data and "
                               "entities (a file with either is refused otherwise).")
+    replace_unknown: str | None = Field(default=None, description="A block state to put where the file has a "
+                                        "block the target release does not know (refused otherwise).")
 
     def placement_options(self):
         from mcb.building.placement import PlacementOptions
 
         return PlacementOptions(target=(self.target.x, self.target.y, self.target.z), rotation=self.rotation,
                                 mirror=self.mirror, skip_air=self.skip_air, keep_existing=self.keep_existing,
-                                drop_extras=self.drop_extras)
+                                drop_extras=self.drop_extras, replace_unknown=self.replace_unknown)
 
 
 class UndoStep(BaseStep):

@@ -35,6 +35,7 @@ class PlacementOptions:
     skip_air: bool = False
     keep_existing: bool = False
     drop_extras: bool = False
+    replace_unknown: str | None = None  # a state for blocks the target release does not know (else refused)
 
     def __post_init__(self):
         if self.rotation not in (0, 90, 180, 270):
@@ -45,7 +46,8 @@ class PlacementOptions:
     def to_json(self) -> dict:
         x, y, z = self.target
         return {"target": {"x": x, "y": y, "z": z}, "rotation": self.rotation, "mirror": self.mirror,
-                "skip_air": self.skip_air, "keep_existing": self.keep_existing, "drop_extras": self.drop_extras}
+                "skip_air": self.skip_air, "keep_existing": self.keep_existing, "drop_extras": self.drop_extras,
+                "replace_unknown": self.replace_unknown}
 
 
 @dataclass
@@ -106,8 +108,9 @@ def load_placement(path: str | os.PathLike, options: PlacementOptions, registry=
     from mcb.schematics.document import load_document
     from mcb.schematics.formats import from_document
     from mcb.schematics.transform import mirror_schematic, rotate_schematic
-    from mcb.schematics.upgrade import upgrade_schematic
+    from mcb.schematics.upgrade import check_replacement, upgrade_schematic
 
+    check_replacement(options.replace_unknown)
     data = Path(path).read_bytes()
     # A build places block states only: the contents of block entities and entities are walked (and checked) but
     # not kept, except in legacy files, whose 1.12 block entities still carry parts of block states.
@@ -122,7 +125,7 @@ def load_placement(path: str | os.PathLike, options: PlacementOptions, registry=
         schem = rotate_schematic(schem, options.rotation)
     registry = registry if registry is not None else load_registry(None)
     try:
-        schem, report = upgrade_schematic(schem, registry, canonical=True)
+        schem, report = upgrade_schematic(schem, registry, replace_unknown=options.replace_unknown, canonical=True)
     except InputError as error:
         error.message = f"{shown(path)}: {error.message}"
         raise

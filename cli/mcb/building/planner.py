@@ -58,6 +58,7 @@ class BuildPlanner:
         self.capacity = capacity
         self.request_limit = request_limit
         self.tiles_read = 0
+        self.read_air = self.read_air_changes = 0  # placed air cells in the tiles read, and how many changed
         self.rewind(cursor)
 
     def rewind(self, cursor: Cursor) -> None:
@@ -83,13 +84,16 @@ class BuildPlanner:
         return self._take()
 
     def remaining_blocks(self) -> int:
-        """Placed non-air cells of the tiles not read yet: the work left as far as the file tells (exact on empty
-        land; the world decides the rest)."""
-        counts = self.walker.pass_counts[1]
+        """The positions left to change in the tiles not read yet, estimated: their placed non-air cells (exact on
+        empty land), plus their placed air cells at the share of air cells that replaced a block in the tiles read
+        so far (the world decides; so the total a bar shows settles early instead of growing tile by tile)."""
         pass_no, tile = self.position
         if pass_no >= len(PASS_NAMES):
             return 0
-        return int(counts[tile:, pass_no].sum() + counts[:, pass_no + 1:].sum())
+        counts = self.walker.pass_counts
+        cells, solid = (int(counts[k, tile:, pass_no].sum() + counts[k, :, pass_no + 1:].sum()) for k in (0, 1))
+        share = self.read_air_changes / self.read_air if self.read_air else 0.0
+        return solid + round((cells - solid) * min(1.0, share))
 
     def _read_next(self) -> None:
         pass_no, index = self.position
@@ -102,6 +106,9 @@ class BuildPlanner:
         self.serial += 1
         changes = walker.changes(pass_no, walker.tiles[index], self.serial)
         self.tiles_read += 1
+        cells, solid = (int(walker.pass_counts[k, index, pass_no]) for k in (0, 1))
+        self.read_air += cells - solid  # what the tiles read so far showed of air cells that change the world
+        self.read_air_changes += max(0, len(changes) - solid)
         self.position = (pass_no, index + 1)
         if len(changes):
             self.pending.append(((pass_no, index), changes))

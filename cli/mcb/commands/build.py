@@ -13,7 +13,7 @@ from mcb.commands.rpc_support import (
 )
 from mcb.errors import InputError, UsageError
 from mcb.commands.build_schematic import is_schematic_file, run_schematic_build
-from mcb.options import JsonOpt, complete_axis, complete_rotation
+from mcb.options import JsonOpt, ReplaceUnknownOpt, complete_axis, complete_rotation
 from mcb.wording import plural
 
 
@@ -27,6 +27,7 @@ def build(
     skip_air: Annotated[bool, typer.Option("--skip-air", help="Schematic: leave the world as it is where the file has air.")] = False,
     keep_existing: Annotated[bool, typer.Option("--keep-existing", help="Schematic: place only where the world is air now.")] = False,
     drop_extras: Annotated[bool, typer.Option("--drop-extras", help="Schematic: build block states without block-entity data and entities.")] = False,
+    replace_unknown: ReplaceUnknownOpt = None,
     undo: Annotated[bool, typer.Option("--undo", help="Schematic: undo the build's operations, newest first.")] = False,
     build_id: Annotated[str | None, typer.Option("--build-id", metavar="ID", help="With --undo: the build id a build printed (instead of FILE and its options).")] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Schematic: do not ask before building or undoing.")] = False,
@@ -79,9 +80,11 @@ def build(
             raise UsageError("--build-id goes with --undo")
         return run_schematic_build(ctx, term, recipe_file, target=target, rotation=rotation, mirror=mirror,
                                    skip_air=skip_air, keep_existing=keep_existing, drop_extras=drop_extras,
-                                   dry_run=dry_run, undo=undo, build_id=build_id, yes=yes, wait_timeout=timeout)
-    if mirror or skip_air or keep_existing or drop_extras or yes:
-        raise UsageError("--mirror, --skip-air, --keep-existing, --drop-extras and --yes are for schematic files")
+                                   replace_unknown=replace_unknown, dry_run=dry_run, undo=undo, build_id=build_id,
+                                   yes=yes, wait_timeout=timeout)
+    if mirror or skip_air or keep_existing or drop_extras or replace_unknown or yes:
+        raise UsageError("--mirror, --skip-air, --keep-existing, --drop-extras, --replace-unknown and --yes are for "
+                         "schematic files")
     if (recipe_file is None) == (asset is None):
         raise UsageError("give either RECIPE or --asset ID --target x,y,z")
     if rotation not in (0, 90, 180, 270):

@@ -26,7 +26,8 @@ def is_schematic_file(source: str) -> bool:
 
 
 def run_schematic_build(ctx, term, file: str | None, *, target: str | None, rotation: int, mirror: str | None,
-                        skip_air: bool, keep_existing: bool, drop_extras: bool, dry_run: bool, undo: bool,
+                        skip_air: bool, keep_existing: bool, drop_extras: bool, replace_unknown: str | None,
+                        dry_run: bool, undo: bool,
                         build_id: str | None, yes: bool, wait_timeout: float) -> None:
     from mcb.batch.file_build import open_file_build
     from mcb.building.placement import PlacementOptions
@@ -42,7 +43,8 @@ def run_schematic_build(ctx, term, file: str | None, *, target: str | None, rota
                          hint=f"e.g. mcb build {shown(file)} --target 0,64,0 --dry-run")
     anchor = parse_position(target, "--target")
     options = PlacementOptions(target=(anchor["x"], anchor["y"], anchor["z"]), rotation=rotation, mirror=mirror,
-                               skip_air=skip_air, keep_existing=keep_existing, drop_extras=drop_extras)
+                               skip_air=skip_air, keep_existing=keep_existing, drop_extras=drop_extras,
+                               replace_unknown=replace_unknown)
     with open_client(ctx, term) as client:
         build = open_file_build(client, file, options, check_area=not undo)
         placement = build.placement

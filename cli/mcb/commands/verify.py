@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from mcb.commands.rpc_support import EXIT_CODES_HELP, json_terminal, open_client, parse_position
-from mcb.options import FormatOpt, JsonOpt, complete_axis, complete_rotation
+from mcb.options import FormatOpt, JsonOpt, ReplaceUnknownOpt, complete_axis, complete_rotation
 
 def verify(
     ctx: typer.Context,
@@ -16,6 +16,8 @@ def verify(
     rotation: Annotated[int, typer.Option("--rotation", autocompletion=complete_rotation, help="Clockwise degrees the build used: 0, 90, 180, 270.")] = 0,
     mirror: Annotated[str | None, typer.Option("--mirror", metavar="AXIS", autocompletion=complete_axis, help="Mirror axis the build used: x or z.")] = None,
     skip_air: Annotated[bool, typer.Option("--skip-air", help="The build left the world where the file has air: do not compare those.")] = False,
+    drop_extras: Annotated[bool, typer.Option("--drop-extras", help="Accepted as `mcb build` takes it (verify compares block states only).")] = False,
+    replace_unknown: ReplaceUnknownOpt = None,
     ignore: Annotated[list[str] | None, typer.Option("--ignore", metavar="BLOCK", help="A block that may differ, e.g. grass_block (repeatable).")] = None,
     format_: FormatOpt = None,
     json_: JsonOpt = False,
@@ -50,7 +52,7 @@ def verify(
     fmt = choose_format(term, format_)
     anchor = parse_position(target, "--target")
     options = PlacementOptions(target=(anchor["x"], anchor["y"], anchor["z"]), rotation=rotation, mirror=mirror,
-                               skip_air=skip_air, drop_extras=True)
+                               skip_air=skip_air, drop_extras=True, replace_unknown=replace_unknown)
     with open_client(ctx, term) as client:
         placement = load_placement(file, options)
         check_fits(placement, client.project_context().region)

@@ -37,6 +37,9 @@ class SchemBuildArgs(Arguments):
     keep_existing: bool = Field(False, description="Place only where the world is air now.")
     drop_extras: bool = Field(False, description="Build block states without block-entity data and entities (a "
                                                  "file with either is refused otherwise).")
+    replace_unknown: str = Field(None, min_length=1, max_length=1024, description=(
+        "A block state to put where the file has a block the target release does not know; default: refuse, "
+        "naming them."))
     dry_run: bool = Field(False, description="Only estimate: positions to change, blocks replaced, plans, time at "
                                              "20 TPS, journal size; nothing is prepared or written.")
     undo: bool = Field(False, description="Revert this build's operations, newest first, instead of building.")
@@ -81,7 +84,7 @@ def run_schem_build(args: SchemBuildArgs, ctx: Context) -> Outcome:
     client = _client(ctx, args)
     options = PlacementOptions(target=(args.target.x, args.target.y, args.target.z), rotation=args.rotation,
                                mirror=args.mirror, skip_air=args.skip_air, keep_existing=args.keep_existing,
-                               drop_extras=args.drop_extras)
+                               drop_extras=args.drop_extras, replace_unknown=args.replace_unknown)
     stop = StopRequest()
     reporter = _Reporter(ctx, stop, args.wait_seconds)
     with _refusals(ctx, args):
