@@ -51,7 +51,9 @@ def run_schematic_build(ctx, term, file: str | None, *, target: str | None, rota
         for line in (placement.upgrade.lines() if placement.upgrade is not None else []):
             term.info(f"{shown(file)}: {line}")
         if placement.dropped:
-            term.warn(f"--drop-extras: {_extras(placement.dropped)} of {shown(file)} are not built")
+            one = sum(placement.dropped.values()) == 1
+            term.warn(f"--drop-extras: {_extras(placement.dropped)} of {shown(file)} {'is' if one else 'are'} not "
+                      "built")
         if undo:
             return _undo(term, client, build.build_id, yes, wait_timeout)
         if dry_run:
