@@ -133,8 +133,9 @@ def test_every_registered_command_is_listed_in_the_light_table():
         assert names <= set(COMMANDS), f"mcb.commands.{module} registers {sorted(names - set(COMMANDS))}"
     folder = Path(mcb.commands.__file__).parent
     with_register = {path.stem for path in folder.glob("*.py") if "\ndef register(" in path.read_text()}
-    # schem_edit adds its commands to the `schem` group that mcb.commands.schem registers.
-    assert with_register - {"schem_edit"} <= modules, "a command module is missing from mcb.commands.COMMANDS"
+    # schem_edit and terrain_brush add commands to the groups that mcb.commands.schem and .terrain register.
+    assert with_register - {"schem_edit", "terrain_brush"} <= modules, \
+        "a command module is missing from mcb.commands.COMMANDS"
 
 
 def test_exit_codes_are_said_the_same_everywhere(cli):

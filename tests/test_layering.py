@@ -18,7 +18,7 @@ import pytest
 import mcb
 
 PACKAGE = Path(mcb.__file__).resolve().parent
-CORE = ("blocks", "schematics", "recipes", "terrain", "reports", "client", "batch", "server")
+CORE = ("blocks", "schematics", "recipes", "terrain", "reports", "client", "batch", "building", "server")
 FACE_LIBRARIES = ("typer", "rich", "click", "mcp")
 FACE_MODULES = ("mcb.commands", "mcb.app", "mcb.terminal", "mcb.options", "mcb.mcp")
 CLI_FACE = ("typer", "rich", "click", "mcb.commands", "mcb.app", "mcb.terminal", "mcb.options")

@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 
 from mcb.app import command_tree
+from mcb.mcp.tools.building import BUILD_ACTIONS
 from mcb.mcp.tools.offline import OFFLINE_ACTIONS
 from mcb.mcp.tools.rpc import RPC_ACTIONS
 from mcb.summaries import CLI_COMMANDS, SUMMARIES, cli_summary
 
-ACTIONS = {action.name: action for action in (*OFFLINE_ACTIONS, *RPC_ACTIONS)}
+ACTIONS = {action.name: action for action in (*OFFLINE_ACTIONS, *RPC_ACTIONS, *BUILD_ACTIONS)}
 
 
 def test_every_tool_has_one_summary_and_no_summary_is_stale():

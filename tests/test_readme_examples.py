@@ -226,6 +226,7 @@ def test_every_readme_command_runs_as_documented(tmp_path):
     from mcb.server.testing import run_server
 
     repo = _scratch_copy(tmp_path / "repo")
+    (tmp_path / "shared").symlink_to(ROOT.parent / "shared")  # ../shared/corpus, as beside the real checkout
     before = _files(repo)
     home = tmp_path / "home"
     data = home / ".local" / "share" / "mcb" / "server"  # `mcb serve`'s default data dir for this HOME

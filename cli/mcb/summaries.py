@@ -59,6 +59,9 @@ SUMMARIES: dict[str, str] = {
     "terrain_preview": "Check a terrain recipe and return its height-map preview (PNG) and tiling.",
     "terrain_prepare": "Prepare tiles of a previewed terrain recipe as plans; tiles never overwrite buildings.",
     "terrain_brush_prepare": "Raise, lower, flatten or smooth the live surface inside a scan box.",
+    # workflows on the live server
+    "schem_build": "Build a schematic file of any size into the live world at a target, resumably, undoable as one.",
+    "region_export": "Save a box of the live world of any size as a local schematic file.",
 }
 
 # tool -> the CLI command that runs it (`mcb terrain preview --offline` runs terrain_preview_offline)

@@ -222,6 +222,64 @@ class Terminal:
             task = progress.add_task(description, total=total)
             yield ProgressHandle(progress, task)
 
+    @contextlib.contextmanager
+    def operation_progress(self, label: str) -> Iterator["OperationProgress"]:
+        """Progress of an operation or a build on stderr: a live bar when :attr:`animated`, otherwise (piped,
+        NO_COLOR, TERM=dumb) a plain line every :data:`PLAIN_PROGRESS_INTERVAL` seconds; nothing with -q."""
+        if self.verbosity < 0:
+            yield OperationProgress(None, None, label)
+            return
+        if not self.animated:
+            yield OperationProgress(None, None, label, plain=True)
+            return
+        from rich.progress import BarColumn, Progress, TextColumn
+
+        with Progress(
+            TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[counts]}"),
+            TextColumn("{task.fields[speed]}"), TextColumn("{task.fields[left]}"),
+            console=self.err, transient=True,
+        ) as progress:
+            task = progress.add_task(label, total=None, counts="", speed="", left="")
+            yield OperationProgress(progress, task, label)
+
+
+PLAIN_PROGRESS_INTERVAL = 5.0  # seconds between plain progress lines (tests set it shorter)
+
+
+class OperationProgress:
+    """Draws :class:`mcb.client.progress.ProgressView` snapshots (see :meth:`Terminal.operation_progress`)."""
+
+    def __init__(self, progress, task, label: str, *, plain: bool = False):
+        import time
+
+        self._progress, self._task, self._label, self._plain = progress, task, label, plain
+        self._clock = time.monotonic
+        self._last_line = self._clock()
+
+    def show(self, view) -> None:
+        if self._plain:
+            now = self._clock()
+            if now - self._last_line >= PLAIN_PROGRESS_INTERVAL:
+                self._last_line = now
+                from mcb.wording import progress_line
+
+                sys.stderr.write(f"{self._label}: {progress_line(view)}\n")
+                sys.stderr.flush()
+            return
+        if self._progress is None:
+            return
+        from mcb.wording import duration
+
+        description = self._label
+        if view.plans:
+            description += f" plan {view.plan or 0}/{view.plans}"
+        if view.phase:
+            description += f" {view.phase}"
+        counts = f"{view.written:,}/{view.total:,}" if view.total else f"{view.written:,}"
+        self._progress.update(self._task, description=description, total=view.total or None, completed=view.done,
+                              counts=counts, speed=f"{view.rate:,.0f}/s" if view.rate else "",
+                              left=f"ETA {duration(view.eta)}" if view.eta is not None else "")
+
 
 def whole_word_widths(grid: list[list[str]], width: int | None) -> list[int] | None:
     """Content widths for the columns of ``grid`` (header first) in a table ``width`` columns wide (None: as wide

@@ -73,3 +73,38 @@ def _escape(ch: str) -> str:
     if ch in _INVISIBLE_LAYOUT:
         return f"\\u{code:04x}"
     return ch
+
+
+def duration(seconds: float) -> str:
+    """``duration(86.4)`` → "1 min 26 s", ``duration(7260)`` → "2 h 1 min", ``duration(4.2)`` → "4 s",
+    ``duration(0.45)`` → "0.5 s" (under ten seconds a tenth is said, so nothing real reads "0 s")."""
+    if seconds < 9.95:
+        tenths = round(max(0.0, seconds), 1)
+        return f"{tenths:g} s" if tenths != int(tenths) else f"{int(tenths)} s"
+    seconds = round(seconds)
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours} h {minutes} min"
+    if minutes:
+        return f"{minutes} min {secs} s"
+    return f"{secs} s"
+
+
+def progress_line(view) -> str:
+    """One plain progress line for a :class:`mcb.client.progress.ProgressView` (piped stderr, NO_COLOR)."""
+    parts = []
+    if view.plans:
+        parts.append(f"plan {view.plan or 0}/{view.plans}")
+    if view.phase:
+        parts.append(view.phase)
+    if view.total:
+        percent = int(100 * (view.fraction or 0))
+        parts.append(f"{view.written:,} of {view.total:,} {view.noun} ({percent}%)")
+    else:
+        parts.append(f"{view.written:,} {view.noun}")
+    if view.rate:
+        parts.append(f"{view.rate:,.0f} {view.noun.split()[0]}/s")
+    if view.eta is not None:
+        parts.append(f"about {duration(view.eta)} left")
+    return ", ".join(parts)

@@ -39,6 +39,8 @@ recipe_compile           F T T F
 block_check              T F T F
 block_describe           T F T F
 terrain_preview_offline  T F T F
+schem_build              F T T T
+region_export            F T T T
 tool_batch               F T F T
 """
 PINNED = {name: tuple(flag == "T" for flag in flags)
@@ -63,7 +65,8 @@ def test_names_come_in_the_fixed_order_and_the_list_is_stable(mcp_process):
     tools = listed(mcp)
     names = [tool["name"] for tool in tools]
     assert names[:19] == RPC_ORDER
-    assert sorted(names[19:30]) == sorted(OFFLINE) and names[30] == "tool_batch" and len(names) == 31
+    assert sorted(names[19:30]) == sorted(OFFLINE) and names[30:32] == ["schem_build", "region_export"]
+    assert names[32] == "tool_batch" and len(names) == 33
     first = mcp.raw[-1]
     mcp.request("tools/list", id=mcp._next_id)  # same id as the first list, so the bytes can match exactly
     assert mcp.raw[-1] == first

@@ -10,7 +10,8 @@ from mcb.schematics.model import BlockEntity
 from mcb.schematics.nbt import Compound
 from mcb.schematics.nbt import String
 from mcb.schematics.sponge import encode_schematic, read_schematic
-from mcb.schematics.transform import mirror_schematic, rotate_schematic, transform_file
+from mcb.schematics.rewrite import transform_file
+from mcb.schematics.transform import mirror_schematic, rotate_schematic
 from schem_nbt_bytes import document
 
 W, H, L = 5, 2, 3

@@ -216,3 +216,21 @@ def test_worldedit_metadata_offset_follows_the_paste_offset():
     assert tuple(out.metadata["WorldEdit"]["Offset"]) == out.offset == (-(3 + 4 - 1), 2, 1)
     assert out.metadata["WorldEdit"]["Version"] == "7.3.0"
     assert tuple(schem.metadata["WorldEdit"]["Offset"]) == (1, 2, 3)  # input untouched
+
+
+@settings(max_examples=60, deadline=None)
+@given(schematics(), st.sampled_from([("rotate", 90), ("rotate", 180), ("rotate", 270), ("mirror", "x"),
+                                      ("mirror", "z")]), st.data())
+def test_the_void_mask_moves_with_its_cells(schem, move, data):
+    """Cells a file leaves unchanged stay unchanged wherever a rotation or mirror puts them."""
+    schem.void = np.array(data.draw(st.lists(st.booleans(), min_size=schem.volume, max_size=schem.volume)),
+                          dtype=bool).reshape(schem.blocks.shape)
+    kind, arg = move
+    moved = rotate_schematic(schem, arg, "vanilla", REG) if kind == "rotate" else mirror_schematic(schem, arg,
+                                                                                                   "vanilla", REG)
+    marked = schem.__class__(**{**schem.__dict__, "palette": ["minecraft:stone", "minecraft:dirt"], "blocks": schem.void.astype(np.int32)})
+    where = (rotate_schematic(marked, arg, "vanilla", REG) if kind == "rotate"
+             else mirror_schematic(marked, arg, "vanilla", REG))
+    expected = np.array([where.palette[i] == "minecraft:dirt" for i in where.blocks.ravel()]).reshape(where.blocks.shape)
+    assert moved.void.shape == moved.blocks.shape
+    assert (moved.void == expected).all()

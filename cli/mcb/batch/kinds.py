@@ -23,7 +23,7 @@ Every kind is defined in this module, so loading a batch knows them all; the ter
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -103,6 +103,31 @@ class TerrainTileStep(BaseStep):
         return self
 
 
+class SchematicStep(BaseStep):
+    """Build a schematic file of any size: tile by tile, only what differs, in as few plans as the server allows."""
+
+    kind: Literal["schematic"]
+    file: str = Field(description="Schematic file (relative to the batch file): Sponge .schem, Litematica "
+                      ".litematic, structure .nbt or legacy .schematic.")
+    target: PositionInput = Field(description="Where the file's anchor goes [x,y,z] or {x,y,z}.")
+    rotation: Literal[0, 90, 180, 270] = Field(default=0, description="Clockwise degrees seen from above.")
+    mirror: Literal["x", "z"] | None = Field(default=None, description="Mirror east-west (x) or north-south (z) "
+                                             "before turning.")
+    skip_air: bool = Field(default=False, description="Leave the world as it is where the file has air.")
+    keep_existing: bool = Field(default=False, description="Place only where the world is air now.")
+    drop_extras: bool = Field(default=False, description="Build block states without block-entity data and "
+                              "entities (a file with either is refused otherwise).")
+    replace_unknown: str | None = Field(default=None, description="A block state to put where the file has a "
+                                        "block the target release does not know (refused otherwise).")
+
+    def placement_options(self):
+        from mcb.building.placement import PlacementOptions
+
+        return PlacementOptions(target=(self.target.x, self.target.y, self.target.z), rotation=self.rotation,
+                                mirror=self.mirror, skip_air=self.skip_air, keep_existing=self.keep_existing,
+                                drop_extras=self.drop_extras, replace_unknown=self.replace_unknown)
+
+
 class UndoStep(BaseStep):
     """Revert an earlier step of this batch (`operation_undo_prepare`)."""
 
@@ -115,6 +140,7 @@ class StepContext:
     client: McbClient
     base_dir: Path
     operation_of: Callable[[str], str | None]  # step name -> recorded operation id
+    placements: dict = field(default_factory=dict)  # (file, options) -> a placement the caller loaded already
 
     def load_json(self, value: str | dict) -> Any:
         if isinstance(value, dict):
@@ -126,26 +152,36 @@ class StepContext:
 
 
 PrepareFunction = Callable[[StepContext, Any], PlanSummary | None]
+# A kind of many plans runs itself: (runner, step, definition, record) -> StepReport (mcb.batch.runner).
+RunFunction = Callable[[Any, Any, str, dict | None], Any]
 
 
 @dataclass
 class StepKind:
     name: str
     model: type[BaseStep]
-    prepare: PrepareFunction
+    prepare: PrepareFunction | None = None
+    run: RunFunction | None = None
+    identity: Callable[[StepContext, Any], str] | None = None  # what else makes a step "the same" (file content)
 
 
 STEP_KINDS: dict[str, StepKind] = {}
 
 
-def register_step_kind(model: type[BaseStep]) -> Callable[[PrepareFunction], PrepareFunction]:
-    kind = model.model_fields["kind"].annotation.__args__[0]
+def _kind_name(model: type[BaseStep]) -> str:
+    return model.model_fields["kind"].annotation.__args__[0]
 
+
+def register_step_kind(model: type[BaseStep]) -> Callable[[PrepareFunction], PrepareFunction]:
     def decorator(prepare: PrepareFunction) -> PrepareFunction:
-        STEP_KINDS[kind] = StepKind(kind, model, prepare)
+        STEP_KINDS[_kind_name(model)] = StepKind(_kind_name(model), model, prepare)
         return prepare
 
     return decorator
+
+
+def register_multi_plan_kind(model: type[BaseStep], run: RunFunction, identity=None) -> None:
+    STEP_KINDS[_kind_name(model)] = StepKind(_kind_name(model), model, run=run, identity=identity)
 
 
 @register_step_kind(RecipeStep)
@@ -191,3 +227,18 @@ def prepare_terrain_tile(ctx: StepContext, step: TerrainTileStep) -> PlanSummary
     if step.recipe is not None:
         terrain_id = register_recipe(ctx.client, ctx.load_json(step.recipe), step.terrain_id).terrain_id
     return prepare_tile(ctx.client, terrain_id, step.tile_index)
+
+
+def _run_schematic(runner, step, definition, record):
+    from mcb.batch.schematic import run_schematic_step
+
+    return run_schematic_step(runner, step, definition, record)
+
+
+def _schematic_identity(ctx: StepContext, step: SchematicStep) -> str:
+    from mcb.batch.schematic import file_identity
+
+    return file_identity(ctx.base_dir / step.file)
+
+
+register_multi_plan_kind(SchematicStep, _run_schematic, _schematic_identity)

@@ -38,6 +38,11 @@ class StepReport:
             "status": status.get("status"), "written": status.get("written"),
             "total_changes": status.get("total_changes"), "message": status.get("message"),
         }
+        if self.record.get("plans") is not None:  # a step of many plans
+            entries = [e for e in self.record["plans"] if e.get("operation_id")]
+            data.update(plans=len(entries), operations=[e["operation_id"] for e in entries],
+                        written=sum((e.get("status") or {}).get("written", 0) for e in entries),
+                        build_id=self.record.get("build_id"))
         if self.error is not None:
             data["error"] = self.error.to_json()
         return data
@@ -65,7 +70,8 @@ class BatchRunner:
     def __init__(self, client: McbClient, batch: Batch, state: BatchState, *, continue_on_error: bool = False,
                  retry_failed: bool = False, wait_timeout: float = 600.0, interval: float = 0.1,
                  on_event: EventSink | None = None,
-                 on_progress: Callable[[str, OperationStatus], None] | None = None):
+                 on_progress: Callable[[str, OperationStatus], None] | None = None,
+                 on_view: Callable[[str, Any], None] | None = None, stop=None):
         self.client = client
         self.batch = batch
         self.state = state
@@ -75,12 +81,24 @@ class BatchRunner:
         self.interval = interval
         self._event = on_event or (lambda event, name, details: None)
         self._progress = on_progress
+        self.on_view = on_view  # (step name, mcb.client.progress.ProgressView) for steps of many plans
+        from mcb.batch.plans import StopRequest
+
+        self.stop = stop or StopRequest()  # Ctrl-C: stop at the next plan boundary; twice: cancel the operation
         self.context = StepContext(client=client, base_dir=batch.path.parent, operation_of=state.operation_of)
 
     def run(self) -> BatchReport:
         reports: list[StepReport] = []
         stopped = False
         for index, step in enumerate(self.batch.steps):
+            if not stopped and self.stop.stop:  # Ctrl-C: the step under way finished; start no other
+                from mcb.client.errors import Interrupted
+
+                reports.append(StepReport(step.name, step.kind, "not_run", error=Interrupted(
+                    f"stopped before step {step.name!r}", code="batch_stopped",
+                    hint="run the same command again: it goes on from this step")))
+                stopped = True
+                continue
             if stopped:
                 reports.append(StepReport(step.name, step.kind, "not_run"))
                 continue
@@ -93,9 +111,13 @@ class BatchRunner:
     # -- one step --------------------------------------------------------------------------
     def _run_one(self, index: int, step: BaseStep) -> StepReport:
         name = step.name
-        definition = self.batch.definition_hash(index)
+        kind = STEP_KINDS[step.kind]
+        try:
+            definition = self._definition(index, step)
+        except McbError as error:
+            return StepReport(name, step.kind, "error", self.state.step(name) or {}, error)
         record = self.state.step(name)
-        if record is not None and record.get("definition") != definition and not record.get("idempotency_key"):
+        if record is not None and record.get("definition") != definition and not _keys_sent(record):
             self.state.reset(name)  # only a plan was made: nothing reached the world, so start the step afresh
             record = None
         if record is not None and record.get("definition") != definition:
@@ -110,11 +132,18 @@ class BatchRunner:
         if record is not None and record.get("phase") == "failed":
             if not self.retry_failed:
                 return StepReport(name, step.kind, "failed", record, self._recorded_failure(record))
-            self.state.reset(name)
-            record = None
+            if kind.run is None and not _multi_plan_undo(self.state, step):
+                self.state.reset(name)  # a step of many plans keeps its history: its operations undo as one
+                record = None
         self._event("start", name, {"index": index, "total": len(self.batch.steps), "kind": step.kind,
                                     "description": step.description})
         try:
+            if kind.run is not None:
+                return kind.run(self, step, definition, record)
+            if _multi_plan_undo(self.state, step):
+                from mcb.batch.schematic import run_undo_step
+
+                return run_undo_step(self, step, definition, record)
             return self._advance(step, definition, record or {})
         except McbError as error:
             # Nothing recorded is lost: a re-run resumes from the last phase on disk.
@@ -123,6 +152,15 @@ class BatchRunner:
                 self.state.update(name, last_error=error.to_json())
             self._event("error", name, {"message": error.message})
             return StepReport(name, step.kind, "error", record, error)
+
+    def _definition(self, index: int, step: BaseStep) -> str:
+        definition = self.batch.definition_hash(index)
+        identity = STEP_KINDS[step.kind].identity
+        if identity is None:
+            return definition
+        import hashlib
+
+        return hashlib.sha256(f"{definition}:{identity(self.context, step)}".encode()).hexdigest()
 
     def _advance(self, step: BaseStep, definition: str, record: dict) -> StepReport:
         name = step.name
@@ -137,10 +175,16 @@ class BatchRunner:
         else:
             started = None
             self._event("resume", name, {"operation_id": record["operation_id"]})
-        final = wait_for_operation(
-            self.client, record["operation_id"], timeout=self.wait_timeout, interval=self.interval, first=started,
-            on_progress=(lambda status: self._progress(name, status)) if self._progress else None,
-        )
+        cancel_sent = []
+
+        def on_status(status) -> None:
+            if self.stop.cancel and not cancel_sent and not status.terminal:  # Ctrl-C twice: stop this one too
+                cancel_sent.append(self.client.operation_cancel(status.operation_id))
+            if self._progress:
+                self._progress(name, status)
+
+        final = wait_for_operation(self.client, record["operation_id"], timeout=self.wait_timeout,
+                                   interval=self.interval, first=started, on_progress=on_status)
         phase = "done" if final.status == "applied" else "failed"
         # An applied operation that wrote nothing (every position already matched) changed nothing: say so.
         result = "nothing_to_change" if phase == "done" and final.written == 0 else final.status
@@ -200,3 +244,18 @@ class BatchRunner:
                 error.hint = (error.hint or "") + "; re-run with --retry-failed to prepare it again"
                 return error
         return McbError("step failed in an earlier run", hint="re-run with --retry-failed to prepare it again")
+
+
+def _keys_sent(record: dict) -> bool:
+    """Whether an ``build_apply`` may have left for this step (one plan, or any plan of a step of many)."""
+    return bool(record.get("idempotency_key")) or any(e.get("idempotency_key") for e in record.get("plans") or [])
+
+
+def _multi_plan_undo(state: BatchState, step: BaseStep) -> bool:
+    """An undo step whose target is a step of many plans (undone as one, newest first)."""
+    from mcb.batch.kinds import UndoStep
+
+    if not isinstance(step, UndoStep):
+        return False
+    target = state.step(step.step)
+    return bool(target and target.get("plans") is not None)

@@ -44,6 +44,11 @@ _BLOCK_ENTITY = re.compile(
 )
 
 
+def has_block_entity(block_id: str) -> bool:
+    """Whether a block (``chest`` or ``minecraft:chest``) carries a block entity in vanilla."""
+    return _BLOCK_ENTITY.fullmatch(block_id.partition(":")[2] if ":" in block_id else block_id) is not None
+
+
 def describe_behavior(info) -> dict:
     """``{"behavior": [flags in protocol order], "basis": {flag: rule}}`` for a :class:`BlockInfo`."""
     block_id = info.name.partition(":")[2]

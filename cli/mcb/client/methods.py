@@ -156,8 +156,9 @@ class McbClient:
     def region_changes(self) -> m.RegionChanges:
         return _typed(m.RegionChanges, "region_changes", self.call("region_changes"))
 
-    def build_prepare(self, recipe: dict, *, dependencies: Sequence[PositionLike] = (), part_id: str | None = None,
-                      expected_blocks: list[dict] | None = None) -> m.PlanSummary:
+    def build_prepare(self, recipe: dict | str, *, dependencies: Sequence[PositionLike] = (),
+                      part_id: str | None = None, expected_blocks: list[dict] | str | None = None) -> m.PlanSummary:
+        """``recipe`` and ``expected_blocks`` may be :class:`~mcb.client.transport.RawJson` text (sent as is)."""
         params: dict[str, Any] = {"recipe": recipe}
         if dependencies:
             params["dependencies"] = [position(p) for p in dependencies]

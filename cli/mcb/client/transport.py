@@ -36,6 +36,30 @@ MAX_RESPONSE_BYTES = 32 * 1024 * 1024  # camera PNGs come base64-encoded, up to 
 Logger = Callable[[str], None]
 
 
+class RawJson(str):
+    """A params value that is JSON text already (a build's 4096-entry ``expected_blocks``): sent as it is, so the
+    caller need not build dicts only for them to be serialised."""
+
+
+def encode_envelope(envelope: dict) -> bytes:
+    """The request body: compact JSON, UTF-8; :class:`RawJson` param values are spliced in unchanged."""
+    params = envelope.get("params") or {}
+    raw = {key: value for key, value in params.items() if isinstance(value, RawJson)}
+    marks = {key: f"\x00raw-{uuid.uuid4().hex}" for key in raw}
+    if raw:
+        envelope = {**envelope, "params": {**params, **marks}}
+
+    def spliced(text: str) -> str:
+        for key, value in raw.items():
+            text = text.replace(json.dumps(marks[key]), value, 1)
+        return text
+
+    try:
+        return spliced(json.dumps(envelope, separators=(",", ":"), ensure_ascii=False)).encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (a "\ud800" escape, an undecodable argv byte): send it escaped
+        return spliced(json.dumps(envelope, separators=(",", ":"))).encode("ascii")
+
+
 def default_budget(method: str) -> float:
     """The total seconds a call to ``method`` may take when no ``--timeout`` is configured."""
     return READ_TIMEOUT if method in READ_ONLY_METHODS else DEFAULT_TIMEOUT
@@ -136,10 +160,7 @@ class RpcTransport:
         ``timeout`` (else the transport's, else :func:`default_budget`) bounds the whole call, retries included.
         """
         envelope = {"method": method, "params": params, "requestId": str(uuid.uuid4())}
-        try:
-            body = json.dumps(envelope, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-        except UnicodeEncodeError:  # a lone surrogate (a "\ud800" escape, an undecodable argv byte): send it escaped
-            body = json.dumps(envelope, separators=(",", ":")).encode("ascii")
+        body = encode_envelope(envelope)
         if len(body) > 1_048_576:
             raise McbError(f"{method}: request is {len(body)} bytes; the server accepts at most 1 MiB",
                            code="request_too_large", hint=code_hint("request_too_large"))

@@ -249,7 +249,7 @@ class ApplyMemory:
                 pass
 
 
-def _never_started(error: McbError) -> bool:
+def never_started(error: McbError) -> bool:
     """The server answered ``build_apply`` in a way that proves this key has no operation (and never will)."""
     reason = error.details.get("reason")
     return reason in {"plan_expired", "idempotency_key_reused", "unknown_plan"} or error.code == "stale_snapshot"
@@ -278,7 +278,7 @@ def apply_once(client: McbClient, memory: ApplyMemory, prepare: Callable[[], Pla
         try:
             status = _apply_remembered(client, memory, remembered, command)
         except McbError as error:
-            if not _never_started(error):
+            if not never_started(error):
                 raise
             memory.forget()  # the plan expired before any operation started: prepare it again
         else:
@@ -291,7 +291,7 @@ def apply_once(client: McbClient, memory: ApplyMemory, prepare: Callable[[], Pla
     try:
         status = _apply_remembered(client, memory, remembered, command)
     except McbError as error:
-        if _never_started(error):
+        if never_started(error):
             memory.forget()
         raise
     return PlanOutcome(plan=plan, idempotency_key=remembered.idempotency_key, status=status)

@@ -39,10 +39,12 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "apply": ("plan_commands", WRITE, cli_summary("build_apply")),
     "cancel": ("plan_commands", WRITE, cli_summary("operation_cancel")),
     "undo": ("plan_commands", WRITE, cli_summary("operation_undo_prepare")),
-    "export": ("library_commands", WRITE, cli_summary("schematic_export")),
+    "export": ("export", WRITE, cli_summary("schematic_export")),
     "import-prepare": ("library_commands", WRITE, cli_summary("schematic_import_prepare")),
-    "build": ("build", WORKFLOWS, "Build a recipe or place a library schematic: prepare, apply, wait, and "
-              "summarise."),
+    "build": ("build", WORKFLOWS, "Build a recipe, a library schematic or a schematic file of any size: prepare, "
+              "apply, wait, summarise."),
+    "verify": ("verify", WORKFLOWS, "Compare the world with a schematic file placed as `mcb build` places it: "
+               "missing, wrong-block, wrong-state and extra positions, with counts and the first positions."),
     "batch": ("batch", WORKFLOWS, "Run the steps of a batch file in order: recipe builds, schematic imports, undo of "
               "earlier steps."),
     "serve": ("serve", ADMIN, "Run the local reference server until Ctrl-C; the world and journal survive "

@@ -59,7 +59,11 @@ def batch(
             current["step"] = name
         if details.get("operation_id"):
             current["operation_id"] = details["operation_id"]
-        term.info(f"[{positions[name]}/{total}] {name}: {describe_event(event, details)}")
+        line = f"[{positions[name]}/{total}] {name}: {describe_event(event, details)}"
+        if "positions" in details or event == "replan":  # one plan of a step of many: the bar says it
+            (term.warn if event == "replan" else term.debug)(line)
+        else:
+            term.info(line)
 
     with exclusive_run(state_path), open_client(ctx, term) as client:
         if restart and state_path.exists():
@@ -67,13 +71,16 @@ def batch(
             state_path.replace(backup)
             term.warn(f"previous state moved to {backup}; every step runs again")
         state = BatchState.load(state_path, server=client.server, project_id=client.project_id)
-        with term.progress("batch", total=None) as bar:
+        from mcb.client.progress import OperationViews
+
+        views = OperationViews()
+        with term.operation_progress("batch") as bar:
             def on_progress(name: str, status) -> None:
-                bar.update(completed=status.processed, total=status.total_changes or None,
-                           description=f"{name} {status.status}")
+                bar.show(views(status))
 
             runner = BatchRunner(client, plan, state, continue_on_error=continue_on_error, retry_failed=retry_failed,
-                                 wait_timeout=wait_timeout, on_event=on_event, on_progress=on_progress)
+                                 wait_timeout=wait_timeout, on_event=on_event, on_progress=on_progress,
+                                 on_view=lambda name, view: bar.show(view))
             try:
                 report = runner.run()
             except KeyboardInterrupt:
@@ -122,15 +129,17 @@ def describe_event(event: str, details: dict) -> str:
         "applying": "applying with idempotency key {idempotency_key}",
         "started": "operation {operation_id}",
         "resume": "resuming operation {operation_id}",
-        "finished": "{status} ({positions})",
+        "finished": "{status} ({progress})",
         "nothing": "nothing to change",
+        "replan": "re-reading near {tile} ({why})",
+        "cancel": "cancelling operation {operation_id}",
         "error": "error: {message}",
     }
     from mcb.wording import plural, positions_written
 
     if event == "finished":
-        details = {**details, "positions": positions_written(details.get("written"), details.get("total"),
-                                                             details.get("processed"))}
+        details = {**details, "progress": positions_written(details.get("written"), details.get("total"),
+                                                            details.get("processed"))}
         if details.get("result") == "nothing_to_change":
             details["status"] = "nothing to change"
     elif event == "skip":

@@ -1,4 +1,5 @@
-"""`mcb build`: prepare → apply → wait → summary for one recipe or one library schematic."""
+"""`mcb build`: prepare → apply → wait → summary for one recipe or one library schematic; a schematic file of any
+size goes through :mod:`mcb.commands.build_schematic`."""
 
 from __future__ import annotations
 
@@ -11,42 +12,79 @@ from mcb.commands.rpc_support import (
     spinner_after, wait_with_progress,
 )
 from mcb.errors import InputError, UsageError
-from mcb.options import JsonOpt, complete_rotation
+from mcb.commands.build_schematic import is_schematic_file, run_schematic_build
+from mcb.options import JsonOpt, ReplaceUnknownOpt, complete_axis, complete_rotation
 from mcb.wording import plural
 
 
 def build(
     ctx: typer.Context,
-    recipe_file: Annotated[str | None, typer.Argument(metavar="RECIPE", help="Recipe JSON file, or - for stdin.")] = None,
-    asset: Annotated[str | None, typer.Option("--asset", help="Library schematic to place instead of a recipe.")] = None,
-    target: Annotated[str | None, typer.Option("--target", metavar="X,Y,Z", help="Anchor x,y,z: where --asset goes, or the recipe's min corner.")] = None,
+    recipe_file: Annotated[str | None, typer.Argument(metavar="FILE", help="Recipe JSON file (or - for stdin), or a schematic file (.schem, .litematic, .nbt, .schematic): the content decides.")] = None,
+    asset: Annotated[str | None, typer.Option("--asset", help="Library schematic to place instead of a file.")] = None,
+    target: Annotated[str | None, typer.Option("--target", metavar="X,Y,Z", help="Where a schematic's anchor (or --asset's) goes, or a recipe's min corner.")] = None,
     rotation: Annotated[int, typer.Option("--rotation", autocompletion=complete_rotation, help="Clockwise degrees (seen from above): 0, 90, 180, 270.")] = 0,
-    dependency: Annotated[list[str] | None, typer.Option("--dependency", "-d", metavar="X,Y,Z", help="Read dependency x,y,z (repeatable).")] = None,
-    part: Annotated[str | None, typer.Option("--part", help="Restrict writes to this part's exact mask.")] = None,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Stop after prepare: show the plan, write nothing.")] = False,
-    timeout: Annotated[float, typer.Option("--wait-timeout", help="Seconds to wait for the operation.", min=0.1)] = 600.0,
+    mirror: Annotated[str | None, typer.Option("--mirror", metavar="AXIS", autocompletion=complete_axis, help="Schematic: mirror x (east-west) or z (north-south) before turning.")] = None,
+    skip_air: Annotated[bool, typer.Option("--skip-air", help="Schematic: leave the world as it is where the file has air.")] = False,
+    keep_existing: Annotated[bool, typer.Option("--keep-existing", help="Schematic: place only where the world is air now.")] = False,
+    drop_extras: Annotated[bool, typer.Option("--drop-extras", help="Schematic: build block states without block-entity data and entities.")] = False,
+    replace_unknown: ReplaceUnknownOpt = None,
+    undo: Annotated[bool, typer.Option("--undo", help="Schematic: undo the build's operations, newest first.")] = False,
+    build_id: Annotated[str | None, typer.Option("--build-id", metavar="ID", help="With --undo: the build id a build printed (instead of FILE and its options).")] = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Schematic: do not ask before building or undoing.")] = False,
+    dependency: Annotated[list[str] | None, typer.Option("--dependency", "-d", metavar="X,Y,Z", help="Recipe: read dependency x,y,z (repeatable).")] = None,
+    part: Annotated[str | None, typer.Option("--part", help="Recipe: restrict writes to this part's exact mask.")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Write nothing: show the plan (recipe) or the estimate (schematic).")] = False,
+    timeout: Annotated[float, typer.Option("--wait-timeout", help="Seconds to wait for each operation.", min=0.1)] = 600.0,
     json_: JsonOpt = False,
 ) -> None:
-    """Build a recipe or place a library schematic: prepare, apply, wait, and summarise.
+    """Build a recipe, a library schematic or a schematic file of any size: prepare, apply, wait, summarise.
 
-    The idempotency key is mcb-<plan id>. What was sent is remembered until the operation is seen to end, so
-    running the same command again after a lost answer or Ctrl-C resumes that operation instead of building
-    twice. --target moves a recipe so its lowest corner lands there; --rotation turns it clockwise (seen from
-    above) first. --json prints {"plan", "idempotency_key", "operation"} (both null with --dry-run).
-    Exit 0 when applied; 7 on conflict; 1 when the operation failed or was cancelled.
+    A schematic FILE (Sponge, Litematica, structure .nbt, legacy .schematic) goes to --target as WorldEdit
+    pastes it, after --mirror and then --rotation. mcb reads the world tile by tile, plans only the positions
+    that differ (checked against what it read), packs them into as few plans as the server allows and prepares
+    the next plan while one applies. Progress goes to stderr. Ctrl-C stops after the plan under way (twice:
+    cancels it); the same command resumes, never writing a position twice. --dry-run reads and estimates
+    (positions to change, blocks replaced, plans, time at 20 TPS, journal size) and writes nothing; --undo
+    reverts the build's operations newest first. Each build has an id (printed; state in mcb's state dir).
+    --json prints {"build_id", "result", "plans", "operations", "written", ...}.
+
+    A recipe is prepared, applied with the idempotency key mcb-<plan id> and waited for; what was sent is
+    remembered until the operation is seen to end, so the same command after a lost answer or Ctrl-C resumes
+    it. --target moves a recipe so its lowest corner lands there; --rotation turns it first. --json prints
+    {"plan", "idempotency_key", "operation"}.
+
+    Exit 0 when applied (or nothing to change); 7 on conflict; 1 when an operation failed or was cancelled,
+    or the file cannot be built; 130 when stopped by Ctrl-C.
 
     Examples:
+
+        mcb build ship.schem --target 0,64,0 --dry-run
+
+        mcb build ship.schem --target 0,64,0 --rotation 90 --yes
+
+        mcb build ship.schem --target 0,64,0 --rotation 90 --undo --yes
 
         mcb build recipes/tower.json
 
         mcb build --asset 5d0c...-uuid --target 10,64,10 --rotation 90
-
-        mcb build recipes/tower.json --dry-run --json
     """
     from mcb.client.errors import Interrupted
     from mcb.client.workflow import ApplyMemory, PlanOutcome, apply_once, raise_for_outcome, request_fingerprint
 
     term = json_terminal(ctx, json_)
+    schematic = recipe_file is not None and is_schematic_file(recipe_file)
+    if schematic or undo or build_id:
+        if asset is not None or dependency or part:
+            raise UsageError("--asset, --dependency and --part are for recipes and library schematics, not files")
+        if build_id and not undo:
+            raise UsageError("--build-id goes with --undo")
+        return run_schematic_build(ctx, term, recipe_file, target=target, rotation=rotation, mirror=mirror,
+                                   skip_air=skip_air, keep_existing=keep_existing, drop_extras=drop_extras,
+                                   replace_unknown=replace_unknown, dry_run=dry_run, undo=undo, build_id=build_id,
+                                   yes=yes, wait_timeout=timeout)
+    if mirror or skip_air or keep_existing or drop_extras or replace_unknown or yes:
+        raise UsageError("--mirror, --skip-air, --keep-existing, --drop-extras, --replace-unknown and --yes are for "
+                         "schematic files")
     if (recipe_file is None) == (asset is None):
         raise UsageError("give either RECIPE or --asset ID --target x,y,z")
     if rotation not in (0, 90, 180, 270):

@@ -1,4 +1,4 @@
-"""Parts, materials and schematic assets: `mcb part`, `material`, `asset list`, `export`, `import-prepare`."""
+"""Parts, materials and schematic assets: `mcb part`, `material`, `asset list`, `import-prepare`."""
 
 from __future__ import annotations
 
@@ -142,34 +142,6 @@ def asset_list(
     ))
 
 
-@summarised("schematic_export")
-def export(
-    ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="Asset name stored in the schematic (1..64 printable characters).")],
-    min_: Annotated[str, typer.Option("--min", metavar="X,Y,Z", help="Lowest corner x,y,z.")],
-    max_: Annotated[str, typer.Option("--max", metavar="X,Y,Z", help="Highest corner x,y,z.")],
-    origin: Annotated[str | None, typer.Option("--origin", metavar="X,Y,Z", help="Anchor x,y,z (default: --min).")] = None,
-    json_: JsonOpt = False,
-) -> None:
-    """Examples:
-
-        mcb export "gate house" --min 0,64,0 --max 8,72,8
-
-        mcb export hut --min 0,64,0 --max 4,68,4 --origin 2,64,2 \\
-            --json | jq -r .assetId
-    """
-    term = json_terminal(ctx, json_)
-    low, high = parse_position(min_, "--min"), parse_position(max_, "--max")
-    anchor = parse_position(origin, "--origin") if origin else None
-    with open_client(ctx, term) as client:
-        asset = client.schematic_export(name, low, high, anchor)
-    term.emit(asset.wire(), lambda: term.kv([
-        ("asset", asset.assetId), ("name", asset.name), ("size", f"{asset.width}×{asset.height}×{asset.length}"),
-        ("offset", asset.offset.text() if asset.offset else "0,0,0"), ("sha256", asset.sha256),
-        ("bytes", asset.size_bytes),
-    ]))
-
-
 @summarised("schematic_import_prepare")
 def import_prepare(
     ctx: typer.Context,
@@ -208,5 +180,4 @@ def register(app: typer.Typer) -> None:
     app.add_typer(part_app, name="part")
     app.add_typer(material_app, name="material")
     app.add_typer(asset_app, name="asset")
-    app.command("export", epilog=EXIT_CODES_HELP)(export)
     app.command("import-prepare", epilog=EXIT_CODES_HELP)(import_prepare)

@@ -174,21 +174,21 @@ def show_status(term, status) -> None:
 
 def wait_with_progress(term, client, operation_id: str, *, timeout: float, interval: float, first=None,
                        rerun: str | None = None):
-    """Wait for a terminal status with a progress bar on stderr (silent when stderr is not a TTY).
+    """Wait for a terminal status with progress on stderr (a bar on a TTY, else plain periodic lines).
 
     Ctrl-C stops the waiting, not the operation: it exits 130 naming the operation and the command that resumes
     waiting (``rerun``, e.g. "the same `mcb build` command", is offered as well).
     """
     from mcb.client.errors import Interrupted
+    from mcb.client.progress import OperationViews
     from mcb.client.workflow import wait_for_operation
 
-    total = first.total_changes if first is not None else None
     last = {"status": first}
-    with term.progress(f"operation {operation_id[:8]}", total=total or None) as bar:
+    views = OperationViews()
+    with term.operation_progress(f"operation {operation_id[:8]}") as bar:
         def on_progress(status) -> None:
             last["status"] = status
-            bar.update(completed=status.processed, total=status.total_changes or None,
-                       description=f"{status.status} {operation_id[:8]}")
+            bar.show(views(status))
 
         try:
             return wait_for_operation(client, operation_id, timeout=timeout, interval=interval,

@@ -16,7 +16,7 @@ def run_edit(term, file: Path, *, degrees: int | None = None, axis: str | None =
     output = output_target(term, output)
     target, rules, fmt = check_edit_request(file, degrees=degrees, axis=axis, output=output, in_place=in_place,
                                             rules=rules, fmt=fmt)
-    from mcb.schematics.transform import transform_file
+    from mcb.schematics.rewrite import transform_file
 
     summary = transform_file(file, target, degrees=degrees, mirror_axis=axis, rules=rules, fmt=fmt,
                              mc_version=mc_version, replace_unknown=replace_unknown)

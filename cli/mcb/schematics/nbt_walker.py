@@ -149,14 +149,18 @@ class Walker(Input):
                     self.pos = pos + 1
                     return result
                 end = pos + 3 + ((buf[pos + 1] << 8) | buf[pos + 2])
-                name = texts.get(buf[pos + 3:end]) if end <= avail else None
-                if name is None:
+                if end <= avail:  # the name is in the buffer: looked up, or decoded from the same slice
+                    raw = buf[pos + 3:end]
+                    name = texts.get(raw)
+                    if name is None:
+                        self.pos = end
+                        name = self.decoded(raw)
+                    pos = end
+                else:
                     self.pos = pos + 1
                     name = self.string()
                     buf, pos = self.buf, self.pos
                     avail = len(buf)
-                else:
-                    pos = end
             else:
                 self.pos = pos
                 tag = self.u8()

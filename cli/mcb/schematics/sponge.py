@@ -17,7 +17,7 @@ import numpy as np
 
 from mcb.schematics.document import DUPLICATE_NAME, Document, SchematicError, load_document, not_sponge_error
 from mcb.schematics.model import BlockEntity, Entity, Schematic, SourceInfo
-from mcb.schematics.nbt import Compound, IntArray, ReadLimits, String, gc_paused, tag_type
+from mcb.schematics.nbt import Byte, Compound, Int, IntArray, Long, ReadLimits, Short, String, gc_paused, tag_type
 from mcb.schematics.cells import decode_cells
 from mcb.schematics.writer import encode_schematic, write_schematic
 
@@ -27,6 +27,7 @@ __all__ = ["read_schematic", "schematic_from_document", "encode_schematic", "wri
 DATA_VERSION_1_13_2 = 1631  # what WorldEdit assumes for v1 files without DataVersion
 WE_OFFSET_KEYS = ("WEOffsetX", "WEOffsetY", "WEOffsetZ")
 INT_TAGS = (1, 2, 3, 4)
+_INT_CLASSES = (Byte, Short, Int, Long)  # the integer tag types (a palette index is one)
 
 
 def refuse_duplicate_names(doc: Document) -> None:
@@ -148,16 +149,16 @@ class _Builder:
             raise self.fail("Palette must be a compound", "sponge.field.type", *where)
         by_index: dict[int, str] = {}
         for state, index in tag.items():
-            if tag_type(index) not in INT_TAGS or int(index) < 0:
+            if type(index) not in _INT_CLASSES or index < 0:
                 raise self.fail(f"palette entry {state!r} has no valid index", "sponge.palette.index", *where,
                                 state)
-            if int(index) in by_index:
-                raise self.fail(f"palette index {int(index)} is used by {by_index[int(index)]!r} and {state!r}",
+            if index in by_index:
+                raise self.fail(f"palette index {int(index)} is used by {by_index[index]!r} and {state!r}",
                                 "sponge.palette.duplicate_index", *where, state)
-            by_index[int(index)] = state
+            by_index[index] = state
         # Indices may be sparse (the server allows any index below PaletteMax): renumber densely.
         order = sorted(by_index)
-        return [by_index[i] for i in order], np.array(order, dtype=np.int64)
+        return [by_index[i] for i in order], np.array(order, dtype=np.int64)  # ints: the tags compare as ints
 
     def cells(self, tag, order: np.ndarray, shape, *where) -> np.ndarray:
         if tag is None:

@@ -106,7 +106,7 @@ def _edit(args, ctx: Context, *, degrees: int | None = None, axis: str | None = 
     if not args.in_place:  # checks the name first: target.exists() below cannot fail on it
         new_output(ctx, target, inputs=[source], overwrite=args.overwrite)
     created = not args.in_place and not target.exists()
-    from mcb.schematics.transform import transform_file
+    from mcb.schematics.rewrite import transform_file
 
     with refusing("path", usage_field="mc_version"):
         summary = transform_file(source, target, degrees=degrees, mirror_axis=axis, rules=rules, fmt=fmt,

@@ -1,0 +1,201 @@
+"""Where a schematic file goes in the world, and which of its cells a build places.
+
+    placement = load_placement("ship.schem", PlacementOptions(target=(0, 64, 0), rotation=90))
+    placement.world_box()           # ((x1, y1, z1), (x2, y2, z2)) of the cells it places
+    check_fits(placement, region)   # before any write: the whole build inside the project area
+
+The file's anchor goes to ``target`` as WorldEdit pastes it: local (0,0,0) lands at ``target + offset`` (the model's
+paste offset, after ``--mirror`` and then ``--rotation``, turned by the same code as ``schem rotate``). States are
+upgraded to the target release's canonical full states (the server compares those). A cell is placed unless the file
+leaves it unchanged (``void``) or it is air and ``skip_air`` is set.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from mcb.blocks.state import AIR_STATES
+from mcb.building.passes import build_pass, partner_offset
+from mcb.errors import InputError, UsageError
+from mcb.wording import plural, shown
+
+Vec3 = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class PlacementOptions:
+    target: Vec3
+    rotation: int = 0
+    mirror: str | None = None
+    skip_air: bool = False
+    keep_existing: bool = False
+    drop_extras: bool = False
+    replace_unknown: str | None = None  # a state for blocks the target release does not know (else refused)
+
+    def __post_init__(self):
+        if self.rotation not in (0, 90, 180, 270):
+            raise UsageError(f"--rotation must be 0, 90, 180 or 270, not {self.rotation}")
+        if self.mirror not in (None, "x", "z"):
+            raise UsageError(f"--mirror must be x or z, not {self.mirror!r}")
+
+    def to_json(self) -> dict:
+        x, y, z = self.target
+        return {"target": {"x": x, "y": y, "z": z}, "rotation": self.rotation, "mirror": self.mirror,
+                "skip_air": self.skip_air, "keep_existing": self.keep_existing, "drop_extras": self.drop_extras,
+                "replace_unknown": self.replace_unknown}
+
+
+@dataclass
+class Placement:
+    path: str
+    file_sha256: str
+    options: PlacementOptions
+    schem: object  # mcb.schematics.model.Schematic, turned and upgraded
+    origin: Vec3  # world position of local (0, 0, 0)
+    states: list[str]  # canonical state of each palette index
+    placed: np.ndarray  # bool per palette index: a build writes cells of this index
+    air: np.ndarray  # bool per palette index
+    pass_of: np.ndarray  # int8 per palette index (mcb.building.passes)
+    partner: np.ndarray  # int8 (n, 3) per palette index: other half's offset, (0,0,0) for single blocks
+    lo: Vec3 | None  # local box of the placed cells: lo inclusive, hi exclusive (None: nothing is placed)
+    hi: Vec3 | None
+    dropped: dict = field(default_factory=dict)  # {"block_entities": n, "entities": n} left out by drop_extras
+    upgrade: object = None  # mcb.schematics.upgrade.UpgradeReport
+
+    @property
+    def blocks(self) -> np.ndarray:
+        return self.schem.blocks
+
+    @property
+    def void(self) -> np.ndarray | None:
+        return self.schem.void
+
+    def placed_mask(self, ys: slice, zs: slice, xs: slice) -> np.ndarray:
+        """bool [y, z, x] of the cells a build writes inside a local sub-box."""
+        mask = self.placed[self.blocks[ys, zs, xs]]
+        if self.void is not None:
+            mask &= ~self.void[ys, zs, xs]
+        return mask
+
+    def world_box(self) -> tuple[Vec3, Vec3] | None:
+        if self.lo is None:
+            return None
+        ox, oy, oz = self.origin
+        return ((ox + self.lo[0], oy + self.lo[1], oz + self.lo[2]),
+                (ox + self.hi[0] - 1, oy + self.hi[1] - 1, oz + self.hi[2] - 1))
+
+    def placed_counts(self) -> dict:
+        """{"cells": placed cells, "blocks": placed non-air cells} over the whole file."""
+        counts = np.bincount(self.blocks.ravel(), minlength=len(self.states))
+        if self.void is not None:
+            counts = counts - np.bincount(self.blocks[self.void], minlength=len(self.states))
+        placed = int(counts[self.placed].sum())
+        return {"cells": placed, "blocks": int(counts[self.placed & ~self.air].sum())}
+
+
+def file_digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def load_placement(path: str | os.PathLike, options: PlacementOptions, registry=None) -> Placement:
+    """Read, check (extras), mirror, rotate and upgrade a schematic file for ``options``."""
+    from mcb.blocks.registry import load_registry
+    from mcb.schematics.document import load_document
+    from mcb.schematics.formats import from_document
+    from mcb.schematics.transform import mirror_schematic, rotate_schematic
+    from mcb.schematics.upgrade import check_replacement, upgrade_schematic
+
+    check_replacement(options.replace_unknown)
+    data = Path(path).read_bytes()
+    # A build places block states only: the contents of block entities and entities are walked (and checked) but
+    # not kept, except in legacy files, whose 1.12 block entities still carry parts of block states.
+    document = load_document(data, fast=True)
+    if document.kind == "mcedit":
+        document = load_document(data)
+    schem = from_document(document)
+    dropped = _check_extras(schem, str(path), options.drop_extras)
+    if options.mirror:
+        schem = mirror_schematic(schem, options.mirror)
+    if options.rotation:
+        schem = rotate_schematic(schem, options.rotation)
+    registry = registry if registry is not None else load_registry(None)
+    try:
+        schem, report = upgrade_schematic(schem, registry, replace_unknown=options.replace_unknown, canonical=True)
+    except InputError as error:
+        error.message = f"{shown(path)}: {error.message}"
+        raise
+    states = list(schem.palette)
+    air = np.array([s in AIR_STATES for s in states], dtype=bool)
+    placed = ~air if options.skip_air else np.ones(len(states), dtype=bool)
+    partner = np.array([partner_offset(s) or (0, 0, 0) for s in states], dtype=np.int8).reshape(-1, 3)
+    placement = Placement(
+        path=str(path), file_sha256=file_digest(data), options=options, schem=schem,
+        origin=tuple(t + o for t, o in zip(options.target, schem.offset)), states=states, placed=placed, air=air,
+        pass_of=np.array([build_pass(s) for s in states], dtype=np.int8), partner=partner, lo=None, hi=None,
+        dropped=dropped, upgrade=report,
+    )
+    placement.lo, placement.hi = _placed_box(placement)
+    return placement
+
+
+def _check_extras(schem, path: str, drop: bool) -> dict:
+    entities, block_entities = len(schem.entities), len(schem.block_entities)
+    if not (entities or block_entities):
+        return {}
+    if drop:
+        return {"block_entities": block_entities, "entities": entities}
+    what = " and ".join(part for part in (
+        plural(block_entities, "block entity", "block entities") if block_entities else "",
+        plural(entities, "entity", "entities") if entities else "") if part)
+    raise InputError(f"{shown(path)} has {what}; a build places block states only, so nothing was written",
+                     code="schematic_extras", details={"block_entities": block_entities, "entities": entities},
+                     hint="add --drop-extras to build the block states without them (containers empty, signs blank)")
+
+
+def _placed_box(placement: Placement) -> tuple[Vec3 | None, Vec3 | None]:
+    schem = placement.schem
+    if placement.placed.all() and schem.void is None:
+        if schem.volume == 0:
+            return None, None
+        return (0, 0, 0), (schem.width, schem.height, schem.length)
+    mask = placement.placed_mask(slice(None), slice(None), slice(None))
+    if not mask.any():
+        return None, None
+    ys = np.flatnonzero(mask.any(axis=(1, 2)))
+    zs = np.flatnonzero(mask.any(axis=(0, 2)))
+    xs = np.flatnonzero(mask.any(axis=(0, 1)))
+    return (int(xs[0]), int(ys[0]), int(zs[0])), (int(xs[-1]) + 1, int(ys[-1]) + 1, int(zs[-1]) + 1)
+
+
+_SIDES = (("west (-x)", "east (+x)"), ("down (-y)", "up (+y)"), ("north (-z)", "south (+z)"))
+
+
+def check_fits(placement: Placement, region) -> None:
+    """Refuse (before any write) a build whose box leaves the project area ``region`` (a client Region)."""
+    box = placement.world_box()
+    if box is None or region is None:
+        return
+    low = (region.min.x, region.min.y, region.min.z)
+    high = (region.max.x, region.max.y, region.max.z)
+    out = []
+    for axis in range(3):
+        below, above = low[axis] - box[0][axis], box[1][axis] - high[axis]
+        if below > 0:
+            out.append(f"{plural(below, 'block')} {_SIDES[axis][0]}")
+        if above > 0:
+            out.append(f"{plural(above, 'block')} {_SIDES[axis][1]}")
+    if out:
+        raise InputError(
+            f"the build's box {_text(box[0])} .. {_text(box[1])} does not fit the project area "
+            f"{_text(low)} .. {_text(high)}: it sticks out {', '.join(out)}; nothing was written",
+            code="out_of_bounds", details={"box": [list(box[0]), list(box[1])], "area": [list(low), list(high)]},
+            hint="choose another --target, or ask the owner to enlarge the area (/ai area)")
+
+
+def _text(pos) -> str:
+    return ",".join(str(v) for v in pos)

@@ -1,0 +1,140 @@
+"""Ctrl-C and kill -9 in the middle of `mcb build FILE` (real processes): the same command completes the build,
+no position is written twice and no operation is left that the state file does not know."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from buildkit import AREA, CORPUS_DIR, file_cells, world_at
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from interrupt_kit import INTERRUPTIBLE  # noqa: E402
+
+C4 = CORPUS_DIR / "v2_nucleation_c4_ai_last_played.schem"
+TARGET = (0, 100, 0)
+BLOCKS = 3778
+
+
+@pytest.fixture
+def paced_server(tmp_path):
+    """Plans of 512 positions at 10 ms a tick: the c4 file takes 8 plans and a few seconds."""
+    from mcb.server.testing import spawn_server
+
+    server = spawn_server(tmp_path / "paced", tick_ms=10, ground="flat", region=AREA, max_plan_blocks=512)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def environment(server) -> dict:
+    return {**os.environ, "MCB_SERVER": server.url, "MCB_AGENT_TOKEN": server.agent_token,
+            "MCB_TOKEN": server.admin_token, "MCB_PLAYER_ID": "console"}
+
+
+def build(server, *extra) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "mcb", "build", str(C4), "--target", ",".join(map(str, TARGET)),
+                             "--drop-extras", "--json", *extra], env=environment(server), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, **INTERRUPTIBLE)
+
+
+def finish(server) -> dict:
+    process = build(server)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 0, err.decode()
+    return json.loads(out)
+
+
+def check_complete(server, state_file: str) -> None:
+    """The world equals the file; every position was written once; every operation is one the state knows."""
+    from mcb.client import McbClient
+
+    client = McbClient(server.url, agent_token=server.agent_token, player_id="console")
+    want = file_cells(C4, TARGET)
+    assert world_at(client, want) == want
+    record = json.loads(Path(state_file).read_text())["steps"]["build"]
+    entries = [e for e in record["plans"] if e.get("operation_id")]
+    assert sum(e["status"]["written"] for e in entries) == BLOCKS  # no position written twice
+    history = [e for e in record.get("undone_plans", []) if e.get("operation_id")]  # earlier builds and undos
+    context = client.project_context()
+    assert context.operations_total == len(entries) + len(history)  # no stray operation
+    assert all(op.status not in ("queued", "applying") for op in context.operations)
+
+
+def wait_for_operation_start(process, server, timeout=30.0) -> None:
+    from mcb.client import McbClient
+
+    client = McbClient(server.url, agent_token=server.agent_token, player_id="console")
+    deadline = time.monotonic() + timeout
+    while not client.project_context().operations_total:
+        assert time.monotonic() < deadline and process.poll() is None
+        time.sleep(0.05)
+
+
+def test_ctrl_c_stops_at_a_plan_boundary_and_the_same_command_resumes(paced_server):
+    process = build(paced_server)
+    wait_for_operation_start(process, paced_server)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err.decode()
+    assert "stopping after the plan under way" in err.decode()
+    stopped = json.loads(out)
+    assert stopped["error"]["code"] == "build_stopped" and 0 < stopped["written"] < BLOCKS
+    from mcb.client import McbClient
+
+    context = McbClient(paced_server.url, agent_token=paced_server.agent_token, player_id="console").project_context()
+    assert all(op.status == "applied" for op in context.operations)  # the plan under way was let finish
+    done = finish(paced_server)
+    assert done["result"] == "applied" and done["written"] == BLOCKS - stopped["written"]
+    check_complete(paced_server, done["state_file"])
+
+
+def test_ctrl_c_twice_cancels_the_running_operation_and_nothing_is_written_twice(paced_server):
+    process = build(paced_server)
+    wait_for_operation_start(process, paced_server)
+    process.send_signal(signal.SIGINT)
+    time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err.decode()
+    assert "cancelling the running operation" in err.decode()
+    done = finish(paced_server)
+    assert done["result"] == "applied"
+    check_complete(paced_server, done["state_file"])
+
+
+@pytest.mark.slow
+def test_kill_9_at_random_points_then_the_same_command_completes(paced_server):
+    rng = random.Random(22)
+    state_file = None
+    for _ in range(10):
+        process = build(paced_server)
+        time.sleep(rng.uniform(0.3, 2.5))
+        process.kill()
+        process.wait(timeout=10)
+        done = finish(paced_server)
+        state_file = done["state_file"]
+        check_complete(paced_server, state_file)
+        undo = subprocess.run([sys.executable, "-m", "mcb", "build", str(C4), "--target", ",".join(map(str, TARGET)),
+                               "--drop-extras", "--undo", "--json"], env=environment(paced_server),
+                              capture_output=True, timeout=120)
+        assert undo.returncode == 0, undo.stderr.decode()
+        operations = paced_server_operations(paced_server)
+        record = json.loads(Path(state_file).read_text())["steps"]["build"]
+        known = [e for e in record["undone_plans"] if e.get("operation_id")]
+        assert operations == len(known)  # builds and undos so far: every operation is in the state file
+
+
+def paced_server_operations(server) -> int:
+    from mcb.client import McbClient
+
+    return McbClient(server.url, agent_token=server.agent_token, player_id="console").project_context().operations_total

@@ -1,0 +1,46 @@
+"""`mcb build FILE` as a user meets it: what the content decides, usage errors, the text summary, undo by id."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
+C4 = CORPUS / "v2_nucleation_c4_ai_last_played.schem"
+
+
+def test_a_schematic_needs_a_target_and_schematic_options_need_a_schematic(mcb, tmp_path):
+    result = mcb("build", C4)
+    assert result.exit_code == 2 and "--target" in result.stderr
+    recipe = tmp_path / "r.json"
+    recipe.write_text(json.dumps({"version": 1, "operations": []}))
+    for flag in ("--skip-air", "--keep-existing", "--drop-extras", "--yes"):
+        result = mcb("build", recipe, flag)
+        assert result.exit_code == 2 and "schematic files" in result.stderr
+    assert mcb("build", C4, "--target", "0,80,30", "--build-id", "abc").exit_code == 2
+    assert mcb("build", C4, "--target", "0,80,30", "--mirror", "y", "--drop-extras").exit_code == 2
+    assert mcb("build", C4, "--target", "0,80,30", "--rotation", "45", "--drop-extras").exit_code == 2
+
+
+def test_build_summary_then_undo_by_build_id(mcb):
+    built = mcb("build", C4, "--target", "0,80,30", "--drop-extras")
+    assert built.exit_code == 0, built.stderr
+    assert "14 block entities of" in built.stderr and "are not built" in built.stderr
+    build_id = next(line.split()[1] for line in built.stdout.splitlines() if line.startswith("build:"))
+    assert "result:     applied" in built.stdout and "1 plan, 3,778 positions written" in built.stdout
+    assert f"mcb build --undo --build-id {build_id}" in built.stdout
+    unknown = mcb("build", "--undo", "--build-id", "000000000000")
+    assert unknown.exit_code == 1 and "no build 000000000000 is recorded" in unknown.stderr
+    undone = mcb("build", "--undo", "--build-id", build_id, "--json")
+    assert undone.exit_code == 0, undone.stderr
+    assert undone.json() == {"build_id": build_id, "undone_operations": 1, "restored": 3778,
+                             "state_file": undone.json()["state_file"]}
+    assert mcb("verify", C4, "--target", "0,80,30").exit_code == 1  # gone again
+
+
+def test_the_content_decides_not_the_name(mcb, tmp_path):
+    disguised = tmp_path / "c4.json"
+    disguised.write_bytes(C4.read_bytes())
+    result = mcb("build", disguised, "--target", "0,80,30", "--drop-extras", "--dry-run", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert result.json()["dry_run"] is True and result.json()["plans"] == 1

@@ -1,0 +1,107 @@
+"""`schem_build` and `region_export` over MCP against a real `mcb serve`: the same engine as `mcb build FILE` and
+`mcb export -o`, a long build answered `running` with the identical call as next_call, progress at most 10 a second,
+a cancelled call that stops at a plan boundary and resumes without writing anything twice."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from mcb.client import McbClient
+from mcpkit import refusal_of
+
+CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
+C4 = "v2_nucleation_c4_ai_last_played.schem"
+BLOCKS = 3778
+ARGS = {"path": C4, "target": {"x": 0, "y": 80, "z": 30}, "drop_extras": True}
+
+
+@pytest.fixture
+def paced(tmp_path):
+    """Plans of 512 positions at 40 ms a tick: the c4 file is 8 plans of about 0.7 s."""
+    from mcb.server.testing import spawn_server
+
+    server = spawn_server(tmp_path / "paced", tick_ms=40, max_plan_blocks=512)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def start(mcp_process, server, tmp_path):
+    shutil.copy(CORPUS / C4, tmp_path / C4)
+    env = {"MCB_SERVER": server.url, "MCB_AGENT_TOKEN": server.agent_token, "MCB_PLAYER_ID": "console",
+           "XDG_STATE_HOME": str(tmp_path / "state")}
+    mcp = mcp_process(env=env, cwd=tmp_path)
+    mcp.initialize()
+    return mcp
+
+
+def operations(server) -> int:
+    return McbClient(server.url, agent_token=server.agent_token, player_id="console").project_context().operations_total
+
+
+def test_dry_run_then_a_long_build_in_calls_that_go_on(mcp_process, paced, tmp_path):
+    mcp = start(mcp_process, paced, tmp_path)
+    estimate = mcp.call("schem_build", {**ARGS, "dry_run": True})["result"]
+    assert estimate["isError"] is False, estimate
+    data = estimate["structuredContent"]
+    assert data["plans"] == 8 and data["positions_to_change"] == BLOCKS and operations(paced) == 0
+    first = mcp.call("schem_build", {**ARGS, "wait_seconds": 10}, timeout=60)["result"]["structuredContent"]
+    assert first["result"] == "running", first
+    assert first["next_call"]["tool"] == "schem_build" and first["next_call"]["arguments"]["path"].endswith(C4)
+    assert 0 < first["written"] < BLOCKS
+    again = {**first["next_call"]["arguments"], "wait_seconds": 120}
+    second = mcp.call("schem_build", again, timeout=120)["result"]["structuredContent"]
+    assert second["result"] == "applied" and first["written"] + second["written"] == BLOCKS
+    assert operations(paced) == second["build_operations"] == 8
+    undo = mcp.call("schem_build", {**ARGS, "undo": True, "wait_seconds": 120}, timeout=120)["result"]
+    assert undo["structuredContent"]["undone_operations"] == 8 and undo["structuredContent"]["restored"] == BLOCKS
+
+
+def test_progress_is_at_most_ten_a_second_and_a_cancel_stops_at_a_plan_boundary(mcp_process, paced, tmp_path):
+    mcp = start(mcp_process, paced, tmp_path)
+    started = time.monotonic()
+    mcp.write({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+               "params": {"name": "schem_build", "arguments": {**ARGS, "wait_seconds": 120},
+                          "_meta": {"progressToken": "b"}}})
+    while operations(paced) < 2 and time.monotonic() - started < 30:
+        time.sleep(0.1)
+    elapsed = time.monotonic() - started
+    mcp.write({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 5}})
+    assert mcp.request("ping", id=6)["result"] == {}
+    time.sleep(1.5)  # the plan under way ends on the server; no new one starts
+    stopped_at = operations(paced)
+    time.sleep(1.5)
+    assert operations(paced) == stopped_at < 8
+    notes = [n for n in mcp.notes if n.get("method") == "notifications/progress"]
+    assert notes and len(notes) <= 10 * elapsed + 2
+    assert not [note for note in mcp.notes if note.get("id") == 5]  # a cancelled call gets no answer
+    done = mcp.call("schem_build", {**ARGS, "wait_seconds": 120}, timeout=120)["result"]["structuredContent"]
+    assert done["result"] == "applied"
+    assert done["build_operations"] == operations(paced)  # every operation is the build's own
+    verify = McbClient(paced.url, agent_token=paced.agent_token, player_id="console")
+    from mcb.building.placement import PlacementOptions, load_placement
+    from mcb.building.verify import verify_placement
+
+    placement = load_placement(tmp_path / C4, PlacementOptions(target=(0, 80, 30), drop_extras=True))
+    assert verify_placement(verify, placement).differences == 0
+
+
+def test_region_export_writes_a_file_of_any_size(mcp_process, live_server, tmp_path):
+    from mcb.schematics.formats import read_any
+
+    mcp = start(mcp_process, live_server, tmp_path)
+    result = mcp.call("region_export", {"min": {"x": -20, "y": 60, "z": -20}, "max": {"x": 19, "y": 70, "z": 19},
+                                        "output": "ground.litematic", "format": "litematic"})["result"]
+    assert result["isError"] is False, result
+    assert result["structuredContent"]["size"] == {"width": 40, "height": 11, "length": 40}
+    schem = read_any(tmp_path / "ground.litematic")
+    assert schem.size == (40, 11, 40) and "minecraft:grass_block[snowy=false]" in schem.palette
+    refused = mcp.call("region_export", {"min": {"x": 5, "y": 60, "z": 5}, "max": {"x": 4, "y": 70, "z": 5},
+                                         "output": "x.schem"})["result"]
+    assert refused["isError"]
+    assert refusal_of(refused["structuredContent"]["error"])["retry_with"]["min"] == {"x": 4, "y": 70, "z": 5}
