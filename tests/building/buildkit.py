@@ -10,15 +10,21 @@ AREA = ((-192, -64, -192), (191, 255, 191))
 
 
 def read_world(client, low, high) -> dict:
-    """Every state in ``low .. high`` read with plain ``region_inspect`` calls: {(x, y, z): state}."""
+    """Every state in ``low .. high`` read with plain ``region_inspect`` calls: {(x, y, z): state}. A 16³ box
+    whose summary names one state holds it everywhere; only the others are read block by block."""
     cells = {}
     for y in range(low[1], high[1] + 1, 16):
         for z in range(low[2], high[2] + 1, 16):
             for x in range(low[0], high[0] + 1, 16):
                 top = (min(x + 15, high[0]), min(y + 15, high[1]), min(z + 15, high[2]))
-                answer = client.call("region_inspect", {"min": {"x": x, "y": y, "z": z},
-                                                        "max": {"x": top[0], "y": top[1], "z": top[2]},
-                                                        "detail": "blocks"})
+                box = {"min": {"x": x, "y": y, "z": z}, "max": {"x": top[0], "y": top[1], "z": top[2]}}
+                palette = client.call("region_inspect", box)["palette"]
+                if len(palette) == 1:  # one state in the whole box (the protocol's counts say so): no need to list
+                    (state,) = palette
+                    cells.update(((i, j, k), state) for j in range(y, top[1] + 1) for k in range(z, top[2] + 1)
+                                 for i in range(x, top[0] + 1))
+                    continue
+                answer = client.call("region_inspect", {**box, "detail": "blocks"})
                 for block in answer["blocks"]:
                     pos = block["pos"]
                     cells[(pos["x"], pos["y"], pos["z"])] = block["state"]

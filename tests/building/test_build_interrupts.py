@@ -41,33 +41,35 @@ def environment(server) -> dict:
             "MCB_TOKEN": server.admin_token, "MCB_PLAYER_ID": "console"}
 
 
-def build(server, *extra) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "mcb", "build", str(C4), "--target", ",".join(map(str, TARGET)),
+def build(server, *extra, target=TARGET) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "mcb", "build", str(C4), "--target", ",".join(map(str, target)),
                              "--drop-extras", "--json", *extra], env=environment(server), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, **INTERRUPTIBLE)
 
 
-def finish(server) -> dict:
-    process = build(server)
+def finish(server, target=TARGET) -> dict:
+    process = build(server, target=target)
     out, err = process.communicate(timeout=120)
     assert process.returncode == 0, err.decode()
     return json.loads(out)
 
 
-def check_complete(server, state_file: str) -> None:
-    """The world equals the file; every position was written once; every operation is one the state knows."""
+def check_complete(server, state_file: str, target=TARGET, earlier: int = 0) -> int:
+    """The world equals the file; every position was written once; every operation is one this state (or, by
+    ``earlier``, the states of builds before it) knows. Returns how many operations this state knows."""
     from mcb.client import McbClient
 
     client = McbClient(server.url, agent_token=server.agent_token, player_id="console")
-    want = file_cells(C4, TARGET)
+    want = file_cells(C4, target)
     assert world_at(client, want) == want
     record = json.loads(Path(state_file).read_text())["steps"]["build"]
     entries = [e for e in record["plans"] if e.get("operation_id")]
     assert sum(e["status"]["written"] for e in entries) == BLOCKS  # no position written twice
     history = [e for e in record.get("undone_plans", []) if e.get("operation_id")]  # earlier builds and undos
     context = client.project_context()
-    assert context.operations_total == len(entries) + len(history)  # no stray operation
+    assert context.operations_total == earlier + len(entries) + len(history)  # no stray operation
     assert all(op.status not in ("queued", "applying") for op in context.operations)
+    return len(entries) + len(history)
 
 
 def wait_for_operation_start(process, server, timeout=30.0) -> None:
@@ -114,27 +116,15 @@ def test_ctrl_c_twice_cancels_the_running_operation_and_nothing_is_written_twice
 
 @pytest.mark.slow
 def test_kill_9_at_random_points_then_the_same_command_completes(paced_server):
+    """Ten builds of the same file at ten places, each killed at a random point and then run again to the end."""
     rng = random.Random(22)
-    state_file = None
-    for _ in range(10):
-        process = build(paced_server)
+    targets = [(x, 100, z) for x in (-150, -90, -30, 30, 90) for z in (-100, 100)]  # ten disjoint copies in AREA
+    known = 0
+    for target in targets:
+        process = build(paced_server, target=target)
         time.sleep(rng.uniform(0.3, 2.5))
         process.kill()
         process.wait(timeout=10)
-        done = finish(paced_server)
-        state_file = done["state_file"]
-        check_complete(paced_server, state_file)
-        undo = subprocess.run([sys.executable, "-m", "mcb", "build", str(C4), "--target", ",".join(map(str, TARGET)),
-                               "--drop-extras", "--undo", "--json"], env=environment(paced_server),
-                              capture_output=True, timeout=120)
-        assert undo.returncode == 0, undo.stderr.decode()
-        operations = paced_server_operations(paced_server)
-        record = json.loads(Path(state_file).read_text())["steps"]["build"]
-        known = [e for e in record["undone_plans"] if e.get("operation_id")]
-        assert operations == len(known)  # builds and undos so far: every operation is in the state file
+        done = finish(paced_server, target=target)
+        known += check_complete(paced_server, done["state_file"], target=target, earlier=known)
 
-
-def paced_server_operations(server) -> int:
-    from mcb.client import McbClient
-
-    return McbClient(server.url, agent_token=server.agent_token, player_id="console").project_context().operations_total

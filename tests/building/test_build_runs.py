@@ -129,9 +129,13 @@ SMALL, LARGE = _corpus(True), [p for p in _corpus(False) if p not in (TEXAS, HOU
 @pytest.mark.parametrize("path", SMALL + [pytest.param(p, marks=pytest.mark.slow) for p in LARGE],
                          ids=[p.name for p in SMALL + LARGE])
 def test_every_corpus_file_builds_and_reads_back_equal(wide_mcb, wide_client, path):
-    result = wide_mcb("build", path, "--target", "0,40,0", "--drop-extras", "--json")
+    # The small files go into the ground (y 40, the flat ground's top is 63), so their air is built too; the large
+    # ones stand on it, where their air is the world's already: the same cell-for-cell check, a third of the writes.
+    target = (0, 40, 0) if path in SMALL else (0, 64, 0)
+    where = ",".join(map(str, target))
+    result = wide_mcb("build", path, "--target", where, "--drop-extras", "--json")
     assert result.exit_code == 0, result.stderr
-    want = file_cells(path, (0, 40, 0))
+    want = file_cells(path, target)
     assert world_at(wide_client, want) == want
-    verify = wide_mcb("verify", path, "--target", "0,40,0", "--json")
+    verify = wide_mcb("verify", path, "--target", where, "--json")
     assert verify.exit_code == 0 and verify.json()["files"][0]["facts"]["differences"] == 0

@@ -270,7 +270,7 @@ class RpcHttpServer:
 
     def _dispatch(self, body: bytes, is_admin: bool):
         try:
-            envelope = json.loads(body.decode("utf-8"), parse_float=LiteralFloat, parse_int=_parse_int)
+            envelope = _loads(body.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as error:
             raise RpcError("invalid_request", f"Malformed JSON: {error}") from None
         except RecursionError:
@@ -292,6 +292,19 @@ class RpcHttpServer:
         if not isinstance(params, dict):
             raise RpcError("invalid_request", "params must be a JSON object")
         return dispatch(self.state, method, params, is_admin=is_admin)
+
+
+def _loads(text: str):
+    """The request's JSON as the plugin's Gson reads it. A text with no ``-0`` in it and no integer too long for
+    Python's int conversion means the same with the C parser's own ints, which are several times faster for the
+    thousands of coordinates of a build request than a Python call per integer; anything else (malformed text too,
+    for its message) goes through :func:`_parse_int`."""
+    if "-0" not in text:
+        try:
+            return json.loads(text, parse_float=LiteralFloat)
+        except ValueError:
+            pass
+    return json.loads(text, parse_float=LiteralFloat, parse_int=_parse_int)
 
 
 def _parse_int(text: str):
