@@ -16,7 +16,7 @@ demo: $(STAMP)
 	PATH="$(abspath $(BIN)):$$PATH" bash scripts/demo.sh
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist worksteal
 
 # Start-up is measured in a second venv holding only what `pip install mcb` brings, as users have it.
 USER_VENV := .venv-user
