@@ -4,6 +4,7 @@ a cancelled call that stops at a plan boundary and resumes without writing anyth
 
 from __future__ import annotations
 
+import re
 import shutil
 import time
 from pathlib import Path
@@ -80,8 +81,15 @@ def test_progress_is_at_most_ten_a_second_and_a_cancel_stops_at_a_plan_boundary(
     notes = [n for n in mcp.notes if n.get("method") == "notifications/progress"]
     assert notes and len(notes) <= 10 * elapsed + 2
     assert not [note for note in mcp.notes if note.get("id") == 5]  # a cancelled call gets no answer
-    done = mcp.call("schem_build", {**ARGS, "wait_seconds": 120}, timeout=120)["result"]["structuredContent"]
+    mcp.notes.clear()
+    done = mcp.request("tools/call", {"name": "schem_build", "arguments": {**ARGS, "wait_seconds": 120},
+                                      "_meta": {"progressToken": "r"}}, timeout=120)["result"]["structuredContent"]
     assert done["result"] == "applied"
+    counters = [re.search(r"([\d,]+) of ([\d,]+) positions written", note["params"]["message"])
+                for note in mcp.notes if note.get("method") == "notifications/progress"]
+    counted = [(int(m[1].replace(",", "")), int(m[2].replace(",", ""))) for m in counters if m]
+    assert counted and all(written <= total for written, total in counted), counted  # the resumed plan counts too
+    assert counted[-1] == (done["written"], done["written"])
     assert done["build_operations"] == operations(paced)  # every operation is the build's own
     verify = McbClient(paced.url, agent_token=paced.agent_token, player_id="console")
     from mcb.building.placement import PlacementOptions, load_placement
