@@ -113,3 +113,14 @@ def test_region_export_writes_a_file_of_any_size(mcp_process, live_server, tmp_p
                                          "output": "x.schem"})["result"]
     assert refused["isError"]
     assert refusal_of(refused["structuredContent"]["error"])["retry_with"]["min"] == {"x": 4, "y": 70, "z": 5}
+
+
+def test_a_file_with_block_entities_is_refused_with_the_call_that_builds_it(mcp_process, live_server, tmp_path):
+    mcp = start(mcp_process, live_server, tmp_path)
+    args = {key: value for key, value in ARGS.items() if key != "drop_extras"}
+    refused = mcp.call("schem_build", {**args, "dry_run": True})["result"]
+    assert refused["isError"] and "block entit" in refused["structuredContent"]["error"]["message"]
+    retry = refusal_of(refused["structuredContent"]["error"])["retry_with"]
+    assert retry == {"drop_extras": True}
+    estimate = mcp.call("schem_build", {**args, "dry_run": True, **retry})["result"]
+    assert estimate["isError"] is False and estimate["structuredContent"]["positions_to_change"] == BLOCKS

@@ -180,7 +180,10 @@ def _refusal(error, ctx: Context, args, field: str = "path") -> Refusal:
 
     ctx.check_cancelled()  # a cancelled call answers nothing
     if isinstance(error, (InputError, OSError)):
-        return refusal_from(error, field)
+        refusal = refusal_from(error, field)
+        if getattr(error, "code", None) == "schematic_extras":  # the same call, building the block states alone
+            refusal.retry_with = {"drop_extras": True}
+        return refusal
     return refusal_for(error, "schem_build" if field == "path" else "region_export",
                        args.model_dump(mode="json", exclude_none=True),
                        server=getattr(ctx, "server", None))
