@@ -124,3 +124,16 @@ def test_a_file_with_block_entities_is_refused_with_the_call_that_builds_it(mcp_
     assert retry == {"drop_extras": True}
     estimate = mcp.call("schem_build", {**args, "dry_run": True, **retry})["result"]
     assert estimate["isError"] is False and estimate["structuredContent"]["positions_to_change"] == BLOCKS
+
+
+def test_a_build_outside_the_project_area_names_target_and_the_target_that_fits(mcp_process, live_server, tmp_path):
+    mcp = start(mcp_process, live_server, tmp_path)
+    area = McbClient(live_server.url, agent_token=live_server.agent_token, player_id="console").project_context().region
+    far = {**ARGS, "dry_run": True, "target": {"x": area.max.x, "y": 80, "z": 30}}
+    refused = mcp.call("schem_build", far)["result"]
+    assert refused["isError"] and "does not fit the project area" in refused["structuredContent"]["error"]["message"]
+    error = refusal_of(refused["structuredContent"]["error"])
+    assert error["field"] == "target" and error["retry_with"]["target"]["x"] < area.max.x
+    assert {key: error["retry_with"]["target"][key] for key in "yz"} == {"y": 80, "z": 30}
+    estimate = mcp.call("schem_build", {**far, **error["retry_with"]})["result"]
+    assert estimate["isError"] is False, estimate
