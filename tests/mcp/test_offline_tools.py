@@ -128,7 +128,15 @@ def test_validate_stops_between_files_when_cancelled(tmp_path):
 def test_a_missing_input_is_refused_with_its_field(tmp_path):
     error = refused("schem_validate", {"paths": [str(HOUSE), str(tmp_path / "nope")]})
     assert error["code"] == "not_found" and error["field"] == "paths" and error["pointer"] == "/paths/1"
-    assert refused("schem_info", {"path": str(tmp_path / "x.schem")})["field"] == "path"
+    missing = refused("schem_info", {"path": str(tmp_path / "x.schem")})
+    assert missing["field"] == "path" and missing["remedy"] == "give an existing file"  # not "or folder": one file
+    assert refused("schem_validate", {"paths": [str(tmp_path / "nope")]})["remedy"] == "give an existing file or folder"
+
+
+def test_a_folder_given_to_a_one_file_tool_says_which_tools_walk_folders(tmp_path):
+    error = refused("schem_info", {"path": str(tmp_path)})
+    assert error["code"] == "invalid_argument" and error["field"] == "path"
+    assert "is a folder" in error["message"] and "schem_validate" in error["remedy"]
 
 
 def test_info_pages_the_palette_and_matches_the_cli(cli):
@@ -241,6 +249,10 @@ def test_convert_to_v2_that_would_lose_data_is_refused_with_the_losses(tmp_path)
                                       "output": str(tmp_path / "o.schem")})
     assert error["code"] == "invalid_input" and error["rule"] == "schem.convert.lossy" and error["losses"]
     assert "drop" in error["remedy"] and not (tmp_path / "o.schem").exists()
+    assert error["retry_with"] == {"drop_extras": True} and "sponge3" in error["lossless_formats"]
+    retried = call("schem_convert", {"path": str(CORPUS / "v3_nucleation_workshop_entity.schem"),
+                                     "output": str(tmp_path / "o.schem"), **error["retry_with"]}, RecordingContext())
+    assert (tmp_path / "o.schem").exists() and retried.data["format"]
 
 
 def test_render_returns_a_png_image_and_writes_nothing(tmp_path):

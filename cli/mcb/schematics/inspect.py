@@ -192,7 +192,7 @@ def convert_schematic(source: str | os.PathLike, output: str | os.PathLike, *, f
         keep = f"keep everything with --to {' or '.join(keeping)}, or " if keeping else ""
         raise InputError(f"conversion to {LABELS[fmt]} would lose data: " + "; ".join(losses),
                          hint=f"{keep}drop it on purpose with --drop-extras",
-                         code="schem.convert.lossy", details={"losses": losses})
+                         code="schem.convert.lossy", details={"losses": losses, "lossless_formats": keeping})
     if losses:
         _drop_extras(schem, fmt)
     notes = [loss["detail"] for loss in format_losses(schem, fmt) if not loss["data"]]

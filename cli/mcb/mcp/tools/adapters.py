@@ -84,7 +84,7 @@ def refusal_from(error: Exception, field: str | None = None, usage_field: str | 
         given = details.get("property") or details.get("block") or details.get("version")
         suggestions = {str(given): suggestions[0]} if suggestions and given else None
         data: dict[str, Any] = {"rule": error.code} if error.code != error.kind else {}
-        for key in ("pointer", "position", "losses", "known", "release", "server"):
+        for key in ("pointer", "position", "losses", "lossless_formats", "known", "release", "server"):
             if key in details:
                 data[key] = details[key]
         usage = isinstance(error, UsageError)
@@ -138,9 +138,13 @@ def existing_input(value: Path, field: str, index: int | None = None) -> Path:
         refusal = refusal_from(error, field)
         refusal.data.update(where)
         raise refusal from None
-    if not found:
-        raise Refusal("not_found", f"{field}: {value} does not exist", remedy="give an existing file or folder",
+    if not found:  # a list of paths may name folders (the walks); a single path is one file
+        raise Refusal("not_found", f"{field}: {value} does not exist",
+                      remedy="give an existing file" + (" or folder" if index is not None else ""),
                       field=field, data=where)
+    if index is None and path.is_dir():
+        raise Refusal("invalid_argument", f"{field}: {value} is a folder; this tool reads one file",
+                      remedy="give one file (schem_validate and recipe_lint walk folders)", field=field)
     return path
 
 

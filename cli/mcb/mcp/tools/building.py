@@ -211,9 +211,10 @@ BUILD_ACTIONS: list[Action] = [
            description=f"{SUMMARIES['schem_build']} Reads the world tile by tile and plans only what differs, in as "
                        "few plans as the server allows. dry_run estimates first; a long build answers result "
                        "running after wait_seconds with next_call, the identical call, which goes on; undo reverts it "
-                       "as one."),
+                       "as one. Next: region_export or camera_capture to check the result."),
     Action(name="region_export", title="Export region to a file", group="rpc", input_model=RegionExportArgs,
            hints=EXPORT_HINTS, run=run_region_export, deadline_s=MAX_BUILD_WAIT,
            description=f"{SUMMARIES['region_export']} Block entities keep their states only (their data cannot be "
-                       "read over the protocol); schematic_export is the server's own, small export."),
+                       "read over the protocol); schematic_export is the server's own, small export. Next: schem_info "
+                       "or schem_render on the file, schem_build to place it elsewhere."),
 ]

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from mcb.blocks.transform import MIRROR_AXES, ROTATIONS, RULE_SETS
-from mcb.mcp.actions import Context, Image, Outcome
+from mcb.mcp.actions import Context, Image, Outcome, Refusal
 from mcb.mcp.tools.adapters import (Arguments, Excludes, FileProgress, FilesLimit, FilesOffset, Globs, McVersion,
                                     Offset, Path_, existing_input, new_output, page, refusal_from, refusing,
                                     report_page)
@@ -148,9 +148,14 @@ def schem_convert(args: ConvertArgs, ctx: Context) -> Outcome:
     ctx.progress(0, 1, "converting")
     from mcb.schematics.inspect import convert_schematic
 
-    with refusing("path", usage_field="mc_version"):
-        result = convert_schematic(source, target, fmt=parse_format(args.format), drop_extras=args.drop_extras,
-                                   mc_version=args.mc_version, replace_unknown=args.replace_unknown)
+    try:
+        with refusing("path", usage_field="mc_version"):
+            result = convert_schematic(source, target, fmt=parse_format(args.format), drop_extras=args.drop_extras,
+                                       mc_version=args.mc_version, replace_unknown=args.replace_unknown)
+    except Refusal as refusal:
+        if refusal.data.get("rule") == "schem.convert.lossy":  # the same call, dropping what cannot be held
+            refusal.retry_with = {"drop_extras": True}  # (data.lossless_formats: the formats that keep it all)
+        raise
     ctx.check_cancelled()
     ctx.progress(1, 1, "written")
     return Outcome(result)
