@@ -44,3 +44,22 @@ def test_the_content_decides_not_the_name(mcb, tmp_path):
     result = mcb("build", disguised, "--target", "0,80,30", "--drop-extras", "--dry-run", "--json")
     assert result.exit_code == 0, result.stderr
     assert result.json()["dry_run"] is True and result.json()["plans"] == 1
+
+
+def test_a_broken_or_missing_schematic_is_named_with_a_next_step(mcb, tmp_path):
+    # Before: `mcb build cut.schem` and `mcb verify cut.schem` said only "error: gzip stream is truncated" (which
+    # file? what now?), and a missing `x.schem` was "recipe x.schem does not exist".
+    files = tmp_path / "files"
+    files.mkdir()
+    cut = files / "cut.schem"
+    cut.write_bytes(C4.read_bytes()[:150])
+    for command in ("build", "verify"):
+        result = mcb(command, cut, "--target", "0,80,30", "--drop-extras" if command == "build" else "--skip-air")
+        assert result.exit_code == 1 and "Traceback" not in result.stderr
+        assert result.stderr.splitlines() == [
+            f"error: {cut}: gzip stream is truncated",
+            "hint: a schematic is an NBT file (usually gzip-compressed), e.g. a Sponge .schem from WorldEdit"]
+    missing = mcb("build", files / "gone.schem", "--target", "0,80,30")
+    assert missing.exit_code == 1
+    assert missing.stderr.splitlines() == [f"error: {files / 'gone.schem'}: no such file", "hint: check the path"]
+    assert [p.name for p in files.iterdir()] == ["cut.schem"]  # nothing written

@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
@@ -111,10 +110,11 @@ def load_placement(path: str | os.PathLike, options: PlacementOptions, registry=
     from mcb.schematics.upgrade import check_replacement, upgrade_schematic
 
     check_replacement(options.replace_unknown)
-    data = Path(path).read_bytes()
     # A build places block states only: the contents of block entities and entities are walked (and checked) but
-    # not kept, except in legacy files, whose 1.12 block entities still carry parts of block states.
-    document = load_document(data, fast=True)
+    # not kept, except in legacy files, whose 1.12 block entities still carry parts of block states. Read from the
+    # path, so an unreadable or malformed file is named in the error, with what a schematic is.
+    document = load_document(path, fast=True)
+    data = document.data
     if document.kind == "mcedit":
         document = load_document(data)
     schem = from_document(document)
