@@ -4,6 +4,7 @@ a cancelled call that stops at a plan boundary and resumes without writing anyth
 
 from __future__ import annotations
 
+import re
 import shutil
 import time
 from pathlib import Path
@@ -80,8 +81,15 @@ def test_progress_is_at_most_ten_a_second_and_a_cancel_stops_at_a_plan_boundary(
     notes = [n for n in mcp.notes if n.get("method") == "notifications/progress"]
     assert notes and len(notes) <= 10 * elapsed + 2
     assert not [note for note in mcp.notes if note.get("id") == 5]  # a cancelled call gets no answer
-    done = mcp.call("schem_build", {**ARGS, "wait_seconds": 120}, timeout=120)["result"]["structuredContent"]
+    mcp.notes.clear()
+    done = mcp.request("tools/call", {"name": "schem_build", "arguments": {**ARGS, "wait_seconds": 120},
+                                      "_meta": {"progressToken": "r"}}, timeout=120)["result"]["structuredContent"]
     assert done["result"] == "applied"
+    counters = [re.search(r"([\d,]+) of ([\d,]+) positions written", note["params"]["message"])
+                for note in mcp.notes if note.get("method") == "notifications/progress"]
+    counted = [(int(m[1].replace(",", "")), int(m[2].replace(",", ""))) for m in counters if m]
+    assert counted and all(written <= total for written, total in counted), counted  # the resumed plan counts too
+    assert counted[-1] == (done["written"], done["written"])
     assert done["build_operations"] == operations(paced)  # every operation is the build's own
     verify = McbClient(paced.url, agent_token=paced.agent_token, player_id="console")
     from mcb.building.placement import PlacementOptions, load_placement
@@ -105,3 +113,27 @@ def test_region_export_writes_a_file_of_any_size(mcp_process, live_server, tmp_p
                                          "output": "x.schem"})["result"]
     assert refused["isError"]
     assert refusal_of(refused["structuredContent"]["error"])["retry_with"]["min"] == {"x": 4, "y": 70, "z": 5}
+
+
+def test_a_file_with_block_entities_is_refused_with_the_call_that_builds_it(mcp_process, live_server, tmp_path):
+    mcp = start(mcp_process, live_server, tmp_path)
+    args = {key: value for key, value in ARGS.items() if key != "drop_extras"}
+    refused = mcp.call("schem_build", {**args, "dry_run": True})["result"]
+    assert refused["isError"] and "block entit" in refused["structuredContent"]["error"]["message"]
+    retry = refusal_of(refused["structuredContent"]["error"])["retry_with"]
+    assert retry == {"drop_extras": True}
+    estimate = mcp.call("schem_build", {**args, "dry_run": True, **retry})["result"]
+    assert estimate["isError"] is False and estimate["structuredContent"]["positions_to_change"] == BLOCKS
+
+
+def test_a_build_outside_the_project_area_names_target_and_the_target_that_fits(mcp_process, live_server, tmp_path):
+    mcp = start(mcp_process, live_server, tmp_path)
+    area = McbClient(live_server.url, agent_token=live_server.agent_token, player_id="console").project_context().region
+    far = {**ARGS, "dry_run": True, "target": {"x": area.max.x, "y": 80, "z": 30}}
+    refused = mcp.call("schem_build", far)["result"]
+    assert refused["isError"] and "does not fit the project area" in refused["structuredContent"]["error"]["message"]
+    error = refusal_of(refused["structuredContent"]["error"])
+    assert error["field"] == "target" and error["retry_with"]["target"]["x"] < area.max.x
+    assert {key: error["retry_with"]["target"][key] for key in "yz"} == {"y": 80, "z": 30}
+    estimate = mcp.call("schem_build", {**far, **error["retry_with"]})["result"]
+    assert estimate["isError"] is False, estimate

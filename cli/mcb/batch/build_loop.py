@@ -56,6 +56,7 @@ class BuildLoop:
 
     # -- the loop ---------------------------------------------------------------------------------------------------
     def run(self) -> BuildOutcome:
+        self.planner.rewind(tuple(self.log.record.get("cursor") or (0, 0)))  # so a bar counts from there
         self.settle()
         self.planner.rewind(tuple(self.log.record.get("cursor") or (0, 0)))
         completed = False
@@ -138,6 +139,7 @@ class BuildLoop:
                                              interval=self.interval, on_status=show, on_event=self._event):
             self.outcome.plans += 1
             self.outcome.written += final.written
+            self.done_positions += entry.get("positions", 0)  # its writes are counted, so are its positions
             self.outcome.operations.append(final.operation_id)
             if final.status == "applied" and entry.get("end"):
                 self.log.set(cursor=entry["end"])
