@@ -65,7 +65,7 @@ def regular_file_size(path: Path) -> int:
     try:
         info = path.stat()
     except FileNotFoundError:
-        raise InputError(f"{path}: no such file", code="file.missing") from None
+        raise InputError(f"{path}: no such file", code="file.missing", hint="check the path") from None
     except PermissionError:
         raise InputError(f"{path}: permission denied", code="file.unreadable") from None
     except OSError as error:

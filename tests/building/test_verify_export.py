@@ -78,3 +78,21 @@ def test_export_of_a_128x18x128_region_round_trips(wide_mcb, wide_client, tmp_pa
     before = wide_client.project_context().operations_total
     assert wide_mcb("export", "--min", "5,64,5", "--max", "4,64,5", "-o", tmp_path / "x.schem").exit_code == 2
     assert wide_client.project_context().operations_total == before
+
+
+def test_export_writes_the_format_its_file_name_says(wide_mcb, tmp_path):
+    # Before: `mcb export ... -o tower.litematic` (no --format) wrote a Sponge v2 file named .litematic, which
+    # Litematica cannot open; `schem convert -o tower.litematic` already went by the name.
+    for name, fmt, shown in (("t.litematic", "litematic", "Litematica"), ("t.nbt", "structure", "structure .nbt"),
+                             ("t.schem", "sponge2", "Sponge v2")):
+        result = wide_mcb("export", "--min", "0,60,0", "--max", "3,63,3", "-o", tmp_path / name)
+        assert result.exit_code == 0, result.stderr
+        assert f"format:         {fmt}" in result.stdout
+        assert f"format:         {shown}" in wide_mcb("schem", "info", tmp_path / name).stdout
+    chosen = wide_mcb("export", "--min", "0,60,0", "--max", "3,63,3", "-o", tmp_path / "u.litematic", "-f", "sponge3")
+    assert chosen.exit_code == 0 and "format:         sponge3" in chosen.stdout
+    legacy = wide_mcb("export", "--min", "0,60,0", "--max", "3,63,3", "-o", tmp_path / "old.schematic")
+    assert legacy.exit_code == 2 and legacy.stderr.splitlines() == [
+        "error: mcb does not write legacy .schematic files (Minecraft 1.12 and older)",
+        "hint: write .schem (Sponge), .litematic or .nbt (structure), or choose with --format"]
+    assert not (tmp_path / "old.schematic").exists()

@@ -44,3 +44,40 @@ def test_the_content_decides_not_the_name(mcb, tmp_path):
     result = mcb("build", disguised, "--target", "0,80,30", "--drop-extras", "--dry-run", "--json")
     assert result.exit_code == 0, result.stderr
     assert result.json()["dry_run"] is True and result.json()["plans"] == 1
+
+
+def test_a_broken_or_missing_schematic_is_named_with_a_next_step(mcb, tmp_path):
+    # Before: `mcb build cut.schem` and `mcb verify cut.schem` said only "error: gzip stream is truncated" (which
+    # file? what now?), and a missing `x.schem` was "recipe x.schem does not exist".
+    files = tmp_path / "files"
+    files.mkdir()
+    cut = files / "cut.schem"
+    cut.write_bytes(C4.read_bytes()[:150])
+    for command in ("build", "verify"):
+        result = mcb(command, cut, "--target", "0,80,30", "--drop-extras" if command == "build" else "--skip-air")
+        assert result.exit_code == 1 and "Traceback" not in result.stderr
+        assert result.stderr.splitlines() == [
+            f"error: {cut}: gzip stream is truncated",
+            "hint: a schematic is an NBT file (usually gzip-compressed), e.g. a Sponge .schem from WorldEdit"]
+    missing = mcb("build", files / "gone.schem", "--target", "0,80,30")
+    assert missing.exit_code == 1
+    assert missing.stderr.splitlines() == [f"error: {files / 'gone.schem'}: no such file", "hint: check the path"]
+    assert [p.name for p in files.iterdir()] == ["cut.schem"]  # nothing written
+
+
+def test_a_turned_build_of_a_file_with_a_mods_properties_builds_what_schem_rotate_writes(mcb, tmp_path):
+    # Before: the green cottage's birch fences carry a mod's north_east..south_west; `mcb build F --rotation 90`
+    # (and --mirror) stopped with "minecraft:birch_fence has no property 'north_east'" while `schem rotate` and
+    # the unturned build drop those properties. Now the build upgrades first and turns after, as `schem rotate`.
+    cottage = CORPUS / "v2_schematic4j_green-cottage.schem"
+    turned = tmp_path / "c90.schem"
+    assert mcb("schem", "rotate", cottage, "--degrees", "90", "-o", turned).exit_code == 0
+    for flags in (("--rotation", "90"), ("--mirror", "x"), ("--rotation", "180", "--mirror", "z")):
+        result = mcb("build", cottage, "--target", "0,90,30", *flags, "--drop-extras", "--dry-run", "--json")
+        assert result.exit_code == 0, result.stderr
+        assert result.json()["positions_to_change"] == 627
+    built = mcb("build", cottage, "--target", "0,90,30", "--rotation", "90", "--drop-extras")
+    assert built.exit_code == 0, built.stderr
+    assert "dropped minecraft:birch_fence's properties north_east" in built.stderr
+    again = mcb("build", turned, "--target", "0,90,30", "--drop-extras", "--dry-run", "--json")
+    assert again.json()["positions_to_change"] == 0  # the same blocks, the same states

@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
@@ -111,24 +110,27 @@ def load_placement(path: str | os.PathLike, options: PlacementOptions, registry=
     from mcb.schematics.upgrade import check_replacement, upgrade_schematic
 
     check_replacement(options.replace_unknown)
-    data = Path(path).read_bytes()
     # A build places block states only: the contents of block entities and entities are walked (and checked) but
-    # not kept, except in legacy files, whose 1.12 block entities still carry parts of block states.
-    document = load_document(data, fast=True)
+    # not kept, except in legacy files, whose 1.12 block entities still carry parts of block states. Read from the
+    # path, so an unreadable or malformed file is named in the error, with what a schematic is.
+    document = load_document(path, fast=True)
+    data = document.data
     if document.kind == "mcedit":
         document = load_document(data)
     schem = from_document(document)
     dropped = _check_extras(schem, str(path), options.drop_extras)
-    if options.mirror:
-        schem = mirror_schematic(schem, options.mirror)
-    if options.rotation:
-        schem = rotate_schematic(schem, options.rotation)
     registry = registry if registry is not None else load_registry(None)
     try:
         schem, report = upgrade_schematic(schem, registry, replace_unknown=options.replace_unknown, canonical=True)
     except InputError as error:
         error.message = f"{shown(path)}: {error.message}"
         raise
+    # Turned after the upgrade, as `schem mirror`/`schem rotate` do: the states are then ones the registry knows
+    # (a mod's `north_east` on a fence is dropped first, not refused by the turn).
+    if options.mirror:
+        schem = mirror_schematic(schem, options.mirror, registry=registry)
+    if options.rotation:
+        schem = rotate_schematic(schem, options.rotation, registry=registry)
     states = list(schem.palette)
     air = np.array([s in AIR_STATES for s in states], dtype=bool)
     placed = ~air if options.skip_air else np.ones(len(states), dtype=bool)

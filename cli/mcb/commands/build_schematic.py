@@ -4,6 +4,7 @@ engine is :mod:`mcb.batch.schematic` on the batch machinery)."""
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import sys
 
@@ -11,16 +12,19 @@ from mcb.commands.rpc_support import open_client
 from mcb.errors import InputError, UsageError
 from mcb.wording import duration, plural, shown
 
+SCHEMATIC_SUFFIXES = (".schem", ".litematic", ".nbt", ".schematic")
+
 
 def is_schematic_file(source: str) -> bool:
-    """A schematic is NBT (gzip or raw compound); a recipe is JSON. The content decides, never the name."""
+    """A schematic is NBT (gzip or raw compound); a recipe is JSON. The content decides; only a file that cannot
+    be read is told by its name, so that `x.schem` missing is not reported as a missing recipe."""
     if source == "-":
         return False
     try:
         with open(source, "rb") as handle:
             head = handle.read(2)
-    except OSError:
-        return False  # the recipe path reports the unreadable file
+    except OSError:  # the schematic or the recipe path reports the unreadable file
+        return os.path.splitext(source)[1].lower() in SCHEMATIC_SUFFIXES
     # gzip, or an uncompressed root compound (tag 10, then a name length whose high byte is 0): JSON has no NUL
     return head in (b"\x1f\x8b", b"\x0a\x00")
 

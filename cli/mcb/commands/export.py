@@ -11,8 +11,7 @@ import typer
 from mcb.commands.rpc_support import EXIT_CODES_HELP, check_output, json_terminal, open_client, parse_position
 from mcb.errors import UsageError
 from mcb.options import JsonOpt, summarised
-
-FORMATS = ("sponge2", "sponge3", "litematic", "structure")
+from mcb.schematics.outputs import FORMATS
 
 
 def _complete_format(incomplete: str) -> list[str]:
@@ -27,7 +26,7 @@ def export(
     max_: Annotated[str | None, typer.Option("--max", metavar="X,Y,Z", help="Highest corner x,y,z.")] = None,
     origin: Annotated[str | None, typer.Option("--origin", metavar="X,Y,Z", help="Anchor x,y,z (default: --min).")] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write a local file instead of a library asset (any size).")] = None,
-    format_: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", autocompletion=_complete_format, help="With -o: sponge2, sponge3, litematic or structure.")] = "sponge2",
+    format_: Annotated[str | None, typer.Option("--format", "-f", metavar="FORMAT", autocompletion=_complete_format, help="With -o: sponge2, sponge3, litematic or structure (default: -o's extension, .litematic or .nbt, else sponge2).")] = None,
     json_: JsonOpt = False,
 ) -> None:
     """With -o FILE the box may be any size: mcb reads it tile by tile (`region_inspect`, summary first) and
@@ -40,8 +39,7 @@ def export(
 
         mcb export --min -64,64,-64 --max 63,81,63 -o house.schem
 
-        mcb export --min 0,64,0 --max 40,90,40 -o tower.litematic \\
-            --format litematic
+        mcb export --min 0,64,0 --max 40,90,40 -o tower.litematic
 
         mcb export "gate house" --min 0,64,0 --max 8,72,8
     """
@@ -63,10 +61,14 @@ def export(
             ("bytes", asset.size_bytes),
         ]))
         return
-    if format_ not in FORMATS:
+    if format_ is not None and format_ not in FORMATS:
         raise UsageError(f"unknown --format {format_!r}", hint="choose one of: " + ", ".join(FORMATS))
     check_output(output)
-    _export_file(ctx, term, name, low, high, anchor, output, format_)
+    from mcb.schematics.outputs import output_format
+
+    # as `schem convert -o` does: a file named .litematic or .nbt is written in that format unless --format says
+    fmt = output_format(format_, output, None, default="sponge2", option="--format")
+    _export_file(ctx, term, name, low, high, anchor, output, fmt)
 
 
 def _export_file(ctx, term, name, low, high, anchor, output: Path, fmt: str) -> None:

@@ -113,7 +113,7 @@ def read_source(source: str | os.PathLike | bytes, limits: ReadLimits) -> tuple[
                            pointer="/")
         return data, str(path)
     except FileNotFoundError:  # gone since the stat
-        raise InputError(f"{path}: no such file", code="file.missing") from None
+        raise InputError(f"{path}: no such file", code="file.missing", hint="check the path") from None
     except PermissionError:
         raise InputError(f"{path}: permission denied", code="file.unreadable") from None
     except OSError as error:

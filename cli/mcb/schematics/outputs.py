@@ -34,15 +34,17 @@ def parse_format(value: str | None) -> str | None:
     return fmt
 
 
-def output_format(requested: str | None, output, schem: Schematic, *, default: str | None = None) -> str:
+def output_format(requested: str | None, output, schem: Schematic | None, *, default: str | None = None,
+                  option: str = "--to") -> str:
     """The format to write: ``requested``, else what ``output``'s extension names, else ``default``, else the
-    input's own format (a legacy file, which mcb does not write, becomes Sponge v3)."""
+    input's own format (a legacy file, which mcb does not write, becomes Sponge v3). ``option``: the face's name
+    for ``requested``, as the hint names it."""
     if requested is not None:
         return requested
     suffix = PurePath(str(output)).suffix.lower() if output is not None and str(output) != "-" else ""
     if suffix == ".schematic":
         raise UsageError("mcb does not write legacy .schematic files (Minecraft 1.12 and older)",
-                         hint="write .schem (Sponge), .litematic or .nbt (structure), or choose with --to",
+                         hint=f"write .schem (Sponge), .litematic or .nbt (structure), or choose with {option}",
                          details={"field": "output"})
     if suffix in _BY_EXTENSION:
         return _BY_EXTENSION[suffix]
