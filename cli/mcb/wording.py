@@ -16,10 +16,12 @@ _IRREGULAR = {"entity": "entities", "property": "properties", "match": "matches"
 
 
 def plural(count: int, noun: str, many: str | None = None) -> str:
-    """``plural(1, "state")`` → "1 state", ``plural(2, "state")`` → "2 states", ``plural(0, "file")`` → "0 files"."""
+    """``plural(1, "state")`` → "1 state", ``plural(2, "state")`` → "2 states", ``plural(0, "file")`` → "0 files",
+    ``plural(1809, "position")`` → "1,809 positions"."""
     if count == 1:
         return f"{count} {noun}"
-    return f"{count} {many or _IRREGULAR.get(noun) or noun + 's'}"
+    shown_count = f"{count:,}" if isinstance(count, int) else count
+    return f"{shown_count} {many or _IRREGULAR.get(noun) or noun + 's'}"
 
 
 def positions_written(written: int | None, total: int | None, processed: int | None = None) -> str:
@@ -31,15 +33,15 @@ def positions_written(written: int | None, total: int | None, processed: int | N
     """
     if written is None or total is None:
         return "nothing written yet" if not written else f"{plural(written, 'position')} written"
-    text = f"{written} of {plural(total, 'position')} written"
+    text = f"{written:,} of {plural(total, 'position')} written"
     if processed is None:
         return text
     matched = max(0, processed - written)
     remaining = max(0, total - processed)
     if matched:
-        text += f", {matched} already matched"
+        text += f", {matched:,} already matched"
     if remaining:
-        text += f", {remaining} not reached"
+        text += f", {remaining:,} not reached"
     return text
 
 

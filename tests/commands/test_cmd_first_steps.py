@@ -56,9 +56,9 @@ def test_cancel_confirms_what_it_stopped_and_the_next_step_works(slow_mcb, tmp_p
     assert result.exit_code == 0, result.stderr
     assert "status:    cancelled" in result.stdout
     said, following = result.stderr.strip().splitlines()[-2:]
-    written = re.fullmatch(rf"cancelled operation {operation}: (\d+) of 1000 positions written, (\d+) not reached",
+    written = re.fullmatch(rf"cancelled operation {operation}: ([\d,]+) of 1,000 positions written, ([\d,]+) not reached",
                            said)
-    assert written and int(written.group(1)) > 0, said
+    assert written and int(written.group(1).replace(",", "")) > 0, said
     assert following == f"next: the written blocks stay; `mcb undo {operation} --apply` reverts them"
     again = slow_mcb("cancel", operation)
     assert again.exit_code == 0

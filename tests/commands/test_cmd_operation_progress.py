@@ -28,7 +28,7 @@ def test_the_fraction_moves_through_preflight_writing_and_the_audit():
     for checked in (128, 1024, 4096):
         now[0] += 0.4
         seen.append(tracker.update(status("queued", f"Preflight {checked}/4096")))
-    assert tracker.phase == "preflight 4096/4096"
+    assert tracker.phase == "preflight 4,096/4,096"
     for processed in (0, 2048, 4096):
         now[0] += 0.8
         seen.append(tracker.update(status("applying", "Slice written; awaiting durable receipt", processed)))

@@ -32,7 +32,7 @@ def test_the_numbers_in_the_sentence_add_up(written, skipped, left):
     processed = written + skipped
     total = processed + left
     text = positions_written(written, total, processed)
-    assert text.startswith(f"{written} of {total} position")
-    assert (f"{skipped} already matched" in text) == (skipped > 0)
-    assert (f"{left} not reached" in text) == (left > 0)
+    assert text.startswith(f"{written:,} of {total:,} position")
+    assert (f"{skipped:,} already matched" in text) == (skipped > 0)
+    assert (f"{left:,} not reached" in text) == (left > 0)
     assert "/" not in text

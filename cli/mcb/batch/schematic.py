@@ -17,6 +17,7 @@ from mcb.batch.plans import PlanLog, finish_entry, settle_in_flight, start_opera
 from mcb.client.progress import OperationTracker, RateClock
 from mcb.client.workflow import outcome_error, wait_for_operation
 from mcb.errors import InputError, McbError
+from mcb.wording import plural
 
 BUILD_STEP = "build"
 
@@ -98,7 +99,7 @@ def run_schematic_step(runner, step, definition: str, record: dict | None):
     if outcome.result == "stopped":
         from mcb.client.errors import Interrupted
 
-        raise Interrupted(f"stopped at a plan boundary after {outcome.plans} plan(s) "
+        raise Interrupted(f"stopped at a plan boundary after {plural(outcome.plans, 'plan')} "
                           f"({outcome.written:,} positions written in this run)",
                           code="build_stopped", hint="run the same command again: it reads the world afresh and "
                           "goes on from where it stopped", details={"state_file": str(runner.state.path)})

@@ -156,7 +156,8 @@ def _check_extras(schem, path: str, drop: bool) -> dict:
         plural(entities, "entity", "entities") if entities else "") if part)
     raise InputError(f"{shown(path)} has {what}; a build places block states only, so nothing was written",
                      code="schematic_extras", details={"block_entities": block_entities, "entities": entities},
-                     hint="add --drop-extras to build the block states without them (containers empty, signs blank)")
+                     hint="add --drop-extras (in a batch step: \"drop_extras\": true) to build the block states "
+                          "without them (containers empty, signs blank)")
 
 
 def _placed_box(placement: Placement) -> tuple[Vec3 | None, Vec3 | None]:

@@ -72,7 +72,7 @@ class OperationTracker:
         if status.status == "queued":
             if match:
                 checked, of = int(match.group(1)), max(1, int(match.group(2)))
-                self.phase = f"preflight {checked}/{of}"
+                self.phase = f"preflight {checked:,}/{of:,}"
                 return PREFLIGHT_SHARE * min(1.0, checked / of)
             self.phase = "queued"
             return 0.0

@@ -183,6 +183,7 @@ def _refusal(error, ctx: Context, args, field: str = "path") -> Refusal:
         refusal = refusal_from(error, field)
         if getattr(error, "code", None) == "schematic_extras":  # the same call, building the block states alone
             refusal.retry_with = {"drop_extras": True}
+            refusal.remedy = "add drop_extras: true to build the block states without them (containers empty)"
         elif getattr(error, "code", None) == "out_of_bounds" and {"box", "area"} <= set(error.details or {}):
             refusal.field = "target"
             moved = _target_inside(args.target.model_dump(), error.details["box"], error.details["area"])
