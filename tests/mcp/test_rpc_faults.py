@@ -107,6 +107,8 @@ def test_nothing_listening_means_the_request_never_started(live):
     ctx = DirectContext(client_for(live, f"http://127.0.0.1:{free_port()}"))
     error = refuse("build_apply", {"plan_id": "p", "plan_hash": "h", "idempotency_key": "k"}, ctx)
     assert error["code"] == "unavailable" and error["plugin"] == "gone"
+    assert error["message"] == ("build_apply: could not reach the server (io_error); nothing is listening there "
+                                "(connection refused)")
     assert (error["transport"]["request_started"], error["transport"]["outcome_unknown"]) == (False, False)
     assert "restart_with" in error and "retry_with" not in error and "outcome_unknown" not in error
 

@@ -225,7 +225,9 @@ def transport_refusal(error, method: str, arguments: dict, *, server: str | None
     what = "no answer in time" if code == "timeout" else "no complete answer"
     if not facts["request_started"]:
         what = "could not reach the server"
-    message = f"{method}: {what} ({facts['reason']}); {plugin['plugin']} plugin"
+    said = {"alive": "the plugin answers its health check", "gone": "nothing is listening there"}
+    message = f"{method}: {what} ({facts['reason']}); " + said.get(plugin["plugin"], "the plugin's state is unknown") \
+        + f" ({plugin['plugin_reason']})"
     return _refusal(code, message, explain(method, code, ""), arguments=arguments, extra=extra, remedy=remedy)
 
 
