@@ -271,11 +271,12 @@ class OperationProgress:
         from mcb.wording import duration
 
         description = self._label
+        about = "~" if view.estimated else ""
         if view.plans:
-            description += f" plan {view.plan or 0}/{view.plans}"
+            description += f" plan {view.plan or 0}/{about}{view.plans}"
         if view.phase:
             description += f" {view.phase}"
-        counts = f"{view.written:,}/{view.total:,}" if view.total else f"{view.written:,}"
+        counts = f"{view.written:,}/{about}{view.total:,}" if view.total else f"{view.written:,}"
         self._progress.update(self._task, description=description, total=view.total or None, completed=view.done,
                               counts=counts, speed=f"{view.rate:,.0f}/s" if view.rate else "",
                               left=f"ETA {duration(view.eta)}" if view.eta is not None else "")

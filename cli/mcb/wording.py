@@ -96,13 +96,14 @@ def duration(seconds: float) -> str:
 def progress_line(view) -> str:
     """One plain progress line for a :class:`mcb.client.progress.ProgressView` (piped stderr, NO_COLOR)."""
     parts = []
+    about = "~" if view.estimated else ""  # a build's total until its last tile is read
     if view.plans:
-        parts.append(f"plan {view.plan or 0}/{view.plans}")
+        parts.append(f"plan {view.plan or 0}/{about}{view.plans}")
     if view.phase:
         parts.append(view.phase)
     if view.total:
         percent = int(100 * (view.fraction or 0))
-        parts.append(f"{view.written:,} of {view.total:,} {view.noun} ({percent}%)")
+        parts.append(f"{view.written:,} of {about}{view.total:,} {view.noun} ({percent}%)")
     else:
         parts.append(f"{view.written:,} {view.noun}")
     if view.rate:

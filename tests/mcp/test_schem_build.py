@@ -85,11 +85,12 @@ def test_progress_is_at_most_ten_a_second_and_a_cancel_stops_at_a_plan_boundary(
     done = mcp.request("tools/call", {"name": "schem_build", "arguments": {**ARGS, "wait_seconds": 120},
                                       "_meta": {"progressToken": "r"}}, timeout=120)["result"]["structuredContent"]
     assert done["result"] == "applied"
-    counters = [re.search(r"([\d,]+) of ([\d,]+) positions written", note["params"]["message"])
+    counters = [re.search(r"([\d,]+) of (~?)([\d,]+) positions written", note["params"]["message"])
                 for note in mcp.notes if note.get("method") == "notifications/progress"]
-    counted = [(int(m[1].replace(",", "")), int(m[2].replace(",", ""))) for m in counters if m]
+    counted = [(int(m[1].replace(",", "")), int(m[3].replace(",", ""))) for m in counters if m]
     assert counted and all(written <= total for written, total in counted), counted  # the resumed plan counts too
     assert counted[-1] == (done["written"], done["written"])
+    assert counters[-1][2] == ""  # the last tile read, the total is no longer an estimate ("~")
     assert done["build_operations"] == operations(paced)  # every operation is the build's own
     verify = McbClient(paced.url, agent_token=paced.agent_token, player_id="console")
     from mcb.building.placement import PlacementOptions, load_placement

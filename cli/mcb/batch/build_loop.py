@@ -220,7 +220,8 @@ class BuildLoop:
         plans = plan + (1 if ahead else 0) + math.ceil((left - ahead) / self.planner.capacity)
         view = self.clock.view(self.done_positions + fraction * positions, total,
                                written=self.outcome.written + status.written, phase=phase_prefix + tracker.phase,
-                               plan=plan, plans=plans, operation_id=status.operation_id)
+                               plan=plan, plans=plans, operation_id=status.operation_id,
+                               estimated=not self.planner.all_read())
         self._view(view)
 
 

@@ -83,6 +83,14 @@ class BuildPlanner:
             return None
         return self._take()
 
+    def all_read(self) -> bool:
+        """Every tile with cells to place has been read: what is left to change is known, not estimated."""
+        pass_no, tile = self.position
+        if pass_no >= len(PASS_NAMES):
+            return True
+        counts = self.walker.pass_counts
+        return not (counts[0, tile:, pass_no].any() or counts[0, :, pass_no + 1:].any())
+
     def remaining_blocks(self) -> int:
         """The positions left to change in the tiles not read yet, estimated: their placed non-air cells (exact on
         empty land), plus their placed air cells at the share of air cells that replaced a block in the tiles read

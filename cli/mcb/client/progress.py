@@ -39,6 +39,7 @@ class ProgressView:
     plans: int | None = None
     operation_id: str | None = None
     noun: str = "positions written"  # what `written` counts ("cells read" for export and verify)
+    estimated: bool = False  # total and plans are estimates (tiles not read yet): shown with "~"
 
     @property
     def fraction(self) -> float | None:
