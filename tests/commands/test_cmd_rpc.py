@@ -239,6 +239,12 @@ def test_recovery_review_of_healthy_operation_and_digest_check(mcb, tmp_path):
     assert mcb("recovery", "abandon", operation, "--digest", "xyz").exit_code == 2
 
 
+def test_an_admin_method_without_admin_says_to_add_it(mcb):
+    result = mcb("rpc", "test_set_blocks", '{"blocks":[]}', "--no-scope")
+    assert result.exit_code == 4 and "administrator capability" in result.stderr
+    assert "hint: add --admin" in result.stderr
+
+
 def test_rpc_raw(mcb):
     result = mcb("rpc", "region_inspect", '{"min":{"x":0,"y":100,"z":0},"max":{"x":1,"y":100,"z":0}}')
     assert result.exit_code == 0 and json.loads(result.stdout)["palette"] == {"minecraft:air": 2}

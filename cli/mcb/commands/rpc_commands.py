@@ -151,8 +151,15 @@ def rpc(
             raise UsageError(error.message, hint=error.hint) from None
     if not isinstance(body, dict):
         raise UsageError("PARAMS must be a JSON object")
+    from mcb.errors import McbError
+
     with open_client(ctx, term) as client:
-        result = client.call(method, body, admin=True if admin else None, scoped=False if no_scope else None)
+        try:
+            result = client.call(method, body, admin=True if admin else None, scoped=False if no_scope else None)
+        except McbError as error:
+            if not admin and error.code == "permission_denied" and "administrator" in error.message:
+                error.hint = "add --admin: the call then carries the administrator token (MCB_TOKEN)"
+            raise
     term.json(result)
 
 
