@@ -88,8 +88,7 @@ def batch(
 
     def human() -> None:
         id_table(term, ["step", "kind", "result", "operation", "written"],
-                 [(s.name, s.kind, s.result, s.record.get("operation_id") or "", _written(s.record))
-                  for s in report.steps])
+                 [(s.name, s.kind, s.result, *_operation_and_written(s)) for s in report.steps])
         term.info(f"state: {report.state_file}")
 
     term.emit(report.to_json(), human)
@@ -147,6 +146,19 @@ def describe_event(event: str, details: dict) -> str:
     elif event == "prepared":
         details = {**details, "blocks": plural(details["changed_blocks"], "block")}
     return templates.get(event, event).format(**details)
+
+
+def _operation_and_written(step) -> tuple[str, str]:
+    """A step's operation and what it wrote; a schematic step has one operation per plan: counted, with its build."""
+    if step.record.get("plans") is None:
+        return step.record.get("operation_id") or "", _written(step.record)
+    from mcb.wording import plural
+
+    data = step.to_json()
+    if not data["plans"]:
+        return "", ""
+    return (f"{plural(data['plans'], 'operation')} (build {data['build_id']})",
+            f"{plural(data['written'], 'position')} written")
 
 
 def _written(record: dict) -> str:
