@@ -20,7 +20,7 @@ def plural(count: int, noun: str, many: str | None = None) -> str:
     ``plural(1809, "position")`` → "1,809 positions"."""
     if count == 1:
         return f"{count} {noun}"
-    shown_count = f"{count:,}" if isinstance(count, int) else count
+    shown_count = count if isinstance(count, str) else f"{count:,}"
     return f"{shown_count} {many or _IRREGULAR.get(noun) or noun + 's'}"
 
 
