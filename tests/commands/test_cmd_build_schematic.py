@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -63,6 +64,11 @@ def test_a_broken_or_missing_schematic_is_named_with_a_next_step(mcb, tmp_path):
     assert missing.exit_code == 1
     assert missing.stderr.splitlines() == [f"error: {files / 'gone.schem'}: no such file", "hint: check the path"]
     assert [p.name for p in files.iterdir()] == ["cut.schem"]  # nothing written
+    other = tmp_path / "level.nbt"  # NBT, but no format mcb reads (it said "... not a Sponge schematic", no file)
+    other.write_bytes(gzip.compress(b"\x0a\x00\x00\x03\x00\x03Foo\x00\x00\x00\x01\x00"))
+    refused = mcb("build", other, "--target", "0,80,30")
+    assert refused.exit_code == 1
+    assert refused.stderr.splitlines()[0] == f"error: {other}: this is an unknown NBT, not a schematic (root keys: Foo)"
 
 
 def test_a_turned_build_of_a_file_with_a_mods_properties_builds_what_schem_rotate_writes(mcb, tmp_path):

@@ -51,7 +51,11 @@ def from_document(doc: Document, *, palette_index: int = 0, compact: bool = Fals
             from mcb.schematics.formats.legacy import read_legacy
 
             return read_legacy(doc)
-    raise not_sponge_error(doc)
+    error = not_sponge_error(doc)
+    error.message = error.message.replace("not a Sponge schematic", "not a schematic")  # no format reads it
+    if doc.path is not None:
+        error.message = f"{doc.path}: {error.message}"
+    raise error
 
 
 def write_any(schem: Schematic, path: str | os.PathLike, fmt: str) -> Path:
