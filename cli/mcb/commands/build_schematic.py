@@ -12,8 +12,6 @@ from mcb.commands.rpc_support import open_client
 from mcb.errors import InputError, UsageError
 from mcb.wording import duration, plural, shown
 
-SCHEMATIC_SUFFIXES = (".schem", ".litematic", ".nbt", ".schematic")
-
 
 def is_schematic_file(source: str) -> bool:
     """A schematic is NBT (gzip or raw compound); a recipe is JSON. The content decides; only a file that cannot
@@ -24,7 +22,9 @@ def is_schematic_file(source: str) -> bool:
         with open(source, "rb") as handle:
             head = handle.read(2)
     except OSError:  # the schematic or the recipe path reports the unreadable file
-        return os.path.splitext(source)[1].lower() in SCHEMATIC_SUFFIXES
+        from mcb.schematics.walk import SCHEMATIC_GLOBS  # "*.schem", ...: the walks' one list of extensions
+
+        return "*" + os.path.splitext(source)[1].lower() in SCHEMATIC_GLOBS
     # gzip, or an uncompressed root compound (tag 10, then a name length whose high byte is 0): JSON has no NUL
     return head in (b"\x1f\x8b", b"\x0a\x00")
 
