@@ -16,6 +16,8 @@ demo: $(STAMP)
 	PATH="$(abspath $(BIN)):$$PATH" bash scripts/demo.sh
 
 test: $(STAMP)
+	$(BIN)/python -m ruff check --quiet .
+	$(BIN)/python -m ruff format --check --quiet .
 	$(BIN)/python -m pytest -q -n auto --dist worksteal
 
 # Start-up is measured in a second venv holding only what `pip install mcb` brings, as users have it.

@@ -31,7 +31,9 @@ def run_once(argv: Sequence[str], env: dict | None = None, cwd: str | None = Non
     return time.perf_counter() - start
 
 
-def side_by_side(commands: dict[str, Sequence[str]], repeats: int = 7, env: dict | None = None, warmup: int = 1) -> dict[str, float]:
+def side_by_side(
+    commands: dict[str, Sequence[str]], repeats: int = 7, env: dict | None = None, warmup: int = 1
+) -> dict[str, float]:
     """Median wall time per command, runs interleaved so machine noise hits every command alike."""
     env = env or dict(os.environ)
     for _ in range(warmup):
@@ -57,8 +59,9 @@ def rpc_call(client, token: str, method: str, **params):
     """One raw RPC against a benchmark server, retrying `busy` like every real client must (protocol §1.7)."""
     params.setdefault("player_id", "console")
     for _ in range(1000):
-        body = client.post("/v1/rpc", json={"method": method, "params": params},
-                           headers={"Authorization": f"Bearer {token}"}).json()
+        body = client.post(
+            "/v1/rpc", json={"method": method, "params": params}, headers={"Authorization": f"Bearer {token}"}
+        ).json()
         if body["ok"]:
             return body["result"]
         if body["error"]["code"] == "busy" or body["error"]["message"].startswith("busy:"):

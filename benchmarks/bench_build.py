@@ -58,8 +58,13 @@ print(json.dumps({"plans": plans, "positions": positions, "largest": largest,
 
 
 def env_for(server) -> dict:
-    return {**os.environ, "MCB_SERVER": server.url, "MCB_AGENT_TOKEN": server.agent_token,
-            "MCB_PLAYER_ID": "console", "NO_COLOR": "1"}
+    return {
+        **os.environ,
+        "MCB_SERVER": server.url,
+        "MCB_AGENT_TOKEN": server.agent_token,
+        "MCB_PLAYER_ID": "console",
+        "NO_COLOR": "1",
+    }
 
 
 def measured(args: list[str], env: dict) -> tuple[float, float, float, str]:
@@ -124,8 +129,9 @@ def texas(work: Path, tick_ms: int, target) -> None:
     server = spawn_server(work / "build", tick_ms=tick_ms, ground="flat", region=AREA)
     try:
         env = {**env_for(server), "XDG_STATE_HOME": str(work / "state")}
-        wall, cpu, rss, out = measured([sys.executable, "-m", "mcb", "build", str(TEXAS), "--target",
-                                        ",".join(map(str, target)), "--json"], env)
+        wall, cpu, rss, out = measured(
+            [sys.executable, "-m", "mcb", "build", str(TEXAS), "--target", ",".join(map(str, target)), "--json"], env
+        )
         result = json.loads(out)
     finally:
         server.stop()
@@ -133,33 +139,43 @@ def texas(work: Path, tick_ms: int, target) -> None:
     floor = math.ceil(changed / 4096)
     naive = math.ceil(175 * 53 * 31 / 4096)
     print(f"USS Texas, {changed:,} blocks on empty land, mcb serve --tick-ms {tick_ms}")
-    print(f"  plans                         : {result['plans']:8d}   "
-          f"{result['plans'] / floor:.2f}x ceil(changed/4096) = {floor} (target <= {1.05 * floor + 1:.1f}); "
-          f"{result['plans'] / naive:.2f}x one plan per tile ({naive})")
-    print(f"  server's own apply time       : {own:8.1f} s (same {len(sizes)} plans back to back; "
-          f"model {model:.1f} s)")
-    print(f"  mcb build, whole process      : {wall:8.1f} s = {wall / own:.3f}x the server's own time "
-          f"(target <= 1.10x); client CPU {cpu:.1f} s, peak RSS {rss:.0f} MiB")
+    print(
+        f"  plans                         : {result['plans']:8d}   "
+        f"{result['plans'] / floor:.2f}x ceil(changed/4096) = {floor} (target <= {1.05 * floor + 1:.1f}); "
+        f"{result['plans'] / naive:.2f}x one plan per tile ({naive})"
+    )
+    print(f"  server's own apply time       : {own:8.1f} s (same {len(sizes)} plans back to back; model {model:.1f} s)")
+    print(
+        f"  mcb build, whole process      : {wall:8.1f} s = {wall / own:.3f}x the server's own time "
+        f"(target <= 1.10x); client CPU {cpu:.1f} s, peak RSS {rss:.0f} MiB"
+    )
     print(f"  reads                         : {result['reads']}")
 
 
 def large_planning(work: Path) -> None:
     large = spawn_server(work / "large", tick_ms=0, ground="flat", region=AREA)
     try:
-        wall, cpu, rss, out = measured([sys.executable, "-c", PLANNING, large.url, large.agent_token,
-                                        "-29,292,-109", str(LARGE)], env_for(large))
+        wall, cpu, rss, out = measured(
+            [sys.executable, "-c", PLANNING, large.url, large.agent_token, "-29,292,-109", str(LARGE)], env_for(large)
+        )
     finally:
         large.stop()
     planned = json.loads(out)
     floor = math.ceil(planned["positions"] / 4096)
     print(f"256^3 Sponge file ({planned['positions']:,} positions to change) into an empty region")
-    print(f"  plans                         : {planned['plans']:8d}   "
-          f"{planned['plans'] / floor:.3f}x ceil(changed/4096) = {floor} (target <= {1.05 * floor + 1:.0f})")
-    print(f"  client planning CPU           : {cpu:8.1f} s = {cpu / 10:.2f}x the 10 s budget "
-          f"(wall {wall:.1f} s, the server's reads included)")
+    print(
+        f"  plans                         : {planned['plans']:8d}   "
+        f"{planned['plans'] / floor:.3f}x ceil(changed/4096) = {floor} (target <= {1.05 * floor + 1:.0f})"
+    )
+    print(
+        f"  client planning CPU           : {cpu:8.1f} s = {cpu / 10:.2f}x the 10 s budget "
+        f"(wall {wall:.1f} s, the server's reads included)"
+    )
     print(f"  client peak RSS               : {rss:8.0f} MiB = {rss / 400:.2f}x the 400 MiB budget")
-    print(f"  largest request               : {planned['largest']:8,d} bytes = "
-          f"{planned['largest'] / 1048576:.2f}x the server's 1 MiB")
+    print(
+        f"  largest request               : {planned['largest']:8,d} bytes = "
+        f"{planned['largest'] / 1048576:.2f}x the server's 1 MiB"
+    )
     print(f"  reads                         : {planned['reads']}, {planned['tiles']} tiles")
 
 

@@ -29,26 +29,44 @@ from mcb.server.testing import spawn_server  # noqa: E402
 
 
 def box(x: int, y: int, z: int, block: str) -> dict:
-    return {"version": 1, "operations": [{"type": "box", "min": {"x": x, "y": y, "z": z},
-                                          "max": {"x": x + 3, "y": y + 3, "z": z + 3}, "block": block}]}
+    return {
+        "version": 1,
+        "operations": [
+            {
+                "type": "box",
+                "min": {"x": x, "y": y, "z": z},
+                "max": {"x": x + 3, "y": y + 3, "z": z + 3},
+                "block": block,
+            }
+        ],
+    }
 
 
 def status_round_trip(server, work: Path, repeats: int) -> None:
     with McbClient(server.url, agent_token=server.agent_token, player_id="console") as client:
         outcome = run_plan(client, lambda: client.build_prepare(box(0, 100, 0, "minecraft:stone")))
         operation = outcome.status.operation_id
-    body = json.dumps({"method": "operation_status", "requestId": "bench",
-                       "params": {"operation_id": operation, "player_id": "console"}})
+    body = json.dumps(
+        {
+            "method": "operation_status",
+            "requestId": "bench",
+            "params": {"operation_id": operation, "player_id": "console"},
+        }
+    )
     headers = work / "curl-headers"  # token in a 0600 file, not on any command line
     headers.write_text(f"Authorization: Bearer {server.agent_token}\nContent-Type: application/json\n")
     os.chmod(headers, 0o600)
     env = {**os.environ, "MCB_SERVER": server.url, "MCB_AGENT_TOKEN": server.agent_token, "MCB_PLAYER_ID": "console"}
-    medians = side_by_side({
-        "curl operation_status": ["curl", "-sf", "-H", f"@{headers}", "-d", body, server.url + "/v1/rpc"],
-        "mcb status OP": [str(BIN / "mcb"), "status", operation],
-        "mcb status OP --json": [str(BIN / "mcb"), "status", operation, "--json"],
-        "mcb --help (start-up floor, no request)": [str(BIN / "mcb"), "--help"],
-    }, repeats=repeats, env=env)
+    medians = side_by_side(
+        {
+            "curl operation_status": ["curl", "-sf", "-H", f"@{headers}", "-d", body, server.url + "/v1/rpc"],
+            "mcb status OP": [str(BIN / "mcb"), "status", operation],
+            "mcb status OP --json": [str(BIN / "mcb"), "status", operation, "--json"],
+            "mcb --help (start-up floor, no request)": [str(BIN / "mcb"), "--help"],
+        },
+        repeats=repeats,
+        env=env,
+    )
     report("whole process: one operation_status round trip", medians, "curl operation_status")
 
     import httpx
@@ -65,16 +83,26 @@ def status_round_trip(server, work: Path, repeats: int) -> None:
     for _ in range(100):
         httpx.post(server.url + "/v1/rpc", content=body, headers=auth).json()
     raw = (time.perf_counter() - started) / 100
-    report("in-process: one operation_status call", {"httpx.post per call (new connection)": raw,
-                                                     "McbClient.operation_status (keep-alive)": keep_alive},
-           "httpx.post per call (new connection)")
+    report(
+        "in-process: one operation_status call",
+        {"httpx.post per call (new connection)": raw, "McbClient.operation_status (keep-alive)": keep_alive},
+        "httpx.post per call (new connection)",
+    )
 
 
 def batch_end_to_end(server, work: Path, steps: int) -> None:
     recipes = [box(-60 + 6 * (i % 20), 80 + 6 * (i // 20), -60, "minecraft:oak_planks") for i in range(steps)]
     batch = work / "bench.batch.json"
-    batch.write_text(json.dumps({"version": 1, "steps": [
-        {"name": f"s{i:02d}", "kind": "recipe", "recipe": recipe} for i, recipe in enumerate(recipes)]}))
+    batch.write_text(
+        json.dumps(
+            {
+                "version": 1,
+                "steps": [
+                    {"name": f"s{i:02d}", "kind": "recipe", "recipe": recipe} for i, recipe in enumerate(recipes)
+                ],
+            }
+        )
+    )
     env = {**os.environ, "MCB_SERVER": server.url, "MCB_AGENT_TOKEN": server.agent_token, "MCB_PLAYER_ID": "console"}
     whole = run_once([str(BIN / "mcb"), "batch", str(batch)], env=env)
     resumed = run_once([str(BIN / "mcb"), "batch", str(batch)], env=env)  # every step already done
@@ -86,10 +114,14 @@ def batch_end_to_end(server, work: Path, steps: int) -> None:
             run_plan(client, lambda r=recipe: client.build_prepare(r), interval=0.005)
         direct = time.perf_counter() - started
     print(f"\n## {steps}-step batch end to end (64 blocks per step, mcb serve --tick-ms 0)")
-    print(f"  {'mcb batch FILE (process, state file)':<40} {whole * 1000:9.1f} ms   "
-          f"{whole / steps * 1000:6.1f} ms/step   {whole / direct:5.2f}x in-process loop")
+    print(
+        f"  {'mcb batch FILE (process, state file)':<40} {whole * 1000:9.1f} ms   "
+        f"{whole / steps * 1000:6.1f} ms/step   {whole / direct:5.2f}x in-process loop"
+    )
     print(f"  {'mcb batch FILE again (all done)':<40} {resumed * 1000:9.1f} ms")
-    print(f"  {'in-process run_plan loop (baseline)':<40} {direct * 1000:9.1f} ms   {direct / steps * 1000:6.1f} ms/step")
+    print(
+        f"  {'in-process run_plan loop (baseline)':<40} {direct * 1000:9.1f} ms   {direct / steps * 1000:6.1f} ms/step"
+    )
 
 
 def main() -> int:

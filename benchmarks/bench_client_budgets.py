@@ -40,9 +40,17 @@ def build_memory(work: Path, repeats: int) -> None:
         with McbClient(server.url, agent_token=server.agent_token, player_id="console") as client:
             rpc, state = [], []
             for i in range(repeats * 4):
-                recipe = {"version": 1, "operations": [{"type": "box", "min": {"x": -60 + i, "y": 100, "z": 0},
-                                                        "max": {"x": -60 + i, "y": 103, "z": 3},
-                                                        "block": "minecraft:stone"}]}
+                recipe = {
+                    "version": 1,
+                    "operations": [
+                        {
+                            "type": "box",
+                            "min": {"x": -60 + i, "y": 100, "z": 0},
+                            "max": {"x": -60 + i, "y": 103, "z": 3},
+                            "block": "minecraft:stone",
+                        }
+                    ],
+                }
                 started = time.perf_counter()
                 plan = client.build_prepare(recipe)
                 status = client.build_apply(plan.plan_id, plan.plan_hash, default_idempotency_key(plan.plan_id))
@@ -56,10 +64,14 @@ def build_memory(work: Path, repeats: int) -> None:
                 client.operation_status(status.operation_id)
     finally:
         server.kill()
-    report("what remembering a build costs (in-process, medians)",
-           {"build_prepare + build_apply round trips": statistics.median(rpc),
-            "ApplyMemory remember x2 + forget": statistics.median(state)},
-           "build_prepare + build_apply round trips")
+    report(
+        "what remembering a build costs (in-process, medians)",
+        {
+            "build_prepare + build_apply round trips": statistics.median(rpc),
+            "ApplyMemory remember x2 + forget": statistics.median(state),
+        },
+        "build_prepare + build_apply round trips",
+    )
 
 
 def silent_budgets(repeats: int) -> None:
@@ -69,16 +81,31 @@ def silent_budgets(repeats: int) -> None:
         url = f"http://127.0.0.1:{sock.getsockname()[1]}"
         env = {**os.environ, "MCB_AGENT_TOKEN": "t" * 40}
         mcb = str(BIN / "mcb")
-        medians = side_by_side({
-            f"sleep {HEALTH_TIMEOUT:g} (the health budget)": ["sleep", str(HEALTH_TIMEOUT)],
-            "mcb health (silent server)": ["sh", "-c", f'"{mcb}" --server {url} health; true'],
-            "sleep 2 (--timeout 2)": ["sleep", "2"],
-            "mcb --timeout 2 context (silent server)": ["sh", "-c", f'"{mcb}" --server {url} --timeout 2 context; true'],
-        }, repeats=repeats, env=env, warmup=0)
-    report("silent server: mcb health", {k: v for k, v in medians.items() if "health" in k},
-           f"sleep {HEALTH_TIMEOUT:g} (the health budget)")
-    report("silent server: --timeout 2 is the whole budget", {k: v for k, v in medians.items() if "2" in k},
-           "sleep 2 (--timeout 2)")
+        medians = side_by_side(
+            {
+                f"sleep {HEALTH_TIMEOUT:g} (the health budget)": ["sleep", str(HEALTH_TIMEOUT)],
+                "mcb health (silent server)": ["sh", "-c", f'"{mcb}" --server {url} health; true'],
+                "sleep 2 (--timeout 2)": ["sleep", "2"],
+                "mcb --timeout 2 context (silent server)": [
+                    "sh",
+                    "-c",
+                    f'"{mcb}" --server {url} --timeout 2 context; true',
+                ],
+            },
+            repeats=repeats,
+            env=env,
+            warmup=0,
+        )
+    report(
+        "silent server: mcb health",
+        {k: v for k, v in medians.items() if "health" in k},
+        f"sleep {HEALTH_TIMEOUT:g} (the health budget)",
+    )
+    report(
+        "silent server: --timeout 2 is the whole budget",
+        {k: v for k, v in medians.items() if "2" in k},
+        "sleep 2 (--timeout 2)",
+    )
 
 
 def main() -> None:

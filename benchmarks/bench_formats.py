@@ -57,8 +57,10 @@ def main() -> int:
         ratio = mine / base
         if label in TARGETS:
             worst = max(worst, ratio)
-        print(f"  {label:<32} read_any {mine * 1000:8.1f} ms   nbtlib.load {base * 1000:8.1f} ms   "
-              f"{ratio:5.2f}x nbtlib.load")
+        print(
+            f"  {label:<32} read_any {mine * 1000:8.1f} ms   nbtlib.load {base * 1000:8.1f} ms   "
+            f"{ratio:5.2f}x nbtlib.load"
+        )
     print(f"\n  worst of the three target files: {worst:.2f}x nbtlib.load (target <= 1.0x)")
     return 0
 

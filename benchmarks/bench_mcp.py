@@ -21,12 +21,25 @@ from pathlib import Path
 from _timing import BIN, ROOT
 
 CORPUS = ROOT.parent / "shared" / "corpus"
-INIT = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-    "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}}) + "\n"
+INIT = (
+    json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "bench", "version": "1"},
+            },
+        }
+    )
+    + "\n"
+)
 
 MINIMAL_APP = Path(__file__).resolve().parent / "minimal_typer_app.py"  # the baseline bench_startup uses too
 
-SDK_SERVER = '''
+SDK_SERVER = """
 import anyio
 import mcp.types as types
 from mcp.server.lowlevel.server import Server
@@ -42,7 +55,7 @@ async def main():
         await server.run(read, write, server.create_initialization_options())
 
 anyio.run(main)
-'''
+"""
 
 
 def help_process(argv: list[str]) -> float:
@@ -54,8 +67,7 @@ def help_process(argv: list[str]) -> float:
 def initialize_process(argv: list[str], cwd: str) -> tuple[float, float]:
     """(seconds until the initialize answer is read, seconds until the process has exited)."""
     start = time.perf_counter()
-    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                               cwd=cwd)
+    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=cwd)
     process.stdin.write(INIT.encode())
     process.stdin.flush()
     line = process.stdout.readline()
@@ -68,8 +80,13 @@ def initialize_process(argv: list[str], cwd: str) -> tuple[float, float]:
 
 class Session:
     def __init__(self, cwd: str) -> None:
-        self.process = subprocess.Popen([str(BIN / "mcb"), "mcp", "--no-extensions"], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=cwd)
+        self.process = subprocess.Popen(
+            [str(BIN / "mcb"), "mcp", "--no-extensions"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            cwd=cwd,
+        )
         self.next_id = 1
         self.request("initialize", json.loads(INIT)["params"])
 
@@ -96,8 +113,12 @@ def main() -> None:
         typer_app = MINIMAL_APP
         sdk = Path(tmp) / "sdk_server.py"
         sdk.write_text(SDK_SERVER)
-        runs: dict[str, list[float]] = {"minimal typer app --help": [], "mcb mcp: initialize answered": [],
-                                        "mcb mcp: initialize, then exit": [], "SDK server: initialize answered": []}
+        runs: dict[str, list[float]] = {
+            "minimal typer app --help": [],
+            "mcb mcp: initialize answered": [],
+            "mcb mcp: initialize, then exit": [],
+            "SDK server: initialize answered": [],
+        }
         for index in range(repeats + 1):  # interleaved; the first round warms caches and is dropped
             typer_time = help_process([sys.executable, str(typer_app), "--help"])
             mcb_answer, mcb_exit = initialize_process([str(BIN / "mcb"), "mcp", "--no-extensions"], tmp)
@@ -112,8 +133,10 @@ def main() -> None:
         print(f"\n## start-up (whole processes, interleaved, median of {repeats})")
         for name, value in medians.items():
             print(f"  {name:<36} {value * 1000:8.1f} ms   {value / base:5.2f}x minimal typer app --help")
-        print(f"  target: mcb mcp initialize answered <= 1.5x "
-              f"({'met' if medians['mcb mcp: initialize answered'] <= 1.5 * base else 'NOT met'})")
+        print(
+            f"  target: mcb mcp initialize answered <= 1.5x "
+            f"({'met' if medians['mcb mcp: initialize answered'] <= 1.5 * base else 'NOT met'})"
+        )
 
         shutil.copy(CORPUS / "v2_nucleation_and.schem", Path(tmp) / "and.schem")
         session = Session(tmp)
@@ -123,8 +146,9 @@ def main() -> None:
             for _ in range(3):
                 start = time.perf_counter()
                 for index in range(1000):
-                    session.call("block_describe", {"block_id": "minecraft:oak_stairs" if index % 2 else
-                                                    "minecraft:stone"})
+                    session.call(
+                        "block_describe", {"block_id": "minecraft:oak_stairs" if index % 2 else "minecraft:stone"}
+                    )
                 rates.append(1000 / (time.perf_counter() - start))
             session.call("schem_validate", {"paths": ["and.schem"]})
             latencies = []
@@ -135,11 +159,15 @@ def main() -> None:
         finally:
             session.close()
         print("\n## one session (round trips over stdio, one call at a time)")
-        print(f"  block_describe x1000: median {statistics.median(rates):7.0f} calls/s over 3 runs "
-              f"(target >= 500: {'met' if statistics.median(rates) >= 500 else 'NOT met'})")
-        print(f"  schem_validate v2_nucleation_and.schem (538 B inflated): median "
-              f"{statistics.median(latencies) * 1000:.2f} ms of 50 (target < 10 ms: "
-              f"{'met' if statistics.median(latencies) < 0.010 else 'NOT met'})")
+        print(
+            f"  block_describe x1000: median {statistics.median(rates):7.0f} calls/s over 3 runs "
+            f"(target >= 500: {'met' if statistics.median(rates) >= 500 else 'NOT met'})"
+        )
+        print(
+            f"  schem_validate v2_nucleation_and.schem (538 B inflated): median "
+            f"{statistics.median(latencies) * 1000:.2f} ms of 50 (target < 10 ms: "
+            f"{'met' if statistics.median(latencies) < 0.010 else 'NOT met'})"
+        )
 
 
 if __name__ == "__main__":

@@ -24,8 +24,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _timing  # noqa: E402,F401  (compiles mcb's bytecode)
 
-INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-    "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}}
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}},
+}
 LIST = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
 
 
@@ -43,8 +47,13 @@ def version(argv: list[str]) -> float:
 def handshake(argv: list[str], cwd: str) -> tuple[float, float]:
     """(seconds until the initialize answer is read, seconds until the first tools/list answer is read)."""
     start = time.perf_counter()
-    process = subprocess.Popen([*argv, "mcp", "--no-extensions"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, cwd=cwd)
+    process = subprocess.Popen(
+        [*argv, "mcp", "--no-extensions"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        cwd=cwd,
+    )
     process.stdin.write((json.dumps(INIT) + "\n").encode())
     process.stdin.flush()
     assert json.loads(process.stdout.readline())["result"]["protocolVersion"] == "2025-11-25"
@@ -82,8 +91,11 @@ def main() -> None:
     for tree in trees:
         label = "" if tree is None else f" [{tree}]"
         base = medians[f"mcb --version{label}"]
-        for name in (f"mcb --version{label}", f"mcb mcp: initialize answered{label}",
-                     f"mcb mcp: first tools/list answered{label}"):
+        for name in (
+            f"mcb --version{label}",
+            f"mcb mcp: initialize answered{label}",
+            f"mcb mcp: first tools/list answered{label}",
+        ):
             print(f"  {name:<60} {medians[name] * 1000:8.1f} ms   {medians[name] / base:5.2f}x mcb --version")
         extra = medians[f"mcb mcp: first tools/list answered{label}"] - medians[f"mcb mcp: initialize answered{label}"]
         print(f"  {'tools/list after initialize' + label:<60} {extra * 1000:+8.1f} ms")

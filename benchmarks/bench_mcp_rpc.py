@@ -21,13 +21,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _timing  # noqa: E402,F401  (compiles mcb's bytecode first)
-
 import anyio  # noqa: E402
 
-from mcb.mcp.tools.rpc import RPC_ACTIONS  # noqa: E402
 from mcb.client import McbClient  # noqa: E402
 from mcb.client.workflow import run_plan  # noqa: E402
 from mcb.mcp.arguments import parse_arguments  # noqa: E402
+from mcb.mcp.tools.rpc import RPC_ACTIONS  # noqa: E402
 from mcb.server.testing import spawn_server  # noqa: E402
 
 
@@ -64,10 +63,15 @@ async def session_rounds(server, operation: str, rounds: int, calls: int) -> dic
     params = StdioServerParameters(command=sys.executable, args=["-m", "mcb", "mcp"], env=env)
     action = next(a for a in RPC_ACTIONS if a.name == "operation_status")
     arguments = {"operation_id": operation}
-    samples: dict[str, list[float]] = {"McbClient.operation_status": [], "action.run (no face)": [],
-                                       "tools/call via mcb mcp (SDK, stdio)": []}
-    with McbClient(server.url, agent_token=server.agent_token, player_id="console") as client, \
-            open(os.devnull, "w") as errlog:
+    samples: dict[str, list[float]] = {
+        "McbClient.operation_status": [],
+        "action.run (no face)": [],
+        "tools/call via mcb mcp (SDK, stdio)": [],
+    }
+    with (
+        McbClient(server.url, agent_token=server.agent_token, player_id="console") as client,
+        open(os.devnull, "w") as errlog,
+    ):
         ctx = _Ctx(client)
         async with stdio_client(params, errlog=errlog) as (read, write):
             async with ClientSession(read, write) as session:
@@ -75,9 +79,11 @@ async def session_rounds(server, operation: str, rounds: int, calls: int) -> dic
                 await session.call_tool("operation_status", arguments)  # warm-up
                 for _ in range(rounds):
                     samples["McbClient.operation_status"].append(
-                        per_call(lambda: client.operation_status(operation), calls))
+                        per_call(lambda: client.operation_status(operation), calls)
+                    )
                     samples["action.run (no face)"].append(
-                        per_call(lambda: action.run(parse_arguments(action, arguments, root=None), ctx), calls))
+                        per_call(lambda: action.run(parse_arguments(action, arguments, root=None), ctx), calls)
+                    )
                     started = time.perf_counter()
                     for _ in range(calls):
                         result = await session.call_tool("operation_status", arguments)
@@ -95,16 +101,26 @@ def main() -> int:
         server = spawn_server(Path(work) / "srv", tick_ms=0)
         try:
             with McbClient(server.url, agent_token=server.agent_token, player_id="console") as client:
-                recipe = {"version": 1, "operations": [{"type": "box", "min": {"x": 0, "y": 100, "z": 0},
-                                                        "max": {"x": 3, "y": 103, "z": 3}, "block": "minecraft:stone"}]}
+                recipe = {
+                    "version": 1,
+                    "operations": [
+                        {
+                            "type": "box",
+                            "min": {"x": 0, "y": 100, "z": 0},
+                            "max": {"x": 3, "y": 103, "z": 3},
+                            "block": "minecraft:stone",
+                        }
+                    ],
+                }
                 operation = run_plan(client, lambda: client.build_prepare(recipe)).status.operation_id
             samples = anyio.run(session_rounds, server, operation, options.rounds, options.calls)
         finally:
             server.stop()
     medians = {name: statistics.median(values) for name, values in samples.items()}
     base = medians["McbClient.operation_status"]
-    print(f"\n## one operation_status call, median per call over {options.rounds} interleaved rounds of "
-          f"{options.calls}")
+    print(
+        f"\n## one operation_status call, median per call over {options.rounds} interleaved rounds of {options.calls}"
+    )
     for name, value in medians.items():
         print(f"  {name:<40} {value * 1000:8.2f} ms   {value / base:5.2f}x McbClient.operation_status")
     return 0

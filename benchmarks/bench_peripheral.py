@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 
 import httpx
-
 from _timing import rpc_call
 
 from mcb.server.testing import spawn_server
@@ -75,16 +74,30 @@ def main() -> None:
                 assets = []
                 export_ms = median_ms(lambda: assets.append(call(client, token, "schematic_export", name="b", **BOX)))
                 asset_id = assets[-1]["assetId"]
-                import_ms = median_ms(lambda: call(client, token, "schematic_import_prepare", asset_id=asset_id,
-                                                   target={"x": -20, "y": 70, "z": -20}, rotation=90))
+                import_ms = median_ms(
+                    lambda: call(
+                        client,
+                        token,
+                        "schematic_import_prepare",
+                        asset_id=asset_id,
+                        target={"x": -20, "y": 70, "z": -20},
+                        rotation=90,
+                    )
+                )
         finally:
             server.stop()
     print(f"project_context (baseline)              : {context_ms:8.2f} ms")
-    print(f"material_search one page                : {search_ms:8.2f} ms  {search_ms / context_ms:5.2f}x project_context")
+    print(
+        f"material_search one page                : {search_ms:8.2f} ms  {search_ms / context_ms:5.2f}x project_context"
+    )
     print(f"material_search all {pages} pages           : {paging_ms:8.1f} ms  ({paging_ms / pages:.2f} ms/page)")
     print(f"build_prepare 4096 blocks (baseline)    : {prepare_ms:8.1f} ms")
-    print(f"schematic_export 4096 cells             : {export_ms:8.1f} ms  {export_ms / prepare_ms:5.2f}x build_prepare")
-    print(f"schematic_import_prepare 4096, 90 deg   : {import_ms:8.1f} ms  {import_ms / prepare_ms:5.2f}x build_prepare")
+    print(
+        f"schematic_export 4096 cells             : {export_ms:8.1f} ms  {export_ms / prepare_ms:5.2f}x build_prepare"
+    )
+    print(
+        f"schematic_import_prepare 4096, 90 deg   : {import_ms:8.1f} ms  {import_ms / prepare_ms:5.2f}x build_prepare"
+    )
 
 
 if __name__ == "__main__":

@@ -26,8 +26,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 SCHEMA = ROOT / "recipes" / "recipe.schema.json"
-BLOCKS = ["minecraft:stone_bricks", "minecraft:oak_planks", "minecraft:spruce_log[axis=y]", "minecraft:glass",
-          "minecraft:oak_stairs[facing=east,half=bottom]", "minecraft:cobblestone", "minecraft:quartz_pillar"]
+BLOCKS = [
+    "minecraft:stone_bricks",
+    "minecraft:oak_planks",
+    "minecraft:spruce_log[axis=y]",
+    "minecraft:glass",
+    "minecraft:oak_stairs[facing=east,half=bottom]",
+    "minecraft:cobblestone",
+    "minecraft:quartz_pillar",
+]
 
 
 def pos(x, y, z):
@@ -36,23 +43,45 @@ def pos(x, y, z):
 
 def random_recipe(rng: random.Random) -> dict:
     """A plausible hand-written recipe: 5-25 shapes, sometimes a repeat, a few hundred blocks."""
+
     def shape():
         x, y, z = rng.randint(-50, 50), rng.randint(60, 90), rng.randint(-50, 50)
         kind = rng.choice(["box", "box", "line", "cylinder"])
         block = rng.choice(BLOCKS)
         if kind == "box":
-            return {"type": "box", "min": pos(x, y, z), "max": pos(x + rng.randint(0, 4), y + rng.randint(0, 3),
-                                                                   z + rng.randint(0, 4)), "block": block,
-                    "hollow": rng.random() < 0.3}
+            return {
+                "type": "box",
+                "min": pos(x, y, z),
+                "max": pos(x + rng.randint(0, 4), y + rng.randint(0, 3), z + rng.randint(0, 4)),
+                "block": block,
+                "hollow": rng.random() < 0.3,
+            }
         if kind == "line":
-            return {"type": "line", "from": pos(x, y, z), "to": pos(x + rng.randint(-8, 8), y + rng.randint(0, 6),
-                                                                    z + rng.randint(-8, 8)), "block": block}
-        return {"type": "cylinder", "center": pos(x, y, z), "radius": rng.randint(0, 4), "height": rng.randint(1, 6),
-                "block": block, "hollow": rng.random() < 0.5}
+            return {
+                "type": "line",
+                "from": pos(x, y, z),
+                "to": pos(x + rng.randint(-8, 8), y + rng.randint(0, 6), z + rng.randint(-8, 8)),
+                "block": block,
+            }
+        return {
+            "type": "cylinder",
+            "center": pos(x, y, z),
+            "radius": rng.randint(0, 4),
+            "height": rng.randint(1, 6),
+            "block": block,
+            "hollow": rng.random() < 0.5,
+        }
+
     operations = [shape() for _ in range(rng.randint(5, 25))]
     if rng.random() < 0.5:
-        operations.append({"type": "repeat", "count": rng.randint(2, 6), "offset": pos(rng.randint(0, 6), 0, 0),
-                           "operations": [shape() for _ in range(rng.randint(1, 4))]})
+        operations.append(
+            {
+                "type": "repeat",
+                "count": rng.randint(2, 6),
+                "offset": pos(rng.randint(0, 6), 0, 0),
+                "operations": [shape() for _ in range(rng.randint(1, 4))],
+            }
+        )
     return {"version": 1, "operations": operations}
 
 
@@ -96,16 +125,23 @@ def bench_lint(files: int, repeat: int, broken_share: float) -> None:
         size = sum(Path(p).stat().st_size for p in paths)
         print(f"lint: {files} recipes ({broken_share:.0%} with a mistake), {size / 1e6:.1f} MB, best of {repeat}")
         mcb_time, mcb_code = best_of(repeat, [str(BIN / "mcb"), "recipe", "lint", "--format", "json", *paths])
-        print(f"  mcb recipe lint            {mcb_time:7.2f} s  ({1000 * mcb_time / files:.2f} ms/file, exit {mcb_code})")
+        print(
+            f"  mcb recipe lint            {mcb_time:7.2f} s  ({1000 * mcb_time / files:.2f} ms/file, exit {mcb_code})"
+        )
         if baseline is None:
             print("  check-jsonschema           not installed (pip install check-jsonschema); no ratio")
             return
-        base_time, base_code = best_of(repeat, [baseline, "--schemafile", str(SCHEMA), "--output-format", "json",
-                                                *paths])
-        print(f"  check-jsonschema {_version(baseline):9} {base_time:7.2f} s  "
-              f"({1000 * base_time / files:.2f} ms/file, exit {base_code})")
-        print(f"  ratio check-jsonschema / mcb = {base_time / mcb_time:.2f}x "
-              f"({'mcb faster' if mcb_time < base_time else 'mcb slower'})")
+        base_time, base_code = best_of(
+            repeat, [baseline, "--schemafile", str(SCHEMA), "--output-format", "json", *paths]
+        )
+        print(
+            f"  check-jsonschema {_version(baseline):9} {base_time:7.2f} s  "
+            f"({1000 * base_time / files:.2f} ms/file, exit {base_code})"
+        )
+        print(
+            f"  ratio check-jsonschema / mcb = {base_time / mcb_time:.2f}x "
+            f"({'mcb faster' if mcb_time < base_time else 'mcb slower'})"
+        )
         bench_lint_modes([Path(p) for p in paths])
 
 
@@ -135,30 +171,53 @@ def bench_compile(repeat: int) -> None:
     from mcb.recipes.compile import compile_geometry, compile_recipe
 
     registry = load_registry(None)
-    cube = {"version": 1, "operations": [{"type": "box", "min": pos(0, 64, 0), "max": pos(15, 79, 15),
-                                          "block": "minecraft:stone_bricks"}]}
-    mixed = {"version": 1, "operations": [
-        {"type": "cylinder", "center": pos(0, 64, 0), "radius": 12, "height": 8, "block": "minecraft:stone",
-         "hollow": True},
-        {"type": "repeat", "count": 8, "offset": pos(0, 1, 0), "operations": [
-            {"type": "line", "from": pos(-20, 64, -20), "to": pos(20, 64, 20), "block": "minecraft:oak_planks"},
-            {"type": "box", "min": pos(-10, 64, 22), "max": pos(10, 64, 32), "block": "minecraft:glass"}]},
-        {"type": "box", "min": pos(-10, 72, -10), "max": pos(10, 72, 10), "block": "minecraft:oak_slab[type=top]"},
-        {"type": "cylinder", "center": pos(0, 73, 0), "radius": 3, "height": 5, "block": "minecraft:oak_log"},
-    ]}
+    cube = {
+        "version": 1,
+        "operations": [
+            {"type": "box", "min": pos(0, 64, 0), "max": pos(15, 79, 15), "block": "minecraft:stone_bricks"}
+        ],
+    }
+    mixed = {
+        "version": 1,
+        "operations": [
+            {
+                "type": "cylinder",
+                "center": pos(0, 64, 0),
+                "radius": 12,
+                "height": 8,
+                "block": "minecraft:stone",
+                "hollow": True,
+            },
+            {
+                "type": "repeat",
+                "count": 8,
+                "offset": pos(0, 1, 0),
+                "operations": [
+                    {"type": "line", "from": pos(-20, 64, -20), "to": pos(20, 64, 20), "block": "minecraft:oak_planks"},
+                    {"type": "box", "min": pos(-10, 64, 22), "max": pos(10, 64, 32), "block": "minecraft:glass"},
+                ],
+            },
+            {"type": "box", "min": pos(-10, 72, -10), "max": pos(10, 72, 10), "block": "minecraft:oak_slab[type=top]"},
+            {"type": "cylinder", "center": pos(0, 73, 0), "radius": 3, "height": 5, "block": "minecraft:oak_log"},
+        ],
+    }
     print(f"compile (median of {max(repeat, 25)} runs, registry warm):")
     for name, value in (("16x16x16 box", cube), ("cylinders, lines, repeat", mixed)):
         compiled = compile_recipe(value, registry)
-        for label, call in (("geometry", lambda: compile_geometry(value)),
-                            ("geometry + canonical states", lambda: compile_recipe(value, registry))):
+        for label, call in (
+            ("geometry", lambda value=value: compile_geometry(value)),
+            ("geometry + canonical states", lambda value=value: compile_recipe(value, registry)),
+        ):
             runs = []
             for _ in range(max(repeat, 25)):
                 start = time.perf_counter()
                 call()
                 runs.append(time.perf_counter() - start)
             median = statistics.median(runs) * 1000
-            print(f"  {name:26} {len(compiled):5} blocks, scan {compiled.scan_used:6}  {label:28} "
-                  f"{median:6.2f} ms  ({100 / median:.0f}x under the 100 ms target)")
+            print(
+                f"  {name:26} {len(compiled):5} blocks, scan {compiled.scan_used:6}  {label:28} "
+                f"{median:6.2f} ms  ({100 / median:.0f}x under the 100 ms target)"
+            )
 
 
 def main() -> int:

@@ -19,7 +19,7 @@ from _timing import ROOT, report
 from bench_schem import mcb, side_by_side, typer_label
 
 CORPUS = ROOT.parent / "shared" / "corpus"
-LARGE = CORPUS / "v2_nucleation_large_schematic.schem"      # 256^3, 617 states, 42,010 block entities
+LARGE = CORPUS / "v2_nucleation_large_schematic.schem"  # 256^3, 617 states, 42,010 block entities
 MEDIUM = CORPUS / "v2_schematic4j_interieur-exterieur.schem"  # 128 x 18 x 128, few block entities (context only)
 TARGET_RATIO = 8.0
 
@@ -46,7 +46,8 @@ def main() -> None:
             }
             if args.also_typer and source is LARGE:
                 commands[f"mcb schem rotate --degrees 90 ({typer_label(args.also_typer)})"] = mcb(
-                    *rotate, typer_dir=args.also_typer)
+                    *rotate, typer_dir=args.also_typer
+                )
             walls, cpus = side_by_side(commands, repeats=repeats)
             for kind, medians in (("wall", walls), ("CPU", cpus)):
                 report(f"rotate {source.name} ({kind} time, median of {repeats})", medians, "python gunzip only")

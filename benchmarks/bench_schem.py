@@ -33,12 +33,15 @@ SMALL = CORPUS / "v2_nucleation_sample.schem"
 
 GUNZIP = "import gzip, sys; gzip.decompress(open(sys.argv[1], 'rb').read())"
 NBTLIB = "import nbtlib, sys; nbtlib.load(sys.argv[1])"
-MINIMAL_TYPER = ("import typer\napp = typer.Typer()\n@app.command()\ndef one(): pass\n@app.command()\n"
-                 "def two(): pass\napp()\n")
+MINIMAL_TYPER = (
+    "import typer\napp = typer.Typer()\n@app.command()\ndef one(): pass\n@app.command()\ndef two(): pass\napp()\n"
+)
 # max RSS of the process itself, printed as it exits (SystemExit included)
-PEAK = ("import atexit, resource, sys\natexit.register(lambda: sys.stderr.write("
-        "f\"PEAK_KIB {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n\"))\n"
-        "sys.argv = ['mcb'] + sys.argv[1:]\nfrom mcb.app import main\nmain()\n")
+PEAK = (
+    "import atexit, resource, sys\natexit.register(lambda: sys.stderr.write("
+    'f"PEAK_KIB {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n"))\n'
+    "sys.argv = ['mcb'] + sys.argv[1:]\nfrom mcb.app import main\nmain()\n"
+)
 
 
 def run_once(argv: list[str]) -> tuple[float, float]:
@@ -66,8 +69,10 @@ def side_by_side(commands: dict[str, list[str]], repeats: int) -> tuple[dict[str
             wall, cpu = run_once(argv)
             walls[name].append(wall)
             cpus[name].append(cpu)
-    return ({name: statistics.median(v) for name, v in walls.items()},
-            {name: statistics.median(v) for name, v in cpus.items()})
+    return (
+        {name: statistics.median(v) for name, v in walls.items()},
+        {name: statistics.median(v) for name, v in cpus.items()},
+    )
 
 
 def judge(label: str, medians: dict[str, float], name: str, baseline: str, target: float) -> None:
@@ -84,13 +89,22 @@ def mcb(*args, typer_dir: str | None = None) -> list[str]:
 
 def typer_label(typer_dir: str | None = None) -> str:
     env = {**os.environ, "PYTHONPATH": typer_dir} if typer_dir else None
-    return "typer " + subprocess.run([sys.executable, "-c", "import typer; print(typer.__version__)"], env=env,
-                                     capture_output=True, text=True, check=True).stdout.strip()
+    return (
+        "typer "
+        + subprocess.run(
+            [sys.executable, "-c", "import typer; print(typer.__version__)"],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
 
 
 def peak_mib(args) -> float:
-    result = subprocess.run([sys.executable, "-c", PEAK, *map(str, args)], capture_output=True, text=True,
-                            env=dict(os.environ))
+    result = subprocess.run(
+        [sys.executable, "-c", PEAK, *map(str, args)], capture_output=True, text=True, env=dict(os.environ)
+    )
     line = next(line for line in result.stderr.splitlines() if line.startswith("PEAK_KIB"))
     return int(line.split()[1]) / 1024
 
@@ -106,23 +120,32 @@ def main() -> None:
     releases = {typer_label(): None}
     if args.also_typer:
         releases[typer_label(args.also_typer)] = args.also_typer
-    commands = {"python gunzip only": [sys.executable, "-c", GUNZIP, str(LARGE)],
-                "nbtlib.load": [sys.executable, "-c", NBTLIB, str(LARGE)]}
+    commands = {
+        "python gunzip only": [sys.executable, "-c", GUNZIP, str(LARGE)],
+        "nbtlib.load": [sys.executable, "-c", NBTLIB, str(LARGE)],
+    }
     for label, typer_dir in releases.items():
-        commands[f"mcb schem validate --profile spec ({label})"] = mcb("schem", "validate", "--profile", "spec",
-                                                                       LARGE, typer_dir=typer_dir)
-        commands[f"mcb schem validate --profile server ({label})"] = mcb("schem", "validate", LARGE,
-                                                                         typer_dir=typer_dir)
+        commands[f"mcb schem validate --profile spec ({label})"] = mcb(
+            "schem", "validate", "--profile", "spec", LARGE, typer_dir=typer_dir
+        )
+        commands[f"mcb schem validate --profile server ({label})"] = mcb(
+            "schem", "validate", LARGE, typer_dir=typer_dir
+        )
     walls, cpus = side_by_side(commands, repeats=args.repeats)
     for kind, medians in (("wall", walls), ("CPU", cpus)):
-        report(f"validate {LARGE.name} ({kind} time of the whole process, median of {args.repeats})", medians,
-               "python gunzip only")
+        report(
+            f"validate {LARGE.name} ({kind} time of the whole process, median of {args.repeats})",
+            medians,
+            "python gunzip only",
+        )
         for label in releases:
             spec = f"mcb schem validate --profile spec ({label})"
             judge(f"validate --profile spec ({label})", medians, spec, "python gunzip only", 5)
             faster = medians["nbtlib.load"] / medians[spec]
-            print(f"  nbtlib.load / validate --profile spec ({label}): {faster:.1f}x (target >= 10x): "
-                  f"{'OK' if faster >= 10 else 'UNDER'}")
+            print(
+                f"  nbtlib.load / validate --profile spec ({label}): {faster:.1f}x (target >= 10x): "
+                f"{'OK' if faster >= 10 else 'UNDER'}"
+            )
 
     with tempfile.TemporaryDirectory() as tmp:
         minimal = Path(tmp) / "minimal.py"
@@ -130,20 +153,24 @@ def main() -> None:
         small = {}
         for label, typer_dir in releases.items():
             small[f"minimal two-command Typer app --help ({label})"] = (
-                ["env", f"PYTHONPATH={typer_dir}"] if typer_dir else []) + [sys.executable, str(minimal), "--help"]
+                ["env", f"PYTHONPATH={typer_dir}"] if typer_dir else []
+            ) + [sys.executable, str(minimal), "--help"]
             small[f"mcb schem validate {SMALL.name} ({label})"] = mcb("schem", "validate", SMALL, typer_dir=typer_dir)
         walls, cpus = side_by_side(small, repeats=args.repeats * 2)
         for kind, medians in (("wall", walls), ("CPU", cpus)):
             for label in releases:
-                report(f"small-file validate ({kind} time, {label})",
-                       {name: value for name, value in medians.items() if name.endswith(f"({label})")},
-                       f"minimal two-command Typer app --help ({label})")
+                report(
+                    f"small-file validate ({kind} time, {label})",
+                    {name: value for name, value in medians.items() if name.endswith(f"({label})")},
+                    f"minimal two-command Typer app --help ({label})",
+                )
         out = Path(tmp) / "rotated.schem"
         print("\n## peak memory (max RSS of the whole process)")
         for name, argv, target in (
-                ("validate the 256^3 file (--profile spec)", ["schem", "validate", "--profile", "spec", LARGE], 100),
-                ("rotate 90 + write the 256^3 file", ["schem", "rotate", LARGE, "--degrees", "90", "-o", out], 200),
-                ("validate the 1 GB bomb", ["schem", "validate", BOMB], 50)):
+            ("validate the 256^3 file (--profile spec)", ["schem", "validate", "--profile", "spec", LARGE], 100),
+            ("rotate 90 + write the 256^3 file", ["schem", "rotate", LARGE, "--degrees", "90", "-o", out], 200),
+            ("validate the 1 GB bomb", ["schem", "validate", BOMB], 50),
+        ):
             mib = peak_mib(argv)
             print(f"  {name:<44} {mib:7.1f} MiB (target <= {target}): {'OK' if mib <= target else 'OVER'}")
     in_process_split()

@@ -23,15 +23,22 @@ import time
 from pathlib import Path
 
 import httpx
-
 from _timing import rpc_call
 
 from mcb.server.testing import spawn_server
 
 PLUGIN_BLOCKS_PER_SECOND = 128 / (2.5 * 0.050)
-RECIPE = {"version": 1, "operations": [
-    {"type": "box", "min": {"x": -32, "y": 70, "z": -32}, "max": {"x": 31, "y": 73, "z": -17},
-     "block": "minecraft:stone_bricks"}]}
+RECIPE = {
+    "version": 1,
+    "operations": [
+        {
+            "type": "box",
+            "min": {"x": -32, "y": 70, "z": -32},
+            "max": {"x": 31, "y": 73, "z": -17},
+            "block": "minecraft:stone_bricks",
+        }
+    ],
+}
 
 
 call = rpc_call
@@ -50,9 +57,11 @@ def main() -> None:
             server.stop()
     rate = 4096 / apply_s
     print(f"build_prepare 4096 blocks      : {prepare_s * 1000:8.1f} ms (median of 5)")
-    print(f"build_apply 4096 blocks, tick 0: {apply_s * 1000:8.1f} ms end to end "
-          f"({rate:,.0f} blocks/s; {rate / PLUGIN_BLOCKS_PER_SECOND:.1f}x the plugin's nominal "
-          f"{PLUGIN_BLOCKS_PER_SECOND:,.0f} blocks/s)")
+    print(
+        f"build_apply 4096 blocks, tick 0: {apply_s * 1000:8.1f} ms end to end "
+        f"({rate:,.0f} blocks/s; {rate / PLUGIN_BLOCKS_PER_SECOND:.1f}x the plugin's nominal "
+        f"{PLUGIN_BLOCKS_PER_SECOND:,.0f} blocks/s)"
+    )
     print(f"project_context, 8 clients     : {rps:8.0f} requests/s over {args.seconds:.0f} s")
     hostile_numbers()
     with tempfile.TemporaryDirectory() as tmp:
@@ -63,8 +72,13 @@ def main() -> None:
             server.stop()
 
 
-WORST = {"1e1000000": "1e1000000", "1e999999999999999999": "1e999999999999999999", "9 x 10,000": "9" * 10_000,
-         "9 x 1,000,000": "9" * 1_000_000, "0.(100k zeros)1": "0." + "0" * 100_000 + "1"}
+WORST = {
+    "1e1000000": "1e1000000",
+    "1e999999999999999999": "1e999999999999999999",
+    "9 x 10,000": "9" * 10_000,
+    "9 x 1,000,000": "9" * 1_000_000,
+    "0.(100k zeros)1": "0." + "0" * 100_000 + "1",
+}
 
 
 def _median_call(function, repeats: int) -> float:
@@ -87,24 +101,32 @@ def hostile_numbers() -> None:
             return
         raise AssertionError(text)
 
-    print("refusing a loose integer, in process (median of 200, interleaved with the baseline \"5\"):")
+    print('refusing a loose integer, in process (median of 200, interleaved with the baseline "5"):')
     for label, text in WORST.items():
         worst, base = [], []
         for _ in range(200):
-            worst.append(_median_call(lambda: refuse(text), 1))
+            worst.append(_median_call(lambda text=text: refuse(text), 1))
             base.append(_median_call(lambda: loose_int("5", "m"), 1))
-        print(f"  {label:<22}: {statistics.median(worst) * 1e6:8.1f} us  "
-              f"({statistics.median(worst) / statistics.median(base):5.1f}x accepting \"5\")")
+        print(
+            f"  {label:<22}: {statistics.median(worst) * 1e6:8.1f} us  "
+            f'({statistics.median(worst) / statistics.median(base):5.1f}x accepting "5")'
+        )
     with tempfile.TemporaryDirectory() as tmp:
         server = spawn_server(Path(tmp) / "numbers", tick_ms=5, test_hooks=False)
         try:
             headers = {"Authorization": f"Bearer {server.agent_token}"}
             with httpx.Client(base_url=server.url, timeout=60, headers=headers) as client:
+
                 def inspect(x):
-                    params = {"player_id": "console", "min": {"x": x, "y": 60, "z": 0}, "max": {"x": 1, "y": 60, "z": 0}}
+                    params = {
+                        "player_id": "console",
+                        "min": {"x": x, "y": 60, "z": 0},
+                        "max": {"x": 1, "y": 60, "z": 0},
+                    }
                     return client.post("/v1/rpc", content=json.dumps({"method": "region_inspect", "params": params}))
+
                 inspect("0")
-                print("region_inspect min.x over HTTP (median of 50, interleaved with min.x \"0\"):")
+                print('region_inspect min.x over HTTP (median of 50, interleaved with min.x "0"):')
                 for label, text in WORST.items():
                     worst, base = [], []
                     for _ in range(50):
@@ -115,8 +137,10 @@ def hostile_numbers() -> None:
                         start = time.perf_counter()
                         assert inspect("0").status_code == 200
                         base.append(time.perf_counter() - start)
-                    print(f"  {label:<22}: {statistics.median(worst) * 1000:8.2f} ms  (max {max(worst) * 1000:.2f} ms; "
-                          f"{statistics.median(worst) / statistics.median(base):5.2f}x a valid read)")
+                    print(
+                        f"  {label:<22}: {statistics.median(worst) * 1000:8.2f} ms  (max {max(worst) * 1000:.2f} ms; "
+                        f"{statistics.median(worst) / statistics.median(base):5.2f}x a valid read)"
+                    )
         finally:
             server.stop()
 
@@ -150,7 +174,7 @@ def held_connections(server, *, idle: int, dribbling: int, seconds: float) -> No
     try:
         while time.monotonic() < stop_at:  # bounded by time and by the head's length
             for sock in dribblers:
-                sock.send(head[index:index + 1])
+                sock.send(head[index : index + 1])
             index += 1
             start = time.perf_counter()
             assert probe.get("/health").status_code == 200
@@ -162,10 +186,12 @@ def held_connections(server, *, idle: int, dribbling: int, seconds: float) -> No
         for sock in sockets + dribblers:
             sock.close()
         probe.close()
-    print(f"threads of mcb serve, {idle} idle + {dribbling} dribbling connections: at most {most} "
-          f"(after one request: {after_one}); /health median {statistics.median(health) * 1000:.2f} ms "
-          f"({statistics.median(health) / statistics.median(quiet):.2f}x with no other connection), "
-          f"max {max(health) * 1000:.2f} ms; a request served meanwhile: {served}")
+    print(
+        f"threads of mcb serve, {idle} idle + {dribbling} dribbling connections: at most {most} "
+        f"(after one request: {after_one}); /health median {statistics.median(health) * 1000:.2f} ms "
+        f"({statistics.median(health) / statistics.median(quiet):.2f}x with no other connection), "
+        f"max {max(health) * 1000:.2f} ms; a request served meanwhile: {served}"
+    )
 
 
 def measure(server, seconds: float) -> tuple[float, float, float]:
@@ -180,8 +206,9 @@ def measure(server, seconds: float) -> tuple[float, float, float]:
         prepare_s = statistics.median(prepare_times)
         plan = plans[-1]
         start = time.perf_counter()
-        op = call(client, token, "build_apply", plan_id=plan["plan_id"], plan_hash=plan["plan_hash"],
-                  idempotency_key="bench")["operation_id"]
+        op = call(
+            client, token, "build_apply", plan_id=plan["plan_id"], plan_hash=plan["plan_hash"], idempotency_key="bench"
+        )["operation_id"]
         while (status := call(client, token, "operation_status", operation_id=op))["status"] in ("queued", "applying"):
             time.sleep(0.002)
         apply_s = time.perf_counter() - start

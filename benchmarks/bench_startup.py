@@ -49,15 +49,25 @@ def rows(typer_dir: str | None, label: str) -> dict[str, list[str]]:
     prefix = f"import sys; sys.path.insert(0, {typer_dir!r}); " if typer_dir else "import sys; "
     # What the console script runs (the Typer app), spelled out so the row measures it whatever the script says.
     mcb = [PYTHON, "-c", prefix + "from mcb.console import main; sys.exit(main())"]
-    baseline = [PYTHON, "-c", prefix + f"import runpy; runpy.run_path({str(HERE / 'minimal_typer_app.py')!r}, "
-                "run_name='__main__')", "--help"]
+    baseline = [
+        PYTHON,
+        "-c",
+        prefix + f"import runpy; runpy.run_path({str(HERE / 'minimal_typer_app.py')!r}, run_name='__main__')",
+        "--help",
+    ]
     return {
         f"{BASELINE}{label}": baseline,
         f"{COMMAND_FLOOR}{label}": [*baseline[:-1], "hello", "--name", "x"],
         f"mcb schem validate SMALL.schem{label}": [*mcb, "schem", "validate", str(SMALL)],
         # The one start-up trick left (mcb.console's gc.freeze at exit), measured: the app run without it.
         f"mcb schem validate SMALL.schem without gc.freeze{label}": [
-            PYTHON, "-c", prefix + "from mcb.app import main; sys.exit(main())", "schem", "validate", str(SMALL)],
+            PYTHON,
+            "-c",
+            prefix + "from mcb.app import main; sys.exit(main())",
+            "schem",
+            "validate",
+            str(SMALL),
+        ],
         f"mcb context --json{label}": [*mcb, "context", "--json"],
         f"mcb --help{label}": [*mcb, "--help"],
         f"mcb --version{label}": [*mcb, "--version"],
@@ -124,8 +134,9 @@ def breakdown(typer_dirs: dict[str, str | None], repeats: int, env: dict) -> Non
     runs: dict[str, list[dict]] = {label: [] for label in typer_dirs}
     for _ in range(repeats):  # interleaved: each round runs every release once
         for label, typer_dir in typer_dirs.items():
-            done = subprocess.run([PYTHON, "-c", BREAKDOWN_PROBE, typer_dir or ""], env=env,
-                                  capture_output=True, text=True, check=True)
+            done = subprocess.run(
+                [PYTHON, "-c", BREAKDOWN_PROBE, typer_dir or ""], env=env, capture_output=True, text=True, check=True
+            )
             runs[label].append(json.loads(done.stdout))
     for label, samples in runs.items():
         print(f"\n## mcb context --json, per component{label} (ms, median of {repeats} fresh interpreters)")
@@ -138,13 +149,17 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=15)
     parser.add_argument("--also-typer", metavar="DIR", help="another Typer release to measure beside the installed one")
     parser.add_argument("--breakdown", action="store_true", help="per-component times of `mcb context --json`")
-    parser.add_argument("--python", help="measure this interpreter's install (make bench passes a venv holding only "
-                        "what `pip install mcb` brings: the test extras add click, and httpx then imports its own CLI)")
+    parser.add_argument(
+        "--python",
+        help="measure this interpreter's install (make bench passes a venv holding only "
+        "what `pip install mcb` brings: the test extras add click, and httpx then imports its own CLI)",
+    )
     options = parser.parse_args()
     global PYTHON
     PYTHON = options.python or sys.executable
-    version = subprocess.run([PYTHON, "-c", "import typer; print(typer.__version__)"], capture_output=True,
-                             text=True, check=True).stdout.strip()
+    version = subprocess.run(
+        [PYTHON, "-c", "import typer; print(typer.__version__)"], capture_output=True, text=True, check=True
+    ).stdout.strip()
     sets = {f" (typer {version})": None}
     if options.also_typer:
         sets[" (typer from --also-typer)"] = options.also_typer
@@ -154,8 +169,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         server = spawn_server(Path(tmp) / "data", tick_ms=50)
         try:
-            env = {**os.environ, "MCB_SERVER": server.url, "MCB_AGENT_TOKEN": server.agent_token,
-                   "MCB_PLAYER_ID": "console", "NO_COLOR": "1"}
+            env = {
+                **os.environ,
+                "MCB_SERVER": server.url,
+                "MCB_AGENT_TOKEN": server.agent_token,
+                "MCB_PLAYER_ID": "console",
+                "NO_COLOR": "1",
+            }
             if options.breakdown:
                 breakdown(sets, options.repeats, env)
                 return
@@ -166,8 +186,11 @@ def main() -> None:
     for label in sets:
         for kind, medians in (("wall", walls), ("CPU (user+sys)", cpus)):
             mine = {name: value for name, value in medians.items() if name.endswith(label)}
-            report(f"start-up{label}: {kind} time, whole process, median of {options.repeats}, interleaved", mine,
-                   BASELINE + label)
+            report(
+                f"start-up{label}: {kind} time, whole process, median of {options.repeats}, interleaved",
+                mine,
+                BASELINE + label,
+            )
             for name, target in TARGETS.items():
                 ratio = medians[name + label] / medians[BASELINE + label]
                 verdict = "ok" if ratio <= target else "over"

@@ -20,18 +20,37 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "terrain"))
 
 WIDE = {
-    "version": 1, "min": {"x": -1024, "y": -64, "z": -256}, "max": {"x": 1023, "y": 63, "z": 255},
-    "base_height": 60, "seed": 28092005, "mode": "sculpt", "noise": {"amplitude": 24, "scale": 90},
-    "palette": {"rock": "minecraft:stone", "soil": "minecraft:dirt", "surface": "minecraft:grass_block",
-                "soil_depth": 3},
+    "version": 1,
+    "min": {"x": -1024, "y": -64, "z": -256},
+    "max": {"x": 1023, "y": 63, "z": 255},
+    "base_height": 60,
+    "seed": 28092005,
+    "mode": "sculpt",
+    "noise": {"amplitude": 24, "scale": 90},
+    "palette": {
+        "rock": "minecraft:stone",
+        "soil": "minecraft:dirt",
+        "surface": "minecraft:grass_block",
+        "soil_depth": 3,
+    },
     "features": [
-        {"type": "ridge", "points": [{"x": -1000, "z": -200}, {"x": -400, "z": 100}, {"x": 300, "z": -150},
-                                     {"x": 1000, "z": 200}], "width": 12, "height": 90, "falloff": 120},
+        {
+            "type": "ridge",
+            "points": [{"x": -1000, "z": -200}, {"x": -400, "z": 100}, {"x": 300, "z": -150}, {"x": 1000, "z": 200}],
+            "width": 12,
+            "height": 90,
+            "falloff": 120,
+        },
         {"type": "hill", "center": {"x": 0, "z": 0}, "radius": 60, "height": 40, "falloff": 150},
         {"type": "plateau", "min": {"x": 400, "z": -80}, "max": {"x": 600, "z": 60}, "height": 110, "falloff": 30},
         {"type": "basin", "center": {"x": -500, "z": 50}, "radius": 70, "height": 20, "falloff": 40},
-        {"type": "channel", "points": [{"x": -900, "z": 250}, {"x": 0, "z": 120}, {"x": 900, "z": -250}],
-         "width": 8, "height": 30, "falloff": 20},
+        {
+            "type": "channel",
+            "points": [{"x": -900, "z": 250}, {"x": 0, "z": 120}, {"x": 900, "z": -250}],
+            "width": 8,
+            "height": 30,
+            "falloff": 20,
+        },
         {"type": "terrace", "step": 6, "strength": 0.4},
     ],
     "preserve": [{"min": {"x": 0, "y": 0, "z": 0}, "max": {"x": 40, "y": 63, "z": 40}}],
@@ -48,11 +67,12 @@ def timed(fn, repeats=5):
 
 
 def bench_preview() -> None:
+    import test_properties
+    from test_properties import ref_height
+
     from mcb.terrain.heightfield import envelope_heights
     from mcb.terrain.preview import render_preview, sample_coordinates
     from mcb.terrain.recipe import parse_recipe_text
-    import test_properties
-    from test_properties import ref_height
 
     test_properties.hypot = math.hypot  # the obvious scalar implementation (not bit-exact, just the speed baseline)
 
@@ -73,10 +93,14 @@ def bench_preview() -> None:
     print(f"  {'scalar Python height field (baseline)':<48} {scalar * 1000:9.1f} ms   1.00x")
     print(f"  {'render_preview incl. parse + PNG':<48} {preview * 1000:9.1f} ms   {preview / scalar:5.3f}x")
     print(f"  {'render_preview numbers only':<48} {numbers * 1000:9.1f} ms   {numbers / scalar:5.3f}x")
-    print(f"  {'offline picture (numbers + legend PNG)':<48} {picture * 1000:9.1f} ms   {picture / scalar:5.3f}x"
-          f"   ({picture / preview:.2f}x the server's PNG path)")
-    print(f"  {'full field: all 1,048,576 columns':<48} {field * 1000:9.1f} ms   "
-          f"({1_048_576 / field / 1e6:.2f} M columns/s)")
+    print(
+        f"  {'offline picture (numbers + legend PNG)':<48} {picture * 1000:9.1f} ms   {picture / scalar:5.3f}x"
+        f"   ({picture / preview:.2f}x the server's PNG path)"
+    )
+    print(
+        f"  {'full field: all 1,048,576 columns':<48} {field * 1000:9.1f} ms   "
+        f"({1_048_576 / field / 1e6:.2f} M columns/s)"
+    )
 
 
 def _picture(recipe) -> None:
@@ -89,9 +113,9 @@ def _picture(recipe) -> None:
 
 
 def bench_prepare_all() -> None:
+    from mcb.batch.tiles import run_all_tiles
     from mcb.client import McbClient
     from mcb.server.testing import run_server
-    from mcb.batch.tiles import run_all_tiles
     from mcb.terrain.recipe import parse_recipe_text
     from mcb.terrain.tiling import tile_bounds, tile_count, tile_targets
 
@@ -108,8 +132,9 @@ def bench_prepare_all() -> None:
             run_all_tiles(client, parsed.terrain_id, Path(tmp) / "dry.state.json", recipe=recipe, dry_run=True)
             prepare_only = time.perf_counter() - start
             start = time.perf_counter()
-            summary = run_all_tiles(client, parsed.terrain_id, Path(tmp) / "run.state.json", recipe=recipe,
-                                    interval=0.005)
+            summary = run_all_tiles(
+                client, parsed.terrain_id, Path(tmp) / "run.state.json", recipe=recipe, interval=0.005
+            )
             wall = time.perf_counter() - start
             start = time.perf_counter()
             again = run_all_tiles(client, parsed.terrain_id, Path(tmp) / "run.state.json", recipe=recipe)
@@ -118,10 +143,14 @@ def bench_prepare_all() -> None:
     assert summary["status"] == "completed" and all(t["result"] == "already_done" for t in again["tiles"])
     print(f"\n## terrain prepare --all --apply, {tiles} tiles of 16^3 (32 x 16 x 32), mcb serve --tick-ms 0")
     print(f"  {'offline target generation (baseline)':<48} {offline * 1000:9.1f} ms   1.00x")
-    print(f"  {'terrain_prepare only, every tile (HTTP)':<48} {prepare_only * 1000:9.1f} ms   "
-          f"{prepare_only / offline:5.1f}x   ({prepare_only / tiles * 1000:.0f} ms/tile)")
-    print(f"  {'prepare + apply + wait, every tile':<48} {wall * 1000:9.1f} ms   {wall / offline:5.1f}x   "
-          f"({written} blocks written, {written / wall:,.0f} blocks/s, {wall / tiles * 1000:.0f} ms/tile)")
+    print(
+        f"  {'terrain_prepare only, every tile (HTTP)':<48} {prepare_only * 1000:9.1f} ms   "
+        f"{prepare_only / offline:5.1f}x   ({prepare_only / tiles * 1000:.0f} ms/tile)"
+    )
+    print(
+        f"  {'prepare + apply + wait, every tile':<48} {wall * 1000:9.1f} ms   {wall / offline:5.1f}x   "
+        f"({written} blocks written, {written / wall:,.0f} blocks/s, {wall / tiles * 1000:.0f} ms/tile)"
+    )
     print(f"  {'re-run from the state file (all done)':<48} {resume * 1000:9.1f} ms   {resume / offline:5.1f}x")
 
 

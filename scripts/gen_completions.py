@@ -25,8 +25,10 @@ def completion_script(shell: str) -> str:
 
 def main() -> None:
     if sys.argv[1:]:  # `--help` or anything else: say what this does rather than do it
-        print("usage: python scripts/gen_completions.py   (rewrites completions/* from `mcb`; no options)",
-              file=sys.stderr)
+        print(
+            "usage: python scripts/gen_completions.py   (rewrites completions/* from `mcb`; no options)",
+            file=sys.stderr,
+        )
         sys.exit(0 if sys.argv[1:] in (["-h"], ["--help"]) else 2)
     out_dir = ROOT / "completions"
     out_dir.mkdir(exist_ok=True)

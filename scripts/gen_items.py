@@ -45,7 +45,7 @@ def main() -> int:
     package = json.loads((args.mcd / "package.json").read_text())
     document = {
         "source": f"npm minecraft-data {package['version']} (MIT), data/{paths['items']}/items.json minus "
-                  f"data/{paths['blocks']}/blocks.json",
+        f"data/{paths['blocks']}/blocks.json",
         "items_sha256": hashlib.sha256(items_file.read_bytes()).hexdigest(),
         "release": RELEASE,
         "item_only": sorted(items - blocks),

@@ -35,8 +35,9 @@ def main() -> None:
     paths = json.loads((args.mcd / "minecraft-data" / "data" / "dataPaths.json").read_text("utf-8"))
     folder = paths["pc"]["1.12.2"]["blocks"]
     blocks = json.loads((args.mcd / "minecraft-data" / "data" / folder / "blocks.json").read_text("utf-8"))
-    items = json.loads((args.mcd / "minecraft-data" / "data" / paths["pc"]["1.12.2"]["items"] / "items.json")
-                       .read_text("utf-8"))
+    items = json.loads(
+        (args.mcd / "minecraft-data" / "data" / paths["pc"]["1.12.2"]["items"] / "items.json").read_text("utf-8")
+    )
     ids = {f"minecraft:{b['name']}": b["id"] for b in blocks}
     for item in items:  # an item's name is its block's where both exist; items add the rest (e.g. a flower pot's)
         ids.setdefault(f"minecraft:{item['name']}", item["id"])
@@ -50,8 +51,10 @@ def main() -> None:
     OUT.parent.mkdir(parents=True, exist_ok=True)
     payload = json.dumps(table, sort_keys=True, separators=(",", ":")).encode("utf-8")
     OUT.write_bytes(gzip.compress(payload, compresslevel=9, mtime=0))
-    print(f"wrote {OUT} ({len(states)} states, {len(legacy['items'])} items, {len(ids)} 1.12 names, "
-          f"{OUT.stat().st_size} bytes)")
+    print(
+        f"wrote {OUT} ({len(states)} states, {len(legacy['items'])} items, {len(ids)} 1.12 names, "
+        f"{OUT.stat().st_size} bytes)"
+    )
 
 
 if __name__ == "__main__":

@@ -81,7 +81,9 @@ class IntDomains:
         raise IncompleteData(f"{block}.{prop} has no values list and none can be inferred")
 
 
-def decode_block(record: dict, int_domains: IntDomains | None = None) -> tuple[str, list[tuple[str, tuple[str, ...]]], list[int]]:
+def decode_block(
+    record: dict, int_domains: IntDomains | None = None
+) -> tuple[str, list[tuple[str, tuple[str, ...]]], list[int]]:
     """(name, [(property, values)], default value indices) for one minecraft-data block record."""
     properties: list[tuple[str, tuple[str, ...]]] = []
     for state in record.get("states") or []:
@@ -136,7 +138,7 @@ def build(release_files: dict[str, tuple[int, Path, str]]) -> dict:
     int_domains = IntDomains()
     for release, _ in reversed(ordered):  # newest first: prefer the values of the nearest complete release
         int_domains.learn(loaded[release])
-    for release, (data_version, path, source) in ordered:
+    for release, (data_version, _path, source) in ordered:
         records = loaded[release]
         try:
             decoded = [decode_block(record, int_domains) for record in records]
@@ -166,14 +168,18 @@ def protocol_table(mcd_data: Path) -> list[dict]:
 
 
 def known_releases(rows: list[dict]) -> dict[str, int]:
-    known = {row["minecraftVersion"]: row["dataVersion"] for row in rows
-             if RELEASE_NAME.fullmatch(row["minecraftVersion"]) and (row.get("dataVersion") or 0) > 0}
+    known = {
+        row["minecraftVersion"]: row["dataVersion"]
+        for row in rows
+        if RELEASE_NAME.fullmatch(row["minecraftVersion"]) and (row.get("dataVersion") or 0) > 0
+    }
     known.update(EXTRA_DATA_VERSIONS)
     return dict(sorted(known.items(), key=lambda kv: (kv[1], version_key(kv[0]))))
 
 
-def shipped_files(mcd_data: Path, rows: list[dict], known: dict[str, int], extras: dict[str, Path],
-                  package_version: str):
+def shipped_files(
+    mcd_data: Path, rows: list[dict], known: dict[str, int], extras: dict[str, Path], package_version: str
+):
     """release -> (DataVersion, blocks.json, source text) for every release whose block list is known.
 
     A release without its own folder borrows the folder of a sibling with the same network protocol (hotfix
@@ -184,19 +190,30 @@ def shipped_files(mcd_data: Path, rows: list[dict], known: dict[str, int], extra
     folder_of = {release: paths.get(release, {}).get("blocks") for release in known}
     for release in known:
         if folder_of[release] is None and protocol.get(release) is not None:
-            siblings = [other for other in known if folder_of.get(other) and paths.get(other, {}).get("blocks")
-                        and protocol.get(other) == protocol[release]]
+            siblings = [
+                other
+                for other in known
+                if folder_of.get(other)
+                and paths.get(other, {}).get("blocks")
+                and protocol.get(other) == protocol[release]
+            ]
             if siblings:
                 folder_of[release] = paths[max(siblings, key=version_key)]["blocks"]
     files: dict[str, tuple[int, Path, str]] = {}
     for release, data_version in known.items():
         folder = folder_of[release]
         if folder and version_key(release)[:2] >= OLDEST_SHIPPED:
-            files[release] = (data_version, mcd_data / folder / "blocks.json",
-                              f"minecraft-data {package_version} data/{folder}/blocks.json")
+            files[release] = (
+                data_version,
+                mcd_data / folder / "blocks.json",
+                f"minecraft-data {package_version} data/{folder}/blocks.json",
+            )
     for release, path in extras.items():
-        files[release] = (known[release], path,
-                          f"minecraft-data commit e385f588 (PR #1211) data/pc/{release}/blocks.json")
+        files[release] = (
+            known[release],
+            path,
+            f"minecraft-data commit e385f588 (PR #1211) data/pc/{release}/blocks.json",
+        )
     return files
 
 
@@ -219,8 +236,13 @@ def write_releases_module(known: dict[str, int], shipped: dict[str, int]) -> Non
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mcd", type=Path, required=True, help="unpacked npm package root (holds minecraft-data/)")
-    parser.add_argument("--extra", action="append", default=[], metavar="RELEASE=blocks.json",
-                        help="a block list for a release the package lacks (e.g. 26.2)")
+    parser.add_argument(
+        "--extra",
+        action="append",
+        default=[],
+        metavar="RELEASE=blocks.json",
+        help="a block list for a release the package lacks (e.g. 26.2)",
+    )
     args = parser.parse_args(argv)
     mcd_data = args.mcd / "minecraft-data" / "data"
     package_version = json.loads((args.mcd / "package.json").read_text(encoding="utf-8"))["version"]
@@ -241,9 +263,11 @@ def main(argv: list[str] | None = None) -> int:
     tmp.replace(DATA_FILE)
     shipped = {name: dv for name, dv, _, _ in data["releases"]}
     write_releases_module(known, shipped)
-    print(f"{len(shipped)} releases, {len(data['blocks'])} distinct block records, "
-          f"{len(data['domains'])} domains, {len(payload):,} bytes JSON, {DATA_FILE.stat().st_size:,} bytes gzip",
-          file=sys.stderr)
+    print(
+        f"{len(shipped)} releases, {len(data['blocks'])} distinct block records, "
+        f"{len(data['domains'])} domains, {len(payload):,} bytes JSON, {DATA_FILE.stat().st_size:,} bytes gzip",
+        file=sys.stderr,
+    )
     return 0
 
 

@@ -44,13 +44,20 @@ class Grid:
         self.cells[y, z, x] = self.index(state)
 
     def fill(self, x0, y0, z0, x1, y1, z1, state: str) -> None:
-        self.cells[y0:y1 + 1, z0:z1 + 1, x0:x1 + 1] = self.index(state)
+        self.cells[y0 : y1 + 1, z0 : z1 + 1, x0 : x1 + 1] = self.index(state)
 
     def schematic(self, name: str, offset=(0, 0, 0)) -> Schematic:
         width, height, length = self.size
-        return Schematic(width, height, length, list(self.palette), self.cells.copy(), REGISTRY.data_version,
-                         offset=offset, metadata=Compound(Name=String(name), Author=String("mcb"),
-                                                          Date=DATE_MS))
+        return Schematic(
+            width,
+            height,
+            length,
+            list(self.palette),
+            self.cells.copy(),
+            REGISTRY.data_version,
+            offset=offset,
+            metadata=Compound(Name=String(name), Author=String("mcb"), Date=DATE_MS),
+        )
 
 
 def house() -> Schematic:
@@ -95,15 +102,26 @@ def rotation_fixture() -> Schematic:
     g = Grid(8, 2, 6)
     g.fill(0, 0, 0, 7, 0, 5, "minecraft:stone")
     states = [
-        "minecraft:oak_stairs[facing=north,shape=outer_left]", "minecraft:oak_stairs[facing=east]",
-        "minecraft:oak_log[axis=x]", "minecraft:oak_log[axis=z]", "minecraft:oak_sign[rotation=3]",
-        "minecraft:rail[shape=north_east]", "minecraft:powered_rail[shape=ascending_east]",
-        "minecraft:cobblestone_wall[north=tall,east=low]", "minecraft:oak_fence[north=true,west=true]",
-        "minecraft:redstone_wire[north=side,east=up]", "minecraft:chest[facing=north,type=left]",
-        "minecraft:chest[facing=north,type=right]", "minecraft:oak_door[facing=east,hinge=right]",
-        "minecraft:repeater[facing=west,delay=3]", "minecraft:observer[facing=up]",
-        "minecraft:crafter[orientation=north_up]", "minecraft:vine[north=true,up=true]",
-        "minecraft:wall_torch[facing=south]", "minecraft:ladder[facing=east]", "minecraft:lever[face=floor,facing=west]",
+        "minecraft:oak_stairs[facing=north,shape=outer_left]",
+        "minecraft:oak_stairs[facing=east]",
+        "minecraft:oak_log[axis=x]",
+        "minecraft:oak_log[axis=z]",
+        "minecraft:oak_sign[rotation=3]",
+        "minecraft:rail[shape=north_east]",
+        "minecraft:powered_rail[shape=ascending_east]",
+        "minecraft:cobblestone_wall[north=tall,east=low]",
+        "minecraft:oak_fence[north=true,west=true]",
+        "minecraft:redstone_wire[north=side,east=up]",
+        "minecraft:chest[facing=north,type=left]",
+        "minecraft:chest[facing=north,type=right]",
+        "minecraft:oak_door[facing=east,hinge=right]",
+        "minecraft:repeater[facing=west,delay=3]",
+        "minecraft:observer[facing=up]",
+        "minecraft:crafter[orientation=north_up]",
+        "minecraft:vine[north=true,up=true]",
+        "minecraft:wall_torch[facing=south]",
+        "minecraft:ladder[facing=east]",
+        "minecraft:lever[face=floor,facing=west]",
     ]
     for i, state in enumerate(states):
         g.set(i % 8, 1, (i // 8) * 2, state)
@@ -150,20 +168,25 @@ def watchtower_litematic() -> bytes:
     selection was made from its top corner, and a porch), a chest with items, entries packed across longs."""
     import gzip
 
-    from mcb.schematics.formats.litematic import bits_for, pack_indices
     from mcb.schematics.formats.common import compound_from_state
-    from mcb.schematics.nbt import Int, Long, NumericArray, TAG_COMPOUND, TAG_LONG_ARRAY
+    from mcb.schematics.formats.litematic import bits_for, pack_indices
+    from mcb.schematics.nbt import TAG_COMPOUND, TAG_LONG_ARRAY, Int, Long, NumericArray
     from mcb.schematics.writer import encode_nbt
 
     def region(position, size, grid: Grid, entities=()):
         bits = bits_for(len(grid.palette))
         words = pack_indices(grid.cells.ravel().astype(np.int64), bits)
         xyz = lambda v: Compound(x=Int(v[0]), y=Int(v[1]), z=Int(v[2]))  # noqa: E731
-        return Compound(Position=xyz(position), Size=xyz(size),
-                        BlockStatePalette=List([compound_from_state(p) for p in grid.palette], TAG_COMPOUND),
-                        BlockStates=NumericArray(TAG_LONG_ARRAY, words.astype(">i8").tobytes()),
-                        TileEntities=List(list(entities), TAG_COMPOUND), Entities=List((), TAG_COMPOUND),
-                        PendingBlockTicks=List((), TAG_COMPOUND), PendingFluidTicks=List((), TAG_COMPOUND))
+        return Compound(
+            Position=xyz(position),
+            Size=xyz(size),
+            BlockStatePalette=List([compound_from_state(p) for p in grid.palette], TAG_COMPOUND),
+            BlockStates=NumericArray(TAG_LONG_ARRAY, words.astype(">i8").tobytes()),
+            TileEntities=List(list(entities), TAG_COMPOUND),
+            Entities=List((), TAG_COMPOUND),
+            PendingBlockTicks=List((), TAG_COMPOUND),
+            PendingFluidTicks=List((), TAG_COMPOUND),
+        )
 
     tower = Grid(5, 12, 5)  # cells from the region's minimum corner
     tower.fill(0, 0, 0, 4, 0, 4, "minecraft:stone_bricks")
@@ -179,19 +202,38 @@ def watchtower_litematic() -> bytes:
     porch = Grid(5, 1, 3)
     porch.fill(0, 0, 0, 4, 0, 2, "minecraft:spruce_slab[type=bottom]")
     porch.set(2, 0, 0, "minecraft:spruce_stairs[facing=north]")
-    loot = Compound(x=Int(3), y=Int(11), z=Int(3), id=String("minecraft:chest"), Items=List([Compound(
-        Slot=Byte(0), id=String("minecraft:spyglass"), count=Int(1))], TAG_COMPOUND))
-    regions = Compound({
-        # saved from the top corner: Position is the far corner and Size runs back (negative on every axis)
-        "Tower": region((4, 11, 4), (-5, -12, -5), tower, [loot]),
-        "Porch": region((0, 0, 5), (5, 1, 3), porch),
-    })
-    metadata = Compound(Name=String("Watchtower"), Author=String("mcb"), Description=String("a sample"),
-                        RegionCount=Int(2), TotalVolume=Int(5 * 12 * 5 + 15), TotalBlocks=Int(0),
-                        EnclosingSize=Compound(x=Int(5), y=Int(12), z=Int(8)), TimeCreated=Long(DATE_MS),
-                        TimeModified=Long(DATE_MS))
-    root = Compound(MinecraftDataVersion=Int(REGISTRY.data_version), Version=Int(7), SubVersion=Int(1),
-                    Metadata=metadata, Regions=regions)
+    loot = Compound(
+        x=Int(3),
+        y=Int(11),
+        z=Int(3),
+        id=String("minecraft:chest"),
+        Items=List([Compound(Slot=Byte(0), id=String("minecraft:spyglass"), count=Int(1))], TAG_COMPOUND),
+    )
+    regions = Compound(
+        {
+            # saved from the top corner: Position is the far corner and Size runs back (negative on every axis)
+            "Tower": region((4, 11, 4), (-5, -12, -5), tower, [loot]),
+            "Porch": region((0, 0, 5), (5, 1, 3), porch),
+        }
+    )
+    metadata = Compound(
+        Name=String("Watchtower"),
+        Author=String("mcb"),
+        Description=String("a sample"),
+        RegionCount=Int(2),
+        TotalVolume=Int(5 * 12 * 5 + 15),
+        TotalBlocks=Int(0),
+        EnclosingSize=Compound(x=Int(5), y=Int(12), z=Int(8)),
+        TimeCreated=Long(DATE_MS),
+        TimeModified=Long(DATE_MS),
+    )
+    root = Compound(
+        MinecraftDataVersion=Int(REGISTRY.data_version),
+        Version=Int(7),
+        SubVersion=Int(1),
+        Metadata=metadata,
+        Regions=regions,
+    )
     return gzip.compress(encode_nbt(root, ""), mtime=0)
 
 
@@ -201,7 +243,7 @@ def cabin_schematic() -> bytes:
     a wall sign (renamed since), a chest."""
     import gzip
 
-    from mcb.schematics.nbt import ByteArray, Int, Short, TAG_COMPOUND
+    from mcb.schematics.nbt import TAG_COMPOUND, ByteArray, Int, Short
     from mcb.schematics.writer import encode_nbt
 
     width, height, length = 7, 5, 6
@@ -217,36 +259,55 @@ def cabin_schematic() -> bytes:
             for z in range(length):
                 if x in (0, width - 1) or z in (0, length - 1):
                     put(x, y, z, 5)  # oak planks walls
-    put(3, 1, 0, 64, 3)   # oak door, lower half: facing north (3), closed
-    put(3, 2, 0, 64, 8)   # upper half: hinge left
-    put(1, 2, 0, 102)     # glass pane
+    put(3, 1, 0, 64, 3)  # oak door, lower half: facing north (3), closed
+    put(3, 2, 0, 64, 8)  # upper half: hinge left
+    put(1, 2, 0, 102)  # glass pane
     put(5, 2, 0, 102)
-    put(1, 1, 4, 26, 3)   # bed foot, facing east
+    put(1, 1, 4, 26, 3)  # bed foot, facing east
     put(2, 1, 4, 26, 11)  # bed head (8) facing east (3)
-    put(5, 1, 4, 54, 4)   # chest facing west
-    put(5, 1, 1, 140)     # flower pot
-    put(1, 1, 1, 44)      # stone slab (smooth stone since 1.14)
-    put(3, 2, 1, 68, 3)   # wall sign facing south, on the door's wall
-    ids[4] = 126          # wooden slab roof
+    put(5, 1, 4, 54, 4)  # chest facing west
+    put(5, 1, 1, 140)  # flower pot
+    put(1, 1, 1, 44)  # stone slab (smooth stone since 1.14)
+    put(3, 2, 1, 68, 3)  # wall sign facing south, on the door's wall
+    ids[4] = 126  # wooden slab roof
     xyz = lambda x, y, z: dict(x=Int(x), y=Int(y), z=Int(z))  # noqa: E731
-    tile_entities = List([
-        Compound(id=String("minecraft:bed"), color=Int(11), **xyz(1, 1, 4)),
-        Compound(id=String("minecraft:bed"), color=Int(11), **xyz(2, 1, 4)),
-        Compound(id=String("minecraft:flower_pot"), Item=String("minecraft:red_flower"), Data=Int(2), **xyz(5, 1, 1)),
-        Compound(id=String("minecraft:chest"), Items=List((), TAG_COMPOUND), **xyz(5, 1, 4)),
-        Compound(id=String("minecraft:sign"), Text1=String('{"text":"Cabin"}'), Text2=String('{"text":""}'),
-                 Text3=String('{"text":""}'), Text4=String('{"text":""}'), **xyz(3, 2, 1)),
-    ], TAG_COMPOUND)
-    root = Compound(Width=Short(width), Height=Short(height), Length=Short(length), Materials=String("Alpha"),
-                    Blocks=ByteArray(ids.tobytes()), Data=ByteArray(data.tobytes()), TileEntities=tile_entities,
-                    Entities=List((), TAG_COMPOUND))
+    tile_entities = List(
+        [
+            Compound(id=String("minecraft:bed"), color=Int(11), **xyz(1, 1, 4)),
+            Compound(id=String("minecraft:bed"), color=Int(11), **xyz(2, 1, 4)),
+            Compound(
+                id=String("minecraft:flower_pot"), Item=String("minecraft:red_flower"), Data=Int(2), **xyz(5, 1, 1)
+            ),
+            Compound(id=String("minecraft:chest"), Items=List((), TAG_COMPOUND), **xyz(5, 1, 4)),
+            Compound(
+                id=String("minecraft:sign"),
+                Text1=String('{"text":"Cabin"}'),
+                Text2=String('{"text":""}'),
+                Text3=String('{"text":""}'),
+                Text4=String('{"text":""}'),
+                **xyz(3, 2, 1),
+            ),
+        ],
+        TAG_COMPOUND,
+    )
+    root = Compound(
+        Width=Short(width),
+        Height=Short(height),
+        Length=Short(length),
+        Materials=String("Alpha"),
+        Blocks=ByteArray(ids.tobytes()),
+        Data=ByteArray(data.tobytes()),
+        TileEntities=tile_entities,
+        Entities=List((), TAG_COMPOUND),
+    )
     return gzip.compress(encode_nbt(root, "Schematic"), mtime=0)
 
 
 def build() -> dict[str, bytes]:
+    import gzip
+
     from mcb.schematics.nbt import Int
     from mcb.schematics.writer import build_tree, encode_nbt
-    import gzip
 
     samples = {
         "house.schem": encode_schematic(house(), 2),
@@ -261,7 +322,8 @@ def build() -> dict[str, bytes]:
     name, root = build_tree(tower, 2, worldedit_offsets=True)
     root["Offset"] = root["Offset"].__class__(tower.world_min)
     root["Metadata"]["WEOffsetX"], root["Metadata"]["WEOffsetY"], root["Metadata"]["WEOffsetZ"] = (
-        Int(v) for v in tower.offset)
+        Int(v) for v in tower.offset
+    )
     samples["worldedit_tower.schem"] = gzip.compress(encode_nbt(root, name), mtime=0)
     return samples
 

@@ -84,4 +84,3 @@ def cli(runner):
         return runner.invoke(app, list(args), input=input, env=env, catch_exceptions=False)
 
     return invoke
-

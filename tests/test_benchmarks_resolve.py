@@ -25,6 +25,9 @@ def mcb_imports(path: Path):
 def test_every_mcb_name_a_benchmark_imports_exists(path):
     for module, names in mcb_imports(path):
         imported = importlib.import_module(module)
-        missing = [name for name in names if not hasattr(imported, name)
-                   and importlib.util.find_spec(f"{module}.{name}") is None]
+        missing = [
+            name
+            for name in names
+            if not hasattr(imported, name) and importlib.util.find_spec(f"{module}.{name}") is None
+        ]
         assert not missing, f"{path.name}: {module} has no {missing}"

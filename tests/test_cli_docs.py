@@ -134,8 +134,9 @@ def test_every_registered_command_is_listed_in_the_light_table():
     folder = Path(mcb.commands.__file__).parent
     with_register = {path.stem for path in folder.glob("*.py") if "\ndef register(" in path.read_text()}
     # schem_edit and terrain_brush add commands to the groups that mcb.commands.schem and .terrain register.
-    assert with_register - {"schem_edit", "terrain_brush"} <= modules, \
+    assert with_register - {"schem_edit", "terrain_brush"} <= modules, (
         "a command module is missing from mcb.commands.COMMANDS"
+    )
 
 
 def test_exit_codes_are_said_the_same_everywhere(cli):
@@ -148,8 +149,11 @@ def test_exit_codes_are_said_the_same_everywhere(cli):
     assert [(row["code"], row["name"], row["meaning"]) for row in shown] == EXIT_CODE_TABLE
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     section = readme.split("## Exit codes", 1)[1].split("\n## ", 1)[0]
-    rows = [[cell.strip().replace("`", "") for cell in line.strip("|").split("|")]
-            for line in section.splitlines() if re.match(r"\| \d+ \|", line)]
+    rows = [
+        [cell.strip().replace("`", "") for cell in line.strip("|").split("|")]
+        for line in section.splitlines()
+        if re.match(r"\| \d+ \|", line)
+    ]
     assert [(int(code), name, meaning) for code, name, meaning in rows] == EXIT_CODE_TABLE
     every = " · ".join(f"{code} {name}" for code, name, _ in EXIT_CODE_TABLE)
     for path in (("context",), ("build",), ("batch",), ("part", "get")):

@@ -30,18 +30,21 @@ def test_completion_reaches_into_a_group():
     assert result.stdout.split() == ["validate"]
 
 
-@pytest.mark.parametrize("words, expected", [
-    ("mcb schem validate x.schem --profile ", ["server", "spec"]),
-    ("mcb schem validate x.schem -f s", ["sarif"]),
-    ("mcb schem rotate x.schem --degrees ", ["90", "180", "270"]),
-    ("mcb schem mirror x.schem --axis ", ["x", "z"]),
-    ("mcb schem rotate x.schem --rules ", ["vanilla", "geometric"]),
-    ("mcb schem convert x.schem -o y.schem --format ", ["sponge2", "sponge3", "litematic", "structure"]),
-    ("mcb schem convert x.schem -o y.schem --to s", ["sponge2", "sponge3", "structure"]),
-    ("mcb schem render x.schem --view ", ["top", "iso", "both"]),
-    ("mcb build r.json --rotation 1", ["180"]),
-    ("mcb help ", ["exit-codes", "environment"]),
-])
+@pytest.mark.parametrize(
+    "words, expected",
+    [
+        ("mcb schem validate x.schem --profile ", ["server", "spec"]),
+        ("mcb schem validate x.schem -f s", ["sarif"]),
+        ("mcb schem rotate x.schem --degrees ", ["90", "180", "270"]),
+        ("mcb schem mirror x.schem --axis ", ["x", "z"]),
+        ("mcb schem rotate x.schem --rules ", ["vanilla", "geometric"]),
+        ("mcb schem convert x.schem -o y.schem --format ", ["sponge2", "sponge3", "litematic", "structure"]),
+        ("mcb schem convert x.schem -o y.schem --to s", ["sponge2", "sponge3", "structure"]),
+        ("mcb schem render x.schem --view ", ["top", "iso", "both"]),
+        ("mcb build r.json --rotation 1", ["180"]),
+        ("mcb help ", ["exit-codes", "environment"]),
+    ],
+)
 def test_tab_completes_the_values_an_option_takes(words, expected):
     """The values come from the core's own lists (what the command then accepts)."""
     cword = len(words.split()) - (0 if words.endswith(" ") else 1)

@@ -19,10 +19,22 @@ def test_the_demo_runs_and_writes_only_into_its_output_folder(tmp_path):
     home.mkdir()
     temp.mkdir()
     env = {k: v for k, v in os.environ.items() if not (k.startswith("MCB_") or k.startswith("XDG_"))}
-    env.update(HOME=str(home), TMPDIR=str(temp), DEMO_OUT=str(out), NO_COLOR="1", TERM="dumb",
-               PATH=str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", ""))
-    done = subprocess.run(["bash", str(ROOT / "scripts" / "demo.sh")], env=env, stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, timeout=300)
+    env.update(
+        HOME=str(home),
+        TMPDIR=str(temp),
+        DEMO_OUT=str(out),
+        NO_COLOR="1",
+        TERM="dumb",
+        PATH=str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", ""),
+    )
+    done = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "demo.sh")],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert f"==> done: pictures and schematics are in {out}" in done.stderr
     assert "Traceback" not in done.stderr

@@ -116,8 +116,11 @@ def test_server_never_reaches_client(module):
 
 @pytest.mark.parametrize("module", [m for m in MODULES if in_package(m, "blocks")])
 def test_blocks_import_nothing_of_ours_but_errors(module):
-    ours = sorted(name for name in imports_of(module)
-                  if name.split(".")[0] == "mcb" and name != "mcb.errors" and not in_package(name, "blocks"))
+    ours = sorted(
+        name
+        for name in imports_of(module)
+        if name.split(".")[0] == "mcb" and name != "mcb.errors" and not in_package(name, "blocks")
+    )
     assert not ours, f"{module} imports {ours}"
 
 

@@ -21,8 +21,12 @@ def test_building_the_wheel_prints_no_deprecation(tmp_path):
         shutil.copy(ROOT / name, source / name)
     shutil.copytree(ROOT / "cli", source / "cli", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     # pip builds in an isolated environment with the setuptools pyproject.toml asks for, as `python -m build` does
-    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(tmp_path / "dist"),
-                           str(source)], capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(tmp_path / "dist"), str(source)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     output = done.stdout + done.stderr
     assert "Deprecat" not in output and "deprecated" not in output, output[-2000:]

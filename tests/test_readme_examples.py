@@ -25,13 +25,11 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
 from interrupt_kit import INTERRUPTIBLE
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,7 +66,7 @@ def split_comment(line: str) -> tuple[str, str]:
         elif char in "'\"":
             quote = char
         elif char == "#" and (index == 0 or line[index - 1].isspace()):
-            return line[:index].rstrip(), line[index + 1:].strip()
+            return line[:index].rstrip(), line[index + 1 :].strip()
     return line.rstrip(), ""
 
 
@@ -109,12 +107,27 @@ def readme_examples(text: str) -> list[Example]:
 
 
 def test_examples_are_found_with_their_documented_exit_codes():
-    text = "\n".join([
-        "```sh", "mcb block check oak_stair   # exit 1: did you mean", "mcb schem info 'a # b.schem'  # fine",
-        "mcb config init --server-url URL \\", "  --player-id console   # profile", "```",
-        SKIP_MARK, "```sh", "make test", "```", "```json", "{}", "```", "```sh", "mcb serve &   # another terminal",
-        "mcb serve   # runs until Ctrl-C; data in ...", "```",
-    ])
+    text = "\n".join(
+        [
+            "```sh",
+            "mcb block check oak_stair   # exit 1: did you mean",
+            "mcb schem info 'a # b.schem'  # fine",
+            "mcb config init --server-url URL \\",
+            "  --player-id console   # profile",
+            "```",
+            SKIP_MARK,
+            "```sh",
+            "make test",
+            "```",
+            "```json",
+            "{}",
+            "```",
+            "```sh",
+            "mcb serve &   # another terminal",
+            "mcb serve   # runs until Ctrl-C; data in ...",
+            "```",
+        ]
+    )
     found = readme_examples(text)
     assert [(e.line, e.command, e.expected_exit, e.long_running) for e in found] == [
         (2, "mcb block check oak_stair", 1, False),
@@ -138,19 +151,27 @@ def _scratch_copy(target: Path) -> Path:
 
 def _environment(home: Path, server=None) -> dict:
     env = {k: v for k, v in os.environ.items() if not (k.startswith("MCB_") or k.startswith("XDG_"))}
-    env.update(HOME=str(home), NO_COLOR="1", COLUMNS="100", TERM="dumb",
-               PATH=str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", ""))
+    env.update(
+        HOME=str(home),
+        NO_COLOR="1",
+        COLUMNS="100",
+        TERM="dumb",
+        PATH=str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", ""),
+    )
     env.pop("GITHUB_ACTIONS", None)
     if server is not None:
-        env.update(MCB_SERVER=server.url, MCB_TOKEN=server.admin_token, MCB_AGENT_TOKEN=server.agent_token,
-                   MCB_PLAYER_ID="console")
+        env.update(
+            MCB_SERVER=server.url,
+            MCB_TOKEN=server.admin_token,
+            MCB_AGENT_TOKEN=server.agent_token,
+            MCB_PLAYER_ID="console",
+        )
     return env
 
 
 def _fill_placeholders(command: str, env: dict, cwd: Path) -> str:
     def ask(*args) -> dict:
-        done = subprocess.run(["mcb", *args, "--json"], cwd=cwd, env=env, capture_output=True, text=True,
-                              timeout=60)
+        done = subprocess.run(["mcb", *args, "--json"], cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, done.stderr
         return json.loads(done.stdout)
 
@@ -173,8 +194,16 @@ def _run_server_example(example: Example, command: str, cwd: Path, home: Path) -
 
     command = command.rstrip("&").strip()
     env = _environment(home)  # its own HOME: a default `mcb serve` gets a fresh data directory
-    process = subprocess.Popen(["bash", "-c", f"exec {command}"], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, **INTERRUPTIBLE)
+    process = subprocess.Popen(
+        ["bash", "-c", f"exec {command}"],
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        **INTERRUPTIBLE,
+    )
     lines: list[str] = []
     ready = threading.Event()
 
@@ -193,7 +222,7 @@ def _run_server_example(example: Example, command: str, cwd: Path, home: Path) -
         reader.join(timeout=5)
         err = "".join(lines).strip()
         if "Address already in use" in err:  # another program holds the default port: say so, do not fail
-            warnings.warn(f"README line {example.line} not tried: its port is taken here ({err[-200:]})")
+            warnings.warn(f"README line {example.line} not tried: its port is taken here ({err[-200:]})", stacklevel=2)
             return None
         return f"did not come up within 30 s (exit {process.returncode}): {err[-300:]}"
     process.send_signal(signal.SIGINT)
@@ -216,8 +245,12 @@ def _files(root: Path) -> set[str]:
 def _not_ignored(repo: Path, paths: set[str]) -> list[str]:
     """The paths .gitignore does not cover (what `git status` would list as untracked in a fresh clone)."""
     subprocess.run(["git", "init", "-q", str(repo)], check=True, capture_output=True)
-    ignored = subprocess.run(["git", "-C", str(repo), "check-ignore", "--no-index", "--stdin"],
-                             input="\n".join(sorted(paths)), capture_output=True, text=True).stdout.split("\n")
+    ignored = subprocess.run(
+        ["git", "-C", str(repo), "check-ignore", "--no-index", "--stdin"],
+        input="\n".join(sorted(paths)),
+        capture_output=True,
+        text=True,
+    ).stdout.split("\n")
     return sorted(paths - set(ignored))
 
 
@@ -241,16 +274,26 @@ def test_every_readme_command_runs_as_documented(tmp_path):
                 if problem:
                     failures.append(f"README:{example.line}: {example.command}\n    {problem}")
                 continue
-            done = subprocess.run(["bash", "-c", "set -o pipefail; " + command], cwd=repo, env=env,
-                                  stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=COMMAND_TIMEOUT)
+            done = subprocess.run(
+                ["bash", "-c", "set -o pipefail; " + command],
+                cwd=repo,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=COMMAND_TIMEOUT,
+            )
             problems = []
             if done.returncode != example.expected_exit:
                 problems.append(f"exit {done.returncode}, documented {example.expected_exit}")
             if "Traceback" in done.stderr:
                 problems.append("a traceback")
             if problems:
-                failures.append(f"README:{example.line}: {example.command}\n    " + ", ".join(problems)
-                                + f"\n    stderr: {done.stderr.strip()[-400:]}")
+                failures.append(
+                    f"README:{example.line}: {example.command}\n    "
+                    + ", ".join(problems)
+                    + f"\n    stderr: {done.stderr.strip()[-400:]}"
+                )
     assert not failures, "README examples that do not work as written:\n" + "\n".join(failures)
     left = _not_ignored(repo, _files(repo) - before)
     assert not left, f"README examples leave files git would list as untracked in a fresh clone: {left}"

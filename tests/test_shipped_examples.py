@@ -16,8 +16,9 @@ CASTLE = ROOT / "examples" / "castle.batch.json"
 
 def test_docs_batch_md_shows_the_shipped_example_as_it_is():
     text = (ROOT / "docs" / "batch.md").read_text(encoding="utf-8")
-    shown = re.search(r"\[`examples/castle\.batch\.json`\]\(\.\./examples/castle\.batch\.json\).*?```json\n(.*?)```",
-                      text, re.S)
+    shown = re.search(
+        r"\[`examples/castle\.batch\.json`\]\(\.\./examples/castle\.batch\.json\).*?```json\n(.*?)```", text, re.S
+    )
     assert shown, "docs/batch.md no longer shows examples/castle.batch.json"
     assert shown.group(1) == CASTLE.read_text(encoding="utf-8")
 

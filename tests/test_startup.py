@@ -69,8 +69,13 @@ for line in sys.stdin:
 
 def _import_each_first(modules: list[str], preloaded: list[str]) -> list[str]:
     """The modules whose import, as the first mcb module of a process, failed."""
-    done = subprocess.run([sys.executable, "-c", _FORK_IMPORTER, *preloaded], input="\n".join(modules),
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", _FORK_IMPORTER, *preloaded],
+        input="\n".join(modules),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     codes = dict(line.split() for line in done.stdout.splitlines())
     assert sorted(codes) == sorted(modules), done.stderr[-2000:]
@@ -106,12 +111,17 @@ def test_help_does_not_import_heavy_libraries():
         f"heavy = [m for m in {HEAVY!r} if m in sys.modules]\n"
         "sys.stderr.write('HEAVY=' + json.dumps(heavy) + '\\n')\n"
     )
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
-                          env={"NO_COLOR": "1", "COLUMNS": "120", "PATH": "/usr/bin:/bin"})
+    proc = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"NO_COLOR": "1", "COLUMNS": "120", "PATH": "/usr/bin:/bin"},
+    )
     assert "Usage" in proc.stdout, proc.stderr
     marker = [line for line in proc.stderr.splitlines() if line.startswith("HEAVY=")]
     assert marker, proc.stderr
-    assert json.loads(marker[0][len("HEAVY="):]) == []
+    assert json.loads(marker[0][len("HEAVY=") :]) == []
 
 
 def test_blocks_import_loads_no_data():
@@ -138,11 +148,16 @@ def _modules_after(*argv: str, prefixes: tuple[str, ...] = ("mcb.commands.",)) -
         f"loaded = sorted(m for m in sys.modules if m.startswith({prefixes!r}))\n"
         "sys.stderr.write('LOADED=' + json.dumps(loaded) + '\\n')\n"
     )
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
-                          env={"NO_COLOR": "1", "COLUMNS": "120", "PATH": "/usr/bin:/bin"})
+    proc = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"NO_COLOR": "1", "COLUMNS": "120", "PATH": "/usr/bin:/bin"},
+    )
     marker = [line for line in proc.stderr.splitlines() if line.startswith("LOADED=")]
     assert marker, proc.stderr
-    return json.loads(marker[0][len("LOADED="):])
+    return json.loads(marker[0][len("LOADED=") :])
 
 
 def test_root_help_imports_no_command_module():
@@ -160,8 +175,18 @@ def test_an_rpc_command_imports_no_offline_tooling():
     (Rich is not in the list: `import httpx` loads its own command-line module, which imports Rich and Pygments
     whenever click happens to be installed, as it is beside the MCP SDK in the test environment.)
     """
-    unwanted = ("numpy", "PIL", "nbtlib", "jsonschema", "mcb.schematics", "mcb.recipes", "mcb.terrain",
-                "mcb.server", "mcb.batch", "mcb.blocks")
+    unwanted = (
+        "numpy",
+        "PIL",
+        "nbtlib",
+        "jsonschema",
+        "mcb.schematics",
+        "mcb.recipes",
+        "mcb.terrain",
+        "mcb.server",
+        "mcb.batch",
+        "mcb.blocks",
+    )
     # Port 9 (discard) on loopback refuses at once: the command fails fast, which is all this needs.
     loaded = _modules_after("--json", "--server", "http://127.0.0.1:9", "health", prefixes=unwanted)
     assert loaded == []

@@ -24,7 +24,14 @@ from mcb import __version__, boundary
 from mcb.commands import COMMANDS
 from mcb.errors import ExitCode, McbError, UsageError, exit_codes_epilog
 from mcb.options import (
-    JsonOpt, NoColorOpt, ProfileOpt, QuietOpt, ServerOpt, TimeoutOpt, VerboseOpt, app_state,
+    JsonOpt,
+    NoColorOpt,
+    ProfileOpt,
+    QuietOpt,
+    ServerOpt,
+    TimeoutOpt,
+    VerboseOpt,
+    app_state,
 )
 from mcb.state import AppState
 
@@ -170,13 +177,39 @@ def finish(command, root) -> None:
 
 # The word help shows for an option's value when its declaration names none (Typer would print `<str>`, `<int>`,
 # `<path>`): the option's own name, as argparse does, except where a shorter word says more.
-VALUE_WORDS = {"--output": "FILE", "--schem": "FILE", "--png": "FILE", "--expected": "FILE", "--recipe": "FILE",
-               "--state": "FILE", "--token-file": "FILE", "--agent-token-file": "FILE", "--rotation": "DEGREES",
-               "--interval": "SECONDS", "--wait-timeout": "SECONDS", "--idempotency-key": "KEY",
-               "--max-plan-blocks": "N", "--limit": "N", "--count": "N", "--budget": "N",
-               "--start": "N", "--scale": "N", "--client-id": "ID", "--player-id": "ID", "--project-id": "ID",
-               "--server-url": "URL", "--query": "TEXT", "--text": "TEXT", "--after": "OPERATION_ID", "--fov": "DEGREES",
-               "--width": "PIXELS", "--height": "PIXELS", "--resolution": "N", "--asset": "NAME", "--ready-file": "FILE"}
+VALUE_WORDS = {
+    "--output": "FILE",
+    "--schem": "FILE",
+    "--png": "FILE",
+    "--expected": "FILE",
+    "--recipe": "FILE",
+    "--state": "FILE",
+    "--token-file": "FILE",
+    "--agent-token-file": "FILE",
+    "--rotation": "DEGREES",
+    "--interval": "SECONDS",
+    "--wait-timeout": "SECONDS",
+    "--idempotency-key": "KEY",
+    "--max-plan-blocks": "N",
+    "--limit": "N",
+    "--count": "N",
+    "--budget": "N",
+    "--start": "N",
+    "--scale": "N",
+    "--client-id": "ID",
+    "--player-id": "ID",
+    "--project-id": "ID",
+    "--server-url": "URL",
+    "--query": "TEXT",
+    "--text": "TEXT",
+    "--after": "OPERATION_ID",
+    "--fov": "DEGREES",
+    "--width": "PIXELS",
+    "--height": "PIXELS",
+    "--resolution": "N",
+    "--asset": "NAME",
+    "--ready-file": "FILE",
+}
 
 
 def name_option_values(command, ctx=None) -> None:
@@ -231,8 +264,9 @@ def _version_callback(value: bool) -> None:
 
 @app.callback()
 def _root_callback(
-    version: bool = typer.Option(False, "--version", callback=_version_callback, is_eager=True,
-                                 help="Print the version and exit."),
+    version: bool = typer.Option(
+        False, "--version", callback=_version_callback, is_eager=True, help="Print the version and exit."
+    ),
     json_: JsonOpt = False,
     quiet: QuietOpt = 0,
     verbose: VerboseOpt = 0,

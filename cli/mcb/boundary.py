@@ -37,9 +37,14 @@ def exit_code_for(state: AppState, error: BaseException) -> int:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     if isinstance(error, MemoryError):
-        report_error(state, InputError("not enough memory for this input", code="out_of_memory",
-                                       hint="the input is larger than this machine can hold: split it, or use a "
-                                       "machine with more memory"))
+        report_error(
+            state,
+            InputError(
+                "not enough memory for this input",
+                code="out_of_memory",
+                hint="the input is larger than this machine can hold: split it, or use a machine with more memory",
+            ),
+        )
         return int(ExitCode.FAILURE)
     # A path the user named cannot be read or written (a directory, a missing folder, no permission).
     report_error(state, InputError(describe_os_error(error), code="file_error"))

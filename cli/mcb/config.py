@@ -18,6 +18,7 @@ import math
 import os
 import stat
 import tomllib
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -33,8 +34,12 @@ PROFILE_KEYS = ("server", "timeout", "player_id", "project_id", "token_file", "a
 PROJECT_KEYS = ("server", "profile", "timeout", "player_id", "project_id")
 USER_KEYS = ("profile", "profiles")  # the user config's top level: the active profile and the profile tables
 ENV = {
-    "server": "MCB_SERVER", "profile": "MCB_PROFILE", "admin_token": "MCB_TOKEN", "agent_token": "MCB_AGENT_TOKEN",
-    "player_id": "MCB_PLAYER_ID", "project_id": "MCB_PROJECT_ID",
+    "server": "MCB_SERVER",
+    "profile": "MCB_PROFILE",
+    "admin_token": "MCB_TOKEN",
+    "agent_token": "MCB_AGENT_TOKEN",
+    "player_id": "MCB_PLAYER_ID",
+    "project_id": "MCB_PROJECT_ID",
 }
 LOCAL_TOKENS_FILE = "tokens.json"  # written by `mcb serve` in its data directory
 
@@ -150,13 +155,21 @@ def _check_keys(table: dict, allowed: tuple[str, ...], where: str) -> None:
 
         near = {key: difflib.get_close_matches(key.replace("_url", ""), allowed, n=1, cutoff=0.6) for key in unknown}
         guesses = [f"{key} -> {match[0]}" for key, match in near.items() if match]
-        raise ConfigError(f"{where}: unknown key(s) {', '.join(unknown)}",
-                          hint=(f"did you mean {', '.join(guesses)}? " if guesses else "") + "allowed: "
-                          + ", ".join(allowed))
+        raise ConfigError(
+            f"{where}: unknown key(s) {', '.join(unknown)}",
+            hint=(f"did you mean {', '.join(guesses)}? " if guesses else "") + "allowed: " + ", ".join(allowed),
+        )
 
 
-def load_settings(*, server: str | None = None, profile: str | None = None, timeout: float | None = None,
-                  cwd: Path | None = None, env: dict[str, str] | None = None, tolerant: bool = False) -> Settings:
+def load_settings(
+    *,
+    server: str | None = None,
+    profile: str | None = None,
+    timeout: float | None = None,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    tolerant: bool = False,
+) -> Settings:
     """Resolve the effective settings. ``server``/``profile``/``timeout`` are the root flag values.
 
     ``tolerant`` (for `mcb config show`): a setting that cannot be used is left unset and described in
@@ -217,6 +230,7 @@ def load_settings(*, server: str | None = None, profile: str | None = None, time
     section: dict = {}
     if profile_name is not None:
         if profile_name not in profiles:
+
             def unknown_profile():
                 raise ConfigError(f"unknown profile {profile_name!r}", hint=profiles_hint(profiles, user_path))
 
@@ -228,26 +242,38 @@ def load_settings(*, server: str | None = None, profile: str | None = None, time
     # Tokens: environment, then token files named by the profile, then a local `mcb serve`.
     put("admin_token", env.get(ENV["admin_token"]), f"env {ENV['admin_token']}")
     put("agent_token", env.get(ENV["agent_token"]), f"env {ENV['agent_token']}")
-    for name, key, json_key in (("admin_token", "token_file", "admin_token"),
-                                ("agent_token", "agent_token_file", "agent_token")):
+    for name, key, json_key in (
+        ("admin_token", "token_file", "admin_token"),
+        ("agent_token", "agent_token_file", "agent_token"),
+    ):
         if name not in values and section.get(key):
             path = Path(os.path.expanduser(str(section[key])))
             source = f"token file {path} (profile {profile_name!r})"
-            put(name, guarded(name, source, lambda: read_token_file(path, json_key)), source)
+            put(name, guarded(name, source, partial(read_token_file, path, json_key)), source)
 
     server_url = values.get("server", DEFAULT_SERVER)
     if guarded("server", sources.get("server", "default"), lambda: check_server_url(server_url) or True) is None:
         values.pop("server", None)
         server_url = DEFAULT_SERVER
-    if "admin_token" not in values and "agent_token" not in values and _is_loopback(server_url) \
-            and not any(p["setting"].endswith("_token") for p in problems):
+    if (
+        "admin_token" not in values
+        and "agent_token" not in values
+        and _is_loopback(server_url)
+        and not any(p["setting"].endswith("_token") for p in problems)
+    ):
         tokens_path = _local_tokens_path()
         if tokens_path is not None:
             source = f"local mcb serve {tokens_path}"
-            put("admin_token", guarded("admin_token", source, lambda: read_token_file(tokens_path, "admin_token")),
-                source)
-            put("agent_token", guarded("agent_token", source, lambda: read_token_file(tokens_path, "agent_token")),
-                source)
+            put(
+                "admin_token",
+                guarded("admin_token", source, lambda: read_token_file(tokens_path, "admin_token")),
+                source,
+            )
+            put(
+                "agent_token",
+                guarded("agent_token", source, lambda: read_token_file(tokens_path, "agent_token")),
+                source,
+            )
 
     raw_timeout = values.get("timeout")
     if raw_timeout is not None:
@@ -258,7 +284,7 @@ def load_settings(*, server: str | None = None, profile: str | None = None, time
             values["timeout"] = checked
     for name in ("admin_token", "agent_token"):
         if name in values:
-            token = guarded(name, sources[name], lambda: _checked_token(str(values[name]), sources[name]))
+            token = guarded(name, sources[name], partial(_checked_token, str(values[name]), sources[name]))
             if token is None:
                 values.pop(name)
             else:
@@ -273,9 +299,11 @@ def _read_project(project_path: Path) -> dict:
     project = read_toml(project_path)
     secrets = [k for k in project if "token" in k.lower()]
     if secrets:
-        raise ConfigError(f"{project_path} must not hold secrets (found {', '.join(sorted(secrets))})",
-                          hint="project files are meant to be committed; keep tokens in MCB_TOKEN / "
-                          "MCB_AGENT_TOKEN or a token file named by a user profile")
+        raise ConfigError(
+            f"{project_path} must not hold secrets (found {', '.join(sorted(secrets))})",
+            hint="project files are meant to be committed; keep tokens in MCB_TOKEN / "
+            "MCB_AGENT_TOKEN or a token file named by a user profile",
+        )
     _check_keys(project, PROJECT_KEYS, str(project_path))
     _check_strings(project, str(project_path))
     return project
@@ -300,9 +328,11 @@ def _checked_token(token: str, source: str) -> str:
     """The token without surrounding whitespace; refuse one no HTTP header can carry (the value is never shown)."""
     token = token.strip()
     if not token or any(not ("!" <= char <= "~") for char in token):
-        raise ConfigError(f"the token from {source} is malformed: it must be one run of printable ASCII characters",
-                          hint="check for pasted spaces, line breaks, quote marks or non-ASCII letters",
-                          code="malformed_token")
+        raise ConfigError(
+            f"the token from {source} is malformed: it must be one run of printable ASCII characters",
+            hint="check for pasted spaces, line breaks, quote marks or non-ASCII letters",
+            code="malformed_token",
+        )
     return token
 
 
@@ -315,7 +345,8 @@ def read_token_file(path: Path, json_key: str) -> str:
     if os.name == "posix" and info.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
         raise ConfigError(
             f"token file {path} is readable by group or others (mode {stat.S_IMODE(info.st_mode):o})",
-            hint=f"run `chmod 600 {path}`", code="unsafe_token_file",
+            hint=f"run `chmod 600 {path}`",
+            code="unsafe_token_file",
         )
     try:
         text = path.read_text("utf-8").strip()
@@ -359,13 +390,17 @@ def check_server_url(url: str) -> None:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - urlsplit checks the port (0..65535) only when it is read
     except ValueError as error:  # e.g. an unclosed [IPv6 bracket or port 99999
-        raise ConfigError(f"server URL {shown!r} is malformed ({redact_url(str(error))})",
-                          hint="it must look like http://127.0.0.1:8765") from None
+        raise ConfigError(
+            f"server URL {shown!r} is malformed ({redact_url(str(error))})",
+            hint="it must look like http://127.0.0.1:8765",
+        ) from None
     if parts.scheme not in {"http", "https"} or not parts.hostname:
         raise ConfigError(f"server URL {shown!r} must look like http://127.0.0.1:8765")
     if parts.username or parts.password or parts.query or parts.fragment or parts.path not in {"", "/"}:
-        raise ConfigError(f"server URL {shown!r} must be scheme://host:port only (no path, query or credentials)",
-                          hint="put tokens in MCB_TOKEN / MCB_AGENT_TOKEN or a token file, never in the URL")
+        raise ConfigError(
+            f"server URL {shown!r} must be scheme://host:port only (no path, query or credentials)",
+            hint="put tokens in MCB_TOKEN / MCB_AGENT_TOKEN or a token file, never in the URL",
+        )
 
 
 def profiles_hint(profiles: dict, path: Path) -> str:

@@ -9,7 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from mcb.config import (
-    PROFILE_KEYS, check_server_url, checked_timeout, profile_tables, profiles_hint, read_token_file, read_toml,
+    PROFILE_KEYS,
+    check_server_url,
+    checked_timeout,
+    profile_tables,
+    profiles_hint,
+    read_token_file,
+    read_toml,
     user_config_path,
 )
 from mcb.errors import ConfigError
@@ -42,8 +48,9 @@ def set_profile_values(profile: str, updates: dict[str, Any], *, activate: bool 
                 # A value that reads as a path is named; a bare word is not echoed: it may be a token pasted here.
                 named = f" {path}" if os.sep in raw or raw.startswith(("~", ".")) else ""
                 what = "is a directory, not a file" if path.is_dir() else "does not exist"
-                raise ConfigError(f"{key}:{named or ' the file'} {what}",
-                                  hint="give the path of a file that holds the token")
+                raise ConfigError(
+                    f"{key}:{named or ' the file'} {what}", hint="give the path of a file that holds the token"
+                )
             read_token_file(path, "admin_token" if key == "token_file" else "agent_token")  # refuse bad files now
             updates = {**updates, key: str(path.resolve())}
     data = load_user_config()
@@ -65,7 +72,9 @@ def _is_utf8(text: str) -> bool:
 def use_profile(profile: str) -> Path:
     data = load_user_config()
     if profile not in profile_tables(data, user_config_path()):
-        raise ConfigError(f"unknown profile {profile!r}", hint=profiles_hint(data.get("profiles", {}), user_config_path()))
+        raise ConfigError(
+            f"unknown profile {profile!r}", hint=profiles_hint(data.get("profiles", {}), user_config_path())
+        )
     data["profile"] = profile
     return write_user_config(data)
 

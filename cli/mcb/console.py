@@ -15,7 +15,7 @@ def main() -> None:
         from mcb.state import AppState
 
         # argv is not parsed yet; --json anywhere asks for the JSON shape, as the root group decides later
-        raise SystemExit(boundary.exit_code_for(AppState(json="--json" in sys.argv[1:]), KeyboardInterrupt()))
+        raise SystemExit(boundary.exit_code_for(AppState(json="--json" in sys.argv[1:]), KeyboardInterrupt())) from None
     try:
         run_app()
     finally:

@@ -76,8 +76,9 @@ def regular_file_size(path: Path) -> int:
     return info.st_size
 
 
-def refuse_input_as_output(output, inputs, *, option: str = "-o/--output", field: str = "output",
-                           hint: str = "write a new file") -> None:
+def refuse_input_as_output(
+    output, inputs, *, option: str = "-o/--output", field: str = "output", hint: str = "write a new file"
+) -> None:
     """A command never writes over a file it reads (only rotate/mirror --in-place do, on purpose): UsageError
     naming ``option`` (the face's name for it; ``field`` goes in the details) when ``output`` is one of
     ``inputs`` (the same file by any path: a link, ``./``, another spelling)."""
@@ -93,8 +94,11 @@ def refuse_input_as_output(output, inputs, *, option: str = "-o/--output", field
         if same:
             from mcb.errors import UsageError
 
-            raise UsageError(f"{option} is the input file {source}: writing it would destroy what is read",
-                             hint=hint, details={"field": field})
+            raise UsageError(
+                f"{option} is the input file {source}: writing it would destroy what is read",
+                hint=hint,
+                details={"field": field},
+            )
 
 
 @contextmanager
@@ -113,8 +117,11 @@ def writing(path: str | os.PathLike):
     except IsADirectoryError:
         raise InputError(f"{target}: is a directory", code="file.not_regular", hint="name a file to write") from None
     except FileNotFoundError:
-        raise InputError(f"{target}: the folder {target.parent} does not exist", code="file.unwritable",
-                         hint="write into an existing folder") from None
+        raise InputError(
+            f"{target}: the folder {target.parent} does not exist",
+            code="file.unwritable",
+            hint="write into an existing folder",
+        ) from None
     try:
         yield target
     except OSError as error:
@@ -134,7 +141,8 @@ def check_output_path(path: str | os.PathLike) -> None:
 
 
 _BEFORE_REPLACE: contextvars.ContextVar[Callable[[], None] | None] = contextvars.ContextVar(
-    "mcb_before_replace", default=None)
+    "mcb_before_replace", default=None
+)
 
 
 @contextmanager
@@ -246,18 +254,22 @@ def read_input_text(source: str | os.PathLike, what: str) -> str:
         else:
             kind = os.stat(source).st_mode
             if not (stat.S_ISREG(kind) or stat.S_ISDIR(kind)):  # a FIFO with no writer would block forever
-                raise InputError(f"{what} {name} is not a regular file (a pipe, socket or device)",
-                                 hint=f"give a file, or pipe the {what} into stdin and name it -")
+                raise InputError(
+                    f"{what} {name} is not a regular file (a pipe, socket or device)",
+                    hint=f"give a file, or pipe the {what} into stdin and name it -",
+                )
             with open(source, "rb") as handle:
                 data = handle.read(MAX_INPUT_BYTES + 1)
     except FileNotFoundError:
         raise InputError(f"{what} {name} does not exist", hint="check the path") from None
     except IsADirectoryError:
-        raise InputError(f"{what} {name} is a directory, not a file",
-                         hint=f"give the path of the {what} itself, not of its folder") from None
+        raise InputError(
+            f"{what} {name} is a directory, not a file", hint=f"give the path of the {what} itself, not of its folder"
+        ) from None
     except PermissionError:
-        raise InputError(f"{what} {name} cannot be read: permission denied",
-                         hint=f"check the file's permissions (`ls -l {name}`)") from None
+        raise InputError(
+            f"{what} {name} cannot be read: permission denied", hint=f"check the file's permissions (`ls -l {name}`)"
+        ) from None
     except OSError as error:
         raise InputError(f"cannot read {what} {name}: {error.strerror or error}") from None
     if len(data) > MAX_INPUT_BYTES:  # read no further: a runaway pipe or a huge file must not fill memory
@@ -268,8 +280,9 @@ def read_input_text(source: str | os.PathLike, what: str) -> str:
         raise InputError(f"{what} {name} is not UTF-8 text (byte {error.start})", hint="save it as UTF-8") from None
 
 
-def parse_json_input(text: str, what: str, name: str, *, loads=None, hint: str | None = None,
-                     empty_hint: str | None = None):
+def parse_json_input(
+    text: str, what: str, name: str, *, loads=None, hint: str | None = None, empty_hint: str | None = None
+):
     """``json.loads(text)`` (or ``loads``) with one-line messages: empty input, where the syntax breaks, nesting.
 
     The default reader refuses ``NaN``/``Infinity`` (not JSON) and numbers too large for a double (``1e999``): sent
@@ -279,13 +292,17 @@ def parse_json_input(text: str, what: str, name: str, *, loads=None, hint: str |
     from mcb.errors import InputError
 
     if not text.strip():
-        raise InputError(f"{what} {name} is empty",
-                         hint=empty_hint or f"a {what} is a JSON document; is it the right file?")
+        raise InputError(
+            f"{what} {name} is empty", hint=empty_hint or f"a {what} is a JSON document; is it the right file?"
+        )
     try:
         return (loads or loads_json)(text)
     except json.JSONDecodeError as error:
-        raise InputError(f"{what} {name} is not valid JSON at line {error.lineno}, column {error.colno}: "
-                         f"{error.msg[:1].lower()}{error.msg[1:]}", hint=hint) from None
+        raise InputError(
+            f"{what} {name} is not valid JSON at line {error.lineno}, column {error.colno}: "
+            f"{error.msg[:1].lower()}{error.msg[1:]}",
+            hint=hint,
+        ) from None
     except ValueError as error:
         # Python refuses to convert an integer literal above its digit limit (a denial-of-service guard); say that
         # in a person's words instead of pointing at sys.set_int_max_str_digits().

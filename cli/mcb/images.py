@@ -24,8 +24,11 @@ def png_from_base64(method: str, encoded, mime: str | None = "image/png", *, all
     from mcb.errors import ServerError
 
     def broken(why: str) -> ServerError:
-        return ServerError(f"{method}: {why}", code="invalid_image",
-                           hint="the server sent a picture that cannot be used; no request can fix it")
+        return ServerError(
+            f"{method}: {why}",
+            code="invalid_image",
+            hint="the server sent a picture that cannot be used; no request can fix it",
+        )
 
     if allow_empty and not encoded:
         return b""

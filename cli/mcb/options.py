@@ -120,29 +120,76 @@ def _timeout(ctx: typer.Context, _param, value: float | None) -> None:
     app_state(ctx).timeout = value
 
 
-JsonOpt = Annotated[bool, typer.Option("--json", callback=_json,
-                                       help="Print machine-readable JSON on stdout (stable shape).")]
-QuietOpt = Annotated[int, typer.Option("--quiet", "-q", count=True, show_default=False, callback=_quieter,
-                                       help="Less output on stderr (-qq: even less).")]
-VerboseOpt = Annotated[int, typer.Option("--verbose", "-v", count=True, show_default=False, callback=_louder,
-                                         help="More output on stderr (-vv: HTTP lines too).")]
-NoColorOpt = Annotated[bool, typer.Option("--no-color", callback=_no_color,
-                                          help="Disable colour (NO_COLOR is honoured too).")]
-ServerOpt = Annotated[str | None, typer.Option("--server", envvar="MCB_SERVER", metavar="URL", callback=_server,
-                                               help="RPC server URL, e.g. http://127.0.0.1:8765.")]
-ProfileOpt = Annotated[str | None, typer.Option("--profile", envvar="MCB_PROFILE", metavar="NAME", callback=_profile,
-                                                help="Named profile from the config file.")]
-TimeoutOpt = Annotated[float | None, typer.Option("--timeout", metavar="SECONDS", min=0.1, callback=_timeout,
-                                                  help="Total seconds per request, retries included (health 3, "
-                                                       "reads 15, writes 30).")]
+JsonOpt = Annotated[
+    bool, typer.Option("--json", callback=_json, help="Print machine-readable JSON on stdout (stable shape).")
+]
+QuietOpt = Annotated[
+    int,
+    typer.Option(
+        "--quiet",
+        "-q",
+        count=True,
+        show_default=False,
+        callback=_quieter,
+        help="Less output on stderr (-qq: even less).",
+    ),
+]
+VerboseOpt = Annotated[
+    int,
+    typer.Option(
+        "--verbose",
+        "-v",
+        count=True,
+        show_default=False,
+        callback=_louder,
+        help="More output on stderr (-vv: HTTP lines too).",
+    ),
+]
+NoColorOpt = Annotated[
+    bool, typer.Option("--no-color", callback=_no_color, help="Disable colour (NO_COLOR is honoured too).")
+]
+ServerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--server",
+        envvar="MCB_SERVER",
+        metavar="URL",
+        callback=_server,
+        help="RPC server URL, e.g. http://127.0.0.1:8765.",
+    ),
+]
+ProfileOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--profile", envvar="MCB_PROFILE", metavar="NAME", callback=_profile, help="Named profile from the config file."
+    ),
+]
+TimeoutOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--timeout",
+        metavar="SECONDS",
+        min=0.1,
+        callback=_timeout,
+        help="Total seconds per request, retries included (health 3, reads 15, writes 30).",
+    ),
+]
 McVersionOpt = Annotated[
     str | None,
-    typer.Option("--mc-version", envvar="MCB_MC_VERSION", metavar="VERSION", help="Minecraft release or DataVersion of the block registry (default 26.2)."),
+    typer.Option(
+        "--mc-version",
+        envvar="MCB_MC_VERSION",
+        metavar="VERSION",
+        help="Minecraft release or DataVersion of the block registry (default 26.2).",
+    ),
 ]
 FormatOpt = Annotated[
     str | None,
     typer.Option(
-        "--format", "-f", metavar="FORMAT", autocompletion=complete_report_format,
+        "--format",
+        "-f",
+        metavar="FORMAT",
+        autocompletion=complete_report_format,
         help="Report format: text, json, github, sarif or junit (github is chosen automatically when GITHUB_ACTIONS=true).",
     ),
 ]
@@ -150,17 +197,34 @@ FormatOpt = Annotated[
 
 # The options of the three file checkers (`schem validate`, `recipe lint`, `terrain lint`).
 StrictOpt = Annotated[bool, typer.Option("--strict", help="Warnings fail too (exit 1).")]
-GlobOpt = Annotated[list[str] | None, typer.Option(
-    "--glob", metavar="PATTERN",
-    help="File-name pattern when walking directories (repeatable; default *.schem, *.litematic, *.nbt and "
-         "*.schematic for schematics, *.json for recipes and terrain).")]
-ExcludeOpt = Annotated[list[str] | None, typer.Option(
-    "--exclude", metavar="PATTERN",
-    help="Skip files, named or walked, whose name or path matches (repeatable; walking recipes skips "
-         "*.schema.json).")]
-JobsOpt = Annotated[int | None, typer.Option(
-    "--jobs", "-j", min=1, metavar="N",
-    help="Files checked in parallel (default: one per core, at most 8; recipe lint 1, as linting is pure Python).")]
+GlobOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--glob",
+        metavar="PATTERN",
+        help="File-name pattern when walking directories (repeatable; default *.schem, *.litematic, *.nbt and "
+        "*.schematic for schematics, *.json for recipes and terrain).",
+    ),
+]
+ExcludeOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--exclude",
+        metavar="PATTERN",
+        help="Skip files, named or walked, whose name or path matches (repeatable; walking recipes skips "
+        "*.schema.json).",
+    ),
+]
+JobsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--jobs",
+        "-j",
+        min=1,
+        metavar="N",
+        help="Files checked in parallel (default: one per core, at most 8; recipe lint 1, as linting is pure Python).",
+    ),
+]
 
 
 def app_state(ctx: typer.Context) -> AppState:
@@ -180,18 +244,36 @@ def terminal(ctx: typer.Context, json_flag: bool = False) -> Terminal:
 
 
 # Schematic outputs (schem convert, rotate, mirror; export and build read the same names).
-SchematicFormatOpt = Annotated[str | None, typer.Option(
-    "--to", "--format", "-f", metavar="FORMAT", autocompletion=complete_schematic_format,
-    help="Format to write: sponge2, sponge3, litematic or structure (v2/v3 also work). Default: what -o's "
-    "extension names (.litematic, .nbt), else sponge2 for convert and the input's own format for rotate and "
-    "mirror (a legacy file: sponge3).")]
+SchematicFormatOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--to",
+        "--format",
+        "-f",
+        metavar="FORMAT",
+        autocompletion=complete_schematic_format,
+        help="Format to write: sponge2, sponge3, litematic or structure (v2/v3 also work). Default: what -o's "
+        "extension names (.litematic, .nbt), else sponge2 for convert and the input's own format for rotate and "
+        "mirror (a legacy file: sponge3).",
+    ),
+]
 # convert, rotate and mirror upgrade to the file's own release unless asked (info, validate and build: 26.2).
 UpgradeMcVersionOpt = Annotated[
     str | None,
-    typer.Option("--mc-version", envvar="MCB_MC_VERSION", metavar="VERSION", help="Minecraft release or DataVersion "
-                 "to upgrade the states to (default: the file's own release; 26.2 for legacy files and files "
-                 "without a DataVersion)."),
+    typer.Option(
+        "--mc-version",
+        envvar="MCB_MC_VERSION",
+        metavar="VERSION",
+        help="Minecraft release or DataVersion "
+        "to upgrade the states to (default: the file's own release; 26.2 for legacy files and files "
+        "without a DataVersion).",
+    ),
 ]
-ReplaceUnknownOpt = Annotated[str | None, typer.Option(
-    "--replace-unknown", metavar="BLOCK", help="Put BLOCK where the file has a block the target release does not "
-    "know (default: refuse, naming them).")]
+ReplaceUnknownOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--replace-unknown",
+        metavar="BLOCK",
+        help="Put BLOCK where the file has a block the target release does not know (default: refuse, naming them).",
+    ),
+]

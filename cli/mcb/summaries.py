@@ -10,45 +10,43 @@ from __future__ import annotations
 SUMMARIES: dict[str, str] = {
     # offline
     "schem_validate": "Check schematics (Sponge, Litematica, structure .nbt, legacy .schematic) the way the server "
-                      "will import them, or against their own format's rules.",
+    "will import them, or against their own format's rules.",
     "schem_info": "Describe a schematic in any format: format and version, DataVersion, regions, size, anchor, the "
-                  "palette with counts, block entities, entities, what the upgrade to the target release would "
-                  "change, and whether the server would import it.",
+    "palette with counts, block entities, entities, what the upgrade to the target release would "
+    "change, and whether the server would import it.",
     "schem_rotate": "Rotate a schematic in any format clockwise (90, 180 or 270 degrees, seen from above): blocks, "
-                    "block states, block entities, entities and biomes, with the paste offset turned by the "
-                    "server's formula.",
+    "block states, block entities, entities and biomes, with the paste offset turned by the "
+    "server's formula.",
     "schem_mirror": "Mirror a schematic across a vertical plane through its paste anchor (axis x or z).",
     "schem_convert": "Rewrite a schematic in any format as Sponge v2 in the server's exact layout (WorldEdit's "
-                     "absolute Offset normalised), Sponge v3, Litematica or a structure .nbt, states upgraded to the "
-                     "target release.",
+    "absolute Offset normalised), Sponge v3, Litematica or a structure .nbt, states upgraded to the "
+    "target release.",
     "schem_render": "Draw a schematic as a PNG: a top-down map shaded by height, an isometric view from the "
-                    "south-east, or both.",
+    "south-east, or both.",
     "recipe_lint": "Check build recipes the way the server will: JSON syntax, the recipe schema, block states, "
-                   "bounds and every budget.",
+    "bounds and every budget.",
     "recipe_compile": "Compile a recipe offline exactly as build_prepare does: block count, bounds, palette, "
-                      "budgets and the blocks in plan order.",
+    "budgets and the blocks in plan order.",
     "block_check": "Validate block states against a Minecraft release and give each one's canonical form (every "
-                   "property, defaults filled).",
+    "property, defaults filled).",
     "block_describe": "Describe a block's properties with their allowed values, defaults, default state and "
-                      "behaviour in one of the packaged releases.",
+    "behaviour in one of the packaged releases.",
     "terrain_preview_offline": "Compute a terrain recipe's height-map preview locally, shaped like terrain_preview.",
     # the live server
     "project_context": "Show the live project: area, limits, parts, recent operations, material catalog and terrain "
-                       "capabilities.",
+    "capabilities.",
     "material_search": "Find the exact material ids whose id contains every word of a query.",
     "material_describe": "Describe one material as the live server knows it: default state, property values and "
-                         "behaviour.",
+    "behaviour.",
     "region_inspect": "Read a box of at most 4096 blocks inside the project area: its palette with counts, or every "
-                      "block's state.",
+    "block's state.",
     "build_prepare": "Compile a recipe into a plan against the live world; nothing is written yet.",
-    "build_apply": "Start writing a prepared plan; the same plan and idempotency key always give the same "
-                   "operation.",
+    "build_apply": "Start writing a prepared plan; the same plan and idempotency key always give the same operation.",
     "operation_status": "Show an operation's status (queued, applying, applied, conflict, cancelled, failed, "
-                        "recovery_required), its counters and conflicts.",
-    "operation_cancel": "Stop an operation at its next step, for good; blocks already written stay and can be "
-                        "undone.",
+    "recovery_required), its counters and conflicts.",
+    "operation_cancel": "Stop an operation at its next step, for good; blocks already written stay and can be undone.",
     "operation_undo_prepare": "Prepare the plan that restores what a finished operation wrote, if nothing changed "
-                              "those blocks since.",
+    "those blocks since.",
     "part_define": "Name the blocks an applied operation wrote as a part.",
     "part_get": "Show a named part: its block count, bounds, protection and the operation it came from.",
     "camera_list": "List the saved spectator cameras and whether a camera account is configured.",
@@ -66,19 +64,39 @@ SUMMARIES: dict[str, str] = {
 
 # tool -> the CLI command that runs it (`mcb terrain preview --offline` runs terrain_preview_offline)
 CLI_COMMANDS: dict[str, str] = {
-    "schem_validate": "schem validate", "schem_info": "schem info", "schem_rotate": "schem rotate",
-    "schem_mirror": "schem mirror", "schem_convert": "schem convert", "schem_render": "schem render",
-    "recipe_lint": "recipe lint", "recipe_compile": "recipe compile", "block_check": "block check",
-    "block_describe": "block describe", "project_context": "context", "material_search": "material search",
-    "material_describe": "material describe", "region_inspect": "inspect", "build_prepare": "prepare",
-    "build_apply": "apply", "operation_status": "status", "operation_cancel": "cancel",
-    "operation_undo_prepare": "undo", "part_define": "part define", "part_get": "part get",
-    "camera_list": "camera list", "camera_capture": "camera capture", "asset_list": "asset list",
-    "schematic_export": "export", "schematic_import_prepare": "import-prepare", "terrain_preview": "terrain preview",
-    "terrain_prepare": "terrain prepare", "terrain_brush_prepare": "terrain brush",
+    "schem_validate": "schem validate",
+    "schem_info": "schem info",
+    "schem_rotate": "schem rotate",
+    "schem_mirror": "schem mirror",
+    "schem_convert": "schem convert",
+    "schem_render": "schem render",
+    "recipe_lint": "recipe lint",
+    "recipe_compile": "recipe compile",
+    "block_check": "block check",
+    "block_describe": "block describe",
+    "project_context": "context",
+    "material_search": "material search",
+    "material_describe": "material describe",
+    "region_inspect": "inspect",
+    "build_prepare": "prepare",
+    "build_apply": "apply",
+    "operation_status": "status",
+    "operation_cancel": "cancel",
+    "operation_undo_prepare": "undo",
+    "part_define": "part define",
+    "part_get": "part get",
+    "camera_list": "camera list",
+    "camera_capture": "camera capture",
+    "asset_list": "asset list",
+    "schematic_export": "export",
+    "schematic_import_prepare": "import-prepare",
+    "terrain_preview": "terrain preview",
+    "terrain_prepare": "terrain prepare",
+    "terrain_brush_prepare": "terrain brush",
 }
-OFFLINE_TOOLS = frozenset(name for name in SUMMARIES if name.startswith(("schem_", "recipe_", "block_"))
-                          or name == "terrain_preview_offline")
+OFFLINE_TOOLS = frozenset(
+    name for name in SUMMARIES if name.startswith(("schem_", "recipe_", "block_")) or name == "terrain_preview_offline"
+)
 
 
 def cli_summary(tool: str) -> str:

@@ -83,8 +83,11 @@ class Terminal:
 
             color = color_allowed(self.no_color, sys.stdout)
             self._out = Console(
-                file=sys.stdout, no_color=not color, color_system="auto" if color else None,
-                highlight=False, soft_wrap=True,
+                file=sys.stdout,
+                no_color=not color,
+                color_system="auto" if color else None,
+                highlight=False,
+                soft_wrap=True,
             )
         return self._out
 
@@ -95,8 +98,11 @@ class Terminal:
 
             color = color_allowed(self.no_color, sys.stderr)
             self._err = Console(
-                file=sys.stderr, no_color=not color, color_system="auto" if color else None,
-                highlight=False, soft_wrap=True,
+                file=sys.stderr,
+                no_color=not color,
+                color_system="auto" if color else None,
+                highlight=False,
+                soft_wrap=True,
             )
         return self._err
 
@@ -208,7 +214,7 @@ class Terminal:
         return bool(getattr(sys.stderr, "isatty", lambda: False)())
 
     @contextlib.contextmanager
-    def progress(self, description: str, total: float | None = None) -> Iterator["ProgressHandle"]:
+    def progress(self, description: str, total: float | None = None) -> Iterator[ProgressHandle]:
         """A progress bar on stderr; a silent no-op unless :attr:`animated`."""
         if not self.animated:
             yield ProgressHandle(None, None)
@@ -216,14 +222,18 @@ class Terminal:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         with Progress(
-            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-            console=self.err, transient=True,
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=self.err,
+            transient=True,
         ) as progress:
             task = progress.add_task(description, total=total)
             yield ProgressHandle(progress, task)
 
     @contextlib.contextmanager
-    def operation_progress(self, label: str) -> Iterator["OperationProgress"]:
+    def operation_progress(self, label: str) -> Iterator[OperationProgress]:
         """Progress of an operation or a build on stderr: a live bar when :attr:`animated`, otherwise (piped,
         NO_COLOR, TERM=dumb) a plain line every :data:`PLAIN_PROGRESS_INTERVAL` seconds; nothing with -q."""
         if self.verbosity < 0:
@@ -235,9 +245,13 @@ class Terminal:
         from rich.progress import BarColumn, Progress, TextColumn
 
         with Progress(
-            TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[counts]}"),
-            TextColumn("{task.fields[speed]}"), TextColumn("{task.fields[left]}"),
-            console=self.err, transient=True,
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TextColumn("{task.fields[counts]}"),
+            TextColumn("{task.fields[speed]}"),
+            TextColumn("{task.fields[left]}"),
+            console=self.err,
+            transient=True,
         ) as progress:
             task = progress.add_task(label, total=None, counts="", speed="", left="")
             yield OperationProgress(progress, task, label)
@@ -277,9 +291,15 @@ class OperationProgress:
         if view.phase:
             description += f" {view.phase}"
         counts = f"{view.written:,}/{about}{view.total:,}" if view.total else f"{view.written:,}"
-        self._progress.update(self._task, description=description, total=view.total or None, completed=view.done,
-                              counts=counts, speed=f"{view.rate:,.0f}/s" if view.rate else "",
-                              left=f"ETA {duration(view.eta)}" if view.eta is not None else "")
+        self._progress.update(
+            self._task,
+            description=description,
+            total=view.total or None,
+            completed=view.done,
+            counts=counts,
+            speed=f"{view.rate:,.0f}/s" if view.rate else "",
+            left=f"ETA {duration(view.eta)}" if view.eta is not None else "",
+        )
 
 
 def whole_word_widths(grid: list[list[str]], width: int | None) -> list[int] | None:
@@ -309,7 +329,7 @@ def whole_word_widths(grid: list[list[str]], width: int | None) -> list[int] | N
     lacking = [high - low for high, low in zip(most, least)]
     spare = room - sum(least)
     widths = [low + spare * lack // sum(lacking) for low, lack in zip(least, lacking)]
-    for index in sorted(range(len(widths)), key=lambda i: lacking[i], reverse=True)[:room - sum(widths)]:
+    for index in sorted(range(len(widths)), key=lambda i: lacking[i], reverse=True)[: room - sum(widths)]:
         widths[index] += 1  # what rounding down kept back
     return widths
 
@@ -323,7 +343,13 @@ class ProgressHandle:
         if self._progress is not None:
             self._progress.advance(self._task, amount)
 
-    def update(self, *, completed: float | None = None, total: float | None = None, description: str | None = None) -> None:
+    def update(
+        self, *, completed: float | None = None, total: float | None = None, description: str | None = None
+    ) -> None:
         if self._progress is not None:
-            kwargs = {k: v for k, v in (("completed", completed), ("total", total), ("description", description)) if v is not None}
+            kwargs = {
+                k: v
+                for k, v in (("completed", completed), ("total", total), ("description", description))
+                if v is not None
+            }
             self._progress.update(self._task, **kwargs)

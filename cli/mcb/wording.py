@@ -11,8 +11,16 @@ never goes through here: its fields stay as the server sends them.
 from __future__ import annotations
 
 # Nouns whose plural is not noun + "s".
-_IRREGULAR = {"entity": "entities", "property": "properties", "match": "matches", "box": "boxes",
-              "vertex": "vertices", "index": "indices", "directory": "directories", "capture": "captures"}
+_IRREGULAR = {
+    "entity": "entities",
+    "property": "properties",
+    "match": "matches",
+    "box": "boxes",
+    "vertex": "vertices",
+    "index": "indices",
+    "directory": "directories",
+    "capture": "captures",
+}
 
 
 def plural(count: int, noun: str, many: str | None = None) -> str:

@@ -41,7 +41,9 @@ def test_check_all_valid_json_exit_0(cli):
     result = cli("block", "check", "stone", "minecraft:chest", "--json")
     assert result.exit_code == 0
     assert [item["canonical"] for item in json.loads(result.stdout)] == [
-        "minecraft:stone", "minecraft:chest[facing=north,type=single,waterlogged=false]"]
+        "minecraft:stone",
+        "minecraft:chest[facing=north,type=single,waterlogged=false]",
+    ]
 
 
 def test_check_reads_stdin(cli):

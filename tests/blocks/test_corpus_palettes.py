@@ -59,7 +59,12 @@ def test_modded_fence_properties_are_flagged(corpus, name):
             flagged.append((state, error))
     assert flagged
     for state, error in flagged:
-        assert "fence" in state and error.details["property"] in {"north_east", "north_west", "south_east", "south_west"}
+        assert "fence" in state and error.details["property"] in {
+            "north_east",
+            "north_west",
+            "south_east",
+            "south_west",
+        }
 
 
 def test_pre_flattening_data_version_is_refused(corpus):

@@ -42,8 +42,10 @@ def test_default_release_is_26_2(reg):
         ("minecraft:stone", "minecraft:stone"),
         ("stone[]", "minecraft:stone"),
         ("copper_door", "minecraft:copper_door[facing=north,half=lower,hinge=left,open=false,powered=false]"),
-        ("oak_stairs[waterlogged=true,half=top]",
-         "minecraft:oak_stairs[facing=north,half=top,shape=straight,waterlogged=true]"),
+        (
+            "oak_stairs[waterlogged=true,half=top]",
+            "minecraft:oak_stairs[facing=north,half=top,shape=straight,waterlogged=true]",
+        ),
     ],
 )
 def test_canonicalize(reg, given, canonical):
@@ -123,7 +125,7 @@ def test_syntax_errors_pass_through_canonicalize(reg):
         ("1.20.4", "1.20.4", 3700),
         (4903, "26.2", 4903),
         ("4903", "26.2", 4903),
-        (5023, "26.2", 4903),       # 26.3 is not shipped: newest release at or below it
+        (5023, "26.2", 4903),  # 26.3 is not shipped: newest release at or below it
         (3465, "1.20.1", 3465),
         (4081, "1.21.2", 4080),
         ("1.14.2", "1.14.1", 1957),  # named but not shipped: mapped by its DataVersion
@@ -136,11 +138,38 @@ def test_release_selection(version, release, data_version):
 
 def test_known_releases_cover_spec_table():
     # sponge-rotation-blockdata.md §D.3 and the older anchors.
-    expected = {"1.12.2": 1343, "1.15.2": 2230, "1.16.4": 2584, "1.18": 2860, "1.18.2": 2975, "1.19.2": 3120,
-                "1.20": 3463, "1.20.1": 3465, "1.20.2": 3578, "1.20.3": 3698, "1.20.4": 3700, "1.20.5": 3837,
-                "1.20.6": 3839, "1.21": 3953, "1.21.1": 3955, "1.21.2": 4080, "1.21.3": 4082, "1.21.4": 4189,
-                "1.21.5": 4325, "1.21.6": 4435, "1.21.7": 4438, "1.21.8": 4440, "1.21.9": 4554, "1.21.10": 4556,
-                "1.21.11": 4671, "26.1": 4786, "26.1.1": 4788, "26.1.2": 4790, "26.2": 4903, "26.3": 5023}
+    expected = {
+        "1.12.2": 1343,
+        "1.15.2": 2230,
+        "1.16.4": 2584,
+        "1.18": 2860,
+        "1.18.2": 2975,
+        "1.19.2": 3120,
+        "1.20": 3463,
+        "1.20.1": 3465,
+        "1.20.2": 3578,
+        "1.20.3": 3698,
+        "1.20.4": 3700,
+        "1.20.5": 3837,
+        "1.20.6": 3839,
+        "1.21": 3953,
+        "1.21.1": 3955,
+        "1.21.2": 4080,
+        "1.21.3": 4082,
+        "1.21.4": 4189,
+        "1.21.5": 4325,
+        "1.21.6": 4435,
+        "1.21.7": 4438,
+        "1.21.8": 4440,
+        "1.21.9": 4554,
+        "1.21.10": 4556,
+        "1.21.11": 4671,
+        "26.1": 4786,
+        "26.1.1": 4788,
+        "26.1.2": 4790,
+        "26.2": 4903,
+        "26.3": 5023,
+    }
     for release, data_version in expected.items():
         assert KNOWN_RELEASES[release] == data_version, release
     assert set(SHIPPED_RELEASES) <= set(KNOWN_RELEASES)
@@ -150,7 +179,7 @@ def test_known_releases_cover_spec_table():
 def test_release_for_data_version_edges():
     assert release_for_data_version(4903) == "26.2"
     assert release_for_data_version(4902) == "26.1.2"  # 26.2-rc-2 predates the 26.2 registry
-    assert release_for_data_version(1343) is None      # 1.12.2: before the flattening, no block states
+    assert release_for_data_version(1343) is None  # 1.12.2: before the flattening, no block states
 
 
 @pytest.mark.parametrize("version", ["1.12.2", "9.9", "banana", 1343, "", "-5"])
@@ -185,7 +214,12 @@ def test_26_2_adds_28_blocks_to_26_1():
     assert len(new) == 28 and {"minecraft:potent_sulfur", "minecraft:sulfur_spike", "minecraft:cinnabar"} <= new
     assert not set(load_registry("26.1").names()) - set(load_registry("26.2").names())
     assert load_registry("26.2").block("potent_sulfur").properties["potent_sulfur_state"] == (
-        "dry", "wet", "dormant", "erupting", "continuous")
+        "dry",
+        "wet",
+        "dormant",
+        "erupting",
+        "continuous",
+    )
 
 
 def test_old_release_int_domains_are_filled():
@@ -238,7 +272,9 @@ def test_canonical_form_is_complete_sorted_and_order_independent(sample):
     canonical = _REG.canonicalize(text)
     expected = dict(info.defaults, **chosen)
     assert canonical == info.name + "[" + ",".join(f"{k}={expected[k]}" for k in sorted(expected)) + "]"
-    reversed_text = info.name + ("[" + ",".join(f"{k}={v}" for k, v in reversed(chosen.items())) + "]" if chosen else "")
+    reversed_text = info.name + (
+        "[" + ",".join(f"{k}={v}" for k, v in reversed(chosen.items())) + "]" if chosen else ""
+    )
     assert _REG.canonicalize(reversed_text) == canonical
     assert _REG.canonicalize(canonical) == canonical
 

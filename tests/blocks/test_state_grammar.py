@@ -74,8 +74,15 @@ def test_length_limit_is_1024_characters():
     assert info.value.position == MAX_STATE_LENGTH and "1024" in info.value.message
 
 
-@pytest.mark.parametrize("text", ["minecraft:stone", "minecraft:oak_stairs[facing=east,half=top]",
-                                  "minecraft:oak_stairs[facing=east]", "minecraft:x_1[a_b=c_2]"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "minecraft:stone",
+        "minecraft:oak_stairs[facing=east,half=top]",
+        "minecraft:oak_stairs[facing=east]",
+        "minecraft:x_1[a_b=c_2]",
+    ],
+)
 def test_recipe_grammar_accepts(text):
     assert str(parse_state(text, recipe_grammar=True)) == text
 
@@ -83,12 +90,12 @@ def test_recipe_grammar_accepts(text):
 @pytest.mark.parametrize(
     "text,position",
     [
-        ("stone", 0),                          # the minecraft: prefix is required
+        ("stone", 0),  # the minecraft: prefix is required
         ("minecraf:stone", 8),
         ("other:stone", 0),
-        ("minecraft:stone[]", 16),             # empty brackets are not in the recipe regex
-        ("minecraft:a.b", 11),                 # '.' is fine for resource locations, not for recipes
-        ("minecraft:stone[a=B]", 18),          # only [a-z0-9_=,] inside the brackets
+        ("minecraft:stone[]", 16),  # empty brackets are not in the recipe regex
+        ("minecraft:a.b", 11),  # '.' is fine for resource locations, not for recipes
+        ("minecraft:stone[a=B]", 18),  # only [a-z0-9_=,] inside the brackets
         ("minecraft:stone[a=b c]", 19),
     ],
 )
@@ -151,14 +158,24 @@ _STATE_ALPHABET = "abz09_.-/:[]=,xyAZ \u00e9"
 
 
 @settings(max_examples=600, deadline=None)
-@given(st.one_of(
-    st.text(alphabet=_STATE_ALPHABET, max_size=40),
-    st.builds(lambda ns, path, props: f"{ns}:{path}" + ("[" + ",".join(f"{k}={v}" for k, v in props) + "]"
-                                                        if props else ""),
-              st.sampled_from(["minecraft", "mod.x", "a-b", ""]), st.text(alphabet="abc_/.9", max_size=8),
-              st.lists(st.tuples(st.sampled_from(["facing", "half", "a", "A", ""]),
-                                 st.sampled_from(["north", "top", "1", "", "x=y"])), max_size=4)),
-))
+@given(
+    st.one_of(
+        st.text(alphabet=_STATE_ALPHABET, max_size=40),
+        st.builds(
+            lambda ns, path, props: (
+                f"{ns}:{path}" + ("[" + ",".join(f"{k}={v}" for k, v in props) + "]" if props else "")
+            ),
+            st.sampled_from(["minecraft", "mod.x", "a-b", ""]),
+            st.text(alphabet="abc_/.9", max_size=8),
+            st.lists(
+                st.tuples(
+                    st.sampled_from(["facing", "half", "a", "A", ""]), st.sampled_from(["north", "top", "1", "", "x=y"])
+                ),
+                max_size=4,
+            ),
+        ),
+    )
+)
 def test_the_regex_shortcut_parses_exactly_like_the_character_parser(text):
     from mcb.blocks.state import _Parser
 

@@ -94,12 +94,15 @@ def test_every_property_of_every_shipped_release_is_classified():
     assert seen > 50_000  # (release, block, property) triples walked
 
 
-@pytest.mark.parametrize("prop,values", [
-    ("facing", ("north", "sideways")),
-    ("sideways", ("left", "right")),
-    ("twist", ("x", "y")),
-    ("shape", ("diagonal_northeast",)),
-])
+@pytest.mark.parametrize(
+    "prop,values",
+    [
+        ("facing", ("north", "sideways")),
+        ("sideways", ("left", "right")),
+        ("twist", ("x", "y")),
+        ("shape", ("diagonal_northeast",)),
+    ],
+)
 def test_direction_like_property_without_rule_fails_closed(prop, values):
     with pytest.raises(UnclassifiedPropertyError):
         classify_property("mod:thing", prop, values)
@@ -112,6 +115,7 @@ def test_unknown_modded_block_with_unknown_directional_property_raises():
 
 
 # -- hand-checked cases from the spec -------------------------------------------------------------------------------
+
 
 def props(state: str) -> dict[str, str]:
     inside = state.partition("[")[2].rstrip("]")
@@ -140,17 +144,32 @@ def test_six_way_facing_keeps_vertical():
     assert props(rotate_state("minecraft:hopper[facing=south]", 3, registry=REG))["facing"] == "east"
 
 
-@pytest.mark.parametrize("start,turns,expected", [
-    (0, 1, 4), (4, 1, 8), (15, 1, 3), (8, 2, 0), (1, 3, 13),  # (r + 4k) mod 16
-])
+@pytest.mark.parametrize(
+    "start,turns,expected",
+    [
+        (0, 1, 4),
+        (4, 1, 8),
+        (15, 1, 3),
+        (8, 2, 0),
+        (1, 3, 13),  # (r + 4k) mod 16
+    ],
+)
 def test_sign_rotation_16(start, turns, expected):
     out = rotate_state(f"minecraft:oak_sign[rotation={start}]", turns, registry=REG)
     assert props(out)["rotation"] == str(expected)
 
 
-@pytest.mark.parametrize("start,axis,expected", [
-    (0, "z", 8), (4, "z", 4), (1, "z", 7), (0, "x", 0), (4, "x", 12), (3, "x", 13),
-])
+@pytest.mark.parametrize(
+    "start,axis,expected",
+    [
+        (0, "z", 8),
+        (4, "z", 4),
+        (1, "z", 7),
+        (0, "x", 0),
+        (4, "x", 12),
+        (3, "x", 13),
+    ],
+)
 def test_banner_rotation_mirror(start, axis, expected):
     """Z-flip: (8 - r) mod 16; X-flip: (-r) mod 16 (0 south, 4 west, 8 north, 12 east)."""
     out = mirror_state(f"minecraft:white_banner[rotation={start}]", axis, registry=REG)
@@ -167,8 +186,9 @@ def test_omitted_sign_rotation_uses_release_default():
 def test_wall_and_redstone_sides_turn_with_the_block():
     wall = props(rotate_state("minecraft:cobblestone_wall[north=tall,east=low,south=none,west=none]", 1, registry=REG))
     assert (wall["east"], wall["south"], wall["west"], wall["north"]) == ("tall", "low", "none", "none")
-    wire = props(rotate_state("minecraft:redstone_wire[north=up,east=side,south=none,west=none,power=5]", 2,
-                              registry=REG))
+    wire = props(
+        rotate_state("minecraft:redstone_wire[north=up,east=side,south=none,west=none,power=5]", 2, registry=REG)
+    )
     sides = (wire["south"], wire["west"], wire["north"], wire["east"], wire["power"])
     assert sides == ("up", "side", "none", "none", "5")
     fence = props(mirror_state("minecraft:oak_fence[east=true,north=true]", "x", registry=REG))
@@ -185,23 +205,42 @@ def test_chorus_plant_and_fire_vanilla_vs_geometric():
     assert props(rotate_state(fire, 1, "geometric", REG))["south"] == "true"
 
 
-@pytest.mark.parametrize("shape,turns,expected", [
-    ("north_south", 1, "east_west"), ("east_west", 1, "north_south"), ("north_south", 2, "north_south"),
-    ("ascending_east", 1, "ascending_south"), ("ascending_south", 1, "ascending_west"),
-    ("ascending_west", 1, "ascending_north"), ("ascending_north", 1, "ascending_east"),
-    ("south_east", 1, "south_west"), ("south_west", 1, "north_west"), ("north_west", 1, "north_east"),
-    ("north_east", 1, "south_east"), ("ascending_east", 2, "ascending_west"), ("south_east", 2, "north_west"),
-    ("south_east", 3, "north_east"),
-])
+@pytest.mark.parametrize(
+    "shape,turns,expected",
+    [
+        ("north_south", 1, "east_west"),
+        ("east_west", 1, "north_south"),
+        ("north_south", 2, "north_south"),
+        ("ascending_east", 1, "ascending_south"),
+        ("ascending_south", 1, "ascending_west"),
+        ("ascending_west", 1, "ascending_north"),
+        ("ascending_north", 1, "ascending_east"),
+        ("south_east", 1, "south_west"),
+        ("south_west", 1, "north_west"),
+        ("north_west", 1, "north_east"),
+        ("north_east", 1, "south_east"),
+        ("ascending_east", 2, "ascending_west"),
+        ("south_east", 2, "north_west"),
+        ("south_east", 3, "north_east"),
+    ],
+)
 def test_rail_shapes_rotate(shape, turns, expected):
     assert props(rotate_state(f"minecraft:rail[shape={shape}]", turns, registry=REG))["shape"] == expected
 
 
-@pytest.mark.parametrize("shape,axis,expected", [
-    ("ascending_north", "z", "ascending_south"), ("south_east", "z", "north_east"), ("south_west", "z", "north_west"),
-    ("ascending_east", "x", "ascending_west"), ("south_east", "x", "south_west"), ("north_east", "x", "north_west"),
-    ("north_south", "x", "north_south"), ("ascending_east", "z", "ascending_east"),
-])
+@pytest.mark.parametrize(
+    "shape,axis,expected",
+    [
+        ("ascending_north", "z", "ascending_south"),
+        ("south_east", "z", "north_east"),
+        ("south_west", "z", "north_west"),
+        ("ascending_east", "x", "ascending_west"),
+        ("south_east", "x", "south_west"),
+        ("north_east", "x", "north_west"),
+        ("north_south", "x", "north_south"),
+        ("ascending_east", "z", "ascending_east"),
+    ],
+)
 def test_rail_shapes_mirror(shape, axis, expected):
     assert props(mirror_state(f"minecraft:rail[shape={shape}]", axis, registry=REG))["shape"] == expected
 
@@ -211,18 +250,21 @@ def test_powered_rail_rotates_without_curves():
     assert props(out)["shape"] == "ascending_east"
 
 
-@pytest.mark.parametrize("facing,shape,axis,vanilla,geometric", [
-    # Z-flip, facing along Z: vanilla and geometric agree (turn 180°, swap left/right).
-    ("north", "inner_left", "z", ("south", "inner_right"), ("south", "inner_right")),
-    ("south", "outer_right", "z", ("north", "outer_left"), ("north", "outer_left")),
-    # X-flip, facing along X: vanilla swaps outer_* only, keeps inner_* (StairBlock.mirror FRONT_BACK).
-    ("east", "inner_left", "x", ("west", "inner_left"), ("west", "inner_right")),
-    ("east", "outer_left", "x", ("west", "outer_right"), ("west", "outer_right")),
-    # Flip across the stair's own axis: vanilla leaves it alone, geometric swaps handedness.
-    ("north", "outer_left", "x", ("north", "outer_left"), ("north", "outer_right")),
-    ("east", "inner_right", "z", ("east", "inner_right"), ("east", "inner_left")),
-    ("west", "straight", "z", ("west", "straight"), ("west", "straight")),
-])
+@pytest.mark.parametrize(
+    "facing,shape,axis,vanilla,geometric",
+    [
+        # Z-flip, facing along Z: vanilla and geometric agree (turn 180°, swap left/right).
+        ("north", "inner_left", "z", ("south", "inner_right"), ("south", "inner_right")),
+        ("south", "outer_right", "z", ("north", "outer_left"), ("north", "outer_left")),
+        # X-flip, facing along X: vanilla swaps outer_* only, keeps inner_* (StairBlock.mirror FRONT_BACK).
+        ("east", "inner_left", "x", ("west", "inner_left"), ("west", "inner_right")),
+        ("east", "outer_left", "x", ("west", "outer_right"), ("west", "outer_right")),
+        # Flip across the stair's own axis: vanilla leaves it alone, geometric swaps handedness.
+        ("north", "outer_left", "x", ("north", "outer_left"), ("north", "outer_right")),
+        ("east", "inner_right", "z", ("east", "inner_right"), ("east", "inner_left")),
+        ("west", "straight", "z", ("west", "straight"), ("west", "straight")),
+    ],
+)
 def test_stair_shape_under_mirror(facing, shape, axis, vanilla, geometric):
     state = f"minecraft:oak_stairs[facing={facing},shape={shape}]"
     for rules, expected in (("vanilla", vanilla), ("geometric", geometric)):
@@ -295,8 +337,17 @@ def test_every_shipped_release_stays_valid_under_every_transform(case, rules, tu
 VECTORS = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
 
 
-@pytest.mark.parametrize("block", ["minecraft:furnace", "minecraft:oak_stairs", "minecraft:observer",
-                                   "minecraft:wall_torch", "minecraft:repeater", "minecraft:bell"])
+@pytest.mark.parametrize(
+    "block",
+    [
+        "minecraft:furnace",
+        "minecraft:oak_stairs",
+        "minecraft:observer",
+        "minecraft:wall_torch",
+        "minecraft:repeater",
+        "minecraft:bell",
+    ],
+)
 @pytest.mark.parametrize("facing", list(VECTORS))
 def test_facing_turns_like_its_vector(block, facing):
     """Independent of the tables: a clockwise quarter turn maps (x, z) to (-z, x) (+x east, +z south)."""

@@ -21,8 +21,12 @@ def read_world(client, low, high) -> dict:
                 palette = client.call("region_inspect", box)["palette"]
                 if len(palette) == 1:  # one state in the whole box (the protocol's counts say so): no need to list
                     (state,) = palette
-                    cells.update(((i, j, k), state) for j in range(y, top[1] + 1) for k in range(z, top[2] + 1)
-                                 for i in range(x, top[0] + 1))
+                    cells.update(
+                        ((i, j, k), state)
+                        for j in range(y, top[1] + 1)
+                        for k in range(z, top[2] + 1)
+                        for i in range(x, top[0] + 1)
+                    )
                     continue
                 answer = client.call("region_inspect", {**box, "detail": "blocks"})
                 for block in answer["blocks"]:

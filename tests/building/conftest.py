@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from buildkit import AREA
 
 
@@ -23,8 +22,9 @@ def wide_server(tmp_path):
 def wide_client(wide_server):
     from mcb.client import McbClient
 
-    client = McbClient(wide_server.url, agent_token=wide_server.agent_token, admin_token=wide_server.admin_token,
-                       player_id="console")
+    client = McbClient(
+        wide_server.url, agent_token=wide_server.agent_token, admin_token=wide_server.admin_token, player_id="console"
+    )
     yield client
     client.close()
 

@@ -12,14 +12,19 @@ from hypothesis import strategies as st
 from mcb.building.boxes import merge_boxes, prepare_params, request_size
 from mcb.client.transport import encode_envelope
 
-NAMES = ["minecraft:air", "minecraft:stone", "minecraft:oak_stairs[facing=north,half=bottom,shape=straight,"
-         "waterlogged=false]", "minecraft:chest[facing=west,type=left,waterlogged=false]"]
+NAMES = [
+    "minecraft:air",
+    "minecraft:stone",
+    "minecraft:oak_stairs[facing=north,half=bottom,shape=straight,waterlogged=false]",
+    "minecraft:chest[facing=west,type=left,waterlogged=false]",
+]
 
 
 @st.composite
 def positions(draw):
-    cells = draw(st.sets(st.tuples(st.integers(-300, -290), st.integers(-64, -58), st.integers(1000, 1007)),
-                         max_size=250))
+    cells = draw(
+        st.sets(st.tuples(st.integers(-300, -290), st.integers(-64, -58), st.integers(1000, 1007)), max_size=250)
+    )
     cells = sorted(cells)
     states = draw(st.lists(st.integers(0, len(NAMES) - 1), min_size=len(cells), max_size=len(cells)))
     x, y, z = (np.array([c[i] for c in cells], dtype=np.int64) for i in range(3))
@@ -47,18 +52,23 @@ def test_boxes_cover_exactly_the_positions_with_their_states(data):
 @given(positions(), st.data())
 def test_the_request_size_is_an_upper_bound(data, more):
     x, y, z, states = data
-    have = np.array(more.draw(st.lists(st.integers(0, len(NAMES) - 1), min_size=len(x), max_size=len(x))),
-                    dtype=np.int64)
+    have = np.array(
+        more.draw(st.lists(st.integers(0, len(NAMES) - 1), min_size=len(x), max_size=len(x))), dtype=np.int64
+    )
     snapshots = {(int(a), int(b), int(c)): "ab" * 32 for a, b, c in zip(x[::3], y[::3], z[::3])}
     boxes = merge_boxes(x, y, z, states)
     params = prepare_params(boxes, x, y, z, have, snapshots, NAMES)
-    envelope = {"method": "build_prepare", "params": {**params, "player_id": "console", "project_id": "default"},
-                "requestId": "0" * 36}
+    envelope = {
+        "method": "build_prepare",
+        "params": {**params, "player_id": "console", "project_id": "default"},
+        "requestId": "0" * 36,
+    }
     real = len(encode_envelope(envelope))
     body = json.loads(encode_envelope(envelope))["params"]  # the JSON text is what the dicts would have been
     assert len(body["expected_blocks"]) == len(x) and len(body["recipe"]["operations"]) == len(boxes)
     assert [e.get("snapshot_id") for e in body["expected_blocks"]] == [
-        snapshots.get((e["pos"]["x"], e["pos"]["y"], e["pos"]["z"])) for e in body["expected_blocks"]]
+        snapshots.get((e["pos"]["x"], e["pos"]["y"], e["pos"]["z"])) for e in body["expected_blocks"]
+    ]
     assert [NAMES.index(e["state"]) for e in body["expected_blocks"]] == have.tolist()
     lengths = np.array([len(n) for n in NAMES])
     assert request_size(boxes, x, y, z, have, len(snapshots), lengths) >= real

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from buildkit import CORPUS_DIR, file_cells, world_at
+
 from mcb.batch.runner import BatchRunner
 from mcb.batch.schematic import one_step_batch
 from mcb.batch.state import BatchState
@@ -51,8 +51,9 @@ def run_build(client, tmp_path, file, target, **fields):
 
 
 def client_for(server, cls=McbClient, url=None, **kwargs):
-    return cls(url or server.url, agent_token=server.agent_token, admin_token=server.admin_token,
-               player_id="console", **kwargs)
+    return cls(
+        url or server.url, agent_token=server.agent_token, admin_token=server.admin_token, player_id="console", **kwargs
+    )
 
 
 def written(record) -> int:
@@ -64,8 +65,9 @@ def test_a_block_changed_under_a_plan_is_read_again_and_planned_afresh(wide_serv
     report, record, events = run_build(client, tmp_path, TEXAS, (-87, 64, -15))
     assert report.result == "applied", report.error
     assert any(e == "replan" for e, _ in events)
-    assert [e["result"] for e in record["plans"] if e.get("result")].count("conflict") + \
-        sum(e["phase"] == "dropped" for e in record["plans"]) >= 1
+    assert [e["result"] for e in record["plans"] if e.get("result")].count("conflict") + sum(
+        e["phase"] == "dropped" for e in record["plans"]
+    ) >= 1
     want = file_cells(TEXAS, (-87, 64, -15))
     assert world_at(client, want) == want  # the player's block was read, and replaced by the file's
     assert written(record) == 54273  # each position once: the conflicting plan wrote nothing before it stopped
@@ -101,8 +103,17 @@ def test_a_lost_apply_answer_never_makes_a_second_operation(wide_server, tmp_pat
 
 def test_a_busy_world_is_waited_for(wide_server, tmp_path):
     other = client_for(wide_server)
-    recipe = {"version": 1, "operations": [{"type": "box", "min": {"x": -150, "y": 70, "z": -150},
-                                            "max": {"x": -135, "y": 85, "z": -135}, "block": "minecraft:stone"}]}
+    recipe = {
+        "version": 1,
+        "operations": [
+            {
+                "type": "box",
+                "min": {"x": -150, "y": 70, "z": -150},
+                "max": {"x": -135, "y": 85, "z": -135},
+                "block": "minecraft:stone",
+            }
+        ],
+    }
     plan = other.build_prepare(recipe)
     report, record, _ = None, None, None
     busy = other.build_apply(plan.plan_id, plan.plan_hash, "busy-test")
@@ -116,8 +127,12 @@ def test_skip_air_and_keep_existing_leave_the_world_alone(wide_mcb, wide_client,
     want = file_cells(C4, (0, 100, 0))
     air = [p for p, s in sorted(want.items()) if s == "minecraft:air"][:5]
     solid = [p for p, s in sorted(want.items()) if s != "minecraft:air"][:5]
-    wide_client.call("test_set_blocks", {"blocks": [{"pos": dict(zip("xyz", p)), "state": "minecraft:dirt"}
-                                                    for p in air + solid]}, admin=True, scoped=False)
+    wide_client.call(
+        "test_set_blocks",
+        {"blocks": [{"pos": dict(zip("xyz", p)), "state": "minecraft:dirt"} for p in air + solid]},
+        admin=True,
+        scoped=False,
+    )
     assert wide_mcb("build", C4, "--target", "0,100,0", "--drop-extras", flag).exit_code == 0
     world = world_at(wide_client, want)
     assert all(world[p] == "minecraft:dirt" for p in air)

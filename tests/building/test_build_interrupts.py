@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from buildkit import AREA, CORPUS_DIR, file_cells, world_at
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -37,14 +36,34 @@ def paced_server(tmp_path):
 
 
 def environment(server) -> dict:
-    return {**os.environ, "MCB_SERVER": server.url, "MCB_AGENT_TOKEN": server.agent_token,
-            "MCB_TOKEN": server.admin_token, "MCB_PLAYER_ID": "console"}
+    return {
+        **os.environ,
+        "MCB_SERVER": server.url,
+        "MCB_AGENT_TOKEN": server.agent_token,
+        "MCB_TOKEN": server.admin_token,
+        "MCB_PLAYER_ID": "console",
+    }
 
 
 def build(server, *extra, target=TARGET) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "mcb", "build", str(C4), "--target", ",".join(map(str, target)),
-                             "--drop-extras", "--json", *extra], env=environment(server), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, **INTERRUPTIBLE)
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "mcb",
+            "build",
+            str(C4),
+            "--target",
+            ",".join(map(str, target)),
+            "--drop-extras",
+            "--json",
+            *extra,
+        ],
+        env=environment(server),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        **INTERRUPTIBLE,
+    )
 
 
 def finish(server, target=TARGET) -> dict:
@@ -127,4 +146,3 @@ def test_kill_9_at_random_points_then_the_same_command_completes(paced_server):
         process.wait(timeout=10)
         done = finish(paced_server, target=target)
         known += check_complete(paced_server, done["state_file"], target=target, earlier=known)
-

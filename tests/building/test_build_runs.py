@@ -6,8 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from buildkit import CORPUS_DIR, file_cells, read_world, world_at
+from buildkit import CORPUS_DIR, file_cells, world_at
 
 TEXAS = CORPUS_DIR / "v3_nucleation_uss-texas.schem"
 HOUSE = CORPUS_DIR / "v2_schematic4j_interieur-exterieur.schem"
@@ -52,8 +51,12 @@ def test_the_dry_run_estimates_and_makes_no_operation(wide_mcb, wide_client):
 
 
 def test_the_dry_run_names_the_blocks_a_paste_would_destroy(wide_mcb, wide_client):
-    wide_client.call("test_set_blocks", {"blocks": [{"pos": {"x": x, "y": 64, "z": 0}, "state": "minecraft:gold_block"}
-                                                    for x in range(-5, 5)]}, admin=True, scoped=False)
+    wide_client.call(
+        "test_set_blocks",
+        {"blocks": [{"pos": {"x": x, "y": 64, "z": 0}, "state": "minecraft:gold_block"} for x in range(-5, 5)]},
+        admin=True,
+        scoped=False,
+    )
     estimate = wide_mcb("build", TEXAS, "--target", "-87,64,-15", "--dry-run", "--json").json()
     want = file_cells(TEXAS, (-87, 64, -15))
     kept = sum(1 for x in range(-5, 5) if want[(x, 64, 0)] == "minecraft:gold_block")
@@ -92,9 +95,17 @@ def test_a_build_that_leaves_the_area_is_refused_before_any_write(wide_mcb, wide
 
 def test_a_batch_file_builds_a_schematic_step_and_undoes_it_as_one(wide_mcb, wide_client, tmp_path):
     batch = tmp_path / "ship.batch.json"
-    batch.write_text(json.dumps({"version": 1, "steps": [
-        {"name": "c4", "kind": "schematic", "file": str(C4), "target": [0, 100, 0], "drop_extras": True},
-        {"name": "no-c4", "kind": "undo", "step": "c4"}]}))
+    batch.write_text(
+        json.dumps(
+            {
+                "version": 1,
+                "steps": [
+                    {"name": "c4", "kind": "schematic", "file": str(C4), "target": [0, 100, 0], "drop_extras": True},
+                    {"name": "no-c4", "kind": "undo", "step": "c4"},
+                ],
+            }
+        )
+    )
     result = wide_mcb("batch", batch, "--json")
     assert result.exit_code == 0, result.stderr
     steps = result.json()["steps"]
@@ -128,8 +139,9 @@ def _corpus(small: bool) -> list:
 SMALL, LARGE = _corpus(True), [p for p in _corpus(False) if p not in (TEXAS, HOUSE)]
 
 
-@pytest.mark.parametrize("path", SMALL + [pytest.param(p, marks=pytest.mark.slow) for p in LARGE],
-                         ids=[p.name for p in SMALL + LARGE])
+@pytest.mark.parametrize(
+    "path", SMALL + [pytest.param(p, marks=pytest.mark.slow) for p in LARGE], ids=[p.name for p in SMALL + LARGE]
+)
 def test_every_corpus_file_builds_and_reads_back_equal(wide_mcb, wide_client, path):
     # The small files go into the ground (y 40, the flat ground's top is 63), so their air is built too; the large
     # ones stand on it, where their air is the world's already: the same cell-for-cell check, a third of the writes.

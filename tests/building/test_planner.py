@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from buildkit import CORPUS_DIR
+
 from mcb.building.passes import ATTACHED, FLUID, SOLID, build_pass
 from mcb.building.placement import PlacementOptions, load_placement
 from mcb.building.planner import BuildPlanner
@@ -34,8 +34,12 @@ def test_texas_on_empty_land_is_14_plans_under_a_mebibyte_from_summary_reads_onl
 
 def test_a_tile_with_blocks_is_read_in_detail_only_there(wide_client, wide_server):
     placement = load_placement(TEXAS, PlacementOptions(target=(-87, 64, -15)))
-    wide_client.call("test_set_blocks", {"blocks": [{"pos": {"x": -80, "y": 70, "z": -10}, "state": "minecraft:gold_block"}]},
-                     admin=True, scoped=False)
+    wide_client.call(
+        "test_set_blocks",
+        {"blocks": [{"pos": {"x": -80, "y": 70, "z": -10}, "state": "minecraft:gold_block"}]},
+        admin=True,
+        scoped=False,
+    )
     planner = BuildPlanner(wide_client, placement)
     plans = all_plans(planner)
     assert 1 <= planner.walker.counter.blocks <= 3  # that one tile, once for each pass with cells there
@@ -50,14 +54,18 @@ def _pairs_file(tmp_path):
     from mcb.schematics.formats import write_any
     from mcb.schematics.model import Schematic
 
-    palette = ["minecraft:air", "minecraft:stone",
-               "minecraft:oak_door[facing=north,half=lower,hinge=left,open=false,powered=false]",
-               "minecraft:oak_door[facing=north,half=upper,hinge=left,open=false,powered=false]",
-               "minecraft:red_bed[facing=east,occupied=false,part=foot]",
-               "minecraft:red_bed[facing=east,occupied=false,part=head]",
-               "minecraft:chest[facing=east,type=left,waterlogged=false]",
-               "minecraft:chest[facing=east,type=right,waterlogged=false]",
-               "minecraft:torch", "minecraft:water[level=0]"]
+    palette = [
+        "minecraft:air",
+        "minecraft:stone",
+        "minecraft:oak_door[facing=north,half=lower,hinge=left,open=false,powered=false]",
+        "minecraft:oak_door[facing=north,half=upper,hinge=left,open=false,powered=false]",
+        "minecraft:red_bed[facing=east,occupied=false,part=foot]",
+        "minecraft:red_bed[facing=east,occupied=false,part=head]",
+        "minecraft:chest[facing=east,type=left,waterlogged=false]",
+        "minecraft:chest[facing=east,type=right,waterlogged=false]",
+        "minecraft:torch",
+        "minecraft:water[level=0]",
+    ]
     blocks = np.ones((34, 34, 34), dtype=np.int32)
     blocks[::3, ::2, ::2] = 0
     for x in range(0, 34, 2):
@@ -69,8 +77,9 @@ def _pairs_file(tmp_path):
     blocks[20, :, 20] = 8
     blocks[25, 10:20, 10:20] = 9
     path = tmp_path / "pairs.schem"
-    write_any(Schematic(width=34, height=34, length=34, palette=palette, blocks=blocks, data_version=4903), path,
-              "sponge2")
+    write_any(
+        Schematic(width=34, height=34, length=34, palette=palette, blocks=blocks, data_version=4903), path, "sponge2"
+    )
     return path
 
 
@@ -101,7 +110,7 @@ def test_two_block_things_are_never_split_and_passes_come_in_order(wide_client, 
             assert plan_of[(x, y, z + 1)] == plan_of[(x, y, z)]
             pairs += 1
     assert pairs == 17 + 17 + 12
-    order = [build_pass(state_at[p]) for p in sorted(plan_of, key=lambda p: (plan_of[p]))]
+    order = [build_pass(state_at[p]) for p in sorted(plan_of, key=lambda p: plan_of[p])]
     last_plan = {kind: max(plan_of[p] for p in plan_of if build_pass(state_at[p]) == kind) for kind in set(order)}
     first_plan = {kind: min(plan_of[p] for p in plan_of if build_pass(state_at[p]) == kind) for kind in set(order)}
     assert last_plan[SOLID] <= first_plan[ATTACHED] and last_plan[ATTACHED] <= first_plan[FLUID]
@@ -117,20 +126,39 @@ def test_skip_air_and_void_cells_are_never_planned(wide_client, wide_server, tmp
     blocks[0, 0, 0] = 1
     void = np.zeros((2, 2, 2), dtype=bool)
     void[1, 1, 1] = True
-    schem = Schematic(width=2, height=2, length=2, palette=["minecraft:air", "minecraft:stone"], blocks=blocks,
-                      data_version=4903, void=void)
+    schem = Schematic(
+        width=2,
+        height=2,
+        length=2,
+        palette=["minecraft:air", "minecraft:stone"],
+        blocks=blocks,
+        data_version=4903,
+        void=void,
+    )
     path = tmp_path / "v.nbt"
     write_any(schem, path, "structure")
     # the world holds blocks everywhere the file could clear
-    wide_client.call("test_set_blocks", {"blocks": [{"pos": {"x": x, "y": 80 + y, "z": z}, "state": "minecraft:dirt"}
-                                                    for x in (0, 1) for y in (0, 1) for z in (0, 1)]},
-                     admin=True, scoped=False)
+    wide_client.call(
+        "test_set_blocks",
+        {
+            "blocks": [
+                {"pos": {"x": x, "y": 80 + y, "z": z}, "state": "minecraft:dirt"}
+                for x in (0, 1)
+                for y in (0, 1)
+                for z in (0, 1)
+            ]
+        },
+        admin=True,
+        scoped=False,
+    )
     plain = all_plans(BuildPlanner(wide_client, load_placement(path, PlacementOptions(target=(0, 80, 0)))))
     cleared = {(int(x), int(y), int(z)) for p in plain for x, y, z in zip(p.changes.x, p.changes.y, p.changes.z)}
     assert (1, 81, 1) not in cleared and len(cleared) == 7  # the void cell stays dirt
-    skipped = all_plans(BuildPlanner(wide_client, load_placement(path, PlacementOptions(target=(0, 80, 0),
-                                                                                           skip_air=True))))
+    skipped = all_plans(
+        BuildPlanner(wide_client, load_placement(path, PlacementOptions(target=(0, 80, 0), skip_air=True)))
+    )
     assert sum(len(p) for p in skipped) == 1
-    kept = all_plans(BuildPlanner(wide_client, load_placement(path, PlacementOptions(target=(0, 80, 0),
-                                                                                        keep_existing=True))))
+    kept = all_plans(
+        BuildPlanner(wide_client, load_placement(path, PlacementOptions(target=(0, 80, 0), keep_existing=True)))
+    )
     assert sum(len(p) for p in kept) == 0  # nothing is air there now

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-
 from buildkit import CORPUS_DIR, file_cells
 
 HOUSE = CORPUS_DIR / "v2_schematic4j_interieur-exterieur.schem"
@@ -11,8 +10,12 @@ C4 = CORPUS_DIR / "v2_nucleation_c4_ai_last_played.schem"
 
 
 def set_blocks(client, *blocks):
-    client.call("test_set_blocks", {"blocks": [{"pos": {"x": x, "y": y, "z": z}, "state": s}
-                                               for (x, y, z), s in blocks]}, admin=True, scoped=False)
+    client.call(
+        "test_set_blocks",
+        {"blocks": [{"pos": {"x": x, "y": y, "z": z}, "state": s} for (x, y, z), s in blocks]},
+        admin=True,
+        scoped=False,
+    )
 
 
 def test_verify_after_a_build_then_after_one_hand_edit(wide_mcb, wide_client):
@@ -30,13 +33,15 @@ def test_verify_after_a_build_then_after_one_hand_edit(wide_mcb, wide_client):
     assert changed.exit_code == 1
     facts = changed.json()["files"][0]["facts"]
     assert facts["differences"] == 1 and facts["wrong_block"] == 1
-    assert facts["first"]["wrong_block"] == [{"pos": dict(zip("xyz", block)), "want": want[block],
-                                              "have": "minecraft:gold_block"}]
+    assert facts["first"]["wrong_block"] == [
+        {"pos": dict(zip("xyz", block)), "want": want[block], "have": "minecraft:gold_block"}
+    ]
     set_blocks(wide_client, (block, want[block]), (air, "minecraft:dirt"))
     text = wide_mcb("verify", C4, "--target", "0,100,0")
     assert text.exit_code == 1
-    assert f"1 position holds a block where the file has air: {','.join(map(str, air))} has minecraft:dirt" \
-        in text.stdout
+    assert (
+        f"1 position holds a block where the file has air: {','.join(map(str, air))} has minecraft:dirt" in text.stdout
+    )
     assert "differs from" in text.stderr and "at 1 position of 68,952 compared" in text.stderr
     assert wide_mcb("verify", C4, "--target", "0,100,0", "--ignore", "dirt").exit_code == 0
     junit = wide_mcb("verify", C4, "--target", "0,100,0", "--format", "junit")
@@ -47,8 +52,13 @@ def test_verify_after_a_build_then_after_one_hand_edit(wide_mcb, wide_client):
 def test_verify_tells_missing_from_wrong_state(wide_mcb, wide_client):
     want = file_cells(C4, (0, 100, 0))
     stairs = next(p for p, s in sorted(want.items()) if "facing=" in s)
-    other = want[stairs].replace("facing=north", "facing=south") if "facing=north" in want[stairs] else \
-        want[stairs].replace("facing=" + want[stairs].split("facing=")[1].split(",")[0].rstrip("]"), "facing=north")
+    other = (
+        want[stairs].replace("facing=north", "facing=south")
+        if "facing=north" in want[stairs]
+        else want[stairs].replace(
+            "facing=" + want[stairs].split("facing=")[1].split(",")[0].rstrip("]"), "facing=north"
+        )
+    )
     set_blocks(wide_client, (stairs, other))
     facts = wide_mcb("verify", C4, "--target", "0,100,0", "--json").json()["files"][0]["facts"]
     assert facts["wrong_state"] == 1
@@ -83,8 +93,11 @@ def test_export_of_a_128x18x128_region_round_trips(wide_mcb, wide_client, tmp_pa
 def test_export_writes_the_format_its_file_name_says(wide_mcb, tmp_path):
     # Before: `mcb export ... -o tower.litematic` (no --format) wrote a Sponge v2 file named .litematic, which
     # Litematica cannot open; `schem convert -o tower.litematic` already went by the name.
-    for name, fmt, shown in (("t.litematic", "litematic", "Litematica"), ("t.nbt", "structure", "structure .nbt"),
-                             ("t.schem", "sponge2", "Sponge v2")):
+    for name, fmt, shown in (
+        ("t.litematic", "litematic", "Litematica"),
+        ("t.nbt", "structure", "structure .nbt"),
+        ("t.schem", "sponge2", "Sponge v2"),
+    ):
         result = wide_mcb("export", "--min", "0,60,0", "--max", "3,63,3", "-o", tmp_path / name)
         assert result.exit_code == 0, result.stderr
         assert f"format:         {fmt}" in result.stdout
@@ -94,5 +107,6 @@ def test_export_writes_the_format_its_file_name_says(wide_mcb, tmp_path):
     legacy = wide_mcb("export", "--min", "0,60,0", "--max", "3,63,3", "-o", tmp_path / "old.schematic")
     assert legacy.exit_code == 2 and legacy.stderr.splitlines() == [
         "error: mcb does not write legacy .schematic files (Minecraft 1.12 and older)",
-        "hint: write .schem (Sponge), .litematic or .nbt (structure), or choose with --format"]
+        "hint: write .schem (Sponge), .litematic or .nbt (structure), or choose with --format",
+    ]
     assert not (tmp_path / "old.schematic").exists()

@@ -79,8 +79,13 @@ class FaultProxy:
             parsed = json.loads(body) if body else None
         except ValueError:
             parsed = None
-        request = {"method": handler.command, "path": handler.path, "headers": dict(handler.headers.items()),
-                   "body": body, "json": parsed}
+        request = {
+            "method": handler.command,
+            "path": handler.path,
+            "headers": dict(handler.headers.items()),
+            "body": body,
+            "json": parsed,
+        }
         self.requests.append(request)
         decision = self.decide(request)
         if decision == "drop":
@@ -211,8 +216,9 @@ class TricklingServer:
                     connection.sendall(b"HTTP/1.1 200 OK\r\n")
                     byte = b"X"
                 else:
-                    connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                                       b"Content-Length: 100000\r\n\r\n")
+                    connection.sendall(
+                        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n"
+                    )
                     byte = b" "
                 until = time.monotonic() + self.lasting
                 while time.monotonic() < until and not self._stop.wait(self.interval):
@@ -237,11 +243,21 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def box_recipe(x: int, y: int, z: int, size: int = 3, block: str = "minecraft:stone_bricks", hollow: bool = False) -> dict:
-    return {"version": 1, "operations": [{
-        "type": "box", "min": {"x": x, "y": y, "z": z},
-        "max": {"x": x + size - 1, "y": y + size - 1, "z": z + size - 1}, "block": block, "hollow": hollow,
-    }]}
+def box_recipe(
+    x: int, y: int, z: int, size: int = 3, block: str = "minecraft:stone_bricks", hollow: bool = False
+) -> dict:
+    return {
+        "version": 1,
+        "operations": [
+            {
+                "type": "box",
+                "min": {"x": x, "y": y, "z": z},
+                "max": {"x": x + size - 1, "y": y + size - 1, "z": z + size - 1},
+                "block": block,
+                "hollow": hollow,
+            }
+        ],
+    }
 
 
 @contextmanager

@@ -35,8 +35,10 @@ def test_defaults(tmp_path):
 
 
 def test_precedence_flag_env_project_user(tmp_path):
-    write_user_config('profile = "p"\n[profiles.p]\nserver = "http://127.0.0.1:1"\nplayer_id = "user"\n'
-                      'project_id = "user-project"\ntimeout = 12\n')
+    write_user_config(
+        'profile = "p"\n[profiles.p]\nserver = "http://127.0.0.1:1"\nplayer_id = "user"\n'
+        'project_id = "user-project"\ntimeout = 12\n'
+    )
     project = tmp_path / "repo"
     (project / "sub").mkdir(parents=True)
     (project / ".mcb.toml").write_text('server = "http://127.0.0.1:2"\nplayer_id = "project"\n')
@@ -52,7 +54,9 @@ def test_precedence_flag_env_project_user(tmp_path):
 
 
 def test_profile_selection_and_unknown_profile(tmp_path):
-    write_user_config('[profiles.default]\nserver = "http://127.0.0.1:5"\n[profiles.other]\nserver = "http://127.0.0.1:6"\n')
+    write_user_config(
+        '[profiles.default]\nserver = "http://127.0.0.1:5"\n[profiles.other]\nserver = "http://127.0.0.1:6"\n'
+    )
     assert load_settings(cwd=tmp_path, env={}).server == "http://127.0.0.1:5"
     assert load_settings(cwd=tmp_path, env={"MCB_PROFILE": "other"}).server == "http://127.0.0.1:6"
     with pytest.raises(ConfigError) as caught:
@@ -115,9 +119,9 @@ def test_bad_toml_and_bad_url_are_config_errors(tmp_path):
 
 
 def test_local_serve_tokens_are_found_in_the_default_data_dir(tmp_path):
-    from mcb.server.testing import run_server
-
     import platformdirs
+
+    from mcb.server.testing import run_server
 
     data_dir = platformdirs.user_data_dir("mcb") + "/server"
     with run_server(data_dir) as server:

@@ -20,9 +20,14 @@ values = st.one_of(
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.dictionaries(names | st.text(min_size=1, max_size=8), st.dictionaries(names | st.text(min_size=1, max_size=8),
-                                                                                values, max_size=4), max_size=4),
-       st.none() | names)
+@given(
+    st.dictionaries(
+        names | st.text(min_size=1, max_size=8),
+        st.dictionaries(names | st.text(min_size=1, max_size=8), values, max_size=4),
+        max_size=4,
+    ),
+    st.none() | names,
+)
 def test_user_config_writer_round_trips_through_tomllib(profiles, active):
     data = {"profiles": profiles}
     if active is not None:
@@ -41,7 +46,11 @@ def test_user_config_writer_round_trips_through_tomllib(profiles, active):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.integers(-(2**31), 2**31 - 1), st.integers(-4096, 4096), st.integers(-(2**31), 2**31 - 1),
-       st.sampled_from(["", " "]))
+@given(
+    st.integers(-(2**31), 2**31 - 1),
+    st.integers(-4096, 4096),
+    st.integers(-(2**31), 2**31 - 1),
+    st.sampled_from(["", " "]),
+)
 def test_parse_position_round_trips(x, y, z, space):
     assert parse_position(f"{x},{space}{y},{space}{z}", "--at") == {"x": x, "y": y, "z": z}

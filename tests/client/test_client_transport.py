@@ -142,10 +142,13 @@ def test_read_only_call_is_retried_once_after_a_drop(live_server, make_client):
     assert len(proxy.requests) == 2
 
 
-@pytest.mark.parametrize("message,code", [
-    ("A journal step is in progress; retry", "busy"),
-    ("busy: one active or unflushed operation is allowed per world engine", "invalid_request"),
-])
+@pytest.mark.parametrize(
+    "message,code",
+    [
+        ("A journal step is in progress; retry", "busy"),
+        ("busy: one active or unflushed operation is allowed per world engine", "invalid_request"),
+    ],
+)
 def test_busy_storm_is_retried_until_the_server_answers(live_server, make_client, message, code):
     storm = {"left": 25}
 
@@ -181,19 +184,23 @@ def test_part_define_busy_is_not_retried(live_server, make_client):
     with FaultProxy(live_server.url, lambda r: ("respond", 400, body)) as proxy:
         with pytest.raises(ConflictError):
             make_client(proxy.url, retry=RetryPolicy(busy_pause=(0.001, 0.001))).part_define(
-                "p", "00000000-0000-0000-0000-000000000000")
+                "p", "00000000-0000-0000-0000-000000000000"
+            )
     assert len(proxy.requests) == 1
 
 
-@pytest.mark.parametrize("status,body,content_type", [
-    (404, b"<html><body>Not Found</body></html>", "text/html"),
-    (200, b"{not json", "application/json"),
-    (200, b"[1, 2, 3]", "application/json"),
-    (200, b'{"ok": true}', "application/json"),
-    (400, b'{"ok": false, "error": "flat string"}', "application/json"),
-    (502, b"", "text/plain"),
-    (200, b"\xff\xfe\x00garbage", "application/json"),
-])
+@pytest.mark.parametrize(
+    "status,body,content_type",
+    [
+        (404, b"<html><body>Not Found</body></html>", "text/html"),
+        (200, b"{not json", "application/json"),
+        (200, b"[1, 2, 3]", "application/json"),
+        (200, b'{"ok": true}', "application/json"),
+        (400, b'{"ok": false, "error": "flat string"}', "application/json"),
+        (502, b"", "text/plain"),
+        (200, b"\xff\xfe\x00garbage", "application/json"),
+    ],
+)
 def test_malformed_answers_are_clean_server_errors(status, body, content_type):
     from mcb.client import McbClient
 
@@ -284,8 +291,7 @@ def test_a_result_of_the_wrong_shape_is_a_clean_server_error():
 
 
 def test_oversized_response_is_refused(monkeypatch):
-    from mcb.client import McbClient
-    from mcb.client import transport
+    from mcb.client import McbClient, transport
 
     monkeypatch.setattr(transport, "MAX_RESPONSE_BYTES", 64 * 1024)
     body = json.dumps({"ok": True, "result": {"status": "resync_required", "reason": "x" * 100_000}}).encode()

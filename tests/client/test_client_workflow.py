@@ -40,8 +40,12 @@ def test_conflict_outcome_maps_to_conflict_error(live_server, make_client):
     client = make_client()
     plan = client.build_prepare(box_recipe(0, 100, 0))
     # A player edits a planned block before the plan is applied (server test hook, admin only).
-    client.call("test_set_blocks", {"blocks": [{"pos": {"x": 1, "y": 101, "z": 1}, "state": "minecraft:dirt"}]},
-                admin=True, scoped=False)
+    client.call(
+        "test_set_blocks",
+        {"blocks": [{"pos": {"x": 1, "y": 101, "z": 1}, "state": "minecraft:dirt"}]},
+        admin=True,
+        scoped=False,
+    )
     status = apply_plan(client, plan)
     assert status.status == "conflict"
     error = outcome_error(status)
@@ -78,8 +82,9 @@ def test_server_going_away_mid_wait_is_a_network_error_with_a_resume_hint(tmp_pa
                     server.kill()
 
             with pytest.raises(NetworkError) as caught:
-                wait_for_operation(client, started.operation_id, timeout=30, interval=0.05,
-                                   on_progress=kill_on_first_poll)
+                wait_for_operation(
+                    client, started.operation_id, timeout=30, interval=0.05, on_progress=kill_on_first_poll
+                )
     finally:
         server.kill()
     assert f"mcb status {started.operation_id} --wait" in caught.value.hint

@@ -25,8 +25,12 @@ def test_connection_refused_never_started():
         with pytest.raises(TransportError) as caught:
             client.build_prepare(box_recipe(0, 100, 0))
     error = caught.value
-    assert (error.request_started, error.outcome_unknown, error.timed_out, error.reason) == (False, False, False,
-                                                                                             "io_error")
+    assert (error.request_started, error.outcome_unknown, error.timed_out, error.reason) == (
+        False,
+        False,
+        False,
+        "io_error",
+    )
     assert error.to_json()["details"]["transport"]["request_started"] is False
     assert "is the server running" in error.hint
 
@@ -120,8 +124,7 @@ def test_json_error_output_of_a_command_carries_the_transport_fields(cli, monkey
         sock.bind(("127.0.0.1", 0))
         sock.listen(8)
         monkeypatch.setenv("MCB_AGENT_TOKEN", "t" * 40)
-        result = cli("--server", f"http://127.0.0.1:{sock.getsockname()[1]}", "--timeout", "0.5",
-                     "context", "--json")
+        result = cli("--server", f"http://127.0.0.1:{sock.getsockname()[1]}", "--timeout", "0.5", "context", "--json")
     assert result.exit_code == 6
     error = json.loads(result.stderr.strip().splitlines()[-1])["error"]
     assert error["details"]["transport"]["reason"] == "deadline"

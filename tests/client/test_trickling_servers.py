@@ -76,7 +76,7 @@ def test_a_trickled_answer_that_completes_in_time_is_read():
             with connection:
                 connection.recv(65536)
                 for i in range(0, len(answer), 8):
-                    connection.sendall(answer[i:i + 8])
+                    connection.sendall(answer[i : i + 8])
                     time.sleep(0.02)
 
         worker = threading.Thread(target=serve, daemon=True)

@@ -36,8 +36,17 @@ def test_config_init_show_use_set(cli, tmp_path, monkeypatch):
     token_file = tmp_path / "agent.token"
     token_file.write_text("s" * 48)
     os.chmod(token_file, 0o600)
-    created = cli("config", "init", "--name", "lab", "--server-url", "http://127.0.0.1:18001",
-                  "--agent-token-file", str(token_file), "--json")
+    created = cli(
+        "config",
+        "init",
+        "--name",
+        "lab",
+        "--server-url",
+        "http://127.0.0.1:18001",
+        "--agent-token-file",
+        str(token_file),
+        "--json",
+    )
     assert created.exit_code == 0, created.stderr
     shown = json.loads(cli("config", "show", "--json").stdout)
     rows = {r["name"]: r for r in shown["settings"]}
@@ -76,10 +85,16 @@ def test_tokens_never_appear_in_any_output(cli, live_server, tmp_path, monkeypat
     secrets = [live_server.agent_token, live_server.admin_token]
     outputs = []
     runs = [
-        ("-vv", "context"), ("-vv", "--json", "health"), ("-vv", "build", str(recipe)), ("-vv", "config", "show"),
-        ("config", "show", "--json"), ("-vv", "rpc", "nope_method"), ("-vv", "chat", "poll", "--client-id", "t"),
+        ("-vv", "context"),
+        ("-vv", "--json", "health"),
+        ("-vv", "build", str(recipe)),
+        ("-vv", "config", "show"),
+        ("config", "show", "--json"),
+        ("-vv", "rpc", "nope_method"),
+        ("-vv", "chat", "poll", "--client-id", "t"),
         ("-vv", "recovery", "review", "00000000-0000-0000-0000-000000000000", "--json"),
-        ("-vv", "status", "not-an-operation"), ("-vv", "--server", f"http://127.0.0.1:{free_port()}", "context"),
+        ("-vv", "status", "not-an-operation"),
+        ("-vv", "--server", f"http://127.0.0.1:{free_port()}", "context"),
         ("-vv", "prepare", str(tmp_path / "missing.json")),
     ]
     for args in runs:
@@ -93,8 +108,7 @@ def test_tokens_never_appear_in_any_output(cli, live_server, tmp_path, monkeypat
     outputs.append(wrong.stdout + wrong.stderr)
     env = {**os.environ, "MCB_AGENT_TOKEN": live_server.agent_token}
     for args in (["-vv", "context"], ["-vv", "apply", "x", "y"], ["-vv", "rpc", "recovery_review", "{}"]):
-        proc = subprocess.run([sys.executable, "-m", "mcb", *args], capture_output=True, text=True, env=env,
-                              timeout=60)
+        proc = subprocess.run([sys.executable, "-m", "mcb", *args], capture_output=True, text=True, env=env, timeout=60)
         outputs.append(proc.stdout + proc.stderr)
     assert any("Invalid capability token" in text for text in outputs)
     for text in outputs:

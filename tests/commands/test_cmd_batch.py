@@ -20,9 +20,22 @@ def write_batch(tmp_path, steps, name="castle.batch.json"):
 STEPS = [
     {"name": "walls", "kind": "recipe", "recipe": "walls.json", "description": "hollow cube"},
     {"name": "floor", "kind": "recipe", "recipe": box_recipe(6, 100, 6, size=3, block="minecraft:oak_planks")},
-    {"name": "pillar", "kind": "recipe", "dependencies": [[6, 99, 6]], "recipe": {"version": 1, "operations": [
-        {"type": "line", "from": {"x": 12, "y": 100, "z": 12}, "to": {"x": 12, "y": 104, "z": 12},
-         "block": "minecraft:oak_log[axis=y]"}]}},
+    {
+        "name": "pillar",
+        "kind": "recipe",
+        "dependencies": [[6, 99, 6]],
+        "recipe": {
+            "version": 1,
+            "operations": [
+                {
+                    "type": "line",
+                    "from": {"x": 12, "y": 100, "z": 12},
+                    "to": {"x": 12, "y": 104, "z": 12},
+                    "block": "minecraft:oak_log[axis=y]",
+                }
+            ],
+        },
+    },
     {"name": "undo-floor", "kind": "undo", "step": "floor"},
     {"name": "cap", "kind": "recipe", "recipe": box_recipe(0, 104, 0, size=1, block="minecraft:glowstone")},
 ]
@@ -63,8 +76,11 @@ def test_build_conflict_exit_code(mcb, tmp_path, rpc_env, monkeypatch):
     def decide(request):
         if request["json"] and request["json"]["method"] == "build_apply":
             with McbClient(rpc_env.url, admin_token=rpc_env.admin_token) as admin:
-                admin.call("test_set_blocks", {"blocks": [{"pos": {"x": 2, "y": 102, "z": 2},
-                                                           "state": "minecraft:dirt"}]}, scoped=False)
+                admin.call(
+                    "test_set_blocks",
+                    {"blocks": [{"pos": {"x": 2, "y": 102, "z": 2}, "state": "minecraft:dirt"}]},
+                    scoped=False,
+                )
         return "forward"
 
     recipe = tmp_path / "r.json"
@@ -98,8 +114,9 @@ def test_a_step_whose_blocks_are_already_there_says_nothing_to_change(mcb, tmp_p
     batch = write_batch(tmp_path, STEPS[:2])
     result = mcb("batch", batch)
     assert result.exit_code == 0, result.stderr
-    assert ("[1/2] walls: nothing to change (0 of 56 positions written, 56 already matched)"
-            in result.stderr.splitlines())
+    assert (
+        "[1/2] walls: nothing to change (0 of 56 positions written, 56 already matched)" in result.stderr.splitlines()
+    )
     assert "[2/2] floor: applied (27 of 27 positions written)" in result.stderr.splitlines()
     rows = {line.split()[0]: line.split()[2] for line in result.stdout.splitlines()[2:]}
     assert rows == {"walls": "nothing_to_change", "floor": "applied"}
@@ -148,8 +165,11 @@ def test_batch_resumes_after_a_lost_connection(mcb, tmp_path, rpc_env, monkeypat
     def decide(request):
         if sent:
             return "drop"
-        if request["json"] and request["json"]["method"] == "build_apply" and request["json"]["params"].get(
-                "idempotency_key", "").startswith("mcb-"):
+        if (
+            request["json"]
+            and request["json"]["method"] == "build_apply"
+            and request["json"]["params"].get("idempotency_key", "").startswith("mcb-")
+        ):
             if len([r for r in proxy.requests if r["json"] and r["json"]["method"] == "build_apply"]) == 2:
                 sent.append(True)
                 return "drop_after_forward"
@@ -240,17 +260,30 @@ def test_a_second_concurrent_run_of_the_same_batch_is_refused(mcb, tmp_path):
 
 def test_build_asset_and_batch_import_rotate_stairs(mcb, tmp_path):
     stairs = tmp_path / "stairs.json"
-    stairs.write_text(json.dumps({"version": 1, "operations": [
-        {"type": "line", "from": {"x": 0, "y": 100, "z": 0}, "to": {"x": 2, "y": 100, "z": 0},
-         "block": "minecraft:oak_stairs[facing=north]"}]}))
+    stairs.write_text(
+        json.dumps(
+            {
+                "version": 1,
+                "operations": [
+                    {
+                        "type": "line",
+                        "from": {"x": 0, "y": 100, "z": 0},
+                        "to": {"x": 2, "y": 100, "z": 0},
+                        "block": "minecraft:oak_stairs[facing=north]",
+                    }
+                ],
+            }
+        )
+    )
     assert mcb("build", stairs).exit_code == 0
     asset = mcb("export", "stairs", "--min", "0,100,0", "--max", "2,100,0", "--json").json()["assetId"]
     built = mcb("build", "--asset", asset, "--target", "10,100,10", "--rotation", "90", "--json")
     assert built.exit_code == 0 and built.json()["operation"]["written"] == 3
     turned = mcb("inspect", "--min", "10,100,10", "--max", "10,100,12", "--json").json()["palette"]
     assert list(turned) == ["minecraft:oak_stairs[facing=east,half=bottom,shape=straight,waterlogged=false]"]
-    batch = write_batch(tmp_path, [{"name": "copy", "kind": "import", "asset": asset, "target": [20, 100, 20],
-                                    "rotation": 180}])
+    batch = write_batch(
+        tmp_path, [{"name": "copy", "kind": "import", "asset": asset, "target": [20, 100, 20], "rotation": 180}]
+    )
     assert mcb("batch", batch).exit_code == 0
     back = mcb("inspect", "--min", "18,100,20", "--max", "20,100,20", "--json").json()["palette"]
     assert list(back) == ["minecraft:oak_stairs[facing=south,half=bottom,shape=straight,waterlogged=false]"]
@@ -275,6 +308,7 @@ def test_batch_prepares_again_when_a_recorded_plan_expired_before_apply(tmp_path
     monkeypatch.setattr(plans, "PLAN_TTL_MS", 1)  # the local server's 10-minute TTL, shortened for this test
     with run_server(tmp_path / "server", tick_ms=1) as server:
         with McbClient(server.url, agent_token=server.agent_token, player_id="console") as client:
+
             def runner(**options):
                 state = BatchState.load(state_path_for(batch_path), server=client.server, project_id=None)
                 return BatchRunner(client, load_batch(batch_path), state, **options)
@@ -310,10 +344,19 @@ def test_a_step_whose_operation_an_administrator_abandoned_says_so_on_the_next_r
     port = urlsplit(server.url).port
     try:
         batch = write_batch(tmp_path, [{"name": "big", "kind": "recipe", "recipe": box_recipe(0, 100, 0, size=10)}])
-        env = {**os.environ, "MCB_SERVER": server.url, "MCB_AGENT_TOKEN": server.agent_token,
-               "MCB_PLAYER_ID": "console", "NO_COLOR": "1"}
-        first = subprocess.Popen([sys.executable, "-m", "mcb", "batch", str(batch)], env=env,
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        env = {
+            **os.environ,
+            "MCB_SERVER": server.url,
+            "MCB_AGENT_TOKEN": server.agent_token,
+            "MCB_PLAYER_ID": "console",
+            "NO_COLOR": "1",
+        }
+        first = subprocess.Popen(
+            [sys.executable, "-m", "mcb", "batch", str(batch)],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         state_file = tmp_path / "castle.batch.state.json"
         deadline = time.monotonic() + 60
         operation = None

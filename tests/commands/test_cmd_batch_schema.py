@@ -18,7 +18,8 @@ SCHEMA = json.loads((ROOT / "recipes" / "batch.schema.json").read_text())
 
 def test_checked_in_schema_matches_the_registry():
     assert (ROOT / "recipes" / "batch.schema.json").read_text() == batch_schema_text(), (
-        "regenerate: see docs/batch.md, 'Adding a step kind'")
+        "regenerate: see docs/batch.md, 'Adding a step kind'"
+    )
 
 
 def doc_example() -> dict:
@@ -40,14 +41,17 @@ def test_documented_example_is_valid_for_schema_and_loader():
     assert imported.kind == "import" and imported.target.model_dump() == {"x": 20, "y": 64, "z": -20}
 
 
-@pytest.mark.parametrize("step", [
-    {"name": "a", "kind": "recipe"},
-    {"name": "a", "kind": "recipe", "recipe": "r.json", "colour": "red"},
-    {"name": "a b", "kind": "recipe", "recipe": "r.json"},
-    {"name": "a", "kind": "import", "asset": "x", "target": [1, 2], "rotation": 0},
-    {"name": "a", "kind": "import", "asset": "x", "target": [1, 2, 3], "rotation": 45},
-    {"name": "a", "kind": "paint"},
-])
+@pytest.mark.parametrize(
+    "step",
+    [
+        {"name": "a", "kind": "recipe"},
+        {"name": "a", "kind": "recipe", "recipe": "r.json", "colour": "red"},
+        {"name": "a b", "kind": "recipe", "recipe": "r.json"},
+        {"name": "a", "kind": "import", "asset": "x", "target": [1, 2], "rotation": 0},
+        {"name": "a", "kind": "import", "asset": "x", "target": [1, 2, 3], "rotation": 45},
+        {"name": "a", "kind": "paint"},
+    ],
+)
 def test_schema_and_loader_agree_on_invalid_steps(step):
     data = {"version": 1, "steps": [step]}
     assert not jsonschema.Draft202012Validator(SCHEMA).is_valid(data)

@@ -127,8 +127,9 @@ def test_a_remembered_plan_the_server_does_not_know_is_prepared_anew(mcb, rpc_en
     recipe = box_recipe(0, 100, 0)
     path = tmp_path / "r.json"
     path.write_text(json.dumps(recipe))
-    fingerprint = request_fingerprint(rpc_env.url, None, "console",
-                                      {"build": {"recipe": recipe, "dependencies": [], "part_id": None}})
+    fingerprint = request_fingerprint(
+        rpc_env.url, None, "console", {"build": {"recipe": recipe, "dependencies": [], "part_id": None}}
+    )
     memory = ApplyMemory(fingerprint)
     memory.remember(PlanSummary(plan_id="00000000-0000-0000-0000-000000000001", plan_hash="0" * 64), "mcb-gone")
     result = mcb("build", path, "--json")

@@ -34,8 +34,12 @@ def test_build_summary_then_undo_by_build_id(mcb):
     assert unknown.exit_code == 1 and "no build 000000000000 is recorded" in unknown.stderr
     undone = mcb("build", "--undo", "--build-id", build_id, "--json")
     assert undone.exit_code == 0, undone.stderr
-    assert undone.json() == {"build_id": build_id, "undone_operations": 1, "restored": 3778,
-                             "state_file": undone.json()["state_file"]}
+    assert undone.json() == {
+        "build_id": build_id,
+        "undone_operations": 1,
+        "restored": 3778,
+        "state_file": undone.json()["state_file"],
+    }
     assert mcb("verify", C4, "--target", "0,80,30").exit_code == 1  # gone again
 
 
@@ -59,7 +63,8 @@ def test_a_broken_or_missing_schematic_is_named_with_a_next_step(mcb, tmp_path):
         assert result.exit_code == 1 and "Traceback" not in result.stderr
         assert result.stderr.splitlines() == [
             f"error: {cut}: gzip stream is truncated",
-            "hint: a schematic is an NBT file (usually gzip-compressed), e.g. a Sponge .schem from WorldEdit"]
+            "hint: a schematic is an NBT file (usually gzip-compressed), e.g. a Sponge .schem from WorldEdit",
+        ]
     missing = mcb("build", files / "gone.schem", "--target", "0,80,30")
     assert missing.exit_code == 1
     assert missing.stderr.splitlines() == [f"error: {files / 'gone.schem'}: no such file", "hint: check the path"]

@@ -48,8 +48,12 @@ def test_validate_json_keeps_exact_names(cli, named):
 
 def test_sarif_uri_is_percent_encoded(cli, named):
     result = cli("schem", "validate", ".", "--format", "sarif")
-    uris = [loc["physicalLocation"]["artifactLocation"]["uri"]
-            for run in json.loads(result.stdout)["runs"] for r in run["results"] for loc in r["locations"]]
+    uris = [
+        loc["physicalLocation"]["artifactLocation"]["uri"]
+        for run in json.loads(result.stdout)["runs"]
+        for r in run["results"]
+        for loc in r["locations"]
+    ]
     assert uris and set(uris) == {"bad%1B%5B2J.schem"}
     assert unquote(uris[0]) == "bad\x1b[2J.schem"
 

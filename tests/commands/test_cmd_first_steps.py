@@ -28,8 +28,9 @@ def test_apply_of_a_plan_file_that_is_not_there_says_so(mcb, tmp_path):
 def test_apply_of_a_bare_plan_id_asks_for_its_hash(mcb):
     result = mcb("apply", "3f1c0a9e-5b7d-4c1a-9e2f-0d6b8a4c2e11")
     assert result.exit_code == 2
-    assert result.stderr.splitlines()[0] == ("error: no plan file named 3f1c0a9e-5b7d-4c1a-9e2f-0d6b8a4c2e11 here, "
-                                             "and a plan id needs its PLAN_HASH")
+    assert result.stderr.splitlines()[0] == (
+        "error: no plan file named 3f1c0a9e-5b7d-4c1a-9e2f-0d6b8a4c2e11 here, and a plan id needs its PLAN_HASH"
+    )
     assert "mcb apply PLAN_ID PLAN_HASH" in result.stderr
 
 
@@ -56,8 +57,9 @@ def test_cancel_confirms_what_it_stopped_and_the_next_step_works(slow_mcb, tmp_p
     assert result.exit_code == 0, result.stderr
     assert "status:    cancelled" in result.stdout
     said, following = result.stderr.strip().splitlines()[-2:]
-    written = re.fullmatch(rf"cancelled operation {operation}: ([\d,]+) of 1,000 positions written, ([\d,]+) not reached",
-                           said)
+    written = re.fullmatch(
+        rf"cancelled operation {operation}: ([\d,]+) of 1,000 positions written, ([\d,]+) not reached", said
+    )
     assert written and int(written.group(1).replace(",", "")) > 0, said
     assert following == f"next: the written blocks stay; `mcb undo {operation} --apply` reverts them"
     again = slow_mcb("cancel", operation)
@@ -80,19 +82,29 @@ def test_cancel_of_a_finished_operation_says_it_had_ended(mcb, tmp_path):
 
 def test_recovery_review_names_the_next_step(cli, tmp_path, monkeypatch):
     with interrupted_operation(tmp_path / "server") as (server, operation):
-        assert (f"warning: 1 interrupted operation must be reviewed before new builds run: "
-                f"`mcb recovery review {operation}` (admin)") in server.stderr_path.read_text()  # what serve said
-        for name, value in (("MCB_SERVER", server.url), ("MCB_TOKEN", server.admin_token),
-                            ("MCB_AGENT_TOKEN", server.agent_token), ("MCB_PLAYER_ID", "console")):
+        assert (
+            f"warning: 1 interrupted operation must be reviewed before new builds run: "
+            f"`mcb recovery review {operation}` (admin)"
+        ) in server.stderr_path.read_text()  # what serve said
+        for name, value in (
+            ("MCB_SERVER", server.url),
+            ("MCB_TOKEN", server.admin_token),
+            ("MCB_AGENT_TOKEN", server.agent_token),
+            ("MCB_PLAYER_ID", "console"),
+        ):
             monkeypatch.setenv(name, value)
         review = cli("recovery", "review", operation)
         assert review.exit_code == 0, review.stderr
         digest = re.search(r"^digest: +([0-9a-f]{64})$", review.stdout, re.M).group(1)
         found, following = review.stderr.strip().splitlines()
-        assert re.fullmatch(r"of \d+ positions it may have written: \d+ as the operation wrote them, \d+ as before "
-                            r"it, 0 changed by someone else", found), found
-        assert following.startswith(f"next: `mcb recovery abandon {operation} --digest {digest}` (admin) keeps the "
-                                    "world as it is now")
+        assert re.fullmatch(
+            r"of \d+ positions it may have written: \d+ as the operation wrote them, \d+ as before "
+            r"it, 0 changed by someone else",
+            found,
+        ), found
+        assert following.startswith(
+            f"next: `mcb recovery abandon {operation} --digest {digest}` (admin) keeps the world as it is now"
+        )
         command = re.search(r"`mcb (recovery abandon [^`]+)`", following).group(1).split()
         abandoned = cli(*command, "--json")  # the next step, exactly as printed
         assert abandoned.exit_code == 0 and json.loads(abandoned.stdout)["status"] == "failed"

@@ -24,8 +24,14 @@ def run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "mcb", *args], capture_output=True, text=True, env=env, timeout=120)
 
 
-@pytest.mark.parametrize("args", [("--no-color", "block", "check", "stone"), ("block", "check", "stone", "--no-color"),
-                                  ("block", "check", "--no-color", "stone", "--json")])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--no-color", "block", "check", "stone"),
+        ("block", "check", "stone", "--no-color"),
+        ("block", "check", "--no-color", "stone", "--json"),
+    ],
+)
 def test_no_color_is_accepted_before_and_after_the_command(cli, args):
     result = cli(*args)
     assert result.exit_code == 0, result.stderr
@@ -79,14 +85,17 @@ def test_v_and_q_may_follow_the_command_and_count_with_the_roots(mcb):
     assert mcb("health", "-qv").stderr.strip() == "" and mcb("-v", "health", "-q").stderr.strip() == ""
 
 
-@pytest.mark.parametrize("args,suggested", [
-    (("--bogus",), None),
-    (("block", "check", "stone", "--bogus"), None),
-    (("block", "check", "stone", "--jsn"), "--json"),
-    (("--verbos", "health"), "--verbose"),
-    (("schem", "validate", "x.schem", "--prof", "spec"), "--profile"),
-    (("status", "op-1", "--wait", "--wait-timout", "5"), "--wait-timeout"),
-])
+@pytest.mark.parametrize(
+    "args,suggested",
+    [
+        (("--bogus",), None),
+        (("block", "check", "stone", "--bogus"), None),
+        (("block", "check", "stone", "--jsn"), "--json"),
+        (("--verbos", "health"), "--verbose"),
+        (("schem", "validate", "x.schem", "--prof", "spec"), "--profile"),
+        (("status", "op-1", "--wait", "--wait-timout", "5"), "--wait-timeout"),
+    ],
+)
 def test_unknown_option_suggests_only_a_near_one(cli, args, suggested):
     result = cli(*args)
     assert result.exit_code == 2
@@ -115,12 +124,28 @@ def test_global_options_may_follow_the_command(cli, live_server, monkeypatch):
     assert json.loads(after.stdout) == json.loads(before.stdout)
 
 
-@pytest.mark.parametrize("args", [
-    ("config", "show", "--server", "http://after:1", "--profile", "p", "--timeout", "7", "--json"),
-    ("--server", "http://after:1", "config", "show", "--profile", "p", "--json", "--timeout", "7"),
-    ("--server", "http://before:1", "--timeout", "3", "config", "show", "--server", "http://after:1", "--json",
-     "--profile", "p", "--timeout", "7"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("config", "show", "--server", "http://after:1", "--profile", "p", "--timeout", "7", "--json"),
+        ("--server", "http://after:1", "config", "show", "--profile", "p", "--json", "--timeout", "7"),
+        (
+            "--server",
+            "http://before:1",
+            "--timeout",
+            "3",
+            "config",
+            "show",
+            "--server",
+            "http://after:1",
+            "--json",
+            "--profile",
+            "p",
+            "--timeout",
+            "7",
+        ),
+    ],
+)
 def test_a_global_option_after_the_command_is_a_flag_like_before_it(cli, monkeypatch, args):
     """The value comes from the flag (the later one when given twice), and the environment does not override a
     flag given before the command."""
@@ -135,14 +160,21 @@ def test_a_global_option_after_the_command_is_a_flag_like_before_it(cli, monkeyp
 
 def test_a_command_keeps_its_own_option_of_the_same_name(cli, tmp_path):
     """`schem validate --profile spec` is the rules profile, not the config profile (the command's own wins)."""
-    result = cli("schem", "validate", str(Path(__file__).resolve().parents[2] / "schematics" / "house.schem"),
-                 "--profile", "spec", "--json")
+    result = cli(
+        "schem",
+        "validate",
+        str(Path(__file__).resolve().parents[2] / "schematics" / "house.schem"),
+        "--profile",
+        "spec",
+        "--json",
+    )
     assert result.exit_code in (0, 1), result.stderr
     assert "unknown profile" not in result.stderr
 
 
-def test_an_own_option_whose_parameter_is_named_like_a_global_one_leaves_the_global_alone(slow_mcb, tmp_path,
-                                                                                          monkeypatch):
+def test_an_own_option_whose_parameter_is_named_like_a_global_one_leaves_the_global_alone(
+    slow_mcb, tmp_path, monkeypatch
+):
     """`status --wait-timeout 0.2` is how long to wait, not the budget of each request (both parameters are named
     `timeout`; --timeout's copy after the command used to take --wait-timeout's value): a status answer that takes
     0.5 s still arrives, and then the wait is over (wait_timeout, not a transport timeout)."""
@@ -152,7 +184,10 @@ def test_an_own_option_whose_parameter_is_named_like_a_global_one_leaves_the_glo
     recipe.write_text(json.dumps(box_recipe(0, 100, 0, size=16)))  # 4096 blocks: 128 ticks, ~6 s in flight
     plan = slow_mcb("prepare", recipe, "--json").json()
     operation = slow_mcb("apply", plan["plan_id"], plan["plan_hash"], "--json").json()["operation_id"]
-    stall = lambda r: ("sleep_then_forward", 0.5) if r["json"] and r["json"]["method"] == "operation_status" else "forward"  # noqa: E731
+
+    def stall(r):
+        return ("sleep_then_forward", 0.5) if r["json"] and r["json"]["method"] == "operation_status" else "forward"
+
     with FaultProxy(slow_mcb.server.url, stall) as proxy:
         monkeypatch.setenv("MCB_SERVER", proxy.url)
         result = slow_mcb("status", operation, "--wait", "--wait-timeout", "0.2", "--json")
@@ -167,23 +202,43 @@ def test_a_usage_error_is_one_line_and_a_hint():
     assert result.stderr.splitlines() == ["error: No such option: --bogus", "hint: see `mcb block check --help`"]
     result = run("block", "check", "--json")
     assert result.returncode == 2 and result.stdout == ""
-    assert json.loads(result.stderr) == {"error": {
-        "code": "usage", "message": "Missing argument 'STATE'.", "exit_code": 2,
-        "hint": "see `mcb block check --help`"}}
+    assert json.loads(result.stderr) == {
+        "error": {
+            "code": "usage",
+            "message": "Missing argument 'STATE'.",
+            "exit_code": 2,
+            "hint": "see `mcb block check --help`",
+        }
+    }
     result = run("helth", "--no-color")
     assert result.returncode == 2
     assert result.stderr.splitlines()[0] == "error: No such command 'helth'. Did you mean 'health', 'help'?"
 
 
-@pytest.mark.parametrize("args", [("--help",), ("schem", "--help"), ("--version",), ("help", "exit-codes"),
-                                  ("block", "describe", "stone"), ("recipe", "schema")])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--help",),
+        ("schem", "--help"),
+        ("--version",),
+        ("help", "exit-codes"),
+        ("block", "describe", "stone"),
+        ("recipe", "schema"),
+    ],
+)
 def test_a_closed_stdout_pipe_ends_quietly_with_0(args):
     """`mcb ... | head`: the reader has gone; mcb stops without a word and without failing the pipeline."""
     read_end, write_end = os.pipe()
     os.close(read_end)  # no reader from the start: every write meets EPIPE
     try:
-        done = subprocess.run([sys.executable, "-m", "mcb", *args], stdout=write_end, stderr=subprocess.PIPE,
-                              text=True, timeout=120, env={**os.environ, "COLUMNS": "80"})
+        done = subprocess.run(
+            [sys.executable, "-m", "mcb", *args],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            env={**os.environ, "COLUMNS": "80"},
+        )
     finally:
         os.close(write_end)
     assert (done.returncode, done.stderr) == (0, "")

@@ -15,9 +15,8 @@ import sys
 import time
 
 import pytest
-from rpc_testkit import FaultProxy, box_recipe
-
 from interrupt_kit import INTERRUPTIBLE
+from rpc_testkit import FaultProxy, box_recipe
 
 
 def _wait_for(predicate, what: str, timeout: float = 30) -> None:
@@ -36,11 +35,21 @@ def test_ctrl_c_during_apply_wait_leaves_the_operation_running(tmp_path, json_fl
     with run_server(tmp_path / "server", tick_ms=200) as server, FaultProxy(server.url) as proxy:
         with McbClient(server.url, agent_token=server.agent_token, player_id="console") as client:
             plan = client.build_prepare(box_recipe(0, 100, 0, size=10))
-            env = {**os.environ, "MCB_SERVER": proxy.url, "MCB_AGENT_TOKEN": server.agent_token,
-                   "MCB_PLAYER_ID": "console"}
+            env = {
+                **os.environ,
+                "MCB_SERVER": proxy.url,
+                "MCB_AGENT_TOKEN": server.agent_token,
+                "MCB_PLAYER_ID": "console",
+            }
             args = [sys.executable, "-m", "mcb", "apply", plan.plan_id, plan.plan_hash, "--wait"]
-            proc = subprocess.Popen(args + (["--json"] if json_flag else []), env=env, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, text=True, **INTERRUPTIBLE)
+            proc = subprocess.Popen(
+                args + (["--json"] if json_flag else []),
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                **INTERRUPTIBLE,
+            )
             try:
                 _wait_for(lambda: "operation_status" in proxy.methods(), "the first status poll")
                 proc.send_signal(signal.SIGINT)

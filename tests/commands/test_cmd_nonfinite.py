@@ -16,8 +16,9 @@ def proxied(mcb, rpc_env, monkeypatch):
         yield mcb
 
 
-@pytest.mark.parametrize("pose", ["nan,80,-20,0,30", "0,inf,-20,0,30", "0,80,1e999,0,30", "0,80,-20,-inf,30",
-                                  "0,80,-20,0,NaN"])
+@pytest.mark.parametrize(
+    "pose", ["nan,80,-20,0,30", "0,inf,-20,0,30", "0,80,1e999,0,30", "0,80,-20,-inf,30", "0,80,-20,0,NaN"]
+)
 def test_camera_capture_refuses_a_non_finite_pose(proxied, pose, tmp_path):
     result = proxied("camera", "capture", "--pose", pose, "-o", tmp_path / "x.png")
     assert result.exit_code == 2
@@ -26,11 +27,14 @@ def test_camera_capture_refuses_a_non_finite_pose(proxied, pose, tmp_path):
     assert not (tmp_path / "x.png").exists()
 
 
-@pytest.mark.parametrize("params,says", [
-    ('{"pose":{"x":NaN,"y":80,"z":0,"yaw":0,"pitch":0}}', "NaN is not a JSON number"),
-    ('{"pose":{"x":0,"y":1e999,"z":0,"yaw":0,"pitch":0}}', "1e999 is too large for a number"),
-    ('{"pose":{"x":0,"y":80,"z":-Infinity,"yaw":0,"pitch":0}}', "-Infinity is not a JSON number"),
-])
+@pytest.mark.parametrize(
+    "params,says",
+    [
+        ('{"pose":{"x":NaN,"y":80,"z":0,"yaw":0,"pitch":0}}', "NaN is not a JSON number"),
+        ('{"pose":{"x":0,"y":1e999,"z":0,"yaw":0,"pitch":0}}', "1e999 is too large for a number"),
+        ('{"pose":{"x":0,"y":80,"z":-Infinity,"yaw":0,"pitch":0}}', "-Infinity is not a JSON number"),
+    ],
+)
 def test_rpc_refuses_non_finite_numbers_in_params(proxied, params, says):
     result = proxied("rpc", "camera_capture", params)
     assert result.exit_code == 2

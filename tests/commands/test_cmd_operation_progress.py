@@ -17,8 +17,9 @@ from mcb.client.progress import OperationTracker, plan_seconds
 
 
 def status(state: str, message: str = "", processed: int = 0, total: int = 4096) -> OperationStatus:
-    return OperationStatus(operation_id="op", status=state, message=message, processed=processed,
-                           written=processed, total_changes=total)
+    return OperationStatus(
+        operation_id="op", status=state, message=message, processed=processed, written=processed, total_changes=total
+    )
 
 
 def test_the_fraction_moves_through_preflight_writing_and_the_audit():
@@ -61,8 +62,7 @@ def test_piped_or_no_color_progress_is_plain_lines_that_move_during_preflight(cl
     assert result.exit_code == 0, result.stderr
     lines = [line for line in result.stderr.splitlines() if line.startswith("operation ")]
     assert any("preflight" in line for line in lines), result.stderr
-    percent = [int(m.group(1)) for line in lines if "preflight" in line
-               for m in [re.search(r"\((\d+)%\)", line)] if m]
+    percent = [int(m.group(1)) for line in lines if "preflight" in line for m in [re.search(r"\((\d+)%\)", line)] if m]
     assert any(p > 0 for p in percent), lines  # the bar moves before anything is written
     assert all("of 4,096 positions written" in line for line in lines)
     assert "\x1b" not in result.stderr
@@ -74,8 +74,14 @@ def test_a_terminal_shows_a_bar_that_names_the_phase(tmp_path):
     recipe = tmp_path / "r.json"
     recipe.write_text(json.dumps(box_recipe(-8, 70, -8, size=16)))
     with run_server(tmp_path / "server", tick_ms=15) as server:
-        env = {**os.environ, "MCB_SERVER": server.url, "MCB_AGENT_TOKEN": server.agent_token,
-               "MCB_PLAYER_ID": "console", "TERM": "xterm", "COLUMNS": "120"}
+        env = {
+            **os.environ,
+            "MCB_SERVER": server.url,
+            "MCB_AGENT_TOKEN": server.agent_token,
+            "MCB_PLAYER_ID": "console",
+            "TERM": "xterm",
+            "COLUMNS": "120",
+        }
         env.pop("NO_COLOR", None)
         code, seen = stderr_on_a_terminal([sys.executable, "-m", "mcb", "build", str(recipe)], env)
     assert code == 0, seen

@@ -22,8 +22,12 @@ def digest(path: Path) -> str:
 
 @pytest.fixture
 def inputs(tmp_path):
-    files = {"recipe": ROOT / "recipes" / "silo.json", "terrain": ROOT / "recipes" / "terrain" / "small-hill.json",
-             "brush": ROOT / "recipes" / "terrain" / "raise-brush.json", "schem": ROOT / "schematics" / "house.schem"}
+    files = {
+        "recipe": ROOT / "recipes" / "silo.json",
+        "terrain": ROOT / "recipes" / "terrain" / "small-hill.json",
+        "brush": ROOT / "recipes" / "terrain" / "raise-brush.json",
+        "schem": ROOT / "schematics" / "house.schem",
+    }
     copied = {}
     for name, source in files.items():
         copied[name] = tmp_path / source.name
@@ -65,20 +69,29 @@ def test_a_new_output_beside_the_input_still_works(cli, inputs, tmp_path):
 
 def test_two_outputs_on_one_path_are_refused(cli, inputs, tmp_path):
     target = tmp_path / "both.out"
-    result = cli("recipe", "compile", str(inputs["recipe"]), "--schem", str(target),
-                 "--png", str(tmp_path / "." / "both.out"))
+    result = cli(
+        "recipe", "compile", str(inputs["recipe"]), "--schem", str(target), "--png", str(tmp_path / "." / "both.out")
+    )
     assert result.exit_code == 2 and "--schem and --png name the same file" in result.stderr
     assert not target.exists()
 
 
-@pytest.mark.parametrize("argv", [["recipe", "compile", "{fifo}"], ["terrain", "preview", "{fifo}", "--offline"],
-                                  ["terrain", "lint", "{fifo}"], ["schem", "validate", "{fifo}"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["recipe", "compile", "{fifo}"],
+        ["terrain", "preview", "{fifo}", "--offline"],
+        ["terrain", "lint", "{fifo}"],
+        ["schem", "validate", "{fifo}"],
+    ],
+)
 def test_a_named_pipe_is_refused_at_once_never_waited_on(argv, tmp_path):
     """A FIFO with no writer would block a reader forever; `-` is how a stream is given."""
     fifo = tmp_path / "pipe.json"
     os.mkfifo(fifo)
-    done = subprocess.run([sys.executable, "-m", "mcb", *[a.format(fifo=fifo) for a in argv]], capture_output=True,
-                          text=True, timeout=30)
+    done = subprocess.run(
+        [sys.executable, "-m", "mcb", *[a.format(fifo=fifo) for a in argv]], capture_output=True, text=True, timeout=30
+    )
     assert done.returncode == 1 and "not a regular file" in done.stderr, done.stderr
 
 
@@ -90,13 +103,17 @@ WRITERS = {
 }
 
 
-@pytest.mark.parametrize("where, code", [("missing folder", "file.unwritable"), ("a directory", "file.not_regular"),
-                                         ("a full device", "file.unwritable")])
+@pytest.mark.parametrize(
+    "where, code",
+    [("missing folder", "file.unwritable"), ("a directory", "file.not_regular"), ("a full device", "file.unwritable")],
+)
 @pytest.mark.parametrize("writer", WRITERS)
-def test_every_schematic_writer_refuses_an_unwritable_output_with_one_code(cli, inputs, tmp_path, writer, where,
-                                                                            code):
-    out = {"missing folder": tmp_path / "nowhere" / "x.out", "a directory": tmp_path,
-           "a full device": Path("/dev/full")}[where]
+def test_every_schematic_writer_refuses_an_unwritable_output_with_one_code(cli, inputs, tmp_path, writer, where, code):
+    out = {
+        "missing folder": tmp_path / "nowhere" / "x.out",
+        "a directory": tmp_path,
+        "a full device": Path("/dev/full"),
+    }[where]
     if where == "a full device" and not out.exists():
         pytest.skip("no /dev/full here")
     result = cli("--json", *[a.format(schem=inputs["schem"], out=out) for a in WRITERS[writer]])

@@ -94,8 +94,11 @@ def _closed_port() -> int:
 def test_apply_to_a_refused_connection_says_nothing_was_sent(cli, tmp_path):
     plan = tmp_path / "plan2.json"
     plan.write_text(json.dumps({"plan_id": "p1", "plan_hash": "h1"}))
-    env = {"MCB_TOKEN": "t0ken-for-test", "MCB_PLAYER_ID": "00000000-0000-0000-0000-000000000001",
-           "MCB_PROJECT_ID": "p"}
+    env = {
+        "MCB_TOKEN": "t0ken-for-test",
+        "MCB_PLAYER_ID": "00000000-0000-0000-0000-000000000001",
+        "MCB_PROJECT_ID": "p",
+    }
     result = cli("--server", f"http://127.0.0.1:{_closed_port()}", "--timeout", "2", "apply", str(plan), env=env)
     assert result.exit_code == 6, result.stderr
     assert "hint: nothing was sent; start the server or check --server" in result.stderr
@@ -115,8 +118,11 @@ def test_batch_state_of_another_server_words_a_missing_project(mcb, live_server,
     from rpc_testkit import FaultProxy
 
     batch = tmp_path / "one.batch.json"
-    batch.write_text(json.dumps({"version": 1, "steps": [
-        {"name": "cap", "kind": "recipe", "recipe": box_recipe(0, 104, 0, size=1)}]}))
+    batch.write_text(
+        json.dumps(
+            {"version": 1, "steps": [{"name": "cap", "kind": "recipe", "recipe": box_recipe(0, 104, 0, size=1)}]}
+        )
+    )
     assert mcb("batch", batch).exit_code == 0
     with FaultProxy(live_server.url) as proxy:
         result = mcb("--server", proxy.url, "batch", batch)
@@ -132,19 +138,27 @@ def test_ctrl_c_during_a_batch_step_names_the_operation_and_the_resume_command(t
     import sys
     import time
 
+    from interrupt_kit import INTERRUPTIBLE
     from rpc_testkit import FaultProxy
 
-    from interrupt_kit import INTERRUPTIBLE
     from mcb.server.testing import run_server
 
     batch = tmp_path / "big.batch.json"
-    batch.write_text(json.dumps({"version": 1, "steps": [
-        {"name": "cube", "kind": "recipe", "recipe": box_recipe(0, 100, 0, size=10)}]}))
+    batch.write_text(
+        json.dumps(
+            {"version": 1, "steps": [{"name": "cube", "kind": "recipe", "recipe": box_recipe(0, 100, 0, size=10)}]}
+        )
+    )
     with run_server(tmp_path / "server", tick_ms=200) as server, FaultProxy(server.url) as proxy:
-        env = {**os.environ, "MCB_SERVER": proxy.url, "MCB_AGENT_TOKEN": server.agent_token,
-               "MCB_PLAYER_ID": "console"}
-        proc = subprocess.Popen([sys.executable, "-m", "mcb", "batch", str(batch)], env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **INTERRUPTIBLE)
+        env = {**os.environ, "MCB_SERVER": proxy.url, "MCB_AGENT_TOKEN": server.agent_token, "MCB_PLAYER_ID": "console"}
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "mcb", "batch", str(batch)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            **INTERRUPTIBLE,
+        )
         try:
             deadline = time.monotonic() + 30
             while "operation_status" not in proxy.methods():

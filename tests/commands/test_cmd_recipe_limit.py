@@ -48,8 +48,8 @@ def test_a_recipe_at_the_limit_is_accepted(cli, tmp_path):
 
 
 def test_mcp_tools_use_the_same_limit_and_message(cli, tmp_path):
-    from mcb.mcp.arguments import parse_arguments
     from mcb.mcp.actions import Refusal
+    from mcb.mcp.arguments import parse_arguments
     from mcb.mcp.tools.offline import OFFLINE_ACTIONS
 
     actions = {action.name: action for action in OFFLINE_ACTIONS}
@@ -69,7 +69,9 @@ def test_mcp_tools_use_the_same_limit_and_message(cli, tmp_path):
     data = lint.run(parse_arguments(lint, {"paths": [str(big)]}, root=Path("/")), Context()).data
     assert data["ok"] is False and [d["rule"] for d in data["diagnostics"]] == ["recipe.file.size"]
     assert MESSAGE in data["diagnostics"][0]["message"]
-    assert data["diagnostics"] == json.loads(cli("recipe", "lint", str(big), "--json").stdout)["files"][0]["diagnostics"]
+    assert (
+        data["diagnostics"] == json.loads(cli("recipe", "lint", str(big), "--json").stdout)["files"][0]["diagnostics"]
+    )
     compile_ = actions["recipe_compile"]
     with pytest.raises(Refusal) as refused:
         compile_.run(parse_arguments(compile_, {"path": str(big)}, root=Path("/")), Context())

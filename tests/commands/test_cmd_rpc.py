@@ -75,12 +75,26 @@ def test_prepare_with_dependency_part_and_expected(mcb, tmp_path):
     before = mcb("inspect", "--min", "0,100,0", "--max", "3,103,3", "--blocks", "--json")
     (tmp_path / "before.json").write_text(before.stdout)
     patch = write_recipe(tmp_path, box_recipe(0, 100, 0, block="minecraft:oak_planks"), "patch.json")
-    result = mcb("prepare", patch, "--part", part["part_id"], "--expected", tmp_path / "before.json",
-                 "--dependency", "0,99,0", "--json")
+    result = mcb(
+        "prepare",
+        patch,
+        "--part",
+        part["part_id"],
+        "--expected",
+        tmp_path / "before.json",
+        "--dependency",
+        "0,99,0",
+        "--json",
+    )
     assert result.exit_code == 0, result.stderr
     assert result.json()["changed_blocks"] == 27
-    mcb("rpc", "test_set_blocks", '{"blocks":[{"pos":{"x":0,"y":100,"z":0},"state":"minecraft:dirt"}]}', "--admin",
-        "--no-scope")
+    mcb(
+        "rpc",
+        "test_set_blocks",
+        '{"blocks":[{"pos":{"x":0,"y":100,"z":0},"state":"minecraft:dirt"}]}',
+        "--admin",
+        "--no-scope",
+    )
     stale = mcb("prepare", patch, "--expected", tmp_path / "before.json")
     assert stale.exit_code == 7 and "stale_snapshot" in stale.stderr
 
@@ -118,8 +132,13 @@ def test_apply_errors(mcb, tmp_path):
 
 def test_apply_wait_conflict_exit_7(mcb, tmp_path):
     plan = mcb("prepare", write_recipe(tmp_path, box_recipe(0, 100, 0)), "--json").json()
-    mcb("rpc", "test_set_blocks", '{"blocks":[{"pos":{"x":2,"y":102,"z":2},"state":"minecraft:dirt"}]}', "--admin",
-        "--no-scope")
+    mcb(
+        "rpc",
+        "test_set_blocks",
+        '{"blocks":[{"pos":{"x":2,"y":102,"z":2},"state":"minecraft:dirt"}]}',
+        "--admin",
+        "--no-scope",
+    )
     result = mcb("apply", plan["plan_id"], plan["plan_hash"], "--wait", "--json")
     assert result.exit_code == 7 and result.json()["status"] == "conflict" and "2,102,2" in result.stderr
 
@@ -180,9 +199,21 @@ def test_material_search_describe(mcb):
 
 
 def test_export_asset_list_and_import_prepare(mcb, tmp_path):
-    applied_operation(mcb, tmp_path, {"version": 1, "operations": [
-        {"type": "line", "from": {"x": 0, "y": 100, "z": 0}, "to": {"x": 2, "y": 100, "z": 0},
-         "block": "minecraft:oak_stairs[facing=north]"}]})
+    applied_operation(
+        mcb,
+        tmp_path,
+        {
+            "version": 1,
+            "operations": [
+                {
+                    "type": "line",
+                    "from": {"x": 0, "y": 100, "z": 0},
+                    "to": {"x": 2, "y": 100, "z": 0},
+                    "block": "minecraft:oak_stairs[facing=north]",
+                }
+            ],
+        },
+    )
     exported = mcb("export", "stairs row", "--min", "0,100,0", "--max", "2,100,0", "--json")
     if exported.exit_code == 5 and "asset_codec" in exported.stderr:
         pytest.skip("server schematic export not available yet")
@@ -198,14 +229,23 @@ def test_export_asset_list_and_import_prepare(mcb, tmp_path):
 def test_camera_list_and_unavailable_capture(mcb, tmp_path):
     listed = mcb("camera", "list", "--json").json()
     assert listed["configured"] is False and listed["cameras"] == []
-    saved = mcb("rpc", "test_camera_save", '{"name":"front-gate-overview","x":0,"y":80,"z":-20,"yaw":0,"pitch":30}',
-                "--admin", "--no-scope")
+    saved = mcb(
+        "rpc",
+        "test_camera_save",
+        '{"name":"front-gate-overview","x":0,"y":80,"z":-20,"yaw":0,"pitch":30}',
+        "--admin",
+        "--no-scope",
+    )
     assert saved.exit_code == 0, saved.stderr  # the hook stands in for `/ai camera save`
     human = mcb("camera", "list")
     assert "front-gate-overview" in human.stdout and "configured: no" in human.stdout
-    configured = mcb("rpc", "test_camera_config",
-                     '{"camera_player_uuid":"0f6c3a6e-8a39-4a5b-9d4e-2f3f0d0c0a01","online":false}',
-                     "--admin", "--no-scope")
+    configured = mcb(
+        "rpc",
+        "test_camera_config",
+        '{"camera_player_uuid":"0f6c3a6e-8a39-4a5b-9d4e-2f3f0d0c0a01","online":false}',
+        "--admin",
+        "--no-scope",
+    )
     assert configured.exit_code == 0
     by_name = mcb("camera", "capture", "--camera", "front-gate-overview", "-o", tmp_path / "shot.png")
     assert by_name.exit_code == 5 and "offline" in by_name.stderr
@@ -258,8 +298,13 @@ def test_rpc_raw(mcb):
 
 def test_undo_after_a_player_edit_is_a_conflict(mcb, tmp_path):
     operation = applied_operation(mcb, tmp_path)
-    mcb("rpc", "test_set_blocks", '{"blocks":[{"pos":{"x":1,"y":100,"z":1},"state":"minecraft:dirt"}]}', "--admin",
-        "--no-scope")
+    mcb(
+        "rpc",
+        "test_set_blocks",
+        '{"blocks":[{"pos":{"x":1,"y":100,"z":1},"state":"minecraft:dirt"}]}',
+        "--admin",
+        "--no-scope",
+    )
     result = mcb("undo", operation, "--json")
     assert result.exit_code == 7
     error = json.loads(result.stderr)["error"]
@@ -267,11 +312,20 @@ def test_undo_after_a_player_edit_is_a_conflict(mcb, tmp_path):
 
 
 def test_camera_capture_writes_the_picture(mcb, tmp_path):
-    assert mcb("rpc", "test_camera_config", '{"camera_player_uuid":"0f6c3a6e-8a39-4a5b-9d4e-2f3f0d0c0a01"}',
-               "--admin", "--no-scope").exit_code == 0
+    assert (
+        mcb(
+            "rpc",
+            "test_camera_config",
+            '{"camera_player_uuid":"0f6c3a6e-8a39-4a5b-9d4e-2f3f0d0c0a01"}',
+            "--admin",
+            "--no-scope",
+        ).exit_code
+        == 0
+    )
     shot = tmp_path / "shot.png"
-    result = mcb("camera", "capture", "--pose", "0.5,70,-20.5,0,20", "--width", "320", "--height", "180",
-                 "-o", shot, "--json")
+    result = mcb(
+        "camera", "capture", "--pose", "0.5,70,-20.5,0,20", "--width", "320", "--height", "180", "-o", shot, "--json"
+    )
     assert result.exit_code == 0, result.stderr
     data = result.json()
     assert data["status"] == "completed" and data["image"] == str(shot) and "imageBase64" not in data
@@ -280,6 +334,16 @@ def test_camera_capture_writes_the_picture(mcb, tmp_path):
 
     with Image.open(shot) as image:
         assert image.format == "PNG" and image.size == (320, 180)
-    human = mcb("camera", "capture", "--pose", "0.5,70,-20.5,0,20", "--width", "320", "--height", "180",
-                "-o", tmp_path / "again.png")
+    human = mcb(
+        "camera",
+        "capture",
+        "--pose",
+        "0.5,70,-20.5,0,20",
+        "--width",
+        "320",
+        "--height",
+        "180",
+        "-o",
+        tmp_path / "again.png",
+    )
     assert human.exit_code == 0 and "wrote" in human.stdout and "320×180" in human.stdout

@@ -31,16 +31,24 @@ def test_slow_prepare_spins_on_a_terminal_only(tmp_path):
         return ("sleep_then_forward", 1.8) if slow else "forward"
 
     with run_server(tmp_path / "server", tick_ms=2) as server, FaultProxy(server.url, decide) as proxy:
-        env = {**os.environ, "MCB_SERVER": proxy.url, "MCB_AGENT_TOKEN": server.agent_token, "TERM": "xterm",
-               "COLUMNS": "100"}
+        env = {
+            **os.environ,
+            "MCB_SERVER": proxy.url,
+            "MCB_AGENT_TOKEN": server.agent_token,
+            "TERM": "xterm",
+            "COLUMNS": "100",
+        }
         env.pop("NO_COLOR", None)
         args = [sys.executable, "-m", "mcb", "prepare", str(recipe)]
         started = time.monotonic()
         # The three slow runs are independent (the proxy holds each prepare on its own thread): run them side by
         # side, so the test waits out the 1.8 s once, not three times.
         with ThreadPoolExecutor(max_workers=3) as pool:
-            runs = [pool.submit(_run, args, env, True), pool.submit(_run, args, env, False),
-                    pool.submit(_run, args, {**env, "NO_COLOR": "1"}, True)]
+            runs = [
+                pool.submit(_run, args, env, True),
+                pool.submit(_run, args, env, False),
+                pool.submit(_run, args, {**env, "NO_COLOR": "1"}, True),
+            ]
             (code, tty_err), (pipe_code, pipe_err), (uncoloured_code, uncoloured_err) = [r.result() for r in runs]
         assert code == 0 and time.monotonic() - started > 1.5, tty_err
         assert pipe_code == 0, pipe_err

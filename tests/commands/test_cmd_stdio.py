@@ -37,8 +37,9 @@ def test_schem_validate_stdin_that_is_not_a_schematic_fails_as_a_file_would(cli)
     assert result.stdout.startswith("-: error[")
 
 
-@pytest.mark.parametrize("args", [["rotate", "-", "-d", "90"], ["mirror", "-", "-a", "x"],
-                                  ["convert", "-", "-f", "v3"]])
+@pytest.mark.parametrize(
+    "args", [["rotate", "-", "-d", "90"], ["mirror", "-", "-a", "x"], ["convert", "-", "-f", "v3"]]
+)
 def test_schem_edits_read_stdin_and_write_stdout(cli, args, tmp_path):
     result = cli("schem", *args, "-o", "-", input=HOUSE.read_bytes())
     assert result.exit_code == 0, result.stderr
@@ -91,13 +92,16 @@ def test_terrain_lint_reads_stdin(cli):
     assert bad.exit_code == 1 and bad.stdout.startswith("-:")
 
 
-@pytest.mark.parametrize("args,says", [
-    (["schem", "rotate", "-", "-d", "90", "--in-place"], "--in-place cannot rewrite stdin"),
-    (["schem", "mirror", "-", "-a", "z", "--in-place"], "--in-place cannot rewrite stdin"),
-    (["schem", "render", str(HOUSE), "-o", "-", "--json"], "--json prints too"),
-    (["recipe", "compile", str(TOWER), "--png", "-", "--schem", "-"], "would both write to stdout"),
-    (["recipe", "compile", str(TOWER), "--png", "-", "--json"], "--json prints too"),
-])
+@pytest.mark.parametrize(
+    "args,says",
+    [
+        (["schem", "rotate", "-", "-d", "90", "--in-place"], "--in-place cannot rewrite stdin"),
+        (["schem", "mirror", "-", "-a", "z", "--in-place"], "--in-place cannot rewrite stdin"),
+        (["schem", "render", str(HOUSE), "-o", "-", "--json"], "--json prints too"),
+        (["recipe", "compile", str(TOWER), "--png", "-", "--schem", "-"], "would both write to stdout"),
+        (["recipe", "compile", str(TOWER), "--png", "-", "--json"], "--json prints too"),
+    ],
+)
 def test_dash_is_refused_where_it_cannot_work(cli, args, says, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = cli(*args, input=HOUSE.read_bytes())
@@ -116,8 +120,9 @@ def _on_a_terminal(args, which: str) -> tuple[int, bytes, bytes]:
 
     master, slave = pty.openpty()
     streams = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, which: slave}
-    proc = subprocess.Popen([sys.executable, "-m", "mcb", *args], stdin=streams["stdin"], stdout=streams["stdout"],
-                            stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mcb", *args], stdin=streams["stdin"], stdout=streams["stdout"], stderr=subprocess.PIPE
+    )
     os.close(slave)
     try:
         out, err = proc.communicate(timeout=60)

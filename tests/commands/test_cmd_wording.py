@@ -49,10 +49,17 @@ def test_counts_take_the_right_plural(mcb, tmp_path):
 
 def test_batch_progress_and_table_use_the_same_words(mcb, tmp_path):
     batch = tmp_path / "two.batch.json"
-    batch.write_text(json.dumps({"version": 1, "steps": [
-        {"name": "one", "kind": "recipe", "recipe": box_recipe(0, 100, 0, size=1)},
-        {"name": "cube", "kind": "recipe", "recipe": box_recipe(0, 100, 0)},
-    ]}))
+    batch.write_text(
+        json.dumps(
+            {
+                "version": 1,
+                "steps": [
+                    {"name": "one", "kind": "recipe", "recipe": box_recipe(0, 100, 0, size=1)},
+                    {"name": "cube", "kind": "recipe", "recipe": box_recipe(0, 100, 0)},
+                ],
+            }
+        )
+    )
     result = mcb("batch", batch)
     assert result.exit_code == 0, result.stderr
     assert "[1/2] one: plan" in result.stderr and "(1 block to change)" in result.stderr

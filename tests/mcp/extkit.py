@@ -10,8 +10,14 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "mcb-example-tool"
 
 
-def add_distribution(site: Path, name: str, version: str, entry_points: dict[str, str],
-                     modules: dict[str, str] | None = None, packages: dict[str, Path] | None = None) -> None:
+def add_distribution(
+    site: Path,
+    name: str,
+    version: str,
+    entry_points: dict[str, str],
+    modules: dict[str, str] | None = None,
+    packages: dict[str, Path] | None = None,
+) -> None:
     site.mkdir(parents=True, exist_ok=True)
     for module, source in (modules or {}).items():
         (site / f"{module}.py").write_text(source)
@@ -31,13 +37,28 @@ def install_example(site: Path) -> None:
     import subprocess
     import sys
 
-    result = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-compile",
-                             "--target", str(site), str(EXAMPLE)], capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-compile",
+            "--target",
+            str(site),
+            str(EXAMPLE),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     assert any(site.glob("mcb_example_tool-*.dist-info/entry_points.txt"))
 
 
-DEMO = '''
+DEMO = """
 import os, sys
 from pathlib import Path
 from pydantic import BaseModel, ConfigDict
@@ -103,7 +124,7 @@ class DemoTools(Extension):
         sys.stdout.flush()
         os.write(1, b"stray bytes on fd 1\\n")
         return ok({"printed": True})
-'''
+"""
 
 
 def demo_module(name: str = "demo one") -> str:

@@ -13,8 +13,10 @@ from pathlib import Path
 from typing import Any
 
 LEGACY_INIT = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "tests", "version": "1"}}
-MODERN_META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-               "io.modelcontextprotocol/clientCapabilities": {}}
+MODERN_META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+}
 
 
 class McpProcess:
@@ -22,15 +24,21 @@ class McpProcess:
 
     def __init__(self, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "mcb", "mcp", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, env={**os.environ, **(env or {})}, cwd=cwd,
+            [sys.executable, "-m", "mcb", "mcp", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={**os.environ, **(env or {})},
+            cwd=cwd,
         )
         self.lines: queue.Queue[bytes | None] = queue.Queue()
         self.raw: list[bytes] = []
         self._stderr: list[bytes] = []
         self._next_id = 1000
-        self._threads = [threading.Thread(target=self._pump, daemon=True),
-                         threading.Thread(target=self._pump_err, daemon=True)]
+        self._threads = [
+            threading.Thread(target=self._pump, daemon=True),
+            threading.Thread(target=self._pump_err, daemon=True),
+        ]
         for thread in self._threads:
             thread.start()
 
@@ -118,8 +126,9 @@ class McpProcess:
 def sdk_params(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None):
     from mcp.client.stdio import StdioServerParameters
 
-    return StdioServerParameters(command=sys.executable, args=["-m", "mcb", "mcp", *args],
-                                 env={**os.environ, **(env or {})}, cwd=cwd)
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "mcb", "mcp", *args], env={**os.environ, **(env or {})}, cwd=cwd
+    )
 
 
 def run_sdk(body, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None, errlog=None):

@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 import pytest
-from rpc_testkit import FaultProxy
 from mcpkit import refusal_of
+from rpc_testkit import FaultProxy
 
 REMEDY_FIELDS = ("retry_with", "field", "next_call", "restart_with", "retry_after_ms", "no_remedy")
 BOX = {"min": {"x": 0, "y": 60, "z": 0}, "max": {"x": 1, "y": 61, "z": 1}}
@@ -55,8 +55,9 @@ def test_a_rename_never_overwrites_a_given_key_nor_moves_a_value_where_it_cannot
 def test_a_batch_step_keeps_the_did_you_mean_of_the_single_call(proxied):
     mcp, proxy = proxied
     single = refusal(mcp.call("region_inspect", {**BOX, "detial": "blocks"}))
-    step = refusal(mcp.call("tool_batch", {"steps": [{"tool": "region_inspect",
-                                                      "arguments": {**BOX, "detial": "blocks"}}]}))
+    step = refusal(
+        mcp.call("tool_batch", {"steps": [{"tool": "region_inspect", "arguments": {**BOX, "detial": "blocks"}}]})
+    )
     assert step["did_you_mean"] == single["did_you_mean"] == {"detial": "detail"}
     assert step["field"] == "steps[0].arguments" and rpc_requests(proxy) == []
 
@@ -76,8 +77,9 @@ def test_every_problem_is_reported_at_once(proxied):
     mcp, proxy = proxied
     error = refusal(mcp.call("build_apply", {"plan_id": "p"}))
     assert set(error["missing"]) == {"plan_hash", "idempotency_key"}
-    error = refusal(mcp.call("build_apply", {"plan_id": "p", "plan_hash": "h", "idempotency_key": "k",
-                                             "player_id": "x"}))
+    error = refusal(
+        mcp.call("build_apply", {"plan_id": "p", "plan_hash": "h", "idempotency_key": "k", "player_id": "x"})
+    )
     assert error["unknown"] == ["player_id"] and error["field"] == "player_id"
     nested = refusal(mcp.call("region_inspect", {"min": {"x": 0, "y": 1, "z": 2, "w": 3}, "max": BOX["max"]}))
     assert nested["pointer"] == "/min/w"
@@ -91,8 +93,11 @@ def test_no_coercion_but_integral_floats_pass_as_integers(proxied):
     assert rpc_requests(proxy) == []
     accepted = mcp.call("material_search", {"query": "oak", "limit": 5.0})["result"]
     assert accepted["isError"] is False, accepted
-    bodies = [request["body"] for request in proxy.requests if request["json"] and
-              request["json"].get("method") == "material_search"]
+    bodies = [
+        request["body"]
+        for request in proxy.requests
+        if request["json"] and request["json"].get("method") == "material_search"
+    ]
     assert len(bodies) == 1 and b'"limit":5' in bodies[0].replace(b" ", b"")
 
 

@@ -90,9 +90,23 @@ def test_a_cancelled_write_frees_the_write_queue_at_once(mcp_process, live, stal
     send_call(mcp, 2, "build_apply", APPLY)
     wait_for_requests(stalling, {"build_apply"})
     cancel(mcp, 2)
-    prepared = mcp.call("build_prepare", {"recipe": {"version": 1, "operations": [
-        {"type": "box", "min": {"x": 0, "y": 100, "z": 0}, "max": {"x": 1, "y": 101, "z": 1},
-         "block": "minecraft:stone"}]}}, timeout=20)  # the old code answered only after build_apply's 30 s
+    prepared = mcp.call(
+        "build_prepare",
+        {
+            "recipe": {
+                "version": 1,
+                "operations": [
+                    {
+                        "type": "box",
+                        "min": {"x": 0, "y": 100, "z": 0},
+                        "max": {"x": 1, "y": 101, "z": 1},
+                        "block": "minecraft:stone",
+                    }
+                ],
+            }
+        },
+        timeout=20,
+    )  # the old code answered only after build_apply's 30 s
     assert prepared["result"]["isError"] is False
     assert answered(mcp, {2}) == []
     assert stalling.methods().count("build_apply") == 1

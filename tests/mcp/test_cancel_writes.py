@@ -17,20 +17,35 @@ SMALL = CORPUS / "v2_nucleation_and.schem"
 
 
 def cancel_mid_write(mcp, name: str, arguments: dict) -> None:
-    mcp.write({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
-               "params": {"name": name, "arguments": arguments, "_meta": {"progressToken": "w"}}})
+    mcp.write(
+        {
+            "jsonrpc": "2.0",
+            "id": 5,
+            "method": "tools/call",
+            "params": {"name": name, "arguments": arguments, "_meta": {"progressToken": "w"}},
+        }
+    )
     first = mcp.recv()
     assert first["method"] == "notifications/progress", first  # the work has started
     mcp.write({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 5, "reason": "t"}})
 
 
-@pytest.mark.parametrize("name,arguments,written", [
-    ("schem_rotate", {"path": "big.schem", "degrees": 90, "in_place": True}, "big.schem"),
-    ("schem_mirror", {"path": "big.schem", "axis": "x", "output": "mirror.schem", "overwrite": True},
-     "mirror.schem"),
-    ("schem_convert", {"path": "big.schem", "output": "mirror.schem", "format": "v3", "overwrite": True},
-     "mirror.schem"),
-])
+@pytest.mark.parametrize(
+    "name,arguments,written",
+    [
+        ("schem_rotate", {"path": "big.schem", "degrees": 90, "in_place": True}, "big.schem"),
+        (
+            "schem_mirror",
+            {"path": "big.schem", "axis": "x", "output": "mirror.schem", "overwrite": True},
+            "mirror.schem",
+        ),
+        (
+            "schem_convert",
+            {"path": "big.schem", "output": "mirror.schem", "format": "v3", "overwrite": True},
+            "mirror.schem",
+        ),
+    ],
+)
 def test_a_cancelled_rewrite_leaves_the_file_byte_identical(mcp_process, tmp_path, name, arguments, written):
     shutil.copy(BIG, tmp_path / "big.schem")
     shutil.copy(SMALL, tmp_path / "mirror.schem")  # an existing output, replaced only by a finished call

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+
 from mcpkit import refusal_of
 
 # §2.2 of mcp-conventions: readOnly / destructive / idempotent / openWorld for every built-in tool, in order.
@@ -43,15 +44,45 @@ schem_build              F T T T
 region_export            F T T T
 tool_batch               F T F T
 """
-PINNED = {name: tuple(flag == "T" for flag in flags)
-          for name, *flags in (line.split() for line in HINTS_TABLE.strip().splitlines())}
+PINNED = {
+    name: tuple(flag == "T" for flag in flags)
+    for name, *flags in (line.split() for line in HINTS_TABLE.strip().splitlines())
+}
 # The bridge's order (protocol §8.1), which puts part_get before part_define.
-RPC_ORDER = ["project_context", "material_search", "material_describe", "region_inspect", "build_prepare",
-             "build_apply", "operation_status", "operation_cancel", "operation_undo_prepare", "part_get",
-             "part_define", "camera_list", "camera_capture", "asset_list", "schematic_export",
-             "schematic_import_prepare", "terrain_preview", "terrain_prepare", "terrain_brush_prepare"]
-OFFLINE = ["schem_validate", "schem_info", "schem_rotate", "schem_mirror", "schem_convert", "schem_render",
-           "recipe_lint", "recipe_compile", "block_check", "block_describe", "terrain_preview_offline"]
+RPC_ORDER = [
+    "project_context",
+    "material_search",
+    "material_describe",
+    "region_inspect",
+    "build_prepare",
+    "build_apply",
+    "operation_status",
+    "operation_cancel",
+    "operation_undo_prepare",
+    "part_get",
+    "part_define",
+    "camera_list",
+    "camera_capture",
+    "asset_list",
+    "schematic_export",
+    "schematic_import_prepare",
+    "terrain_preview",
+    "terrain_prepare",
+    "terrain_brush_prepare",
+]
+OFFLINE = [
+    "schem_validate",
+    "schem_info",
+    "schem_rotate",
+    "schem_mirror",
+    "schem_convert",
+    "schem_render",
+    "recipe_lint",
+    "recipe_compile",
+    "block_check",
+    "block_describe",
+    "terrain_preview_offline",
+]
 TOOLS_LIST_BUDGET = 64 * 1024  # the whole tools/list line (53 KB on 2026-12-01): no bigger than one result may be
 
 
@@ -77,8 +108,9 @@ def test_every_tool_has_title_description_four_hints_and_a_closed_schema(mcp_pro
     for tool in listed(mcp_process("--no-extensions")):
         assert tool["title"] and tool["annotations"]["title"] == tool["title"], tool["name"]
         assert tool["description"].strip()
-        hints = [tool["annotations"][key] for key in ("readOnlyHint", "destructiveHint", "idempotentHint",
-                                                      "openWorldHint")]
+        hints = [
+            tool["annotations"][key] for key in ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+        ]
         assert all(isinstance(hint, bool) for hint in hints)
         schema = tool["inputSchema"]
         assert schema["type"] == "object" and schema["additionalProperties"] is False, tool["name"]
@@ -87,9 +119,12 @@ def test_every_tool_has_title_description_four_hints_and_a_closed_schema(mcp_pro
 
 def test_hints_match_the_pinned_table(mcp_process):
     tools = listed(mcp_process("--no-extensions"))
-    actual = {tool["name"]: tuple(tool["annotations"][key] for key in ("readOnlyHint", "destructiveHint",
-                                                                        "idempotentHint", "openWorldHint"))
-              for tool in tools}
+    actual = {
+        tool["name"]: tuple(
+            tool["annotations"][key] for key in ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+        )
+        for tool in tools
+    }
     assert actual == PINNED
 
 
@@ -130,14 +165,18 @@ def test_read_only_and_offline_profiles(mcp_process):
 
 
 def test_dump_manifest_equals_tools_list_and_names_every_refusal_code(mcp_process, tmp_path):
-    dumped = subprocess.run([sys.executable, "-m", "mcb", "mcp", "--dump-manifest", "--no-extensions"],
-                            capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    dumped = subprocess.run(
+        [sys.executable, "-m", "mcb", "mcp", "--dump-manifest", "--no-extensions"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+    )
     assert dumped.returncode == 0, dumped.stderr
     manifest = json.loads(dumped.stdout)
     assert manifest["tools"] == listed(mcp_process("--no-extensions"))
     codes = set(manifest["refusals"]["remedied"]) | set(manifest["refusals"]["without_remedy"])
-    assert {"invalid_argument", "path_denied", "context_limit", "internal", "busy", "timeout",
-            "unavailable"} <= codes
+    assert {"invalid_argument", "path_denied", "context_limit", "internal", "busy", "timeout", "unavailable"} <= codes
     assert all(reason for reason in manifest["refusals"]["without_remedy"].values())
     # one row per code: context_limit was listed both as remedied and as without remedy
     assert not set(manifest["refusals"]["remedied"]) & set(manifest["refusals"]["without_remedy"])

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from mcb.mcp.extensions import load_catalog
 from mcb.mcp.arguments import parse_arguments
 from mcb.mcp.docs import DOC, EXAMPLES, render
+from mcb.mcp.extensions import load_catalog
 
 
 def test_the_tool_reference_is_generated_from_the_catalog():
@@ -25,10 +25,26 @@ def test_every_tool_has_an_example_that_its_schema_accepts(action):
 
 # The RPC examples, run in this order through one `mcb mcp` against a fresh `mcb serve`; placeholders are filled
 # from the answers before them (an example that only passes the argument check would not catch a wrong one).
-LIVE_ORDER = ["project_context", "material_search", "material_describe", "region_inspect", "build_prepare",
-              "build_apply", "operation_status", "part_define", "part_get", "operation_undo_prepare",
-              "operation_cancel", "camera_list", "asset_list", "schematic_export", "schematic_import_prepare",
-              "terrain_preview", "terrain_prepare", "terrain_brush_prepare"]
+LIVE_ORDER = [
+    "project_context",
+    "material_search",
+    "material_describe",
+    "region_inspect",
+    "build_prepare",
+    "build_apply",
+    "operation_status",
+    "part_define",
+    "part_get",
+    "operation_undo_prepare",
+    "operation_cancel",
+    "camera_list",
+    "asset_list",
+    "schematic_export",
+    "schematic_import_prepare",
+    "terrain_preview",
+    "terrain_prepare",
+    "terrain_brush_prepare",
+]
 
 
 def _filled(value, known):
@@ -42,8 +58,8 @@ def _filled(value, known):
 
 
 def test_every_rpc_example_works_on_a_fresh_server(mcp_process, server_env):
-    from mcb.mcp.tools.rpc import RPC_ACTIONS
     from mcb.mcp.docs import EXAMPLES
+    from mcb.mcp.tools.rpc import RPC_ACTIONS
 
     assert set(LIVE_ORDER) == {a.name for a in RPC_ACTIONS} - {"camera_capture"}  # no camera on mcb serve
     mcp = mcp_process(env=server_env)
@@ -56,8 +72,13 @@ def test_every_rpc_example_works_on_a_fresh_server(mcp_process, server_env):
         if result["isError"]:
             failures[name] = data["error"]["message"]
             continue
-        for placeholder, key in (("PLAN_ID", "plan_id"), ("PLAN_HASH", "plan_hash"), ("OPERATION_ID", "operation_id"),
-                                 ("PART_ID", "part_id"), ("ASSET_ID", "assetId")):
+        for placeholder, key in (
+            ("PLAN_ID", "plan_id"),
+            ("PLAN_HASH", "plan_hash"),
+            ("OPERATION_ID", "operation_id"),
+            ("PART_ID", "part_id"),
+            ("ASSET_ID", "assetId"),
+        ):
             if isinstance(data.get(key), str) and placeholder not in known:
                 known[placeholder] = data[key]
         if name == "terrain_preview" and isinstance(data.get("terrain_id"), str):
@@ -84,8 +105,14 @@ def test_every_offline_example_line_of_the_doc_works_from_a_fresh_copy(mcp_proce
 
     root = DOC.parents[1]
     repo = tmp_path / "repo"
-    shutil.copytree(root, repo, symlinks=True, ignore=shutil.ignore_patterns(
-        ".git", ".venv*", ".bench-*", "__pycache__", "*.egg-info", ".pytest_cache", "build"))
+    shutil.copytree(
+        root,
+        repo,
+        symlinks=True,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv*", ".bench-*", "__pycache__", "*.egg-info", ".pytest_cache", "build"
+        ),
+    )
     rpc = {action.name for action in load_catalog(no_extensions=True).actions if action.group == "rpc"}
     calls = [(number, call) for number, call in _documented_calls() if call["name"] not in rpc]
     offline = {a.name for a in load_catalog(no_extensions=True).actions} - rpc

@@ -8,19 +8,19 @@ from extkit import add_distribution, demo_module
 from mcpkit import refusal_of
 
 BROKEN_IMPORT = "raise ImportError('missing dependency xyz')\n"
-HALF = '''
+HALF = """
 from mcb.mcp import Extension, ToolOptions, ok
 class Half(Extension):
     def register(self, registry, host):
         registry.add("half_one", lambda args: ok(), ToolOptions("One tool."))
         raise RuntimeError("register gave up")
-'''
-GREEDY = '''
+"""
+GREEDY = """
 from mcb.mcp import Extension, ToolOptions, ok
 class Greedy(Extension):
     def register(self, registry, host):
         registry.add("schem_x", lambda args: ok(), ToolOptions("Takes a reserved name."))
-'''
+"""
 
 
 def start(mcp_process, site, *args, env=None):
@@ -69,8 +69,12 @@ def test_extension_tools_go_through_the_same_pipeline(mcp_process, tmp_path):
     both = tools["demo_both"]["annotations"]
     assert (both["readOnlyHint"], both["destructiveHint"]) == (False, True)
     plain = tools["demo_plain"]["annotations"]  # MCP's defaults when nothing is marked
-    assert (plain["readOnlyHint"], plain["destructiveHint"], plain["idempotentHint"], plain["openWorldHint"]) == \
-        (False, True, False, True)
+    assert (plain["readOnlyHint"], plain["destructiveHint"], plain["idempotentHint"], plain["openWorldHint"]) == (
+        False,
+        True,
+        False,
+        True,
+    )
     assert mcp.close() == 0
     err = mcp.stderr()
     assert "kaboom" in err and "Traceback" in err  # the traceback goes to stderr only
@@ -107,8 +111,11 @@ def test_broken_extensions_register_nothing_and_never_stop_the_server(mcp_proces
     listed = names(mcp)
     assert len(listed) == 33 and not [name for name in listed if name.startswith(("broken_", "half_", "schem_x"))]
     reports = extensions(mcp)
-    assert {name: report["status"] for name, report in reports.items()} == \
-        {"broken": "failed", "greedy": "failed", "half": "failed"}
+    assert {name: report["status"] for name, report in reports.items()} == {
+        "broken": "failed",
+        "greedy": "failed",
+        "half": "failed",
+    }
     assert "missing dependency xyz" in reports["broken"]["error"] and reports["half"]["tools"] == []
     assert "reserved" in reports["greedy"]["error"]
     refused = mcp.call("broken_anything")
@@ -155,7 +162,7 @@ def test_options_builder_rules():
     assert ToolOptions("x").deadline(clamped.append) is None
 
 
-SCHEMA_TOOLS = '''
+SCHEMA_TOOLS = """
 from pathlib import Path
 from mcb.mcp import Extension, ToolOptions, fail, ok
 
@@ -177,15 +184,15 @@ class SchemaTools(Extension):
     def register(self, registry, host):
         registry.add("plain_write", write, ToolOptions("Write COUNT x's into OUTPUT.").input_schema(SCHEMA)
                      .guard_path("output", write=True).destructive(False).cancellable())
-'''
-UNTYPED = '''
+"""
+UNTYPED = """
 from mcb.mcp import Extension, ToolOptions, ok
 class Untyped(Extension):
     def register(self, registry, host):
         registry.add("loose_any", lambda args: ok(), ToolOptions("Any value.").input_schema(
             {"type": "object", "additionalProperties": False, "properties": {"value": {"anyOf": [{"type": "integer"},
                                                                                                {"type": "null"}]}}}))
-'''
+"""
 
 
 def test_an_extension_gives_a_json_schema_and_guards_its_paths(mcp_process, tmp_path):
@@ -198,22 +205,32 @@ def test_an_extension_gives_a_json_schema_and_guards_its_paths(mcp_process, tmp_
     work.mkdir()
     mcp = start(mcp_process, site, "--root", str(work))
     listed = {tool["name"]: tool for tool in mcp.request("tools/list")["result"]["tools"]}
-    assert listed["plain_write"]["inputSchema"]["properties"]["count"] == {"type": "integer", "minimum": 1,
-                                                                           "maximum": 9, "default": 2}
+    assert listed["plain_write"]["inputSchema"]["properties"]["count"] == {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 9,
+        "default": 2,
+    }
     assert "loose_any" not in listed and "top-level type" in extensions(mcp)["loose"]["error"]
     written = mcp.call("plain_write", {"output": "a.txt"})["result"]
     assert written["isError"] is False and (work / "a.txt").read_text() == "xx"
     assert written["structuredContent"]["output"] == str(work / "a.txt")  # resolved inside the root
     typo = refusal_of(mcp.call("plain_write", {"output": "b.txt", "cuont": 3})["result"]["structuredContent"]["error"])
-    assert typo["code"] == "invalid_argument" and typo["unknown"] == ["cuont"] and typo["did_you_mean"] == {
-        "cuont": "count"} and typo["retry_with"] == {"output": "b.txt", "count": 3}
-    wrong = refusal_of(mcp.call("plain_write", {"output": "b.txt", "count": "3"})["result"]["structuredContent"][
-        "error"])
+    assert (
+        typo["code"] == "invalid_argument"
+        and typo["unknown"] == ["cuont"]
+        and typo["did_you_mean"] == {"cuont": "count"}
+        and typo["retry_with"] == {"output": "b.txt", "count": 3}
+    )
+    wrong = refusal_of(
+        mcp.call("plain_write", {"output": "b.txt", "count": "3"})["result"]["structuredContent"]["error"]
+    )
     assert wrong["field"] == "count" and wrong["problems"][0]["pointer"] == "/count"
     escape = refusal_of(mcp.call("plain_write", {"output": "../out.txt"})["result"]["structuredContent"]["error"])
     assert escape["code"] == "path_denied" and escape["field"] == "output" and not (tmp_path / "out.txt").exists()
-    failed = refusal_of(mcp.call("plain_write", {"output": "c.txt", "fail_after": True})["result"][
-        "structuredContent"]["error"])
+    failed = refusal_of(
+        mcp.call("plain_write", {"output": "c.txt", "fail_after": True})["result"]["structuredContent"]["error"]
+    )
     assert failed["code"] == "demo_failed" and not (work / "c.txt").exists()  # written, then removed: not kept
     assert mcp.call("plain_write", {"output": "a.txt", "count": 3, "fail_after": True})["result"]["isError"]
     assert (work / "a.txt").exists()  # a file that was there before the call is the user's: never removed

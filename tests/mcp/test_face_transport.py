@@ -14,11 +14,11 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "client"))  # rpc_testkit
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from mcpkit import refusal_of  # noqa: E402
 from rpc_testkit import FaultProxy  # noqa: E402
 from test_rpc_tools import box  # noqa: E402
 
 from mcb.client.retry import RetryPolicy  # noqa: E402
-from mcpkit import refusal_of  # noqa: E402
 
 
 def _calls(proxy, method):
@@ -96,17 +96,34 @@ def in_process_session(make_client, deadlines: dict[str, float]):
     from mcb.mcp.session import Options, Session
 
     catalog = load_catalog(no_extensions=True)
-    catalog.actions = [dataclasses.replace(a, deadline_s=deadlines[a.name]) if a.name in deadlines else a
-                       for a in catalog.actions]
+    catalog.actions = [
+        dataclasses.replace(a, deadline_s=deadlines[a.name]) if a.name in deadlines else a for a in catalog.actions
+    ]
     out = _Lines()
     session = Session(catalog, Options(), out, make_client)
-    session.handle({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
+    session.handle(
+        {
+            "jsonrpc": "2.0",
+            "id": 0,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"},
+            },
+        }
+    )
     session.handle({"jsonrpc": "2.0", "method": "notifications/initialized"})
 
     def call(request_id, name, arguments):
-        session.handle({"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
-                        "params": {"name": name, "arguments": arguments}})
+        session.handle(
+            {
+                "jsonrpc": "2.0",
+                "id": request_id,
+                "method": "tools/call",
+                "params": {"name": name, "arguments": arguments},
+            }
+        )
         limit = time.monotonic() + 20
         while time.monotonic() < limit:
             for message in out.messages:
@@ -123,9 +140,12 @@ def test_the_faces_own_deadline_on_build_apply_has_the_transport_shape(live_serv
     from mcb.client import McbClient
 
     with FaultProxy(live_server.url) as proxy:
-        session, call = in_process_session(lambda deadline=None: McbClient(
-            proxy.url, agent_token=live_server.agent_token, player_id="console", retry=RetryPolicy(replays=0)),
-            {"build_apply": 0.3})
+        session, call = in_process_session(
+            lambda deadline=None: McbClient(
+                proxy.url, agent_token=live_server.agent_token, player_id="console", retry=RetryPolicy(replays=0)
+            ),
+            {"build_apply": 0.3},
+        )
         plan = call(1, "build_prepare", {"recipe": box(0, 100, 0)})["structuredContent"]
         proxy.decide = _only("build_apply", ("sleep_then_forward", 1.5))
         arguments = {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"], "idempotency_key": "stalled"}
@@ -192,8 +212,13 @@ def test_a_read_that_timed_out_is_repeated_once_with_a_fresh_deadline(live_serve
 
     budget, stall = 0.3, 0.6  # injected short; the proxy holds each read twice the budget
     with FaultProxy(live_server.url, _only("region_inspect", ("sleep_then_forward", stall))) as proxy:
-        with McbClient(proxy.url, agent_token=live_server.agent_token, player_id="console", timeout=budget,
-                       retry=RetryPolicy(replays=0, fresh_read_budget=True)) as client:
+        with McbClient(
+            proxy.url,
+            agent_token=live_server.agent_token,
+            player_id="console",
+            timeout=budget,
+            retry=RetryPolicy(replays=0, fresh_read_budget=True),
+        ) as client:
             with pytest.raises(TransportError) as caught:
                 client.call("region_inspect", BOX)
         time.sleep(stall)  # let the stalled forwards finish before the server stops

@@ -33,9 +33,13 @@ def test_content_length_header_answers_once_and_ends_the_session(mcp_process):
 def test_undecodable_lines_answer_parse_error_and_the_session_goes_on(mcp_process):
     mcp = mcp_process()
     mcp.initialize()
-    for bad in (b'{"jsonrpc":"2.0","id":2,"meth', b'{"jsonrpc":"2.0","id":2,"method":"ping","params":{"x":NaN}}',
-                b'{"jsonrpc":"2.0","id":2,"method":"ping","params":{"x":1e400}}', b"\xff\xfe{}",
-                b'{"jsonrpc":"2.0","id":2,"method":"ping","params":{"x":Infinity}}'):
+    for bad in (
+        b'{"jsonrpc":"2.0","id":2,"meth',
+        b'{"jsonrpc":"2.0","id":2,"method":"ping","params":{"x":NaN}}',
+        b'{"jsonrpc":"2.0","id":2,"method":"ping","params":{"x":1e400}}',
+        b"\xff\xfe{}",
+        b'{"jsonrpc":"2.0","id":2,"method":"ping","params":{"x":Infinity}}',
+    ):
         mcp.write(bad + b"\n")
         reply = mcp.recv()
         assert reply["id"] is None and reply["error"]["code"] == -32700, bad
@@ -72,7 +76,7 @@ def test_illegal_ids_are_refused_and_legal_ids_echoed_exactly(mcp_process):
         reply = mcp.recv()
         assert reply["id"] is None and reply["error"]["code"] == -32600, bad
     assert mcp.request("ping", id="a")["id"] == "a"
-    big = 2 ** 60
+    big = 2**60
     assert mcp.request("ping", id=big)["id"] == big
     assert mcp.raw[-1].startswith(b'{"jsonrpc":"2.0","id":1152921504606846976,')
 
@@ -83,9 +87,16 @@ def test_a_request_without_id_is_not_run(mcp_process, live_server, server_env):
     with FaultProxy(live_server.url) as proxy:
         mcp = mcp_process(env={**server_env, "MCB_SERVER": proxy.url})
         mcp.initialize()
-        mcp.write({"jsonrpc": "2.0", "method": "tools/call",
-                   "params": {"name": "build_apply", "arguments": {"plan_id": "p", "plan_hash": "h",
-                                                                   "idempotency_key": "k"}}})
+        mcp.write(
+            {
+                "jsonrpc": "2.0",
+                "method": "tools/call",
+                "params": {
+                    "name": "build_apply",
+                    "arguments": {"plan_id": "p", "plan_hash": "h", "idempotency_key": "k"},
+                },
+            }
+        )
         mcp.write({"jsonrpc": "2.0", "method": "notifications/whatever"})
         assert mcp.silent(0.5)
         assert mcp.request("ping", id=9)["result"] == {}

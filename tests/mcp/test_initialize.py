@@ -26,8 +26,10 @@ def test_unknown_version_gets_the_latest_legacy_one_and_a_missing_version_is_ref
     missing = mcp.request("initialize", {"capabilities": {}, "clientInfo": {"name": "t", "version": "1"}})
     assert missing["error"]["code"] == -32602
     assert missing["error"]["data"]["requested"] is None and "2025-11-25" in missing["error"]["data"]["supported"]
-    assert mcp.request("initialize", {**LEGACY_INIT, "protocolVersion": "1999-01-01"})["result"][
-        "protocolVersion"] == "2025-11-25"
+    assert (
+        mcp.request("initialize", {**LEGACY_INIT, "protocolVersion": "1999-01-01"})["result"]["protocolVersion"]
+        == "2025-11-25"
+    )
     again = mcp.request("initialize", LEGACY_INIT)
     assert again["error"]["code"] == -32600 and again["error"]["data"] == {"initialized": True}
     assert mcp.request("tools/list")["result"]["tools"]
@@ -40,8 +42,9 @@ def test_modern_tools_list_without_initialize_is_stamped_and_cacheable(mcp_proce
     assert result["ttlMs"] == 3_600_000 and result["cacheScope"] == "private"
     assert result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "mcb"
     assert mcp.request("ping", {"_meta": MODERN_META})["result"] == {"resultType": "complete"}
-    call = mcp.request("tools/call", {"name": "block_describe", "arguments": {"block_id": "stone"},
-                                      "_meta": MODERN_META})["result"]
+    call = mcp.request(
+        "tools/call", {"name": "block_describe", "arguments": {"block_id": "stone"}, "_meta": MODERN_META}
+    )["result"]
     assert call["resultType"] == "complete" and call["isError"] is False
 
 
@@ -50,8 +53,9 @@ def test_modern_envelope_must_be_complete_and_of_a_served_version(mcp_process):
     half = mcp.request("tools/list", {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}})
     assert half["error"]["code"] == -32602
     assert half["error"]["data"]["missing"] == ["io.modelcontextprotocol/clientCapabilities"]
-    future = mcp.request("tools/list", {"_meta": {**MODERN_META, "io.modelcontextprotocol/protocolVersion":
-                                                  "2030-01-01"}})
+    future = mcp.request(
+        "tools/list", {"_meta": {**MODERN_META, "io.modelcontextprotocol/protocolVersion": "2030-01-01"}}
+    )
     assert future["error"]["code"] == -32022
     assert "2026-07-28" in future["error"]["data"]["supported"] and future["error"]["data"]["requested"] == "2030-01-01"
 
@@ -101,8 +105,14 @@ def test_requests_after_initialize_accept_the_meta_clients_send(mcp_process):
     assert mcp.request("ping", {"_meta": MODERN_META})["result"] == {"resultType": "complete"}
     assert mcp.request("server/discover", {"_meta": MODERN_META})["result"]["supportedVersions"] == ALL_VERSIONS
     assert mcp.request("tools/list", {"_meta": own})["result"]["tools"]
-    call = mcp.request("tools/call", {"name": "block_describe", "arguments": {"block_id": "stone"},
-                                      "_meta": {**own, "progressToken": 7, "io.example/trace": "x"}})["result"]
+    call = mcp.request(
+        "tools/call",
+        {
+            "name": "block_describe",
+            "arguments": {"block_id": "stone"},
+            "_meta": {**own, "progressToken": 7, "io.example/trace": "x"},
+        },
+    )["result"]
     assert call["isError"] is False and "resultType" not in call
     assert mcp.request("tools/list", {"_meta": MODERN_META})["error"]["data"]["era"] == "legacy"  # MCP-9 holds
 

@@ -20,10 +20,11 @@ sys.__stderr__.write("LOADED " + __import__("json").dumps(loaded) + "\\n")
 
 
 def loaded_by(*args: str, stdin: str = "") -> list[str]:
-    done = subprocess.run([sys.executable, "-c", PROBE.format(args=list(args))], capture_output=True, text=True,
-                          input=stdin, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE.format(args=list(args))], capture_output=True, text=True, input=stdin, timeout=60
+    )
     line = [line for line in done.stderr.splitlines() if line.startswith("LOADED ")][-1]
-    return json.loads(line[len("LOADED "):])
+    return json.loads(line[len("LOADED ") :])
 
 
 def test_other_commands_never_import_the_mcp_face():

@@ -23,8 +23,14 @@ def counting(mcp_process, example_site, tmp_path):
 
 
 def call_with_token(mcp, name, arguments, token, id):
-    mcp.write({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-               "params": {"name": name, "arguments": arguments, "_meta": {"progressToken": token}}})
+    mcp.write(
+        {
+            "jsonrpc": "2.0",
+            "id": id,
+            "method": "tools/call",
+            "params": {"name": name, "arguments": arguments, "_meta": {"progressToken": token}},
+        }
+    )
 
 
 def test_progress_increases_is_throttled_and_precedes_the_response(counting):
@@ -71,8 +77,14 @@ def test_cancel_stops_at_the_next_step_sends_nothing_and_removes_only_created_fi
 
 def test_eof_lets_running_calls_answer_then_exits_zero(counting):
     mcp, work = counting
-    mcp.write({"jsonrpc": "2.0", "id": 21, "method": "tools/call",
-               "params": {"name": "example_count", "arguments": {"directory": str(work), "count": 5, "step_ms": 60}}})
+    mcp.write(
+        {
+            "jsonrpc": "2.0",
+            "id": 21,
+            "method": "tools/call",
+            "params": {"name": "example_count", "arguments": {"directory": str(work), "count": 5, "step_ms": 60}},
+        }
+    )
     mcp.proc.stdin.close()
     response = mcp.wait_for(21)
     assert response["result"]["structuredContent"]["written"][-1] == "step-0005.txt"
@@ -130,7 +142,10 @@ def test_mutating_calls_run_one_at_a_time_in_arrival_order(counting, tmp_path):
     call_with_token(mcp, "example_count", {"directory": str(work), "count": 4, "step_ms": 40}, "a", 41)
     call_with_token(mcp, "example_count", {"directory": str(second), "count": 4, "step_ms": 40}, "b", 42)
     mcp.wait_for(42)
-    seen = [("a" if note.get("id") == 41 else note["params"]["progressToken"]) for note in mcp.notes
-            if note.get("id") == 41 or note.get("method") == "notifications/progress"]
+    seen = [
+        ("a" if note.get("id") == 41 else note["params"]["progressToken"])
+        for note in mcp.notes
+        if note.get("id") == 41 or note.get("method") == "notifications/progress"
+    ]
     assert "a" in seen and "b" in seen
     assert seen.index("b") > max(index for index, tag in enumerate(seen) if tag == "a")

@@ -9,7 +9,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from mcpkit import McpProcess
 from test_offline_tools import call
 

@@ -11,10 +11,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from mcpkit import refusal_of
 
 from mcb.mcp.actions import Cancelled, Refusal
 from mcb.mcp.tools.offline import OFFLINE_ACTIONS
-from mcpkit import refusal_of
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -68,9 +68,19 @@ def digest(path: Path) -> str:
 
 
 def test_the_eleven_offline_tools_in_the_spec_order():
-    assert list(ACTIONS) == ["schem_validate", "schem_info", "schem_rotate", "schem_mirror", "schem_convert",
-                             "schem_render", "recipe_lint", "recipe_compile", "block_check", "block_describe",
-                             "terrain_preview_offline"]
+    assert list(ACTIONS) == [
+        "schem_validate",
+        "schem_info",
+        "schem_rotate",
+        "schem_mirror",
+        "schem_convert",
+        "schem_render",
+        "recipe_lint",
+        "recipe_compile",
+        "block_check",
+        "block_describe",
+        "terrain_preview_offline",
+    ]
     writers = {name for name, action in ACTIONS.items() if not action.hints.read_only}
     assert writers == {"schem_rotate", "schem_mirror", "schem_convert", "recipe_compile"}
     assert not any(action.hints.open_world for action in OFFLINE_ACTIONS)
@@ -83,8 +93,13 @@ def test_validate_a_folder_reports_progress_per_file_and_the_cli_findings(cli):
     assert data["summary"] == expected["summary"]
     assert [f["file"] for f in data["files"]] == [f["file"] for f in expected["files"]]
     assert data["diagnostics"] == [d for f in expected["files"] for d in f["diagnostics"]]
-    assert data["total_diagnostics"] == data["returned"] == expected["summary"]["errors"] + expected["summary"][
-        "warnings"] + sum(1 for f in expected["files"] for d in f["diagnostics"] if d["severity"] == "note")
+    assert (
+        data["total_diagnostics"]
+        == data["returned"]
+        == expected["summary"]["errors"]
+        + expected["summary"]["warnings"]
+        + sum(1 for f in expected["files"] for d in f["diagnostics"] if d["severity"] == "note")
+    )
     assert data["has_more"] is False and "next_offset" not in data and "hint" not in data
     done = [p[0] for p in ctx.progress_calls]
     checked = expected["summary"]["files"]  # the corpus README is passed by, not read
@@ -116,8 +131,12 @@ def test_validate_diagnostics_page_with_offset_and_limit():
 
 
 def test_validate_stops_between_files_when_cancelled(tmp_path):
-    for name in ("v2_nucleation_sample.schem", "v2_fawe_sponge2.schem", "v3_fawe_sponge3.schem",
-                 "v2_nucleation_and.schem"):
+    for name in (
+        "v2_nucleation_sample.schem",
+        "v2_fawe_sponge2.schem",
+        "v3_fawe_sponge3.schem",
+        "v2_nucleation_and.schem",
+    ):
         shutil.copy(CORPUS / name, tmp_path / name)
     ctx = RecordingContext(cancel_at=3)  # the check before the run, after file 1, after file 2
     with pytest.raises(Cancelled):
@@ -195,10 +214,12 @@ def test_a_cancelled_rotate_leaves_no_new_file_and_keeps_the_rest(tmp_path):
 
 
 def test_mirror_geometric_matches_the_cli(cli, tmp_path):
-    data = call("schem_mirror", {"path": str(HOUSE), "axis": "z", "rules": "geometric",
-                                 "output": str(tmp_path / "m.schem")}).data
-    expected = cli_json(cli, "schem", "mirror", str(HOUSE), "-a", "z", "--rules", "geometric",
-                        "-o", str(tmp_path / "c.schem"))
+    data = call(
+        "schem_mirror", {"path": str(HOUSE), "axis": "z", "rules": "geometric", "output": str(tmp_path / "m.schem")}
+    ).data
+    expected = cli_json(
+        cli, "schem", "mirror", str(HOUSE), "-a", "z", "--rules", "geometric", "-o", str(tmp_path / "c.schem")
+    )
     assert {k: v for k, v in data.items() if k != "output"} == {k: v for k, v in expected.items() if k != "output"}
     assert (tmp_path / "m.schem").read_bytes() == (tmp_path / "c.schem").read_bytes()
 
@@ -245,13 +266,22 @@ def test_convert_refuses_an_existing_output_unless_overwrite(tmp_path):
 
 
 def test_convert_to_v2_that_would_lose_data_is_refused_with_the_losses(tmp_path):
-    error = refused("schem_convert", {"path": str(CORPUS / "v3_nucleation_workshop_entity.schem"),
-                                      "output": str(tmp_path / "o.schem")})
+    error = refused(
+        "schem_convert",
+        {"path": str(CORPUS / "v3_nucleation_workshop_entity.schem"), "output": str(tmp_path / "o.schem")},
+    )
     assert error["code"] == "invalid_input" and error["rule"] == "schem.convert.lossy" and error["losses"]
     assert "drop" in error["remedy"] and not (tmp_path / "o.schem").exists()
     assert error["retry_with"] == {"drop_extras": True} and "sponge3" in error["lossless_formats"]
-    retried = call("schem_convert", {"path": str(CORPUS / "v3_nucleation_workshop_entity.schem"),
-                                     "output": str(tmp_path / "o.schem"), **error["retry_with"]}, RecordingContext())
+    retried = call(
+        "schem_convert",
+        {
+            "path": str(CORPUS / "v3_nucleation_workshop_entity.schem"),
+            "output": str(tmp_path / "o.schem"),
+            **error["retry_with"],
+        },
+        RecordingContext(),
+    )
     assert (tmp_path / "o.schem").exists() and retried.data["format"]
 
 
@@ -271,9 +301,11 @@ def test_render_returns_a_png_image_and_writes_nothing(tmp_path):
 
 def test_recipe_lint_findings_carry_line_and_column(cli, tmp_path):
     bad = tmp_path / "bad.json"
-    bad.write_text('{\n  "origin": {"x": 0, "y": 64, "z": 0},\n  "operations": [\n'
-                   '    {"op": "fill", "min": {"x": 0, "y": 0, "z": 0}, "max": {"x": 1, "y": 1, "z": 1},'
-                   ' "material": "stnoe"}\n  ]\n}\n')
+    bad.write_text(
+        '{\n  "origin": {"x": 0, "y": 64, "z": 0},\n  "operations": [\n'
+        '    {"op": "fill", "min": {"x": 0, "y": 0, "z": 0}, "max": {"x": 1, "y": 1, "z": 1},'
+        ' "material": "stnoe"}\n  ]\n}\n'
+    )
     data = call("recipe_lint", {"paths": [str(bad), str(ROOT / "recipes" / "tower.json")]}).data
     expected = json.loads(cli("recipe", "lint", str(bad), str(ROOT / "recipes" / "tower.json"), "--json").stdout)
     assert data["diagnostics"] == [d for f in expected["files"] for d in f["diagnostics"]]
@@ -285,15 +317,20 @@ def test_recipe_lint_findings_carry_line_and_column(cli, tmp_path):
 def test_recipe_compile_pages_blocks_adds_a_picture_and_writes_a_schematic(cli, tmp_path):
     tower = ROOT / "recipes" / "tower.json"
     ctx = RecordingContext()
-    outcome = call("recipe_compile", {"path": str(tower), "png": True, "limit": 10,
-                                      "output": str(tmp_path / "tower.schem")}, ctx)
+    outcome = call(
+        "recipe_compile", {"path": str(tower), "png": True, "limit": 10, "output": str(tmp_path / "tower.schem")}, ctx
+    )
     expected = cli_json(cli, "recipe", "compile", str(tower))
-    assert outcome.data["blocks"] == expected["blocks"][:10] and outcome.data["total_blocks"] == len(
-        expected["blocks"]) and outcome.data["has_more"] is True
+    assert (
+        outcome.data["blocks"] == expected["blocks"][:10]
+        and outcome.data["total_blocks"] == len(expected["blocks"])
+        and outcome.data["has_more"] is True
+    )
     assert outcome.data["palette"] == expected["palette"] and outcome.data["budgets"] == expected["budgets"]
     assert outcome.images[0].png.startswith(b"\x89PNG\r\n\x1a\n")
     assert ctx.files == [tmp_path / "tower.schem"] and outcome.data["outputs"] == {
-        "schematic": str(tmp_path / "tower.schem")}
+        "schematic": str(tmp_path / "tower.schem")
+    }
     assert call("schem_validate", {"paths": [str(tmp_path / "tower.schem")]}).data["ok"] is True
 
 
@@ -307,8 +344,9 @@ def test_a_recipe_the_server_refuses_is_refused_with_its_place_and_a_next_call(t
 
 
 def test_block_check_reports_each_state():
-    data = call("block_check", {"states": ["oak_stairs[facing=east]", "stnoe", "chest[type=left]",
-                                           "oak_stairs[facin=east]"]}).data
+    data = call(
+        "block_check", {"states": ["oak_stairs[facing=east]", "stnoe", "chest[type=left]", "oak_stairs[facin=east]"]}
+    ).data
     assert data["ok"] is False and data["invalid"] == 2 and data["release"] == "26.2"
     good, bad, chest, prop = data["results"]
     assert good["canonical"] == "minecraft:oak_stairs[facing=east,half=bottom,shape=straight,waterlogged=false]"
@@ -334,14 +372,17 @@ def test_terrain_preview_offline_is_shaped_like_terrain_preview_with_an_image(cl
     recipe = ROOT / "recipes" / "terrain" / "small-hill.json"
     outcome = call("terrain_preview_offline", {"path": str(recipe), "resolution": 64})
     written = tmp_path / "hill.png"
-    expected = json.loads(cli("terrain", "preview", str(recipe), "--offline", "-r", "64", "-o", str(written),
-                              "--json").stdout)
+    expected = json.loads(
+        cli("terrain", "preview", str(recipe), "--offline", "-r", "64", "-o", str(written), "--json").stdout
+    )
     assert outcome.data["world_verified"] is False
     assert {k: outcome.data[k] for k in expected if k != "image"} == {k: v for k, v in expected.items() if k != "image"}
     # the agent sees the same picture a person gets from -o: scaled up, with its legend
     assert "imageBase64" not in outcome.data and outcome.images[0].png == written.read_bytes()
-    from PIL import Image as PILImage
     import io
+
+    from PIL import Image as PILImage
+
     assert max(PILImage.open(io.BytesIO(outcome.images[0].png)).size) >= 256
 
 
@@ -356,11 +397,13 @@ def test_one_file_carries_its_facts_a_folder_only_verdicts():
 
 
 def test_every_refusal_names_a_remedy_field(tmp_path):
-    cases = [("schem_validate", {"paths": [str(HOUSE)], "mc_version": "9.9"}),
-             ("schem_info", {"path": str(ROOT / "recipes" / "tower.json")}),
-             ("schem_rotate", {"path": str(HOUSE), "degrees": 90, "output": str(tmp_path / "no" / "r.schem")}),
-             ("recipe_lint", {"paths": [str(ROOT / "recipes")], "mc_version": "0.1"}),
-             ("block_check", {"states": ["stone"], "mc_version": "x"})]
+    cases = [
+        ("schem_validate", {"paths": [str(HOUSE)], "mc_version": "9.9"}),
+        ("schem_info", {"path": str(ROOT / "recipes" / "tower.json")}),
+        ("schem_rotate", {"path": str(HOUSE), "degrees": 90, "output": str(tmp_path / "no" / "r.schem")}),
+        ("recipe_lint", {"paths": [str(ROOT / "recipes")], "mc_version": "0.1"}),
+        ("block_check", {"states": ["stone"], "mc_version": "x"}),
+    ]
     for name, arguments in cases:
         error = refused(name, arguments)
         assert error.get("field") or error.get("no_remedy") or error.get("retry_with"), (name, error)
@@ -384,16 +427,20 @@ def test_every_argument_is_described_and_every_object_closed():
 def test_an_unknown_format_is_refused_by_both_faces(cli, tmp_path):
     result = cli("schem", "convert", str(HOUSE), "-o", str(tmp_path / "x.schem"), "--format", "v9")
     assert result.exit_code == 2 and "unknown schematic format 'v9'" in result.stderr
-    error = refused("schem_rotate", {"path": str(HOUSE), "degrees": 90, "output": str(tmp_path / "r.schem"),
-                                     "format": "v9"})
+    error = refused(
+        "schem_rotate", {"path": str(HOUSE), "degrees": 90, "output": str(tmp_path / "r.schem"), "format": "v9"}
+    )
     assert error["code"] == "invalid_argument" and error["field"] == "format" and not list(tmp_path.iterdir())
 
 
 def test_stdin_is_never_a_tool_input(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "-").write_text("{}")  # even when a file of that name exists, "-" is the CLI's stdin spelling
-    for name, arguments in (("recipe_lint", {"paths": ["-"]}), ("recipe_compile", {"path": "-"}),
-                            ("terrain_preview_offline", {"path": "-"})):
+    for name, arguments in (
+        ("recipe_lint", {"paths": ["-"]}),
+        ("recipe_compile", {"path": "-"}),
+        ("terrain_preview_offline", {"path": "-"}),
+    ):
         from mcb.mcp.tools.batch import CatalogSteps
 
         action = ACTIONS[name]
@@ -403,20 +450,23 @@ def test_stdin_is_never_a_tool_input(tmp_path, monkeypatch):
 
 
 def test_every_offline_refusal_code_is_in_the_manifest_table(tmp_path):
-    from mcb.mcp.tools.adapters import REFUSAL_CODES
     from mcb.mcp.manifest import refusal_table
+    from mcb.mcp.tools.adapters import REFUSAL_CODES
 
     table = refusal_table()
     assert set(REFUSAL_CODES) <= set(table["remedied"])
     target = tmp_path / "exists.schem"
     target.write_bytes(b"x")
-    emitted = {refused(name, arguments)["code"] for name, arguments in [
-        ("schem_info", {"path": str(tmp_path / "missing.schem")}),
-        ("schem_info", {"path": str(ROOT / "recipes" / "tower.json")}),
-        ("schem_convert", {"path": str(HOUSE), "output": str(target)}),
-        ("schem_rotate", {"path": str(HOUSE), "degrees": 90}),
-        ("block_describe", {"block_id": "nope_block"}),
-    ]}
+    emitted = {
+        refused(name, arguments)["code"]
+        for name, arguments in [
+            ("schem_info", {"path": str(tmp_path / "missing.schem")}),
+            ("schem_info", {"path": str(ROOT / "recipes" / "tower.json")}),
+            ("schem_convert", {"path": str(HOUSE), "output": str(target)}),
+            ("schem_rotate", {"path": str(HOUSE), "degrees": 90}),
+            ("block_describe", {"block_id": "nope_block"}),
+        ]
+    }
     assert emitted == {"not_found", "invalid_input", "output_exists", "invalid_argument"}
     assert emitted <= set(REFUSAL_CODES)
 

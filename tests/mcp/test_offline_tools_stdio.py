@@ -8,7 +8,7 @@ import json
 import shutil
 from pathlib import Path
 
-from mcpkit import run_sdk, structured, refusal_of
+from mcpkit import refusal_of, run_sdk, structured
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -20,8 +20,13 @@ def workspace(tmp_path: Path) -> Path:
     shutil.copytree(ROOT / "recipes", tmp_path / "recipes")
     folder = tmp_path / "corpus"
     folder.mkdir()
-    for name in ("v2_nucleation_sample.schem", "v2_fawe_sponge2.schem", "v3_fawe_sponge3.schem",
-                 "v1_schemc_example.schem", "notsponge_nucleation_xor_is_litematic.schem"):
+    for name in (
+        "v2_nucleation_sample.schem",
+        "v2_fawe_sponge2.schem",
+        "v3_fawe_sponge3.schem",
+        "v1_schemc_example.schem",
+        "notsponge_nucleation_xor_is_litematic.schem",
+    ):
         shutil.copy(CORPUS / name, folder / name)
     return tmp_path
 
@@ -125,9 +130,18 @@ def test_a_cancelled_rotate_never_answers_and_leaves_no_output(mcp_process, tmp_
     before = source.read_bytes()
     server = mcp_process()
     server.initialize()
-    server.write({"jsonrpc": "2.0", "id": "r", "method": "tools/call", "params": {
-        "name": "schem_rotate", "arguments": {"path": "large.schem", "degrees": 90, "output": "out.schem"},
-        "_meta": {"progressToken": 1}}})
+    server.write(
+        {
+            "jsonrpc": "2.0",
+            "id": "r",
+            "method": "tools/call",
+            "params": {
+                "name": "schem_rotate",
+                "arguments": {"path": "large.schem", "degrees": 90, "output": "out.schem"},
+                "_meta": {"progressToken": 1},
+            },
+        }
+    )
     started = server.recv(timeout=30)
     assert started["method"] == "notifications/progress" and started["params"]["message"] == "rotating"
     server.write({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "r"}})
@@ -165,13 +179,16 @@ def test_an_agent_validates_rotates_compiles_and_builds_against_mcb_serve(tmp_pa
             assert (await ok("schem_validate", {"paths": ["house-90.schem"]}))["ok"] is True
             compiled = await ok("recipe_compile", {"path": "recipes/tower.json", "limit": 4096})
             plan = await ok("build_prepare", {"recipe": recipe})
-            applied = await ok("build_apply", {**plan["follow_up"][0]["arguments"], "idempotency_key": "tower-1",
-                                               "wait": True})
+            applied = await ok(
+                "build_apply", {**plan["follow_up"][0]["arguments"], "idempotency_key": "tower-1", "wait": True}
+            )
             lo, hi = compiled["bounds"]["min"], compiled["bounds"]["max"]
             blocks = []
             for y in range(lo["y"], hi["y"] + 1, 4):  # four layers a call stay under the result cap
-                world = await ok("region_inspect", {"min": {**lo, "y": y}, "max": {**hi, "y": min(y + 3, hi["y"])},
-                                                    "detail": "blocks"})
+                world = await ok(
+                    "region_inspect",
+                    {"min": {**lo, "y": y}, "max": {**hi, "y": min(y + 3, hi["y"])}, "detail": "blocks"},
+                )
                 blocks += world["blocks"]
             return compiled, applied, blocks
 
@@ -188,16 +205,19 @@ def test_the_schematic_tools_take_every_format_through_the_sdk(tmp_path):
     shutil.copy(CORPUS / "nbt_nucleation_wire_shapes.nbt", tmp_path / "wires.nbt")
 
     async def body(session):
-        return [await session.call_tool(name, arguments) for name, arguments in (
-            ("schem_info", {"path": "watchtower.litematic"}),
-            ("schem_info", {"path": "cabin.schematic"}),
-            ("schem_convert", {"path": "watchtower.litematic", "output": "tower.nbt"}),
-            ("schem_convert", {"path": "cabin.schematic", "output": "cabin.schem"}),
-            ("schem_convert", {"path": "cabin.schematic", "output": "cabin.schem", "format": "sponge3"}),
-            ("schem_rotate", {"path": "wires.nbt", "degrees": 90, "output": "wires-90.nbt"}),
-            ("schem_render", {"path": "cabin.schematic", "view": "iso", "max_side": 256}),
-            ("schem_validate", {"paths": ["."], "profile": "spec"}),
-        )]
+        return [
+            await session.call_tool(name, arguments)
+            for name, arguments in (
+                ("schem_info", {"path": "watchtower.litematic"}),
+                ("schem_info", {"path": "cabin.schematic"}),
+                ("schem_convert", {"path": "watchtower.litematic", "output": "tower.nbt"}),
+                ("schem_convert", {"path": "cabin.schematic", "output": "cabin.schem"}),
+                ("schem_convert", {"path": "cabin.schematic", "output": "cabin.schem", "format": "sponge3"}),
+                ("schem_rotate", {"path": "wires.nbt", "degrees": 90, "output": "wires-90.nbt"}),
+                ("schem_render", {"path": "cabin.schematic", "view": "iso", "max_side": 256}),
+                ("schem_validate", {"paths": ["."], "profile": "spec"}),
+            )
+        ]
 
     tower, cabin, to_structure, refused, to_sponge, turned, picture, walk = run_sdk(body, cwd=tmp_path)
     assert tower.structured_content["kind"] == "litematic" and len(tower.structured_content["regions"]) == 2
@@ -215,11 +235,14 @@ def test_schematic_refusals_name_the_argument_at_fault_in_the_tools_words(tmp_pa
     shutil.copy(ROOT / "schematics" / "cabin.schematic", tmp_path / "cabin.schematic")
 
     async def body(session):
-        return [await session.call_tool(name, arguments) for name, arguments in (
-            ("schem_rotate", {"path": "cabin.schematic", "degrees": 90, "in_place": True}),
-            ("schem_rotate", {"path": "cabin.schematic", "degrees": 90, "output": "c.schematic"}),
-            ("schem_convert", {"path": "cabin.schematic", "output": "c.schem"}),
-        )]
+        return [
+            await session.call_tool(name, arguments)
+            for name, arguments in (
+                ("schem_rotate", {"path": "cabin.schematic", "degrees": 90, "in_place": True}),
+                ("schem_rotate", {"path": "cabin.schematic", "degrees": 90, "output": "c.schematic"}),
+                ("schem_convert", {"path": "cabin.schematic", "output": "c.schem"}),
+            )
+        ]
 
     in_place, legacy_out, lossy = (refusal_of(structured(r)["error"]) for r in run_sdk(body, cwd=tmp_path))
     assert in_place["field"] == "in_place"  # the argument at fault, not mc_version

@@ -10,13 +10,12 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from mcb.mcp.arguments import parse_arguments, path_fields
-from mcb.mcp.actions import Refusal
-from mcb.mcp.tools.offline import OFFLINE_ACTIONS
-
 from mcpkit import McpProcess, refusal_of
 from test_offline_tools import RecordingContext
+
+from mcb.mcp.actions import Refusal
+from mcb.mcp.arguments import parse_arguments, path_fields
+from mcb.mcp.tools.offline import OFFLINE_ACTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 HOUSE = ROOT / "schematics" / "house.schem"
@@ -104,12 +103,14 @@ def test_over_stdio_no_path_refusal_is_internal_and_stderr_has_no_traceback(tmp_
     process = McpProcess("--offline", cwd=ROOT)
     try:
         process.initialize()
-        calls = [("schem_info", {"path": "a\u0000b"}),
-                 ("schem_validate", {"paths": ["schematics", "a\u0000b"]}),
-                 ("recipe_lint", {"paths": ["a\u0000b"]}),
-                 ("schem_rotate", {"path": "schematics/house.schem", "degrees": 90, "output": "a\u0000b"}),
-                 ("schem_rotate", {"path": "schematics/house.schem", "degrees": 90, "output": LONG_NAME}),
-                 ("schem_info", {"path": LONG_NAME})]
+        calls = [
+            ("schem_info", {"path": "a\u0000b"}),
+            ("schem_validate", {"paths": ["schematics", "a\u0000b"]}),
+            ("recipe_lint", {"paths": ["a\u0000b"]}),
+            ("schem_rotate", {"path": "schematics/house.schem", "degrees": 90, "output": "a\u0000b"}),
+            ("schem_rotate", {"path": "schematics/house.schem", "degrees": 90, "output": LONG_NAME}),
+            ("schem_info", {"path": LONG_NAME}),
+        ]
         for name, arguments in calls:
             result = process.call(name, arguments)["result"]
             error = refusal_of(result["structuredContent"]["error"])
@@ -121,17 +122,21 @@ def test_over_stdio_no_path_refusal_is_internal_and_stderr_has_no_traceback(tmp_
     assert LONG_NAME not in os.listdir(ROOT)
 
 
-@pytest.mark.parametrize("args", [
-    ["schem", "info", "a\u0001b"],
-    ["schem", "info", LONG_NAME],
-    ["schem", "rotate", str(HOUSE), "--degrees", "90", "-o", LONG_NAME],
-    ["schem", "convert", str(HOUSE), "-o", LONG_NAME],
-    ["schem", "validate", LONG_NAME],
-    ["recipe", "compile", "b" * 300 + ".json"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["schem", "info", "a\u0001b"],
+        ["schem", "info", LONG_NAME],
+        ["schem", "rotate", str(HOUSE), "--degrees", "90", "-o", LONG_NAME],
+        ["schem", "convert", str(HOUSE), "-o", LONG_NAME],
+        ["schem", "validate", LONG_NAME],
+        ["recipe", "compile", "b" * 300 + ".json"],
+    ],
+)
 def test_the_cli_says_one_clean_line_for_the_same_paths(args, tmp_path):
-    done = subprocess.run([sys.executable, "-m", "mcb", *args], capture_output=True, text=True, cwd=tmp_path,
-                          timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "mcb", *args], capture_output=True, text=True, cwd=tmp_path, timeout=60
+    )
     assert done.returncode == 1
     assert done.stdout == ""
     assert done.stderr.startswith("error: ") and "Traceback" not in done.stderr

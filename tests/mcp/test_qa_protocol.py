@@ -36,8 +36,9 @@ def test_an_unknown_log_level_is_a_usage_error_naming_the_levels(tmp_path, how):
 
     env = {**os.environ, "MCB_LOG_LEVEL": "loud"} if how == ["env"] else dict(os.environ)
     args = [] if how == ["env"] else how
-    done = subprocess.run([sys.executable, "-m", "mcb", "mcp", *args], input=b"", capture_output=True, timeout=60,
-                          cwd=tmp_path, env=env)
+    done = subprocess.run(
+        [sys.executable, "-m", "mcb", "mcp", *args], input=b"", capture_output=True, timeout=60, cwd=tmp_path, env=env
+    )
     assert done.returncode == 2 and done.stdout == b""
     err = done.stderr.decode()
     assert "'loud'" in err and "debug, info, warning, error" in err and "Traceback" not in err

@@ -6,6 +6,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+
 from mcpkit import refusal_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -20,8 +21,9 @@ def _error(response):
 
 def test_a_root_that_does_not_exist_refuses_to_start(tmp_path):
     missing = tmp_path / "nowhere"
-    done = subprocess.run([sys.executable, "-m", "mcb", "mcp", "--root", str(missing)], input=b"",
-                          capture_output=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "mcb", "mcp", "--root", str(missing)], input=b"", capture_output=True, timeout=60
+    )
     assert done.returncode == 2 and done.stdout == b""
     assert b"--root" in done.stderr and b"not an existing folder" in done.stderr and b"Traceback" not in done.stderr
 
@@ -31,8 +33,7 @@ def test_edit_refusals_speak_in_the_tools_argument_names(mcp_process, tmp_path):
     mcp = mcp_process("--root", str(tmp_path))
     mcp.initialize()
     missing = _error(mcp.call("schem_rotate", {"path": "house.schem", "degrees": 90}))
-    both = _error(mcp.call("schem_mirror", {"path": "house.schem", "axis": "x", "output": "m.schem",
-                                            "in_place": True}))
+    both = _error(mcp.call("schem_mirror", {"path": "house.schem", "axis": "x", "output": "m.schem", "in_place": True}))
     for error in (missing, both):
         words = error["message"] + " " + error["remedy"]
         assert "--" not in words and "-o" not in words, words
@@ -48,10 +49,8 @@ def test_a_named_pipe_as_output_is_refused_at_once_and_the_session_goes_on(mcp_p
     os.mkfifo(tmp_path / "pipe.schem")
     mcp = mcp_process("--root", str(tmp_path))
     mcp.initialize()
-    for tool, arguments in (("schem_rotate", {"degrees": 90}), ("schem_mirror", {"axis": "x"}),
-                            ("schem_convert", {})):
-        error = _error(mcp.call(tool, {"path": "house.schem", "output": "pipe.schem", "overwrite": True,
-                                       **arguments}))
+    for tool, arguments in (("schem_rotate", {"degrees": 90}), ("schem_mirror", {"axis": "x"}), ("schem_convert", {})):
+        error = _error(mcp.call(tool, {"path": "house.schem", "output": "pipe.schem", "overwrite": True, **arguments}))
         assert (error["code"], error["field"]) == ("invalid_argument", "output") and "named pipe" in error["message"]
     done = mcp.call("schem_rotate", {"path": "house.schem", "degrees": 90, "output": "turned.schem"})
     assert not done["result"]["isError"] and (tmp_path / "turned.schem").is_file()

@@ -22,14 +22,21 @@ def test_listing_and_static_schemas(mcp_process, tmp_path):
     mcp = mcp_process()
     mcp.initialize()
     listed = mcp.request("resources/list")["result"]["resources"]
-    assert [item["uri"] for item in listed] == ["mcb://project/context", "mcb://schema/recipe", "mcb://schema/batch",
-                                               "mcb://extensions"]
+    assert [item["uri"] for item in listed] == [
+        "mcb://project/context",
+        "mcb://schema/recipe",
+        "mcb://schema/batch",
+        "mcb://extensions",
+    ]
     assert mcp.request("resources/list", {"cursor": "x"})["error"]["code"] == -32602
     assert mcp.request("resources/templates/list")["result"] == {"resourceTemplates": []}
     recipe = mcp.request("resources/read", {"uri": "mcb://schema/recipe"})["result"]["contents"][0]
-    printed = subprocess.run([sys.executable, "-m", "mcb", "recipe", "schema"], capture_output=True, text=True,
-                             timeout=60, cwd=tmp_path)
-    assert recipe["mimeType"] == "application/schema+json" and recipe["text"].rstrip("\n") == printed.stdout.rstrip("\n")
+    printed = subprocess.run(
+        [sys.executable, "-m", "mcb", "recipe", "schema"], capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
+    assert recipe["mimeType"] == "application/schema+json" and recipe["text"].rstrip("\n") == printed.stdout.rstrip(
+        "\n"
+    )
     batch = mcp.request("resources/read", {"uri": "mcb://schema/batch"})["result"]["contents"][0]
     assert json.loads(batch["text"])["$id"].endswith("batch.schema.json")
 
@@ -64,7 +71,11 @@ def test_offline_hides_the_live_resource_and_refuses_it_like_its_tool(mcp_proces
     tool = mcp.call("project_context")["error"]
     read = mcp.request("resources/read", {"uri": "mcb://project/context"})["error"]
     assert tool["code"] == read["code"] == -32602
-    assert read["data"] == {"uri": "mcb://project/context", "profile": "offline",
-                            "restart_with": tool["data"]["restart_with"]}
-    assert mcp.request("resources/read", {"uri": "mcb://extensions"})["result"]["contents"][0]["uri"] \
-        == "mcb://extensions"
+    assert read["data"] == {
+        "uri": "mcb://project/context",
+        "profile": "offline",
+        "restart_with": tool["data"]["restart_with"],
+    }
+    assert (
+        mcp.request("resources/read", {"uri": "mcb://extensions"})["result"]["contents"][0]["uri"] == "mcb://extensions"
+    )

@@ -16,9 +16,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "client"))  # rpc_testkit
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # test_rpc_tools helpers
 
+from mcpkit import refusal_of  # noqa: E402
 from rpc_testkit import FaultProxy, busy_body, free_port  # noqa: E402
 from test_rpc_tools import DirectContext, box, operations, refuse, run  # noqa: E402
-from mcpkit import refusal_of  # noqa: E402
 
 
 def client_for(server, url, **options):
@@ -81,14 +81,19 @@ def test_a_lost_build_apply_answer_gives_exactly_one_operation(faulty, direct):
     assert error["code"] == "unavailable"
     transport = error["transport"]
     assert {k: transport[k] for k in ("request_started", "outcome_unknown", "timed_out", "reason")} == {
-        "request_started": True, "outcome_unknown": True, "timed_out": False, "reason": "peer_closed"}
+        "request_started": True,
+        "outcome_unknown": True,
+        "timed_out": False,
+        "reason": "peer_closed",
+    }
     assert isinstance(transport["waited_ms"], int) and transport["waited_ms"] >= 0
     assert error["plugin"] == "alive" and error["outcome_unknown"] is True
     # MCP-54: the remedy is the identical call (same key), and where to look; never a new key.
     assert error["retry_with"] == arguments and error["next_call"]["tool"] == "project_context"
     sent = calls(proxy, "build_apply")
     assert sent and {json.dumps(r["json"]["params"], sort_keys=True) for r in sent} == {
-        json.dumps({**arguments, "player_id": "console"}, sort_keys=True)}  # every attempt carried the same key
+        json.dumps({**arguments, "player_id": "console"}, sort_keys=True)
+    }  # every attempt carried the same key
     [operation] = operations(direct)  # the server did start it, once
     again = run("build_apply", {**error["retry_with"], "wait": True}, direct).data
     assert again["operation_id"] == operation["operation_id"] and again["status"] == "applied"
@@ -107,8 +112,9 @@ def test_nothing_listening_means_the_request_never_started(live):
     ctx = DirectContext(client_for(live, f"http://127.0.0.1:{free_port()}"))
     error = refuse("build_apply", {"plan_id": "p", "plan_hash": "h", "idempotency_key": "k"}, ctx)
     assert error["code"] == "unavailable" and error["plugin"] == "gone"
-    assert error["message"] == ("build_apply: could not reach the server (io_error); nothing is listening there "
-                                "(connection refused)")
+    assert error["message"] == (
+        "build_apply: could not reach the server (io_error); nothing is listening there (connection refused)"
+    )
     assert (error["transport"]["request_started"], error["transport"]["outcome_unknown"]) == (False, False)
     assert "restart_with" in error and "retry_with" not in error and "outcome_unknown" not in error
 
@@ -130,8 +136,12 @@ def test_a_dropped_camera_capture_is_never_repeated(live, faulty):
     from mcb.client import McbClient
 
     with McbClient(live.url, admin_token=live.admin_token) as admin:
-        admin.call("test_camera_config", {"camera_player_uuid": "0f6c3a6e-8a39-4a5b-9d4e-2f3f0d0c0a01"},
-                   admin=True, scoped=False)
+        admin.call(
+            "test_camera_config",
+            {"camera_player_uuid": "0f6c3a6e-8a39-4a5b-9d4e-2f3f0d0c0a01"},
+            admin=True,
+            scoped=False,
+        )
     proxy, ctx = faulty(dropping("camera_capture"))
     error = refuse("camera_capture", {"pose": {"x": 0.5, "y": 70, "z": -20.5, "yaw": 0, "pitch": 20}}, ctx)
     assert error["code"] == "unavailable" and "repeated" not in error["transport"]
@@ -160,8 +170,11 @@ def test_busy_until_the_calls_deadline_is_a_busy_refusal(faulty):
 
     message = "busy: one active or unflushed operation is allowed per world engine"
     ends_by = time.monotonic() + 2.0
-    proxy, ctx = faulty(lambda r: ("respond", 400, busy_body(message, code="invalid_request")),
-                        retry=RetryPolicy(replays=0, busy_pause=(0.001, 0.002)), ends_by=ends_by)
+    proxy, ctx = faulty(
+        lambda r: ("respond", 400, busy_body(message, code="invalid_request")),
+        retry=RetryPolicy(replays=0, busy_pause=(0.001, 0.002)),
+        ends_by=ends_by,
+    )
     error = refuse("build_apply", {"plan_id": "p", "plan_hash": "h", "idempotency_key": "k"}, ctx)
     assert (error["code"], error["plugin_code"], error["retry_after_ms"]) == ("busy", "invalid_request", 100)
     assert abs(time.monotonic() - ends_by) < 0.5 and len(calls(proxy, "build_apply")) > 100
@@ -169,8 +182,9 @@ def test_busy_until_the_calls_deadline_is_a_busy_refusal(faulty):
 
 def test_a_plugin_timeout_on_a_write_is_an_unknown_outcome(faulty):
     body = json.dumps({"ok": False, "error": {"code": "timeout", "message": "Main thread task timed out"}}).encode()
-    proxy, ctx = faulty(lambda r: ("respond", 400, body) if r["json"] and r["json"]["method"] == "build_apply"
-                        else "forward")
+    proxy, ctx = faulty(
+        lambda r: ("respond", 400, body) if r["json"] and r["json"]["method"] == "build_apply" else "forward"
+    )
     arguments = {"plan_id": "p", "plan_hash": "h", "idempotency_key": "k"}
     error = refuse("build_apply", arguments, ctx)
     assert error["code"] == "timeout" and error["outcome_unknown"] is True and "transport" not in error
@@ -183,8 +197,10 @@ BUDGET, STALL = 0.3, 0.6
 
 
 def test_our_deadline_on_a_prepare_is_a_timeout_without_retry(live, faulty):
-    proxy, ctx = faulty(lambda r: ("sleep_then_forward", STALL) if r["json"] and r["json"]["method"] == "build_prepare"
-                        else "forward", timeout=BUDGET)
+    proxy, ctx = faulty(
+        lambda r: ("sleep_then_forward", STALL) if r["json"] and r["json"]["method"] == "build_prepare" else "forward",
+        timeout=BUDGET,
+    )
     error = refuse("build_prepare", {"recipe": box(0, 100, 0)}, ctx)
     transport = error["transport"]
     assert error["code"] == "timeout" and transport["reason"] == "deadline" and transport["timed_out"] is True
@@ -219,16 +235,28 @@ def answering(method, result):
 
 
 def test_a_completed_capture_with_broken_image_data_is_refused(faulty):
-    proxy, ctx = faulty(answering("camera_capture", {"status": "completed", "captureId": "c1",
-                                                     "mimeType": "image/png", "imageBase64": "not base64!"}))
+    proxy, ctx = faulty(
+        answering(
+            "camera_capture",
+            {"status": "completed", "captureId": "c1", "mimeType": "image/png", "imageBase64": "not base64!"},
+        )
+    )
     error = refuse("camera_capture", {"capture_id": "c1"}, ctx)
     assert error["code"] == "invalid_image" and error["no_remedy"]
 
 
 def test_a_capture_that_ended_in_error_is_refused_with_the_workers_code(faulty):
-    proxy, ctx = faulty(answering("camera_capture", {"status": "error", "error": "view_obstructed",
-                                                     "message": "A block is in front of the camera",
-                                                     "captureId": "c2"}))
+    proxy, ctx = faulty(
+        answering(
+            "camera_capture",
+            {
+                "status": "error",
+                "error": "view_obstructed",
+                "message": "A block is in front of the camera",
+                "captureId": "c2",
+            },
+        )
+    )
     error = refuse("camera_capture", {"capture_id": "c2"}, ctx)
     assert (error["code"], error["capture_id"]) == ("view_obstructed", "c2")
     assert "visually unverified" in error["no_remedy"] and "A block is in front" in error["message"]
@@ -246,7 +274,10 @@ def test_results_are_the_plugins_result_untouched(live, faulty, direct):
             assert run(name, arguments, direct).data == raw.call(method, arguments), name
         listed = run("asset_list", {}, direct).data  # adds only the pagination fields (MCP-40)
         assert {k: listed.pop(k) for k in ("returned", "has_more", "total_assets")} == {
-            "returned": 0, "has_more": False, "total_assets": 0}
+            "returned": 0,
+            "has_more": False,
+            "total_assets": 0,
+        }
         assert listed == raw.call("asset_list", {})
 
 
@@ -277,8 +308,11 @@ def test_a_failed_poll_while_waiting_says_the_operation_started(faulty, direct):
     [operation] = operations(direct)
     assert error["code"] == "unavailable" and error["operation_started"] is True
     assert error["operation_id"] == operation["operation_id"]
-    assert error["next_call"] == {"tool": "operation_status", "arguments": {"operation_id": operation["operation_id"]},
-                                  "reason": error["next_call"]["reason"]}
+    assert error["next_call"] == {
+        "tool": "operation_status",
+        "arguments": {"operation_id": operation["operation_id"]},
+        "reason": error["next_call"]["reason"],
+    }
     assert len(calls(proxy, "build_apply")) == 1
 
 
@@ -286,8 +320,11 @@ def test_a_plugin_code_nobody_foresaw_still_carries_a_remedy(faulty):
     body = json.dumps({"ok": False, "error": {"code": "brand_new_code", "message": "Something new"}}).encode()
     proxy, ctx = faulty(lambda r: ("respond", 400, body))
     error = refuse("project_context", {}, ctx)
-    assert (error["code"], error["plugin_code"], error["message"]) == ("brand_new_code", "brand_new_code",
-                                                                       "Something new")
+    assert (error["code"], error["plugin_code"], error["message"]) == (
+        "brand_new_code",
+        "brand_new_code",
+        "Something new",
+    )
     assert error["no_remedy"]
 
 
@@ -327,8 +364,9 @@ def test_a_failed_poll_after_a_started_build_offers_the_poll_and_never_a_second_
     from mcpkit import McpProcess, refusal_of
 
     with FaultProxy(live.url, dropping("operation_status")) as proxy:
-        mcp = McpProcess(env={"MCB_SERVER": proxy.url, "MCB_AGENT_TOKEN": live.agent_token,
-                              "MCB_PLAYER_ID": "console"}, cwd=tmp_path)
+        mcp = McpProcess(
+            env={"MCB_SERVER": proxy.url, "MCB_AGENT_TOKEN": live.agent_token, "MCB_PLAYER_ID": "console"}, cwd=tmp_path
+        )
         try:
             mcp.initialize()
             plan = mcp.call("build_prepare", {"recipe": box(0, 100, 0)})["result"]["structuredContent"]
@@ -387,13 +425,16 @@ def test_answers_over_the_bridge_limit_are_response_too_large_and_smaller_ones_c
         return "forward"
 
     with FaultProxy(live.url, decide) as proxy:
-        mcp = McpProcess(env={"MCB_SERVER": proxy.url, "MCB_AGENT_TOKEN": live.agent_token,
-                              "MCB_PLAYER_ID": "console"}, cwd=tmp_path)
+        mcp = McpProcess(
+            env={"MCB_SERVER": proxy.url, "MCB_AGENT_TOKEN": live.agent_token, "MCB_PLAYER_ID": "console"}, cwd=tmp_path
+        )
         try:
             mcp.initialize()
             big = refusal_of(mcp.call("part_get", {"part_id": "big"})["result"]["structuredContent"]["error"])
             mid = refusal_of(mcp.call("part_get", {"part_id": "mid"})["result"]["structuredContent"]["error"])
-            camera = refusal_of(mcp.call("camera_capture", {"camera_id": "front"})["result"]["structuredContent"]["error"])
+            camera = refusal_of(
+                mcp.call("camera_capture", {"camera_id": "front"})["result"]["structuredContent"]["error"]
+            )
         finally:
             mcp.kill()
     assert big["code"] == "response_too_large" and "2 MiB" in big["message"] and "2 MiB" in big["no_remedy"]

@@ -21,18 +21,47 @@ ROOT = Path(__file__).resolve().parents[2]
 SMALL_HILL = json.loads((ROOT / "recipes/terrain/small-hill.json").read_text())
 REMEDY_FIELDS = {"retry_with", "field", "next_call", "restart_with", "retry_after_ms", "no_remedy"}
 BRIDGE_ORDER = [
-    "project_context", "material_search", "material_describe", "region_inspect", "build_prepare", "build_apply",
-    "operation_status", "operation_cancel", "operation_undo_prepare", "part_get", "part_define", "camera_list",
-    "camera_capture", "asset_list", "schematic_export", "schematic_import_prepare", "terrain_preview",
-    "terrain_prepare", "terrain_brush_prepare",
+    "project_context",
+    "material_search",
+    "material_describe",
+    "region_inspect",
+    "build_prepare",
+    "build_apply",
+    "operation_status",
+    "operation_cancel",
+    "operation_undo_prepare",
+    "part_get",
+    "part_define",
+    "camera_list",
+    "camera_capture",
+    "asset_list",
+    "schematic_export",
+    "schematic_import_prepare",
+    "terrain_preview",
+    "terrain_prepare",
+    "terrain_brush_prepare",
 ]
 # mcp-conventions §2.2: readOnly / destructive / idempotent / openWorld.
 HINTS = {
-    "project_context": "TFTT", "material_search": "TFTT", "material_describe": "TFTT", "region_inspect": "TFTT",
-    "build_prepare": "FFFT", "build_apply": "FTTT", "operation_status": "TFTT", "operation_cancel": "FTTT",
-    "operation_undo_prepare": "FFFT", "part_get": "TFTT", "part_define": "FFFT", "camera_list": "TFTT",
-    "camera_capture": "TFFT", "asset_list": "TFTT", "schematic_export": "FFFT", "schematic_import_prepare": "FFFT",
-    "terrain_preview": "TFTT", "terrain_prepare": "FFFT", "terrain_brush_prepare": "FFFT",
+    "project_context": "TFTT",
+    "material_search": "TFTT",
+    "material_describe": "TFTT",
+    "region_inspect": "TFTT",
+    "build_prepare": "FFFT",
+    "build_apply": "FTTT",
+    "operation_status": "TFTT",
+    "operation_cancel": "FTTT",
+    "operation_undo_prepare": "FFFT",
+    "part_get": "TFTT",
+    "part_define": "FFFT",
+    "camera_list": "TFTT",
+    "camera_capture": "TFFT",
+    "asset_list": "TFTT",
+    "schematic_export": "FFFT",
+    "schematic_import_prepare": "FFFT",
+    "terrain_preview": "TFTT",
+    "terrain_prepare": "FFFT",
+    "terrain_brush_prepare": "FFFT",
 }
 ACTIONS = {action.name: action for action in RPC_ACTIONS}
 CAMERA_PLAYER = "0f6c3a6e-8a39-4a5b-9d4e-2f3f0d0c0a01"
@@ -64,9 +93,17 @@ class DirectContext:
 
 
 def box(x, y, z, size=3, block="minecraft:stone_bricks"):
-    return {"version": 1, "operations": [{
-        "type": "box", "min": {"x": x, "y": y, "z": z},
-        "max": {"x": x + size - 1, "y": y + size - 1, "z": z + size - 1}, "block": block}]}
+    return {
+        "version": 1,
+        "operations": [
+            {
+                "type": "box",
+                "min": {"x": x, "y": y, "z": z},
+                "max": {"x": x + size - 1, "y": y + size - 1, "z": z + size - 1},
+                "block": block,
+            }
+        ],
+    }
 
 
 def settings_client(server, monkeypatch, url=None, **options):
@@ -120,8 +157,10 @@ def test_names_order_and_hints_follow_the_tool_table():
     assert [a.name for a in RPC_ACTIONS] == BRIDGE_ORDER
     for action in RPC_ACTIONS:
         h = action.hints
-        assert "".join("T" if v else "F" for v in (h.read_only, h.destructive, h.idempotent, h.open_world)) == \
-            HINTS[action.name], action.name
+        assert (
+            "".join("T" if v else "F" for v in (h.read_only, h.destructive, h.idempotent, h.open_world))
+            == HINTS[action.name]
+        ), action.name
         assert action.group == "rpc" and action.title and action.description
 
 
@@ -153,19 +192,31 @@ def test_the_whole_workflow_through_every_rpc_tool(live, ctx):
 
     plan = run("build_prepare", {"recipe": box(0, 100, 0)}, ctx).data
     assert plan["changed_blocks"] == 27
-    assert plan["follow_up"] == [{"work": "apply", "tool": "build_apply",
-                                  "arguments": {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"]},
-                                  "reason": plan["follow_up"][0]["reason"]}]
+    assert plan["follow_up"] == [
+        {
+            "work": "apply",
+            "tool": "build_apply",
+            "arguments": {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"]},
+            "reason": plan["follow_up"][0]["reason"],
+        }
+    ]
     key = "agent-" + plan["plan_id"]
-    started = run("build_apply", {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"],
-                                  "idempotency_key": key}, ctx).data
+    started = run(
+        "build_apply", {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"], "idempotency_key": key}, ctx
+    ).data
     operation = started["operation_id"]
     if started["status"] not in {"applied"}:
-        assert started["follow_up"][0] == {"work": "poll", "tool": "operation_status",
-                                           "arguments": {"operation_id": operation},
-                                           "reason": started["follow_up"][0]["reason"]}
-    done = run("build_apply", {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"], "idempotency_key": key,
-                               "wait": True}, ctx).data
+        assert started["follow_up"][0] == {
+            "work": "poll",
+            "tool": "operation_status",
+            "arguments": {"operation_id": operation},
+            "reason": started["follow_up"][0]["reason"],
+        }
+    done = run(
+        "build_apply",
+        {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"], "idempotency_key": key, "wait": True},
+        ctx,
+    ).data
     assert done["operation_id"] == operation and done["status"] == "applied" and "follow_up" not in done
     status = run("operation_status", {"operation_id": operation}, ctx).data
     assert status["status"] == "applied" and status["written"] == 27
@@ -176,14 +227,18 @@ def test_the_whole_workflow_through_every_rpc_tool(live, ctx):
     got = run("part_get", {"part_id": part["part_id"]}, ctx).data
     assert got["name"] == "tower base" and got["operation_id"] == operation
 
-    asset = run("schematic_export", {"name": "base", "min": {"x": 0, "y": 100, "z": 0},
-                                     "max": {"x": 2, "y": 102, "z": 2}}, ctx).data
+    asset = run(
+        "schematic_export", {"name": "base", "min": {"x": 0, "y": 100, "z": 0}, "max": {"x": 2, "y": 102, "z": 2}}, ctx
+    ).data
     assert asset["blockCount"] == 27 and asset["bytes"] > 0
     assets = run("asset_list", {"query": "base"}, ctx).data
     assert [a["assetId"] for a in assets["assets"]] == [asset["assetId"]]
     assert (assets["returned"], assets["has_more"], assets["total_assets"]) == (1, False, 1)
-    imported = run("schematic_import_prepare", {"asset_id": asset["assetId"], "target": {"x": 10, "y": 100, "z": 0},
-                                                "rotation": 90}, ctx).data
+    imported = run(
+        "schematic_import_prepare",
+        {"asset_id": asset["assetId"], "target": {"x": 10, "y": 100, "z": 0}, "rotation": 90},
+        ctx,
+    ).data
     assert imported["changed_blocks"] == 27 and imported["follow_up"][0]["tool"] == "build_apply"
 
     undo = run("operation_undo_prepare", {"operation_id": operation}, ctx).data
@@ -197,8 +252,14 @@ def test_the_whole_workflow_through_every_rpc_tool(live, ctx):
     tile = run("terrain_prepare", {"terrain_id": preview.data["terrain_id"], "tile_index": 0}, ctx).data
     assert tile["terrain_id"] == preview.data["terrain_id"] and tile["follow_up"][0]["tool"] == "build_apply"
 
-    brush = {"min": {"x": -4, "y": 58, "z": -4}, "max": {"x": 4, "y": 70, "z": 4}, "center": {"x": 0, "z": 0},
-             "radius": 3, "action": "raise", "amount": 3}
+    brush = {
+        "min": {"x": -4, "y": 58, "z": -4},
+        "max": {"x": 4, "y": 70, "z": 4},
+        "center": {"x": 0, "z": 0},
+        "radius": 3,
+        "action": "raise",
+        "amount": 3,
+    }
     brushed = run("terrain_brush_prepare", {"brush": brush}, ctx)
     assert brushed.data["plan_state"] == "prepared" and brushed.images[0].png.startswith(b"\x89PNG")
     assert brushed.data["follow_up"][0]["arguments"]["plan_id"] == brushed.data["plan_id"]
@@ -206,16 +267,21 @@ def test_the_whole_workflow_through_every_rpc_tool(live, ctx):
 
 
 def test_camera_capture_pending_then_a_png_image(live, ctx):
-    from PIL import Image as PILImage
     import io
+
+    from PIL import Image as PILImage
 
     admin(live, "test_camera_config", {"camera_player_uuid": CAMERA_PLAYER})
     pose = {"x": 0.5, "y": 70, "z": -20.5, "yaw": 0, "pitch": 20, "width": 320, "height": 180}
     first = run("camera_capture", {"pose": pose}, ctx)
     assert first.data["status"] == "pending" and not first.images
     poll = first.data["follow_up"][0]
-    assert poll == {"work": "poll", "tool": "camera_capture", "arguments": {"capture_id": first.data["captureId"]},
-                    "reason": poll["reason"]}
+    assert poll == {
+        "work": "poll",
+        "tool": "camera_capture",
+        "arguments": {"capture_id": first.data["captureId"]},
+        "reason": poll["reason"],
+    }
     done = run("camera_capture", poll["arguments"], ctx)
     deadline = time.monotonic() + 60
     while done.data["status"] == "pending" and time.monotonic() < deadline:  # the stand-in renders meanwhile
@@ -277,8 +343,9 @@ def test_plugin_codes_carry_their_remedies(ctx):
     plan = run("build_prepare", {"recipe": box(0, 100, 0)}, ctx).data
     stale = refuse("build_apply", {"plan_id": plan["plan_id"], "plan_hash": "0" * 64, "idempotency_key": "k1"}, ctx)
     assert stale["code"] == "stale_snapshot" and stale["next_call"]["tool"] == "region_inspect"
-    unknown_plan = refuse("build_apply", {"plan_id": str(uuid.uuid4()), "plan_hash": "0" * 64,
-                                          "idempotency_key": "k2"}, ctx)
+    unknown_plan = refuse(
+        "build_apply", {"plan_id": str(uuid.uuid4()), "plan_hash": "0" * 64, "idempotency_key": "k2"}, ctx
+    )
     assert (unknown_plan["code"], unknown_plan["field"]) == ("invalid_request", "plan_id")
 
     camera = refuse("camera_capture", {"camera_id": "front"}, ctx)
@@ -287,11 +354,15 @@ def test_plugin_codes_carry_their_remedies(ctx):
 
 def test_a_key_reused_for_another_plan_names_the_key(ctx):
     first = run("build_prepare", {"recipe": box(0, 100, 0)}, ctx).data
-    run("build_apply", {"plan_id": first["plan_id"], "plan_hash": first["plan_hash"], "idempotency_key": "same",
-                        "wait": True}, ctx)
+    run(
+        "build_apply",
+        {"plan_id": first["plan_id"], "plan_hash": first["plan_hash"], "idempotency_key": "same", "wait": True},
+        ctx,
+    )
     second = run("build_prepare", {"recipe": box(5, 100, 0)}, ctx).data
-    error = refuse("build_apply", {"plan_id": second["plan_id"], "plan_hash": second["plan_hash"],
-                                   "idempotency_key": "same"}, ctx)
+    error = refuse(
+        "build_apply", {"plan_id": second["plan_id"], "plan_hash": second["plan_hash"], "idempotency_key": "same"}, ctx
+    )
     assert error["code"] == "invalid_request" and error["field"] == "idempotency_key"
 
 
@@ -319,16 +390,28 @@ def slow(tmp_path, monkeypatch):
 
 def big_plan(ctx, layers=8):
     """A 16 x ``layers`` x 16 box of stone: 256 blocks a layer."""
-    recipe = {"version": 1, "operations": [{"type": "box", "min": {"x": 0, "y": 100, "z": 0},
-                                              "max": {"x": 15, "y": 99 + layers, "z": 15}, "block": "minecraft:stone"}]}
+    recipe = {
+        "version": 1,
+        "operations": [
+            {
+                "type": "box",
+                "min": {"x": 0, "y": 100, "z": 0},
+                "max": {"x": 15, "y": 99 + layers, "z": 15},
+                "block": "minecraft:stone",
+            }
+        ],
+    }
     return run("build_prepare", {"recipe": recipe}, ctx).data
 
 
 def test_build_apply_wait_reports_strictly_increasing_progress(slow):
     ctx = DirectContext(slow[1])
     plan = big_plan(ctx)
-    done = run("build_apply", {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"],
-                               "idempotency_key": "wait-1", "wait": True}, ctx).data
+    done = run(
+        "build_apply",
+        {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"], "idempotency_key": "wait-1", "wait": True},
+        ctx,
+    ).data
     assert done["status"] == "applied" and done["written"] == 2048
     values = [call[0] for call in ctx.progress_calls]
     assert len(values) >= 3 and values == sorted(set(values)) and values[-1] == 2048
@@ -339,8 +422,12 @@ def test_a_cancelled_wait_stops_waiting_and_leaves_one_clean_operation(slow):
     client = slow[1]
     ctx = DirectContext(client, cancel_when=lambda c: len(c.progress_calls) >= 2)
     plan = big_plan(ctx, layers=16)
-    arguments = {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"], "idempotency_key": "cancel-1",
-                 "wait": True}
+    arguments = {
+        "plan_id": plan["plan_id"],
+        "plan_hash": plan["plan_hash"],
+        "idempotency_key": "cancel-1",
+        "wait": True,
+    }
     with pytest.raises(Cancelled):
         run("build_apply", arguments, ctx)
     assert ctx.progress_calls[-1][0] < 4096  # stopped in the middle
@@ -356,16 +443,28 @@ def test_a_cancelled_wait_stops_waiting_and_leaves_one_clean_operation(slow):
     assert [op["operation_id"] for op in operations(fresh)] == [operation["operation_id"]]
     # and the engine takes new work at once: nothing is left locked
     again = run("build_prepare", {"recipe": box(30, 100, 30)}, fresh).data
-    applied = run("build_apply", {"plan_id": again["plan_id"], "plan_hash": again["plan_hash"],
-                                  "idempotency_key": "after-cancel", "wait": True}, fresh).data
+    applied = run(
+        "build_apply",
+        {"plan_id": again["plan_id"], "plan_hash": again["plan_hash"], "idempotency_key": "after-cancel", "wait": True},
+        fresh,
+    ).data
     assert applied["status"] == "applied"
 
 
 def test_a_wait_longer_than_wait_seconds_returns_the_status_and_a_poll(slow):
     ctx = DirectContext(slow[1])
     plan = big_plan(ctx, layers=16)
-    result = run("build_apply", {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"],
-                                 "idempotency_key": "short", "wait": True, "wait_seconds": 1}, ctx).data
+    result = run(
+        "build_apply",
+        {
+            "plan_id": plan["plan_id"],
+            "plan_hash": plan["plan_hash"],
+            "idempotency_key": "short",
+            "wait": True,
+            "wait_seconds": 1,
+        },
+        ctx,
+    ).data
     assert result["status"] in {"queued", "applying"}
     assert result["follow_up"][0]["tool"] == "operation_status"
 
@@ -375,13 +474,28 @@ def test_arguments_are_checked_before_any_request(live, monkeypatch):
     from mcb.mcp.arguments import parse_arguments
 
     with pytest.raises(Refusal) as caught:
-        parse_arguments(ACTIONS["build_prepare"], {"recipe": copy.deepcopy(box(0, 100, 0)) | {"operations": []}},
-                        root=None)
+        parse_arguments(
+            ACTIONS["build_prepare"], {"recipe": copy.deepcopy(box(0, 100, 0)) | {"operations": []}}, root=None
+        )
     assert caught.value.code == "invalid_argument" and "at least one operation" in caught.value.message
-    deep = {"version": 1, "operations": [{"type": "repeat", "count": 2, "offset": {"x": 1, "y": 0, "z": 0},
-                                          "operations": [{"type": "repeat", "count": 2,
-                                                          "offset": {"x": 0, "y": 1, "z": 0},
-                                                          "operations": box(0, 100, 0)["operations"]}]}]}
+    deep = {
+        "version": 1,
+        "operations": [
+            {
+                "type": "repeat",
+                "count": 2,
+                "offset": {"x": 1, "y": 0, "z": 0},
+                "operations": [
+                    {
+                        "type": "repeat",
+                        "count": 2,
+                        "offset": {"x": 0, "y": 1, "z": 0},
+                        "operations": box(0, 100, 0)["operations"],
+                    }
+                ],
+            }
+        ],
+    }
     with pytest.raises(Refusal):
         parse_arguments(ACTIONS["build_prepare"], {"recipe": deep}, root=None)
     for bad in ({"limit": "5"}, {"limit": True}, {"limit": 5.5}, {"limit": 33}, {"kind": "blocks"}):
@@ -462,8 +576,11 @@ def test_narrowing_a_box_always_shrinks_it_inside_itself(corner, size):
 
 
 @settings(derandomize=True, max_examples=300, deadline=None)
-@given(st.tuples(coordinate, coordinate, coordinate), st.tuples(*[st.integers(0, 300)] * 3),
-       st.one_of(st.just(4096), st.integers(1, 5000)))
+@given(
+    st.tuples(coordinate, coordinate, coordinate),
+    st.tuples(*[st.integers(0, 300)] * 3),
+    st.one_of(st.just(4096), st.integers(1, 5000)),
+)
 def test_a_box_fitted_to_a_limit_is_inside_itself_holds_at_most_the_limit_and_most_of_it(corner, size, limit):
     from mcb.mcp.tools.rpc_arguments import RegionInspectArgs
     from mcb.mcp.tools.rpc_results import narrower_box
@@ -485,8 +602,14 @@ def test_a_box_fitted_to_a_limit_is_inside_itself_holds_at_most_the_limit_and_mo
 
 
 @settings(derandomize=True, max_examples=300, deadline=None)
-@given(st.one_of(st.integers(-2**40, 2**40), st.floats(allow_nan=False, allow_infinity=False), st.booleans(),
-                 st.text(max_size=5)))
+@given(
+    st.one_of(
+        st.integers(-(2**40), 2**40),
+        st.floats(allow_nan=False, allow_infinity=False),
+        st.booleans(),
+        st.text(max_size=5),
+    )
+)
 def test_integers_are_never_coerced(value):
     """MCP-30, checked the way every call is (mcb.mcp.arguments: strict JSON, integral floats made integers)."""
     from mcb.mcp.actions import Refusal

@@ -18,9 +18,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "client"))  # rpc_testkit
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # test_rpc_tools helpers
 
+from mcpkit import refusal_of  # noqa: E402
 from rpc_testkit import FaultProxy  # noqa: E402
 from test_rpc_tools import BRIDGE_ORDER, CAMERA_PLAYER, SMALL_HILL, box  # noqa: E402
-from mcpkit import refusal_of  # noqa: E402
 
 
 @pytest.fixture
@@ -109,8 +109,9 @@ def test_every_rpc_tool_through_mcb_mcp(live, tmp_path):
             assert summary["total_blocks"] == 4096
             plan, _ = await call("build_prepare", {"recipe": box(0, 100, 0)})
             key = "stdio-" + plan["plan_id"]
-            applied, _ = await call("build_apply", {**plan["follow_up"][0]["arguments"], "idempotency_key": key,
-                                                    "wait": True})
+            applied, _ = await call(
+                "build_apply", {**plan["follow_up"][0]["arguments"], "idempotency_key": key, "wait": True}
+            )
             assert applied["status"] == "applied"
             operation = applied["operation_id"]
             await call("operation_status", {"operation_id": operation})
@@ -133,17 +134,26 @@ def test_every_rpc_tool_through_mcb_mcp(live, tmp_path):
             with Image.open(io.BytesIO(base64.b64decode(image.data))) as picture:
                 assert picture.format == "PNG" and picture.size == (shot["width"], shot["height"])
 
-            asset, _ = await call("schematic_export", {"name": "base", "min": {"x": 0, "y": 100, "z": 0},
-                                                       "max": {"x": 2, "y": 102, "z": 2}})
+            asset, _ = await call(
+                "schematic_export",
+                {"name": "base", "min": {"x": 0, "y": 100, "z": 0}, "max": {"x": 2, "y": 102, "z": 2}},
+            )
             await call("asset_list")
-            await call("schematic_import_prepare", {"asset_id": asset["assetId"],
-                                                    "target": {"x": 20, "y": 100, "z": 0}})
+            await call(
+                "schematic_import_prepare", {"asset_id": asset["assetId"], "target": {"x": 20, "y": 100, "z": 0}}
+            )
             await call("operation_undo_prepare", {"operation_id": operation})
             preview, result = await call("terrain_preview", {"recipe": SMALL_HILL, "resolution": 32})
             assert [c.type for c in result.content] == ["text", "image"] and "imageBase64" not in preview
             await call("terrain_prepare", {"terrain_id": preview["terrain_id"], "tile_index": 0})
-            brush = {"min": {"x": -4, "y": 58, "z": -4}, "max": {"x": 4, "y": 70, "z": 4}, "center": {"x": 0, "z": 0},
-                     "radius": 3, "action": "raise", "amount": 3}
+            brush = {
+                "min": {"x": -4, "y": 58, "z": -4},
+                "max": {"x": 4, "y": 70, "z": 4},
+                "center": {"x": 0, "z": 0},
+                "radius": 3,
+                "action": "raise",
+                "amount": 3,
+            }
             _, result = await call("terrain_brush_prepare", {"brush": brush})
             assert result.content[1].type == "image"
 
@@ -154,15 +164,20 @@ def test_every_rpc_tool_through_mcb_mcp(live, tmp_path):
 def test_an_unknown_argument_is_refused_by_name_before_any_request(live, tmp_path):
     proxy = FaultProxy(live.url)
     with proxy:
+
         async def main():
             async with session_for(mcp_env(live, proxy.url), tmp_path) as s:
-                error = await refused(s, "region_inspect", {"min": {"x": 0, "y": 0, "z": 0},
-                                                            "max": {"x": 1, "y": 1, "z": 1}, "detial": "blocks"})
+                error = await refused(
+                    s,
+                    "region_inspect",
+                    {"min": {"x": 0, "y": 0, "z": 0}, "max": {"x": 1, "y": 1, "z": 1}, "detial": "blocks"},
+                )
                 assert error["code"] == "invalid_argument" and error["unknown"] == ["detial"]
                 assert error["did_you_mean"] == {"detial": "detail"} and error["accepted"] == ["min", "max", "detail"]
                 assert "detial" in error["message"]
-                scoped = await refused(s, "build_apply", {"plan_id": "p", "plan_hash": "h", "idempotency_key": "k",
-                                                          "player_id": "someone"})
+                scoped = await refused(
+                    s, "build_apply", {"plan_id": "p", "plan_hash": "h", "idempotency_key": "k", "player_id": "someone"}
+                )
                 assert scoped["unknown"] == ["player_id"]
 
         anyio.run(main)
@@ -170,8 +185,17 @@ def test_an_unknown_argument_is_refused_by_name_before_any_request(live, tmp_pat
 
 
 def test_build_apply_progress_then_a_cancel_in_the_middle_leaves_a_clean_state(slow, tmp_path):
-    recipe = {"version": 1, "operations": [{"type": "box", "min": {"x": 0, "y": 100, "z": 0},
-                                              "max": {"x": 15, "y": 107, "z": 15}, "block": "minecraft:stone"}]}
+    recipe = {
+        "version": 1,
+        "operations": [
+            {
+                "type": "box",
+                "min": {"x": 0, "y": 100, "z": 0},
+                "max": {"x": 15, "y": 107, "z": 15},
+                "block": "minecraft:stone",
+            }
+        ],
+    }
 
     async def main():
         async with session_for(mcp_env(slow), tmp_path) as s:
@@ -182,9 +206,17 @@ def test_build_apply_progress_then_a_cancel_in_the_middle_leaves_a_clean_state(s
             async def on_progress(progress, total, message):
                 seen.append((progress, total, time.monotonic()))
 
-            done, _ = await ok(s, "build_apply", {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"],
-                                                  "idempotency_key": "progress", "wait": True},
-                               progress_callback=on_progress)
+            done, _ = await ok(
+                s,
+                "build_apply",
+                {
+                    "plan_id": plan["plan_id"],
+                    "plan_hash": plan["plan_hash"],
+                    "idempotency_key": "progress",
+                    "wait": True,
+                },
+                progress_callback=on_progress,
+            )
             assert done["status"] == "applied" and done["written"] == 2048
             values = [p for p, _, _ in seen]
             assert len(values) >= 2 and values == sorted(set(values)) and all(t == 2048 for _, t, _ in seen)
@@ -192,10 +224,28 @@ def test_build_apply_progress_then_a_cancel_in_the_middle_leaves_a_clean_state(s
             assert len(seen) <= 2 + 10 * elapsed  # at most 10 a second (slack for delivery jitter)
 
             # 2. cancel in the middle of the next build: no answer, the operation is ours to stop, nothing is stuck
-            plan, _ = await ok(s, "build_prepare", {"recipe": {**recipe, "operations": [
-                {**recipe["operations"][0], "block": "minecraft:oak_planks", "max": {"x": 15, "y": 115, "z": 15}}]}})
-            arguments = {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"], "idempotency_key": "cancel",
-                         "wait": True}
+            plan, _ = await ok(
+                s,
+                "build_prepare",
+                {
+                    "recipe": {
+                        **recipe,
+                        "operations": [
+                            {
+                                **recipe["operations"][0],
+                                "block": "minecraft:oak_planks",
+                                "max": {"x": 15, "y": 115, "z": 15},
+                            }
+                        ],
+                    }
+                },
+            )
+            arguments = {
+                "plan_id": plan["plan_id"],
+                "plan_hash": plan["plan_hash"],
+                "idempotency_key": "cancel",
+                "wait": True,
+            }
             progressed = anyio.Event()
 
             async def note(progress, total, message):
@@ -204,6 +254,7 @@ def test_build_apply_progress_then_a_cancel_in_the_middle_leaves_a_clean_state(s
 
             with anyio.CancelScope() as scope:
                 async with anyio.create_task_group() as group:
+
                     async def apply():
                         await s.call_tool("build_apply", arguments, progress_callback=note)
                         pytest.fail("a cancelled call must not be answered")
@@ -222,8 +273,16 @@ def test_build_apply_progress_then_a_cancel_in_the_middle_leaves_a_clean_state(s
             assert [op["plan_id"] for op in context["operations"]] == [plan["plan_id"], done["plan_id"]]
             # the session and the engine both take new work
             again, _ = await ok(s, "build_prepare", {"recipe": box(30, 100, 30)})
-            after, _ = await ok(s, "build_apply", {"plan_id": again["plan_id"], "plan_hash": again["plan_hash"],
-                                                   "idempotency_key": "after", "wait": True})
+            after, _ = await ok(
+                s,
+                "build_apply",
+                {
+                    "plan_id": again["plan_id"],
+                    "plan_hash": again["plan_hash"],
+                    "idempotency_key": "after",
+                    "wait": True,
+                },
+            )
             assert after["status"] == "applied"
 
     anyio.run(main)
@@ -238,6 +297,7 @@ def test_a_lost_build_apply_answer_through_mcb_mcp_gives_exactly_one_operation(l
         return "forward"
 
     with FaultProxy(live.url, decide) as proxy:
+
         async def main():
             async with session_for(mcp_env(live, proxy.url), tmp_path) as s:
                 plan, _ = await ok(s, "build_prepare", {"recipe": box(0, 100, 0)})
@@ -259,6 +319,7 @@ def test_a_misspelt_config_key_is_refused_with_the_near_key(live, tmp_path):
     (tmp_path / ".mcb.toml").write_text('player_idd = "console"\n')
     proxy = FaultProxy(live.url)
     with proxy:
+
         async def main():
             async with session_for(mcp_env(live, proxy.url), tmp_path) as s:
                 error = await refused(s, "project_context", {})

@@ -10,9 +10,9 @@ import time
 from pathlib import Path
 
 import pytest
+from mcpkit import refusal_of
 
 from mcb.client import McbClient
-from mcpkit import refusal_of
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 C4 = "v2_nucleation_c4_ai_last_played.schem"
@@ -34,8 +34,12 @@ def paced(tmp_path):
 
 def start(mcp_process, server, tmp_path):
     shutil.copy(CORPUS / C4, tmp_path / C4)
-    env = {"MCB_SERVER": server.url, "MCB_AGENT_TOKEN": server.agent_token, "MCB_PLAYER_ID": "console",
-           "XDG_STATE_HOME": str(tmp_path / "state")}
+    env = {
+        "MCB_SERVER": server.url,
+        "MCB_AGENT_TOKEN": server.agent_token,
+        "MCB_PLAYER_ID": "console",
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+    }
     mcp = mcp_process(env=env, cwd=tmp_path)
     mcp.initialize()
     return mcp
@@ -66,9 +70,18 @@ def test_dry_run_then_a_long_build_in_calls_that_go_on(mcp_process, paced, tmp_p
 def test_progress_is_at_most_ten_a_second_and_a_cancel_stops_at_a_plan_boundary(mcp_process, paced, tmp_path):
     mcp = start(mcp_process, paced, tmp_path)
     started = time.monotonic()
-    mcp.write({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
-               "params": {"name": "schem_build", "arguments": {**ARGS, "wait_seconds": 120},
-                          "_meta": {"progressToken": "b"}}})
+    mcp.write(
+        {
+            "jsonrpc": "2.0",
+            "id": 5,
+            "method": "tools/call",
+            "params": {
+                "name": "schem_build",
+                "arguments": {**ARGS, "wait_seconds": 120},
+                "_meta": {"progressToken": "b"},
+            },
+        }
+    )
     while operations(paced) < 2 and time.monotonic() - started < 30:
         time.sleep(0.1)
     elapsed = time.monotonic() - started
@@ -82,11 +95,17 @@ def test_progress_is_at_most_ten_a_second_and_a_cancel_stops_at_a_plan_boundary(
     assert notes and len(notes) <= 10 * elapsed + 2
     assert not [note for note in mcp.notes if note.get("id") == 5]  # a cancelled call gets no answer
     mcp.notes.clear()
-    done = mcp.request("tools/call", {"name": "schem_build", "arguments": {**ARGS, "wait_seconds": 120},
-                                      "_meta": {"progressToken": "r"}}, timeout=120)["result"]["structuredContent"]
+    done = mcp.request(
+        "tools/call",
+        {"name": "schem_build", "arguments": {**ARGS, "wait_seconds": 120}, "_meta": {"progressToken": "r"}},
+        timeout=120,
+    )["result"]["structuredContent"]
     assert done["result"] == "applied"
-    counters = [re.search(r"([\d,]+) of (~?)([\d,]+) positions written", note["params"]["message"])
-                for note in mcp.notes if note.get("method") == "notifications/progress"]
+    counters = [
+        re.search(r"([\d,]+) of (~?)([\d,]+) positions written", note["params"]["message"])
+        for note in mcp.notes
+        if note.get("method") == "notifications/progress"
+    ]
     counted = [(int(m[1].replace(",", "")), int(m[3].replace(",", ""))) for m in counters if m]
     assert counted and all(written <= total for written, total in counted), counted  # the resumed plan counts too
     assert counted[-1] == (done["written"], done["written"])
@@ -104,14 +123,22 @@ def test_region_export_writes_a_file_of_any_size(mcp_process, live_server, tmp_p
     from mcb.schematics.formats import read_any
 
     mcp = start(mcp_process, live_server, tmp_path)
-    result = mcp.call("region_export", {"min": {"x": -20, "y": 60, "z": -20}, "max": {"x": 19, "y": 70, "z": 19},
-                                        "output": "ground.litematic", "format": "litematic"})["result"]
+    result = mcp.call(
+        "region_export",
+        {
+            "min": {"x": -20, "y": 60, "z": -20},
+            "max": {"x": 19, "y": 70, "z": 19},
+            "output": "ground.litematic",
+            "format": "litematic",
+        },
+    )["result"]
     assert result["isError"] is False, result
     assert result["structuredContent"]["size"] == {"width": 40, "height": 11, "length": 40}
     schem = read_any(tmp_path / "ground.litematic")
     assert schem.size == (40, 11, 40) and "minecraft:grass_block[snowy=false]" in schem.palette
-    refused = mcp.call("region_export", {"min": {"x": 5, "y": 60, "z": 5}, "max": {"x": 4, "y": 70, "z": 5},
-                                         "output": "x.schem"})["result"]
+    refused = mcp.call(
+        "region_export", {"min": {"x": 5, "y": 60, "z": 5}, "max": {"x": 4, "y": 70, "z": 5}, "output": "x.schem"}
+    )["result"]
     assert refused["isError"]
     assert refusal_of(refused["structuredContent"]["error"])["retry_with"]["min"] == {"x": 4, "y": 70, "z": 5}
 

@@ -11,11 +11,11 @@ import re
 import pytest
 from jsonschema import Draft202012Validator
 
-from mcb.mcp.actions import Refusal
-from mcb.mcp.extensions import load_catalog
 from mcb.mcp import manifest
+from mcb.mcp.actions import Refusal
 from mcb.mcp.arguments import parse_arguments
 from mcb.mcp.docs import EXAMPLES
+from mcb.mcp.extensions import load_catalog
 
 ACTIONS = load_catalog(no_extensions=True).actions
 PUBLISHED = {tool["name"]: tool["inputSchema"] for tool in manifest.tools(ACTIONS)}

@@ -7,7 +7,7 @@ import base64
 import shutil
 from pathlib import Path
 
-from mcpkit import run_sdk, structured, refusal_of
+from mcpkit import refusal_of, run_sdk, structured
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 
@@ -24,11 +24,13 @@ def test_sdk_session_end_to_end(tmp_path, server_env):
         async def on_progress(done, total, message):
             progress.append(done)
 
-        rendered = await session.call_tool("schem_render", {"path": "gate.schem", "view": "iso"},
-                                           progress_callback=on_progress)
+        rendered = await session.call_tool(
+            "schem_render", {"path": "gate.schem", "view": "iso"}, progress_callback=on_progress
+        )
         refused = await session.call_tool("schem_info", {"path": "gate.schem", "pallete": True})
-        rotated = await session.call_tool("schem_rotate", {"path": "gate.schem", "degrees": 90,
-                                                           "output": "gate-90.schem"})
+        rotated = await session.call_tool(
+            "schem_rotate", {"path": "gate.schem", "degrees": 90, "output": "gate-90.schem"}
+        )
         context = await session.call_tool("project_context", {})
         resource = await session.read_resource("mcb://project/context")
         return names, described, rendered, refused, rotated, context, resource
@@ -77,26 +79,43 @@ def test_an_agent_validates_rotates_compiles_and_builds_through_the_sdk(tmp_path
     import json
 
     shutil.copy(CORPUS / "v2_nucleation_and.schem", tmp_path / "gate.schem")
-    recipe = {"version": 1, "operations": [{"type": "box", "min": {"x": 2, "y": 64, "z": 2},
-                                            "max": {"x": 4, "y": 66, "z": 4}, "block": "minecraft:stone_bricks"}]}
+    recipe = {
+        "version": 1,
+        "operations": [
+            {
+                "type": "box",
+                "min": {"x": 2, "y": 64, "z": 2},
+                "max": {"x": 4, "y": 66, "z": 4},
+                "block": "minecraft:stone_bricks",
+            }
+        ],
+    }
     (tmp_path / "tower.json").write_text(json.dumps(recipe))
 
     async def body(session):
         steps = {}
         steps["validate"] = await session.call_tool("schem_validate", {"paths": ["gate.schem"]})
-        steps["rotate"] = await session.call_tool("schem_rotate", {"path": "gate.schem", "degrees": 180,
-                                                                   "output": "gate-180.schem"})
+        steps["rotate"] = await session.call_tool(
+            "schem_rotate", {"path": "gate.schem", "degrees": 180, "output": "gate-180.schem"}
+        )
         steps["compile"] = await session.call_tool("recipe_compile", {"path": "tower.json"})
         prepared = await session.call_tool("build_prepare", {"recipe": recipe})
         steps["prepare"] = prepared
         plan = structured(prepared)
-        steps["apply"] = await session.call_tool("build_apply", {
-            "plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"], "idempotency_key": "sdk-tower-1",
-            "wait": True})
+        steps["apply"] = await session.call_tool(
+            "build_apply",
+            {
+                "plan_id": plan["plan_id"],
+                "plan_hash": plan["plan_hash"],
+                "idempotency_key": "sdk-tower-1",
+                "wait": True,
+            },
+        )
         operation = structured(steps["apply"])["operation_id"]
         steps["status"] = await session.call_tool("operation_status", {"operation_id": operation})
-        steps["inspect"] = await session.call_tool("region_inspect", {"min": {"x": 2, "y": 64, "z": 2},
-                                                                      "max": {"x": 4, "y": 66, "z": 4}})
+        steps["inspect"] = await session.call_tool(
+            "region_inspect", {"min": {"x": 2, "y": 64, "z": 2}, "max": {"x": 4, "y": 66, "z": 4}}
+        )
         return steps
 
     steps = run_sdk(body, env=server_env, cwd=tmp_path)

@@ -15,8 +15,8 @@ from mcb.mcp.actions import Action, Cancelled, Hints, Outcome, Refusal
 from mcb.mcp.tools.batch import BATCH_ACTION, CatalogSteps, make_batch_action
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_offline_tools import CORPUS, HOUSE, RecordingContext  # noqa: E402
 from mcpkit import refusal_of  # noqa: E402
+from test_offline_tools import CORPUS, HOUSE, RecordingContext  # noqa: E402
 
 LARGE = CORPUS / "v2_nucleation_large_schematic.schem"
 
@@ -35,8 +35,11 @@ def failing(output: Path) -> dict:  # v3 with entities cannot become v2 without 
 
 @pytest.mark.parametrize("stop_on_error", [None, True])
 def test_the_first_failure_stops_the_batch_by_default(tmp_path, stop_on_error):
-    steps = [convert(CORPUS / "v3_fawe_sponge3.schem", tmp_path / "a.schem"), failing(tmp_path / "b.schem"),
-             convert(CORPUS / "v3_nucleation_test_cube.schem", tmp_path / "c.schem")]
+    steps = [
+        convert(CORPUS / "v3_fawe_sponge3.schem", tmp_path / "a.schem"),
+        failing(tmp_path / "b.schem"),
+        convert(CORPUS / "v3_nucleation_test_cube.schem", tmp_path / "c.schem"),
+    ]
     arguments = {"steps": steps} if stop_on_error is None else {"steps": steps, "stop_on_error": stop_on_error}
     data = run_batch(arguments).data
     assert (data["status"], data["completed"], data["failed"], data["not_run"]) == ("stopped", 1, 1, 1)
@@ -46,8 +49,11 @@ def test_the_first_failure_stops_the_batch_by_default(tmp_path, stop_on_error):
 
 
 def test_stop_on_error_false_carries_on_and_reports_partial(tmp_path):
-    steps = [convert(CORPUS / "v3_fawe_sponge3.schem", tmp_path / "a.schem"), failing(tmp_path / "b.schem"),
-             convert(CORPUS / "v3_nucleation_test_cube.schem", tmp_path / "c.schem")]
+    steps = [
+        convert(CORPUS / "v3_fawe_sponge3.schem", tmp_path / "a.schem"),
+        failing(tmp_path / "b.schem"),
+        convert(CORPUS / "v3_nucleation_test_cube.schem", tmp_path / "c.schem"),
+    ]
     ctx = RecordingContext()
     data = run_batch({"steps": steps, "stop_on_error": False}, ctx).data
     assert (data["status"], data["completed"], data["failed"]) == ("partial", 2, 1) and "not_run" not in data
@@ -61,11 +67,21 @@ def test_stop_on_error_false_carries_on_and_reports_partial(tmp_path):
 def test_a_bad_step_refuses_the_whole_batch_before_anything_runs(tmp_path):
     first = convert(CORPUS / "v3_fawe_sponge3.schem", tmp_path / "a.schem")
     with pytest.raises(Refusal) as caught:
-        run_batch({"steps": [first, {"tool": "block_describe", "arguments": {"block_id": "stone"}},
-                             {"tool": "schem_convrt", "arguments": {}}]})
+        run_batch(
+            {
+                "steps": [
+                    first,
+                    {"tool": "block_describe", "arguments": {"block_id": "stone"}},
+                    {"tool": "schem_convrt", "arguments": {}},
+                ]
+            }
+        )
     error = refusal_of(caught.value.to_dict()["error"])
-    assert (error["field"], error["pointer"], error["did_you_mean"]) == ("steps[2].tool", "/steps/2/tool",
-                                                                         {"schem_convrt": "schem_convert"})
+    assert (error["field"], error["pointer"], error["did_you_mean"]) == (
+        "steps[2].tool",
+        "/steps/2/tool",
+        {"schem_convrt": "schem_convert"},
+    )
     with pytest.raises(Refusal) as caught:
         run_batch({"steps": [first, {"tool": "schem_render", "arguments": {"path": str(HOUSE), "scale": 0}}]})
     error = refusal_of(caught.value.to_dict()["error"])
@@ -77,8 +93,12 @@ def test_a_bad_step_refuses_the_whole_batch_before_anything_runs(tmp_path):
 
 
 def test_a_cancel_between_steps_keeps_finished_files_and_removes_the_cancelled_steps(tmp_path):
-    steps = [convert(CORPUS / name, tmp_path / f"{i}.schem") for i, name in
-             enumerate(["v3_fawe_sponge3.schem", "v3_nucleation_test_cube.schem", "v3_prismarine_spongeV3.schem"])]
+    steps = [
+        convert(CORPUS / name, tmp_path / f"{i}.schem")
+        for i, name in enumerate(
+            ["v3_fawe_sponge3.schem", "v3_nucleation_test_cube.schem", "v3_prismarine_spongeV3.schem"]
+        )
+    ]
     (tmp_path / "2.schem.bak").write_bytes(b"unrelated")
     # checks: before step 0, step 0's own two, before step 1, step 1's first (before writing), step 1's
     # second (after writing: the cancel lands here)
@@ -90,10 +110,15 @@ def test_a_cancel_between_steps_keeps_finished_files_and_removes_the_cancelled_s
 
 
 def test_step_images_follow_in_order_with_their_content_indexes():
-    outcome = run_batch({"steps": [
-        {"tool": "schem_render", "arguments": {"path": str(HOUSE), "view": "top"}},
-        {"tool": "block_describe", "arguments": {"block_id": "stone"}},
-        {"tool": "schem_render", "arguments": {"path": str(HOUSE), "view": "iso"}}]})
+    outcome = run_batch(
+        {
+            "steps": [
+                {"tool": "schem_render", "arguments": {"path": str(HOUSE), "view": "top"}},
+                {"tool": "block_describe", "arguments": {"block_id": "stone"}},
+                {"tool": "schem_render", "arguments": {"path": str(HOUSE), "view": "iso"}},
+            ]
+        }
+    )
     assert [r.get("images") for r in outcome.data["results"]] == [[1], None, [2]]
     assert len(outcome.images) == 2 and outcome.images[0].caption.startswith("top view")
 
@@ -112,9 +137,18 @@ def _big(args, ctx):
 
 class _Steps(CatalogSteps):
     cap_bytes = 4000
-    extra = {name: Action(name=name, title=name, description="test step", input_model=_Nothing,
-                          hints=Hints(True, False, True, False), run=run, group="test")
-             for name, run in (("test_crash", _crash), ("test_big", _big))}
+    extra = {
+        name: Action(
+            name=name,
+            title=name,
+            description="test step",
+            input_model=_Nothing,
+            hints=Hints(True, False, True, False),
+            run=run,
+            group="test",
+        )
+        for name, run in (("test_crash", _crash), ("test_big", _big))
+    }
 
     def resolve(self, name):
         return self.extra.get(name) or super().resolve(name)
@@ -122,12 +156,24 @@ class _Steps(CatalogSteps):
 
 def test_a_step_that_crashes_is_internal_and_an_oversized_result_is_omitted_not_cut():
     batch = make_batch_action(_Steps())
-    data = run_batch({"steps": [{"tool": "test_big"}, {"tool": "test_crash"},
-                                {"tool": "block_describe", "arguments": {"block_id": "stone"}}],
-                      "stop_on_error": False}, action=batch).data
+    data = run_batch(
+        {
+            "steps": [
+                {"tool": "test_big"},
+                {"tool": "test_crash"},
+                {"tool": "block_describe", "arguments": {"block_id": "stone"}},
+            ],
+            "stop_on_error": False,
+        },
+        action=batch,
+    ).data
     assert data["status"] == "partial" and data["truncated"] is True
-    assert data["results"][0] == {"index": 0, "tool": "test_big", "ok": True, "result": {
-        "omitted_bytes": len(json.dumps({"text": "x" * 5000}, separators=(",", ":")))}}
+    assert data["results"][0] == {
+        "index": 0,
+        "tool": "test_big",
+        "ok": True,
+        "result": {"omitted_bytes": len(json.dumps({"text": "x" * 5000}, separators=(",", ":")))},
+    }
     assert data["results"][1]["error"]["code"] == "internal" and data["results"][2]["result"]["id"] == "minecraft:stone"
     assert len(json.dumps(data, separators=(",", ":"))) <= 4000
 
@@ -139,17 +185,29 @@ def test_steps_meet_the_sessions_root_and_profile(mcp_process, tmp_path):
     shutil.copy(HOUSE, tmp_path / "house.schem")
     server = mcp_process("--offline")
     server.initialize()
-    answer = server.call("tool_batch", {"steps": [
-        {"tool": "schem_convert", "arguments": {"path": "house.schem", "output": "out.schem"}},
-        {"tool": "schem_info", "arguments": {"path": str(HOUSE)}}]})["result"]
+    answer = server.call(
+        "tool_batch",
+        {
+            "steps": [
+                {"tool": "schem_convert", "arguments": {"path": "house.schem", "output": "out.schem"}},
+                {"tool": "schem_info", "arguments": {"path": str(HOUSE)}},
+            ]
+        },
+    )["result"]
     error = refusal_of(answer["structuredContent"]["error"])
     assert answer["isError"] is True and (error["code"], error["field"]) == ("path_denied", "steps[1].arguments")
     hidden = server.call("tool_batch", {"steps": [{"tool": "project_context"}]})["result"]
     assert hidden["isError"] is True and refusal_of(hidden["structuredContent"]["error"])["restart_with"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["house.schem"]
-    ok = server.call("tool_batch", {"steps": [
-        {"tool": "schem_convert", "arguments": {"path": "house.schem", "output": "out.schem"}},
-        {"tool": "schem_render", "arguments": {"path": "out.schem", "max_side": 100}}]})["result"]
+    ok = server.call(
+        "tool_batch",
+        {
+            "steps": [
+                {"tool": "schem_convert", "arguments": {"path": "house.schem", "output": "out.schem"}},
+                {"tool": "schem_render", "arguments": {"path": "out.schem", "max_side": 100}},
+            ]
+        },
+    )["result"]
     assert ok["isError"] is False and ok["structuredContent"]["status"] == "completed"
     assert [item["type"] for item in ok["content"]] == ["text", "image"]
     assert ok["content"][1]["mimeType"] == "image/png" and ok["structuredContent"]["results"][1]["images"] == [1]
@@ -159,9 +217,15 @@ def test_a_misspelt_step_tool_over_stdio_suggests_the_whole_name_keyed_by_what_w
     shutil.copy(HOUSE, tmp_path / "house.schem")
     server = mcp_process("--offline")
     server.initialize()
-    answer = server.call("tool_batch", {"steps": [
-        {"tool": "schem_info", "arguments": {"path": "house.schem"}},
-        {"tool": "schem_valdiate", "arguments": {"paths": ["house.schem"]}}]})["result"]
+    answer = server.call(
+        "tool_batch",
+        {
+            "steps": [
+                {"tool": "schem_info", "arguments": {"path": "house.schem"}},
+                {"tool": "schem_valdiate", "arguments": {"paths": ["house.schem"]}},
+            ]
+        },
+    )["result"]
     error = refusal_of(answer["structuredContent"]["error"])
     assert answer["isError"] is True and error["code"] == "invalid_argument"
     assert (error["field"], error["did_you_mean"]) == ("steps[1].tool", {"schem_valdiate": "schem_validate"})
@@ -180,10 +244,18 @@ def test_a_cancelled_batch_never_answers_and_leaves_only_finished_steps(mcp_proc
     shutil.copy(LARGE, tmp_path / "large.schem")
     server = mcp_process()
     server.initialize()
-    steps = [{"tool": "schem_rotate", "arguments": {"path": "large.schem", "degrees": 90,
-                                                    "output": f"out{i:02}.schem"}} for i in range(32)]
-    server.write({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
-                  "params": {"name": "tool_batch", "arguments": {"steps": steps}, "_meta": {"progressToken": "b"}}})
+    steps = [
+        {"tool": "schem_rotate", "arguments": {"path": "large.schem", "degrees": 90, "output": f"out{i:02}.schem"}}
+        for i in range(32)
+    ]
+    server.write(
+        {
+            "jsonrpc": "2.0",
+            "id": 7,
+            "method": "tools/call",
+            "params": {"name": "tool_batch", "arguments": {"steps": steps}, "_meta": {"progressToken": "b"}},
+        }
+    )
     first = server.recv(timeout=30)
     assert first["method"] == "notifications/progress" and first["params"]["progressToken"] == "b"
     server.write({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}})

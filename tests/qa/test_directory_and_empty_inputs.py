@@ -20,16 +20,20 @@ def _check(result, needle: str) -> None:
 def test_a_directory_is_named_with_a_hint(cli, tmp_path, command):
     folder = tmp_path / "recipes"
     folder.mkdir()
-    _check(cli(*command[:2], str(folder), *command[2:]) if len(command) > 1 else cli(command[0], str(folder)),
-           f"{folder} is a directory, not a file")
+    _check(
+        cli(*command[:2], str(folder), *command[2:]) if len(command) > 1 else cli(command[0], str(folder)),
+        f"{folder} is a directory, not a file",
+    )
 
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_an_empty_file_is_named_with_a_hint(cli, tmp_path, command):
     empty = tmp_path / "empty.json"
     empty.write_text("\n")
-    _check(cli(*command[:2], str(empty), *command[2:]) if len(command) > 1 else cli(command[0], str(empty)),
-           f"{empty} is empty")
+    _check(
+        cli(*command[:2], str(empty), *command[2:]) if len(command) > 1 else cli(command[0], str(empty)),
+        f"{empty} is empty",
+    )
 
 
 def test_broken_json_names_line_and_column(cli, tmp_path):

@@ -10,7 +10,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from interrupt_kit import INTERRUPTIBLE
 
 
@@ -32,7 +31,9 @@ def wait_until_reading_stdin(process: subprocess.Popen) -> None:
 @pytest.mark.parametrize("json_flag", [False, True])
 def test_ctrl_c_while_reading_stdin_exits_130(json_flag):
     args = [sys.executable, "-m", "mcb", *(["--json"] if json_flag else []), "block", "check", "-"]
-    process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **INTERRUPTIBLE)
+    process = subprocess.Popen(
+        args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **INTERRUPTIBLE
+    )
     wait_until_reading_stdin(process)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=30)

@@ -31,15 +31,18 @@ def test_early_usage_refusals_are_json(cli, args, needle, where):
     assert error["exit_code"] == 2 and needle in error["message"]
 
 
-@pytest.mark.parametrize("argv,needle", [
-    (("inspect", "--json", "--min", "0,64,0"), "--max"),  # missing option
-    (("--json", "inspect", "--max", "1,1,1"), "--min"),
-    (("inspect", "--bogus", "--json"), "--bogus"),  # unknown option: fails before any value is parsed
-    (("--json", "no-such-command"), "no-such-command"),
-    (("status", "--json", "x", "--interval", "abc"), "--interval"),  # malformed value
-    (("--json", "--timeout", "abc", "context"), "--timeout"),  # mistakes among the root options
-    (("--json", "--bogus", "context"), "--bogus"),
-])
+@pytest.mark.parametrize(
+    "argv,needle",
+    [
+        (("inspect", "--json", "--min", "0,64,0"), "--max"),  # missing option
+        (("--json", "inspect", "--max", "1,1,1"), "--min"),
+        (("inspect", "--bogus", "--json"), "--bogus"),  # unknown option: fails before any value is parsed
+        (("--json", "no-such-command"), "no-such-command"),
+        (("status", "--json", "x", "--interval", "abc"), "--interval"),  # malformed value
+        (("--json", "--timeout", "abc", "context"), "--timeout"),  # mistakes among the root options
+        (("--json", "--bogus", "context"), "--bogus"),
+    ],
+)
 def test_command_line_mistakes_are_json_under_json(cli, argv, needle):
     result = cli(*argv)
     assert result.exit_code == 2

@@ -12,8 +12,25 @@ from interrupt_kit import INTERRUPTIBLE
 
 def test_serve_json_ready_announcement_is_one_json_line(tmp_path):
     process = subprocess.Popen(
-        [sys.executable, "-m", "mcb", "serve", "--data", str(tmp_path / "d"), "--port", "0", "--tick-ms", "5", "--json"],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, text=True, **INTERRUPTIBLE)
+        [
+            sys.executable,
+            "-m",
+            "mcb",
+            "serve",
+            "--data",
+            str(tmp_path / "d"),
+            "--port",
+            "0",
+            "--tick-ms",
+            "5",
+            "--json",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        **INTERRUPTIBLE,
+    )
     try:
         first_line = process.stdout.readline()  # what `read -r line` or `head -1` gets
         info = json.loads(first_line)

@@ -23,8 +23,14 @@ pytestmark = pytest.mark.skipif(os.name != "posix" or SETPRIV is None, reason="n
 
 def run_as_user(*args, cwd):
     prefix = [SETPRIV, *DROP] if os.geteuid() == 0 else []
-    return subprocess.run([*prefix, sys.executable, "-m", "mcb", *map(str, args)], cwd=cwd, capture_output=True,
-                          text=True, timeout=60, env={**os.environ, "NO_COLOR": "1"})
+    return subprocess.run(
+        [*prefix, sys.executable, "-m", "mcb", *map(str, args)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
 
 
 @pytest.fixture
@@ -35,10 +41,19 @@ def unreadable(tmp_path):
     return path
 
 
-@pytest.mark.parametrize("command", [
-    ("recipe", "lint"), ("recipe", "compile"), ("recipe", "fmt"), ("batch", "--check"), ("prepare",),
-    ("schem", "validate"), ("schem", "info"), ("schem", "render", "-o", "out.png"),
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("recipe", "lint"),
+        ("recipe", "compile"),
+        ("recipe", "fmt"),
+        ("batch", "--check"),
+        ("prepare",),
+        ("schem", "validate"),
+        ("schem", "info"),
+        ("schem", "render", "-o", "out.png"),
+    ],
+)
 def test_unreadable_input_is_exit_1_naming_the_file(tmp_path, unreadable, command):
     result = run_as_user(*command, unreadable.name, cwd=tmp_path)
     assert result.returncode == 1, result.stderr
@@ -47,8 +62,15 @@ def test_unreadable_input_is_exit_1_naming_the_file(tmp_path, unreadable, comman
 
 
 def test_unreadable_expected_file_is_exit_1(tmp_path, unreadable):
-    result = run_as_user("--server", "http://127.0.0.1:9", "prepare", ROOT / "recipes" / "tower.json",
-                         "--expected", unreadable.name, cwd=tmp_path)
+    result = run_as_user(
+        "--server",
+        "http://127.0.0.1:9",
+        "prepare",
+        ROOT / "recipes" / "tower.json",
+        "--expected",
+        unreadable.name,
+        cwd=tmp_path,
+    )
     assert result.returncode == 1, result.stderr
     assert unreadable.name in result.stderr and "Usage:" not in result.stderr
 
@@ -57,8 +79,9 @@ def test_output_folder_without_write_permission_names_the_output_not_a_temp_file
     folder = tmp_path / "locked"
     folder.mkdir()
     os.chmod(folder, 0o555)
-    result = run_as_user("recipe", "compile", ROOT / "recipes" / "tower.json", "--png", folder / "tower.png",
-                         cwd=tmp_path)
+    result = run_as_user(
+        "recipe", "compile", ROOT / "recipes" / "tower.json", "--png", folder / "tower.png", cwd=tmp_path
+    )
     assert result.returncode == 1, result.stderr
     assert "Traceback" not in result.stderr and ".tmp" not in result.stderr
     assert "tower.png" in result.stderr

@@ -22,9 +22,13 @@ URLS = [
 def test_no_output_repeats_a_secret_of_the_server_url(cli, monkeypatch, template):
     url = template.format(port=free_port())
     outputs = []
-    for args in (("--server", url, "context"), ("--server", url, "-vv", "health", "--json"),
-                 ("--server", url, "config", "show"), ("--server", url, "config", "show", "--json"),
-                 ("config", "set", "server", url)):
+    for args in (
+        ("--server", url, "context"),
+        ("--server", url, "-vv", "health", "--json"),
+        ("--server", url, "config", "show"),
+        ("--server", url, "config", "show", "--json"),
+        ("config", "set", "server", url),
+    ):
         result = cli(*args)
         outputs.append(result.stdout + result.stderr)
     monkeypatch.setenv("MCB_SERVER", url)

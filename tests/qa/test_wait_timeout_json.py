@@ -5,8 +5,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-BIG_BOX = {"version": 1, "operations": [{"type": "box", "min": {"x": 0, "y": 64, "z": 0},
-                                         "max": {"x": 15, "y": 79, "z": 15}, "block": "minecraft:stone"}]}
+BIG_BOX = {
+    "version": 1,
+    "operations": [
+        {
+            "type": "box",
+            "min": {"x": 0, "y": 64, "z": 0},
+            "max": {"x": 15, "y": 79, "z": 15},
+            "block": "minecraft:stone",
+        }
+    ],
+}
 
 
 def test_build_wait_timeout_error_carries_the_operation_id(slow_mcb, tmp_path: Path):

@@ -19,8 +19,10 @@ def write(path: Path, value) -> Path:
 
 @pytest.fixture
 def good(tmp_path):
-    return write(tmp_path / "good.json", recipe(box((0, 64, 0), (2, 64, 1), "minecraft:oak_stairs[facing=east]"),
-                                                line((0, 65, 0), (0, 66, 0))))
+    return write(
+        tmp_path / "good.json",
+        recipe(box((0, 64, 0), (2, 64, 1), "minecraft:oak_stairs[facing=east]"), line((0, 65, 0), (0, 66, 0))),
+    )
 
 
 @pytest.fixture
@@ -73,8 +75,7 @@ def test_lint_github_format_auto_detected(cli, bad):
 def test_lint_sarif_has_rule_descriptions(cli, bad):
     data = json.loads(cli("recipe", "lint", "--format", "sarif", str(bad)).stdout)
     rules = data["runs"][0]["tool"]["driver"]["rules"]
-    assert {"id": "recipe.missing-key",
-            "shortDescription": {"text": "A required key is missing or null"}} in rules
+    assert {"id": "recipe.missing-key", "shortDescription": {"text": "A required key is missing or null"}} in rules
 
 
 def test_lint_walks_directories_with_glob_and_exclude(cli, tmp_path, good, bad):
@@ -111,13 +112,16 @@ def test_compile_summary(cli, good):
 def test_compile_json_lists_blocks_in_plan_order(cli, good):
     result = cli("recipe", "compile", "--json", str(good))
     data = json.loads(result.stdout)
-    assert data["blocks"][0] == {"pos": {"x": 0, "y": 64, "z": 0},
-                                 "state": "minecraft:oak_stairs[facing=east,half=bottom,shape=straight,waterlogged=false]"}
+    assert data["blocks"][0] == {
+        "pos": {"x": 0, "y": 64, "z": 0},
+        "state": "minecraft:oak_stairs[facing=east,half=bottom,shape=straight,waterlogged=false]",
+    }
     assert [b["pos"]["y"] for b in data["blocks"]] == [64] * 6 + [65, 66]
     assert data["block_count"] == 8 and data["release"] == "26.2"
     assert data["palette"] == [
         {"state": "minecraft:oak_stairs[facing=east,half=bottom,shape=straight,waterlogged=false]", "count": 6},
-        {"state": "minecraft:stone", "count": 2}]
+        {"state": "minecraft:stone", "count": 2},
+    ]
     assert data["budgets"]["scan"] == {"used": 8, "limit": 65536}
     assert data["bounds"]["size"] == {"x": 3, "y": 3, "z": 2}
 
@@ -126,8 +130,10 @@ def test_compile_refusal_names_file_line_column_and_server_message(cli, tmp_path
     path = write(tmp_path / "r.json", '{"version": 1, "operations": [\n  {"type": "cone"}]}')
     result = cli("recipe", "compile", str(path))
     assert result.exit_code == 1
-    assert f"{path}:2:12: the server would refuse this recipe: invalid_request: Unsupported operation: cone" \
+    assert (
+        f"{path}:2:12: the server would refuse this recipe: invalid_request: Unsupported operation: cone"
         in result.stderr
+    )
     assert "Traceback" not in result.stderr
 
 
@@ -147,15 +153,18 @@ def test_compile_syntax_error(cli, tmp_path):
 
 
 def test_fmt_prints_canonical_text_and_keeps_the_input(cli, tmp_path):
-    original = '{"operations":[{"block":"minecraft:stone","type":"line","to":{"z":0,"y":0,"x":1},' \
-               '"from":{"x":0,"y":0,"z":0}}],"version":1}'
+    original = (
+        '{"operations":[{"block":"minecraft:stone","type":"line","to":{"z":0,"y":0,"x":1},'
+        '"from":{"x":0,"y":0,"z":0}}],"version":1}'
+    )
     path = write(tmp_path / "r.json", original)
     result = cli("recipe", "fmt", str(path))
     assert result.exit_code == 0
     assert result.stdout == (
         '{\n  "version": 1,\n  "operations": [\n'
         '    {"type": "line", "from": {"x": 0, "y": 0, "z": 0}, "to": {"x": 1, "y": 0, "z": 0}, '
-        '"block": "minecraft:stone"}\n  ]\n}\n')
+        '"block": "minecraft:stone"}\n  ]\n}\n'
+    )
     assert path.read_text() == original
 
 
@@ -190,8 +199,10 @@ def test_fmt_several_files_in_place_and_check(cli, tmp_path):
     second = write(tmp_path / "b.json", recipe(line((0, 0, 0), (1, 1, 1))))
     result = cli("recipe", "fmt", "--check", "--json", str(first), str(second))
     assert result.exit_code == 1
-    assert json.loads(result.stdout) == {"files": [{"file": str(first), "changed": True},
-                                                   {"file": str(second), "changed": True}], "changed": 2}
+    assert json.loads(result.stdout) == {
+        "files": [{"file": str(first), "changed": True}, {"file": str(second), "changed": True}],
+        "changed": 2,
+    }
     assert cli("recipe", "fmt", "-i", str(first), str(second)).exit_code == 0
     assert cli("recipe", "fmt", "--check", str(first), str(second)).exit_code == 0
 
@@ -219,22 +230,46 @@ def test_compile_and_fmt_read_stdin(cli, good):
 STAIR = "minecraft:oak_stair"  # no such block: unsupported_block
 FIRST_ERROR_CASES = {
     # a bad block early, a geometry error later: the server compiles the shapes before it checks any block
-    "bounds after a bad block": (recipe(box((0, 64, 0), (2, 64, 2), STAIR), box((5, 64, 0), (2, 64, 2))),
-                                 "/operations/1", "Invalid inclusive region bounds"),
-    "unknown key after a bad block": (recipe(box((0, 64, 0), (2, 64, 2), STAIR), box((0, 65, 0), (1, 65, 1), colour=5)),
-                                      "/operations/1/colour", "Unknown field: colour"),
-    "scan budget after a bad block": (recipe(box((0, 64, 0), (2, 64, 2), STAIR), box((0, 0, 0), (100, 100, 100))),
-                                      "/operations/1", "Recipe scan budget exceeded"),
+    "bounds after a bad block": (
+        recipe(box((0, 64, 0), (2, 64, 2), STAIR), box((5, 64, 0), (2, 64, 2))),
+        "/operations/1",
+        "Invalid inclusive region bounds",
+    ),
+    "unknown key after a bad block": (
+        recipe(box((0, 64, 0), (2, 64, 2), STAIR), box((0, 65, 0), (1, 65, 1), colour=5)),
+        "/operations/1/colour",
+        "Unknown field: colour",
+    ),
+    "scan budget after a bad block": (
+        recipe(box((0, 64, 0), (2, 64, 2), STAIR), box((0, 0, 0), (100, 100, 100))),
+        "/operations/1",
+        "Recipe scan budget exceeded",
+    ),
     # an operation's keys are checked before its values
-    "unknown key after a fraction": (recipe(box((0, 64, 0), (2, 64, 2), extra=1) | {"min": {"x": 0, "y": 1.5, "z": 0}}),
-                                     "/operations/0/extra", "Unknown field: extra"),
+    "unknown key after a fraction": (
+        recipe(box((0, 64, 0), (2, 64, 2), extra=1) | {"min": {"x": 0, "y": 1.5, "z": 0}}),
+        "/operations/0/extra",
+        "Unknown field: extra",
+    ),
     # blocks in the order the plan holds them: a block entirely overwritten never reaches the server's check
-    "overwritten bad block": (recipe(box((0, 64, 0), (2, 64, 2), STAIR), box((0, 64, 0), (2, 64, 2)),
-                                     line((0, 66, 0), (3, 66, 0), "minecraft:oak_stairs[facing=up]")),
-                              "/operations/2/block", "unsupported_block"),
-    "two bad blocks": (recipe(box((0, 64, 0), (1, 64, 1)), line((0, 65, 0), (2, 65, 0), STAIR),
-                              box((0, 66, 0), (1, 66, 1), "minecraft:oak_stairs[facing=up]")),
-                       "/operations/1/block", "unsupported_block"),
+    "overwritten bad block": (
+        recipe(
+            box((0, 64, 0), (2, 64, 2), STAIR),
+            box((0, 64, 0), (2, 64, 2)),
+            line((0, 66, 0), (3, 66, 0), "minecraft:oak_stairs[facing=up]"),
+        ),
+        "/operations/2/block",
+        "unsupported_block",
+    ),
+    "two bad blocks": (
+        recipe(
+            box((0, 64, 0), (1, 64, 1)),
+            line((0, 65, 0), (2, 65, 0), STAIR),
+            box((0, 66, 0), (1, 66, 1), "minecraft:oak_stairs[facing=up]"),
+        ),
+        "/operations/1/block",
+        "unsupported_block",
+    ),
 }
 
 

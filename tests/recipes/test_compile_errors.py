@@ -96,8 +96,9 @@ def test_scan_budget_is_16_per_block_and_charges_every_repeat():
 
 
 def test_scan_charges_of_each_shape():
-    compiled = compile_geometry(recipe(box((0, 0, 0), (2, 3, 4)), line((0, 0, 0), (-7, 2, 3)),
-                                       cylinder((0, 0, 0), 2, 3, hollow=True)))
+    compiled = compile_geometry(
+        recipe(box((0, 0, 0), (2, 3, 4)), line((0, 0, 0), (-7, 2, 3)), cylinder((0, 0, 0), 2, 3, hollow=True))
+    )
     assert compiled.scan_used == 3 * 4 * 5 + 8 + 25 * 3
 
 

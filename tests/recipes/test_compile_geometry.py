@@ -19,7 +19,15 @@ def test_one_block_box():
 
 def test_box_cells_run_x_fastest_then_z_then_y():
     assert cells(box((0, 0, 0), (1, 1, 1))) == [
-        (0, 0, 0), (1, 0, 0), (0, 0, 1), (1, 0, 1), (0, 1, 0), (1, 1, 0), (0, 1, 1), (1, 1, 1)]
+        (0, 0, 0),
+        (1, 0, 0),
+        (0, 0, 1),
+        (1, 0, 1),
+        (0, 1, 0),
+        (1, 1, 0),
+        (0, 1, 1),
+        (1, 1, 1),
+    ]
 
 
 def test_box_with_negative_coordinates():
@@ -95,18 +103,25 @@ def test_radius_two_disc_and_ring_by_hand():
 
 
 def test_repeat_offsets_accumulate_and_later_operations_win():
-    compiled = compile_geometry(recipe(
-        repeat(3, (2, 0, 0), [line((0, 0, 0), (1, 0, 0))]),
-        box((2, 0, 0), (2, 0, 0), "minecraft:gold_block"),
-    ))
+    compiled = compile_geometry(
+        recipe(
+            repeat(3, (2, 0, 0), [line((0, 0, 0), (1, 0, 0))]),
+            box((2, 0, 0), (2, 0, 0), "minecraft:gold_block"),
+        )
+    )
     assert compiled.positions == [(x, 0, 0) for x in range(6)]
     assert compiled.states[2] == "minecraft:gold_block"
     assert compiled.states.count("minecraft:stone") == 5
 
 
 def test_overlap_keeps_first_insertion_position_and_last_value():
-    compiled = compile_geometry(recipe(box((0, 0, 0), (2, 0, 0)), line((1, 0, 0), (1, 0, 0), "minecraft:dirt"),
-                                       box((0, 0, 0), (0, 0, 0), "minecraft:sand")))
+    compiled = compile_geometry(
+        recipe(
+            box((0, 0, 0), (2, 0, 0)),
+            line((1, 0, 0), (1, 0, 0), "minecraft:dirt"),
+            box((0, 0, 0), (0, 0, 0), "minecraft:sand"),
+        )
+    )
     assert compiled.positions == [(0, 0, 0), (1, 0, 0), (2, 0, 0)]
     assert compiled.states == ["minecraft:sand", "minecraft:dirt", "minecraft:stone"]
     assert compiled.scan_used == 5
@@ -142,11 +157,15 @@ def test_empty_recipe_compiles_to_nothing():
 
 
 def test_summary_reports_bounds_palette_and_budgets():
-    compiled = compile_geometry(recipe(box((0, 0, 0), (1, 0, 0)), box((0, 2, 0), (0, 2, 0), "minecraft:dirt")),
-                                max_blocks=100)
+    compiled = compile_geometry(
+        recipe(box((0, 0, 0), (1, 0, 0)), box((0, 2, 0), (0, 2, 0), "minecraft:dirt")), max_blocks=100
+    )
     summary = compiled.summary()
-    assert summary["bounds"] == {"min": {"x": 0, "y": 0, "z": 0}, "max": {"x": 1, "y": 2, "z": 0},
-                                 "size": {"x": 2, "y": 3, "z": 1}}
+    assert summary["bounds"] == {
+        "min": {"x": 0, "y": 0, "z": 0},
+        "max": {"x": 1, "y": 2, "z": 0},
+        "size": {"x": 2, "y": 3, "z": 1},
+    }
     assert summary["palette"] == [{"state": "minecraft:stone", "count": 2}, {"state": "minecraft:dirt", "count": 1}]
     assert summary["budgets"]["scan"] == {"used": 3, "limit": 1600}
     assert summary["budgets"]["blocks"] == {"used": 3, "limit": 100}
@@ -155,7 +174,8 @@ def test_summary_reports_bounds_palette_and_budgets():
 def test_registry_canonicalizes_states():
     from mcb.blocks.registry import load_registry
 
-    compiled = compile_recipe(recipe(box((0, 0, 0), (0, 0, 0), "minecraft:oak_stairs[facing=east]")),
-                              load_registry("26.2"))
+    compiled = compile_recipe(
+        recipe(box((0, 0, 0), (0, 0, 0), "minecraft:oak_stairs[facing=east]")), load_registry("26.2")
+    )
     assert compiled.states == ["minecraft:oak_stairs[facing=east,half=bottom,shape=straight,waterlogged=false]"]
     assert compiled.canonical

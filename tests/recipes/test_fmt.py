@@ -31,15 +31,43 @@ def test_number_spellings_survive():
 
 
 def test_recipe_layout():
-    text = json.dumps({"operations": [
-        {"block": "minecraft:stone", "max": {"z": 1, "y": 1, "x": 1}, "min": {"x": 0, "y": 0, "z": 0}, "type": "box"},
-        {"operations": [{"to": {"x": 0, "y": 9, "z": 0}, "from": {"x": 0, "y": 0, "z": 0}, "type": "line",
-                         "block": "minecraft:dirt"}], "offset": {"x": 4, "y": 0, "z": 0}, "count": 3,
-         "type": "repeat"},
-        {"type": "cylinder", "hollow": True, "block": "minecraft:oak_stairs[facing=east,half=bottom,shape=straight]",
-         "height": 12, "radius": 6, "center": {"x": 100, "y": 64, "z": -200}},
-    ], "version": 1})
-    assert format_recipe(text) == """{
+    text = json.dumps(
+        {
+            "operations": [
+                {
+                    "block": "minecraft:stone",
+                    "max": {"z": 1, "y": 1, "x": 1},
+                    "min": {"x": 0, "y": 0, "z": 0},
+                    "type": "box",
+                },
+                {
+                    "operations": [
+                        {
+                            "to": {"x": 0, "y": 9, "z": 0},
+                            "from": {"x": 0, "y": 0, "z": 0},
+                            "type": "line",
+                            "block": "minecraft:dirt",
+                        }
+                    ],
+                    "offset": {"x": 4, "y": 0, "z": 0},
+                    "count": 3,
+                    "type": "repeat",
+                },
+                {
+                    "type": "cylinder",
+                    "hollow": True,
+                    "block": "minecraft:oak_stairs[facing=east,half=bottom,shape=straight]",
+                    "height": 12,
+                    "radius": 6,
+                    "center": {"x": 100, "y": 64, "z": -200},
+                },
+            ],
+            "version": 1,
+        }
+    )
+    assert (
+        format_recipe(text)
+        == """{
   "version": 1,
   "operations": [
     {"type": "box", "min": {"x": 0, "y": 0, "z": 0}, "max": {"x": 1, "y": 1, "z": 1}, "block": "minecraft:stone"},
@@ -62,3 +90,4 @@ def test_recipe_layout():
   ]
 }
 """
+    )

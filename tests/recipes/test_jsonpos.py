@@ -33,7 +33,7 @@ def test_missing_pointer_falls_back_to_the_nearest_ancestor():
 
 
 def test_number_types_follow_the_literal_like_json_loads():
-    value, _ = parse_with_positions('[5, 5.0, 5e0, -0, 1E+2, 12345678901234567890]')
+    value, _ = parse_with_positions("[5, 5.0, 5e0, -0, 1E+2, 12345678901234567890]")
     assert [type(v) for v in value] == [int, float, float, int, float, int]
     assert value == [5, 5.0, 5.0, 0, 100.0, 12345678901234567890]
 

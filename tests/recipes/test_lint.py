@@ -48,7 +48,7 @@ def test_clean_recipe_has_no_findings_and_reports_budgets(linter):
 
 
 def test_json_syntax_error_has_line_and_column(linter):
-    text = lines('{', '  "version": 1,', '  "operations": [', '    {"type": "box",}', '  ]', '}')
+    text = lines("{", '  "version": 1,', '  "operations": [', '    {"type": "box",}', "  ]", "}")
     (rule, pointer, line_no, column), diagnostic = only(linter, text)
     assert (rule, line_no, column) == ("recipe.json.syntax", 4, 20)
     assert "expected a string key" in diagnostic.message
@@ -65,45 +65,63 @@ def test_byte_order_mark_is_a_warning(linter):
 
 
 def test_duplicate_key_is_a_warning_at_the_second_key(linter):
-    text = lines('{', '  "version": 1,', '  "version": 1,', '  "operations": []', '}')
+    text = lines("{", '  "version": 1,', '  "version": 1,', '  "operations": []', "}")
     found, report = findings(linter, text)
     assert ("recipe.json.duplicate-key", "/version", 3, 3) in found
     assert report.errors == 0
 
 
 def test_schema_key_is_refused_like_the_server_does(linter):
-    text = lines('{', '  "$schema": "./recipe.schema.json",', '  "version": 1,', '  "operations": []', '}')
+    text = lines("{", '  "$schema": "./recipe.schema.json",', '  "version": 1,', '  "operations": []', "}")
     found, report = findings(linter, text)
     assert ("recipe.schema-key", "/$schema", 2, 3) in found
     diagnostic = next(d for d in report.diagnostics if d.rule == "recipe.schema-key")
-    assert 'Unknown field: $schema' in diagnostic.message and "editor settings" in diagnostic.hint
+    assert "Unknown field: $schema" in diagnostic.message and "editor settings" in diagnostic.hint
 
 
 def test_unknown_key_points_at_the_key(linter):
-    text = lines('{"version": 1, "operations": [', '  {"type": "line", "from": {"x": 0, "y": 0, "z": 0}, '
-                 '"to": {"x": 0, "y": 0, "z": 0}, "block": "minecraft:stone", "colour": "red"}', ']}')
+    text = lines(
+        '{"version": 1, "operations": [',
+        '  {"type": "line", "from": {"x": 0, "y": 0, "z": 0}, '
+        '"to": {"x": 0, "y": 0, "z": 0}, "block": "minecraft:stone", "colour": "red"}',
+        "]}",
+    )
     (rule, pointer, line_no, column), diagnostic = only(linter, text)
-    assert (rule, pointer, line_no, column) == ("recipe.unknown-key", "/operations/0/colour", 2,
-                                                column_of(text, '"colour"'))
+    assert (rule, pointer, line_no, column) == (
+        "recipe.unknown-key",
+        "/operations/0/colour",
+        2,
+        column_of(text, '"colour"'),
+    )
     assert "type, from, to, block" in diagnostic.hint
 
 
 def test_missing_key(linter):
-    text = lines('{"version": 1, "operations": [', '  {"type": "box", "min": {"x": 0, "y": 0, "z": 0}, '
-                 '"block": "minecraft:stone"}', ']}')
+    text = lines(
+        '{"version": 1, "operations": [',
+        '  {"type": "box", "min": {"x": 0, "y": 0, "z": 0}, "block": "minecraft:stone"}',
+        "]}",
+    )
     (rule, pointer, line_no, column), diagnostic = only(linter, text)
     assert (rule, pointer, line_no, column) == ("recipe.missing-key", "/operations/0", 2, 3)
-    assert 'Missing field: max' in diagnostic.message
+    assert "Missing field: max" in diagnostic.message
 
 
 @pytest.mark.parametrize("literal", ["5.0", "5e0", "5E+0", '"5"'])
 def test_strict_integer_grammar(linter, literal):
-    text = lines('{"version": 1, "operations": [',
-                 '  {"type": "box", "min": {"x": 0, "y": ' + literal + ', "z": 0}, "max": {"x": 0, "y": 5, "z": 0}, '
-                 '"block": "minecraft:stone"}', ']}')
+    text = lines(
+        '{"version": 1, "operations": [',
+        '  {"type": "box", "min": {"x": 0, "y": ' + literal + ', "z": 0}, "max": {"x": 0, "y": 5, "z": 0}, '
+        '"block": "minecraft:stone"}',
+        "]}",
+    )
     (rule, pointer, line_no, column), diagnostic = only(linter, text)
-    assert (rule, pointer, line_no, column) == ("recipe.strict-integer", "/operations/0/min/y", 2,
-                                                column_of(text, literal))
+    assert (rule, pointer, line_no, column) == (
+        "recipe.strict-integer",
+        "/operations/0/min/y",
+        2,
+        column_of(text, literal),
+    )
     assert literal.strip('"') in diagnostic.message and "y must be an integer" in diagnostic.message
     assert diagnostic.hint.startswith("write 5")
 
@@ -126,8 +144,10 @@ def test_int32_literal(linter):
 def test_a_number_that_is_no_integer_literal_gets_only_the_servers_first_complaint(linter, written):
     """The server's strict parser stops at "must be an integer" (the text is no integer literal) before it checks
     the range, so lint reports that alone, with a hint that fits int32."""
-    text = ('{"version":1,"operations":[{"type":"cylinder","center":{"x":%s,"y":64,"z":0},"radius":4,'
-            '"height":1,"block":"minecraft:stone"}]}' % written)
+    text = (
+        '{"version":1,"operations":[{"type":"cylinder","center":{"x":' + written + ',"y":64,"z":0},"radius":4,'
+        '"height":1,"block":"minecraft:stone"}]}'
+    )
     (rule, pointer, _line, _column), diagnostic = only(linter, text)
     assert (rule, pointer) == ("recipe.strict-integer", "/operations/0/center/x")
     assert 'server: "x must be an integer"' in diagnostic.message and "-2147483648..2147483647" in diagnostic.hint
@@ -142,10 +162,15 @@ def test_int32_overflow_after_repeat_offsets(linter):
     assert "integer overflow" in diagnostic.message
 
 
-@pytest.mark.parametrize(("operation", "name"), [
-    (cylinder((0, 0, 0), -1, 1), "radius"), (cylinder((0, 0, 0), 1, 0), "height"),
-    (repeat(0, (0, 0, 0), []), "count"), (repeat(1025, (0, 0, 0), []), "count"),
-])
+@pytest.mark.parametrize(
+    ("operation", "name"),
+    [
+        (cylinder((0, 0, 0), -1, 1), "radius"),
+        (cylinder((0, 0, 0), 1, 0), "height"),
+        (repeat(0, (0, 0, 0), []), "count"),
+        (repeat(1025, (0, 0, 0), []), "count"),
+    ],
+)
 def test_ranges(linter, operation, name):
     (rule, pointer, _, _), diagnostic = only(linter, json.dumps(recipe(operation)))
     assert (rule, pointer) == ("recipe.range", f"/operations/0/{name}")
@@ -175,35 +200,53 @@ def test_nesting(linter):
 
 def test_empty_recipe_is_a_warning(linter):
     (rule, pointer, line_no, column), diagnostic = only(linter, '{"version": 1, "operations": []}')
-    assert (rule, pointer, line_no, column, diagnostic.severity) == ("recipe.empty", "/operations", 1, 30,
-                                                                     Severity.WARNING)
+    assert (rule, pointer, line_no, column, diagnostic.severity) == (
+        "recipe.empty",
+        "/operations",
+        1,
+        30,
+        Severity.WARNING,
+    )
 
 
 def test_box_bounds(linter):
-    text = lines('{"version": 1, "operations": [',
-                 '  {"type": "box", "min": {"x": 5, "y": 0, "z": 0}, "max": {"x": 2, "y": 0, "z": 0}, '
-                 '"block": "minecraft:stone"}', ']}')
+    text = lines(
+        '{"version": 1, "operations": [',
+        '  {"type": "box", "min": {"x": 5, "y": 0, "z": 0}, "max": {"x": 2, "y": 0, "z": 0}, '
+        '"block": "minecraft:stone"}',
+        "]}",
+    )
     (rule, pointer, line_no, column), diagnostic = only(linter, text)
     assert (rule, pointer, line_no, column) == ("recipe.box.bounds", "/operations/0/min/x", 2, column_of(text, "5"))
     assert "Invalid inclusive region bounds" in diagnostic.message
 
 
-@pytest.mark.parametrize(("block", "rule", "hint_part"), [
-    ("Stone", "recipe.block.syntax", "lowercase"),
-    ("minecraft:stone ", "recipe.block.syntax", "no spaces"),
-    ("minecraft:stonee", "recipe.block.unknown", "minecraft:stone"),
-    ("minecraft:diamond", "recipe.block.item-only", "minecraft:diamond_block"),
-    ("minecraft:water_bucket", "recipe.block.item-only", "minecraft:water"),
-    ("minecraft:stone[facing=east]", "recipe.block.property", "no properties"),
-    ("minecraft:oak_stairs[facing=up]", "recipe.block.value", "north"),
-])
+@pytest.mark.parametrize(
+    ("block", "rule", "hint_part"),
+    [
+        ("Stone", "recipe.block.syntax", "lowercase"),
+        ("minecraft:stone ", "recipe.block.syntax", "no spaces"),
+        ("minecraft:stonee", "recipe.block.unknown", "minecraft:stone"),
+        ("minecraft:diamond", "recipe.block.item-only", "minecraft:diamond_block"),
+        ("minecraft:water_bucket", "recipe.block.item-only", "minecraft:water"),
+        ("minecraft:stone[facing=east]", "recipe.block.property", "no properties"),
+        ("minecraft:oak_stairs[facing=up]", "recipe.block.value", "north"),
+    ],
+)
 def test_block_states(linter, block, rule, hint_part):
-    text = lines('{"version": 1, "operations": [',
-                 '  {"type": "line", "from": {"x": 0, "y": 0, "z": 0}, "to": {"x": 0, "y": 0, "z": 0}, '
-                 f'"block": {json.dumps(block)}}}', ']}')
+    text = lines(
+        '{"version": 1, "operations": [',
+        '  {"type": "line", "from": {"x": 0, "y": 0, "z": 0}, "to": {"x": 0, "y": 0, "z": 0}, '
+        f'"block": {json.dumps(block)}}}',
+        "]}",
+    )
     (found_rule, pointer, line_no, column), diagnostic = only(linter, text)
-    assert (found_rule, pointer, line_no, column) == (rule, "/operations/0/block", 2,
-                                                      column_of(text, json.dumps(block)))
+    assert (found_rule, pointer, line_no, column) == (
+        rule,
+        "/operations/0/block",
+        2,
+        column_of(text, json.dumps(block)),
+    )
     assert hint_part in diagnostic.hint
 
 
@@ -242,11 +285,14 @@ def test_a_recipe_over_the_server_request_limit_is_an_error(linter):
     assert found == [("recipe.file.size", "", 1, 1)] and report.errors == 1
 
 
-@pytest.mark.parametrize(("document", "kind"), [
-    ({"version": 1, "min": {}, "max": {}, "base_height": 64, "noise": {}}, "terrain recipe"),
-    ({"min": {}, "max": {}, "center": {}, "radius": 4, "action": "raise"}, "terrain brush"),
-    ({"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object"}, "JSON Schema"),
-])
+@pytest.mark.parametrize(
+    ("document", "kind"),
+    [
+        ({"version": 1, "min": {}, "max": {}, "base_height": 64, "noise": {}}, "terrain recipe"),
+        ({"min": {}, "max": {}, "center": {}, "radius": 4, "action": "raise"}, "terrain brush"),
+        ({"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object"}, "JSON Schema"),
+    ],
+)
 def test_other_documents_are_named_and_skipped(linter, document, kind):
     (rule, _, _, _), diagnostic = only(linter, json.dumps(document))
     assert rule == "recipe.not-build-recipe" and kind in diagnostic.message
@@ -254,25 +300,34 @@ def test_other_documents_are_named_and_skipped(linter, document, kind):
 
 
 def test_the_servers_first_error_leads_then_findings_come_sorted_by_position(linter):
-    text = lines('{"version": 1, "operations": [',
-                 '  {"type": "box", "min": {"x": 0, "y": 1.5, "z": 0}, "max": {"x": 0, "y": 0, "z": 0}, '
-                 '"block": "minecraft:diamond", "x": 1},',
-                 '  {"type": "cone"}', ']}')
+    text = lines(
+        '{"version": 1, "operations": [',
+        '  {"type": "box", "min": {"x": 0, "y": 1.5, "z": 0}, "max": {"x": 0, "y": 0, "z": 0}, '
+        '"block": "minecraft:diamond", "x": 1},',
+        '  {"type": "cone"}',
+        "]}",
+    )
     found, _ = findings(linter, text)
     # The server checks an operation's keys before its values: "Unknown field: x" is what it (and compile) say.
-    assert [f[0] for f in found] == ["recipe.unknown-key", "recipe.strict-integer", "recipe.block.item-only",
-                                     "recipe.operation-type"]
+    assert [f[0] for f in found] == [
+        "recipe.unknown-key",
+        "recipe.strict-integer",
+        "recipe.block.item-only",
+        "recipe.operation-type",
+    ]
     assert [f[2] for f in found] == [2, 2, 2, 3]
 
 
 def test_every_finding_has_a_hint_pointer_and_location(linter):
-    text = lines('{"version": 1, "operations": [',
-                 '  {"type": "box", "min": {"x": 0, "y": 1.5, "z": null}, "max": {"x": -1, "y": 0, "z": 0}, '
-                 '"block": "minecraft:diamond", "x": 1},',
-                 '  {"type": "cylinder", "center": {"x": 0, "y": 0, "z": 0}, "radius": -2, "height": "3", '
-                 '"block": "Stone"},',
-                 '  {"type": "repeat", "count": 2000, "offset": {"x": 0, "y": 0, "z": 0}, "operations": 5},',
-                 '  {"type": "cone"}, 7', ']}')
+    text = lines(
+        '{"version": 1, "operations": [',
+        '  {"type": "box", "min": {"x": 0, "y": 1.5, "z": null}, "max": {"x": -1, "y": 0, "z": 0}, '
+        '"block": "minecraft:diamond", "x": 1},',
+        '  {"type": "cylinder", "center": {"x": 0, "y": 0, "z": 0}, "radius": -2, "height": "3", "block": "Stone"},',
+        '  {"type": "repeat", "count": 2000, "offset": {"x": 0, "y": 0, "z": 0}, "operations": 5},',
+        '  {"type": "cone"}, 7',
+        "]}",
+    )
     report = linter.lint_text(text, "r.json")
     assert len(report.diagnostics) >= 9
     for diagnostic in report.diagnostics:
@@ -281,8 +336,11 @@ def test_every_finding_has_a_hint_pointer_and_location(linter):
 
 
 def test_mcp_bridge_limits_are_warnings_only_when_asked(linter):
-    value = recipe(cylinder((0, 64, 0), 129, 1), box((0, 5000, 0), (0, 5000, 0)),
-                   repeat(129, (0, 0, 0), [repeat(1, (0, 0, 0), [box((0, 0, 0), (0, 0, 0))])]))
+    value = recipe(
+        cylinder((0, 64, 0), 129, 1),
+        box((0, 5000, 0), (0, 5000, 0)),
+        repeat(129, (0, 0, 0), [repeat(1, (0, 0, 0), [box((0, 0, 0), (0, 0, 0))])]),
+    )
     text = json.dumps(value)
     assert findings(RecipeLinter(registry=linter.registry, max_blocks=200_000), text)[0] == []
     bridge = RecipeLinter(registry=linter.registry, max_blocks=200_000, mcp_bridge=True)
@@ -316,4 +374,4 @@ def test_block_budget_when_a_later_shape_is_too_big_to_count(linter):
 def test_root_must_be_an_object(linter, text):
     (rule, pointer, line_no, column), diagnostic = only(linter, text)
     assert (rule, pointer, line_no, column) == ("recipe.type", "", 1, 1)
-    assert 'Expected an object' in diagnostic.message
+    assert "Expected an object" in diagnostic.message

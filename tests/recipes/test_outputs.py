@@ -20,9 +20,14 @@ def test_schem_round_trip_places_every_block_and_air_elsewhere(cli, tmp_path):
     from mcb.schematics.server_rules import check_server_subset
     from mcb.schematics.sponge import read_schematic
 
-    source = write(tmp_path / "hut.json", recipe(box((10, 64, -3), (12, 66, -1), hollow=True),
-                                                 line((10, 67, -3), (12, 67, -1), "minecraft:oak_stairs[facing=east]"),
-                                                 box((11, 65, -3), (11, 65, -3), "minecraft:air")))
+    source = write(
+        tmp_path / "hut.json",
+        recipe(
+            box((10, 64, -3), (12, 66, -1), hollow=True),
+            line((10, 67, -3), (12, 67, -1), "minecraft:oak_stairs[facing=east]"),
+            box((11, 65, -3), (11, 65, -3), "minecraft:air"),
+        ),
+    )
     out = tmp_path / "hut.schem"
     result = cli("recipe", "compile", "--schem", str(out), str(source))
     assert result.exit_code == 0, result.stderr
@@ -57,7 +62,9 @@ def test_schem_refused_when_the_bounding_box_exceeds_4096_cells(cli, tmp_path):
 def test_png_rendering(cli, tmp_path):
     from PIL import Image
 
-    source = write(tmp_path / "silo.json", recipe(cylinder((0, 64, 0), 3, 6, "minecraft:white_terracotta", hollow=True)))
+    source = write(
+        tmp_path / "silo.json", recipe(cylinder((0, 64, 0), 3, 6, "minecraft:white_terracotta", hollow=True))
+    )
     out = tmp_path / "silo.png"
     result = cli("recipe", "compile", "--json", "--png", str(out), "--view", "top", str(source))
     assert result.exit_code == 0, result.stderr

@@ -11,8 +11,13 @@ from mcb.errors import UsageError
 from mcb.recipes.compile import compile_geometry
 from mcb.recipes.placement import place_recipe, turn_position
 
-BLOCKS = ["minecraft:stone", "minecraft:oak_stairs[facing=north]", "minecraft:oak_log[axis=x]",
-          "minecraft:rail[shape=north_east]", "minecraft:red_bed[facing=west,part=head]"]
+BLOCKS = [
+    "minecraft:stone",
+    "minecraft:oak_stairs[facing=north]",
+    "minecraft:oak_log[axis=x]",
+    "minecraft:rail[shape=north_east]",
+    "minecraft:red_bed[facing=west,part=head]",
+]
 coord = st.integers(-6, 6)
 pos = st.builds(lambda x, y, z: {"x": x, "y": y, "z": z}, coord, st.integers(60, 66), coord)
 small = st.integers(0, 3)
@@ -24,19 +29,37 @@ def _box(low, size, block, hollow):
 
 
 box = st.builds(_box, pos, st.tuples(small, small, small), st.sampled_from(BLOCKS), st.booleans())
-line = st.builds(lambda a, b, block: {"type": "line", "from": a, "to": b, "block": block}, pos, pos,
-                 st.sampled_from(BLOCKS))
-cylinder = st.builds(lambda c, r, h, block, hollow: {"type": "cylinder", "center": c, "radius": r, "height": h,
-                                                     "block": block, "hollow": hollow},
-                     pos, small, st.integers(1, 3), st.sampled_from(BLOCKS), st.booleans())
+line = st.builds(
+    lambda a, b, block: {"type": "line", "from": a, "to": b, "block": block}, pos, pos, st.sampled_from(BLOCKS)
+)
+cylinder = st.builds(
+    lambda c, r, h, block, hollow: {
+        "type": "cylinder",
+        "center": c,
+        "radius": r,
+        "height": h,
+        "block": block,
+        "hollow": hollow,
+    },
+    pos,
+    small,
+    st.integers(1, 3),
+    st.sampled_from(BLOCKS),
+    st.booleans(),
+)
 leaf = st.one_of(box, line, cylinder)
-repeat = st.builds(lambda n, off, ops: {"type": "repeat", "count": n, "offset": off, "operations": ops},
-                   st.integers(1, 3), st.builds(lambda x, y, z: {"x": x, "y": y, "z": z}, small, small, small),
-                   st.lists(leaf, min_size=1, max_size=2))
-recipes = st.builds(lambda ops: {"version": 1, "operations": ops}, st.lists(st.one_of(leaf, repeat), min_size=1,
-                                                                              max_size=4))
-targets = st.builds(lambda x, y, z: {"x": x, "y": y, "z": z}, st.integers(-100, 100), st.integers(-60, 300),
-                    st.integers(-100, 100))
+repeat = st.builds(
+    lambda n, off, ops: {"type": "repeat", "count": n, "offset": off, "operations": ops},
+    st.integers(1, 3),
+    st.builds(lambda x, y, z: {"x": x, "y": y, "z": z}, small, small, small),
+    st.lists(leaf, min_size=1, max_size=2),
+)
+recipes = st.builds(
+    lambda ops: {"version": 1, "operations": ops}, st.lists(st.one_of(leaf, repeat), min_size=1, max_size=4)
+)
+targets = st.builds(
+    lambda x, y, z: {"x": x, "y": y, "z": z}, st.integers(-100, 100), st.integers(-60, 300), st.integers(-100, 100)
+)
 STATES = StateTransformer()
 
 

@@ -18,13 +18,20 @@ def sample_reports() -> list[FileReport]:
         FileReport(
             "lib/tower.schem",
             [
-                Diagnostic("sponge.palette.max", Severity.ERROR, "PaletteMax 3, palette has 2 entries, 100%",
-                           pointer="Schematic.PaletteMax", hint="rewrite with mcb schem convert"),
+                Diagnostic(
+                    "sponge.palette.max",
+                    Severity.ERROR,
+                    "PaletteMax 3, palette has 2 entries, 100%",
+                    pointer="Schematic.PaletteMax",
+                    hint="rewrite with mcb schem convert",
+                ),
                 Diagnostic("sponge.offset.absolute", Severity.WARNING, "Offset looks absolute"),
             ],
         ),
-        FileReport("recipes/a.json", [Diagnostic("recipe.int", Severity.ERROR, "not an integer", pointer="/ops/0/x",
-                                                  line=4, column=12)]),
+        FileReport(
+            "recipes/a.json",
+            [Diagnostic("recipe.int", Severity.ERROR, "not an integer", pointer="/ops/0/x", line=4, column=12)],
+        ),
         FileReport("lib/ok.schem"),
     ]
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from robustness_helpers import DEEP
 
 
@@ -36,4 +35,3 @@ def hostile(tmp_path):
         return path
 
     return make
-

@@ -38,10 +38,18 @@ def outputs(tmp_path):
     messy = tmp_path / "messy.json"
     messy.write_text((RECIPES / "tower.json").read_text().replace("\n", " "))
     return [
-        ("terrain preview -o", ["terrain", "preview", "--offline", str(hill), "-o", str(tmp_path / "hill.png")],
-         tmp_path / "hill.png", complete_png),
-        ("recipe compile --schem", ["recipe", "compile", str(silo), "--schem", str(tmp_path / "silo.schem")],
-         tmp_path / "silo.schem", complete_gzip),
+        (
+            "terrain preview -o",
+            ["terrain", "preview", "--offline", str(hill), "-o", str(tmp_path / "hill.png")],
+            tmp_path / "hill.png",
+            complete_png,
+        ),
+        (
+            "recipe compile --schem",
+            ["recipe", "compile", str(silo), "--schem", str(tmp_path / "silo.schem")],
+            tmp_path / "silo.schem",
+            complete_gzip,
+        ),
         ("recipe fmt -i", ["recipe", "fmt", "-i", str(messy)], messy, lambda data: data.endswith(b"}\n")),
     ]
 
@@ -54,8 +62,9 @@ def test_sigkill_never_leaves_a_truncated_target(tmp_path, index):
         target.write_bytes(OLD)
     env = {**os.environ, "NO_COLOR": "1"}
     for delay in (0.35, 0.55, 0.8):
-        process = subprocess.Popen([sys.executable, "-m", "mcb", *argv], env=env,
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "mcb", *argv], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         time.sleep(delay)
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=10)

@@ -34,8 +34,9 @@ DAMAGE = {
     "record_string": lambda steps: steps.__setitem__("a", "x"),
     "record_null": lambda steps: steps.__setitem__("a", None),
     "plan_string": lambda steps: steps["a"].update(phase="prepared", plan="x", operation_id=None, idempotency_key=None),
-    "plan_without_hash": lambda steps: steps["a"].update(phase="prepared", plan={"plan_id": 5}, operation_id=None,
-                                                         idempotency_key=None),
+    "plan_without_hash": lambda steps: steps["a"].update(
+        phase="prepared", plan={"plan_id": 5}, operation_id=None, idempotency_key=None
+    ),
     "status_string": lambda steps: steps["a"].update(status="x"),
     "failed_status_wrong": lambda steps: steps["a"].update(phase="failed", status={"status": 5}),
     "operation_id_list": lambda steps: steps["a"].update(phase="started", operation_id=[1]),

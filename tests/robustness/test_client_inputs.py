@@ -12,8 +12,17 @@ from pathlib import Path
 import pytest
 from robustness_helpers import DEEP, one_error_line
 
-RECIPE = {"version": 1, "operations": [{"type": "box", "block": "minecraft:stone",
-                                        "min": {"x": 0, "y": 100, "z": 0}, "max": {"x": 1, "y": 100, "z": 1}}]}
+RECIPE = {
+    "version": 1,
+    "operations": [
+        {
+            "type": "box",
+            "block": "minecraft:stone",
+            "min": {"x": 0, "y": 100, "z": 0},
+            "max": {"x": 1, "y": 100, "z": 1},
+        }
+    ],
+}
 
 
 @pytest.fixture
@@ -45,12 +54,15 @@ def test_prepare_expected_nested_too_deep(run, live, tmp_path, recipe_file, text
     assert expected.read_text() == text
 
 
-@pytest.mark.parametrize("blocks", [
-    [{"pos": 5, "state": "minecraft:stone"}],
-    [{"pos": {"x": 0}, "state": "minecraft:stone"}],
-    [{"pos": {"x": "a", "y": [], "z": None}, "state": 7}],
-    [{"pos": {"x": 0, "y": 100, "z": 0}, "state": ["minecraft:stone"]}],
-])
+@pytest.mark.parametrize(
+    "blocks",
+    [
+        [{"pos": 5, "state": "minecraft:stone"}],
+        [{"pos": {"x": 0}, "state": "minecraft:stone"}],
+        [{"pos": {"x": "a", "y": [], "z": None}, "state": 7}],
+        [{"pos": {"x": 0, "y": 100, "z": 0}, "state": ["minecraft:stone"]}],
+    ],
+)
 def test_prepare_expected_with_wrongly_typed_blocks(run, live, tmp_path, recipe_file, blocks):
     expected = tmp_path / "before.json"
     expected.write_text(json.dumps({"blocks": blocks}))
@@ -137,8 +149,10 @@ def test_rpc_params_argument_nested_too_deep(run, live):
 UNDECODABLE = "a" + bytes([0xFF]).decode("utf-8", "surrogateescape") + "b"  # what Python makes of argv byte 0xff
 
 
-@pytest.mark.parametrize(("method", "args"), [("operation_status", ("status", UNDECODABLE)),
-                                            ("material_describe", ("material", "describe", UNDECODABLE))])
+@pytest.mark.parametrize(
+    ("method", "args"),
+    [("operation_status", ("status", UNDECODABLE)), ("material_describe", ("material", "describe", UNDECODABLE))],
+)
 def test_argument_that_is_not_utf8_reaches_the_server_escaped(run, live, method, args):
     result = run(*args)
     assert result.exit_code == 5  # the server's own refusal, not a UnicodeEncodeError in the client
@@ -177,10 +191,24 @@ def test_terrain_preview_answer_of_the_wrong_shape(run, canned, tmp_path, result
 BRUSH = HILL.with_name("raise-brush.json")
 
 
-@pytest.mark.parametrize("result", [{}, [1], {"plan_state": "ready", "imageBase64": "abc"},
-                                    {"plan_state": "ready", "changed_columns": 1, "raised_volume": 1,
-                                     "lowered_volume": 0, "height_min": 1, "height_max": 2, "dependency_blocks": 0,
-                                     "plan_id": 5}])
+@pytest.mark.parametrize(
+    "result",
+    [
+        {},
+        [1],
+        {"plan_state": "ready", "imageBase64": "abc"},
+        {
+            "plan_state": "ready",
+            "changed_columns": 1,
+            "raised_volume": 1,
+            "lowered_volume": 0,
+            "height_min": 1,
+            "height_max": 2,
+            "dependency_blocks": 0,
+            "plan_id": 5,
+        },
+    ],
+)
 def test_terrain_brush_answer_of_the_wrong_shape(run, canned, tmp_path, result):
     canned.set(json.dumps({"ok": True, "result": result}).encode())
     answer = run("terrain", "brush", BRUSH, "-o", tmp_path / "stroke.png")

@@ -87,8 +87,9 @@ def test_wrong_types_in_a_profile(run, tmp_path, monkeypatch, kind):
     assert key in one_error_line(result)
 
 
-@pytest.mark.parametrize("text", ['profile = "x"\n[profiles]\nx = 5\n', 'profiles = {default = "s"}\n',
-                                  "profile = [1]\n", "profiles = 3\n"])
+@pytest.mark.parametrize(
+    "text", ['profile = "x"\n[profiles]\nx = 5\n', 'profiles = {default = "s"}\n', "profile = [1]\n", "profiles = 3\n"]
+)
 def test_profile_that_is_not_a_table(run, tmp_path, monkeypatch, text):
     monkeypatch.chdir(tmp_path)
     user_file(text.encode())
@@ -105,8 +106,14 @@ def test_config_set_on_a_corrupt_user_config_keeps_the_file(run, tmp_path, monke
     assert os.listdir(os.path.dirname(path)) == ["config.toml"]
 
 
-@pytest.mark.parametrize("content", ['{"admin_token": ' + "[" * 100_000 + "]" * 100_000 + "}",
-                                     '{"admin_token": ' + "9" * 5000 + "}", '{"admin_token": 5}'])
+@pytest.mark.parametrize(
+    "content",
+    [
+        '{"admin_token": ' + "[" * 100_000 + "]" * 100_000 + "}",
+        '{"admin_token": ' + "9" * 5000 + "}",
+        '{"admin_token": 5}',
+    ],
+)
 def test_hostile_token_file(run, tmp_path, monkeypatch, content):
     monkeypatch.chdir(tmp_path)
     token_file = tmp_path / "admin.token"

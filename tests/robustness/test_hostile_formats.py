@@ -23,28 +23,43 @@ def _region(position, size, palette=("minecraft:air", "minecraft:stone"), longs=
     volume = abs(size[0] * size[1] * size[2])
     bits = max(2, (len(palette) - 1).bit_length())
     count = longs if longs is not None else -(-volume * bits // 64)
-    return N.Compound({
-        "Position": _xyz(*position), "Size": _xyz(*size),
-        "BlockStatePalette": N.List[N.Compound]([N.Compound({"Name": N.String(p)}) for p in palette]),
-        "BlockStates": N.LongArray([0] * count),
-        "TileEntities": N.List[N.Compound]([]), "Entities": N.List[N.Compound]([]),
-    })
+    return N.Compound(
+        {
+            "Position": _xyz(*position),
+            "Size": _xyz(*size),
+            "BlockStatePalette": N.List[N.Compound]([N.Compound({"Name": N.String(p)}) for p in palette]),
+            "BlockStates": N.LongArray([0] * count),
+            "TileEntities": N.List[N.Compound]([]),
+            "Entities": N.List[N.Compound]([]),
+        }
+    )
 
 
 def _litematic(path, regions):
-    root = N.Compound({"Version": N.Int(6), "MinecraftDataVersion": N.Int(3700), "Metadata": N.Compound({}),
-                       "Regions": N.Compound(regions)})
+    root = N.Compound(
+        {
+            "Version": N.Int(6),
+            "MinecraftDataVersion": N.Int(3700),
+            "Metadata": N.Compound({}),
+            "Regions": N.Compound(regions),
+        }
+    )
     N.File(root, gzipped=True).save(path)
     return path
 
 
 def _structure(path, size, blocks=(), palette=("minecraft:stone",)):
-    root = N.Compound({
-        "DataVersion": N.Int(4903), "size": N.List[N.Int](list(size)),
-        "palette": N.List[N.Compound]([N.Compound({"Name": N.String(p)}) for p in palette]),
-        "blocks": N.List[N.Compound]([N.Compound({"state": N.Int(s), "pos": N.List[N.Int](list(p))})
-                                      for s, p in blocks]),
-        "entities": N.List[N.Compound]([])})
+    root = N.Compound(
+        {
+            "DataVersion": N.Int(4903),
+            "size": N.List[N.Int](list(size)),
+            "palette": N.List[N.Compound]([N.Compound({"Name": N.String(p)}) for p in palette]),
+            "blocks": N.List[N.Compound](
+                [N.Compound({"state": N.Int(s), "pos": N.List[N.Int](list(p))}) for s, p in blocks]
+            ),
+            "entities": N.List[N.Compound]([]),
+        }
+    )
     N.File(root, gzipped=True).save(path)
     return path
 
@@ -52,19 +67,28 @@ def _structure(path, size, blocks=(), palette=("minecraft:stone",)):
 def _legacy(path, size, blocks: int | None = None, materials="Alpha"):
     volume = size[0] * size[1] * size[2]
     count = volume if blocks is None else blocks
-    root = N.Compound({"Width": N.Short(size[0]), "Height": N.Short(size[1]), "Length": N.Short(size[2]),
-                       "Materials": N.String(materials), "Blocks": N.ByteArray([0] * count),
-                       "Data": N.ByteArray([0] * count), "TileEntities": N.List[N.Compound]([]),
-                       "Entities": N.List[N.Compound]([])})
+    root = N.Compound(
+        {
+            "Width": N.Short(size[0]),
+            "Height": N.Short(size[1]),
+            "Length": N.Short(size[2]),
+            "Materials": N.String(materials),
+            "Blocks": N.ByteArray([0] * count),
+            "Data": N.ByteArray([0] * count),
+            "TileEntities": N.List[N.Compound]([]),
+            "Entities": N.List[N.Compound]([]),
+        }
+    )
     N.File(root, gzipped=True).save(path)
     return path
 
 
 CASES = {
     "litematic.size.limit": lambda p: _litematic(p, {"huge": _region((0, 0, 0), (100_000, 100_000, 1), longs=1)}),
-    "litematic.size.limit/negative": lambda p: _litematic(p, {"min": _region((0, 0, 0), (-2**31, 2, 2), longs=1)}),
-    "litematic.size.limit/enclosing": lambda p: _litematic(p, {"a": _region((0, 0, 0), (1, 1, 1)),
-                                                                "b": _region((2**30, 2**30, 0), (1, 1, 1))}),
+    "litematic.size.limit/negative": lambda p: _litematic(p, {"min": _region((0, 0, 0), (-(2**31), 2, 2), longs=1)}),
+    "litematic.size.limit/enclosing": lambda p: _litematic(
+        p, {"a": _region((0, 0, 0), (1, 1, 1)), "b": _region((2**30, 2**30, 0), (1, 1, 1))}
+    ),
     "litematic.blockstates.length": lambda p: _litematic(p, {"r": _region((0, 0, 0), (64, 64, 64), longs=3)}),
     "structure.size.limit": lambda p: _structure(p, (2**31 - 1, 2**31 - 1, 1)),
     "structure.size.negative": lambda p: _structure(p, (-1, 5, 5)),

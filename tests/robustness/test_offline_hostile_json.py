@@ -47,8 +47,10 @@ def test_batch_refuses_a_hostile_state_file_and_keeps_it(run, hostile, tmp_path,
 
 
 @pytest.mark.parametrize("kind", ["deep_array", "deep_object", "huge_int"])
-@pytest.mark.parametrize("command", [("terrain", "preview", "--offline", "-r", "32"), ("terrain", "tiles"),
-                                     ("recipe", "compile"), ("recipe", "fmt")])
+@pytest.mark.parametrize(
+    "command",
+    [("terrain", "preview", "--offline", "-r", "32"), ("terrain", "tiles"), ("recipe", "compile"), ("recipe", "fmt")],
+)
 def test_offline_readers_refuse_hostile_json(run, hostile, command, kind):
     path = hostile(kind)
     result = run(*command, path)

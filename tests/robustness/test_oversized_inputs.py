@@ -26,8 +26,10 @@ def test_terrain_refuses_an_oversized_file_by_its_size(run, sparse_file, command
     assert str(sparse_file) in line and "MiB" in line
 
 
-@pytest.mark.parametrize("command", [("terrain", "preview", "--offline", "-r", "32", "-"), ("terrain", "tiles", "-"),
-                                     ("recipe", "compile", "-")])
+@pytest.mark.parametrize(
+    "command",
+    [("terrain", "preview", "--offline", "-r", "32", "-"), ("terrain", "tiles", "-"), ("recipe", "compile", "-")],
+)
 def test_oversized_stdin_is_refused(run, command):
     result = run(*command, input=OVERSIZED)
     assert result.exit_code == 1

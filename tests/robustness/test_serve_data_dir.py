@@ -6,13 +6,16 @@ import pytest
 from robustness_helpers import DEEP, one_error_line
 
 
-@pytest.mark.parametrize(("name", "content"), [
-    ("server.json", b"[" * DEEP),
-    ("server.json", b"[1]"),
-    ("server.json", b'{"max_plan_blocks": "x"}'),
-    ("server.json", b"\xff\xfe"),
-    ("journal.sqlite3", b"not a database" * 100),
-])
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("server.json", b"[" * DEEP),
+        ("server.json", b"[1]"),
+        ("server.json", b'{"max_plan_blocks": "x"}'),
+        ("server.json", b"\xff\xfe"),
+        ("journal.sqlite3", b"not a database" * 100),
+    ],
+)
 def test_damaged_data_dir_is_refused(run, tmp_path, name, content):
     data = tmp_path / "data"
     data.mkdir()

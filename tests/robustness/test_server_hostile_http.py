@@ -34,8 +34,12 @@ def post_raw(server, body: bytes, *, client: httpx.Client | None = None) -> http
 
 
 def still_serving(server) -> bool:
-    answer = httpx.post(server.url + "/v1/rpc", json={"method": "project_context", "params": {"player_id": "console"}},
-                        headers={"Authorization": f"Bearer {server.agent_token}"}, timeout=5)
+    answer = httpx.post(
+        server.url + "/v1/rpc",
+        json={"method": "project_context", "params": {"player_id": "console"}},
+        headers={"Authorization": f"Bearer {server.agent_token}"},
+        timeout=5,
+    )
     return answer.status_code == 200 and answer.json()["ok"] is True
 
 
@@ -53,9 +57,9 @@ BODIES = {
     "huge_int": b'{"method": "material_search", "params": {"player_id": "console", "limit": ' + b"9" * 5000 + b"}}",
     "non_utf8": b'{"method": "material_search", "params": {"query": "\xff\xfe"}}',
     "nan_coordinate": b'{"method": "region_inspect", "params": {"player_id": "console", '
-                      b'"min": {"x": NaN, "y": 0, "z": 0}, "max": {"x": 0, "y": 0, "z": 0}}}',
+    b'"min": {"x": NaN, "y": 0, "z": 0}, "max": {"x": 0, "y": 0, "z": 0}}}',
     "huge_coordinate": b'{"method": "region_inspect", "params": {"player_id": "console", '
-                       b'"min": {"x": 1e400, "y": 0, "z": 0}, "max": {"x": 1e40, "y": 0, "z": 0}}}',
+    b'"min": {"x": 1e400, "y": 0, "z": 0}, "max": {"x": 1e40, "y": 0, "z": 0}}}',
     "method_array": b'{"method": [1], "params": {}}',
     "params_array": b'{"method": "project_context", "params": []}',
     "empty": b"",
@@ -100,14 +104,13 @@ def connect(server) -> socket.socket:
 
 
 def request_head(server, extra: bytes = b"") -> bytes:
-    return (b"POST /v1/rpc HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + server.admin_token.encode() + b"\r\n"
-            + extra)
+    return b"POST /v1/rpc HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + server.admin_token.encode() + b"\r\n" + extra
 
 
 def test_body_shorter_than_content_length_then_close(server):
     for _ in range(5):
         sock = connect(server)
-        sock.sendall(request_head(server, b"Content-Length: 1000\r\n\r\n{\"method\":"))
+        sock.sendall(request_head(server, b'Content-Length: 1000\r\n\r\n{"method":'))
         sock.close()
     assert still_serving(server)
 

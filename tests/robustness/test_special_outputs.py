@@ -28,8 +28,9 @@ def read_fifo_in_background(path: Path) -> tuple[threading.Thread, list[bytes]]:
     return thread, received
 
 
-@pytest.mark.parametrize("command", [("terrain", "preview", "--offline", str(HILL), "-o"),
-                                     ("recipe", "compile", str(SILO), "--png")])
+@pytest.mark.parametrize(
+    "command", [("terrain", "preview", "--offline", str(HILL), "-o"), ("recipe", "compile", str(SILO), "--png")]
+)
 def test_png_into_a_fifo_is_streamed_and_the_fifo_stays(run, tmp_path, command):
     fifo = tmp_path / "viewer.png"
     os.mkfifo(fifo)
@@ -49,8 +50,9 @@ def test_png_into_a_fifo_is_streamed_and_the_fifo_stays(run, tmp_path, command):
     assert received and received[0].startswith(PNG_MAGIC)
 
 
-@pytest.mark.parametrize("command", [("terrain", "preview", "--offline", str(HILL), "-o"),
-                                     ("recipe", "compile", str(SILO), "--png")])
+@pytest.mark.parametrize(
+    "command", [("terrain", "preview", "--offline", str(HILL), "-o"), ("recipe", "compile", str(SILO), "--png")]
+)
 def test_png_through_a_symlink_keeps_the_link(run, tmp_path, command):
     real = tmp_path / "real.png"
     real.write_bytes(b"old")

@@ -25,8 +25,13 @@ def tree(tmp_path):
 @pytest.mark.parametrize("command", [("recipe", "lint"), ("terrain", "lint")])
 def test_a_fifo_in_a_walked_directory_is_skipped_not_waited_on(tree, command):
     os.mkfifo(tree / "pipe.json")  # nobody writes to it: opening it would block forever
-    result = subprocess.run([sys.executable, "-m", "mcb", *command, str(tree), "--json"], capture_output=True,
-                            text=True, timeout=30, env={**os.environ, "NO_COLOR": "1"})
+    result = subprocess.run(
+        [sys.executable, "-m", "mcb", *command, str(tree), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
     assert "Traceback" not in result.stderr
     assert "pipe.json" not in result.stdout
     assert "tower.json" in result.stdout

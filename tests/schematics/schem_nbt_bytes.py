@@ -49,8 +49,16 @@ def document(entries, root_name: str = "Schematic", *, compress: bool = True, tr
     return gzip.compress(raw, mtime=0) if compress else raw
 
 
-def v2_entries(*, data=(0, 1, 1, 0), palette=(("minecraft:stone", 0), ("minecraft:air", 1)), size=(2, 1, 2),
-               version=2, data_version=4903, extra=(), offset=(0, 0, 0)):
+def v2_entries(
+    *,
+    data=(0, 1, 1, 0),
+    palette=(("minecraft:stone", 0), ("minecraft:air", 1)),
+    size=(2, 1, 2),
+    version=2,
+    data_version=4903,
+    extra=(),
+    offset=(0, 0, 0),
+):
     """A small valid v2 schematic's root entries (the server's fixture shape: data [0,1,1,0])."""
     entries = [
         ("Version", 3, version),

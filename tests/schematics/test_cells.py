@@ -30,8 +30,15 @@ def moved(grid: np.ndarray, flip: int, turns: int) -> np.ndarray:
     return np.rot90(grid, k=-turns, axes=(1, 2)) if turns else grid
 
 
-grids = st.tuples(st.integers(1, 5), st.integers(1, 40), st.integers(1, 40), st.integers(1, 300),
-                  st.integers(0, 2), st.integers(0, 3), st.integers(0, 2**32 - 1))
+grids = st.tuples(
+    st.integers(1, 5),
+    st.integers(1, 40),
+    st.integers(1, 40),
+    st.integers(1, 300),
+    st.integers(0, 2),
+    st.integers(0, 3),
+    st.integers(0, 2**32 - 1),
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -79,8 +86,11 @@ def test_decode_cells_matches_the_general_decoder(values, junk, where, count_shi
     assert got.dtype == expected.dtype and np.array_equal(got, expected)
     assert (problem is None) == (expected_problem is None)
     if problem is not None:
-        assert (problem.kind, problem.index, problem.message) == \
-            (expected_problem.kind, expected_problem.index, expected_problem.message)
+        assert (problem.kind, problem.index, problem.message) == (
+            expected_problem.kind,
+            expected_problem.index,
+            expected_problem.message,
+        )
     elif expected.size:
         assert top == int(expected.max())
 

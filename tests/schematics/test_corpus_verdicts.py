@@ -24,9 +24,9 @@ SERVER_FIRST_ERROR = {
     "nbt_nucleation_wire_shapes.nbt": "server.fields.unsupported",
     "legacy_schematic4j_9383.schematic": "server.fields.unsupported",
     "legacy_schematic4j_12727.schematic": "server.fields.unsupported",
-    "v1_schematic4j_sponge-v1.schem": "server.fields.unsupported",       # TileEntities
-    "v1_fawe_sponge1_degenerate.schem": "server.fields.unsupported",     # TileEntities
-    "v1_schemc_example.schem": "server.version",                         # Version != 2
+    "v1_schematic4j_sponge-v1.schem": "server.fields.unsupported",  # TileEntities
+    "v1_fawe_sponge1_degenerate.schem": "server.fields.unsupported",  # TileEntities
+    "v1_schemc_example.schem": "server.version",  # Version != 2
     "v2_fawe_sponge2.schem": None,
     "v2_nucleation_and.schem": None,
     "v2_nucleation_sample.schem": None,
@@ -47,7 +47,7 @@ SERVER_FIRST_ERROR = {
     "v3_nucleation_workshop_entity.schem": "server.fields.unsupported",
     "v3_nucleation_uss-texas.schem": "server.fields.unsupported",
     "v3_schematic4j_sponge-v3_nonconforming.schem": "server.fields.unsupported",
-    "v3_nucleation_stone_cube_1GB_inflated.schem": "server.size.inflated",   # README: REJECT: inflated > 4 MiB
+    "v3_nucleation_stone_cube_1GB_inflated.schem": "server.size.inflated",  # README: REJECT: inflated > 4 MiB
 }
 
 # (W, H, L, palette entries, block entities, entities) from the README table
@@ -81,19 +81,25 @@ def test_corpus_is_complete(corpus):
     assert on_disk == set(SERVER_FIRST_ERROR)
 
 
-@pytest.mark.parametrize("name", sorted(n for n in SERVER_FIRST_ERROR if n.startswith(("litematic_", "nbt_",
-                                                                                       "notsponge_", "legacy_"))))
+@pytest.mark.parametrize(
+    "name", sorted(n for n in SERVER_FIRST_ERROR if n.startswith(("litematic_", "nbt_", "notsponge_", "legacy_")))
+)
 def test_another_tools_format_gets_the_servers_rule_with_its_format_as_the_cause(corpus, name):
     server = validate_schematic(corpus / name).diagnostics
     spec = validate_schematic(corpus / name, profile="spec").diagnostics
-    kind = {"litematic_": "Litematica", "notsponge": "Litematica", "nbt_": "vanilla structure",
-            "legacy_": "legacy .schematic"}[next(p for p in ("litematic_", "notsponge", "nbt_", "legacy_")
-                                                 if name.startswith(p))]
+    kind = {
+        "litematic_": "Litematica",
+        "notsponge": "Litematica",
+        "nbt_": "vanilla structure",
+        "legacy_": "legacy .schematic",
+    }[next(p for p in ("litematic_", "notsponge", "nbt_", "legacy_") if name.startswith(p))]
     assert len(server) == 1 and server[0].message.startswith(f"this is a {kind}"), server
     assert 'server: "Unsupported schematic fields' in server[0].message
     assert "`mcb build FILE` builds this one" in server[0].hint and "mcb schem convert" in server[0].hint
     # the spec profile checks the file as what it is: named, read, and upgraded without an error
-    assert spec[0].rule == "schem.format.other" and spec[0].message == f"this is a {server[0].message[10:].split(',')[0]}"
+    assert (
+        spec[0].rule == "schem.format.other" and spec[0].message == f"this is a {server[0].message[10:].split(',')[0]}"
+    )
     assert [d for d in spec if d.severity is Severity.ERROR] == []
 
 
@@ -131,8 +137,7 @@ def test_readme_reasons_in_detail(corpus):
     outside = [r for r, _ in messages("v1_schematic4j_sponge-v1.schem", "spec")]
     assert "sponge.block_entity.outside" in outside
     assert "sponge.blockdata.too_few" in [r for r, _ in messages("v1_fawe_sponge1_degenerate.schem", "spec")]
-    assert "sponge.v3.nonconforming" in [r for r, _ in messages("v3_schematic4j_sponge-v3_nonconforming.schem",
-                                                                 "spec")]
+    assert "sponge.v3.nonconforming" in [r for r, _ in messages("v3_schematic4j_sponge-v3_nonconforming.schem", "spec")]
     evaluator = [r for r, _ in messages("v2_nucleation_Evaluator_entities.schem", "spec")]
     assert evaluator.count("sponge.entity.absolute_pos") == 8
     litematic = dict(messages("notsponge_nucleation_xor_is_litematic.schem", "spec"))["schem.format.other"]
@@ -151,8 +156,10 @@ def test_a_v3_file_leads_with_its_version_then_the_servers_words_then_the_hint(c
     report = validate_schematic(corpus / "v3_nucleation_test_cube.schem")
     first = report.diagnostics[0]
     assert first.rule == "server.fields.unsupported"
-    assert first.message.startswith("this is Sponge v3; the server imports only Sponge v2; server: "
-                                    '"Unsupported schematic fields (biomes/custom data are not imported)"')
+    assert first.message.startswith(
+        "this is Sponge v3; the server imports only Sponge v2; server: "
+        '"Unsupported schematic fields (biomes/custom data are not imported)"'
+    )
     assert "mcb schem convert" in first.hint
     assert not [d for d in report.diagnostics if d.rule == "sponge.version.unsupported"]  # said once, first
     spec = validate_schematic(corpus / "v3_nucleation_test_cube.schem", profile="spec")
@@ -172,8 +179,12 @@ def test_reader_matches_readme_shapes(corpus, name):
 
 
 def test_degenerate_and_hostile_files_are_clean_input_errors(corpus):
-    for name in ("v1_fawe_sponge1_degenerate.schem", "v3_nucleation_stone_cube_1GB_inflated.schem",
-                 "notsponge_nucleation_xor_is_litematic.schem", "nbt_nucleation_cart_curve.nbt"):
+    for name in (
+        "v1_fawe_sponge1_degenerate.schem",
+        "v3_nucleation_stone_cube_1GB_inflated.schem",
+        "notsponge_nucleation_xor_is_litematic.schem",
+        "nbt_nucleation_cart_curve.nbt",
+    ):
         with pytest.raises(InputError):
             read_schematic(corpus / name)
 
@@ -195,8 +206,9 @@ def test_decompression_bomb_is_refused_fast_with_bounded_memory(corpus):
 def test_fawe_v2_and_v3_twins_decode_to_the_same_clipboard(corpus):
     v2 = read_schematic(corpus / "v2_fawe_sponge2.schem")
     v3 = read_schematic(corpus / "v3_fawe_sponge3.schem")
-    assert [v2.state_at(x, 0, z) for x in range(2) for z in range(2)] == \
-        [v3.state_at(x, 0, z) for x in range(2) for z in range(2)]
+    assert [v2.state_at(x, 0, z) for x in range(2) for z in range(2)] == [
+        v3.state_at(x, 0, z) for x in range(2) for z in range(2)
+    ]
     # README: v2 Offset [-101,74,73] + WEOffset [-1,-1,0]  <=>  v3 Offset [-1,-1,0] + Origin [-100,75,73]
     assert v2.offset == v3.offset == (-1, -1, 0)
     assert v2.world_origin == v3.world_origin == (-100, 75, 73)
@@ -231,18 +243,36 @@ def test_spec_profile_finds_each_bad_block_entity_among_thousands(tmp_path):
     entries = []
     for i in range(2000):
         x, z = i % size, (i // size) % size
-        entries.append(Compound({"Id": String("minecraft:chest"), "Pos": IntArray((x, i // (size * size), z)),
-                                 "Items": List((), 0)}))
+        entries.append(
+            Compound(
+                {"Id": String("minecraft:chest"), "Pos": IntArray((x, i // (size * size), z)), "Items": List((), 0)}
+            )
+        )
     entries[1500] = Compound({"Id": String("minecraft:chest"), "Pos": IntArray((size, 0, 0)), "Items": List((), 0)})
     entries[700] = Compound({"Id": String("minecraft:chest"), "Pos": IntArray((0, -1, 0)), "Items": List((), 0)})
     entries[42] = Compound({"Pos": IntArray((1, 1, 1)), "Items": List((), 0)})
-    root = Compound({"Version": Int(2), "DataVersion": Int(3700), "Width": Short(size), "Height": Short(size),
-                     "Length": Short(size), "PaletteMax": Int(1), "Palette": Compound({"minecraft:stone": Int(0)}),
-                     "BlockData": ByteArray(bytes(size ** 3)), "BlockEntities": List(entries, 10)})
+    root = Compound(
+        {
+            "Version": Int(2),
+            "DataVersion": Int(3700),
+            "Width": Short(size),
+            "Height": Short(size),
+            "Length": Short(size),
+            "PaletteMax": Int(1),
+            "Palette": Compound({"minecraft:stone": Int(0)}),
+            "BlockData": ByteArray(bytes(size**3)),
+            "BlockEntities": List(entries, 10),
+        }
+    )
     path = tmp_path / "chests.schem"
     path.write_bytes(gzip.compress(encode_nbt(root)))
-    found = [(d.rule, d.pointer) for d in validate_schematic(path, profile="spec").diagnostics
-             if d.rule.startswith("sponge.block_entity")]
-    assert found == [("sponge.block_entity.shape", "/BlockEntities/42"),
-                     ("sponge.block_entity.outside", "/BlockEntities/700/Pos"),
-                     ("sponge.block_entity.outside", "/BlockEntities/1500/Pos")]
+    found = [
+        (d.rule, d.pointer)
+        for d in validate_schematic(path, profile="spec").diagnostics
+        if d.rule.startswith("sponge.block_entity")
+    ]
+    assert found == [
+        ("sponge.block_entity.shape", "/BlockEntities/42"),
+        ("sponge.block_entity.outside", "/BlockEntities/700/Pos"),
+        ("sponge.block_entity.outside", "/BlockEntities/1500/Pos"),
+    ]

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from schem_nbt_bytes import document, v2_entries
 
 EMPTY = document(v2_entries(size=(0, 0, 0), data=b""))
@@ -33,16 +32,17 @@ def test_an_empty_box_is_a_clean_error(cli, tmp_path, command):
 
 
 def test_mcp_refuses_an_empty_box_as_a_fault_of_the_file(tmp_path):
-    from mcb.mcp.arguments import parse_arguments
     from mcb.mcp.actions import Refusal
-    from mcb.mcp.tools.offline import OFFLINE_ACTIONS
+    from mcb.mcp.arguments import parse_arguments
     from mcb.mcp.context import CallContext
+    from mcb.mcp.tools.offline import OFFLINE_ACTIONS
 
     source = tmp_path / "empty.schem"
     source.write_bytes(EMPTY)
     action = next(a for a in OFFLINE_ACTIONS if a.name == "schem_rotate")
-    arguments = parse_arguments(action, {"path": str(source), "degrees": 90, "output": str(tmp_path / "o.schem")},
-                                root=tmp_path)
+    arguments = parse_arguments(
+        action, {"path": str(source), "degrees": 90, "output": str(tmp_path / "o.schem")}, root=tmp_path
+    )
     context = CallContext(progress_token=None, notify=lambda message: None, make_client=lambda: None)
     with pytest.raises(Refusal) as refused:
         action.run(arguments, context)

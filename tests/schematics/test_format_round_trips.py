@@ -12,11 +12,37 @@ from mcb.schematics.model import BlockEntity, Entity, Schematic
 from mcb.schematics.nbt import Compound, Int, String
 from mcb.schematics.outputs import FORMATS, format_losses
 
-STATES = ["minecraft:air", "minecraft:stone", "minecraft:oak_log[axis=x]", "minecraft:chest[facing=east,type=single,"
-          "waterlogged=false]", "minecraft:redstone_wire[east=side,north=none,power=3,south=up,west=none]"] + [
-    f"minecraft:{c}_wool" for c in ("white", "orange", "magenta", "light_blue", "yellow", "lime", "pink", "gray",
-                                    "light_gray", "cyan", "purple", "blue", "brown", "green", "red", "black")] + [
-    f"minecraft:note_block[instrument=harp,note={n},powered=false]" for n in range(25)]
+STATES = (
+    [
+        "minecraft:air",
+        "minecraft:stone",
+        "minecraft:oak_log[axis=x]",
+        "minecraft:chest[facing=east,type=single,waterlogged=false]",
+        "minecraft:redstone_wire[east=side,north=none,power=3,south=up,west=none]",
+    ]
+    + [
+        f"minecraft:{c}_wool"
+        for c in (
+            "white",
+            "orange",
+            "magenta",
+            "light_blue",
+            "yellow",
+            "lime",
+            "pink",
+            "gray",
+            "light_gray",
+            "cyan",
+            "purple",
+            "blue",
+            "brown",
+            "green",
+            "red",
+            "black",
+        )
+    ]
+    + [f"minecraft:note_block[instrument=harp,note={n},powered=false]" for n in range(25)]
+)
 
 
 @st.composite
@@ -32,17 +58,33 @@ def schematics(draw, void: bool):
         mask = np.array(flags, dtype=bool).reshape(h, l, w)
         blocks[mask] = 0  # a void cell holds air, as every reader leaves it
         mask = mask if mask.any() else None
-    positions = draw(st.lists(st.tuples(st.integers(0, w - 1), st.integers(0, h - 1), st.integers(0, l - 1)),
-                              max_size=3, unique=True))
+    positions = draw(
+        st.lists(
+            st.tuples(st.integers(0, w - 1), st.integers(0, h - 1), st.integers(0, l - 1)), max_size=3, unique=True
+        )
+    )
     if mask is not None:
         positions = [p for p in positions if not mask[p[1], p[2], p[0]]]
-    entities = [BlockEntity(p, "minecraft:chest", Compound(Lock=String(f"k{i}"), Count=Int(i)))
-                for i, p in enumerate(positions)]
-    mobs = [Entity((draw(st.floats(0, w, width=32)), 0.5, 0.25), "minecraft:armor_stand",
-                   Compound(Tag=String("x"))) for _ in range(draw(st.integers(0, 2)))]
+    entities = [
+        BlockEntity(p, "minecraft:chest", Compound(Lock=String(f"k{i}"), Count=Int(i))) for i, p in enumerate(positions)
+    ]
+    mobs = [
+        Entity((draw(st.floats(0, w, width=32)), 0.5, 0.25), "minecraft:armor_stand", Compound(Tag=String("x")))
+        for _ in range(draw(st.integers(0, 2)))
+    ]
     offset = tuple(draw(st.integers(-40, 40)) for _ in range(3))
-    return Schematic(width=w, height=h, length=l, palette=palette, blocks=blocks, data_version=4903,
-                     offset=offset, block_entities=entities, entities=mobs, void=mask)
+    return Schematic(
+        width=w,
+        height=h,
+        length=l,
+        palette=palette,
+        blocks=blocks,
+        data_version=4903,
+        offset=offset,
+        block_entities=entities,
+        entities=mobs,
+        void=mask,
+    )
 
 
 def _cells(schem: Schematic) -> list[str | None]:
@@ -69,8 +111,9 @@ def _same(a: Schematic, b: Schematic, fmt: str) -> None:
         assert _cells(b) == _as_air(_cells(a))
     if fmt != "structure":  # a structure is placed from its corner: it keeps no anchor
         assert b.offset == a.offset
-    assert sorted((be.pos, be.id, dict(be.data)) for be in b.block_entities) == \
-        sorted((be.pos, be.id, dict(be.data)) for be in a.block_entities)
+    assert sorted((be.pos, be.id, dict(be.data)) for be in b.block_entities) == sorted(
+        (be.pos, be.id, dict(be.data)) for be in a.block_entities
+    )
     assert [(e.id, e.pos, dict(e.data)) for e in b.entities] == [(e.id, e.pos, dict(e.data)) for e in a.entities]
 
 

@@ -20,7 +20,7 @@ def _litematic_cell_oracle(region) -> list[int]:
     little-endian integer, entry i at bit i * bits."""
     palette = region["BlockStatePalette"]
     bits = max(2, (len(palette) - 1).bit_length())
-    big = sum((int(v) & (2 ** 64 - 1)) << (64 * k) for k, v in enumerate(region["BlockStates"]))
+    big = sum((int(v) & (2**64 - 1)) << (64 * k) for k, v in enumerate(region["BlockStates"]))
     volume = abs(int(region["Size"]["x"]) * int(region["Size"]["y"]) * int(region["Size"]["z"]))
     return [(big >> (i * bits)) & ((1 << bits) - 1) for i in range(volume)]
 
@@ -31,10 +31,15 @@ def _state(entry) -> str:
     return name + ("[" + ",".join(f"{k}={v}" for k, v in props.items()) + "]" if props else "")
 
 
-@pytest.mark.parametrize("name", ["litematic_nucleation_4x4_sliding_door.litematic",
-                                  "litematic_schematic4j_simple_v5.litematic",
-                                  "litematic_schematic4j_demo_v6.litematic",
-                                  "notsponge_nucleation_xor_is_litematic.schem"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "litematic_nucleation_4x4_sliding_door.litematic",
+        "litematic_schematic4j_simple_v5.litematic",
+        "litematic_schematic4j_demo_v6.litematic",
+        "notsponge_nucleation_xor_is_litematic.schem",
+    ],
+)
 def test_litematica_cells_match_an_independent_decoding(corpus, name):
     raw = nbtlib.load(corpus / name)
     ((_, region),) = raw["Regions"].items()
@@ -60,8 +65,7 @@ def test_litematica_negative_sizes_put_block_entities_on_their_blocks(corpus):
     assert door.state_at(*comparator.pos).startswith("minecraft:comparator[")
     simple = read_any(corpus / "litematic_schematic4j_simple_v5.litematic")
     assert simple.offset == (-2, -1, -2)  # Position (-2, 3, 2) + Size (5, -5, -5) + 1 on the negative axes
-    assert sorted(be.id for be in simple.block_entities) == ["minecraft:chest", "minecraft:chest",
-                                                             "minecraft:furnace"]
+    assert sorted(be.id for be in simple.block_entities) == ["minecraft:chest", "minecraft:chest", "minecraft:furnace"]
     assert all(simple.state_at(*be.pos).startswith(be.id + "[") for be in simple.block_entities)
 
 
@@ -93,26 +97,41 @@ def test_structures_keep_untouched_cells_apart_from_air(corpus):
 
 
 def _structure_file(path, palettes, blocks, size=(2, 1, 2)):
-    root = nbtlib.Compound({
-        "DataVersion": nbtlib.Int(4903),
-        "size": nbtlib.List[nbtlib.Int](list(size)),
-        "palettes": nbtlib.List[nbtlib.List[nbtlib.Compound]]([
-            nbtlib.List[nbtlib.Compound]([nbtlib.Compound({"Name": nbtlib.String(n)}) for n in p]) for p in palettes]),
-        "blocks": nbtlib.List[nbtlib.Compound]([nbtlib.Compound({
-            "state": nbtlib.Int(s), "pos": nbtlib.List[nbtlib.Int](list(pos))}) for s, pos in blocks]),
-        "entities": nbtlib.List[nbtlib.Compound]([]),
-    })
+    root = nbtlib.Compound(
+        {
+            "DataVersion": nbtlib.Int(4903),
+            "size": nbtlib.List[nbtlib.Int](list(size)),
+            "palettes": nbtlib.List[nbtlib.List[nbtlib.Compound]](
+                [
+                    nbtlib.List[nbtlib.Compound]([nbtlib.Compound({"Name": nbtlib.String(n)}) for n in p])
+                    for p in palettes
+                ]
+            ),
+            "blocks": nbtlib.List[nbtlib.Compound](
+                [
+                    nbtlib.Compound({"state": nbtlib.Int(s), "pos": nbtlib.List[nbtlib.Int](list(pos))})
+                    for s, pos in blocks
+                ]
+            ),
+            "entities": nbtlib.List[nbtlib.Compound]([]),
+        }
+    )
     nbtlib.File(root, gzipped=True).save(path)
     return path
 
 
 def test_a_multi_palette_structure_reads_the_palette_asked_for(tmp_path):
-    path = _structure_file(tmp_path / "wreck.nbt", [["minecraft:stone", "minecraft:air"],
-                                                    ["minecraft:mossy_cobblestone", "minecraft:air"]],
-                           [(0, (0, 0, 0)), (1, (1, 0, 0)), (0, (0, 0, 1))])
+    path = _structure_file(
+        tmp_path / "wreck.nbt",
+        [["minecraft:stone", "minecraft:air"], ["minecraft:mossy_cobblestone", "minecraft:air"]],
+        [(0, (0, 0, 0)), (1, (1, 0, 0)), (0, (0, 0, 1))],
+    )
     first, second = read_any(path), read_any(path, palette_index=1)
-    assert [first.state_at(0, 0, 0), first.state_at(1, 0, 0), first.state_at(0, 0, 1)] == \
-        ["minecraft:stone", "minecraft:air", "minecraft:stone"]
+    assert [first.state_at(0, 0, 0), first.state_at(1, 0, 0), first.state_at(0, 0, 1)] == [
+        "minecraft:stone",
+        "minecraft:air",
+        "minecraft:stone",
+    ]
     assert second.state_at(0, 0, 0) == second.state_at(0, 0, 1) == "minecraft:mossy_cobblestone"
     assert bool(first.void[0, 1, 1]) and not first.void[0, 0, 1]  # (1, 0, 1) is in no block entry
     assert first.source.palettes == 2 and "palette 0 was read" in first.source.notes[0]
@@ -126,14 +145,30 @@ def _legacy_table(shared) -> dict:
 
 @pytest.mark.parametrize("name", ["legacy_schematic4j_9383.schematic", "legacy_schematic4j_12727.schematic"])
 def test_legacy_cells_are_minecraft_data_states_except_where_a_block_entity_or_a_neighbour_completes_them(
-        corpus, shared, name):
+    corpus, shared, name
+):
     table = _legacy_table(shared)
     raw = nbtlib.load(corpus / name)
     schem = read_any(corpus / name)
     assert schem.size == (int(raw["Width"]), int(raw["Height"]), int(raw["Length"]))
     blocks, data = bytes(raw["Blocks"].astype("uint8")), bytes(raw["Data"].astype("uint8"))
-    completed = ("flower_pot", "potted_", "_bed", "banner", "_skull", "_head", "note_block", "_door", "chest",
-                 "sunflower", "lilac", "tall_grass", "large_fern", "rose_bush", "peony")
+    completed = (
+        "flower_pot",
+        "potted_",
+        "_bed",
+        "banner",
+        "_skull",
+        "_head",
+        "note_block",
+        "_door",
+        "chest",
+        "sunflower",
+        "lilac",
+        "tall_grass",
+        "large_fern",
+        "rose_bush",
+        "peony",
+    )
     same = changed = 0
     for i in range(len(blocks)):
         x, z, y = i % schem.width, (i // schem.width) % schem.length, i // (schem.width * schem.length)
@@ -184,8 +219,10 @@ def test_gzip_and_raw_nbt_both_read(corpus, tmp_path):
     assert read_any(raw).size == (4, 3, 4)
 
 
-UNREADABLE = {"v1_fawe_sponge1_degenerate.schem": "sponge.blockdata.too_few",  # an empty palette, no cells
-              "v3_nucleation_stone_cube_1GB_inflated.schem": "nbt.limit.inflated"}  # the 1 GB bomb
+UNREADABLE = {
+    "v1_fawe_sponge1_degenerate.schem": "sponge.blockdata.too_few",  # an empty palette, no cells
+    "v3_nucleation_stone_cube_1GB_inflated.schem": "nbt.limit.inflated",
+}  # the 1 GB bomb
 
 
 def test_every_corpus_file_reads_into_the_model_or_is_refused_for_its_known_fault(corpus):

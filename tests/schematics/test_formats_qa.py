@@ -21,8 +21,9 @@ def test_a_refused_conversion_suggests_only_formats_that_keep_everything(cli, tm
     # The cabin's block entities fit every format but the server's.
     cabin = cli("schem", "convert", str(SAMPLES / "cabin.schematic"), "-o", str(tmp_path / "c.schem"))
     assert "keep everything with --to sponge3 or litematic or structure, or drop" in cabin.stderr
-    followed = cli("schem", "convert", str(SAMPLES / "watchtower.litematic"), "-o", str(tmp_path / "t.schem"),
-                   "--to", "structure")
+    followed = cli(
+        "schem", "convert", str(SAMPLES / "watchtower.litematic"), "-o", str(tmp_path / "t.schem"), "--to", "structure"
+    )
     assert followed.exit_code == 0, followed.stderr
 
 
@@ -83,12 +84,10 @@ def test_help_and_hints_name_options_that_exist_and_defaults_that_hold(cli, tmp_
 def test_validate_and_info_name_a_files_kind_alike(cli):
     import json
 
-    for name, kind in (("watchtower.litematic", "litematic"), ("cabin.schematic", "legacy"),
-                       ("house.schem", "sponge")):
+    for name, kind in (("watchtower.litematic", "litematic"), ("cabin.schematic", "legacy"), ("house.schem", "sponge")):
         info = json.loads(cli("schem", "info", str(SAMPLES / name), "--json").stdout)
         for profile in ("server", "spec"):
-            report = json.loads(cli("schem", "validate", str(SAMPLES / name), "--format", "json", "-p",
-                                    profile).stdout)
+            report = json.loads(cli("schem", "validate", str(SAMPLES / name), "--format", "json", "-p", profile).stdout)
             assert report["files"][0]["facts"]["kind"] == info["kind"] == kind, (name, profile)
 
 
@@ -100,9 +99,18 @@ def test_a_walk_names_each_unreadable_file_once_and_counts_read_right(cli, tmp_p
     shutil.copy(SAMPLES / "house.schem", folder)
     cut = gzip.decompress((SAMPLES / "watchtower.litematic").read_bytes())
     # a structure whose only block lies outside its size: the structure reader refuses it
-    (folder / "outside.nbt").write_bytes(document([
-        ("DataVersion", 3, 4903), ("size", 9, (3, [2, 2, 2])), ("palette", 9, (10, [[("Name", 8, "minecraft:stone")]])),
-        ("blocks", 9, (10, [[("pos", 9, (3, [5, 0, 0])), ("state", 3, 0)]])), ("entities", 9, (10, []))], ""))
+    (folder / "outside.nbt").write_bytes(
+        document(
+            [
+                ("DataVersion", 3, 4903),
+                ("size", 9, (3, [2, 2, 2])),
+                ("palette", 9, (10, [[("Name", 8, "minecraft:stone")]])),
+                ("blocks", 9, (10, [[("pos", 9, (3, [5, 0, 0])), ("state", 3, 0)]])),
+                ("entities", 9, (10, [])),
+            ],
+            "",
+        )
+    )
     (folder / "cut.litematic").write_bytes(gzip.compress(cut)[:300])
     info = cli("schem", "info", str(folder))
     assert info.exit_code == 1
@@ -181,8 +189,12 @@ def test_structure_blocks_are_packed_byte_for_byte_as_tags_would_encode_them(cor
     y, z, x = (int(v) for v in np.argwhere(tower.void)[0])
     void_spot = (x, y, z)
     on_void = replace(tower, block_entities=[*tower.block_entities, BlockEntity(void_spot, "minecraft:barrel", {})])
-    for schem in (read_any(corpus / "v2_prismarine_smallhouse1.schem"), tower, on_void,
-                  read_any(SAMPLES / "cabin.schematic")):
+    for schem in (
+        read_any(corpus / "v2_prismarine_smallhouse1.schem"),
+        tower,
+        on_void,
+        read_any(SAMPLES / "cabin.schematic"),
+    ):
         name, root = structure_tree(schem)
         plain = dict(root, blocks=_plain_blocks_list(schem))
         assert encode_nbt(root, name) == encode_nbt(plain, name)
@@ -193,7 +205,9 @@ def test_an_in_place_edit_that_would_lose_data_is_refused_and_the_file_kept(cli,
     shutil.copy(SAMPLES / "watchtower.litematic", tower)
     before = tower.read_bytes()
     refused = cli("schem", "rotate", str(tower), "-d", "90", "--in-place")
-    assert refused.exit_code == 1 and "--in-place would lose data: 165 cells the file leaves unchanged" in refused.stderr
+    assert (
+        refused.exit_code == 1 and "--in-place would lose data: 165 cells the file leaves unchanged" in refused.stderr
+    )
     assert tower.read_bytes() == before
     assert cli("schem", "rotate", str(tower), "-d", "90", "-o", str(tmp_path / "t.nbt")).exit_code == 0
 
@@ -201,8 +215,15 @@ def test_an_in_place_edit_that_would_lose_data_is_refused_and_the_file_kept(cli,
 def test_a_name_that_says_another_format_is_warned_and_a_bad_replacement_is_a_usage_error(cli, tmp_path):
     odd = cli("schem", "convert", str(SAMPLES / "house.schem"), "-o", str(tmp_path / "h.litematic"), "--to", "sponge2")
     assert odd.exit_code == 0 and "h.litematic is named like a litematic file but holds Sponge v2 data" in odd.stderr
-    typo = cli("schem", "convert", str(SAMPLES / "house.schem"), "-o", str(tmp_path / "h.nbt"),
-               "--replace-unknown", "minecraft:stoen")
+    typo = cli(
+        "schem",
+        "convert",
+        str(SAMPLES / "house.schem"),
+        "-o",
+        str(tmp_path / "h.nbt"),
+        "--replace-unknown",
+        "minecraft:stoen",
+    )
     assert typo.exit_code == 2 and "--replace-unknown minecraft:stoen" in typo.stderr
 
 

@@ -11,17 +11,27 @@ import pytest
 
 from mcb.errors import InputError
 from mcb.reports.model import FileReport
-from mcb.schematics.nbt import ReadLimits
-from mcb.schematics.rules import validate_schematic
 from mcb.schematics.formats import read_any
 from mcb.schematics.inspect import describe_schematic
+from mcb.schematics.nbt import ReadLimits
+from mcb.schematics.rules import validate_schematic
 
-SEEDS = ["v2_nucleation_and.schem", "v2_fawe_sponge2.schem", "v3_nucleation_test_cube.schem",
-         "v1_schemc_example.schem", "v2_nucleation_cutecounter.schem", "v3_prismarine_spongeV3.schem",
-         "v2_arkitektonika_biomes.schem", "v3_nucleation_workshop_entity.schem",
-         # every other format the readers take
-         "litematic_schematic4j_simple_v5.litematic", "litematic_schematic4j_demo_v6.litematic",
-         "nbt_nucleation_cart_curve.nbt", "nbt_fawe_minecraft_structure.nbt", "legacy_schematic4j_9383.schematic"]
+SEEDS = [
+    "v2_nucleation_and.schem",
+    "v2_fawe_sponge2.schem",
+    "v3_nucleation_test_cube.schem",
+    "v1_schemc_example.schem",
+    "v2_nucleation_cutecounter.schem",
+    "v3_prismarine_spongeV3.schem",
+    "v2_arkitektonika_biomes.schem",
+    "v3_nucleation_workshop_entity.schem",
+    # every other format the readers take
+    "litematic_schematic4j_simple_v5.litematic",
+    "litematic_schematic4j_demo_v6.litematic",
+    "nbt_nucleation_cart_curve.nbt",
+    "nbt_fawe_minecraft_structure.nbt",
+    "legacy_schematic4j_9383.schematic",
+]
 LIMITS = ReadLimits(max_inflated=8 * 1024 * 1024)
 
 
@@ -29,17 +39,17 @@ def mutate(raw: bytes, rng: random.Random) -> bytes:
     data = bytearray(raw)
     kind = rng.randrange(6)
     if kind == 0:  # truncation
-        return bytes(data[:rng.randrange(len(data))])
+        return bytes(data[: rng.randrange(len(data))])
     if kind == 1:  # bit flips
         for _ in range(rng.randint(1, 4)):
             at = rng.randrange(len(data))
             data[at] ^= 1 << rng.randrange(8)
     elif kind == 2:  # a length-like field set huge or negative
         at = rng.randrange(max(1, len(data) - 4))
-        data[at:at + 4] = struct.pack(">i", rng.choice([2**31 - 1, -1, -(2**31), 2**24, 65535]))
+        data[at : at + 4] = struct.pack(">i", rng.choice([2**31 - 1, -1, -(2**31), 2**24, 65535]))
     elif kind == 3:  # a short length set huge
         at = rng.randrange(max(1, len(data) - 2))
-        data[at:at + 2] = b"\xff\xff"
+        data[at : at + 2] = b"\xff\xff"
     elif kind == 4:  # random tag type bytes
         at = rng.randrange(len(data))
         data[at] = rng.choice([0, 7, 9, 10, 11, 12, 13, 99, 255])
@@ -86,6 +96,14 @@ def test_mutated_gzip_streams_never_crash(corpus, tmp_path):
 
 def test_empty_and_tiny_inputs(tmp_path):
     target = tmp_path / "tiny.schem"
-    for data in (b"", b"\x0a", b"\x1f\x8b", b"\x0a\x00\x00", b"\x0a\x00\x00\x00", b"\x08\x00\x00",
-                 gzip.compress(b""), b"\x0a\x00\x00" + b"\x0a\x00\x01a" * 600):
+    for data in (
+        b"",
+        b"\x0a",
+        b"\x1f\x8b",
+        b"\x0a\x00\x00",
+        b"\x0a\x00\x00\x00",
+        b"\x08\x00\x00",
+        gzip.compress(b""),
+        b"\x0a\x00\x00" + b"\x0a\x00\x01a" * 600,
+    ):
         check_one(data, target)

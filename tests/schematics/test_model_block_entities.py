@@ -5,26 +5,38 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from mcb.schematics.model import BlockEntity
-from mcb.schematics.nbt import Compound
-from mcb.schematics.nbt import String
-from mcb.schematics.sponge import encode_schematic, read_schematic
-from mcb.schematics.rewrite import transform_file
-from mcb.schematics.transform import mirror_schematic, rotate_schematic
 from schem_nbt_bytes import document
 
+from mcb.schematics.model import BlockEntity
+from mcb.schematics.nbt import Compound, String
+from mcb.schematics.rewrite import transform_file
+from mcb.schematics.sponge import encode_schematic, read_schematic
+from mcb.schematics.transform import mirror_schematic, rotate_schematic
+
 W, H, L = 5, 2, 3
-PALETTE = ["minecraft:air", "minecraft:chest[facing=north,type=single,waterlogged=false]",
-           "minecraft:chiseled_bookshelf[facing=north,slot_0_occupied=true,slot_1_occupied=false,"
-           "slot_2_occupied=false,slot_3_occupied=false,slot_4_occupied=false,slot_5_occupied=false]"]
+PALETTE = [
+    "minecraft:air",
+    "minecraft:chest[facing=north,type=single,waterlogged=false]",
+    "minecraft:chiseled_bookshelf[facing=north,slot_0_occupied=true,slot_1_occupied=false,"
+    "slot_2_occupied=false,slot_3_occupied=false,slot_4_occupied=false,slot_5_occupied=false]",
+]
 
 
 def item(slot: int, ident: str, count: int, lore: list[str]) -> list:
     """A chest item with nested containers: a compound of a list of strings and a compound inside."""
-    return [("Slot", 1, slot), ("id", 8, ident), ("Count", 1, count),
-            ("tag", 10, [("display", 10, [("Lore", 9, (8, lore)), ("Name", 8, '{"text":"x"}')]),
-                         ("Enchantments", 9, (10, [[("id", 8, "minecraft:sharpness"), ("lvl", 2, 5)]]))])]
+    return [
+        ("Slot", 1, slot),
+        ("id", 8, ident),
+        ("Count", 1, count),
+        (
+            "tag",
+            10,
+            [
+                ("display", 10, [("Lore", 9, (8, lore)), ("Name", 8, '{"text":"x"}')]),
+                ("Enchantments", 9, (10, [[("id", 8, "minecraft:sharpness"), ("lvl", 2, 5)]])),
+            ],
+        ),
+    ]
 
 
 CONTENTS = [
@@ -34,27 +46,57 @@ CONTENTS = [
 ]
 
 
-def schematic_bytes(entries: list[tuple[tuple[int, int, int], str, int]], blocks: list[int] | None = None,
-                    version: int = 2) -> bytes:
+def schematic_bytes(
+    entries: list[tuple[tuple[int, int, int], str, int]], blocks: list[int] | None = None, version: int = 2
+) -> bytes:
     """A v2 (or v3) file with block entities ``(pos, id, contents index)``, written by the independent byte
     builder; v3 nests the contents in ``Data``."""
     cells = blocks or [1] * (W * H * L)
     if version == 3:
-        block_entities = [[("Pos", 11, list(pos)), ("Id", 8, ident), ("Data", 10, CONTENTS[kind])]
-                          for pos, ident, kind in entries]
-        return document([("Schematic", 10, [
-            ("Version", 3, 3), ("DataVersion", 3, 3700), ("Width", 2, W), ("Height", 2, H), ("Length", 2, L),
-            ("Offset", 11, [0, 0, 0]),
-            ("Blocks", 10, [("Palette", 10, [(state, 3, i) for i, state in enumerate(PALETTE)]),
-                            ("Data", 7, bytes(cells)), ("BlockEntities", 9, (10, block_entities))]),
-        ])], root_name="")
+        block_entities = [
+            [("Pos", 11, list(pos)), ("Id", 8, ident), ("Data", 10, CONTENTS[kind])] for pos, ident, kind in entries
+        ]
+        return document(
+            [
+                (
+                    "Schematic",
+                    10,
+                    [
+                        ("Version", 3, 3),
+                        ("DataVersion", 3, 3700),
+                        ("Width", 2, W),
+                        ("Height", 2, H),
+                        ("Length", 2, L),
+                        ("Offset", 11, [0, 0, 0]),
+                        (
+                            "Blocks",
+                            10,
+                            [
+                                ("Palette", 10, [(state, 3, i) for i, state in enumerate(PALETTE)]),
+                                ("Data", 7, bytes(cells)),
+                                ("BlockEntities", 9, (10, block_entities)),
+                            ],
+                        ),
+                    ],
+                )
+            ],
+            root_name="",
+        )
     block_entities = [[("Pos", 11, list(pos)), ("Id", 8, ident), *CONTENTS[kind]] for pos, ident, kind in entries]
-    return document([
-        ("Version", 3, 2), ("DataVersion", 3, 3700), ("Width", 2, W), ("Height", 2, H), ("Length", 2, L),
-        ("Offset", 11, [0, 0, 0]), ("PaletteMax", 3, len(PALETTE)),
-        ("Palette", 10, [(state, 3, i) for i, state in enumerate(PALETTE)]),
-        ("BlockData", 7, bytes(cells)), ("BlockEntities", 9, (10, block_entities)),
-    ])
+    return document(
+        [
+            ("Version", 3, 2),
+            ("DataVersion", 3, 3700),
+            ("Width", 2, W),
+            ("Height", 2, H),
+            ("Length", 2, L),
+            ("Offset", 11, [0, 0, 0]),
+            ("PaletteMax", 3, len(PALETTE)),
+            ("Palette", 10, [(state, 3, i) for i, state in enumerate(PALETTE)]),
+            ("BlockData", 7, bytes(cells)),
+            ("BlockEntities", 9, (10, block_entities)),
+        ]
+    )
 
 
 def every_cell() -> list[tuple[int, int, int]]:
@@ -77,8 +119,14 @@ def test_rotating_keeps_nested_contents_and_moves_positions(tmp_path):
     assert source.read_bytes() == schematic_bytes(entries)  # the input is untouched
 
 
-entry_lists = st.lists(st.tuples(st.sampled_from(every_cell()), st.sampled_from(["minecraft:chest", "minecraft:barrel"]),
-                                 st.integers(0, len(CONTENTS) - 1)), max_size=25)
+entry_lists = st.lists(
+    st.tuples(
+        st.sampled_from(every_cell()),
+        st.sampled_from(["minecraft:chest", "minecraft:barrel"]),
+        st.integers(0, len(CONTENTS) - 1),
+    ),
+    max_size=25,
+)
 
 
 @settings(max_examples=80, deadline=None, derandomize=True)
@@ -108,14 +156,16 @@ def test_geometric_mirror_turns_the_books_of_bookshelves():
     shelf = [("Items", 9, (10, [[("Slot", 1, 0), ("id", 8, "minecraft:book"), ("Count", 1, 1)]]))]
     CONTENTS.append(shelf)
     try:
-        data = schematic_bytes([((x, 0, 0), "minecraft:chiseled_bookshelf", len(CONTENTS) - 1) for x in range(3)],
-                               blocks=[2] * (W * H * L))
+        data = schematic_bytes(
+            [((x, 0, 0), "minecraft:chiseled_bookshelf", len(CONTENTS) - 1) for x in range(3)], blocks=[2] * (W * H * L)
+        )
     finally:
         CONTENTS.pop()
     schem = read_schematic(data)
     mirrored = mirror_schematic(schem, "x", rules="geometric")
     assert sorted((be.pos, int(be.data["Items"][0]["Slot"])) for be in mirrored.block_entities) == [
-        ((W - 1 - x, 0, 0), 2) for x in reversed(range(3))]
+        ((W - 1 - x, 0, 0), 2) for x in reversed(range(3))
+    ]
     vanilla = mirror_schematic(read_schematic(data), "x", rules="vanilla")
     assert {int(be.data["Items"][0]["Slot"]) for be in vanilla.block_entities} == {0}
 
@@ -151,12 +201,14 @@ def test_rewrites_that_look_into_contents_read_them(tmp_path):
     transform_file(source, out, degrees=180, fmt="sponge2")
     turned, original = read_schematic(out), read_schematic(source)
     assert {be.pos: dict(be.data) for be in turned.block_entities} == {
-        (W - 1 - x, y, L - 1 - z): dict(be.data) for be in original.block_entities for x, y, z in [be.pos]}
+        (W - 1 - x, y, L - 1 - z): dict(be.data) for be in original.block_entities for x, y, z in [be.pos]
+    }
     shelf = [("Items", 9, (10, [[("Slot", 1, 0), ("id", 8, "minecraft:book"), ("Count", 1, 1)]]))]
     CONTENTS.append(shelf)
     try:
-        source.write_bytes(schematic_bytes([((0, 0, 0), "minecraft:chiseled_bookshelf", len(CONTENTS) - 1)],
-                                           blocks=[2] * (W * H * L)))
+        source.write_bytes(
+            schematic_bytes([((0, 0, 0), "minecraft:chiseled_bookshelf", len(CONTENTS) - 1)], blocks=[2] * (W * H * L))
+        )
     finally:
         CONTENTS.pop()
     transform_file(source, out, mirror_axis="x", rules="geometric")

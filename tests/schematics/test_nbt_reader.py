@@ -7,15 +7,22 @@ import gzip
 
 import nbtlib
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from schem_nbt_bytes import document
 
 from mcb.schematics import nbt
 from mcb.schematics.document import load_document
 from mcb.schematics.nbt import NbtError, ReadLimits, read_nbt
-from schem_nbt_bytes import document
 
-FILES = ["v2_nucleation_cutecounter.schem", "v3_prismarine_spongeV3.schem", "v2_nucleation_new_chest_test.schem",
-         "v2_schematic4j_issue-1.schem", "v3_nucleation_REGISTER001.schem", "v2_nucleation_Evaluator_entities.schem"]
+FILES = [
+    "v2_nucleation_cutecounter.schem",
+    "v3_prismarine_spongeV3.schem",
+    "v2_nucleation_new_chest_test.schem",
+    "v2_schematic4j_issue-1.schem",
+    "v3_nucleation_REGISTER001.schem",
+    "v2_nucleation_Evaluator_entities.schem",
+]
 
 
 def plain(value):
@@ -76,15 +83,17 @@ def test_skim_mode_keeps_positions_and_ids_and_the_same_stats(corpus, name, chun
             assert b == {k: v for k, v in a.items() if k == "Pos" or not isinstance(v, (dict, list))}
 
 
-@pytest.mark.parametrize("inner, rule", [
-    (b"\x09\x00\x01L\x63\x00\x00\x00\x01", "nbt.tag.unknown"),           # a list of element type 99
-    (b"\x09\x00\x01L\x00\x00\x00\x00\x02", "nbt.list.end"),              # a non-empty list of End
-    (b"\x08\x00\x01s\x00\x02\xff\xfe", "nbt.string.encoding"),            # not modified UTF-8
-    (b"\x07\x00\x01a\x7f\x00\x00\x00", "nbt.length.overflow"),            # longer than what remains
-])
+@pytest.mark.parametrize(
+    "inner, rule",
+    [
+        (b"\x09\x00\x01L\x63\x00\x00\x00\x01", "nbt.tag.unknown"),  # a list of element type 99
+        (b"\x09\x00\x01L\x00\x00\x00\x00\x02", "nbt.list.end"),  # a non-empty list of End
+        (b"\x08\x00\x01s\x00\x02\xff\xfe", "nbt.string.encoding"),  # not modified UTF-8
+        (b"\x07\x00\x01a\x7f\x00\x00\x00", "nbt.length.overflow"),  # longer than what remains
+    ],
+)
 def test_damage_inside_a_skipped_container_gets_the_rule_a_kept_one_gets(inner, rule):
-    raw = (b"\x0a\x00\x00\x09\x00\x0dBlockEntities\x0a\x00\x00\x00\x01"
-           b"\x0a\x00\x04Data" + inner + b"\x00\x00\x00")
+    raw = b"\x0a\x00\x00\x09\x00\x0dBlockEntities\x0a\x00\x00\x00\x01\x0a\x00\x04Data" + inner + b"\x00\x00\x00"
     outcomes = []
     for keep in (None, lambda path: path[-1] != "Data"):
         with pytest.raises(NbtError) as error:
@@ -94,34 +103,56 @@ def test_damage_inside_a_skipped_container_gets_the_rule_a_kept_one_gets(inner, 
 
 
 def test_a_duplicate_name_inside_a_skipped_container_is_recorded():
-    entry = [("Pos", 11, [0, 0, 0]), ("Id", 8, "minecraft:chest"), ("Id", 8, "minecraft:chest"),
-             ("Items", 9, (10, [[("Slot", 1, 0), ("Slot", 1, 1)]]))]
+    entry = [
+        ("Pos", 11, [0, 0, 0]),
+        ("Id", 8, "minecraft:chest"),
+        ("Id", 8, "minecraft:chest"),
+        ("Items", 9, (10, [[("Slot", 1, 0), ("Slot", 1, 1)]])),
+    ]
     data = document([("BlockEntities", 9, (10, [entry]))])
     kept, skipped = load_document(data), load_document(data, fast=True)
-    assert skipped.stats.duplicate_names == kept.stats.duplicate_names == [
-        "/BlockEntities/0/Id", "/BlockEntities/0/Items/0/Slot"]
+    assert (
+        skipped.stats.duplicate_names
+        == kept.stats.duplicate_names
+        == ["/BlockEntities/0/Id", "/BlockEntities/0/Items/0/Slot"]
+    )
 
 
 def _tree(size: int):
     """Small NBT compounds with repeats (so the reader's memo of skipped containers gets hits)."""
-    scalar = st.one_of(st.tuples(st.just(1), st.integers(-128, 127)), st.tuples(st.just(3), st.integers(0, 9)),
-                       st.tuples(st.just(8), st.sampled_from(["a", "b", "é", "x" * 70])))
+    scalar = st.one_of(
+        st.tuples(st.just(1), st.integers(-128, 127)),
+        st.tuples(st.just(3), st.integers(0, 9)),
+        st.tuples(st.just(8), st.sampled_from(["a", "b", "é", "x" * 70])),
+    )
+
     def compound(children):
         return st.lists(st.tuples(st.sampled_from(["a", "b", "Items", "Slot", "Data"]), children), max_size=4)
 
-    values = st.recursive(scalar, lambda inner: st.one_of(
-        compound(inner).map(lambda items: (10, [(k, v[0], v[1]) for k, v in items])),
-        st.lists(compound(inner), max_size=3).map(
-            lambda entries: (9, (10, [[(k, v[0], v[1]) for k, v in entry] for entry in entries])))), max_leaves=size)
+    values = st.recursive(
+        scalar,
+        lambda inner: st.one_of(
+            compound(inner).map(lambda items: (10, [(k, v[0], v[1]) for k, v in items])),
+            st.lists(compound(inner), max_size=3).map(
+                lambda entries: (9, (10, [[(k, v[0], v[1]) for k, v in entry] for entry in entries]))
+            ),
+        ),
+        max_leaves=size,
+    )
     return values
 
 
 @settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
-@given(entries=st.lists(st.tuples(st.sampled_from(["a", "b", "Items", "Data"]), _tree(12)), max_size=6),
-       cut=st.integers(0, 400), flip=st.integers(0, 400), compress=st.booleans(), chunk=st.sampled_from([3, 64, 4096]))
+@given(
+    entries=st.lists(st.tuples(st.sampled_from(["a", "b", "Items", "Data"]), _tree(12)), max_size=6),
+    cut=st.integers(0, 400),
+    flip=st.integers(0, 400),
+    compress=st.booleans(),
+    chunk=st.sampled_from([3, 64, 4096]),
+)
 def test_skipping_gives_the_same_outcome_and_stats_as_keeping(entries, cut, flip, compress, chunk):
     raw = document([(k, v[0], v[1]) for k, v in entries] * 2, compress=False)  # twice: repeats
-    damaged = bytearray(raw[:len(raw) - cut % max(len(raw), 1)] if cut % 3 == 0 else raw)
+    damaged = bytearray(raw[: len(raw) - cut % max(len(raw), 1)] if cut % 3 == 0 else raw)
     if flip % 2 and damaged:
         damaged[flip % len(damaged)] ^= 0x5A
     data = gzip.compress(bytes(damaged), mtime=0) if compress else bytes(damaged)
@@ -165,17 +196,21 @@ def test_compressed_cap_and_truncated_gzip():
     assert error.value.rule.startswith("gzip.") or error.value.rule == "nbt.truncated"
 
 
-
 def test_a_skipped_byte_array_is_walked_and_left_out():
-    data = document([("BlockEntities", 9, (10, [[("Pos", 11, [0, 0, 0]), ("Data", 10, [("Blob", 7, bytes(48 << 20))])]]))])
+    data = document(
+        [("BlockEntities", 9, (10, [[("Pos", 11, [0, 0, 0]), ("Data", 10, [("Blob", 7, bytes(48 << 20))])]]))]
+    )
     root, stats = read_nbt(data, ReadLimits(inflate_step=1 << 20), keep=lambda path: path[-1] != "Data")
     assert stats.inflated_size > 48 << 20 and stats.tag_count == 6
     assert root["BlockEntities"][0] == {"Pos": (0, 0, 0)}
 
 
 @settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
-@given(entries=st.lists(st.tuples(st.sampled_from(["a", "b", "Items", "Data"]), _tree(12)), max_size=6),
-       compress=st.booleans(), chunk=st.sampled_from([3, 17, 4096]))
+@given(
+    entries=st.lists(st.tuples(st.sampled_from(["a", "b", "Items", "Data"]), _tree(12)), max_size=6),
+    compress=st.booleans(),
+    chunk=st.sampled_from([3, 17, 4096]),
+)
 def test_a_container_kept_as_bytes_holds_exactly_its_payload(entries, compress, chunk):
     data = document([("Outer", 10, [(k, v[0], v[1]) for k, v in entries])] * 2, compress=compress)
     limits = ReadLimits(max_tags=400, inflate_step=chunk)
@@ -184,8 +219,14 @@ def test_a_container_kept_as_bytes_holds_exactly_its_payload(entries, compress, 
     assert raw_stats == eager_stats
     for name, value in raw["Outer"].items():
         if isinstance(value, nbt.Encoded):  # its bytes parse back to the very subtree the eager read built
-            again, _ = read_nbt(b"\x0a\x00\x00" + bytes([value.tag_id]) + len(name.encode()).to_bytes(2, "big")
-                                + name.encode("utf-8") + value.payload + b"\x00")
+            again, _ = read_nbt(
+                b"\x0a\x00\x00"
+                + bytes([value.tag_id])
+                + len(name.encode()).to_bytes(2, "big")
+                + name.encode("utf-8")
+                + value.payload
+                + b"\x00"
+            )
             assert plain(again[name]) == plain(eager["Outer"][name])
         else:
             assert plain(value) == plain(eager["Outer"][name])

@@ -33,8 +33,8 @@ def test_top_view_size_and_pixels():
 def test_top_view_is_brighter_for_higher_columns_of_the_same_block():
     palette = ["minecraft:air", "minecraft:stone"]
     blocks = np.zeros((4, 1, 2), dtype=np.int32)
-    blocks[0, 0, 0] = 1          # low column at x = 0
-    blocks[:, 0, 1] = 1          # high column at x = 1
+    blocks[0, 0, 0] = 1  # low column at x = 0
+    blocks[:, 0, 1] = 1  # high column at x = 1
     image = np.asarray(render_schematic(Schematic(2, 4, 1, palette, blocks, 4903), "top", scale=1).convert("RGB"))
     assert image[0, 1].sum() > image[0, 0].sum()
 

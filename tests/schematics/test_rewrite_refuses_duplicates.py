@@ -4,13 +4,21 @@ with the rule validation and the server give (`nbt.duplicate`), and write nothin
 from __future__ import annotations
 
 import pytest
-
 from schem_nbt_bytes import document, v2_entries
 
 TWICE = {
     "BlockData": document(v2_entries(extra=[("BlockData", 7, bytes([1, 1, 1, 1]))])),
-    "Id in a block entity": document(v2_entries(extra=[("BlockEntities", 9, (10, [
-        [("Pos", 11, [0, 0, 0]), ("Id", 8, "minecraft:chest"), ("Id", 8, "minecraft:barrel")]]))])),
+    "Id in a block entity": document(
+        v2_entries(
+            extra=[
+                (
+                    "BlockEntities",
+                    9,
+                    (10, [[("Pos", 11, [0, 0, 0]), ("Id", 8, "minecraft:chest"), ("Id", 8, "minecraft:barrel")]]),
+                )
+            ]
+        )
+    ),
 }
 REWRITES = {
     "rotate": ["schem", "rotate", "{src}", "--degrees", "90", "-o", "{out}"],

@@ -7,7 +7,6 @@ import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-
 from mcb.schematics.sponge import read_schematic
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,12 +39,14 @@ def test_directory_walk_uses_the_glob(cli):
     assert files == sorted(p.name for p in SAMPLES.iterdir() if p.suffix in (".schem", ".litematic", ".schematic"))
     only = json.loads(cli("schem", "validate", str(SAMPLES), "--glob", "*.litematic", "--format", "json").stdout)
     assert [Path(report["file"]).name for report in only["files"] if "skipped" not in report["facts"]] == [
-        "watchtower.litematic"]
+        "watchtower.litematic"
+    ]
 
 
 def test_spec_profile_flags_mod_properties(cli, corpus):
-    result = cli("schem", "validate", "--profile", "spec", "--format", "json",
-                 str(corpus / "v2_schematic4j_green-cottage.schem"))
+    result = cli(
+        "schem", "validate", "--profile", "spec", "--format", "json", str(corpus / "v2_schematic4j_green-cottage.schem")
+    )
     rules = {d["rule"] for f in json.loads(result.stdout)["files"] for d in f["diagnostics"]}
     assert "block.property.unknown" in rules and result.exit_code == 1
 
@@ -78,8 +79,14 @@ def test_github_format_is_the_default_inside_actions(cli, corpus):
 
 
 def test_junit_parses(cli, corpus):
-    result = cli("schem", "validate", "--format", "junit", str(corpus / "v3_fawe_sponge3.schem"),
-                 str(corpus / "v2_fawe_sponge2.schem"))
+    result = cli(
+        "schem",
+        "validate",
+        "--format",
+        "junit",
+        str(corpus / "v3_fawe_sponge3.schem"),
+        str(corpus / "v2_fawe_sponge2.schem"),
+    )
     root = ET.fromstring(result.stdout)
     failures = root.findall(".//failure")
     assert failures and any("Unsupported schematic fields" in (f.get("message") or "") for f in failures)
@@ -127,8 +134,9 @@ def test_convert_v3_to_server_v2_then_validate(cli, corpus, tmp_path):
     assert cli("schem", "validate", "--strict", str(out)).exit_code == 0
     before, after = read_schematic(corpus / "v3_nucleation_test_cube.schem"), read_schematic(out)
     assert after.source.version == 2 and after.offset == before.offset
-    assert [after.state_at(x, y, z) for x, y, z in [(0, 0, 0), (2, 2, 2), (1, 1, 1)]] == \
-        [before.state_at(x, y, z) for x, y, z in [(0, 0, 0), (2, 2, 2), (1, 1, 1)]]
+    assert [after.state_at(x, y, z) for x, y, z in [(0, 0, 0), (2, 2, 2), (1, 1, 1)]] == [
+        before.state_at(x, y, z) for x, y, z in [(0, 0, 0), (2, 2, 2), (1, 1, 1)]
+    ]
 
 
 def test_convert_normalises_worldedit_offset(cli, corpus, tmp_path):
@@ -145,11 +153,19 @@ def test_convert_refuses_lossy_v2_and_says_what(cli, tmp_path):
     result = cli("schem", "convert", str(SAMPLES / "chest_with_loot_v3.schem"), "-o", str(out))
     assert result.exit_code == 1 and "1 block entity (1x minecraft:chest)" in result.stderr
     assert not out.exists()
-    forced = cli("schem", "convert", "--drop-extras", "--json", str(SAMPLES / "chest_with_loot_v3.schem"), "-o",
-                 str(out))
+    forced = cli(
+        "schem", "convert", "--drop-extras", "--json", str(SAMPLES / "chest_with_loot_v3.schem"), "-o", str(out)
+    )
     assert forced.exit_code == 0 and json.loads(forced.stdout)["server"]["accepted"] is True
-    back = cli("schem", "convert", "--format", "v3", str(SAMPLES / "chest_with_loot_v3.schem"), "-o",
-               str(tmp_path / "v3.schem"))
+    back = cli(
+        "schem",
+        "convert",
+        "--format",
+        "v3",
+        str(SAMPLES / "chest_with_loot_v3.schem"),
+        "-o",
+        str(tmp_path / "v3.schem"),
+    )
     assert back.exit_code == 0
     assert read_schematic(tmp_path / "v3.schem").block_entities[0].id == "minecraft:chest"
 
@@ -172,7 +188,9 @@ def test_pre_commit_hook_manifest_names_the_validate_hook():
 
 def test_convert_worldedit_v2_to_v3_matches_the_fawe_v3_twin(cli, corpus, tmp_path):
     out = tmp_path / "twin.schem"
-    assert cli("schem", "convert", "--format", "v3", str(corpus / "v2_fawe_sponge2.schem"), "-o", str(out)).exit_code == 0
+    assert (
+        cli("schem", "convert", "--format", "v3", str(corpus / "v2_fawe_sponge2.schem"), "-o", str(out)).exit_code == 0
+    )
     ours, fawe = read_schematic(out), read_schematic(corpus / "v3_fawe_sponge3.schem")
     assert ours.source.version == 3
     assert ours.offset == fawe.offset == (-1, -1, 0)
@@ -185,8 +203,9 @@ def test_convert_v1_without_dataversion_picks_the_target_and_drops_mods_on_reque
     out = tmp_path / "v1.schem"
     refused = cli("schem", "convert", str(corpus / "v1_schematic4j_sponge-v1.schem"), "-o", str(out))
     assert refused.exit_code == 1 and "RequiredMods" in refused.stderr and "campfire" in refused.stderr
-    result = cli("schem", "convert", "--drop-extras", "--json", str(corpus / "v1_schematic4j_sponge-v1.schem"),
-                 "-o", str(out))
+    result = cli(
+        "schem", "convert", "--drop-extras", "--json", str(corpus / "v1_schematic4j_sponge-v1.schem"), "-o", str(out)
+    )
     data = json.loads(result.stdout)
     assert data["server"]["accepted"] is True and read_schematic(out).data_version == 4903
     assert "no DataVersion" in data["notes"][0]
@@ -223,8 +242,13 @@ def test_counts_of_one_are_singular(cli, corpus, tmp_path):
 
     chest = [("Id", 8, "minecraft:chest"), ("Pos", 11, [0, 0, 0])]
     one = tmp_path / "one.schem"
-    one.write_bytes(document(v2_entries(palette=(("minecraft:chest", 0), ("minecraft:air", 1)),
-                                        extra=[("BlockEntities", 9, (10, [chest]))])))
+    one.write_bytes(
+        document(
+            v2_entries(
+                palette=(("minecraft:chest", 0), ("minecraft:air", 1)), extra=[("BlockEntities", 9, (10, [chest]))]
+            )
+        )
+    )
     validated = cli("schem", "validate", str(one))
     assert "(1 entry)" in validated.stdout and "entries" not in validated.stdout
     converted = cli("schem", "convert", str(one), "-o", str(tmp_path / "out.schem"))
@@ -240,8 +264,9 @@ def test_validate_excludes_named_and_walked_files_as_lint_does(cli, tmp_path):
     shutil.copy(samples / "house.schem", tmp_path / "old" / "kept-out.schem")
     named = tmp_path / "named.schem"
     shutil.copy(samples / "house.schem", named)
-    result = cli("schem", "validate", str(tmp_path), str(named), "--exclude", "old/*", "--exclude", "named.schem",
-                 "--json")
+    result = cli(
+        "schem", "validate", str(tmp_path), str(named), "--exclude", "old/*", "--exclude", "named.schem", "--json"
+    )
     assert result.exit_code == 0, result.stderr
     files = [report["file"] for report in json.loads(result.stdout)["files"]]
     assert files == [str(tmp_path / "house.schem")]

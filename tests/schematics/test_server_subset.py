@@ -6,10 +6,10 @@ import gzip
 import struct
 
 import pytest
+from schem_nbt_bytes import document, v2_entries
 
 from mcb.blocks.registry import load_registry
 from mcb.schematics.server_rules import check_server_subset
-from schem_nbt_bytes import document, v2_entries
 
 REGISTRY = load_registry("26.2")
 
@@ -24,7 +24,11 @@ def test_independent_fixture_decodes_in_x_then_z_then_y_order():
     schem = result.schematic
     # data [0,1,1,0] on a 2x1x2 box: (0,0,0)=stone, (1,0,0)=air, (0,0,1)=air, (1,0,1)=stone
     assert [schem.state_at(0, 0, 0), schem.state_at(1, 0, 0), schem.state_at(0, 0, 1), schem.state_at(1, 0, 1)] == [
-        "minecraft:stone", "minecraft:air", "minecraft:air", "minecraft:stone"]
+        "minecraft:stone",
+        "minecraft:air",
+        "minecraft:air",
+        "minecraft:stone",
+    ]
 
 
 def test_server_reads_offset_as_paste_offset_and_ignores_weoffset():
@@ -37,22 +41,33 @@ def test_server_reads_offset_as_paste_offset_and_ignores_weoffset():
 def test_palette_states_come_back_canonical():
     result = verdict(document(v2_entries(palette=(("minecraft:oak_stairs[facing=east]", 0), ("minecraft:air", 1)))))
     assert result.accepted
-    assert result.canonical_palette[0] == "minecraft:oak_stairs[facing=east,half=bottom,shape=straight,waterlogged=false]"
+    assert (
+        result.canonical_palette[0] == "minecraft:oak_stairs[facing=east,half=bottom,shape=straight,waterlogged=false]"
+    )
 
 
-@pytest.mark.parametrize("data, message", [
-    ((2, 1, 1, 0), "BlockData refers to missing palette index"),
-    ((0, 0, 0, 0, 0), "BlockData has extra entries"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ((2, 1, 1, 0), "BlockData refers to missing palette index"),
+        ((0, 0, 0, 0, 0), "BlockData has extra entries"),
+    ],
+)
 def test_blockdata_rejections_with_server_messages(data, message):
     result = verdict(document(v2_entries(data=data)))
     assert not result.accepted and result.message == message and result.exact
 
 
-@pytest.mark.parametrize("data, kind", [
-    ((), "too_few"), ((0x80,), "truncated"), ((0x80, 0x00), "non_canonical"),
-    ((0xFF, 0xFF, 0xFF, 0xFF, 0x7F), "too_long"), ((0, 1, 1, 0x80), "truncated"),
-])
+@pytest.mark.parametrize(
+    "data, kind",
+    [
+        ((), "too_few"),
+        ((0x80,), "truncated"),
+        ((0x80, 0x00), "non_canonical"),
+        ((0xFF, 0xFF, 0xFF, 0xFF, 0x7F), "too_long"),
+        ((0, 1, 1, 0x80), "truncated"),
+    ],
+)
 def test_malformed_varints_are_rejected(data, kind):
     result = verdict(document(v2_entries(data=data)))
     assert not result.accepted
@@ -63,19 +78,24 @@ def test_other_upstream_rejections():
     cases = {
         "Only Sponge schematic version 2 is supported": document(v2_entries(version=3)),
         "Schematic volume must be 1..4096": document(v2_entries(size=(4097, 1, 1), data=[0] * 4097)),
-        "Unsupported schematic fields (biomes/custom data are not imported)":
-            document(v2_entries(extra=[("BiomeData", 7, b"\x00")])),
-        "Entities are unsupported; import rejected without dropping data":
-            document(v2_entries(extra=[("Entities", 9, (10, [[("Id", 8, "minecraft:pig")]]))])),
-        "BlockEntities are unsupported; import rejected without dropping data":
-            document(v2_entries(extra=[("BlockEntities", 9, (10, [[("Id", 8, "minecraft:chest")]]))])),
+        "Unsupported schematic fields (biomes/custom data are not imported)": document(
+            v2_entries(extra=[("BiomeData", 7, b"\x00")])
+        ),
+        "Entities are unsupported; import rejected without dropping data": document(
+            v2_entries(extra=[("Entities", 9, (10, [[("Id", 8, "minecraft:pig")]]))])
+        ),
+        "BlockEntities are unsupported; import rejected without dropping data": document(
+            v2_entries(extra=[("BlockEntities", 9, (10, [[("Id", 8, "minecraft:chest")]]))])
+        ),
         "Schematic DataVersion is newer than the target server": document(v2_entries(data_version=5000)),
-        "Invalid runtime schematic block state":
-            document(v2_entries(palette=(("minecraft:oak_stairs[facing=up]", 0), ("minecraft:air", 1)))),
+        "Invalid runtime schematic block state": document(
+            v2_entries(palette=(("minecraft:oak_stairs[facing=up]", 0), ("minecraft:air", 1)))
+        ),
         "Unexpected schematic root name": document(v2_entries(), root_name="Other"),
         "Trailing NBT data is not accepted": document(v2_entries(), trailing=b"\x00"),
-        "Invalid or duplicate palette index":
-            document(v2_entries(palette=(("minecraft:stone", 0), ("minecraft:air", 0)))),
+        "Invalid or duplicate palette index": document(
+            v2_entries(palette=(("minecraft:stone", 0), ("minecraft:air", 0)))
+        ),
         "Missing or mistyped schematic field: Width": document([e for e in v2_entries() if e[0] != "Width"]),
     }
     for message, data in cases.items():
@@ -108,7 +128,7 @@ def test_size_limits_and_gzip():
 def test_offset_array_claiming_two_billion_entries_is_rejected_without_allocating():
     raw = bytearray(document(v2_entries(), compress=False))
     at = raw.index(b"Offset") + len(b"Offset")
-    raw[at:at + 4] = struct.pack(">i", 2**31 - 1)
+    raw[at : at + 4] = struct.pack(">i", 2**31 - 1)
     result = verdict(gzip.compress(bytes(raw)))
     assert not result.accepted
 

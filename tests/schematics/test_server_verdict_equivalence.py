@@ -10,14 +10,16 @@ carry the verdict's rule id, and where both profiles stop in the NBT reader they
 from __future__ import annotations
 
 import gzip
-import zlib
 import struct
 import sys
+import zlib
 from pathlib import Path
 
 import httpx
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from schem_nbt_bytes import document, v2_entries
 
 from mcb.blocks.registry import load_registry
 from mcb.errors import InputError
@@ -25,23 +27,57 @@ from mcb.schematics.inspect import describe_schematic
 from mcb.schematics.rules import validate_schematic
 from mcb.schematics.server_rules import check_server_subset
 from mcb.server.testing import run_server
-from schem_nbt_bytes import document, v2_entries
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "client"))
 
-BLOCK_ENTITY_DUPLICATE_ID = document(v2_entries(extra=[("BlockEntities", 9, (10, [
-    [("Pos", 11, [0, 0, 0]), ("Id", 8, "minecraft:chest"), ("Id", 8, "minecraft:chest")]]))]))
+BLOCK_ENTITY_DUPLICATE_ID = document(
+    v2_entries(
+        extra=[
+            (
+                "BlockEntities",
+                9,
+                (10, [[("Pos", 11, [0, 0, 0]), ("Id", 8, "minecraft:chest"), ("Id", 8, "minecraft:chest")]]),
+            )
+        ]
+    )
+)
 # A block entity holding a list of element type End with one element (the bytes are built by hand below).
-_END_LIST = (b"\x09\x00\x05Items\x00\x00\x00\x00\x01")
+_END_LIST = b"\x09\x00\x05Items\x00\x00\x00\x00\x01"
 SEEDS = {
     "valid": document(v2_entries()),
     "duplicate Id in a block entity": BLOCK_ENTITY_DUPLICATE_ID,
     "non-empty End list in a block entity": gzip.compress(
-        b"\x0a" + struct.pack(">H", 9) + b"Schematic" + gzip.decompress(document(v2_entries()))[12:-1]
-        + b"\x09\x00\x0dBlockEntities\x0a\x00\x00\x00\x01\x0b\x00\x03Pos\x00\x00\x00\x03" + bytes(12)
-        + b"\x08\x00\x02Id\x00\x0fminecraft:chest" + _END_LIST + b"\x00\x00", mtime=0),
-    "a block entity": document(v2_entries(extra=[("BlockEntities", 9, (10, [
-        [("Pos", 11, [1, 0, 1]), ("Id", 8, "minecraft:chest"), ("Items", 9, (10, [[("Slot", 1, 0)]]))]]))])),
+        b"\x0a"
+        + struct.pack(">H", 9)
+        + b"Schematic"
+        + gzip.decompress(document(v2_entries()))[12:-1]
+        + b"\x09\x00\x0dBlockEntities\x0a\x00\x00\x00\x01\x0b\x00\x03Pos\x00\x00\x00\x03"
+        + bytes(12)
+        + b"\x08\x00\x02Id\x00\x0fminecraft:chest"
+        + _END_LIST
+        + b"\x00\x00",
+        mtime=0,
+    ),
+    "a block entity": document(
+        v2_entries(
+            extra=[
+                (
+                    "BlockEntities",
+                    9,
+                    (
+                        10,
+                        [
+                            [
+                                ("Pos", 11, [1, 0, 1]),
+                                ("Id", 8, "minecraft:chest"),
+                                ("Items", 9, (10, [[("Slot", 1, 0)]])),
+                            ]
+                        ],
+                    ),
+                )
+            ]
+        )
+    ),
     "v3 wrapper": document([("Schematic", 10, v2_entries(version=3))], root_name=""),
     "v1": document(v2_entries(version=1)),
     "newer DataVersion": document(v2_entries(data_version=99999)),
@@ -75,8 +111,11 @@ def served_verdict(serve, data: bytes) -> str:
     (library / "probe.schem").write_bytes(data)
     params = {"player_id": server.owner_uuid, "asset_id": "probe", "target": {"x": 0, "y": 70, "z": 0}}
     for _ in range(200):
-        body = client.post(server.url + "/v1/rpc", json={"method": "schematic_import_prepare", "params": params},
-                           headers={"Authorization": f"Bearer {server.agent_token}"}).json()
+        body = client.post(
+            server.url + "/v1/rpc",
+            json={"method": "schematic_import_prepare", "params": params},
+            headers={"Authorization": f"Bearer {server.agent_token}"},
+        ).json()
         if body.get("error", {}).get("message") != "A journal step is in progress; retry":
             break
     if body["ok"] or body["error"]["code"] != "invalid_request" or body["error"]["message"] == "integer overflow":
@@ -91,7 +130,7 @@ def mutate(data: bytes, kind: str, at: int, value: int) -> bytes:
         raw[at % len(raw)] ^= value or 1
         return bytes(raw)
     if kind == "gzip cut":
-        return data[:at % len(data)]
+        return data[: at % len(data)]
     try:
         raw = bytearray(gzip.decompress(data))
     except (OSError, EOFError, zlib.error):
@@ -102,7 +141,7 @@ def mutate(data: bytes, kind: str, at: int, value: int) -> bytes:
     if kind == "flip":
         raw[where] ^= value or 1
     elif kind == "huge length":
-        raw[where:where + 4] = struct.pack(">i", [0x7FFFFFFF, -1, 0x00FFFFFF, 5000, 20001][value % 5])
+        raw[where : where + 4] = struct.pack(">i", [0x7FFFFFFF, -1, 0x00FFFFFF, 5000, 20001][value % 5])
     elif kind == "cut":
         del raw[where:]
     elif kind == "set byte":
@@ -111,11 +150,24 @@ def mutate(data: bytes, kind: str, at: int, value: int) -> bytes:
 
 
 @pytest.mark.slow  # 2000 files through the validator, schem info and the server: fewer reach less code
-@settings(max_examples=2000, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(seed=st.sampled_from(sorted(SEEDS)),
-       kinds=st.lists(st.tuples(st.sampled_from(["flip", "huge length", "cut", "set byte", "gzip flip", "gzip cut"]),
-                                st.integers(0, 10_000), st.integers(0, 255)), max_size=2))
+@settings(
+    max_examples=2000,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    seed=st.sampled_from(sorted(SEEDS)),
+    kinds=st.lists(
+        st.tuples(
+            st.sampled_from(["flip", "huge length", "cut", "set byte", "gzip flip", "gzip cut"]),
+            st.integers(0, 10_000),
+            st.integers(0, 255),
+        ),
+        max_size=2,
+    ),
+)
 def test_validate_and_serve_agree_on_every_mutated_file(serve, tmp_path_factory, seed, kinds):
     data = SEEDS[seed]
     for kind, at, value in kinds:
@@ -139,10 +191,13 @@ def test_validate_and_serve_agree_on_every_mutated_file(serve, tmp_path_factory,
             assert spec[0] == verdict.rule
 
 
-@pytest.mark.parametrize("seed, rule, message", [
-    ("duplicate Id in a block entity", "nbt.duplicate", "Duplicate NBT tag name"),
-    ("non-empty End list in a block entity", "nbt.list.end", "Malformed schematic"),
-])
+@pytest.mark.parametrize(
+    "seed, rule, message",
+    [
+        ("duplicate Id in a block entity", "nbt.duplicate", "Duplicate NBT tag name"),
+        ("non-empty End list in a block entity", "nbt.list.end", "Malformed schematic"),
+    ],
+)
 def test_the_two_reproductions_get_one_answer_everywhere(serve, tmp_path, seed, rule, message):
     path = tmp_path / "repro.schem"
     path.write_bytes(SEEDS[seed])
@@ -169,10 +224,13 @@ def test_an_nbt_file_of_no_known_kind_leads_with_the_servers_own_verdict(serve, 
     assert "this is an unknown NBT" in report.diagnostics[-1].message
 
 
-@pytest.mark.parametrize("seed, verdict", [
-    ("second gzip member", "rejected: Trailing NBT data is not accepted"),
-    ("bytes after the gzip member", "accepted"),
-])
+@pytest.mark.parametrize(
+    "seed, verdict",
+    [
+        ("second gzip member", "rejected: Trailing NBT data is not accepted"),
+        ("bytes after the gzip member", "accepted"),
+    ],
+)
 def test_what_follows_the_gzip_member_is_read_as_java_reads_it(serve, tmp_path, seed, verdict):
     path = tmp_path / "after.schem"
     path.write_bytes(SEEDS[seed])

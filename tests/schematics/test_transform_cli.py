@@ -15,7 +15,7 @@ from mcb.blocks.transform import rotate_state
 from mcb.schematics.sponge import read_schematic
 
 CHESTS = "v2_nucleation_new_chest_test.schem"  # v2 with double chests and block entities
-TEXAS = "v3_nucleation_uss-texas.schem"        # v3
+TEXAS = "v3_nucleation_uss-texas.schem"  # v3
 FENCE_QUIRK = "v2_schematic4j_green-cottage.schem"  # non-vanilla fence property north_east
 
 
@@ -49,8 +49,10 @@ def test_rotate_writes_a_file_that_imports_like_the_original_at_that_rotation(cl
     assert rotated.source.version == 2  # input's version kept
     assert (rotated.width, rotated.height, rotated.length) == (original.length, original.height, original.width)
     registry = load_registry(original.data_version)
-    expected = {pos: registry.canonicalize(rotate_state(state, 1, registry=registry))
-                for pos, state in placement(original, 90).items()}
+    expected = {
+        pos: registry.canonicalize(rotate_state(state, 1, registry=registry))
+        for pos, state in placement(original, 90).items()
+    }
     got = {pos: registry.canonicalize(state) for pos, state in placement(rotated, 0).items()}
     assert got == expected
     # Block entities sit on the same (turned) blocks: local (x, y, z) -> (L - 1 - z, y, x).
@@ -74,8 +76,10 @@ def test_four_quarter_turns_through_the_cli_give_the_original_cells(cli, corpus,
     registry = load_registry(original.data_version)
     assert back.size == original.size and back.offset == original.offset
     assert placement(back, 0).keys() == placement(original, 0).keys()
-    assert all(registry.canonicalize(a) == registry.canonicalize(b)
-               for a, b in zip(placement(back, 0).values(), placement(original, 0).values()))
+    assert all(
+        registry.canonicalize(a) == registry.canonicalize(b)
+        for a, b in zip(placement(back, 0).values(), placement(original, 0).values())
+    )
     assert sorted(be.pos for be in back.block_entities) == sorted(be.pos for be in original.block_entities)
 
 
@@ -83,15 +87,25 @@ def test_a_mods_properties_are_dropped_and_said(cli, corpus, tmp_path):
     out = tmp_path / "cottage.schem"
     quirk = cli("schem", "rotate", str(corpus / FENCE_QUIRK), "-d", "90", "-o", str(out))
     assert quirk.exit_code == 0, quirk.stderr
-    assert ("dropped minecraft:birch_fence's properties north_east, north_west, south_east, south_west (not in "
-            "Minecraft 1.20.1): 18 cells") in quirk.stderr
+    assert (
+        "dropped minecraft:birch_fence's properties north_east, north_west, south_east, south_west (not in "
+        "Minecraft 1.20.1): 18 cells"
+    ) in quirk.stderr
     assert all("north_east" not in state for state in read_schematic(out).palette)
 
 
 def test_other_formats_turn_and_stay_in_their_format(cli, corpus, tmp_path):
     out = tmp_path / "xor"
-    turned = cli("schem", "mirror", str(corpus / "notsponge_nucleation_xor_is_litematic.schem"), "-a", "x",
-                 "-o", str(out), "--json")
+    turned = cli(
+        "schem",
+        "mirror",
+        str(corpus / "notsponge_nucleation_xor_is_litematic.schem"),
+        "-a",
+        "x",
+        "-o",
+        str(out),
+        "--json",
+    )
     assert turned.exit_code == 0, turned.stderr
     assert json.loads(turned.stdout)["format"] == "litematic"
     from mcb.schematics.formats import read_any
@@ -101,8 +115,20 @@ def test_other_formats_turn_and_stay_in_their_format(cli, corpus, tmp_path):
 
 def test_mirror_json_and_format_switch(cli, corpus, tmp_path):
     out = tmp_path / "m.schem"
-    result = cli("schem", "mirror", str(corpus / TEXAS), "--axis", "x", "--rules", "geometric", "--format", "v2",
-                 "-o", str(out), "--json")
+    result = cli(
+        "schem",
+        "mirror",
+        str(corpus / TEXAS),
+        "--axis",
+        "x",
+        "--rules",
+        "geometric",
+        "--format",
+        "v2",
+        "-o",
+        str(out),
+        "--json",
+    )
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["operation"] == "mirror" and data["axis"] == "x" and data["format"] == "sponge2"
@@ -121,18 +147,24 @@ def test_in_place(cli, corpus, tmp_path):
     result = cli("schem", "rotate", str(copy), "-d", "180", "--in-place")
     assert result.exit_code == 0, result.stderr
     after = read_schematic(copy)
-    assert after.offset == (-(before.offset[0] + before.width - 1), before.offset[1],
-                            -(before.offset[2] + before.length - 1))
+    assert after.offset == (
+        -(before.offset[0] + before.width - 1),
+        before.offset[1],
+        -(before.offset[2] + before.length - 1),
+    )
     assert [p.name for p in tmp_path.iterdir()] == ["copy.schem"]  # no temp files left
 
 
-@pytest.mark.parametrize("args,code,message", [
-    (["-d", "45", "-o", "x.schem"], 2, "90, 180 or 270"),
-    (["-d", "90"], 2, "missing -o"),
-    (["-d", "90", "-o", "x.schem", "--in-place"], 2, "not both"),
-    (["-d", "90", "-o", "x.schem", "--rules", "worldedit"], 2, "unknown rule set"),
-    (["-d", "90", "-o", "x.schem", "--format", "v9"], 2, "unknown schematic format"),
-])
+@pytest.mark.parametrize(
+    "args,code,message",
+    [
+        (["-d", "45", "-o", "x.schem"], 2, "90, 180 or 270"),
+        (["-d", "90"], 2, "missing -o"),
+        (["-d", "90", "-o", "x.schem", "--in-place"], 2, "not both"),
+        (["-d", "90", "-o", "x.schem", "--rules", "worldedit"], 2, "unknown rule set"),
+        (["-d", "90", "-o", "x.schem", "--format", "v9"], 2, "unknown schematic format"),
+    ],
+)
 def test_usage_errors(cli, corpus, tmp_path, monkeypatch, args, code, message):
     monkeypatch.chdir(tmp_path)
     result = cli("schem", "rotate", str(corpus / CHESTS), *args)
@@ -156,8 +188,18 @@ def test_input_errors_leave_no_output(cli, corpus, tmp_path):
 
 def test_render_command(cli, corpus, tmp_path):
     out = tmp_path / "house.png"
-    result = cli("schem", "render", str(corpus / "v2_prismarine_smallhouse1.schem"), "-o", str(out), "--view", "top",
-                 "--scale", "4", "--json")
+    result = cli(
+        "schem",
+        "render",
+        str(corpus / "v2_prismarine_smallhouse1.schem"),
+        "-o",
+        str(out),
+        "--view",
+        "top",
+        "--scale",
+        "4",
+        "--json",
+    )
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
     schem = read_schematic(corpus / "v2_prismarine_smallhouse1.schem")
@@ -178,8 +220,9 @@ def test_vanilla_mirror_warns_about_geometrically_wrong_states(cli, corpus, tmp_
     vanilla = cli("schem", "mirror", str(corpus / CHESTS), "-a", "x", "-o", str(out))
     assert vanilla.exit_code == 0
     assert "geometrically wrong" in vanilla.stderr and "type=left" in vanilla.stderr
-    data = json.loads(cli("schem", "mirror", str(corpus / CHESTS), "-a", "x", "-o", str(out), "--rules",
-                          "geometric", "--json").stdout)
+    data = json.loads(
+        cli("schem", "mirror", str(corpus / CHESTS), "-a", "x", "-o", str(out), "--rules", "geometric", "--json").stdout
+    )
     assert data["other_rules"] == "vanilla"
     assert any("chest" in state and "type=left" in state for state in data["other_rules_differ"])
     rotate = cli("schem", "rotate", str(corpus / CHESTS), "-d", "90", "-o", str(out))

@@ -19,9 +19,11 @@ from mcb.schematics.transform import mirror_schematic, rotate_schematic
 
 REG = load_registry("26.2")
 STATES = [
-    "minecraft:air", "minecraft:stone",
+    "minecraft:air",
+    "minecraft:stone",
     "minecraft:oak_stairs[facing=north,half=bottom,shape=outer_left,waterlogged=false]",
-    "minecraft:oak_log[axis=x]", "minecraft:rail[shape=south_east,waterlogged=false]",
+    "minecraft:oak_log[axis=x]",
+    "minecraft:rail[shape=south_east,waterlogged=false]",
     "minecraft:oak_sign[rotation=3,waterlogged=false]",
     "minecraft:chest[facing=west,type=left,waterlogged=false]",
 ]
@@ -43,22 +45,26 @@ def server_placement(schem: Schematic, target, degrees: int) -> dict:
 @st.composite
 def schematics(draw):
     w, h, l = (draw(st.integers(1, 5)) for _ in range(3))
-    blocks = np.array(draw(st.lists(st.integers(0, len(STATES) - 1), min_size=w * h * l, max_size=w * h * l)),
-                      dtype=np.int32).reshape(h, l, w)
+    blocks = np.array(
+        draw(st.lists(st.integers(0, len(STATES) - 1), min_size=w * h * l, max_size=w * h * l)), dtype=np.int32
+    ).reshape(h, l, w)
     offset = tuple(draw(st.integers(-6, 6)) for _ in range(3))
-    return Schematic(width=w, height=h, length=l, palette=list(STATES), blocks=blocks, data_version=4903,
-                     offset=offset)
+    return Schematic(width=w, height=h, length=l, palette=list(STATES), blocks=blocks, data_version=4903, offset=offset)
 
 
 @settings(max_examples=150, deadline=None)
 @given(schematics(), st.sampled_from([90, 180, 270]), st.sampled_from(["vanilla", "geometric"]))
 def test_rotating_offline_then_importing_at_0_equals_importing_at_that_rotation(schem, degrees, rules):
     target = (10, 64, -20)
-    expected = {pos: rotate_state(state, degrees // 90, rules, REG)
-                for pos, state in server_placement(schem, target, degrees).items()}
+    expected = {
+        pos: rotate_state(state, degrees // 90, rules, REG)
+        for pos, state in server_placement(schem, target, degrees).items()
+    }
     rotated = rotate_schematic(schem, degrees, rules, REG)
-    assert rotated.blocks.shape == (schem.height, *((schem.width, schem.length) if degrees != 180 else
-                                                    (schem.length, schem.width)))
+    assert rotated.blocks.shape == (
+        schem.height,
+        *((schem.width, schem.length) if degrees != 180 else (schem.length, schem.width)),
+    )
     assert rotated.blocks.flags["C_CONTIGUOUS"]
     assert server_placement(rotated, target, 0) == expected
 
@@ -87,8 +93,12 @@ def test_group_laws(schem, rules):
     for _ in range(4):
         four = rotate_schematic(four, 90, rules, REG)
     there_back = rotate_schematic(rotate_schematic(schem, 90, rules, REG), 270, rules, REG)
-    for result in (four, there_back, mirror_schematic(mirror_schematic(schem, "x", rules, REG), "x", rules, REG),
-                   mirror_schematic(mirror_schematic(schem, "z", rules, REG), "z", rules, REG)):
+    for result in (
+        four,
+        there_back,
+        mirror_schematic(mirror_schematic(schem, "x", rules, REG), "x", rules, REG),
+        mirror_schematic(mirror_schematic(schem, "z", rules, REG), "z", rules, REG),
+    ):
         assert result.size == schem.size and result.offset == schem.offset
         assert canonical_cells(result) == canonical_cells(schem)
 
@@ -119,11 +129,24 @@ def test_block_entities_entities_and_biomes_follow_their_blocks():
     blocks[0, 1, 2] = 1  # chest at local (2, 0, 1)
     palette = ["minecraft:air", "minecraft:chest[facing=north]"]
     be = BlockEntity((2, 0, 1), "minecraft:chest", nbt.Compound({"Items": nbt.List((), nbt.TAG_COMPOUND)}))
-    frame = Entity((2.5, 0.5, 1.5), "minecraft:item_frame",
-                   nbt.Compound({"Facing": nbt.Byte(2), "Rotation": nbt.List([0.0, 10.0], nbt.TAG_FLOAT)}))
+    frame = Entity(
+        (2.5, 0.5, 1.5),
+        "minecraft:item_frame",
+        nbt.Compound({"Facing": nbt.Byte(2), "Rotation": nbt.List([0.0, 10.0], nbt.TAG_FLOAT)}),
+    )
     biomes = np.array([[[0, 0, 1], [0, 0, 0]]], dtype=np.int32)
-    schem = Schematic(w, h, l, palette, blocks, 4903, block_entities=[be], entities=[frame],
-                      biome_palette=["minecraft:plains", "minecraft:desert"], biomes=biomes)
+    schem = Schematic(
+        w,
+        h,
+        l,
+        palette,
+        blocks,
+        4903,
+        block_entities=[be],
+        entities=[frame],
+        biome_palette=["minecraft:plains", "minecraft:desert"],
+        biomes=biomes,
+    )
     out = rotate_schematic(schem, 90, registry=REG)
     # 90° CW: local (x, z) -> (L - 1 - z, x) = (0, 2)
     assert out.state_at(0, 0, 2).startswith("minecraft:chest[facing=east")
@@ -143,8 +166,15 @@ def test_block_entities_entities_and_biomes_follow_their_blocks():
 @given(st.floats(-179.0, 179.0), st.sampled_from([None, "x", "z"]))
 def test_entity_yaw_round_trips(yaw, axis):
     data = nbt.Compound({"Rotation": nbt.List([yaw, 0.0], nbt.TAG_FLOAT)})
-    schem = Schematic(2, 1, 3, ["minecraft:air"], np.zeros((1, 3, 2), dtype=np.int32), 4903,
-                      entities=[Entity((0.25, 0.0, 1.75), "minecraft:armor_stand", data)])
+    schem = Schematic(
+        2,
+        1,
+        3,
+        ["minecraft:air"],
+        np.zeros((1, 3, 2), dtype=np.int32),
+        4903,
+        entities=[Entity((0.25, 0.0, 1.75), "minecraft:armor_stand", data)],
+    )
     out = schem
     for _ in range(2 if axis else 4):
         out = mirror_schematic(out, axis, registry=REG) if axis else rotate_schematic(out, 90, registry=REG)
@@ -171,12 +201,30 @@ def test_palette_entries_that_become_equal_are_merged():
 
 def test_hanging_entity_absolute_tile_position_moves_with_its_block():
     """WorldEdit files keep TileX/Y/Z absolute; with a world origin the support block moves like a cell."""
-    schem = Schematic(3, 1, 2, ["minecraft:stone"], np.zeros((1, 2, 3), dtype=np.int32), 4903,
-                      offset=(-1, 0, -2), world_origin=(100, 64, 200))
+    schem = Schematic(
+        3,
+        1,
+        2,
+        ["minecraft:stone"],
+        np.zeros((1, 2, 3), dtype=np.int32),
+        4903,
+        offset=(-1, 0, -2),
+        world_origin=(100, 64, 200),
+    )
     # local cell (2, 0, 1) is world (100 - 1 + 2, 64, 200 - 2 + 1) = (101, 64, 199)
-    frame = Entity((2.5, 0.5, 1.05), "minecraft:item_frame", nbt.Compound({
-        "TileX": nbt.Int(101), "TileY": nbt.Int(64), "TileZ": nbt.Int(199), "Facing": nbt.Byte(3),
-        "block_pos": nbt.IntArray((101, 64, 199))}))
+    frame = Entity(
+        (2.5, 0.5, 1.05),
+        "minecraft:item_frame",
+        nbt.Compound(
+            {
+                "TileX": nbt.Int(101),
+                "TileY": nbt.Int(64),
+                "TileZ": nbt.Int(199),
+                "Facing": nbt.Byte(3),
+                "block_pos": nbt.IntArray((101, 64, 199)),
+            }
+        ),
+    )
     schem.entities.append(frame)
     out = rotate_schematic(schem, 90, registry=REG)
     # The cell moves to local (L - 1 - z, x) = (0, 2) of the rotated box whose min is origin + new offset.
@@ -191,12 +239,17 @@ def test_hanging_entity_absolute_tile_position_moves_with_its_block():
 
 
 def test_geometric_mirror_moves_bookshelf_books_with_the_slot_state():
-    palette = ["minecraft:chiseled_bookshelf[facing=north,slot_0_occupied=true,slot_1_occupied=false,"
-               "slot_2_occupied=false,slot_3_occupied=false,slot_4_occupied=true,slot_5_occupied=false]"]
-    items = nbt.List([
-        nbt.Compound({"Slot": nbt.Byte(0), "id": nbt.String("minecraft:book")}),
-        nbt.Compound({"Slot": nbt.Byte(4), "id": nbt.String("minecraft:book")}),
-    ], nbt.TAG_COMPOUND)
+    palette = [
+        "minecraft:chiseled_bookshelf[facing=north,slot_0_occupied=true,slot_1_occupied=false,"
+        "slot_2_occupied=false,slot_3_occupied=false,slot_4_occupied=true,slot_5_occupied=false]"
+    ]
+    items = nbt.List(
+        [
+            nbt.Compound({"Slot": nbt.Byte(0), "id": nbt.String("minecraft:book")}),
+            nbt.Compound({"Slot": nbt.Byte(4), "id": nbt.String("minecraft:book")}),
+        ],
+        nbt.TAG_COMPOUND,
+    )
     be = BlockEntity((0, 0, 0), "minecraft:chiseled_bookshelf", nbt.Compound({"Items": items}))
     schem = Schematic(1, 1, 1, palette, np.zeros((1, 1, 1), dtype=np.int32), 4903, block_entities=[be])
     out = mirror_schematic(schem, "x", "geometric", REG)
@@ -208,10 +261,12 @@ def test_geometric_mirror_moves_bookshelf_books_with_the_slot_state():
 
 
 def test_worldedit_metadata_offset_follows_the_paste_offset():
-    meta = nbt.Compound({"WorldEdit": nbt.Compound({"Offset": nbt.IntArray((1, 2, 3)),
-                                                     "Version": nbt.String("7.3.0")})})
-    schem = Schematic(2, 1, 4, ["minecraft:stone"], np.zeros((1, 4, 2), dtype=np.int32), 4903, offset=(1, 2, 3),
-                      metadata=meta)
+    meta = nbt.Compound(
+        {"WorldEdit": nbt.Compound({"Offset": nbt.IntArray((1, 2, 3)), "Version": nbt.String("7.3.0")})}
+    )
+    schem = Schematic(
+        2, 1, 4, ["minecraft:stone"], np.zeros((1, 4, 2), dtype=np.int32), 4903, offset=(1, 2, 3), metadata=meta
+    )
     out = rotate_schematic(schem, 90, registry=REG)
     assert tuple(out.metadata["WorldEdit"]["Offset"]) == out.offset == (-(3 + 4 - 1), 2, 1)
     assert out.metadata["WorldEdit"]["Version"] == "7.3.0"
@@ -219,18 +274,32 @@ def test_worldedit_metadata_offset_follows_the_paste_offset():
 
 
 @settings(max_examples=60, deadline=None)
-@given(schematics(), st.sampled_from([("rotate", 90), ("rotate", 180), ("rotate", 270), ("mirror", "x"),
-                                      ("mirror", "z")]), st.data())
+@given(
+    schematics(),
+    st.sampled_from([("rotate", 90), ("rotate", 180), ("rotate", 270), ("mirror", "x"), ("mirror", "z")]),
+    st.data(),
+)
 def test_the_void_mask_moves_with_its_cells(schem, move, data):
     """Cells a file leaves unchanged stay unchanged wherever a rotation or mirror puts them."""
-    schem.void = np.array(data.draw(st.lists(st.booleans(), min_size=schem.volume, max_size=schem.volume)),
-                          dtype=bool).reshape(schem.blocks.shape)
+    schem.void = np.array(
+        data.draw(st.lists(st.booleans(), min_size=schem.volume, max_size=schem.volume)), dtype=bool
+    ).reshape(schem.blocks.shape)
     kind, arg = move
-    moved = rotate_schematic(schem, arg, "vanilla", REG) if kind == "rotate" else mirror_schematic(schem, arg,
-                                                                                                   "vanilla", REG)
-    marked = schem.__class__(**{**schem.__dict__, "palette": ["minecraft:stone", "minecraft:dirt"], "blocks": schem.void.astype(np.int32)})
-    where = (rotate_schematic(marked, arg, "vanilla", REG) if kind == "rotate"
-             else mirror_schematic(marked, arg, "vanilla", REG))
-    expected = np.array([where.palette[i] == "minecraft:dirt" for i in where.blocks.ravel()]).reshape(where.blocks.shape)
+    moved = (
+        rotate_schematic(schem, arg, "vanilla", REG)
+        if kind == "rotate"
+        else mirror_schematic(schem, arg, "vanilla", REG)
+    )
+    marked = schem.__class__(
+        **{**schem.__dict__, "palette": ["minecraft:stone", "minecraft:dirt"], "blocks": schem.void.astype(np.int32)}
+    )
+    where = (
+        rotate_schematic(marked, arg, "vanilla", REG)
+        if kind == "rotate"
+        else mirror_schematic(marked, arg, "vanilla", REG)
+    )
+    expected = np.array([where.palette[i] == "minecraft:dirt" for i in where.blocks.ravel()]).reshape(
+        where.blocks.shape
+    )
     assert moved.void.shape == moved.blocks.shape
     assert (moved.void == expected).all()

@@ -49,8 +49,9 @@ def test_the_server_profile_fails_a_folder_of_other_formats_and_names_the_way_to
     assert result.stdout.count("`mcb build FILE` builds this one") == 3
 
 
-@pytest.mark.parametrize("command", [["schem", "validate", "--strict"], ["schem", "info"],
-                                     ["schem", "render", "-o", "pictures"]])
+@pytest.mark.parametrize(
+    "command", [["schem", "validate", "--strict"], ["schem", "info"], ["schem", "render", "-o", "pictures"]]
+)
 def test_a_walk_that_finds_no_schematic_fails_naming_the_folder(cli, tmp_path, command):
     empty = tmp_path / "nothing-here"
     empty.mkdir()
@@ -68,7 +69,8 @@ def test_info_and_render_take_a_folder(cli, mixed, tmp_path):
     rendered = cli("schem", "render", str(mixed), "-o", str(pictures))
     assert rendered.exit_code == 0, rendered.stderr
     assert sorted(p.name for p in pictures.iterdir()) == sorted(
-        name.rsplit(".", 1)[0] + ".png" for name in (LEGACY, STRUCTURE, LITEMATICA))
+        name.rsplit(".", 1)[0] + ".png" for name in (LEGACY, STRUCTURE, LITEMATICA)
+    )
     assert "skipped" in rendered.stderr and "README.md" in rendered.stderr
 
 

@@ -23,17 +23,23 @@ def test_inspect_shows_snapshot_ids_only_for_block_entities(rpc):
 
 def test_expected_blocks_need_and_check_snapshot_ids(rpc):
     rpc.build([box((0, 70, 0), (0, 70, 0), "minecraft:chest")], "c")
-    snapshot = rpc.call("region_inspect", min=pos(0, 70, 0), max=pos(0, 70, 0),
-                        detail="blocks")["blocks"][0]["snapshot_id"]
+    snapshot = rpc.call("region_inspect", min=pos(0, 70, 0), max=pos(0, 70, 0), detail="blocks")["blocks"][0][
+        "snapshot_id"
+    ]
     recipe = {"version": 1, "operations": [box((0, 70, 0), (0, 70, 0), "minecraft:barrel")]}
     assert rpc.error("build_prepare", recipe=recipe, expected_blocks=[{"pos": pos(0, 70, 0), "state": CHEST}]) == (
-        400, "invalid_request",
-        "expected_blocks needs snapshot_id for block-entity data at BlockPos[x=0, y=70, z=0]; inspect this block again")
-    assert rpc.error("build_prepare", recipe=recipe, expected_blocks=[
-        {"pos": pos(0, 70, 0), "state": CHEST, "snapshot_id": "0" * 64}]) == (
-        400, "stale_snapshot", "Caller block-entity snapshot changed at BlockPos[x=0, y=70, z=0]")
-    plan = rpc.prepare(recipe["operations"], expected_blocks=[
-        {"pos": pos(0, 70, 0), "state": CHEST, "snapshot_id": snapshot}])
+        400,
+        "invalid_request",
+        "expected_blocks needs snapshot_id for block-entity data at BlockPos[x=0, y=70, z=0]; inspect this block again",
+    )
+    assert rpc.error(
+        "build_prepare",
+        recipe=recipe,
+        expected_blocks=[{"pos": pos(0, 70, 0), "state": CHEST, "snapshot_id": "0" * 64}],
+    ) == (400, "stale_snapshot", "Caller block-entity snapshot changed at BlockPos[x=0, y=70, z=0]")
+    plan = rpc.prepare(
+        recipe["operations"], expected_blocks=[{"pos": pos(0, 70, 0), "state": CHEST, "snapshot_id": snapshot}]
+    )
     assert plan["changed_blocks"] == 1
 
 

@@ -24,8 +24,9 @@ def test_existing_tokens_are_kept_and_the_file_is_made_private(tmp_path):
 def test_invalid_or_duplicate_tokens_are_regenerated(tmp_path):
     data = tmp_path / "d"
     data.mkdir()
-    (data / "tokens.json").write_text(json.dumps({"admin_token": "x" * 40, "agent_token": "x" * 40,
-                                                  "camera_token": "short"}))
+    (data / "tokens.json").write_text(
+        json.dumps({"admin_token": "x" * 40, "agent_token": "x" * 40, "camera_token": "short"})
+    )
     with run_server(data) as handle:
         assert handle.admin_token == "x" * 40
         assert handle.agent_token != handle.admin_token and len(handle.agent_token) == 64
@@ -53,9 +54,9 @@ def test_configured_plan_limit(tmp_path):
         try:
             assert client.call("project_context")["max_plan_blocks"] == 10
             assert client.prepare([box((0, 70, 0), (9, 70, 0), "minecraft:stone")])["changed_blocks"] == 10
-            assert client.error("build_prepare", recipe={"version": 1, "operations": [
-                box((0, 70, 0), (10, 70, 0), "minecraft:stone")]}) == (
-                400, "invalid_request", "Recipe block limit exceeded")
+            assert client.error(
+                "build_prepare", recipe={"version": 1, "operations": [box((0, 70, 0), (10, 70, 0), "minecraft:stone")]}
+            ) == (400, "invalid_request", "Recipe block limit exceeded")
         finally:
             client.close()
 

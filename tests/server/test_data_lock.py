@@ -15,13 +15,20 @@ from mcb.server.testing import run_server, spawn_server
 
 
 def serve_again(data_dir, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "mcb", "serve", "--data", str(data_dir), "--port", "0",
-                           "--tick-ms", "0", *args], capture_output=True, text=True, timeout=20)
+    return subprocess.run(
+        [sys.executable, "-m", "mcb", "serve", "--data", str(data_dir), "--port", "0", "--tick-ms", "0", *args],
+        capture_output=True,
+        text=True,
+        timeout=20,
+    )
 
 
 def snapshot(data_dir) -> dict[str, bytes]:
-    return {path.name: path.read_bytes() for path in sorted(data_dir.iterdir())
-            if path.is_file() and not path.name.startswith(".")}
+    return {
+        path.name: path.read_bytes()
+        for path in sorted(data_dir.iterdir())
+        if path.is_file() and not path.name.startswith(".")
+    }
 
 
 def test_a_second_server_on_the_same_data_refuses_and_changes_nothing(tmp_path):

@@ -27,11 +27,15 @@ def test_chat_enqueue_and_pause_feed_the_chat_queue(rpc, server):
 def test_player_edits_are_durable_and_validated(rpc, server):
     rpc.set_blocks(((3, 70, 3), "oak_log"))
     assert rpc.inspect_blocks((3, 70, 3), (3, 70, 3)) == {(3, 70, 3): "minecraft:oak_log[axis=y]"}
-    assert rpc.error("test_set_blocks", token=server.admin_token,
-                     blocks=[{"pos": pos(3, 70, 3), "state": "minecraft:nope"}])[1] == "unsupported_block"
-    assert rpc.error("test_set_blocks", token=server.admin_token,
-                     blocks=[{"pos": pos(3, 400, 3), "state": "minecraft:stone"}])[1:] == (
-        "out_of_bounds", "Position exceeds world height")
+    assert (
+        rpc.error(
+            "test_set_blocks", token=server.admin_token, blocks=[{"pos": pos(3, 70, 3), "state": "minecraft:nope"}]
+        )[1]
+        == "unsupported_block"
+    )
+    assert rpc.error(
+        "test_set_blocks", token=server.admin_token, blocks=[{"pos": pos(3, 400, 3), "state": "minecraft:stone"}]
+    )[1:] == ("out_of_bounds", "Position exceeds world height")
 
 
 def test_chat_silence_cancels_operations_without_local_automation(tmp_path):
@@ -46,8 +50,13 @@ def test_chat_silence_cancels_operations_without_local_automation(tmp_path):
         try:
             plan = client.prepare([box((0, 70, 0), (63, 73, 15), "minecraft:stone")], player_id=owner)
             handle.state.chat_queue.last_poll_ms = now_ms() - 16_000  # a bridge polled once, then went quiet
-            op = client.call("build_apply", player_id=owner, plan_id=plan["plan_id"], plan_hash=plan["plan_hash"],
-                             idempotency_key="quiet")["operation_id"]
+            op = client.call(
+                "build_apply",
+                player_id=owner,
+                plan_id=plan["plan_id"],
+                plan_hash=plan["plan_hash"],
+                idempotency_key="quiet",
+            )["operation_id"]
             deadline = time.monotonic() + 10
             while time.monotonic() < deadline:
                 final = client.call("operation_status", player_id=owner, operation_id=op)

@@ -26,29 +26,82 @@ from mcb.server.testing import run_server
 STALL = 2.0  # seconds; the unbounded conversions took tens of seconds
 
 HUGE_STRINGS = [
-    "1e1000000", "-1E+1000000", "1e999999999999999999999", "9" * 9_999, "9" * 200_000, "1" + "0" * 9_000,
-    "0." + "0" * 100_000 + "1", "1e-1000000", "5" + "0" * 5_000 + "e-5001", "NaN", "Infinity", "-0x10", " 5",
+    "1e1000000",
+    "-1E+1000000",
+    "1e999999999999999999999",
+    "9" * 9_999,
+    "9" * 200_000,
+    "1" + "0" * 9_000,
+    "0." + "0" * 100_000 + "1",
+    "1e-1000000",
+    "5" + "0" * 5_000 + "e-5001",
+    "NaN",
+    "Infinity",
+    "-0x10",
+    " 5",
 ]
 # Raw JSON literals spliced into the body in place of the field (not strings: the body parser sees them).
 HUGE_LITERALS = ["1e1000000", "-1e400", "9" * 100_000, "9" * 4_000, "1" + "0" * 300 + ".5", "NaN", "-Infinity"]
 
-HILL = {"version": 1, "min": {"x": 0, "y": 80, "z": 0}, "max": {"x": 7, "y": 87, "z": 7}, "base_height": 82,
-        "seed": 2809, "mode": "sculpt", "noise": {"amplitude": 1, "scale": 12},
-        "palette": {"rock": "minecraft:stone", "soil": "minecraft:dirt", "surface": "minecraft:grass_block",
-                    "soil_depth": 3},
-        "features": [{"type": "hill", "center": {"x": 4, "z": 4}, "radius": 1, "height": 3, "falloff": 3}],
-        "preserve": []}
-BRUSH = {"min": {"x": -4, "y": 58, "z": -4}, "max": {"x": 4, "y": 70, "z": 4}, "center": {"x": 0, "z": 0},
-         "radius": 3, "action": "raise", "amount": 3, "strength": 1, "falloff": 0.5, "preserve": []}
+HILL = {
+    "version": 1,
+    "min": {"x": 0, "y": 80, "z": 0},
+    "max": {"x": 7, "y": 87, "z": 7},
+    "base_height": 82,
+    "seed": 2809,
+    "mode": "sculpt",
+    "noise": {"amplitude": 1, "scale": 12},
+    "palette": {
+        "rock": "minecraft:stone",
+        "soil": "minecraft:dirt",
+        "surface": "minecraft:grass_block",
+        "soil_depth": 3,
+    },
+    "features": [{"type": "hill", "center": {"x": 4, "z": 4}, "radius": 1, "height": 3, "falloff": 3}],
+    "preserve": [],
+}
+BRUSH = {
+    "min": {"x": -4, "y": 58, "z": -4},
+    "max": {"x": 4, "y": 70, "z": 4},
+    "center": {"x": 0, "z": 0},
+    "radius": 3,
+    "action": "raise",
+    "amount": 3,
+    "strength": 1,
+    "falloff": 0.5,
+    "preserve": [],
+}
 BOX = {"type": "box", "min": {"x": 0, "y": 70, "z": 0}, "max": {"x": 0, "y": 70, "z": 0}, "block": "minecraft:stone"}
 LINE = {"type": "line", "from": {"x": 0, "y": 72, "z": 0}, "to": {"x": 3, "y": 72, "z": 0}, "block": "minecraft:stone"}
-CYLINDER = {"type": "cylinder", "center": {"x": 8, "y": 72, "z": 8}, "radius": 2, "height": 2, "block": "minecraft:stone"}
-REPEAT = {"type": "repeat", "count": 3, "offset": {"x": 0, "y": 1, "z": 0}, "operations": [
-    {"type": "box", "min": {"x": 20, "y": 72, "z": 0}, "max": {"x": 20, "y": 72, "z": 0}, "block": "minecraft:stone"}]}
-HILLS = {**HILL, "preserve": [{"min": {"x": 0, "y": 80, "z": 0}, "max": {"x": 0, "y": 80, "z": 0}}], "features": [
-    {"type": "plateau", "min": {"x": 1, "z": 1}, "max": {"x": 2, "z": 2}, "height": 1, "falloff": 2},
-    {"type": "ridge", "points": [{"x": 0, "z": 0}, {"x": 7, "z": 7}], "width": 2, "falloff": 2, "height": 1},
-    {"type": "terrace", "step": 2, "strength": 0.5}]}
+CYLINDER = {
+    "type": "cylinder",
+    "center": {"x": 8, "y": 72, "z": 8},
+    "radius": 2,
+    "height": 2,
+    "block": "minecraft:stone",
+}
+REPEAT = {
+    "type": "repeat",
+    "count": 3,
+    "offset": {"x": 0, "y": 1, "z": 0},
+    "operations": [
+        {
+            "type": "box",
+            "min": {"x": 20, "y": 72, "z": 0},
+            "max": {"x": 20, "y": 72, "z": 0},
+            "block": "minecraft:stone",
+        }
+    ],
+}
+HILLS = {
+    **HILL,
+    "preserve": [{"min": {"x": 0, "y": 80, "z": 0}, "max": {"x": 0, "y": 80, "z": 0}}],
+    "features": [
+        {"type": "plateau", "min": {"x": 1, "z": 1}, "max": {"x": 2, "z": 2}, "height": 1, "falloff": 2},
+        {"type": "ridge", "points": [{"x": 0, "z": 0}, {"x": 7, "z": 7}], "width": 2, "falloff": 2, "height": 1},
+        {"type": "terrace", "step": 2, "strength": 0.5},
+    ],
+}
 POSE = {"x": 0.5, "y": 70.0, "z": 0.5, "yaw": 90.0, "pitch": 10.0, "fov": 70, "width": 320, "height": 180}
 REGION = {"min": {"x": 0, "y": 60, "z": 0}, "max": {"x": 1, "y": 61, "z": 1}}
 
@@ -60,47 +113,115 @@ def _axes(prefix: tuple) -> list[tuple]:
 # (method, base params, numeric field paths, admin?). The base params are valid, so only the field changed fails.
 TARGETS = [
     ("region_inspect", REGION, _axes(("min",)) + _axes(("max",)), False),
-    ("schematic_export", {**REGION, "name": "n", "origin": {"x": 0, "y": 60, "z": 0}},
-     _axes(("min",)) + _axes(("max",)) + _axes(("origin",)), False),
-    ("schematic_import_prepare", {"asset_id": str(uuid.uuid4()), "target": {"x": 0, "y": 64, "z": 0}, "rotation": 90},
-     _axes(("target",)) + [("rotation",)], False),
-    ("build_prepare", {"recipe": {"version": 1, "operations": [BOX]}, "dependencies": [{"x": 0, "y": 63, "z": 0}],
-                       "expected_blocks": [{"pos": {"x": 0, "y": 70, "z": 0}, "state": "minecraft:air"}]},
-     _axes(("dependencies", 0)) + _axes(("expected_blocks", 0, "pos")) + [("recipe", "version")]
-     + _axes(("recipe", "operations", 0, "min")) + _axes(("recipe", "operations", 0, "max")), False),
-    ("build_prepare", {"recipe": {"version": 1, "operations": [LINE, CYLINDER, REPEAT]}},
-     _axes(("recipe", "operations", 0, "from")) + _axes(("recipe", "operations", 0, "to"))
-     + _axes(("recipe", "operations", 1, "center")) + [("recipe", "operations", 1, key) for key in ("radius", "height")]
-     + [("recipe", "operations", 2, "count")] + _axes(("recipe", "operations", 2, "offset")), False),
+    (
+        "schematic_export",
+        {**REGION, "name": "n", "origin": {"x": 0, "y": 60, "z": 0}},
+        _axes(("min",)) + _axes(("max",)) + _axes(("origin",)),
+        False,
+    ),
+    (
+        "schematic_import_prepare",
+        {"asset_id": str(uuid.uuid4()), "target": {"x": 0, "y": 64, "z": 0}, "rotation": 90},
+        _axes(("target",)) + [("rotation",)],
+        False,
+    ),
+    (
+        "build_prepare",
+        {
+            "recipe": {"version": 1, "operations": [BOX]},
+            "dependencies": [{"x": 0, "y": 63, "z": 0}],
+            "expected_blocks": [{"pos": {"x": 0, "y": 70, "z": 0}, "state": "minecraft:air"}],
+        },
+        _axes(("dependencies", 0))
+        + _axes(("expected_blocks", 0, "pos"))
+        + [("recipe", "version")]
+        + _axes(("recipe", "operations", 0, "min"))
+        + _axes(("recipe", "operations", 0, "max")),
+        False,
+    ),
+    (
+        "build_prepare",
+        {"recipe": {"version": 1, "operations": [LINE, CYLINDER, REPEAT]}},
+        _axes(("recipe", "operations", 0, "from"))
+        + _axes(("recipe", "operations", 0, "to"))
+        + _axes(("recipe", "operations", 1, "center"))
+        + [("recipe", "operations", 1, key) for key in ("radius", "height")]
+        + [("recipe", "operations", 2, "count")]
+        + _axes(("recipe", "operations", 2, "offset")),
+        False,
+    ),
     ("material_search", {"query": "stone", "limit": 5}, [("limit",)], False),
     ("camera_capture", {"pose": POSE}, [("pose", key) for key in POSE], False),
-    ("terrain_preview", {"recipe": HILL, "resolution": 64},
-     [("resolution",), ("recipe", "version"), ("recipe", "base_height"), ("recipe", "seed"),
-      ("recipe", "noise", "amplitude"), ("recipe", "noise", "scale"), ("recipe", "palette", "soil_depth"),
-      ("recipe", "features", 0, "radius"), ("recipe", "features", 0, "height"), ("recipe", "features", 0, "falloff")]
-     + _axes(("recipe", "min")) + _axes(("recipe", "max")) + [("recipe", "features", 0, "center", "x")], False),
-    ("terrain_preview", {"recipe": HILLS, "resolution": 64},
-     _axes(("recipe", "preserve", 0, "min")) + _axes(("recipe", "preserve", 0, "max"))
-     + [("recipe", "features", 0, "min", "x"), ("recipe", "features", 0, "max", "z"),
-        ("recipe", "features", 0, "height"), ("recipe", "features", 0, "falloff"),
-        ("recipe", "features", 1, "points", 1, "x"), ("recipe", "features", 1, "width"),
-        ("recipe", "features", 2, "step"), ("recipe", "features", 2, "strength")], False),
+    (
+        "terrain_preview",
+        {"recipe": HILL, "resolution": 64},
+        [
+            ("resolution",),
+            ("recipe", "version"),
+            ("recipe", "base_height"),
+            ("recipe", "seed"),
+            ("recipe", "noise", "amplitude"),
+            ("recipe", "noise", "scale"),
+            ("recipe", "palette", "soil_depth"),
+            ("recipe", "features", 0, "radius"),
+            ("recipe", "features", 0, "height"),
+            ("recipe", "features", 0, "falloff"),
+        ]
+        + _axes(("recipe", "min"))
+        + _axes(("recipe", "max"))
+        + [("recipe", "features", 0, "center", "x")],
+        False,
+    ),
+    (
+        "terrain_preview",
+        {"recipe": HILLS, "resolution": 64},
+        _axes(("recipe", "preserve", 0, "min"))
+        + _axes(("recipe", "preserve", 0, "max"))
+        + [
+            ("recipe", "features", 0, "min", "x"),
+            ("recipe", "features", 0, "max", "z"),
+            ("recipe", "features", 0, "height"),
+            ("recipe", "features", 0, "falloff"),
+            ("recipe", "features", 1, "points", 1, "x"),
+            ("recipe", "features", 1, "width"),
+            ("recipe", "features", 2, "step"),
+            ("recipe", "features", 2, "strength"),
+        ],
+        False,
+    ),
     ("terrain_prepare", {"terrain_id": None, "tile_index": 0}, [("tile_index",)], False),
-    ("terrain_brush_prepare", {"brush": BRUSH},
-     _axes(("brush", "min")) + _axes(("brush", "max")) + [("brush", "center", "x"), ("brush", "center", "z")]
-     + [("brush", key) for key in ("radius", "amount", "strength", "falloff")], False),
-    ("test_set_blocks", {"blocks": [{"pos": {"x": 0, "y": 90, "z": 0}, "state": "minecraft:stone"}]},
-     _axes(("blocks", 0, "pos")), True),
+    (
+        "terrain_brush_prepare",
+        {"brush": BRUSH},
+        _axes(("brush", "min"))
+        + _axes(("brush", "max"))
+        + [("brush", "center", "x"), ("brush", "center", "z")]
+        + [("brush", key) for key in ("radius", "amount", "strength", "falloff")],
+        False,
+    ),
+    (
+        "test_set_blocks",
+        {"blocks": [{"pos": {"x": 0, "y": 90, "z": 0}, "state": "minecraft:stone"}]},
+        _axes(("blocks", 0, "pos")),
+        True,
+    ),
     ("test_set_chunk_loaded", {"chunk": {"x": 0, "z": 0}, "loaded": True}, [("chunk", "x"), ("chunk", "z")], True),
-    ("test_set_area", {"min": {"x": -64, "y": 0, "z": -64}, "max": {"x": 64, "y": 128, "z": 64}},
-     _axes(("min",)) + _axes(("max",)), True),
+    (
+        "test_set_area",
+        {"min": {"x": -64, "y": 0, "z": -64}, "max": {"x": 64, "y": 128, "z": 64}},
+        _axes(("min",)) + _axes(("max",)),
+        True,
+    ),
 ]
 CASES = [(method, base, path, admin) for method, base, paths, admin in TARGETS for path in paths]
 LOOSE_MESSAGES = {  # fields under the plugin's loose integer rule and the exact message it gives
-    "region_inspect": "Integer coordinate required: {axis}", "schematic_export": "Integer coordinate required: {axis}",
+    "region_inspect": "Integer coordinate required: {axis}",
+    "schematic_export": "Integer coordinate required: {axis}",
     "schematic_import_prepare": "Integer coordinate required: {axis}",
-    "material_search": "Integer coordinate required: {axis}", "terrain_prepare": "Integer coordinate required: {axis}",
-    "test_set_blocks": "Integer coordinate required: {axis}", "test_set_area": "Integer coordinate required: {axis}",
+    "material_search": "Integer coordinate required: {axis}",
+    "terrain_prepare": "Integer coordinate required: {axis}",
+    "test_set_blocks": "Integer coordinate required: {axis}",
+    "test_set_area": "Integer coordinate required: {axis}",
 }
 
 
@@ -204,8 +325,19 @@ def test_the_base_requests_are_accepted(server):
 
 
 def test_loose_integers_still_accept_every_spelling_of_an_int32(server):
-    for spelling in ("5", 5, 5.0, "5.0", "5e0", "+5", "5.", "0.5e1", "50e-1", "5" + "0" * 5_000 + "e-5000",
-                     "0e99999999999"):
+    for spelling in (
+        "5",
+        5,
+        5.0,
+        "5.0",
+        "5e0",
+        "+5",
+        "5.",
+        "0.5e1",
+        "50e-1",
+        "5" + "0" * 5_000 + "e-5000",
+        "0e99999999999",
+    ):
         response = _post(server, "material_search", {"query": "stone", "limit": spelling})
         expected = 0 if spelling == "0e99999999999" else 5
         if expected == 0:
@@ -219,8 +351,10 @@ decimal_texts = st.builds(
     st.sampled_from(["", "+", "-"]),
     st.from_regex(r"[0-9]{0,12}", fullmatch=True),
     st.sampled_from([""]) | st.from_regex(r"\.[0-9]{0,12}", fullmatch=True),
-    st.sampled_from([""]) | st.builds(lambda e, s, n: f"{e}{s}{n}", st.sampled_from("eE"),
-                                      st.sampled_from(["", "+", "-"]), st.integers(0, 40)),
+    st.sampled_from([""])
+    | st.builds(
+        lambda e, s, n: f"{e}{s}{n}", st.sampled_from("eE"), st.sampled_from(["", "+", "-"]), st.integers(0, 40)
+    ),
 )
 
 
@@ -251,10 +385,22 @@ def test_camera_sizes_take_loose_integers(tmp_path):
 
 def test_a_huge_integer_literal_is_a_json_number_as_in_gson(server):
     big = "9" * 100_000  # beyond Python's 4300-digit int conversion limit
-    ignored = _post(server, None, None, raw=(
-        '{"method":"project_context","params":{"player_id":"console"},"extra":%s}' % big).encode())
+    ignored = _post(
+        server,
+        None,
+        None,
+        raw=('{"method":"project_context","params":{"player_id":"console"},"extra":' + big + "}").encode(),
+    )
     assert ignored.status_code == 200 and ignored.json()["result"]["project_id"]
-    used = _post(server, None, None, raw=(
-        '{"method":"material_search","params":{"player_id":"console","query":"stone","limit":-%s}}' % big).encode())
+    used = _post(
+        server,
+        None,
+        None,
+        raw=(
+            '{"method":"material_search","params":{"player_id":"console","query":"stone","limit":-' + big + "}}"
+        ).encode(),
+    )
     assert (used.status_code, used.json()["error"]) == (
-        400, {"code": "invalid_request", "message": "Integer coordinate required: limit"})
+        400,
+        {"code": "invalid_request", "message": "Integer coordinate required: limit"},
+    )

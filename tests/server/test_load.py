@@ -27,8 +27,11 @@ def test_concurrent_clients_keep_the_journal_consistent(tmp_path):
 
         def post(client, method, **params):
             params.setdefault("player_id", "console")
-            response = client.post("/v1/rpc", json={"method": method, "params": params},
-                                   headers={"Authorization": f"Bearer {server.agent_token}"})
+            response = client.post(
+                "/v1/rpc",
+                json={"method": method, "params": params},
+                headers={"Authorization": f"Bearer {server.agent_token}"},
+            )
             statuses.append(response.status_code)
             return response.json()
 
@@ -46,8 +49,13 @@ def test_concurrent_clients_keep_the_journal_consistent(tmp_path):
                         continue
                     plan, key = body["result"], f"w{worker}-r{round_}"
                     while True:
-                        body = post(client, "build_apply", plan_id=plan["plan_id"], plan_hash=plan["plan_hash"],
-                                    idempotency_key=key)
+                        body = post(
+                            client,
+                            "build_apply",
+                            plan_id=plan["plan_id"],
+                            plan_hash=plan["plan_hash"],
+                            idempotency_key=key,
+                        )
                         if body["ok"]:
                             break
                         if body["error"]["code"] != "busy" and not body["error"]["message"].startswith("busy:"):
@@ -66,8 +74,10 @@ def test_concurrent_clients_keep_the_journal_consistent(tmp_path):
         def reader():
             with httpx.Client(base_url=server.url, timeout=30) as client:
                 while time.monotonic() < stop_at:
-                    for method, params in (("project_context", {}),
-                                           ("region_inspect", {"min": pos(0, 70, 0), "max": pos(40, 72, 5)})):
+                    for method, params in (
+                        ("project_context", {}),
+                        ("region_inspect", {"min": pos(0, 70, 0), "max": pos(40, 72, 5)}),
+                    ):
                         body = post(client, method, **params)
                         if not body["ok"]:
                             failures.append(f"{method}: {body['error']}")
@@ -84,11 +94,12 @@ def test_concurrent_clients_keep_the_journal_consistent(tmp_path):
         state = server.state
         with sqlite3.connect(server.data_dir / "journal.sqlite3") as db:
             assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-            receipts = db.execute("SELECT op_id, COUNT(*), COUNT(DISTINCT x || ',' || y || ',' || z) "
-                                  "FROM receipts GROUP BY op_id").fetchall()
+            receipts = db.execute(
+                "SELECT op_id, COUNT(*), COUNT(DISTINCT x || ',' || y || ',' || z) FROM receipts GROUP BY op_id"
+            ).fetchall()
             stored_blocks = dict(((x, y, z), s) for x, y, z, s in db.execute("SELECT x, y, z, state FROM blocks"))
         per_op = {op: (count, distinct) for op, count, distinct in receipts}
-        for op, (area, block, written) in applied.items():
+        for op, (_area, _block, written) in applied.items():
             count, distinct = per_op.get(op, (0, 0))
             assert count == distinct == written  # every confirmed write journaled exactly once
         # no lost writes: every area holds the block of the last operation applied there

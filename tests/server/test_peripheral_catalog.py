@@ -11,8 +11,12 @@ from hypothesis import strategies as st
 
 from mcb.server.catalog import BlockDescription, CatalogEntry, CatalogError, MaterialCatalog
 
-ENTRIES = [CatalogEntry("minecraft:stone", True, True), CatalogEntry("minecraft:water", True, False),
-           CatalogEntry("minecraft:iron_pickaxe", False, True), CatalogEntry("minecraft:oak_log", True, True)]
+ENTRIES = [
+    CatalogEntry("minecraft:stone", True, True),
+    CatalogEntry("minecraft:water", True, False),
+    CatalogEntry("minecraft:iron_pickaxe", False, True),
+    CatalogEntry("minecraft:oak_log", True, True),
+]
 
 
 def describer(description):
@@ -22,8 +26,12 @@ def describer(description):
 def test_version_is_the_spec_fingerprint_and_ignores_input_order():
     shuffled = ENTRIES[:]
     random.Random(7).shuffle(shuffled)
-    fingerprint = ("material-catalog-v1\n26.2-test\n" + "minecraft:iron_pickaxe:false:true\n"
-                   "minecraft:oak_log:true:true\n" "minecraft:stone:true:true\n" "minecraft:water:true:false\n")
+    fingerprint = (
+        "material-catalog-v1\n26.2-test\n" + "minecraft:iron_pickaxe:false:true\n"
+        "minecraft:oak_log:true:true\n"
+        "minecraft:stone:true:true\n"
+        "minecraft:water:true:false\n"
+    )
     expected = hashlib.sha256(fingerprint.encode()).hexdigest()[:24]
     assert MaterialCatalog(ENTRIES, "26.2-test").version == expected
     assert MaterialCatalog(shuffled, "26.2-test").version == expected
@@ -36,13 +44,16 @@ def test_duplicate_ids_are_a_startup_error():
         MaterialCatalog(ENTRIES + [CatalogEntry("minecraft:stone", True, False)], "x")
 
 
-@pytest.mark.parametrize("description", [
-    BlockDescription("minecraft:stone", {f"p{i}": ("a",) for i in range(65)}),
-    BlockDescription("minecraft:stone", {"big": tuple(str(i) for i in range(257))}),
-    BlockDescription("minecraft:stone", {"empty": ()}),
-    BlockDescription("minecraft:stone", {"p": ("v" * 16_384,)}),
-    BlockDescription("minecraft:" + "s" * 1024, {}),
-])
+@pytest.mark.parametrize(
+    "description",
+    [
+        BlockDescription("minecraft:stone", {f"p{i}": ("a",) for i in range(65)}),
+        BlockDescription("minecraft:stone", {"big": tuple(str(i) for i in range(257))}),
+        BlockDescription("minecraft:stone", {"empty": ()}),
+        BlockDescription("minecraft:stone", {"p": ("v" * 16_384,)}),
+        BlockDescription("minecraft:" + "s" * 1024, {}),
+    ],
+)
 def test_describe_refuses_instead_of_truncating(description):
     catalog = MaterialCatalog(ENTRIES, "t", describer(description))
     with pytest.raises(CatalogError) as caught:
@@ -62,7 +73,9 @@ def test_registry_failure_reads_as_introspection_unavailable():
     with pytest.raises(CatalogError) as caught:
         MaterialCatalog(ENTRIES, "t", broken).describe("minecraft:oak_log")
     assert (caught.value.code, caught.value.message) == (
-        "material_properties_unavailable", "Runtime property introspection is unavailable for minecraft:oak_log")
+        "material_properties_unavailable",
+        "Runtime property introspection is unavailable for minecraft:oak_log",
+    )
 
 
 def test_describing_an_item_never_asks_the_registry():
@@ -76,8 +89,12 @@ ids = st.from_regex(r"minecraft:[a-z_]{1,8}", fullmatch=True)
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(ids, st.booleans(), st.booleans()), min_size=1, max_size=60, unique_by=lambda t: t[0]),
-       st.sampled_from(["block", "item", "all"]), st.integers(1, 32), st.text("ab_ ", max_size=4))
+@given(
+    st.lists(st.tuples(ids, st.booleans(), st.booleans()), min_size=1, max_size=60, unique_by=lambda t: t[0]),
+    st.sampled_from(["block", "item", "all"]),
+    st.integers(1, 32),
+    st.text("ab_ ", max_size=4),
+)
 def test_paging_any_catalog_yields_each_match_once(rows, kind, limit, query):
     catalog = MaterialCatalog([CatalogEntry(*row) for row in rows], "t")
     seen, cursor = [], None
@@ -88,6 +105,7 @@ def test_paging_any_catalog_yields_each_match_once(rows, kind, limit, query):
         if cursor is None:
             break
     tokens = " ".join(query.split()).split()
-    wanted = sorted(i for i, b, it in rows
-                    if (kind == "all" or (b if kind == "block" else it)) and all(t in i for t in tokens))
+    wanted = sorted(
+        i for i, b, it in rows if (kind == "all" or (b if kind == "block" else it)) and all(t in i for t in tokens)
+    )
     assert seen == wanted and page["total"] == len(wanted)

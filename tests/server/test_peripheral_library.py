@@ -8,7 +8,7 @@ import hashlib
 import shutil
 
 import pytest
-from test_peripheral_support import P, Rpc, rpc, sponge, tag  # noqa: F401  (rpc is a fixture)
+from test_peripheral_support import P, Rpc, peripheral_rpc, sponge, tag  # noqa: F401  (the `rpc` fixture of these tests)
 
 from mcb.server.testing import run_server
 
@@ -41,7 +41,9 @@ def test_one_invalid_file_fails_the_listing_but_not_dataversion(rpc):
     rpc.put_file("future", sponge({"minecraft:stone": 0}, [0], data_version=99999))
     assert rpc.ok("asset_list")["assets"][0]["dataVersion"] == 99999
     assert rpc.error("schematic_import_prepare", {"asset_id": "future", "target": P((0, 70, 0))}) == (
-        "invalid_request", "Schematic DataVersion is newer than the target server")
+        "invalid_request",
+        "Schematic DataVersion is newer than the target server",
+    )
     rpc.put_file("v3", sponge({"minecraft:stone": 0}, [0], version=3))
     assert rpc.error("asset_list") == ("invalid_request", "Only Sponge schematic version 2 is supported")
 
@@ -51,25 +53,36 @@ def test_symlinks_are_refused(rpc, tmp_path):
     (rpc.library / "link.schem").symlink_to(rpc.library / "real.schem")
     assert rpc.error("asset_list")[0] == "invalid_request"
     assert rpc.error("schematic_import_prepare", {"asset_id": "link", "target": P((0, 70, 0))}) == (
-        "invalid_request", "Asset not found or is not a regular file")
+        "invalid_request",
+        "Asset not found or is not a regular file",
+    )
 
 
 # -- import errors --------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("data, message", [
-    (sponge({"minecraft:stone": 0}, [0], version=3), "Only Sponge schematic version 2 is supported"),
-    (sponge({"minecraft:stone": 0}, [0], extra=[("BiomeData", tag(7, b""))]),
-     "Unsupported schematic fields (biomes/custom data are not imported)"),
-    (sponge({"minecraft:chest": 0}, [0], block_entities=[[("Id", tag(8, "minecraft:chest"))]]),
-     "BlockEntities are unsupported; import rejected without dropping data"),
-    (sponge({"minecraft:stone": 0}, [0], entities=[[("Id", tag(8, "minecraft:pig"))]]),
-     "Entities are unsupported; import rejected without dropping data"),
-    (sponge({"minecraft:stone": 0}, [0, 0], size=(1, 1, 1)), "BlockData has extra entries"),
-    (sponge({"minecraft:stone": 0}, [1]), "BlockData refers to missing palette index"),
-    (sponge({"minecraft:stone": 0}, [0] * 4097, size=(4097, 1, 1)), "Schematic volume must be 1..4096"),
-    (sponge({"minecraft:stone[color=blue]": 0}, [0]), "Invalid runtime schematic block state"),
-    (sponge({"minecraft:stone": 0, "minecraft:dirt": 0}, [0]), "Invalid or duplicate palette index"),
-    (gzip.decompress(sponge({"minecraft:stone": 0}, [0])), None),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (sponge({"minecraft:stone": 0}, [0], version=3), "Only Sponge schematic version 2 is supported"),
+        (
+            sponge({"minecraft:stone": 0}, [0], extra=[("BiomeData", tag(7, b""))]),
+            "Unsupported schematic fields (biomes/custom data are not imported)",
+        ),
+        (
+            sponge({"minecraft:chest": 0}, [0], block_entities=[[("Id", tag(8, "minecraft:chest"))]]),
+            "BlockEntities are unsupported; import rejected without dropping data",
+        ),
+        (
+            sponge({"minecraft:stone": 0}, [0], entities=[[("Id", tag(8, "minecraft:pig"))]]),
+            "Entities are unsupported; import rejected without dropping data",
+        ),
+        (sponge({"minecraft:stone": 0}, [0, 0], size=(1, 1, 1)), "BlockData has extra entries"),
+        (sponge({"minecraft:stone": 0}, [1]), "BlockData refers to missing palette index"),
+        (sponge({"minecraft:stone": 0}, [0] * 4097, size=(4097, 1, 1)), "Schematic volume must be 1..4096"),
+        (sponge({"minecraft:stone[color=blue]": 0}, [0]), "Invalid runtime schematic block state"),
+        (sponge({"minecraft:stone": 0, "minecraft:dirt": 0}, [0]), "Invalid or duplicate palette index"),
+        (gzip.decompress(sponge({"minecraft:stone": 0}, [0])), None),
+    ],
+)
 def test_import_rejects_files_outside_the_server_subset(rpc, data, message):
     rpc.put_file("bad", data)
     code, text = rpc.error("schematic_import_prepare", {"asset_id": "bad", "target": P((0, 70, 0))})
@@ -82,27 +95,43 @@ def test_import_parameter_errors(rpc):
     rpc.put_file("ok", sponge({"minecraft:stone": 0}, [0]))
     target = {"target": P((0, 70, 0))}
     assert rpc.error("schematic_import_prepare", {**target, "asset_id": "../ok"}) == (
-        "invalid_request", "Invalid asset ID; paths are not accepted")
+        "invalid_request",
+        "Invalid asset ID; paths are not accepted",
+    )
     assert rpc.error("schematic_import_prepare", {**target, "asset_id": "ok.schem"})[1] == (
-        "Invalid asset ID; paths are not accepted")
+        "Invalid asset ID; paths are not accepted"
+    )
     assert rpc.error("schematic_import_prepare", {**target, "asset_id": "missing"}) == (
-        "invalid_request", "Asset not found or is not a regular file")
+        "invalid_request",
+        "Asset not found or is not a regular file",
+    )
     assert rpc.error("schematic_import_prepare", target) == ("invalid_request", "Required bounded string: asset_id")
-    assert rpc.error("schematic_import_prepare", {"asset_id": "ok"}) == ("invalid_request",
-                                                                         "Integer coordinate required: target")
+    assert rpc.error("schematic_import_prepare", {"asset_id": "ok"}) == (
+        "invalid_request",
+        "Integer coordinate required: target",
+    )
     for rotation in [45, -90, 360, 90.5]:
-        expected = "Integer coordinate required: rotation" if rotation == 90.5 else (
-            "Rotation must be 0, 90, 180 or 270 degrees")
+        expected = (
+            "Integer coordinate required: rotation"
+            if rotation == 90.5
+            else ("Rotation must be 0, 90, 180 or 270 degrees")
+        )
         assert rpc.error("schematic_import_prepare", {**target, "asset_id": "ok", "rotation": rotation}) == (
-            "invalid_request", expected)
+            "invalid_request",
+            expected,
+        )
     assert rpc.error("schematic_import_prepare", {"asset_id": "ok", "target": P((64, 70, 65))}) == (
-        "out_of_bounds", "Recipe exceeds project region")
+        "out_of_bounds",
+        "Recipe exceeds project region",
+    )
 
 
 def test_import_placement_overflow(rpc):
     rpc.put_file("far", sponge({"minecraft:stone": 0}, [0, 0], size=(2, 1, 1), offset=(2**31 - 1, 0, 0)))
     assert rpc.error("schematic_import_prepare", {"asset_id": "far", "target": P((0, 70, 0))}) == (
-        "invalid_request", "integer overflow")
+        "invalid_request",
+        "integer overflow",
+    )
 
 
 def test_import_while_writes_are_paused(rpc):
@@ -129,8 +158,10 @@ def test_import_respects_the_journal_latch(rpc):
     params = {"asset_id": "ok", "target": P((0, 70, 0)), "player_id": rpc.server.owner_uuid}
     body = {"method": "schematic_import_prepare", "params": params}
     headers = {"Authorization": f"Bearer {rpc.server.agent_token}"}
-    for flag, expected in [("io_busy", ("busy", "A journal step is in progress; retry")),
-                           ("halted", ("recovery_required", "Journal unavailable"))]:
+    for flag, expected in [
+        ("io_busy", ("busy", "A journal step is in progress; retry")),
+        ("halted", ("recovery_required", "Journal unavailable")),
+    ]:
         with state.lock:
             setattr(state, flag, True)
         try:
@@ -149,7 +180,8 @@ def test_a_symlinked_data_dir_is_refused(tmp_path):
         client = Rpc(server)
         assert client.error("asset_list")[0] == "invalid_request"
         assert client.error("schematic_export", {"name": "n", "min": P((0, 70, 0)), "max": P((0, 70, 0))})[0] == (
-            "invalid_request")
+            "invalid_request"
+        )
         client.close()
 
 
@@ -161,15 +193,20 @@ def test_the_server_data_version_is_what_exports_write_and_imports_allow(tmp_pat
         client.put_file("newer", sponge({"minecraft:stone": 0}, [0], data_version=4001))
         client.put_file("same", sponge({"minecraft:stone": 0}, [0], data_version=4000))
         assert client.error("schematic_import_prepare", {"asset_id": "newer", "target": P((0, 70, 0))}) == (
-            "invalid_request", "Schematic DataVersion is newer than the target server")
-        assert client.ok("schematic_import_prepare", {"asset_id": "same", "target": P((0, 70, 0))})[
-            "changed_blocks"] == 1
+            "invalid_request",
+            "Schematic DataVersion is newer than the target server",
+        )
+        assert (
+            client.ok("schematic_import_prepare", {"asset_id": "same", "target": P((0, 70, 0))})["changed_blocks"] == 1
+        )
         assert [a["assetId"] for a in client.ok("asset_list")["assets"]][-2:] == ["newer", "same"]
         client.close()
 
 
 def test_listing_shows_the_record_export_returned(rpc):
-    exported = rpc.ok("schematic_export", {"name": "Same Record", "min": P((0, 62, 0)), "max": P((3, 64, 2)),
-                                           "origin": P((10, 60, -10))})
+    exported = rpc.ok(
+        "schematic_export",
+        {"name": "Same Record", "min": P((0, 62, 0)), "max": P((3, 64, 2)), "origin": P((10, 60, -10))},
+    )
     assert rpc.ok("asset_list", {"query": "same"})["assets"] == [exported]
     assert exported["offset"] == P((-10, 2, 10))

@@ -29,8 +29,11 @@ def rpc(server):
         body = dict(params or {})
         if scope:
             body.setdefault("player_id", server.owner_uuid)
-        response = client.post(server.url + "/v1/rpc", json={"method": method, "params": body},
-                               headers={"Authorization": f"Bearer {server.agent_token}"})
+        response = client.post(
+            server.url + "/v1/rpc",
+            json={"method": method, "params": body},
+            headers={"Authorization": f"Bearer {server.agent_token}"},
+        )
         return response.status_code, response.json()
 
     yield call
@@ -118,8 +121,15 @@ def test_unknown_token_gives_an_empty_result(rpc):
     assert result["total"] == 0 and result["results"] == [] and "next_cursor" not in result
 
 
-@pytest.mark.parametrize("query, kind, hits", [("water", "item", []), ("minecraft:water", "block", ["minecraft:water"]),
-                                               ("iron_pickaxe", "block", []), ("iron_pickaxe", "item", ["minecraft:iron_pickaxe"])])
+@pytest.mark.parametrize(
+    "query, kind, hits",
+    [
+        ("water", "item", []),
+        ("minecraft:water", "block", ["minecraft:water"]),
+        ("iron_pickaxe", "block", []),
+        ("iron_pickaxe", "item", ["minecraft:iron_pickaxe"]),
+    ],
+)
 def test_block_only_and_item_only_materials(rpc, query, kind, hits):
     result = ok(rpc, "material_search", {"query": query, "kind": kind})
     assert [r["id"] for r in result["results"] if r["id"] == f"minecraft:{query.split(':')[-1]}"] == hits
@@ -175,22 +185,30 @@ def test_project_context_summary_matches_the_search_counts(rpc):
 @pytest.mark.parametrize("query", ["q" * 97, "x\ny", "tab\there", "c1\u0085control", "\u007f"])
 def test_bad_queries(rpc, query):
     assert error(rpc, "material_search", {"query": query}) == (
-        "invalid_material_query", "query must contain at most 96 printable characters")
+        "invalid_material_query",
+        "query must contain at most 96 printable characters",
+    )
 
 
 def test_query_length_counts_utf16_units(rpc):
     assert ok(rpc, "material_search", {"query": "q" * 96})["total"] == 0
-    assert error(rpc, "material_search", {"query": "\U0001F600" * 49})[0] == "invalid_material_query"
+    assert error(rpc, "material_search", {"query": "\U0001f600" * 49})[0] == "invalid_material_query"
 
 
 @pytest.mark.parametrize("kind", ["entity", "BLOCK", "", 3])
 def test_bad_kind(rpc, kind):
-    assert error(rpc, "material_search", {"kind": kind}) == ("invalid_material_query", "kind must be block, item, or all")
+    assert error(rpc, "material_search", {"kind": kind}) == (
+        "invalid_material_query",
+        "kind must be block, item, or all",
+    )
 
 
 @pytest.mark.parametrize("limit", [-1, 0, 33, 2**31 - 1])
 def test_limit_out_of_range(rpc, limit):
-    assert error(rpc, "material_search", {"limit": limit}) == ("invalid_material_query", "limit must be between 1 and 32")
+    assert error(rpc, "material_search", {"limit": limit}) == (
+        "invalid_material_query",
+        "limit must be between 1 and 32",
+    )
 
 
 @pytest.mark.parametrize("limit", [1.5, "many", True, {"n": 1}, 2**31])
@@ -199,12 +217,23 @@ def test_limit_not_an_integer(rpc, limit):
 
 
 def test_query_is_checked_before_kind_and_limit(rpc):
-    assert error(rpc, "material_search", {"query": "a\nb", "kind": "entity", "limit": 99})[0] == "invalid_material_query"
+    assert (
+        error(rpc, "material_search", {"query": "a\nb", "kind": "entity", "limit": 99})[0] == "invalid_material_query"
+    )
     assert error(rpc, "material_search", {"kind": "entity", "limit": 99})[1] == "kind must be block, item, or all"
 
 
-@pytest.mark.parametrize("cursor", ["bad", "a" * 101, "::", f"{'0' * 24}:{'0' * 24}:1234567890",
-                                    f"{'A' * 24}:{'0' * 24}:1", f"{'0' * 24}:{'0' * 24}:1\n"])
+@pytest.mark.parametrize(
+    "cursor",
+    [
+        "bad",
+        "a" * 101,
+        "::",
+        f"{'0' * 24}:{'0' * 24}:1234567890",
+        f"{'A' * 24}:{'0' * 24}:1",
+        f"{'0' * 24}:{'0' * 24}:1\n",
+    ],
+)
 def test_malformed_cursors(rpc, cursor):
     assert error(rpc, "material_search", {"cursor": cursor}) == ("invalid_cursor", "Malformed material catalog cursor")
 
@@ -221,13 +250,17 @@ def test_stale_cursor(rpc):
     version, scope, offset = cursor.split(":")
     other = "f" * 24 if version != "f" * 24 else "e" * 24
     assert error(rpc, "material_search", {"query": "oak", "cursor": f"{other}:{scope}:{offset}"}) == (
-        "stale_cursor", "Material catalog changed; restart the search")
+        "stale_cursor",
+        "Material catalog changed; restart the search",
+    )
 
 
 def test_cursor_beyond_the_matches(rpc):
     version, scope, _ = ok(rpc, "material_search", {"query": "oak"})["next_cursor"].split(":")
     assert error(rpc, "material_search", {"query": "oak", "cursor": f"{version}:{scope}:999999999"}) == (
-        "invalid_cursor", "Cursor exceeds the matching catalog")
+        "invalid_cursor",
+        "Cursor exceeds the matching catalog",
+    )
 
 
 def test_empty_or_null_cursor_is_the_first_page(rpc):
@@ -244,8 +277,16 @@ def test_search_is_scoped(rpc):
 def test_describe_block_has_state_fields_in_order(rpc):
     result = ok(rpc, "material_describe", {"id": "oak_stairs"})
     info = load_registry().block("oak_stairs")
-    assert list(result) == ["id", "block", "item", "catalog_version", "placeable", "default_state", "properties",
-                            "behavior"]
+    assert list(result) == [
+        "id",
+        "block",
+        "item",
+        "catalog_version",
+        "placeable",
+        "default_state",
+        "properties",
+        "behavior",
+    ]
     assert result["id"] == "minecraft:oak_stairs" and result["block"] and result["item"] and result["placeable"]
     assert result["default_state"] == info.default_state
     assert list(result["properties"]) == sorted(info.properties)
@@ -255,11 +296,17 @@ def test_describe_block_has_state_fields_in_order(rpc):
     assert result["catalog_version"] == ok(rpc, "material_search")["catalog_version"]
 
 
-@pytest.mark.parametrize("material, behavior", [
-    ("minecraft:water", ["fluid"]), ("sand", ["gravity"]), ("minecraft:oak_door", ["multi_block", "half_property"]),
-    ("chest", ["waterloggable", "block_entity"]), ("oak_leaves", ["waterloggable", "leaf_decay"]),
-    ("stone_button", ["attachment_sensitive"]),
-])
+@pytest.mark.parametrize(
+    "material, behavior",
+    [
+        ("minecraft:water", ["fluid"]),
+        ("sand", ["gravity"]),
+        ("minecraft:oak_door", ["multi_block", "half_property"]),
+        ("chest", ["waterloggable", "block_entity"]),
+        ("oak_leaves", ["waterloggable", "leaf_decay"]),
+        ("stone_button", ["attachment_sensitive"]),
+    ],
+)
 def test_describe_behavior_hints(rpc, material, behavior):
     assert ok(rpc, "material_describe", {"id": material})["behavior"] == behavior
 
@@ -274,8 +321,13 @@ def test_describe_block_only_and_item_only(rpc):
     assert (water["block"], water["item"], water["placeable"]) == (True, False, True)
     assert water["properties"]["level"] == [str(n) for n in range(16)]
     pickaxe = ok(rpc, "material_describe", {"id": "minecraft:iron_pickaxe"})
-    assert pickaxe == {"id": "minecraft:iron_pickaxe", "block": False, "item": True,
-                       "catalog_version": water["catalog_version"], "placeable": False}
+    assert pickaxe == {
+        "id": "minecraft:iron_pickaxe",
+        "block": False,
+        "item": True,
+        "catalog_version": water["catalog_version"],
+        "placeable": False,
+    }
 
 
 @pytest.mark.parametrize("params", [{}, {"id": ""}, {"id": "   "}, {"id": "a" * 257}, {"id": None}, {"id": ["stone"]}])
@@ -283,34 +335,71 @@ def test_describe_requires_a_bounded_id(rpc, params):
     assert error(rpc, "material_describe", params) == ("invalid_request", "Required bounded string: id")
 
 
-@pytest.mark.parametrize("material", ["a" * 129, "minecraft:stone[foo=bar]", "minecraft:chest{}", "other:stone",
-                                      "Stone", " stone", "minecraft:", "stone\n"])
+@pytest.mark.parametrize(
+    "material",
+    [
+        "a" * 129,
+        "minecraft:stone[foo=bar]",
+        "minecraft:chest{}",
+        "other:stone",
+        "Stone",
+        " stone",
+        "minecraft:",
+        "stone\n",
+    ],
+)
 def test_describe_rejects_non_ids(rpc, material):
     assert error(rpc, "material_describe", {"id": material}) == (
-        "invalid_material", "Expected one exact Minecraft material ID without properties or NBT")
+        "invalid_material",
+        "Expected one exact Minecraft material ID without properties or NBT",
+    )
 
 
-@pytest.mark.parametrize("material, shown", [("copper_doorx", "minecraft:copper_doorx"),
-                                             ("minecraft:../stone", "minecraft:../stone"),
-                                             ("a" * 118, "minecraft:" + "a" * 118)])
+@pytest.mark.parametrize(
+    "material, shown",
+    [
+        ("copper_doorx", "minecraft:copper_doorx"),
+        ("minecraft:../stone", "minecraft:../stone"),
+        ("a" * 118, "minecraft:" + "a" * 118),
+    ],
+)
 def test_describe_unknown_material(rpc, material, shown):
-    assert error(rpc, "material_describe", {"id": material}) == ("invalid_material", f"Unknown runtime material: {shown}")
+    assert error(rpc, "material_describe", {"id": material}) == (
+        "invalid_material",
+        f"Unknown runtime material: {shown}",
+    )
 
 
 def test_non_text_query_or_kind_is_a_request_error_before_limit(rpc):
-    assert error(rpc, "material_search", {"query": {"q": 1}, "limit": 1.5}) == ("invalid_request",
-                                                                              "Expected a string: query")
-    assert error(rpc, "material_search", {"kind": ["block"], "limit": 0}) == ("invalid_request",
-                                                                            "Expected a string: kind")
+    assert error(rpc, "material_search", {"query": {"q": 1}, "limit": 1.5}) == (
+        "invalid_request",
+        "Expected a string: query",
+    )
+    assert error(rpc, "material_search", {"kind": ["block"], "limit": 0}) == (
+        "invalid_request",
+        "Expected a string: kind",
+    )
     assert ok(rpc, "material_search", {"query": 5.0})["query"] == "5.0"
 
 
-@pytest.mark.parametrize("material, block, item", [
-    ("potted_poppy", True, False), ("oak_wall_sign", True, False), ("redstone_wire", True, False),
-    ("redstone", False, True), ("carrots", True, False), ("carrot", False, True), ("white_candle_cake", True, False),
-    ("water_cauldron", True, False), ("cauldron", True, True), ("crimson_stem", True, True),
-    ("melon_stem", True, False), ("skeleton_wall_skull", True, False), ("skeleton_skull", True, True),
-])
+@pytest.mark.parametrize(
+    "material, block, item",
+    [
+        ("potted_poppy", True, False),
+        ("oak_wall_sign", True, False),
+        ("redstone_wire", True, False),
+        ("redstone", False, True),
+        ("carrots", True, False),
+        ("carrot", False, True),
+        ("white_candle_cake", True, False),
+        ("water_cauldron", True, False),
+        ("cauldron", True, True),
+        ("crimson_stem", True, True),
+        ("melon_stem", True, False),
+        ("skeleton_wall_skull", True, False),
+        ("skeleton_skull", True, True),
+    ],
+)
 def test_item_flags_follow_vanilla(rpc, material, block, item):
     result = ok(rpc, "material_describe", {"id": material})
     assert (result["block"], result["item"], result["placeable"]) == (block, item, block)
@@ -322,7 +411,9 @@ def test_the_catalog_is_close_to_the_live_26_2_one(rpc):
     summary = ok(rpc, "project_context")["material_catalog"]
     assert summary["blocks"] == 1196
     assert 1680 <= summary["materials"] <= 1691 and 1530 <= summary["items"] <= 1537
-    for query, expected in (("allay_spawn_egg", ["minecraft:allay_spawn_egg"]),
-                            ("netherite_upgrade_smithing_template", ["minecraft:netherite_upgrade_smithing_template"]),
-                            ("potted_fern", [])):
+    for query, expected in (
+        ("allay_spawn_egg", ["minecraft:allay_spawn_egg"]),
+        ("netherite_upgrade_smithing_template", ["minecraft:netherite_upgrade_smithing_template"]),
+        ("potted_fern", []),
+    ):
         assert [r["id"] for r in ok(rpc, "material_search", {"query": query, "kind": "item"})["results"]] == expected

@@ -21,10 +21,14 @@ from mcb.server.errors import RpcError
 REGISTRY = load_registry()
 SERVER = SimpleNamespace(registry=REGISTRY)
 STATES = [
-    "minecraft:air", "minecraft:stone", "minecraft:oak_log[axis=x]", "minecraft:oak_log[axis=z]",
+    "minecraft:air",
+    "minecraft:stone",
+    "minecraft:oak_log[axis=x]",
+    "minecraft:oak_log[axis=z]",
     "minecraft:oak_stairs[facing=east,half=top,shape=inner_left,waterlogged=false]",
     "minecraft:oak_fence[east=false,north=true,south=false,waterlogged=false,west=true]",
-    "minecraft:rail[shape=north_east,waterlogged=false]", "minecraft:repeater[delay=2,facing=south,locked=false,powered=false]",
+    "minecraft:rail[shape=north_east,waterlogged=false]",
+    "minecraft:repeater[delay=2,facing=south,locked=false,powered=false]",
     "minecraft:red_bed[facing=west,occupied=false,part=head]",
 ]
 
@@ -41,12 +45,15 @@ def test_y_is_never_rotated_and_offset_turns_with_the_cell():
     assert place((0, 3, 0), (4, -2, 1), 90, (0, 64, 0)) == (-1, 65, 4)
 
 
-@pytest.mark.parametrize("cell, offset, rotation, target", [
-    ((1, 0, 0), (2**31 - 1, 0, 0), 0, (0, 0, 0)),      # cell + offset
-    ((1, 0, 0), (0, 0, 0), 0, (2**31 - 1, 0, 0)),      # target + turned position
-    ((0, 0, 0), (0, 0, -(2**31)), 90, (0, 0, 0)),      # negating -2^31 during the turn
-    ((0, 0, 0), (0, -(2**31), 0), 0, (0, -1, 0)),      # below int32 on y
-])
+@pytest.mark.parametrize(
+    "cell, offset, rotation, target",
+    [
+        ((1, 0, 0), (2**31 - 1, 0, 0), 0, (0, 0, 0)),  # cell + offset
+        ((1, 0, 0), (0, 0, 0), 0, (2**31 - 1, 0, 0)),  # target + turned position
+        ((0, 0, 0), (0, 0, -(2**31)), 90, (0, 0, 0)),  # negating -2^31 during the turn
+        ((0, 0, 0), (0, -(2**31), 0), 0, (0, -1, 0)),  # below int32 on y
+    ],
+)
 def test_overflow_is_refused(cell, offset, rotation, target):
     with pytest.raises(RpcError) as caught:
         place(cell, offset, rotation, target)
@@ -59,12 +66,17 @@ def placed(schem, rotation, target):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(1, 4), st.integers(1, 3), st.integers(1, 4), st.sampled_from([0, 90, 180, 270]),
-       st.tuples(*[st.integers(-5, 5)] * 3), st.randoms(use_true_random=False))
+@given(
+    st.integers(1, 4),
+    st.integers(1, 3),
+    st.integers(1, 4),
+    st.sampled_from([0, 90, 180, 270]),
+    st.tuples(*[st.integers(-5, 5)] * 3),
+    st.randoms(use_true_random=False),
+)
 def test_server_placement_agrees_with_offline_rotation(width, height, length, rotation, offset, rnd):
     blocks = np.array([rnd.randrange(len(STATES)) for _ in range(width * height * length)], dtype=np.int32)
-    schem = Schematic(width, height, length, list(STATES), blocks.reshape(height, length, width), 4903,
-                      offset=offset)
+    schem = Schematic(width, height, length, list(STATES), blocks.reshape(height, length, width), 4903, offset=offset)
     target = (7, 70, -3)
     baked = rotate_schematic(schem, rotation, "vanilla", REGISTRY)
     assert placed(schem, rotation, target) == placed(baked, 0, target)

@@ -10,7 +10,6 @@ import uuid
 
 import httpx
 import pytest
-
 from server_rpc import TLS
 
 from mcb.server.testing import run_server
@@ -24,7 +23,7 @@ def read_nbt(data: bytes):
     def take(n):
         nonlocal pos
         pos += n
-        return raw[pos - n:pos]
+        return raw[pos - n : pos]
 
     def string():
         return take(struct.unpack(">H", take(2))[0]).decode("utf-8")
@@ -92,8 +91,20 @@ def encode(tag_id, value) -> bytes:
     raise AssertionError(tag_id)
 
 
-def sponge(palette: dict, cells: list[int], size=(1, 1, 1), *, version=2, data_version=4903, offset=(0, 0, 0),
-           name=None, extra=(), drop=(), block_entities=(), entities=()) -> bytes:
+def sponge(
+    palette: dict,
+    cells: list[int],
+    size=(1, 1, 1),
+    *,
+    version=2,
+    data_version=4903,
+    offset=(0, 0, 0),
+    name=None,
+    extra=(),
+    drop=(),
+    block_entities=(),
+    entities=(),
+) -> bytes:
     def varint(n):
         out = b""
         while True:
@@ -102,12 +113,19 @@ def sponge(palette: dict, cells: list[int], size=(1, 1, 1), *, version=2, data_v
             out += bytes([n & 0x7F | 0x80])
             n >>= 7
 
-    fields = [("Version", tag(3, version)), ("DataVersion", tag(3, data_version)), ("Width", tag(2, size[0])),
-              ("Height", tag(2, size[1])), ("Length", tag(2, size[2])), ("Offset", tag(11, list(offset))),
-              ("PaletteMax", tag(3, len(palette))),
-              ("Palette", tag(10, [(k, tag(3, v)) for k, v in palette.items()])),
-              ("BlockData", tag(7, b"".join(varint(c) for c in cells))),
-              ("BlockEntities", tag(9, (10, list(block_entities)))), ("Entities", tag(9, (10, list(entities))))]
+    fields = [
+        ("Version", tag(3, version)),
+        ("DataVersion", tag(3, data_version)),
+        ("Width", tag(2, size[0])),
+        ("Height", tag(2, size[1])),
+        ("Length", tag(2, size[2])),
+        ("Offset", tag(11, list(offset))),
+        ("PaletteMax", tag(3, len(palette))),
+        ("Palette", tag(10, [(k, tag(3, v)) for k, v in palette.items()])),
+        ("BlockData", tag(7, b"".join(varint(c) for c in cells))),
+        ("BlockEntities", tag(9, (10, list(block_entities)))),
+        ("Entities", tag(9, (10, list(entities)))),
+    ]
     if name is not None:
         fields.append(("Metadata", tag(10, [("Name", tag(8, name))])))
     fields = [f for f in fields if f[0] not in drop] + list(extra)
@@ -132,8 +150,11 @@ class Rpc:
             body.setdefault("player_id", self.server.owner_uuid)
         token = self.server.admin_token if admin else self.server.agent_token
         for _ in range(200):
-            response = self.client.post(self.server.url + "/v1/rpc", json={"method": method, "params": body},
-                                        headers={"Authorization": f"Bearer {token}"})
+            response = self.client.post(
+                self.server.url + "/v1/rpc",
+                json={"method": method, "params": body},
+                headers={"Authorization": f"Bearer {token}"},
+            )
             if response.json().get("error", {}).get("message") != "A journal step is in progress; retry":
                 break
             time.sleep(0.01)
@@ -151,8 +172,10 @@ class Rpc:
         return body["error"]["code"], body["error"]["message"]
 
     def apply(self, plan):
-        op = self.ok("build_apply", {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"],
-                                     "idempotency_key": str(uuid.uuid4())})
+        op = self.ok(
+            "build_apply",
+            {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"], "idempotency_key": str(uuid.uuid4())},
+        )
         op = self.wait(op["operation_id"])
         assert op["status"] == "applied", op
         return op
@@ -184,8 +207,10 @@ class Rpc:
         """Prepare and apply one box; returns the terminal operation status (not necessarily applied)."""
         recipe = {"version": 1, "operations": [{"type": "box", "min": P(low), "max": P(high), "block": block}]}
         plan = self.ok("build_prepare", {"recipe": recipe})
-        op = self.ok("build_apply", {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"],
-                                     "idempotency_key": str(uuid.uuid4())})
+        op = self.ok(
+            "build_apply",
+            {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"], "idempotency_key": str(uuid.uuid4())},
+        )
         return self.wait(op["operation_id"])
 
 
@@ -193,8 +218,8 @@ def P(pos):
     return {"x": pos[0], "y": pos[1], "z": pos[2]}
 
 
-@pytest.fixture
-def rpc(tmp_path):
+@pytest.fixture(name="rpc")
+def peripheral_rpc(tmp_path):
     with run_server(tmp_path / "data") as server:
         client = Rpc(server)
         yield client

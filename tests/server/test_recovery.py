@@ -29,8 +29,9 @@ def expected_digest(data_dir, operation_id: str, current: dict) -> tuple[str, in
     with sqlite3.connect(data_dir / "journal.sqlite3") as db:
         payload = json.loads(db.execute("SELECT payload FROM operations WHERE id=?", (operation_id,)).fetchone()[0])
         plan = json.loads(db.execute("SELECT payload FROM plans WHERE id=?", (payload["planId"],)).fetchone()[0])
-        receipts = db.execute("SELECT x, y, z, expected, desired FROM receipts WHERE op_id=? ORDER BY idx",
-                              (operation_id,)).fetchall()
+        receipts = db.execute(
+            "SELECT x, y, z, expected, desired FROM receipts WHERE op_id=? ORDER BY idx", (operation_id,)
+        ).fetchall()
     mask = {}
     for x, y, z, expected, desired in receipts:
         mask.setdefault((x, y, z), (expected, desired))
@@ -39,8 +40,13 @@ def expected_digest(data_dir, operation_id: str, current: dict) -> tuple[str, in
         if change["expected"] != change["desired"]:
             mask.setdefault((p["x"], p["y"], p["z"]), (change["expected"], change["desired"]))
     digest = hashlib.sha256()
-    for text in ("minecraft-builder-mcp-recovery-v1", operation_id, plan["id"], plan["region"]["worldId"],
-                 plan["worldEpoch"]):
+    for text in (
+        "minecraft-builder-mcp-recovery-v1",
+        operation_id,
+        plan["id"],
+        plan["region"]["worldId"],
+        plan["worldEpoch"],
+    ):
         digest.update(_prefixed(text))
     for key in sorted(mask, key=lambda p: (p[1], p[2], p[0])):
         before, after = mask[key]
@@ -78,14 +84,22 @@ def test_sigkill_mid_apply_needs_recovery_and_nothing_is_lost_or_doubled(killed_
     # the latch: new keys refused, the old key replays, preparing still works
     assert client.apply(plan, "crash-key")["operation_id"] == op
     fresh = client.prepare([box((0, 90, 0), (0, 90, 0), STONE)])
-    assert client.error("build_apply", plan_id=fresh["plan_id"], plan_hash=fresh["plan_hash"],
-                        idempotency_key="new") == (
-        400, "invalid_request", "recovery_required: unresolved journal prevents new writes")
+    assert client.error(
+        "build_apply", plan_id=fresh["plan_id"], plan_hash=fresh["plan_hash"], idempotency_key="new"
+    ) == (400, "invalid_request", "recovery_required: unresolved journal prevents new writes")
     assert client.error("recovery_review", operation_id=op)[:2] == (403, "permission_denied")
 
     review = client.admin("recovery_review", operation_id=op)
-    assert set(review) == {"operationId", "planId", "positions", "matchesBefore", "matchesAfter", "foreignStates",
-                           "currentDigest", "sampledAtMillis"}
+    assert set(review) == {
+        "operationId",
+        "planId",
+        "positions",
+        "matchesBefore",
+        "matchesAfter",
+        "foreignStates",
+        "currentDigest",
+        "sampledAtMillis",
+    }
     assert review["operationId"] == op and review["planId"] == plan["plan_id"]
     assert review["matchesAfter"] == status["written"] and review["foreignStates"] == 0
     assert review["positions"] == review["matchesBefore"] + review["matchesAfter"]
@@ -96,23 +110,30 @@ def test_sigkill_mid_apply_needs_recovery_and_nothing_is_lost_or_doubled(killed_
     assert (review["currentDigest"], review["positions"]) == (digest, mask_size)
 
     # abandon: digest format, then digest freshness, then success
-    assert client.error("recovery_abandon", token=server.admin_token, operation_id=op, expected_digest="XYZ")[2] == \
-        "A SHA-256 digest from reviewRecovery is required"
+    assert (
+        client.error("recovery_abandon", token=server.admin_token, operation_id=op, expected_digest="XYZ")[2]
+        == "A SHA-256 digest from reviewRecovery is required"
+    )
     some_receipt = next(p for p, s in current.items() if s == STONE)
     client.set_blocks((some_receipt, "minecraft:dirt"))
-    assert client.error("recovery_abandon", token=server.admin_token, operation_id=op,
-                        expected_digest=review["currentDigest"]) == (
-        400, "invalid_request", "Recovery mask changed since review; inspect and review again")
+    assert client.error(
+        "recovery_abandon", token=server.admin_token, operation_id=op, expected_digest=review["currentDigest"]
+    ) == (400, "invalid_request", "Recovery mask changed since review; inspect and review again")
     review = client.admin("recovery_review", operation_id=op)
     assert review["foreignStates"] == 1
     result = client.admin("recovery_abandon", operation_id=op, expected_digest=review["currentDigest"])
     assert result["status"] == "failed"
-    assert result["message"] == ("Administrator abandoned uncertain history; world unchanged; "
-                                 "this operation cannot be undone")
-    assert client.error("recovery_review", token=server.admin_token, operation_id=op)[2] == \
-        "Operation does not require recovery"
-    assert client.error("operation_undo_prepare", operation_id=op)[2] == \
-        "Undo requires a terminal, durable, reconciled operation"
+    assert result["message"] == (
+        "Administrator abandoned uncertain history; world unchanged; this operation cannot be undone"
+    )
+    assert (
+        client.error("recovery_review", token=server.admin_token, operation_id=op)[2]
+        == "Operation does not require recovery"
+    )
+    assert (
+        client.error("operation_undo_prepare", operation_id=op)[2]
+        == "Undo requires a terminal, durable, reconciled operation"
+    )
     # latch cleared: new writes work again
     assert client.wait(client.apply(fresh, "new")["operation_id"])["status"] == "applied"
 
@@ -165,14 +186,17 @@ def test_recovery_guard_and_an_operation_interrupted_before_any_write(tmp_path):
             assert client.admin("project_context")["operations"][0]["status"] == "recovery_required"
             client.admin("test_set_area", min=pos(-32, 0, -32), max=pos(32, 128, 32))
             assert client.error("recovery_review", token=second.admin_token, operation_id=op) == (
-                400, "out_of_bounds", "Plan exceeds current project area")
+                400,
+                "out_of_bounds",
+                "Plan exceeds current project area",
+            )
             client.admin("test_set_area", min=pos(-64, 0, -64), max=pos(64, 128, 64))
             review = client.admin("recovery_review", operation_id=op)
             assert (review["positions"], review["matchesBefore"], review["matchesAfter"]) == (0, 0, 0)
             epoch = client.admin("test_new_world_epoch")
-            assert client.error("recovery_abandon", token=second.admin_token, operation_id=op,
-                                expected_digest=review["currentDigest"]) == (
-                400, "version_mismatch", "Project or world changed")
+            assert client.error(
+                "recovery_abandon", token=second.admin_token, operation_id=op, expected_digest=review["currentDigest"]
+            ) == (400, "version_mismatch", "Project or world changed")
             assert epoch["world_epoch"]
         finally:
             client.close()

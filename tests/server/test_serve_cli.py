@@ -15,8 +15,12 @@ from mcb.server.testing import run_server, spawn_server
 
 
 def test_non_loopback_host_needs_allow_remote(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "mcb", "serve", "--data", str(tmp_path / "d"), "--host", "0.0.0.0",
-                             "--port", "0"], capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "mcb", "serve", "--data", str(tmp_path / "d"), "--host", "0.0.0.0", "--port", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 2
     assert "non-loopback" in result.stderr and "Traceback" not in result.stderr
 
@@ -36,8 +40,13 @@ def test_allow_remote_warns_and_serves(tmp_path):
 
 def test_default_data_dir_is_the_user_data_dir(tmp_path):
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg")}
-    process = subprocess.Popen([sys.executable, "-m", "mcb", "serve", "--port", "0", "--json"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mcb", "serve", "--port", "0", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
+    )
     try:
         text = ""
         while not text.rstrip().endswith("}"):
@@ -57,27 +66,39 @@ def test_default_data_dir_is_the_user_data_dir(tmp_path):
 def test_port_in_use_and_corrupt_config_are_clean_errors(tmp_path):
     with run_server(tmp_path / "a") as running:  # another mcb serve holds the port
         port = running.url.rsplit(":", 1)[1]
-        busy = subprocess.run([sys.executable, "-m", "mcb", "serve", "--data", str(tmp_path / "b"), "--port", port],
-                              capture_output=True, text=True, timeout=60)
+        busy = subprocess.run(
+            [sys.executable, "-m", "mcb", "serve", "--data", str(tmp_path / "b"), "--port", port],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert busy.returncode == 6
         assert "cannot listen on 127.0.0.1" in busy.stderr and "Traceback" not in busy.stderr
         assert not (tmp_path / "b").exists()  # refused before the data folder was made
     (tmp_path / "c").mkdir()
     (tmp_path / "c" / "server.json").write_text("{not json")
-    corrupt = subprocess.run([sys.executable, "-m", "mcb", "serve", "--data", str(tmp_path / "c"), "--port", "0"],
-                             capture_output=True, text=True, timeout=60)
+    corrupt = subprocess.run(
+        [sys.executable, "-m", "mcb", "serve", "--data", str(tmp_path / "c"), "--port", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert corrupt.returncode == 3
     assert "cannot use data directory" in corrupt.stderr and "Traceback" not in corrupt.stderr
 
 
 def _serve(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "mcb", "serve", "--port", "0", *args],
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "mcb", "serve", "--port", "0", *args], capture_output=True, text=True, timeout=60
+    )
 
 
 def test_an_unusable_token_file_is_refused_and_left_untouched(tmp_path):
-    for content, wrong in (('{"admin_token": 5}', "admin_token must be a string, not int"),
-                           ('{"admin_token": "', "is not valid JSON"), ("[1, 2]", "must hold a JSON object")):
+    for content, wrong in (
+        ('{"admin_token": 5}', "admin_token must be a string, not int"),
+        ('{"admin_token": "', "is not valid JSON"),
+        ("[1, 2]", "must hold a JSON object"),
+    ):
         data = tmp_path / "d"
         data.mkdir(exist_ok=True)
         tokens = data / "tokens.json"
@@ -110,13 +131,16 @@ def test_a_busy_port_is_refused_before_the_default_data_folder_is_made(tmp_path)
         holder.listen(1)
         port = str(holder.getsockname()[1])
         env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg")}
-        result = subprocess.run([sys.executable, "-m", "mcb", "serve", "--port", port], env=env,
-                                capture_output=True, text=True, timeout=60)
+        result = subprocess.run(
+            [sys.executable, "-m", "mcb", "serve", "--port", port], env=env, capture_output=True, text=True, timeout=60
+        )
     assert result.returncode == 6
     lines = result.stderr.strip().splitlines()
     assert lines[0] == f"error: cannot listen on 127.0.0.1:{port}: Address already in use"
-    assert lines[1] == (f"hint: another program holds port {port} (another mcb serve?): stop it, or start this one "
-                        "with --port 0 (any free port)")
+    assert lines[1] == (
+        f"hint: another program holds port {port} (another mcb serve?): stop it, or start this one "
+        "with --port 0 (any free port)"
+    )
     assert len(lines) == 2
     assert not (tmp_path / "xdg").exists()
 
@@ -131,5 +155,6 @@ def test_an_existing_data_folder_in_use_is_named_before_the_port(tmp_path):
 
 
 def _serve_on(port: str, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "mcb", "serve", "--port", port, *args],
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "mcb", "serve", "--port", port, *args], capture_output=True, text=True, timeout=60
+    )

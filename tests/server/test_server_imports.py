@@ -75,9 +75,11 @@ def test_the_server_never_reaches_the_client_or_a_face():
 
 
 def test_a_running_server_process_has_loaded_none_of_them():
-    code = ("import sys; from mcb.server.app import LocalServer; from mcb.server.runner import run_until_stopped;"
-            "from mcb.server.dispatch import load_method_modules; load_method_modules(test_hooks=True);"
-            f"bad = [m for m in sys.modules if m.startswith({FORBIDDEN!r})]; print(bad)")
+    code = (
+        "import sys; from mcb.server.app import LocalServer; from mcb.server.runner import run_until_stopped;"
+        "from mcb.server.dispatch import load_method_modules; load_method_modules(test_hooks=True);"
+        f"bad = [m for m in sys.modules if m.startswith({FORBIDDEN!r})]; print(bad)"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
 
@@ -88,8 +90,9 @@ def test_no_module_of_the_server_is_imported_optionally():
         tree = ast.parse(path.read_text("utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Try):
-                guarded = any(isinstance(inner, (ast.Import, ast.ImportFrom)) for stmt in node.body
-                              for inner in ast.walk(stmt))
+                guarded = any(
+                    isinstance(inner, (ast.Import, ast.ImportFrom)) for stmt in node.body for inner in ast.walk(stmt)
+                )
                 assert not guarded, f"{path.name}:{node.lineno} imports inside try"
             if isinstance(node, ast.Attribute) and node.attr == "import_module":
                 raise AssertionError(f"{path.name}:{node.lineno} imports a module by name")

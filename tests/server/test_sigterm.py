@@ -61,7 +61,11 @@ def test_sigterm_writes_the_staged_slice_and_its_receipts_before_exiting(tmp_pat
     assert palette.get(STONE, 0) == 128
     assert payload.get("pending") is None
     assert (review["positions"], review["matchesAfter"], review["matchesBefore"], review["foreignStates"]) == (
-        128, 128, 0, 0)
+        128,
+        128,
+        0,
+        0,
+    )
 
 
 @pytest.mark.parametrize("how", ["kill -9"])

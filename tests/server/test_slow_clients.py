@@ -15,7 +15,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 from server_rpc import TLS
 
 from mcb.server.http import Limits
@@ -41,13 +40,19 @@ def _connect(server, timeout: float = 10) -> socket.socket:
 
 
 def _head(server, extra: str = "", token: str | None = None) -> bytes:
-    return (f"POST /v1/rpc HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token or server.agent_token}\r\n"
-            f"{extra}").encode()
+    return (
+        f"POST /v1/rpc HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token or server.agent_token}\r\n{extra}"
+    ).encode()
 
 
 def _served(server) -> bool:
-    answer = httpx.post(server.url + "/v1/rpc", json={"method": "project_context", "params": {"player_id": "console"}},
-                        headers={"Authorization": f"Bearer {server.agent_token}"}, timeout=10, verify=TLS)
+    answer = httpx.post(
+        server.url + "/v1/rpc",
+        json={"method": "project_context", "params": {"player_id": "console"}},
+        headers={"Authorization": f"Bearer {server.agent_token}"},
+        timeout=10,
+        verify=TLS,
+    )
     return answer.status_code == 200 and answer.json()["ok"] is True
 
 
@@ -102,7 +107,7 @@ def test_a_client_dribbling_its_body_is_cut_off_within_the_deadline(quick):
 
 def test_a_body_shorter_than_its_content_length_does_not_hold_the_connection(quick):
     with _connect(quick) as sock:
-        sock.sendall(_head(quick, "Content-Length: 1000\r\n\r\n{\"method\":"))
+        sock.sendall(_head(quick, 'Content-Length: 1000\r\n\r\n{"method":'))
         started = time.monotonic()
         assert _closed_by_server(sock)
         assert time.monotonic() - started < DEADLINE + 3
@@ -124,8 +129,14 @@ def test_work_beyond_the_worker_bound_is_answered_busy_at_once(quick):
     results: list[httpx.Response] = []
 
     def call():
-        results.append(httpx.post(quick.url + "/v1/rpc", timeout=30, headers={"Authorization": f"Bearer {quick.agent_token}"},
-                                  json={"method": "project_context", "params": {"player_id": "console"}}))
+        results.append(
+            httpx.post(
+                quick.url + "/v1/rpc",
+                timeout=30,
+                headers={"Authorization": f"Bearer {quick.agent_token}"},
+                json={"method": "project_context", "params": {"player_id": "console"}},
+            )
+        )
 
     waiting = [threading.Thread(target=call) for _ in range(3)]
     with quick.state.lock:  # stands in for a long main-thread task
@@ -135,8 +146,12 @@ def test_work_beyond_the_worker_bound_is_answered_busy_at_once(quick):
         while quick.httpd.in_work < 3 and time.monotonic() < deadline:
             time.sleep(0.01)
         started = time.monotonic()
-        busy = httpx.post(quick.url + "/v1/rpc", timeout=10, headers={"Authorization": f"Bearer {quick.agent_token}"},
-                          json={"method": "project_context", "params": {"player_id": "console"}})
+        busy = httpx.post(
+            quick.url + "/v1/rpc",
+            timeout=10,
+            headers={"Authorization": f"Bearer {quick.agent_token}"},
+            json={"method": "project_context", "params": {"player_id": "console"}},
+        )
         assert time.monotonic() - started < 2
         assert busy.status_code == 400
         assert busy.json() == {"ok": False, "error": {"code": "busy", "message": "Server is at capacity; retry"}}
@@ -148,8 +163,10 @@ def test_work_beyond_the_worker_bound_is_answered_busy_at_once(quick):
 
 
 def test_pipelined_requests_are_answered_in_order(quick):
-    bodies = [json.dumps({"method": m, "params": {"player_id": "console"}}).encode()
-              for m in ("region_changes", "no_such_method", "region_changes")]
+    bodies = [
+        json.dumps({"method": m, "params": {"player_id": "console"}}).encode()
+        for m in ("region_changes", "no_such_method", "region_changes")
+    ]
     data = b"".join(_head(quick, f"Content-Length: {len(b)}\r\n\r\n") + b for b in bodies)
     with _connect(quick) as sock:
         sock.sendall(data)
@@ -162,8 +179,15 @@ def test_pipelined_requests_are_answered_in_order(quick):
     assert statuses == [b"200", b"400", b"200"]
 
 
-@pytest.mark.parametrize("lie", [b"Content-Length: 5\r\nContent-Length: 500\r\n", b"Content-Length: +5\r\n",
-                                 b"Content-Length: 0x10\r\n", b"Content-Length: 1e3\r\n"])
+@pytest.mark.parametrize(
+    "lie",
+    [
+        b"Content-Length: 5\r\nContent-Length: 500\r\n",
+        b"Content-Length: +5\r\n",
+        b"Content-Length: 0x10\r\n",
+        b"Content-Length: 1e3\r\n",
+    ],
+)
 def test_content_length_lies_are_refused_and_the_connection_closed(quick, lie):
     with _connect(quick) as sock:
         sock.sendall(_head(quick, lie.decode() + "\r\n") + b"{}")
@@ -245,9 +269,17 @@ def test_a_body_of_tiny_chunks_is_refused(quick):
 def test_a_client_that_never_reads_its_answers_is_cut_off(quick):
     """40 pipelined 4096-block reads (~12 MB of answers) and no reading: the server's writes stall, and the
     connection is closed after the body deadline instead of holding its buffers for ever."""
-    body = json.dumps({"method": "region_inspect", "params": {
-        "player_id": "console", "min": {"x": 0, "y": 60, "z": 0}, "max": {"x": 15, "y": 75, "z": 15},
-        "detail": "blocks"}}).encode()
+    body = json.dumps(
+        {
+            "method": "region_inspect",
+            "params": {
+                "player_id": "console",
+                "min": {"x": 0, "y": 60, "z": 0},
+                "max": {"x": 15, "y": 75, "z": 15},
+                "detail": "blocks",
+            },
+        }
+    ).encode()
     request = _head(quick, f"Content-Length: {len(body)}\r\n\r\n") + body
     with _connect(quick) as sock:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
@@ -290,7 +322,10 @@ def test_connections_beyond_the_bound_are_answered_busy_and_closed(tmp_path):
                 answer = _exchange_until_closed(extra)
             head, _, body = answer.partition(b"\r\n\r\n")
             assert head.startswith(b"HTTP/1.1 400") and b"Connection: close" in head
-            assert json.loads(body) == {"ok": False, "error": {"code": "busy", "message": "Server is at capacity; retry"}}
+            assert json.loads(body) == {
+                "ok": False,
+                "error": {"code": "busy", "message": "Server is at capacity; retry"},
+            }
         finally:
             for sock in held:
                 sock.close()

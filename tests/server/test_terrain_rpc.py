@@ -11,7 +11,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image
-
 from server_rpc import TLS
 
 from mcb.server.testing import run_server
@@ -27,8 +26,9 @@ class Rpc:
     def __init__(self, handle):
         import httpx
 
-        self.client = httpx.Client(base_url=handle.url, timeout=30, verify=TLS,
-                                   headers={"Authorization": f"Bearer {handle.agent_token}"})
+        self.client = httpx.Client(
+            base_url=handle.url, timeout=30, verify=TLS, headers={"Authorization": f"Bearer {handle.agent_token}"}
+        )
 
     def close(self):
         self.client.close()
@@ -79,9 +79,13 @@ def test_preview_result_and_image(rpc):
 
 def test_preview_errors(rpc):
     assert rpc.error("terrain_preview", recipe=SMALL_HILL, resolution=1024) == (
-        400, "invalid_request", "Resolution must be 32..256")
+        400,
+        "invalid_request",
+        "Resolution must be 32..256",
+    )
     assert rpc.error("terrain_preview", recipe=SMALL_HILL, resolution=1.5)[2] == (
-        "Integer coordinate required: resolution")
+        "Integer coordinate required: resolution"
+    )
     assert rpc.error("terrain_preview")[1:] == ("invalid_request", "Expected object")
     bad = dict(SMALL_HILL, seed=1.5)
     assert rpc.error("terrain_preview", recipe=bad)[1:] == ("invalid_request", "seed must be an integer")
@@ -97,8 +101,11 @@ def test_prepare_apply_then_empty_and_world_matches_offline_layers(rpc):
     recipe = hill_at()
     terrain_id = preview(rpc, recipe)["terrain_id"]
     plan, status = run_tile(rpc, terrain_id, 0, "hill-1")
-    assert plan["tile_bounds"] == {"worldId": "terrain", "min": {"x": 0, "y": 64, "z": 0},
-                                   "max": {"x": 7, "y": 71, "z": 7}}
+    assert plan["tile_bounds"] == {
+        "worldId": "terrain",
+        "min": {"x": 0, "y": 64, "z": 0},
+        "max": {"x": 7, "y": 71, "z": 7},
+    }
     assert plan["terrain_id"] == terrain_id and plan["tile_index"] == 0
     assert plan["changed_blocks"] == 201 and status["status"] == "applied" and status["written"] == 201
     world = rpc.inspect_blocks((0, 64, 0), (7, 71, 7))
@@ -107,17 +114,25 @@ def test_prepare_apply_then_empty_and_world_matches_offline_layers(rpc):
     canonical = {"minecraft:grass_block": "minecraft:grass_block[snowy=false]"}
     assert world == {pos: canonical.get(state, state) for pos, state in expected.items()}
     again = rpc.call("terrain_prepare", terrain_id=terrain_id, tile_index=0)
-    assert again == {"status": "empty", "terrain_id": terrain_id, "tile_index": 0,
-                     "tile_bounds": plan["tile_bounds"], "changed_blocks": 0,
-                     "reason": "No changed target blocks (unchanged or preserved)"}
+    assert again == {
+        "status": "empty",
+        "terrain_id": terrain_id,
+        "tile_index": 0,
+        "tile_bounds": plan["tile_bounds"],
+        "changed_blocks": 0,
+        "reason": "No changed target blocks (unchanged or preserved)",
+    }
 
 
 def test_protected_terrain_and_preserve_box(rpc):
     rpc.set_blocks(((3, 66, 3), GOLD))
     terrain_id = preview(rpc, hill_at())["terrain_id"]
     assert rpc.error("terrain_prepare", terrain_id=terrain_id, tile_index=0) == (
-        400, "protected_terrain", "Tile contains a building or non-terrain block at BlockPos[x=3, y=66, z=3]; "
-                                  "preserve it explicitly or choose another tile")
+        400,
+        "protected_terrain",
+        "Tile contains a building or non-terrain block at BlockPos[x=3, y=66, z=3]; "
+        "preserve it explicitly or choose another tile",
+    )
     keep = {"min": {"x": 3, "y": 66, "z": 3}, "max": {"x": 3, "y": 66, "z": 3}}
     preserved_id = preview(rpc, hill_at(preserve=[keep]))["terrain_id"]
     _, status = run_tile(rpc, preserved_id, 0, "hill-preserve")
@@ -139,19 +154,25 @@ def test_stale_plan_conflicts_after_a_block_is_placed(rpc):
 def test_prepare_errors(rpc):
     terrain_id = preview(rpc, hill_at())["terrain_id"]
     assert rpc.error("terrain_prepare", terrain_id="0" * 64, tile_index=0) == (
-        400, "not_found", "Terrain recipe expired or server restarted; call terrain_preview again with the saved "
-                          "recipe")
-    assert rpc.error("terrain_prepare", tile_index=0)[1:] == ("invalid_request",
-                                                             "Required bounded string: terrain_id")
+        400,
+        "not_found",
+        "Terrain recipe expired or server restarted; call terrain_preview again with the saved recipe",
+    )
+    assert rpc.error("terrain_prepare", tile_index=0)[1:] == ("invalid_request", "Required bounded string: terrain_id")
     assert rpc.error("terrain_prepare", terrain_id=terrain_id, tile_index=1)[1:] == (
-        "invalid_request", "Tile index outside terrain")
+        "invalid_request",
+        "Tile index outside terrain",
+    )
     assert rpc.error("terrain_prepare", terrain_id=terrain_id, tile_index=0.5)[2] == (
-        "Integer coordinate required: tile_index")
+        "Integer coordinate required: tile_index"
+    )
     outside = hill_at()
     outside["min"]["x"], outside["max"]["x"] = 200, 207
     outside_id = preview(rpc, outside)["terrain_id"]  # previews never check the project area
     assert rpc.error("terrain_prepare", terrain_id=outside_id, tile_index=0)[1:] == (
-        "out_of_bounds", "Terrain tile exceeds current project area")
+        "out_of_bounds",
+        "Terrain tile exceeds current project area",
+    )
 
 
 def test_unloaded_chunk(rpc):
@@ -215,9 +236,11 @@ def test_terrain_id_hashes_the_literal_number_text(server):
     text = text.replace('"falloff": 3', '"falloff": 3e0')
     expected = parse_recipe_text(text).terrain_id
     body = '{"method":"terrain_preview","params":{"player_id":"console","recipe":' + text + "}}"
-    reply = httpx.post(server.url + "/v1/rpc", content=body.encode(),
-                       headers={"Authorization": f"Bearer {server.agent_token}",
-                                "Content-Type": "application/json"}).json()
+    reply = httpx.post(
+        server.url + "/v1/rpc",
+        content=body.encode(),
+        headers={"Authorization": f"Bearer {server.agent_token}", "Content-Type": "application/json"},
+    ).json()
     assert reply["result"]["terrain_id"] == expected
 
 
@@ -257,8 +280,11 @@ def test_terrain_id_hashes_a_negative_zero_integer_as_written(rpc):
         text = json.dumps(hill_at()).replace('"x": 4', f'"x": {literal}', 1)
         assert f'"x": {literal}' in text
         body = '{"method": "terrain_preview", "params": {"player_id": "console", "recipe": ' + text + "}}"
-        reply = rpc.client.post("/v1/rpc", content=body.encode(), headers={"Content-Type": "application/json",
-                                                                          "Authorization": f"Bearer {rpc.token}"})
+        reply = rpc.client.post(
+            "/v1/rpc",
+            content=body.encode(),
+            headers={"Content-Type": "application/json", "Authorization": f"Bearer {rpc.token}"},
+        )
         assert reply.json()["ok"], reply.json()
         offline = hashlib.sha256(canonical_text(loads_keeping_numbers(text)).encode()).hexdigest()
         assert reply.json()["result"]["terrain_id"] == offline

@@ -45,10 +45,19 @@ def test_origin_header_is_refused_even_with_a_valid_token(rpc):
 
 
 def test_bad_tokens_are_refused(rpc, server):
-    for header in ("", f"bearer {server.agent_token}", f"Bearer  {server.agent_token}", f"Bearer {server.agent_token}x",
-                   f"Bearer {server.agent_token.upper()}", "Basic abc"):
-        response = rpc.client.post("/v1/rpc", json={"method": "project_context", "params": {"player_id": "console"}},
-                                   headers={"Authorization": header} if header else {})
+    for header in (
+        "",
+        f"bearer {server.agent_token}",
+        f"Bearer  {server.agent_token}",
+        f"Bearer {server.agent_token}x",
+        f"Bearer {server.agent_token.upper()}",
+        "Basic abc",
+    ):
+        response = rpc.client.post(
+            "/v1/rpc",
+            json={"method": "project_context", "params": {"player_id": "console"}},
+            headers={"Authorization": header} if header else {},
+        )
         assert response.status_code == 403, header
         assert response.json()["error"] == {"code": "permission_denied", "message": "Invalid capability token"}
 
@@ -83,8 +92,15 @@ def _raw(rpc, content: bytes):
 
 
 def test_malformed_envelopes_are_invalid_request(rpc):
-    for content in (b"{not json", b"[1,2]", b'"text"', b"\xff\xfe", b'{"params":{}}',
-                    b'{"method":"project_context","params":[1]}', b'{"method":{"a":1}}'):
+    for content in (
+        b"{not json",
+        b"[1,2]",
+        b'"text"',
+        b"\xff\xfe",
+        b'{"params":{}}',
+        b'{"method":"project_context","params":[1]}',
+        b'{"method":{"a":1}}',
+    ):
         response = _raw(rpc, content)
         assert response.status_code == 400, content
         assert response.json()["error"]["code"] == "invalid_request", content
@@ -105,7 +121,11 @@ def test_missing_params_means_empty_object(rpc):
 def test_chat_methods_need_admin_even_when_unknown(rpc):
     for method in ("chat_poll", "chat_reply", "chat_whatever"):
         status, code, message = rpc.error(method)
-        assert (status, code, message) == (403, "permission_denied", "Chat routing requires the administrator capability")
+        assert (status, code, message) == (
+            403,
+            "permission_denied",
+            "Chat routing requires the administrator capability",
+        )
 
 
 def test_unknown_method_after_scope(rpc):
@@ -124,16 +144,22 @@ def test_messages_are_cut_at_600_characters(rpc):
 def test_request_id_is_ignored_and_not_echoed(rpc):
     body = {"method": "region_changes", "params": {"player_id": "console"}, "requestId": {"weird": [1, 2]}}
     response = rpc.client.post("/v1/rpc", json=body, headers={"Authorization": f"Bearer {rpc.token}"})
-    assert response.json() == {"ok": True, "result": {
-        "status": "resync_required",
-        "reason": "Prototype uses fresh bounded reads; complete event delta journal is not implemented"}}
+    assert response.json() == {
+        "ok": True,
+        "result": {
+            "status": "resync_required",
+            "reason": "Prototype uses fresh bounded reads; complete event delta journal is not implemented",
+        },
+    }
 
 
 def test_keep_alive_serves_several_requests_on_one_connection(server):
     host, port = server.url.removeprefix("http://").split(":")
     body = json.dumps({"method": "region_changes", "params": {"player_id": "console"}}).encode()
-    request = (f"POST /v1/rpc HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {server.agent_token}\r\n"
-               f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
+    request = (
+        f"POST /v1/rpc HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {server.agent_token}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    ).encode() + body
     with socket.create_connection((host, int(port)), timeout=5) as sock:
         for _ in range(3):
             sock.sendall(request)

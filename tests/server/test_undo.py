@@ -26,7 +26,10 @@ def test_undo_restores_exact_before_values_and_redo_works(rpc, server):
     assert set(rpc.inspect_blocks(*area).values()) == {"minecraft:oak_planks"}
     # the original is no longer the last writer: undoing it again is refused
     assert rpc.error("operation_undo_prepare", operation_id=done["operation_id"]) == (
-        400, "invalid_request", "Undo conflict: known later operation at BlockPos[x=0, y=62, z=0]")
+        400,
+        "invalid_request",
+        "Undo conflict: known later operation at BlockPos[x=0, y=62, z=0]",
+    )
 
 
 def test_outside_edit_revokes_ownership_even_when_state_returns(rpc):
@@ -34,7 +37,10 @@ def test_outside_edit_revokes_ownership_even_when_state_returns(rpc):
     rpc.set_blocks(((1, 70, 0), "minecraft:dirt"))
     rpc.set_blocks(((1, 70, 0), STONE))  # A -> B -> A still counts as a later writer
     assert rpc.error("operation_undo_prepare", operation_id=done["operation_id"]) == (
-        400, "invalid_request", "Undo conflict: known later operation at BlockPos[x=1, y=70, z=0]")
+        400,
+        "invalid_request",
+        "Undo conflict: known later operation at BlockPos[x=1, y=70, z=0]",
+    )
 
 
 def test_outside_edit_after_undo_prepare_conflicts_during_apply(rpc):
@@ -49,8 +55,10 @@ def test_outside_edit_after_undo_prepare_conflicts_during_apply(rpc):
 def test_undo_of_later_own_write_and_external_change(rpc):
     first = rpc.build([box((0, 70, 0), (1, 70, 0), STONE)], "one")
     rpc.build([box((1, 70, 0), (1, 70, 0), "minecraft:dirt")], "two")
-    assert rpc.error("operation_undo_prepare", operation_id=first["operation_id"])[2] == \
-        "Undo conflict: known later operation at BlockPos[x=1, y=70, z=0]"
+    assert (
+        rpc.error("operation_undo_prepare", operation_id=first["operation_id"])[2]
+        == "Undo conflict: known later operation at BlockPos[x=1, y=70, z=0]"
+    )
 
 
 def test_undo_requires_terminal_operation_and_cancelled_ones_undo_receipts_only(rpc, server):
@@ -61,6 +69,7 @@ def test_undo_requires_terminal_operation_and_cancelled_ones_undo_receipts_only(
     with server.state.lock:  # hold the main thread so the operation cannot progress while we ask
         op = server.state.engine.start(server.state.plans[plan["plan_id"]], "default\0hold")
         from mcb.server import recovery
+
         try:
             recovery.prepare_undo(server.state, op)
             raise AssertionError("expected refusal")
@@ -78,10 +87,16 @@ def test_undo_prepare_runs_the_guard_on_the_source_plan(rpc, server):
     done = rpc.build([box((0, 70, 0), (1, 70, 0), STONE)], "g")
     rpc.admin("test_pause_writes", paused=True)
     assert rpc.error("operation_undo_prepare", operation_id=done["operation_id"]) == (
-        400, "cancelled", "Writing paused by the owner; send a new request or /ai resume")
+        400,
+        "cancelled",
+        "Writing paused by the owner; send a new request or /ai resume",
+    )
     rpc.admin("test_pause_writes", paused=False)
     with server.state.lock:
         part = server.state.parts.define("gate", done["operation_id"], [(0, 70, 0), (1, 70, 0)])
     rpc.admin("test_protect_part", part_id=part.id)
     assert rpc.error("operation_undo_prepare", operation_id=done["operation_id"]) == (
-        403, "permission_denied", "Part is protected: gate")
+        403,
+        "permission_denied",
+        "Part is protected: gate",
+    )

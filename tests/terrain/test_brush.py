@@ -14,8 +14,17 @@ GRASS = "minecraft:grass_block[snowy=false]"
 
 
 def brush(**changes) -> dict:
-    data = {"min": {"x": -4, "y": -4, "z": -4}, "max": {"x": 4, "y": 10, "z": 4}, "center": {"x": 0, "z": 0},
-            "radius": 3, "action": "raise", "amount": 4, "strength": 1, "falloff": 0.5, "preserve": []}
+    data = {
+        "min": {"x": -4, "y": -4, "z": -4},
+        "max": {"x": 4, "y": 10, "z": 4},
+        "center": {"x": 0, "z": 0},
+        "radius": 3,
+        "action": "raise",
+        "amount": 4,
+        "strength": 1,
+        "falloff": 0.5,
+        "preserve": [],
+    }
     data.update(changes)
     return {k: v for k, v in data.items() if v is not None}
 
@@ -31,8 +40,15 @@ def snapshot(surface, lo=(-4, -4, -4), hi=(4, 10, 4)):
         for z in range(lo[2], hi[2] + 1):
             h = surface(x, z)
             for y in range(lo[1], hi[1] + 1):
-                cells[(x, y, z)] = ("minecraft:air" if y > h else GRASS if y == h
-                                    else "minecraft:dirt" if y >= h - 2 else "minecraft:stone")
+                cells[(x, y, z)] = (
+                    "minecraft:air"
+                    if y > h
+                    else GRASS
+                    if y == h
+                    else "minecraft:dirt"
+                    if y >= h - 2
+                    else "minecraft:stone"
+                )
     return cells
 
 
@@ -103,13 +119,16 @@ def test_live_fixture_raise_three():
     assert result.after[4][4] == 87
     fields = brush_preview_fields(result)
     assert (fields["height_min"], fields["height_max"], fields["raised_volume"]) == (84, 87, 51)
-    flatten_same = compile_brush(spec_of(brush(min=data["min"], max=data["max"], action="flatten", amount=None,
-                                               height=84)), snapshot(flat(84), (-4, 80, -4), (4, 92, 4)))
+    flatten_same = compile_brush(
+        spec_of(brush(min=data["min"], max=data["max"], action="flatten", amount=None, height=84)),
+        snapshot(flat(84), (-4, 80, -4), (4, 92, 4)),
+    )
     assert flatten_same.desired == {}
 
 
-@pytest.mark.parametrize(("delta", "expected"), [(0.5, 1), (-0.5, -1), (1.49, 1), (-1.5, -2), (2.5, 3), (0.49, 0),
-                                                 (-0.49, 0), (0.0, 0)])
+@pytest.mark.parametrize(
+    ("delta", "expected"), [(0.5, 1), (-0.5, -1), (1.49, 1), (-1.5, -2), (2.5, 3), (0.49, 0), (-0.49, 0), (0.0, 0)]
+)
 def test_round_half_away_from_zero(delta, expected):
     assert round_half_away(delta) == expected
 
@@ -145,7 +164,8 @@ def test_compile_errors():
     assert snapshot_errors(flat(10)) == "Surface touches scan ceiling at -4,-4; include air above terrain"
     assert snapshot_errors(flat(-5)) == "No terrain surface in column -4,-4; extend scan downward"
     assert snapshot_errors(flat(8), amount=4, falloff=0) == (
-        "Target surface leaves scan window; extend vertical bounds (keep air above)")
+        "Target surface leaves scan window; extend vertical bounds (keep air above)"
+    )
     cells = snapshot(flat(3))
     cells[(2, 1, -1)] = "minecraft:oak_log[axis=y]"
     with pytest.raises(BrushError, match=r"non-terrain block at BlockPos\[x=2, y=1, z=-1\]"):
@@ -189,15 +209,20 @@ PARSE_CASES = [
     (brush(strength=1.5), "Invalid brush strength, falloff or amount"),
     (brush(falloff=-0.1), "Invalid brush strength, falloff or amount"),
     (brush(radius=5), "Scan window must include the whole brush and smoothing halo"),
-    (brush(action="smooth", amount=None, radius=3, smooth_radius=2),
-     "Scan window must include the whole brush and smoothing halo"),
-    (brush(preserve=[{"min": {"x": 0, "y": 0, "z": 0}, "max": {"x": 5, "y": 0, "z": 0}}]),
-     "Preserve box exceeds scan window"),
+    (
+        brush(action="smooth", amount=None, radius=3, smooth_radius=2),
+        "Scan window must include the whole brush and smoothing halo",
+    ),
+    (
+        brush(preserve=[{"min": {"x": 0, "y": 0, "z": 0}, "max": {"x": 5, "y": 0, "z": 0}}]),
+        "Preserve box exceeds scan window",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("data", "message"), PARSE_CASES, ids=[m[:40] + f"#{i}" for i, (_, m) in
-                                                                 enumerate(PARSE_CASES)])
+@pytest.mark.parametrize(
+    ("data", "message"), PARSE_CASES, ids=[m[:40] + f"#{i}" for i, (_, m) in enumerate(PARSE_CASES)]
+)
 def test_parse_messages(data, message):
     with pytest.raises(BrushError) as info:
         spec_of(data)

@@ -30,8 +30,12 @@ def jvm_hypot(tmp_path, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     subprocess.run(["javac", str(tmp_path / "Hyp.java")], check=True, capture_output=True)
     data = tmp_path / "in.bin"
     data.write_bytes(struct.pack(">i", len(a)) + np.stack([a, b], 1).astype(">f8").tobytes())
-    subprocess.run(["java", "-cp", str(tmp_path), "Hyp", str(data), str(tmp_path / "out.bin")], check=True,
-                   capture_output=True, timeout=120)
+    subprocess.run(
+        ["java", "-cp", str(tmp_path), "Hyp", str(data), str(tmp_path / "out.bin")],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     return np.frombuffer((tmp_path / "out.bin").read_bytes(), dtype=">f8").astype(np.float64)
 
 
@@ -39,12 +43,42 @@ def jvm_hypot(tmp_path, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def test_port_matches_the_jvm_bit_for_bit(tmp_path):
     rng = np.random.default_rng(2809)
     n = 200_000
-    special = np.array([0.0, -0.0, 1.0, 3.0, 4.0, 5.0, 1e-13, 0.5, 2048.0, 3e18, 7.25, 7.25, 30_000_000.0,
-                        -60_000_000.0, 1.0 + 2**-52, 123456.789])
-    a = np.concatenate([special, rng.uniform(-3000, 3000, n), rng.integers(-60_000_000, 60_000_000, n),
-                        rng.uniform(-1, 1, n) * 10.0 ** rng.integers(-12, 8, n)]).astype(np.float64)
-    b = np.concatenate([special[::-1], rng.uniform(-3000, 3000, n), rng.integers(-3000, 3000, n),
-                        rng.uniform(-1, 1, n) * 10.0 ** rng.integers(-12, 8, n)]).astype(np.float64)
+    special = np.array(
+        [
+            0.0,
+            -0.0,
+            1.0,
+            3.0,
+            4.0,
+            5.0,
+            1e-13,
+            0.5,
+            2048.0,
+            3e18,
+            7.25,
+            7.25,
+            30_000_000.0,
+            -60_000_000.0,
+            1.0 + 2**-52,
+            123456.789,
+        ]
+    )
+    a = np.concatenate(
+        [
+            special,
+            rng.uniform(-3000, 3000, n),
+            rng.integers(-60_000_000, 60_000_000, n),
+            rng.uniform(-1, 1, n) * 10.0 ** rng.integers(-12, 8, n),
+        ]
+    ).astype(np.float64)
+    b = np.concatenate(
+        [
+            special[::-1],
+            rng.uniform(-3000, 3000, n),
+            rng.integers(-3000, 3000, n),
+            rng.uniform(-1, 1, n) * 10.0 ** rng.integers(-12, 8, n),
+        ]
+    ).astype(np.float64)
     expected = jvm_hypot(tmp_path, a, b)
     got = java_hypot(a, b)
     assert np.array_equal(got.view(np.uint64), expected.view(np.uint64))
@@ -65,8 +99,10 @@ def test_integer_fast_path_matches_the_jvm(tmp_path):
 
     rng = np.random.default_rng(7)
     limit = 60_000_001
-    a = np.concatenate([rng.integers(-limit, limit, 200_000), rng.integers(-3000, 3000, 200_000),
-                        [limit - 1, -(limit - 1), 0, 1]]).astype(np.float64)
-    b = np.concatenate([rng.integers(-limit, limit, 200_000), rng.integers(-3000, 3000, 200_000),
-                        [limit - 1, limit - 1, 0, 0]]).astype(np.float64)
+    a = np.concatenate(
+        [rng.integers(-limit, limit, 200_000), rng.integers(-3000, 3000, 200_000), [limit - 1, -(limit - 1), 0, 1]]
+    ).astype(np.float64)
+    b = np.concatenate(
+        [rng.integers(-limit, limit, 200_000), rng.integers(-3000, 3000, 200_000), [limit - 1, limit - 1, 0, 0]]
+    ).astype(np.float64)
     assert np.array_equal(integer_hypot(a, b).view(np.uint64), jvm_hypot(tmp_path, a, b).view(np.uint64))

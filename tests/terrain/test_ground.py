@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from terrain_cases import EXAMPLES
+
 from mcb.terrain.ground import recipe_ground
 from mcb.terrain.heightfield import surface_height
 from mcb.terrain.recipe import parse_recipe_text
-
-from terrain_cases import EXAMPLES
 
 
 def test_ground_layers_follow_the_field_everywhere():

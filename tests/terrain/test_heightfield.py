@@ -6,29 +6,36 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from terrain_cases import EXAMPLES, WIDE_RECIPE, base_recipe, recipe_from
 
 from mcb.terrain.heightfield import envelope_heights, lattice_hash, surface_height, surface_heights
 from mcb.terrain.recipe import parse_recipe_text
 
-from terrain_cases import EXAMPLES, WIDE_RECIPE, base_recipe, recipe_from
 
-
-@pytest.mark.parametrize(("seed", "i", "j", "expected"), [
-    (0, 0, 0, -1.0),
-    (0, 1, 0, 0.7666216164272852),
-    (0, 0, 1, -0.18343987720767285),
-    (123, 0, 0, 0.6977430177039263),
-    (-1, 5, -7, 0.25603554662093075),
-    (28092005, -10, 3, 0.5662954820509982),
-    (2147483647, -2147483648, 2147483647, -0.5537868826038512),
-])
+@pytest.mark.parametrize(
+    ("seed", "i", "j", "expected"),
+    [
+        (0, 0, 0, -1.0),
+        (0, 1, 0, 0.7666216164272852),
+        (0, 0, 1, -0.18343987720767285),
+        (123, 0, 0, 0.6977430177039263),
+        (-1, 5, -7, 0.25603554662093075),
+        (28092005, -10, 3, 0.5662954820509982),
+        (2147483647, -2147483648, 2147483647, -0.5537868826038512),
+    ],
+)
 def test_lattice_hash_vectors(seed, i, j, expected):
     assert float(lattice_hash(seed, i, j)) == expected
 
 
 def plateau(lo, hi, height, falloff):
-    return {"type": "plateau", "min": {"x": lo[0], "z": lo[1]}, "max": {"x": hi[0], "z": hi[1]},
-            "height": height, "falloff": falloff}
+    return {
+        "type": "plateau",
+        "min": {"x": lo[0], "z": lo[1]},
+        "max": {"x": hi[0], "z": hi[1]},
+        "height": height,
+        "falloff": falloff,
+    }
 
 
 def circle(kind, r, h, f, cx=0, cz=0):
@@ -39,17 +46,29 @@ def path(kind, points, width, h, f):
     return {"type": kind, "points": [{"x": x, "z": z} for x, z in points], "width": width, "height": h, "falloff": f}
 
 
-@pytest.mark.parametrize(("features", "base", "expected"), [
-    ([plateau((-2, -2), (2, 2), 13, 4)], 5, {(0, 0): 13, (2, 2): 13, (4, 0): 9, (6, 0): 5}),
-    ([circle("hill", 1, 10, 4), plateau((-2, -2), (2, 2), 8, 2)], 5, {(0, 0): 8}),
-    ([circle("hill", 2, 8, 4)], 5, {(0, 0): 13, (4, 0): 9, (6, 0): 5}),
-    ([path("ridge", [(-4, 0), (4, 0)], 2, 8, 4)], 5, {(0, 0): 13, (0, 4): 9, (0, 6): 5}),
-    ([circle("basin", 2, -3, 4)], 5, {(0, 0): -3, (4, 0): 1, (6, 0): 5}),
-    ([circle("basin", 2, 20, 4)], 5, {(0, 0): 5}),
-    ([path("channel", [(0, 0), (0, 0), (8, 0)], 2, -3, 4)], 5, {(4, 0): -3, (4, 4): 1}),
-    ([{"type": "terrace", "step": 4, "strength": 1}], -1, {(0, 0): -4}),
-], ids=["plateau", "hill-then-plateau", "hill", "ridge", "basin", "basin-never-raises", "channel-repeated-point",
-        "terrace-negative"])
+@pytest.mark.parametrize(
+    ("features", "base", "expected"),
+    [
+        ([plateau((-2, -2), (2, 2), 13, 4)], 5, {(0, 0): 13, (2, 2): 13, (4, 0): 9, (6, 0): 5}),
+        ([circle("hill", 1, 10, 4), plateau((-2, -2), (2, 2), 8, 2)], 5, {(0, 0): 8}),
+        ([circle("hill", 2, 8, 4)], 5, {(0, 0): 13, (4, 0): 9, (6, 0): 5}),
+        ([path("ridge", [(-4, 0), (4, 0)], 2, 8, 4)], 5, {(0, 0): 13, (0, 4): 9, (0, 6): 5}),
+        ([circle("basin", 2, -3, 4)], 5, {(0, 0): -3, (4, 0): 1, (6, 0): 5}),
+        ([circle("basin", 2, 20, 4)], 5, {(0, 0): 5}),
+        ([path("channel", [(0, 0), (0, 0), (8, 0)], 2, -3, 4)], 5, {(4, 0): -3, (4, 4): 1}),
+        ([{"type": "terrace", "step": 4, "strength": 1}], -1, {(0, 0): -4}),
+    ],
+    ids=[
+        "plateau",
+        "hill-then-plateau",
+        "hill",
+        "ridge",
+        "basin",
+        "basin-never-raises",
+        "channel-repeated-point",
+        "terrace-negative",
+    ],
+)
 def test_feature_vectors(features, base, expected):
     recipe = recipe_from(base_recipe(features=features, base_height=base))
     for (x, z), height in expected.items():
@@ -86,7 +105,8 @@ def test_small_hill_id_and_canonical_text():
         '{"base_height":82,"features":[{"center":{"x":4,"z":4},"falloff":3,"height":3,"radius":1,"type":"hill"}],'
         '"max":{"x":7,"y":87,"z":7},"min":{"x":0,"y":80,"z":0},"mode":"sculpt","noise":{"amplitude":1,"scale":12},'
         '"palette":{"rock":"minecraft:stone","soil":"minecraft:dirt","soil_depth":3,'
-        '"surface":"minecraft:grass_block"},"preserve":[],"seed":2809,"version":1}')
+        '"surface":"minecraft:grass_block"},"preserve":[],"seed":2809,"version":1}'
+    )
     assert recipe.terrain_id == "ccd237bc1f908fbeb8db193c166cd77bbeb7ae761aad4309efb37a86e41dd037"
 
 

@@ -78,7 +78,7 @@ def test_legend_shows_heights_materials_and_scale(cli, tmp_path):
     assert has_colour(panel, MATERIAL_RGB["minecraft:dirt"]) and has_colour(panel, MATERIAL_RGB["minecraft:stone"])
     assert (np.abs(panel.astype(int) - np.array(INK)).sum(axis=-1) < 60).sum() > 200  # there is text
     # the scale bar: a solid run of ink under the map, exactly N blocks long
-    below = pixels[box["top"] + box["height"] + 2:, box["left"]:box["left"] + box["width"]]
+    below = pixels[box["top"] + box["height"] + 2 :, box["left"] : box["left"] + box["width"]]
     runs = [int(np.argmin(np.append(np.all(row == INK, axis=-1), False))) for row in below]  # ink from the left
     blocks = scale_bar_blocks(8)
     assert blocks in (1, 2) and max(runs) == round(blocks * box["pixels_per_block"])
@@ -92,9 +92,9 @@ def test_preserve_boxes_are_outlined_and_explained(cli, tmp_path):
     left = box["left"] + round(4 * ppb)
     top = box["top"] + round(20 * ppb)
     assert tuple(pixels[top + 1, left + 5]) == PRESERVE_OUTLINE
-    map_pixels = pixels[box["top"]:box["top"] + box["height"], box["left"]:box["left"] + box["width"]]
+    map_pixels = pixels[box["top"] : box["top"] + box["height"], box["left"] : box["left"] + box["width"]]
     assert has_colour(map_pixels, PRESERVED_RGB)
-    panel = pixels[:, box["left"] + box["width"] + 1:]
+    panel = pixels[:, box["left"] + box["width"] + 1 :]
     assert has_colour(panel, PRESERVED_RGB) and has_colour(panel, PRESERVE_OUTLINE)
 
 

@@ -9,12 +9,11 @@ import random
 import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from terrain_cases import base_recipe
 
 from mcb.terrain.fdlibm import java_hypot
 from mcb.terrain.heightfield import surface_heights
 from mcb.terrain.recipe import parse_recipe_text
-
-from terrain_cases import base_recipe
 
 MASK = 2**64 - 1
 
@@ -24,15 +23,18 @@ def ref_hash(seed, i, j):
     v = ((v ^ (v >> 30)) * 0xBF58476D1CE4E5B9) & MASK
     v = ((v ^ (v >> 27)) * 0x94D049BB133111EB) & MASK
     v ^= v >> 31
-    return (v >> 11) * 2.0 ** -53 * 2 - 1
+    return (v >> 11) * 2.0**-53 * 2 - 1
 
 
 def ref_noise(seed, u, w):
     s = lambda t: t * t * (3 - 2 * t)  # noqa: E731
     lerp = lambda a, b, t: a + (b - a) * t  # noqa: E731
     i, j = math.floor(u), math.floor(w)
-    return lerp(lerp(ref_hash(seed, i, j), ref_hash(seed, i + 1, j), s(u - i)),
-                lerp(ref_hash(seed, i, j + 1), ref_hash(seed, i + 1, j + 1), s(u - i)), s(w - j))
+    return lerp(
+        lerp(ref_hash(seed, i, j), ref_hash(seed, i + 1, j), s(u - i)),
+        lerp(ref_hash(seed, i, j + 1), ref_hash(seed, i + 1, j + 1), s(u - i)),
+        s(w - j),
+    )
 
 
 def hypot(a: float, b: float) -> float:
@@ -43,8 +45,11 @@ def hypot(a: float, b: float) -> float:
 
 def ref_height(r: dict, x: int, z: int) -> int:
     seed, scale, amp = r["seed"], r["noise"]["scale"], r["noise"]["amplitude"]
-    n = (ref_noise(seed, x / scale, z / scale) + 0.5 * ref_noise(seed, x / (scale / 2), z / (scale / 2))
-         + 0.25 * ref_noise(seed, x / (scale / 4), z / (scale / 4)))
+    n = (
+        ref_noise(seed, x / scale, z / scale)
+        + 0.5 * ref_noise(seed, x / (scale / 2), z / (scale / 2))
+        + 0.25 * ref_noise(seed, x / (scale / 4), z / (scale / 4))
+    )
     h = r["base_height"] + amp * n / 1.75
     s = lambda t: t * t * (3 - 2 * t)  # noqa: E731
     for f in r["features"]:
@@ -80,22 +85,41 @@ coord = st.integers(-40, 40)
 real = st.floats(1, 30, allow_nan=False).map(lambda v: round(v, 2))
 height = st.integers(-60, 90)
 point = st.fixed_dictionaries({"x": coord, "z": coord})
-circle = st.fixed_dictionaries({"type": st.sampled_from(["hill", "basin"]), "center": point, "radius": real,
-                                "height": height, "falloff": real})
-path = st.fixed_dictionaries({"type": st.sampled_from(["ridge", "channel"]),
-                              "points": st.lists(point, min_size=2, max_size=5), "width": real, "height": height,
-                              "falloff": real})
-plateau = st.tuples(coord, coord, coord, coord, height, real).map(lambda t: {
-    "type": "plateau", "min": {"x": min(t[0], t[1]), "z": min(t[2], t[3])},
-    "max": {"x": max(t[0], t[1]), "z": max(t[2], t[3])}, "height": t[4], "falloff": t[5]})
-terrace = st.fixed_dictionaries({"type": st.just("terrace"), "step": st.integers(1, 16),
-                                 "strength": st.floats(0, 1).map(lambda v: round(v, 3))})
+circle = st.fixed_dictionaries(
+    {"type": st.sampled_from(["hill", "basin"]), "center": point, "radius": real, "height": height, "falloff": real}
+)
+path = st.fixed_dictionaries(
+    {
+        "type": st.sampled_from(["ridge", "channel"]),
+        "points": st.lists(point, min_size=2, max_size=5),
+        "width": real,
+        "height": height,
+        "falloff": real,
+    }
+)
+plateau = st.tuples(coord, coord, coord, coord, height, real).map(
+    lambda t: {
+        "type": "plateau",
+        "min": {"x": min(t[0], t[1]), "z": min(t[2], t[3])},
+        "max": {"x": max(t[0], t[1]), "z": max(t[2], t[3])},
+        "height": t[4],
+        "falloff": t[5],
+    }
+)
+terrace = st.fixed_dictionaries(
+    {"type": st.just("terrace"), "step": st.integers(1, 16), "strength": st.floats(0, 1).map(lambda v: round(v, 3))}
+)
 features = st.lists(st.one_of(circle, path, plateau, terrace), max_size=5)
 
 
 @settings(max_examples=120, deadline=None)
-@given(features, st.integers(-2**31, 2**31 - 1), st.integers(0, 64), st.integers(1, 200),
-       st.lists(st.tuples(st.integers(-300, 300), st.integers(-300, 300)), min_size=1, max_size=8))
+@given(
+    features,
+    st.integers(-(2**31), 2**31 - 1),
+    st.integers(0, 64),
+    st.integers(1, 200),
+    st.lists(st.tuples(st.integers(-300, 300), st.integers(-300, 300)), min_size=1, max_size=8),
+)
 def test_vectorised_field_equals_scalar_reference(feats, seed, amplitude, scale, points):
     raw = base_recipe(features=feats, seed=seed, noise={"amplitude": amplitude, "scale": scale})
     recipe = parse_recipe_text(json.dumps(raw))
@@ -134,12 +158,25 @@ def test_brush_raise_and_lower_are_mirror_images(amount, strength, falloff, radi
 
     low, high = top - amount - 1, top + amount + 1
     window = {"min": {"x": -radius, "y": low, "z": -radius}, "max": {"x": radius, "y": high, "z": radius}}
-    snap = {(x, y, z): ("minecraft:stone" if y <= top else "minecraft:air")
-            for x in range(-radius, radius + 1) for z in range(-radius, radius + 1) for y in range(low, high + 1)}
+    snap = {
+        (x, y, z): ("minecraft:stone" if y <= top else "minecraft:air")
+        for x in range(-radius, radius + 1)
+        for z in range(-radius, radius + 1)
+        for y in range(low, high + 1)
+    }
     results = []
     for action in ("raise", "lower"):
-        spec = parse_brush({**window, "center": {"x": 0, "z": 0}, "radius": radius, "action": action,
-                            "amount": amount, "strength": strength, "falloff": falloff})
+        spec = parse_brush(
+            {
+                **window,
+                "center": {"x": 0, "z": 0},
+                "radius": radius,
+                "action": action,
+                "amount": amount,
+                "strength": strength,
+                "falloff": falloff,
+            }
+        )
         results.append(compile_brush(spec, snap))
     up, down = results
     assert up.raised == down.lowered and up.changed_columns == down.changed_columns
@@ -149,10 +186,14 @@ def test_brush_raise_and_lower_are_mirror_images(amount, strength, falloff, radi
 
 plain_text = st.characters(blacklist_characters="\u2028\u2029", blacklist_categories=("Cs",))
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.floats(allow_nan=False, allow_infinity=False)
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**20), 10**20)
+    | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(plain_text, max_size=8),
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.text(plain_text, max_size=6), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(plain_text, max_size=6), children, max_size=4)
+    ),
     max_leaves=20,
 )
 
@@ -192,4 +233,4 @@ def test_canonical_text_is_sorted_compact_json_with_literals_kept(value):
 def test_canonical_strings_escape_like_gson():
     from mcb.terrain.jsontext import canonical_text
 
-    assert canonical_text({"a\u2028": "\u2029\n\"é"}) == '{"a\\u2028":"\\u2029\\n\\"é"}'
+    assert canonical_text({"a\u2028": '\u2029\n"é'}) == '{"a\\u2028":"\\u2029\\n\\"é"}'

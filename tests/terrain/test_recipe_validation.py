@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from terrain_cases import base_recipe
 
 from mcb.terrain.recipe import TerrainRecipeError, parse_recipe_text
-
-from terrain_cases import base_recipe
 
 
 def error_of(text: str) -> TerrainRecipeError:
@@ -59,12 +58,21 @@ CASES = [
     (with_(max={"x": 0, "y": 4097, "z": 0}), "y out of range", "/max/y"),
     (with_(min={"x": 0, "y": 0, "z": 1.5}), "z must be an integer", "/min/z"),
     (with_(min={"x": 5, "y": 0, "z": 0}, max={"x": 4, "y": 0, "z": 0}), "Invalid inclusive region bounds", ""),
-    (with_(min={"x": 0, "y": 0, "z": 0}, max={"x": 2048, "y": 0, "z": 0}),
-     "Terrain envelope exceeds 2048 per side, 384 height, 1M columns or 128M voxels", ""),
-    (with_(min={"x": 0, "y": 0, "z": 0}, max={"x": 0, "y": 384, "z": 0}),
-     "Terrain envelope exceeds 2048 per side, 384 height, 1M columns or 128M voxels", ""),
-    (with_(min={"x": 0, "y": 0, "z": 0}, max={"x": 1024, "y": 0, "z": 1023}),
-     "Terrain envelope exceeds 2048 per side, 384 height, 1M columns or 128M voxels", ""),
+    (
+        with_(min={"x": 0, "y": 0, "z": 0}, max={"x": 2048, "y": 0, "z": 0}),
+        "Terrain envelope exceeds 2048 per side, 384 height, 1M columns or 128M voxels",
+        "",
+    ),
+    (
+        with_(min={"x": 0, "y": 0, "z": 0}, max={"x": 0, "y": 384, "z": 0}),
+        "Terrain envelope exceeds 2048 per side, 384 height, 1M columns or 128M voxels",
+        "",
+    ),
+    (
+        with_(min={"x": 0, "y": 0, "z": 0}, max={"x": 1024, "y": 0, "z": 1023}),
+        "Terrain envelope exceeds 2048 per side, 384 height, 1M columns or 128M voxels",
+        "",
+    ),
     (with_(base_height=4097), "base_height out of range", "/base_height"),
     (replace('"base_height": 5', '"base_height": 1.5'), "base_height must be an integer", "/base_height"),
     (with_(seed=2**31), "seed out of range", "/seed"),
@@ -78,12 +86,35 @@ CASES = [
     (with_(noise={"amplitude": 0, "scale": 4096.5}), "scale out of range", "/noise/scale"),
     (replace('"scale": 24', '"scale": 1e400'), "scale out of range", "/noise/scale"),
     (with_(noise={"amplitude": 0}), "Missing field: scale", "/noise/scale"),
-    (with_(palette={"rock": "stone", "soil": "minecraft:dirt", "surface": "minecraft:grass_block",
-                    "soil_depth": 2}), "Unsupported terrain material: stone", "/palette/rock"),
-    (with_(palette={"rock": "minecraft:stone", "soil": "minecraft:gold_block", "surface": "minecraft:grass_block",
-                    "soil_depth": 2}), "Unsupported terrain material: minecraft:gold_block", "/palette/soil"),
-    (with_(palette={"rock": "minecraft:stone", "soil": "minecraft:dirt", "surface": "minecraft:grass_block",
-                    "soil_depth": 17}), "soil_depth out of range", "/palette/soil_depth"),
+    (
+        with_(palette={"rock": "stone", "soil": "minecraft:dirt", "surface": "minecraft:grass_block", "soil_depth": 2}),
+        "Unsupported terrain material: stone",
+        "/palette/rock",
+    ),
+    (
+        with_(
+            palette={
+                "rock": "minecraft:stone",
+                "soil": "minecraft:gold_block",
+                "surface": "minecraft:grass_block",
+                "soil_depth": 2,
+            }
+        ),
+        "Unsupported terrain material: minecraft:gold_block",
+        "/palette/soil",
+    ),
+    (
+        with_(
+            palette={
+                "rock": "minecraft:stone",
+                "soil": "minecraft:dirt",
+                "surface": "minecraft:grass_block",
+                "soil_depth": 17,
+            }
+        ),
+        "soil_depth out of range",
+        "/palette/soil_depth",
+    ),
     (with_(features={}), "features must be an array of at most 64", "/features"),
     (with_(features=[HILL] * 65), "features must be an array of at most 64", "/features"),
     (with_(features=[1]), "Feature must be an object", "/features/0"),
@@ -99,20 +130,32 @@ CASES = [
     (feature(center={"x": 0, "y": 0, "z": 0}), "Unknown field: y", "/features/0/center/y"),
     (with_(features=[{**PLATEAU, "min": {"x": 2, "z": 0}}]), "Invalid plateau bounds", "/features/0"),
     (with_(features=[{**RIDGE, "points": [{"x": 0, "z": 0}]}]), "A path needs 2..32 points", "/features/0/points"),
-    (with_(features=[{**RIDGE, "points": [{"x": 0, "z": 0}] * 33}]), "points must be an array of at most 32",
-     "/features/0/points"),
+    (
+        with_(features=[{**RIDGE, "points": [{"x": 0, "z": 0}] * 33}]),
+        "points must be an array of at most 32",
+        "/features/0/points",
+    ),
     (with_(features=[{**RIDGE, "points": [{"x": 0, "z": 0}, 7]}]), "Expected path point", "/features/0/points/1"),
     (with_(features=[{**RIDGE, "width": 1025}]), "width out of range", "/features/0/width"),
     (with_(features=[{"type": "terrace", "step": 129, "strength": 1}]), "step out of range", "/features/0/step"),
-    (with_(features=[{"type": "terrace", "step": 4, "strength": 1.5}]), "strength out of range",
-     "/features/0/strength"),
+    (
+        with_(features=[{"type": "terrace", "step": 4, "strength": 1.5}]),
+        "strength out of range",
+        "/features/0/strength",
+    ),
     (with_(preserve=[HILL] * 0 + [{}] * 65), "preserve must be an array of at most 64", "/preserve"),
     (with_(preserve=[3]), "Preserve box must be an object", "/preserve/0"),
     (with_(preserve=[{"min": {"x": 0, "y": 0, "z": 0}}]), "Missing field: max", "/preserve/0/max"),
-    (with_(preserve=[{"min": {"x": 1, "y": 0, "z": 0}, "max": {"x": 0, "y": 0, "z": 0}}]),
-     "Invalid inclusive region bounds", "/preserve/0"),
-    (with_(preserve=[{"min": {"x": 0, "y": 0, "z": 0}, "max": {"x": 18, "y": 0, "z": 0}}]),
-     "Preserve box exceeds envelope", "/preserve/0"),
+    (
+        with_(preserve=[{"min": {"x": 1, "y": 0, "z": 0}, "max": {"x": 0, "y": 0, "z": 0}}]),
+        "Invalid inclusive region bounds",
+        "/preserve/0",
+    ),
+    (
+        with_(preserve=[{"min": {"x": 0, "y": 0, "z": 0}, "max": {"x": 18, "y": 0, "z": 0}}]),
+        "Preserve box exceeds envelope",
+        "/preserve/0",
+    ),
 ]
 
 
@@ -135,8 +178,14 @@ def test_check_order_envelope_before_base_height():
 
 def test_limits_at_the_edge_are_accepted():
     box = {"min": {"x": -30_000_000, "y": 0, "z": 0}, "max": {"x": -30_000_000, "y": 0, "z": 0}}
-    ok = base_recipe(min={"x": -30_000_000, "y": -64, "z": 0}, max={"x": -29_998_977, "y": 63, "z": 1023},
-                     features=[HILL] * 64, preserve=[box] * 64, seed=-(2**31), base_height=-4096)
+    ok = base_recipe(
+        min={"x": -30_000_000, "y": -64, "z": 0},
+        max={"x": -29_998_977, "y": 63, "z": 1023},
+        features=[HILL] * 64,
+        preserve=[box] * 64,
+        seed=-(2**31),
+        base_height=-4096,
+    )
     recipe = parse_recipe_text(json.dumps(ok))
     assert recipe.width * recipe.length == 1_048_576 and recipe.bounds.volume == 134_217_728
     tall = base_recipe(min={"x": 0, "y": -192, "z": 0}, max={"x": 2047, "y": 191, "z": 0})

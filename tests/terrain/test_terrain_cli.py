@@ -9,7 +9,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image
-
 from terrain_cases import EXAMPLES, WIDE_RECIPE
 
 SMALL_HILL = EXAMPLES / "small-hill.json"
@@ -22,6 +21,7 @@ def run_json(cli, *args):
 
 
 # -- offline ---------------------------------------------------------------------------------------------------------
+
 
 def test_preview_offline_writes_png_and_prints_numbers(cli, tmp_path):
     out = tmp_path / "hill.png"
@@ -69,8 +69,9 @@ def test_tiles_lists_bounds_and_target_counts(cli):
     valley = run_json(cli, "terrain", "tiles", str(EXAMPLES / "valley-lake.json"), "--start", "40", "--json")
     assert [r["index"] for r in valley["tiles"]] == [40, 41, 42, 43, 44]
     valley_recipe = parse_recipe_text((EXAMPLES / "valley-lake.json").read_text())
-    cut = run_json(cli, "terrain", "tiles", str(EXAMPLES / "valley-lake.json"), "--start", "20", "--count", "16",
-                   "--json")["tiles"]  # tiles 20 and 35 are cut by the preserve box
+    cut = run_json(
+        cli, "terrain", "tiles", str(EXAMPLES / "valley-lake.json"), "--start", "20", "--count", "16", "--json"
+    )["tiles"]  # tiles 20 and 35 are cut by the preserve box
     for row in valley["tiles"] + cut:
         assert row["targets"] == len(tile_targets(valley_recipe, tile_bounds(valley_recipe, row["index"])))
     text = cli("terrain", "tiles", str(SMALL_HILL))
@@ -93,8 +94,7 @@ def test_lint_clean_and_failing_files(cli, tmp_path):
 def test_lint_warnings_need_strict(cli, tmp_path):
     warn = tmp_path / "warn.json"
     recipe = json.loads(SMALL_HILL.read_text())
-    recipe["features"].append({"type": "hill", "center": {"x": 500, "z": 500}, "radius": 2, "height": 5,
-                               "falloff": 3})
+    recipe["features"].append({"type": "hill", "center": {"x": 500, "z": 500}, "radius": 2, "height": 5, "falloff": 3})
     warn.write_text(json.dumps(recipe, indent=1).replace('"scale": 12', '"scale": 12.0'))
     lenient = cli("terrain", "lint", str(warn), "-f", "json")
     assert lenient.exit_code == 0
@@ -117,6 +117,7 @@ def test_lint_brush_and_syntax(cli, tmp_path):
 
 
 # -- against a live server -------------------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def server_env(tmp_path, monkeypatch):
@@ -144,8 +145,15 @@ def long_hill(tmp_path, **changes):
 def inspect(server, low, high):
     import httpx
 
-    body = {"method": "region_inspect", "params": {"player_id": "console", "detail": "blocks",
-                                                   "min": dict(zip("xyz", low)), "max": dict(zip("xyz", high))}}
+    body = {
+        "method": "region_inspect",
+        "params": {
+            "player_id": "console",
+            "detail": "blocks",
+            "min": dict(zip("xyz", low)),
+            "max": dict(zip("xyz", high)),
+        },
+    }
     reply = httpx.post(server.url + "/v1/rpc", json=body, headers={"Authorization": f"Bearer {server.agent_token}"})
     return {(b["pos"]["x"], b["pos"]["y"], b["pos"]["z"]): b["state"] for b in reply.json()["result"]["blocks"]}
 
@@ -153,8 +161,9 @@ def inspect(server, low, high):
 def test_preview_against_server_matches_offline(cli, server_env, tmp_path):
     hill = long_hill(tmp_path)
     online = run_json(cli, "terrain", "preview", hill, "-o", tmp_path / "online.png", "--json")
-    offline = run_json(cli, "terrain", "preview", hill, "--offline", "-r", "128", "-o", tmp_path / "offline.png",
-                       "--json")
+    offline = run_json(
+        cli, "terrain", "preview", hill, "--offline", "-r", "128", "-o", tmp_path / "offline.png", "--json"
+    )
     for key in ("terrain_id", "sampled_height_min", "sampled_height_max", "clipped_samples", "tile_count", "bounds"):
         assert online[key] == offline[key]
     a, b = (np.asarray(Image.open(tmp_path / f"{n}.png").convert("RGB")) for n in ("online", "offline"))
@@ -189,8 +198,10 @@ def test_all_tiles_stop_at_protected_block_then_resume(cli, server_env, tmp_path
 
     hill = long_hill(tmp_path)
     tid = run_json(cli, "terrain", "preview", hill, "--json")["terrain_id"]
-    body = {"method": "test_set_blocks", "params": {"blocks": [{"pos": {"x": 18, "y": 64, "z": 2},
-                                                                "state": "minecraft:gold_block"}]}}
+    body = {
+        "method": "test_set_blocks",
+        "params": {"blocks": [{"pos": {"x": 18, "y": 64, "z": 2}, "state": "minecraft:gold_block"}]},
+    }
     httpx.post(server_env.url + "/v1/rpc", json=body, headers={"Authorization": f"Bearer {server_env.admin_token}"})
     state = tmp_path / "s.json"
     stopped = cli("terrain", "prepare", tid, "--all", "--apply", "--state", str(state), "--json")
@@ -267,11 +278,24 @@ def test_terrain_tile_batch_steps(cli, server_env, tmp_path):
     hill = long_hill(tmp_path)
     tid = run_json(cli, "terrain", "preview", hill, "--offline", "--json")["terrain_id"]
     batch = tmp_path / "land.json"
-    batch.write_text(json.dumps({"version": 1, "steps": [
-        {"name": "tile-0", "kind": "terrain_tile", "recipe": "hill.json", "tile_index": 0},
-        {"name": "tile-1", "kind": "terrain_tile", "recipe": "hill.json", "terrain_id": tid, "tile_index": 1},
-        {"name": "again", "kind": "terrain_tile", "terrain_id": tid, "tile_index": 1},
-    ]}))
+    batch.write_text(
+        json.dumps(
+            {
+                "version": 1,
+                "steps": [
+                    {"name": "tile-0", "kind": "terrain_tile", "recipe": "hill.json", "tile_index": 0},
+                    {
+                        "name": "tile-1",
+                        "kind": "terrain_tile",
+                        "recipe": "hill.json",
+                        "terrain_id": tid,
+                        "tile_index": 1,
+                    },
+                    {"name": "again", "kind": "terrain_tile", "terrain_id": tid, "tile_index": 1},
+                ],
+            }
+        )
+    )
     first = run_json(cli, "batch", batch, "--json")
     assert [s["result"] for s in first["steps"]] == ["applied", "applied", "nothing_to_change"]
     second = run_json(cli, "batch", batch, "--json")
@@ -290,11 +314,22 @@ def test_all_tiles_refuse_envelope_outside_area_and_changed_budget(cli, server_e
     tid = run_json(cli, "terrain", "preview", outside, "--offline", "--json")["terrain_id"]
     refused = cli("terrain", "prepare", tid, "--all", "--apply", "--recipe", str(outside))
     assert refused.exit_code == 1 and "is not inside the project area" in refused.stderr
-    assert inspect(server_env, (0, 64, 0), (15, 64, 7)) == {(x, 64, z): "minecraft:air" for x in range(16)
-                                                            for z in range(8)}  # nothing written
+    assert inspect(server_env, (0, 64, 0), (15, 64, 7)) == {
+        (x, 64, z): "minecraft:air" for x in range(16) for z in range(8)
+    }  # nothing written
     state = tmp_path / "budget.state.json"
-    state.write_text(json.dumps({"format": 1, "server": server_env.url, "project_id": None, "steps": {},
-                                 "terrain_id": tid, "tile_budget": 512}))
+    state.write_text(
+        json.dumps(
+            {
+                "format": 1,
+                "server": server_env.url,
+                "project_id": None,
+                "steps": {},
+                "terrain_id": tid,
+                "tile_budget": 512,
+            }
+        )
+    )
     changed = cli("terrain", "prepare", tid, "--all", "--apply", "--state", str(state))
     assert changed.exit_code == 7 and "tile budget 512" in changed.stderr
 
@@ -327,6 +362,7 @@ def test_all_tiles_after_the_server_forgot_the_recipe(cli, server_env, tmp_path)
     tid = run_json(cli, "terrain", "preview", hill, "--offline", "--json")["terrain_id"]
     forgotten = cli("terrain", "prepare", tid, "--all", "--apply", "--state", str(tmp_path / "f.json"))
     assert forgotten.exit_code == 5 and "pass --recipe FILE" in forgotten.stderr
-    done = run_json(cli, "terrain", "prepare", tid, "--all", "--apply", "--recipe", hill, "--state",
-                    tmp_path / "f.json", "--json")
+    done = run_json(
+        cli, "terrain", "prepare", tid, "--all", "--apply", "--recipe", hill, "--state", tmp_path / "f.json", "--json"
+    )
     assert [t["result"] for t in done["tiles"]] == ["applied", "applied"]

@@ -11,17 +11,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
+from terrain_cases import EXAMPLES, WIDE_RECIPE, base_recipe, recipe_from
 
 from mcb.terrain.heightfield import envelope_heights
 from mcb.terrain.preview import render_preview, sample_coordinates
 from mcb.terrain.recipe import TerrainRecipeError, parse_recipe_text
 from mcb.terrain.tiling import tile_bounds, tile_count, tile_edge, tile_targets
 
-from terrain_cases import EXAMPLES, WIDE_RECIPE, base_recipe, recipe_from
 
-
-@pytest.mark.parametrize(("budget", "edge"), [(4096, 16), (4095, 15), (3375, 15), (1000, 10), (512, 8), (64, 4),
-                                              (8, 2), (7, 1), (1, 1)])
+@pytest.mark.parametrize(
+    ("budget", "edge"), [(4096, 16), (4095, 15), (3375, 15), (1000, 10), (512, 8), (64, 4), (8, 2), (7, 1), (1, 1)]
+)
 def test_tile_edge(budget, edge):
     assert tile_edge(budget) == edge
 
@@ -71,12 +71,18 @@ def test_preserve_vector_and_layers():
     assert (0, 5, 0) not in cells
     # flat surface at 5, soil_depth 2: grass at 5, dirt 3..4, stone below, air above
     assert [cells[(5, y, 5)] for y in (2, 3, 4, 5, 6)] == [
-        "minecraft:stone", "minecraft:dirt", "minecraft:dirt", "minecraft:grass_block", "minecraft:air"]
+        "minecraft:stone",
+        "minecraft:dirt",
+        "minecraft:dirt",
+        "minecraft:grass_block",
+        "minecraft:air",
+    ]
 
 
 def test_fill_and_cut_partition_sculpt():
-    features = [{"type": "ridge", "points": [{"x": -9, "z": -3}, {"x": 9, "z": 4}], "width": 2, "height": 7,
-                 "falloff": 6}]
+    features = [
+        {"type": "ridge", "points": [{"x": -9, "z": -3}, {"x": 9, "z": 4}], "width": 2, "height": 7, "falloff": 6}
+    ]
     modes = {m: union(recipe_from(base_recipe(mode=m, features=features)), 512) for m in ("sculpt", "fill", "cut")}
     assert not modes["fill"].keys() & modes["cut"].keys()
     assert {**modes["fill"], **modes["cut"]} == modes["sculpt"]
@@ -94,7 +100,15 @@ def test_small_hill_one_tile_with_201_solid_targets():
 def test_target_order_is_z_then_x_then_y():
     recipe = recipe_from(base_recipe(min={"x": 0, "y": 0, "z": 0}, max={"x": 1, "y": 1, "z": 1}))
     assert list(tile_targets(recipe, tile_bounds(recipe, 0))) == [
-        (0, 0, 0), (0, 1, 0), (1, 0, 0), (1, 1, 0), (0, 0, 1), (0, 1, 1), (1, 0, 1), (1, 1, 1)]
+        (0, 0, 0),
+        (0, 1, 0),
+        (1, 0, 0),
+        (1, 1, 0),
+        (0, 0, 1),
+        (0, 1, 1),
+        (1, 0, 1),
+        (1, 1, 1),
+    ]
 
 
 def test_sample_coordinates_hit_both_edges():
@@ -106,7 +120,8 @@ def test_sample_coordinates_hit_both_edges():
 PREVIEW_TEST_RECIPE = (
     '{"version":1,"min":{"x":0,"y":0,"z":0},"max":{"x":7,"y":7,"z":7},"base_height":20,"seed":1,"mode":"sculpt",'
     '"noise":{"amplitude":0,"scale":8},"palette":{"rock":"minecraft:stone","soil":"minecraft:dirt",'
-    '"surface":"minecraft:grass_block","soil_depth":2},"features":[],"preserve":[]}')
+    '"surface":"minecraft:grass_block","soil_depth":2},"features":[],"preserve":[]}'
+)
 
 
 def image_of(result):
@@ -133,8 +148,11 @@ def test_preview_statistics_and_layout_of_a_wide_envelope():
     full = envelope_heights(recipe)
     assert int(full.min()) <= result["sampled_height_min"] <= result["sampled_height_max"] <= int(full.max())
     assert result["clipped_samples"] == 0
-    assert result["bounds"] == {"worldId": "terrain", "min": {"x": -384, "y": -48, "z": -384},
-                                "max": {"x": 383, "y": 143, "z": 383}}
+    assert result["bounds"] == {
+        "worldId": "terrain",
+        "min": {"x": -384, "y": -48, "z": -384},
+        "max": {"x": 383, "y": 143, "z": 383},
+    }
     assert result["tile_edge"] == 16 and result["tile_count"] == 27_648 and result["tile_order"] == "x_then_z_then_y"
 
 
@@ -161,27 +179,51 @@ def test_preserved_cells_are_pink_at_the_sampled_surface():
 
 def test_json_shape_is_stable():
     result = render_preview(parse_recipe_text(PREVIEW_TEST_RECIPE), 32)
-    assert set(result) == {"status", "kind", "terrain_id", "bounds", "mode", "tile_edge", "tile_count", "tile_order",
-                           "tile_budget", "sampled_height_min", "sampled_height_max", "clipped_samples",
-                           "sample_grid", "orientation", "legend", "world_verified", "note", "mimeType",
-                           "imageBase64"}
+    assert set(result) == {
+        "status",
+        "kind",
+        "terrain_id",
+        "bounds",
+        "mode",
+        "tile_edge",
+        "tile_count",
+        "tile_order",
+        "tile_budget",
+        "sampled_height_min",
+        "sampled_height_max",
+        "clipped_samples",
+        "sample_grid",
+        "orientation",
+        "legend",
+        "world_verified",
+        "note",
+        "mimeType",
+        "imageBase64",
+    }
     json.dumps(result)
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.tuples(st.integers(-40, 40), st.integers(-40, 40), st.integers(-40, 40)),
-       st.tuples(st.integers(1, 13), st.integers(1, 13), st.integers(1, 13)), st.integers(1, 4096))
+@given(
+    st.tuples(st.integers(-40, 40), st.integers(-40, 40), st.integers(-40, 40)),
+    st.tuples(st.integers(1, 13), st.integers(1, 13), st.integers(1, 13)),
+    st.integers(1, 4096),
+)
 def test_tiles_partition_any_envelope(low, size, budget):
     high = tuple(low[i] + size[i] - 1 for i in range(3))
     recipe = recipe_from(base_recipe(min=dict(zip("xyz", low)), max=dict(zip("xyz", high))))
     edge = tile_edge(budget)
-    assert edge ** 3 <= budget and (edge == 16 or (edge + 1) ** 3 > budget)
+    assert edge**3 <= budget and (edge == 16 or (edge + 1) ** 3 > budget)
     seen = set()
     for index in range(tile_count(recipe, budget)):
         box = tile_bounds(recipe, index, budget)
         assert box.volume <= budget
-        cells = {(x, y, z) for x in range(box.min[0], box.max[0] + 1) for y in range(box.min[1], box.max[1] + 1)
-                 for z in range(box.min[2], box.max[2] + 1)}
+        cells = {
+            (x, y, z)
+            for x in range(box.min[0], box.max[0] + 1)
+            for y in range(box.min[1], box.max[1] + 1)
+            for z in range(box.min[2], box.max[2] + 1)
+        }
         assert not cells & seen
         seen |= cells
     assert len(seen) == size[0] * size[1] * size[2]

@@ -35,8 +35,19 @@ class BuildOutcome:
 
 
 class BuildLoop:
-    def __init__(self, client, log: PlanLog, planner, *, wait_timeout: float = 600.0, interval: float = 0.1,
-                 stop: StopRequest | None = None, on_event=None, on_view=None, max_replans: int = MAX_REPLANS):
+    def __init__(
+        self,
+        client,
+        log: PlanLog,
+        planner,
+        *,
+        wait_timeout: float = 600.0,
+        interval: float = 0.1,
+        stop: StopRequest | None = None,
+        on_event=None,
+        on_view=None,
+        max_replans: int = MAX_REPLANS,
+    ):
         self.client, self.log, self.planner = client, log, planner
         self.wait_timeout, self.interval = wait_timeout, interval
         self.stop = stop or StopRequest()
@@ -91,8 +102,14 @@ class BuildLoop:
         self._event("started", {"operation_id": status.operation_id, "positions": len(planned)})
         self.current = (entry, planned, OperationTracker())
         self.cancel_sent = False
-        final = wait_for_operation(self.client, status.operation_id, timeout=self.wait_timeout,
-                                   interval=self.interval, first=status, on_progress=self.on_status)
+        final = wait_for_operation(
+            self.client,
+            status.operation_id,
+            timeout=self.wait_timeout,
+            interval=self.interval,
+            first=status,
+            on_progress=self.on_status,
+        )
         finish_entry(self.log, entry, final)
         self.current = None
         self.done_positions += len(planned)
@@ -100,8 +117,16 @@ class BuildLoop:
         self.outcome.written += final.written
         self.outcome.positions += len(planned)
         self.outcome.operations.append(final.operation_id)
-        self._event("finished", {"status": final.status, "written": final.written, "total": final.total_changes,
-                                 "processed": final.processed, "operation_id": final.operation_id})
+        self._event(
+            "finished",
+            {
+                "status": final.status,
+                "written": final.written,
+                "total": final.total_changes,
+                "processed": final.processed,
+                "operation_id": final.operation_id,
+            },
+        )
         if final.status == "applied":
             self.log.set(cursor=list(planned.end))
             if self.deferred_error is not None:
@@ -135,8 +160,14 @@ class BuildLoop:
             self._cancel_if_asked(status)
             self._show(status, tracker, entry.get("positions", 0), phase_prefix="resuming ")
 
-        for entry, final in settle_in_flight(self.client, self.log, wait_timeout=self.wait_timeout,
-                                             interval=self.interval, on_status=show, on_event=self._event):
+        for entry, final in settle_in_flight(
+            self.client,
+            self.log,
+            wait_timeout=self.wait_timeout,
+            interval=self.interval,
+            on_status=show,
+            on_event=self._event,
+        ):
             self.outcome.plans += 1
             self.outcome.written += final.written
             self.done_positions += entry.get("positions", 0)  # its writes are counted, so are its positions
@@ -164,8 +195,10 @@ class BuildLoop:
                 self.rewind(planned.start, error.message)
                 continue
             entry = self.log.add(summary, start=list(planned.start), end=list(planned.end), positions=len(planned))
-            self._event("prepared", {"plan_id": summary.plan_id, "changed_blocks": summary.changed_blocks,
-                                     "positions": len(planned)})
+            self._event(
+                "prepared",
+                {"plan_id": summary.plan_id, "changed_blocks": summary.changed_blocks, "positions": len(planned)},
+            )
             return entry, planned
 
     def rewind(self, cursor, why: str, final=None) -> None:
@@ -178,9 +211,12 @@ class BuildLoop:
                 details["conflicts"] = [c.wire() for c in final.conflicts]
             raise ConflictError(
                 f"the world keeps changing under the build near {where} ({why}); stopped after "
-                f"{self.max_replans} fresh reads and plans", code="build_conflict", details=details,
+                f"{self.max_replans} fresh reads and plans",
+                code="build_conflict",
+                details=details,
                 hint="find what edits that area (a player, a farm, another build), then run the same command "
-                     "again: it reads the world afresh and goes on from there")
+                "again: it reads the world afresh and goes on from there",
+            )
         self._event("replan", {"why": why, "tile": _tile_text(self.planner, cursor)})
         self.exhausted = False
         self.planner.rewind(cursor)
@@ -218,10 +254,16 @@ class BuildLoop:
         total = self.done_positions + positions + left
         plan = self.outcome.plans + 1
         plans = plan + (1 if ahead else 0) + math.ceil((left - ahead) / self.planner.capacity)
-        view = self.clock.view(self.done_positions + fraction * positions, total,
-                               written=self.outcome.written + status.written, phase=phase_prefix + tracker.phase,
-                               plan=plan, plans=plans, operation_id=status.operation_id,
-                               estimated=not self.planner.all_read())
+        view = self.clock.view(
+            self.done_positions + fraction * positions,
+            total,
+            written=self.outcome.written + status.written,
+            phase=phase_prefix + tracker.phase,
+            plan=plan,
+            plans=plans,
+            operation_id=status.operation_id,
+            estimated=not self.planner.all_read(),
+        )
         self._view(view)
 
 

@@ -46,39 +46,70 @@ class FileBuild:
 
         area = self.area
         estimate = estimate_build(self.client, self.placement, capacity=self.capacity, on_plan=on_plan)
-        return {**self.header(), "dry_run": True,
-                "area": None if area is None else {"min": area.min.wire(), "max": area.max.wire()}, **estimate}
+        return {
+            **self.header(),
+            "dry_run": True,
+            "area": None if area is None else {"min": area.min.wire(), "max": area.max.wire()},
+            **estimate,
+        }
 
-    def run(self, *, stop: StopRequest | None = None, on_view=None, on_event=None, wait_timeout: float = 600.0,
-            interval: float = 0.1) -> tuple[dict, McbError | None]:
+    def run(
+        self,
+        *,
+        stop: StopRequest | None = None,
+        on_view=None,
+        on_event=None,
+        wait_timeout: float = 600.0,
+        interval: float = 0.1,
+    ) -> tuple[dict, McbError | None]:
         """Build (or resume, or build again what differs): ``(the --json result, the error that ended it)``."""
         from mcb.batch.runner import BatchRunner
         from mcb.batch.state import BatchState, exclusive_run
 
         options = self.options
         self.state_path.parent.mkdir(parents=True, exist_ok=True)
-        fields = {"target": list(options.target), "rotation": options.rotation, "mirror": options.mirror,
-                  "skip_air": options.skip_air, "keep_existing": options.keep_existing,
-                  "drop_extras": options.drop_extras, "replace_unknown": options.replace_unknown}
+        fields = {
+            "target": list(options.target),
+            "rotation": options.rotation,
+            "mirror": options.mirror,
+            "skip_air": options.skip_air,
+            "keep_existing": options.keep_existing,
+            "drop_extras": options.drop_extras,
+            "replace_unknown": options.replace_unknown,
+        }
         batch = one_step_batch(Path(self.path), fields, self.state_path)
         started = time.monotonic()
         with exclusive_run(self.state_path):
             state = BatchState.load(self.state_path, server=self.client.server, project_id=self.client.project_id)
             state.data["build_id"] = self.build_id
             restart_finished(state)
-            runner = BatchRunner(self.client, batch, state, retry_failed=True, wait_timeout=wait_timeout,
-                                 interval=interval, stop=stop,
-                                 on_event=(lambda event, name, details: on_event(event, details)) if on_event else None,
-                                 on_view=(lambda name, view: on_view(view)) if on_view else None)
+            runner = BatchRunner(
+                self.client,
+                batch,
+                state,
+                retry_failed=True,
+                wait_timeout=wait_timeout,
+                interval=interval,
+                stop=stop,
+                on_event=(lambda event, name, details: on_event(event, details)) if on_event else None,
+                on_view=(lambda name, view: on_view(view)) if on_view else None,
+            )
             runner.context.placements[(str(Path(self.path).resolve()), options)] = self.placement
             report = runner.run().steps[0]
         record = state.step(BUILD_STEP) or {}
         run = record.get("last_run") or {}
         entries = [e for e in record.get("plans", []) if e.get("operation_id")]
-        data = {**self.header(), "state_file": str(self.state_path), "result": report.result,
-                "plans": run.get("plans", 0), "operations": run.get("operations", []),
-                "written": run.get("written", 0), "seconds": round(time.monotonic() - started, 1),
-                "build_operations": len(entries), "reads": run.get("reads")}
+        data = {
+            **self.header(),
+            "state_file": str(self.state_path),
+            "result": report.result,
+            "plans": run.get("plans", 0),
+            "operations": run.get("operations", []),
+            "written": run.get("written", 0),
+            "seconds": round(time.monotonic() - started, 1),
+            "build_operations": len(entries),
+            "reads": run.get("reads"),
+        }
         if report.error is not None:
             data["error"] = report.error.to_json()
         return data, report.error
@@ -89,8 +120,9 @@ def open_file_build(client, path: str, options, *, check_area: bool = True) -> F
     from mcb.building.placement import check_fits, load_placement
 
     placement = load_placement(path, options)
-    build_id = build_identity(client.server, client.project_id, client.player_id, placement.file_sha256,
-                              options.to_json())
+    build_id = build_identity(
+        client.server, client.project_id, client.player_id, placement.file_sha256, options.to_json()
+    )
     area, capacity = None, 4096
     if check_area:
         context = client.project_context()
@@ -111,19 +143,35 @@ def recorded_undo_count(client, build_id: str) -> int:
     return len(undoable((state.step(BUILD_STEP) or {}).get("plans") or []))
 
 
-def undo_file_build(client, build_id: str, *, stop: StopRequest | None = None, on_view=None, on_event=None,
-                    wait_timeout: float = 600.0, interval: float = 0.1) -> dict:
+def undo_file_build(
+    client,
+    build_id: str,
+    *,
+    stop: StopRequest | None = None,
+    on_view=None,
+    on_event=None,
+    wait_timeout: float = 600.0,
+    interval: float = 0.1,
+) -> dict:
     """Every operation of a build, newest first (resumable); then the build starts afresh."""
     from mcb.batch.schematic import undo_build
     from mcb.batch.state import BatchState, exclusive_run
 
     state_path = build_state_path(build_id)
     if not state_path.exists():
-        raise InputError(f"no build {build_id} is recorded here ({shown(state_path)})", code="unknown_build",
-                         hint="use the FILE, --target and placement options of the build, or the build id it printed")
+        raise InputError(
+            f"no build {build_id} is recorded here ({shown(state_path)})",
+            code="unknown_build",
+            hint="use the FILE, --target and placement options of the build, or the build id it printed",
+        )
     with exclusive_run(state_path):
         state = BatchState.load(state_path, server=client.server, project_id=client.project_id)
-        result = undo_build(client, state, wait_timeout=wait_timeout, interval=interval, stop=stop,
-                            on_view=on_view, on_event=on_event)
-    return {"build_id": build_id, "undone_operations": result["undone"], "restored": result["written"],
-            "state_file": str(state_path)}
+        result = undo_build(
+            client, state, wait_timeout=wait_timeout, interval=interval, stop=stop, on_view=on_view, on_event=on_event
+        )
+    return {
+        "build_id": build_id,
+        "undone_operations": result["undone"],
+        "restored": result["written"],
+        "state_file": str(state_path),
+    }

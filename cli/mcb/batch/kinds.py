@@ -51,13 +51,23 @@ def _position(value: Any) -> Any:
 
 
 # A position is written {"x":..,"y":..,"z":..} or [x, y, z] in batch files.
-PositionInput = Annotated[Position, BeforeValidator(_position), WithJsonSchema({
-    "anyOf": [
-        {"type": "object", "additionalProperties": False, "required": ["x", "y", "z"],
-         "properties": {"x": {"type": "integer"}, "y": {"type": "integer"}, "z": {"type": "integer"}}},
-        {"type": "array", "minItems": 3, "maxItems": 3, "items": {"type": "integer"}},
-    ],
-})]
+PositionInput = Annotated[
+    Position,
+    BeforeValidator(_position),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["x", "y", "z"],
+                    "properties": {"x": {"type": "integer"}, "y": {"type": "integer"}, "z": {"type": "integer"}},
+                },
+                {"type": "array", "minItems": 3, "maxItems": 3, "items": {"type": "integer"}},
+            ],
+        }
+    ),
+]
 
 
 class BaseStep(BaseModel):
@@ -90,10 +100,16 @@ class TerrainTileStep(BaseStep):
     """Prepare (and apply) one tile of a terrain recipe (`terrain_preview` + `terrain_prepare`)."""
 
     kind: Literal["terrain_tile"]
-    recipe: str | dict | None = Field(default=None, description="Terrain recipe file (relative to the batch file) "
-                                      "or inline object; previewed first so the ID survives a server restart.")
-    terrain_id: str | None = Field(default=None, pattern=TERRAIN_ID_PATTERN,
-                                   description="ID from `mcb terrain preview`; checked against the recipe's.")
+    recipe: str | dict | None = Field(
+        default=None,
+        description="Terrain recipe file (relative to the batch file) "
+        "or inline object; previewed first so the ID survives a server restart.",
+    )
+    terrain_id: str | None = Field(
+        default=None,
+        pattern=TERRAIN_ID_PATTERN,
+        description="ID from `mcb terrain preview`; checked against the recipe's.",
+    )
     tile_index: int = Field(ge=0, le=134_217_727)
 
     @model_validator(mode="after")
@@ -107,25 +123,40 @@ class SchematicStep(BaseStep):
     """Build a schematic file of any size: tile by tile, only what differs, in as few plans as the server allows."""
 
     kind: Literal["schematic"]
-    file: str = Field(description="Schematic file (relative to the batch file): Sponge .schem, Litematica "
-                      ".litematic, structure .nbt or legacy .schematic.")
+    file: str = Field(
+        description="Schematic file (relative to the batch file): Sponge .schem, Litematica "
+        ".litematic, structure .nbt or legacy .schematic."
+    )
     target: PositionInput = Field(description="Where the file's anchor goes [x,y,z] or {x,y,z}.")
     rotation: Literal[0, 90, 180, 270] = Field(default=0, description="Clockwise degrees seen from above.")
-    mirror: Literal["x", "z"] | None = Field(default=None, description="Mirror east-west (x) or north-south (z) "
-                                             "before turning.")
+    mirror: Literal["x", "z"] | None = Field(
+        default=None, description="Mirror east-west (x) or north-south (z) before turning."
+    )
     skip_air: bool = Field(default=False, description="Leave the world as it is where the file has air.")
     keep_existing: bool = Field(default=False, description="Place only where the world is air now.")
-    drop_extras: bool = Field(default=False, description="Build block states without block-entity data and "
-                              "entities (a file with either is refused otherwise).")
-    replace_unknown: str | None = Field(default=None, description="A block state to put where the file has a "
-                                        "block the target release does not know (refused otherwise).")
+    drop_extras: bool = Field(
+        default=False,
+        description="Build block states without block-entity data and "
+        "entities (a file with either is refused otherwise).",
+    )
+    replace_unknown: str | None = Field(
+        default=None,
+        description="A block state to put where the file has a "
+        "block the target release does not know (refused otherwise).",
+    )
 
     def placement_options(self):
         from mcb.building.placement import PlacementOptions
 
-        return PlacementOptions(target=(self.target.x, self.target.y, self.target.z), rotation=self.rotation,
-                                mirror=self.mirror, skip_air=self.skip_air, keep_existing=self.keep_existing,
-                                drop_extras=self.drop_extras, replace_unknown=self.replace_unknown)
+        return PlacementOptions(
+            target=(self.target.x, self.target.y, self.target.z),
+            rotation=self.rotation,
+            mirror=self.mirror,
+            skip_air=self.skip_air,
+            keep_existing=self.keep_existing,
+            drop_extras=self.drop_extras,
+            replace_unknown=self.replace_unknown,
+        )
 
 
 class UndoStep(BaseStep):
@@ -209,8 +240,10 @@ def register_recipe(client: McbClient, recipe: dict, expected_id: str | None = N
     recipe whose ID is not the expected one."""
     preview = client.terrain_preview(recipe, resolution=32)
     if expected_id is not None and preview.terrain_id != expected_id:
-        raise InputError(f"the recipe has terrain_id {preview.terrain_id}, not {expected_id}",
-                         hint="pass the recipe that `mcb terrain preview` showed this ID for")
+        raise InputError(
+            f"the recipe has terrain_id {preview.terrain_id}, not {expected_id}",
+            hint="pass the recipe that `mcb terrain preview` showed this ID for",
+        )
     return preview
 
 

@@ -54,7 +54,9 @@ def parse_batch(data: Any, path: Path) -> Batch:
         kind_name = raw.get("kind")
         kind = STEP_KINDS.get(kind_name) if isinstance(kind_name, str) else None  # a list or object is unhashable
         if kind is None:
-            raise InputError(f"{where}: unknown kind {raw.get('kind')!r}", hint="kinds: " + ", ".join(sorted(STEP_KINDS)))
+            raise InputError(
+                f"{where}: unknown kind {raw.get('kind')!r}", hint="kinds: " + ", ".join(sorted(STEP_KINDS))
+            )
         try:
             step = kind.model.model_validate(raw)
         except ValidationError as error:

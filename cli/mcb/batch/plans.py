@@ -94,8 +94,9 @@ def start_operation(client, log: PlanLog, entry: dict, *, deadline: float) -> Op
             if never_started(error):
                 log.update(entry, phase="dropped", reason=error.details.get("reason") or error.code)
                 return None
-            busy = isinstance(error, ConflictError) and (error.code == "busy"
-                                                         or error.details.get("reason") == "operation_active")
+            busy = isinstance(error, ConflictError) and (
+                error.code == "busy" or error.details.get("reason") == "operation_active"
+            )
             if busy and time.monotonic() + BUSY_PAUSE < deadline:
                 time.sleep(BUSY_PAUSE)
                 continue
@@ -105,8 +106,7 @@ def start_operation(client, log: PlanLog, entry: dict, *, deadline: float) -> Op
 
 
 def finish_entry(log: PlanLog, entry: dict, final: OperationStatus) -> None:
-    log.update(entry, phase="done" if final.status == "applied" else "failed", status=final.wire(),
-               result=final.status)
+    log.update(entry, phase="done" if final.status == "applied" else "failed", status=final.wire(), result=final.status)
 
 
 def drop_entry(log: PlanLog, entry: dict, reason: str) -> None:
@@ -115,9 +115,15 @@ def drop_entry(log: PlanLog, entry: dict, reason: str) -> None:
         log.update(entry, phase="dropped", reason=reason)
 
 
-def settle_in_flight(client, log: PlanLog, *, wait_timeout: float, interval: float,
-                     on_status: Callable[[dict, object], None] | None = None,
-                     on_event: Callable[[str, dict], None] | None = None) -> list[tuple[dict, OperationStatus]]:
+def settle_in_flight(
+    client,
+    log: PlanLog,
+    *,
+    wait_timeout: float,
+    interval: float,
+    on_status: Callable[[dict, object], None] | None = None,
+    on_event: Callable[[str, dict], None] | None = None,
+) -> list[tuple[dict, OperationStatus]]:
     """Finish what an earlier run left in flight: drop plans never sent, re-send ``build_apply`` with the recorded
     key where it may have been sent, and wait for every operation that may still run. Returns (entry, final)."""
     settled = []
@@ -132,9 +138,14 @@ def settle_in_flight(client, log: PlanLog, *, wait_timeout: float, interval: flo
                 continue
         if on_event is not None:
             on_event("resume", {"operation_id": entry["operation_id"]})
-        final = wait_for_operation(client, entry["operation_id"], timeout=wait_timeout, interval=interval,
-                                   first=status,
-                                   on_progress=(lambda s: on_status(entry, s)) if on_status is not None else None)
+        final = wait_for_operation(
+            client,
+            entry["operation_id"],
+            timeout=wait_timeout,
+            interval=interval,
+            first=status,
+            on_progress=(lambda s, entry=entry: on_status(entry, s)) if on_status is not None else None,
+        )
         finish_entry(log, entry, final)
         settled.append((entry, final))
     return settled

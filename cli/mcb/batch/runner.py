@@ -30,19 +30,27 @@ class StepReport:
         plan = self.record.get("plan") or {}
         status = self.record.get("status") or {}
         data = {
-            "name": self.name, "kind": self.kind, "result": self.result,
-            "plan_id": plan.get("plan_id"), "plan_hash": plan.get("plan_hash"),
+            "name": self.name,
+            "kind": self.kind,
+            "result": self.result,
+            "plan_id": plan.get("plan_id"),
+            "plan_hash": plan.get("plan_hash"),
             "changed_blocks": plan.get("changed_blocks"),
             "idempotency_key": self.record.get("idempotency_key"),
             "operation_id": self.record.get("operation_id"),
-            "status": status.get("status"), "written": status.get("written"),
-            "total_changes": status.get("total_changes"), "message": status.get("message"),
+            "status": status.get("status"),
+            "written": status.get("written"),
+            "total_changes": status.get("total_changes"),
+            "message": status.get("message"),
         }
         if self.record.get("plans") is not None:  # a step of many plans
             entries = [e for e in self.record["plans"] if e.get("operation_id")]
-            data.update(plans=len(entries), operations=[e["operation_id"] for e in entries],
-                        written=sum((e.get("status") or {}).get("written", 0) for e in entries),
-                        build_id=self.record.get("build_id"))
+            data.update(
+                plans=len(entries),
+                operations=[e["operation_id"] for e in entries],
+                written=sum((e.get("status") or {}).get("written", 0) for e in entries),
+                build_id=self.record.get("build_id"),
+            )
         if self.error is not None:
             data["error"] = self.error.to_json()
         return data
@@ -62,16 +70,30 @@ class BatchReport:
         return next((s.error for s in self.steps if s.error is not None), None)
 
     def to_json(self) -> dict[str, Any]:
-        return {"batch": str(self.batch), "state_file": str(self.state_file), "ok": self.ok,
-                "steps": [s.to_json() for s in self.steps]}
+        return {
+            "batch": str(self.batch),
+            "state_file": str(self.state_file),
+            "ok": self.ok,
+            "steps": [s.to_json() for s in self.steps],
+        }
 
 
 class BatchRunner:
-    def __init__(self, client: McbClient, batch: Batch, state: BatchState, *, continue_on_error: bool = False,
-                 retry_failed: bool = False, wait_timeout: float = 600.0, interval: float = 0.1,
-                 on_event: EventSink | None = None,
-                 on_progress: Callable[[str, OperationStatus], None] | None = None,
-                 on_view: Callable[[str, Any], None] | None = None, stop=None):
+    def __init__(
+        self,
+        client: McbClient,
+        batch: Batch,
+        state: BatchState,
+        *,
+        continue_on_error: bool = False,
+        retry_failed: bool = False,
+        wait_timeout: float = 600.0,
+        interval: float = 0.1,
+        on_event: EventSink | None = None,
+        on_progress: Callable[[str, OperationStatus], None] | None = None,
+        on_view: Callable[[str, Any], None] | None = None,
+        stop=None,
+    ):
         self.client = client
         self.batch = batch
         self.state = state
@@ -94,9 +116,18 @@ class BatchRunner:
             if not stopped and self.stop.stop:  # Ctrl-C: the step under way finished; start no other
                 from mcb.client.errors import Interrupted
 
-                reports.append(StepReport(step.name, step.kind, "not_run", error=Interrupted(
-                    f"stopped before step {step.name!r}", code="batch_stopped",
-                    hint="run the same command again: it goes on from this step")))
+                reports.append(
+                    StepReport(
+                        step.name,
+                        step.kind,
+                        "not_run",
+                        error=Interrupted(
+                            f"stopped before step {step.name!r}",
+                            code="batch_stopped",
+                            hint="run the same command again: it goes on from this step",
+                        ),
+                    )
+                )
                 stopped = True
                 continue
             if stopped:
@@ -121,8 +152,10 @@ class BatchRunner:
             self.state.reset(name)  # only a plan was made: nothing reached the world, so start the step afresh
             record = None
         if record is not None and record.get("definition") != definition:
-            error = ConflictError(f"step {name!r} changed since it was started or applied",
-                                  hint="give the changed step a new name, or run with --restart to begin again")
+            error = ConflictError(
+                f"step {name!r} changed since it was started or applied",
+                hint="give the changed step a new name, or run with --restart to begin again",
+            )
             return StepReport(name, step.kind, "error", record, error)
         if record is not None and record.get("phase") == "failed" and record.get("result") == "recovery_required":
             record = self._current(name, record)  # an administrator may have reviewed or abandoned it since
@@ -135,8 +168,11 @@ class BatchRunner:
             if kind.run is None and not _multi_plan_undo(self.state, step):
                 self.state.reset(name)  # a step of many plans keeps its history: its operations undo as one
                 record = None
-        self._event("start", name, {"index": index, "total": len(self.batch.steps), "kind": step.kind,
-                                    "description": step.description})
+        self._event(
+            "start",
+            name,
+            {"index": index, "total": len(self.batch.steps), "kind": step.kind, "description": step.description},
+        )
         try:
             if kind.run is not None:
                 return kind.run(self, step, definition, record)
@@ -183,14 +219,29 @@ class BatchRunner:
             if self._progress:
                 self._progress(name, status)
 
-        final = wait_for_operation(self.client, record["operation_id"], timeout=self.wait_timeout,
-                                   interval=self.interval, first=started, on_progress=on_status)
+        final = wait_for_operation(
+            self.client,
+            record["operation_id"],
+            timeout=self.wait_timeout,
+            interval=self.interval,
+            first=started,
+            on_progress=on_status,
+        )
         phase = "done" if final.status == "applied" else "failed"
         # An applied operation that wrote nothing (every position already matched) changed nothing: say so.
         result = "nothing_to_change" if phase == "done" and final.written == 0 else final.status
         record = self.state.update(name, phase=phase, status=final.wire(), result=result)
-        self._event("finished", name, {"status": final.status, "result": result, "written": final.written,
-                                       "total": final.total_changes, "processed": final.processed})
+        self._event(
+            "finished",
+            name,
+            {
+                "status": final.status,
+                "result": result,
+                "written": final.written,
+                "total": final.total_changes,
+                "processed": final.processed,
+            },
+        )
         if phase == "done":
             return StepReport(name, step.kind, "applied" if result == "applied" else result, record)
         return StepReport(name, step.kind, "failed", record, outcome_error(final))
@@ -232,8 +283,9 @@ class BatchRunner:
             return record
         if now.status == record.get("result"):
             return record
-        return self.state.update(name, phase="done" if now.status == "applied" else "failed", status=now.wire(),
-                                 result=now.status)
+        return self.state.update(
+            name, phase="done" if now.status == "applied" else "failed", status=now.wire(), result=now.status
+        )
 
     @staticmethod
     def _recorded_failure(record: dict) -> McbError:

@@ -30,11 +30,21 @@ def file_identity(path: Path) -> str:
         raise InputError(f"{path}: {error.strerror or error}", code="unreadable_file") from None
 
 
-def build_identity(server: str, project_id: str | None, player_id: str | None, file_sha256: str,
-                   options_json: dict) -> str:
+def build_identity(
+    server: str, project_id: str | None, player_id: str | None, file_sha256: str, options_json: dict
+) -> str:
     """The build id of ``mcb build FILE``: 12 hex digits naming this file placed this way on this server."""
-    text = json.dumps({"server": server.rstrip("/"), "project_id": project_id, "player_id": player_id,
-                       "file": file_sha256, "placement": options_json}, sort_keys=True, separators=(",", ":"))
+    text = json.dumps(
+        {
+            "server": server.rstrip("/"),
+            "project_id": project_id,
+            "player_id": player_id,
+            "file": file_sha256,
+            "placement": options_json,
+        },
+        sort_keys=True,
+        separators=(",", ":"),
+    )
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
@@ -54,8 +64,11 @@ def one_step_batch(file: Path, step_fields: dict, state_path: Path):
     from mcb.batch.model import Batch
 
     raw = {"name": BUILD_STEP, "kind": "schematic", "file": str(Path(file).resolve()), **step_fields}
-    return Batch(path=state_path.with_name(state_path.name.replace(".state.json", ".json")),
-                 steps=[SchematicStep.model_validate(raw)], raw_steps=[raw])
+    return Batch(
+        path=state_path.with_name(state_path.name.replace(".state.json", ".json")),
+        steps=[SchematicStep.model_validate(raw)],
+        raw_steps=[raw],
+    )
 
 
 def restart_finished(state, name: str = BUILD_STEP) -> None:
@@ -80,12 +93,25 @@ def run_schematic_step(runner, step, definition: str, record: dict | None):
         placement = load_placement(path, step.placement_options())
     context = client.project_context()
     check_fits(placement, context.region)
-    log.set(definition=definition, phase="running", result=None, file=str(step.file),
-            placement=step.placement_options().to_json(), dropped=placement.dropped or None)
+    log.set(
+        definition=definition,
+        phase="running",
+        result=None,
+        file=str(step.file),
+        placement=step.placement_options().to_json(),
+        dropped=placement.dropped or None,
+    )
     planner = BuildPlanner(client, placement, capacity=context.max_plan_blocks or 4096)
-    loop = BuildLoop(client, log, planner, wait_timeout=runner.wait_timeout, interval=runner.interval,
-                     stop=runner.stop, on_event=lambda event, details: runner._event(event, name, details),
-                     on_view=(lambda view: runner.on_view(name, view)) if runner.on_view else None)
+    loop = BuildLoop(
+        client,
+        log,
+        planner,
+        wait_timeout=runner.wait_timeout,
+        interval=runner.interval,
+        stop=runner.stop,
+        on_event=lambda event, details: runner._event(event, name, details),
+        on_view=(lambda view: runner.on_view(name, view)) if runner.on_view else None,
+    )
     try:
         outcome = loop.run()
     except McbError as error:
@@ -93,33 +119,56 @@ def run_schematic_step(runner, step, definition: str, record: dict | None):
         raise
     finally:
         outcome = loop.outcome
-        log.set(last_run={"plans": outcome.plans, "written": outcome.written, "positions": outcome.positions,
-                          "operations": outcome.operations, "reads": planner.walker.counter.to_json(),
-                          "tiles_read": planner.tiles_read})
+        log.set(
+            last_run={
+                "plans": outcome.plans,
+                "written": outcome.written,
+                "positions": outcome.positions,
+                "operations": outcome.operations,
+                "reads": planner.walker.counter.to_json(),
+                "tiles_read": planner.tiles_read,
+            }
+        )
     if outcome.result == "stopped":
         from mcb.client.errors import Interrupted
 
-        raise Interrupted(f"stopped at a plan boundary after {plural(outcome.plans, 'plan')} "
-                          f"({outcome.written:,} positions written in this run)",
-                          code="build_stopped", hint="run the same command again: it reads the world afresh and "
-                          "goes on from where it stopped", details={"state_file": str(runner.state.path)})
+        raise Interrupted(
+            f"stopped at a plan boundary after {plural(outcome.plans, 'plan')} "
+            f"({outcome.written:,} positions written in this run)",
+            code="build_stopped",
+            hint="run the same command again: it reads the world afresh and goes on from where it stopped",
+            details={"state_file": str(runner.state.path)},
+        )
     if outcome.result == "failed":
         log.set(phase="failed", result="failed", status=None)
         return StepReport(name, step.kind, "failed", log.record, outcome.error)
     log.set(phase="done", result=outcome.result)
-    return StepReport(name, step.kind, "applied" if outcome.result == "applied" else "nothing_to_change",
-                      log.record)
+    return StepReport(name, step.kind, "applied" if outcome.result == "applied" else "nothing_to_change", log.record)
 
 
 # -- undo as one ---------------------------------------------------------------------------------------------------
 def undoable(entries: list[dict]) -> list[dict]:
     """Plan entries whose operation wrote something, newest first."""
-    return [e for e in reversed(entries) if e.get("operation_id") and e.get("phase") in ("done", "failed")
-            and (e.get("status") or {}).get("written", 0) > 0]
+    return [
+        e
+        for e in reversed(entries)
+        if e.get("operation_id")
+        and e.get("phase") in ("done", "failed")
+        and (e.get("status") or {}).get("written", 0) > 0
+    ]
 
 
-def undo_entries(client, build_log: PlanLog, undo_log: PlanLog, *, wait_timeout: float = 600.0,
-                 interval: float = 0.1, on_event=None, on_view=None, stop=None) -> dict:
+def undo_entries(
+    client,
+    build_log: PlanLog,
+    undo_log: PlanLog,
+    *,
+    wait_timeout: float = 600.0,
+    interval: float = 0.1,
+    on_event=None,
+    on_view=None,
+    stop=None,
+) -> dict:
     """Undo every operation of a build, newest first, each undo recorded in ``undo_log`` before it is sent."""
     event = on_event or (lambda name, details: None)
     settle_in_flight(client, build_log, wait_timeout=wait_timeout, interval=interval, on_event=event)
@@ -132,31 +181,59 @@ def undo_entries(client, build_log: PlanLog, undo_log: PlanLog, *, wait_timeout:
         if stop is not None and stop.stop:
             from mcb.client.errors import Interrupted
 
-            raise Interrupted(f"stopped after undoing {index} of {len(todo)} operation(s)", code="undo_stopped",
-                              hint="run the same command again to undo the rest")
+            raise Interrupted(
+                f"stopped after undoing {index} of {len(todo)} operation(s)",
+                code="undo_stopped",
+                hint="run the same command again to undo the rest",
+            )
         plan = client.operation_undo_prepare(source["operation_id"])
         entry = undo_log.add(plan, source=source["operation_id"], positions=source["status"]["written"])
-        event("prepared", {"plan_id": plan.plan_id, "changed_blocks": plan.changed_blocks,
-                           "positions": entry["positions"]})
+        event(
+            "prepared",
+            {"plan_id": plan.plan_id, "changed_blocks": plan.changed_blocks, "positions": entry["positions"]},
+        )
         import time
 
         status = start_operation(client, undo_log, entry, deadline=time.monotonic() + wait_timeout)
         if status is None:
-            raise McbError(f"the undo plan of operation {source['operation_id']} could not start", code="undo_failed",
-                           hint="run the same command again")
+            raise McbError(
+                f"the undo plan of operation {source['operation_id']} could not start",
+                code="undo_failed",
+                hint="run the same command again",
+            )
         tracker = OperationTracker()
 
-        def show(s, tracker=tracker, positions=entry["positions"], index=index) -> None:
+        def show(
+            s, tracker=tracker, positions=entry["positions"], index=index, finished=finished, written=written
+        ) -> None:
             if on_view is not None:
                 fraction = tracker.update(s)
-                on_view(clock.view(finished + fraction * positions, total, written=written + s.written,
-                                   phase=tracker.phase, plan=index + 1, plans=len(todo), operation_id=s.operation_id))
+                on_view(
+                    clock.view(
+                        finished + fraction * positions,
+                        total,
+                        written=written + s.written,
+                        phase=tracker.phase,
+                        plan=index + 1,
+                        plans=len(todo),
+                        operation_id=s.operation_id,
+                    )
+                )
 
-        final = wait_for_operation(client, status.operation_id, timeout=wait_timeout, interval=interval,
-                                   first=status, on_progress=show)
+        final = wait_for_operation(
+            client, status.operation_id, timeout=wait_timeout, interval=interval, first=status, on_progress=show
+        )
         finish_entry(undo_log, entry, final)
-        event("finished", {"status": final.status, "written": final.written, "total": final.total_changes,
-                           "processed": final.processed, "operation_id": final.operation_id})
+        event(
+            "finished",
+            {
+                "status": final.status,
+                "written": final.written,
+                "total": final.total_changes,
+                "processed": final.processed,
+                "operation_id": final.operation_id,
+            },
+        )
         if final.status != "applied":
             raise outcome_error(final)
         finished += entry["positions"]
@@ -183,9 +260,15 @@ def run_undo_step(runner, step, definition: str, record: dict | None):
 
     log = PlanLog(runner.state, step.name)
     log.set(definition=definition, phase="running")
-    result = undo_entries(runner.client, PlanLog(runner.state, step.step), log, wait_timeout=runner.wait_timeout,
-                          interval=runner.interval, stop=runner.stop,
-                          on_event=lambda event, details: runner._event(event, step.name, details),
-                          on_view=(lambda view: runner.on_view(step.name, view)) if runner.on_view else None)
+    result = undo_entries(
+        runner.client,
+        PlanLog(runner.state, step.step),
+        log,
+        wait_timeout=runner.wait_timeout,
+        interval=runner.interval,
+        stop=runner.stop,
+        on_event=lambda event, details: runner._event(event, step.name, details),
+        on_view=(lambda view: runner.on_view(step.name, view)) if runner.on_view else None,
+    )
     log.set(phase="done", result="applied" if result["undone"] else "nothing_to_change")
     return StepReport(step.name, step.kind, "applied" if result["undone"] else "nothing_to_change", log.record)

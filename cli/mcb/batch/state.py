@@ -44,8 +44,10 @@ def exclusive_run(state_path: Path) -> Iterator[None]:
         try:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            raise ConflictError(f"another `mcb batch` is running this batch (lock {lock_path})",
-                                hint="wait for it to finish; re-running afterwards resumes safely") from None
+            raise ConflictError(
+                f"another `mcb batch` is running this batch (lock {lock_path})",
+                hint="wait for it to finish; re-running afterwards resumes safely",
+            ) from None
         try:
             yield
         finally:
@@ -87,16 +89,19 @@ class BatchState:
         try:
             data = json.loads(path.read_text("utf-8"))
         except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:  # RecursionError: deep nesting
-            raise InputError(f"state file {path} is unreadable: {error}",
-                             hint="restore it, or start over with --restart (steps already applied would run again)")
+            raise InputError(
+                f"state file {path} is unreadable: {error}",
+                hint="restore it, or start over with --restart (steps already applied would run again)",
+            ) from None
         if not isinstance(data, dict) or data.get("format") != STATE_FORMAT or not isinstance(data.get("steps"), dict):
             raise InputError(f"{path} is not an mcb batch state file")
         for name, record in data["steps"].items():
             problem = _record_problem(record)
             if problem:
-                raise InputError(f"{path}: the record of step {name!r} is damaged: {problem}",
-                                 hint="restore the file, or start over with --restart "
-                                 "(steps already applied would run again)")
+                raise InputError(
+                    f"{path}: the record of step {name!r} is damaged: {problem}",
+                    hint="restore the file, or start over with --restart (steps already applied would run again)",
+                )
         if data.get("server") != server or data.get("project_id") != project_id:
             raise ConfigError(
                 f"{path} belongs to server {data.get('server')} {_project(data.get('project_id'))}, "

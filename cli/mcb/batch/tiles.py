@@ -21,13 +21,25 @@ OUTSIDE = "Tile index outside terrain"
 
 
 def is_past_last_tile(error: McbError | None) -> bool:
-    return (isinstance(error, ServerError) and error.code == "invalid_request"
-            and error.details.get("server_message") == OUTSIDE)
+    return (
+        isinstance(error, ServerError)
+        and error.code == "invalid_request"
+        and error.details.get("server_message") == OUTSIDE
+    )
 
 
-def run_all_tiles(client, terrain_id: str, state_path: Path, *, recipe: dict | None = None,
-                  tile_count: int | None = None, start: int = 0, dry_run: bool = False,
-                  on_tile: Callable[[int, StepReport], None] | None = None, **runner_options) -> dict:
+def run_all_tiles(
+    client,
+    terrain_id: str,
+    state_path: Path,
+    *,
+    recipe: dict | None = None,
+    tile_count: int | None = None,
+    start: int = 0,
+    dry_run: bool = False,
+    on_tile: Callable[[int, StepReport], None] | None = None,
+    **runner_options,
+) -> dict:
     """Every tile from ``start`` in order: prepare + apply + wait, resumable through ``state_path``.
 
     Stops at the first failure (conflict, error) or after the last tile (known from ``tile_count``, or found by the
@@ -36,8 +48,10 @@ def run_all_tiles(client, terrain_id: str, state_path: Path, *, recipe: dict | N
     state = BatchState.load(state_path, server=client.server, project_id=client.project_id)
     state.data.setdefault("terrain_id", terrain_id)
     if state.data["terrain_id"] != terrain_id:
-        raise InputError(f"{state_path} belongs to terrain {state.data['terrain_id']}",
-                         hint="use another --state file for another recipe")
+        raise InputError(
+            f"{state_path} belongs to terrain {state.data['terrain_id']}",
+            hint="use another --state file for another recipe",
+        )
     context = client.project_context()
     if not dry_run:
         _check_budget(state, context.max_plan_blocks)
@@ -68,20 +82,33 @@ def run_all_tiles(client, terrain_id: str, state_path: Path, *, recipe: dict | N
         if report.error is not None:
             if report.error.code == "not_found" and recipe is None:
                 report.error.hint = "the server forgot the recipe (restart or 32 newer previews): pass --recipe FILE"
-            return {"status": "stopped", "terrain_id": terrain_id, "state_file": str(state_path), "tiles": tiles,
-                    "error": report.error}
+            return {
+                "status": "stopped",
+                "terrain_id": terrain_id,
+                "state_file": str(state_path),
+                "tiles": tiles,
+                "error": report.error,
+            }
         index += 1
-    return {"status": "completed", "terrain_id": terrain_id, "state_file": str(state_path), "tiles": tiles,
-            "error": None}
+    return {
+        "status": "completed",
+        "terrain_id": terrain_id,
+        "state_file": str(state_path),
+        "tiles": tiles,
+        "error": None,
+    }
 
 
 def _check_budget(state: BatchState, budget: int | None) -> None:
     """Tile numbering depends on the server's plan budget: never resume under another one (§1.8)."""
     saved = state.data.get("tile_budget")
     if saved is not None and budget is not None and saved != budget:
-        raise ConflictError(f"{state.path} was started with tile budget {saved}; the server now uses {budget}, "
-                            "which numbers the tiles differently", code="tile_budget_changed",
-                            hint="restore the server's max-plan-blocks, or start a new --state file")
+        raise ConflictError(
+            f"{state.path} was started with tile budget {saved}; the server now uses {budget}, "
+            "which numbers the tiles differently",
+            code="tile_budget_changed",
+            hint="restore the server's max-plan-blocks, or start a new --state file",
+        )
     if saved is None and budget is not None:
         state.data["tile_budget"] = budget
         state.save()
@@ -92,12 +119,15 @@ def _check_envelope(bounds: Region, region: Region | None) -> None:
     if region is None:
         return
     low, high = region.min, region.max
-    inside = all(getattr(low, a) <= getattr(bounds.min, a) and getattr(bounds.max, a) <= getattr(high, a)
-                 for a in "xyz")
+    inside = all(
+        getattr(low, a) <= getattr(bounds.min, a) and getattr(bounds.max, a) <= getattr(high, a) for a in "xyz"
+    )
     if not inside:
-        raise InputError(f"the recipe envelope {bounds.text()} is not inside the project area "
-                         f"{region.text()}", code="out_of_bounds",
-                         hint="move the envelope or ask the owner to enlarge the area (/ai area)")
+        raise InputError(
+            f"the recipe envelope {bounds.text()} is not inside the project area {region.text()}",
+            code="out_of_bounds",
+            hint="move the envelope or ask the owner to enlarge the area (/ai area)",
+        )
 
 
 def _tile_fields(report: StepReport) -> dict:
@@ -112,5 +142,10 @@ def _dry_run_tile(client, terrain_id: str, index: int):
         if is_past_last_tile(error):
             return "past"
         raise
-    return {"tile": index, "result": "empty" if result.status == "empty" else "prepared",
-            "changed_blocks": result.changed_blocks, "plan_id": result.plan_id, "plan_hash": result.plan_hash}
+    return {
+        "tile": index,
+        "result": "empty" if result.status == "empty" else "prepared",
+        "changed_blocks": result.changed_blocks,
+        "plan_id": result.plan_id,
+        "plan_hash": result.plan_hash,
+    }

@@ -24,7 +24,13 @@ from __future__ import annotations
 import re
 
 BEHAVIOR_ORDER = (
-    "gravity", "fluid", "waterloggable", "multi_block", "half_property", "attachment_sensitive", "leaf_decay",
+    "gravity",
+    "fluid",
+    "waterloggable",
+    "multi_block",
+    "half_property",
+    "attachment_sensitive",
+    "leaf_decay",
     "block_entity",
 )
 

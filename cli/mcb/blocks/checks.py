@@ -7,8 +7,9 @@ from mcb.blocks.state import BlockStateError, parse_state
 from mcb.errors import InputError
 
 
-def check_states(states: list[str], version: str | int | None = None, *, recipe_grammar: bool = False,
-                 suggestions: bool = False) -> dict:
+def check_states(
+    states: list[str], version: str | int | None = None, *, recipe_grammar: bool = False, suggestions: bool = False
+) -> dict:
     """Validate block states against one release.
 
     Returns ``{"release", "data_version", "results": [{input, ok, canonical, error}]}`` where ``error`` is
@@ -16,8 +17,7 @@ def check_states(states: list[str], version: str | int | None = None, *, recipe_
     ``did_you_mean`` to each error: close block ids or property names, possibly none (the MCP tool's shape).
     """
     registry = load_registry(version)
-    results = [check_state(registry, text, recipe_grammar=recipe_grammar, suggestions=suggestions)
-               for text in states]
+    results = [check_state(registry, text, recipe_grammar=recipe_grammar, suggestions=suggestions) for text in states]
     return {"release": registry.release, "data_version": registry.data_version, "results": results}
 
 
@@ -44,7 +44,8 @@ def describe_block(block_id: str, version: str | int | None = None) -> dict:
     if parsed.properties:
         raise InputError(
             f"expected a block id without properties, got {block_id!r}",
-            hint=f"describe {parsed.name} and check a full state with `mcb block check`", code="block.syntax",
+            hint=f"describe {parsed.name} and check a full state with `mcb block check`",
+            code="block.syntax",
         )
     info = registry.block(parsed.name)
     if info is None:

@@ -27,9 +27,19 @@ from mcb.blocks.state import (
 from mcb.errors import UsageError
 
 __all__ = [
-    "DEFAULT_RELEASE", "KNOWN_RELEASES", "SHIPPED_RELEASES", "BlockInfo", "Registry", "BlockStateError",
-    "StateSyntaxError", "UnknownBlockError", "UnknownPropertyError", "BadValueError", "load_registry",
-    "release_for_data_version", "resolve_release",
+    "DEFAULT_RELEASE",
+    "KNOWN_RELEASES",
+    "SHIPPED_RELEASES",
+    "BlockInfo",
+    "Registry",
+    "BlockStateError",
+    "StateSyntaxError",
+    "UnknownBlockError",
+    "UnknownPropertyError",
+    "BadValueError",
+    "load_registry",
+    "release_for_data_version",
+    "resolve_release",
 ]
 
 _DATA_FORMAT = 1
@@ -185,12 +195,14 @@ class Registry:
         if namespace != DEFAULT_NAMESPACE:
             return UnknownBlockError(
                 f"unknown block {name!r}: only vanilla 'minecraft:' blocks are known",
-                hint="use a minecraft: block id", details={"block": name, "release": self.release},
+                hint="use a minecraft: block id",
+                details={"block": name, "release": self.release},
             )
         suggestions = self.suggest(name)
         hint = f"did you mean {' or '.join(suggestions)}?" if suggestions else "try `mcb block describe` with an id"
         return UnknownBlockError(
-            f"unknown block {name!r} in Minecraft {self.release}", hint=hint,
+            f"unknown block {name!r} in Minecraft {self.release}",
+            hint=hint,
             details={"block": name, "release": self.release, "suggestions": suggestions},
         )
 
@@ -202,7 +214,8 @@ class Registry:
         else:
             hint = (f"did you mean {close[0]!r}? " if close else "") + f"properties of {info.id}: {', '.join(known)}"
         return UnknownPropertyError(
-            f"{info.name} has no property {key!r}", hint=hint,
+            f"{info.name} has no property {key!r}",
+            hint=hint,
             details={"block": info.name, "property": key, "known": known, "suggestions": close},
         )
 
@@ -253,14 +266,20 @@ def resolve_release(version: str | int | None) -> str:
         release = release_for_data_version(KNOWN_RELEASES[text])
         if release is not None:
             return release
-        raise UsageError(f"Minecraft {text} is older than every packaged block list",
-                         hint=f"the oldest packaged release is {_oldest_shipped()}")
+        raise UsageError(
+            f"Minecraft {text} is older than every packaged block list",
+            hint=f"the oldest packaged release is {_oldest_shipped()}",
+        )
     usable = [name for name, dv in KNOWN_RELEASES.items() if dv >= SHIPPED_RELEASES[_oldest_shipped()]]
     close = _close_matches(text, usable, 3)  # only names that would then work
     hint = (f"did you mean {' or '.join(close)}? " if close else "") + (
-        f"known releases run from {_oldest_shipped()} to {DEFAULT_RELEASE}; a DataVersion number works too")
-    raise UsageError(f"unknown Minecraft version {text!r}", hint=hint,
-                     details={"version": text, "suggestions": close} if close else None)
+        f"known releases run from {_oldest_shipped()} to {DEFAULT_RELEASE}; a DataVersion number works too"
+    )
+    raise UsageError(
+        f"unknown Minecraft version {text!r}",
+        hint=hint,
+        details={"version": text, "suggestions": close} if close else None,
+    )
 
 
 def _oldest_shipped() -> str:
@@ -272,7 +291,7 @@ def load_registry(version: str | int | None = None) -> Registry:
     return _load_release(resolve_release(version))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _load_release(release: str) -> Registry:
     tables = _read_tables()
     for name, data_version, list_id, source in tables["releases"]:
@@ -280,7 +299,9 @@ def _load_release(release: str) -> Registry:
             blocks = tables["blocks"]
             entries = {blocks[i][0]: blocks[i] for i in tables["block_lists"][list_id]}
             return Registry(name, data_version, entries, tables, source)
-    raise UsageError(f"release {release} is not in the packaged block data", hint="rebuild with scripts/gen_registry.py")
+    raise UsageError(
+        f"release {release} is not in the packaged block data", hint="rebuild with scripts/gen_registry.py"
+    )
 
 
 @functools.lru_cache(maxsize=1)

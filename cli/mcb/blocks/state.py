@@ -14,7 +14,6 @@ exist; :mod:`mcb.blocks.registry` does that.
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass
 
 from mcb.errors import InputError
@@ -148,7 +147,7 @@ class _Parser:
         text = self.text
         while self.pos < len(text) and text[self.pos] in allowed:
             self.pos += 1
-        return text[start:self.pos]
+        return text[start : self.pos]
 
     def parse_name(self) -> str:
         text = self.text
@@ -239,7 +238,7 @@ def _pointer_hint(text: str, position: int, width: int = 60) -> str:
     start = max(0, position - width // 2)
     end = min(len(text), position + width // 2)
     before = ("…" if start else "") + text[start:position]
-    here = text[position:position + 1]
-    after = text[position + 1:end] + ("…" if end < len(text) else "")
+    here = text[position : position + 1]
+    after = text[position + 1 : end] + ("…" if end < len(text) else "")
     shown = f"{before}>>{here}<<{after}" if here else f"{before}>>"
     return "error marked: " + "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in shown)

@@ -38,44 +38,167 @@ _VERTICAL = ("up", "down")
 _FLIP = {"x": {"east": "west", "west": "east"}, "z": {"north": "south", "south": "north"}}
 
 STAIR_SHAPES = frozenset({"straight", "inner_left", "inner_right", "outer_left", "outer_right"})
-RAIL_SHAPES = frozenset({
-    "north_south", "east_west", "ascending_east", "ascending_west", "ascending_north", "ascending_south",
-    "south_east", "south_west", "north_west", "north_east",
-})
+RAIL_SHAPES = frozenset(
+    {
+        "north_south",
+        "east_west",
+        "ascending_east",
+        "ascending_west",
+        "ascending_north",
+        "ascending_south",
+        "south_east",
+        "south_west",
+        "north_west",
+        "north_east",
+    }
+)
 CHEST_TYPES = frozenset({"single", "left", "right"})
 SIDE_CHAINS = frozenset({"unconnected", "left", "center", "right"})
-ORIENTATIONS = frozenset({
-    "down_east", "down_north", "down_south", "down_west", "up_east", "up_north", "up_south", "up_west",
-    "west_up", "east_up", "north_up", "south_up",
-})
+ORIENTATIONS = frozenset(
+    {
+        "down_east",
+        "down_north",
+        "down_south",
+        "down_west",
+        "up_east",
+        "up_north",
+        "up_south",
+        "up_west",
+        "west_up",
+        "east_up",
+        "north_up",
+        "south_up",
+    }
+)
 _LEFT_RIGHT = {"left": "right", "right": "left"}
-_SWAP_HANDEDNESS = {"inner_left": "inner_right", "inner_right": "inner_left",
-                    "outer_left": "outer_right", "outer_right": "outer_left"}
+_SWAP_HANDEDNESS = {
+    "inner_left": "inner_right",
+    "inner_right": "inner_left",
+    "outer_left": "outer_right",
+    "outer_right": "outer_left",
+}
 # Chiseled bookshelf: slots 0-2 are the top row and 3-5 the bottom row, left to right seen from the front.
-_BOOKSHELF_MIRROR = {"slot_0_occupied": "slot_2_occupied", "slot_2_occupied": "slot_0_occupied",
-                     "slot_3_occupied": "slot_5_occupied", "slot_5_occupied": "slot_3_occupied"}
+_BOOKSHELF_MIRROR = {
+    "slot_0_occupied": "slot_2_occupied",
+    "slot_2_occupied": "slot_0_occupied",
+    "slot_3_occupied": "slot_5_occupied",
+    "slot_5_occupied": "slot_3_occupied",
+}
 
 # Properties that no Y rotation or horizontal mirror changes (checked against every shipped release by a test).
-NEUTRAL_PROPERTIES = frozenset({
-    "active", "age", "attached", "attachment", "berries", "bites", "bloom", "bottom", "can_summon", "candles",
-    "charges",
-    "conditional", "copper_golem_pose", "cracked", "crafting", "creaking", "creaking_heart_state", "delay", "disarmed",
-    "distance", "down", "drag", "dusted", "eggs", "enabled", "extended", "eye", "face", "flower_amount", "half",
-    "hanging", "has_book", "has_bottle_0", "has_bottle_1", "has_bottle_2", "has_record", "hatch", "honey_level",
-    "hydration", "in_wall", "instrument", "inverted", "layers", "leaves", "level", "lit", "locked", "mode",
-    "moisture", "natural", "note", "occupied", "ominous", "open", "part", "persistent", "pickles",
-    "potent_sulfur_state", "power", "powered", "sculk_sensor_phase", "segment_amount", "short", "shrieking",
-    "signal_fire", "snowy", "stage", "thickness", "tilt", "tip", "trial_spawner_state", "triggered", "unstable",
-    "up", "vault_state", "vertical_direction", "waterlogged",
-})
+NEUTRAL_PROPERTIES = frozenset(
+    {
+        "active",
+        "age",
+        "attached",
+        "attachment",
+        "berries",
+        "bites",
+        "bloom",
+        "bottom",
+        "can_summon",
+        "candles",
+        "charges",
+        "conditional",
+        "copper_golem_pose",
+        "cracked",
+        "crafting",
+        "creaking",
+        "creaking_heart_state",
+        "delay",
+        "disarmed",
+        "distance",
+        "down",
+        "drag",
+        "dusted",
+        "eggs",
+        "enabled",
+        "extended",
+        "eye",
+        "face",
+        "flower_amount",
+        "half",
+        "hanging",
+        "has_book",
+        "has_bottle_0",
+        "has_bottle_1",
+        "has_bottle_2",
+        "has_record",
+        "hatch",
+        "honey_level",
+        "hydration",
+        "in_wall",
+        "instrument",
+        "inverted",
+        "layers",
+        "leaves",
+        "level",
+        "lit",
+        "locked",
+        "mode",
+        "moisture",
+        "natural",
+        "note",
+        "occupied",
+        "ominous",
+        "open",
+        "part",
+        "persistent",
+        "pickles",
+        "potent_sulfur_state",
+        "power",
+        "powered",
+        "sculk_sensor_phase",
+        "segment_amount",
+        "short",
+        "shrieking",
+        "signal_fire",
+        "snowy",
+        "stage",
+        "thickness",
+        "tilt",
+        "tip",
+        "trial_spawner_state",
+        "triggered",
+        "unstable",
+        "up",
+        "vault_state",
+        "vertical_direction",
+        "waterlogged",
+    }
+)
 # Slab top/bottom/double and piston-head normal/sticky share the name ``type`` with chests.
 _NEUTRAL_TYPE_VALUES = (frozenset({"top", "bottom", "double"}), frozenset({"normal", "sticky"}))
 _DIRECTION_WORDS = re.compile(r"north|south|east|west|left|right|facing|axis|rotation|orientation|hinge|side|chain")
 
 # Rule kinds.
-FACING, AXIS, ROTATION16, SIDE, RAIL_SHAPE, STAIR_SHAPE, CHEST_TYPE, HINGE, SIDE_CHAIN, ORIENTATION, \
-    BOOKSHELF_SLOT, NEUTRAL = ("facing", "axis", "rotation16", "side", "rail_shape", "stair_shape", "chest_type",
-                               "hinge", "side_chain", "orientation", "bookshelf_slot", "neutral")
+(
+    FACING,
+    AXIS,
+    ROTATION16,
+    SIDE,
+    RAIL_SHAPE,
+    STAIR_SHAPE,
+    CHEST_TYPE,
+    HINGE,
+    SIDE_CHAIN,
+    ORIENTATION,
+    BOOKSHELF_SLOT,
+    NEUTRAL,
+) = (
+    "facing",
+    "axis",
+    "rotation16",
+    "side",
+    "rail_shape",
+    "stair_shape",
+    "chest_type",
+    "hinge",
+    "side_chain",
+    "orientation",
+    "bookshelf_slot",
+    "neutral",
+)
 
 # Vanilla's exceptions to the geometric rules, by block id (MC-26.3 block classes, spec §C.3).
 _VANILLA_FIXED_SIDES = frozenset({"minecraft:chorus_plant", "minecraft:fire"})  # PipeBlock / FireBlock
@@ -138,6 +261,7 @@ def classify_property(block: str, prop: str, values: Iterable[str]) -> str:
 
 # -- direction arithmetic -----------------------------------------------------------------------------------------
 
+
 def turn_direction(direction: str, quarter_turns: int) -> str:
     if direction in _VERTICAL:
         return direction
@@ -150,7 +274,7 @@ def flip_direction(direction: str, axis: str) -> str:
 
 def _rail_parts(shape: str) -> tuple[str, list[str]]:
     prefix = "ascending_" if shape.startswith("ascending_") else ""
-    return prefix, shape[len(prefix):].split("_")
+    return prefix, shape[len(prefix) :].split("_")
 
 
 def _rail_join(prefix: str, parts: list[str]) -> str:
@@ -169,6 +293,7 @@ def _map_rail(shape: str, fn) -> str:
 
 
 # -- the transform itself ---------------------------------------------------------------------------------------------
+
 
 class _Op:
     """One element of the horizontal symmetry group: ``mirror`` (None/'x'/'z') applied first, then ``turns``."""
@@ -327,8 +452,9 @@ def mirror_state(state: str, axis: str = "x", rules: str = "vanilla", registry=N
     return StateTransformer(registry, rules).mirror(state, axis)
 
 
-def transform_palette(palette: list[str], *, quarter_turns: int = 0, mirror_axis: str | None = None,
-                      rules: str = "vanilla", registry=None) -> list[str]:
+def transform_palette(
+    palette: list[str], *, quarter_turns: int = 0, mirror_axis: str | None = None, rules: str = "vanilla", registry=None
+) -> list[str]:
     """Transform every palette entry once (mirror first, then turn); the blocks array is never touched here."""
     transformer = StateTransformer(registry, rules)
     if mirror_axis is not None and mirror_axis not in MIRROR_AXES:

@@ -38,8 +38,9 @@ def merge_boxes(x: np.ndarray, y: np.ndarray, z: np.ndarray, state: np.ndarray) 
     start[1:] = (key[1:] != key[:-1]).any(axis=1) | (runs[1:, 2] != runs[:-1, 2] + 1)
     first = np.flatnonzero(start)
     last = np.append(first[1:], len(runs)) - 1
-    rects = np.stack([runs[first, 0], runs[first, 1], runs[first, 3], runs[first, 4], runs[first, 2],
-                      runs[last, 2]], axis=1)  # s, y, x0, x1, z0, z1
+    rects = np.stack(
+        [runs[first, 0], runs[first, 1], runs[first, 3], runs[first, 4], runs[first, 2], runs[last, 2]], axis=1
+    )  # s, y, x0, x1, z0, z1
     # 3. boxes: equal rectangles on consecutive y
     rects = rects[np.lexsort((rects[:, 1], rects[:, 5], rects[:, 4], rects[:, 3], rects[:, 2], rects[:, 0]))]
     key = rects[:, [0, 2, 3, 4, 5]]
@@ -47,8 +48,18 @@ def merge_boxes(x: np.ndarray, y: np.ndarray, z: np.ndarray, state: np.ndarray) 
     start[1:] = (key[1:] != key[:-1]).any(axis=1) | (rects[1:, 1] != rects[:-1, 1] + 1)
     first = np.flatnonzero(start)
     last = np.append(first[1:], len(rects)) - 1
-    return np.stack([rects[first, 2], rects[first, 1], rects[first, 4], rects[last, 3], rects[last, 1],
-                     rects[last, 5], rects[first, 0]], axis=1).astype(np.int64)
+    return np.stack(
+        [
+            rects[first, 2],
+            rects[first, 1],
+            rects[first, 4],
+            rects[last, 3],
+            rects[last, 1],
+            rects[last, 5],
+            rects[first, 0],
+        ],
+        axis=1,
+    ).astype(np.int64)
 
 
 def _digits(values: np.ndarray) -> int:
@@ -78,13 +89,19 @@ def prepare_params(boxes: np.ndarray, x, y, z, have, snapshots: dict, names: lis
     quoted = [json.dumps(name) for name in names]
     operations = ",".join(
         f'{{"type":"box","min":{{"x":{x0},"y":{y0},"z":{z0}}},"max":{{"x":{x1},"y":{y1},"z":{z1}}},'
-        f'"block":{quoted[s]}}}' for x0, y0, z0, x1, y1, z1, s in boxes.tolist())
-    entries = [f'{{"pos":{{"x":{px},"y":{py},"z":{pz}}},"state":{quoted[state]}' for px, py, pz, state
-               in zip(x.tolist(), y.tolist(), z.tolist(), have.tolist())]
+        f'"block":{quoted[s]}}}'
+        for x0, y0, z0, x1, y1, z1, s in boxes.tolist()
+    )
+    entries = [
+        f'{{"pos":{{"x":{px},"y":{py},"z":{pz}}},"state":{quoted[state]}'
+        for px, py, pz, state in zip(x.tolist(), y.tolist(), z.tolist(), have.tolist())
+    ]
     if snapshots:
         for i, pos in enumerate(zip(x.tolist(), y.tolist(), z.tolist())):
             snapshot = snapshots.get(pos)
             if snapshot is not None:
                 entries[i] += f',"snapshot_id":{json.dumps(snapshot)}'
-    return {"recipe": RawJson('{"version":1,"operations":[' + operations + "]}"),
-            "expected_blocks": RawJson("[" + "},".join(entries) + ("}]" if entries else "]"))}
+    return {
+        "recipe": RawJson('{"version":1,"operations":[' + operations + "]}"),
+        "expected_blocks": RawJson("[" + "},".join(entries) + ("}]" if entries else "]")),
+    }

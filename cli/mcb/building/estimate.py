@@ -36,8 +36,10 @@ def estimate_build(client, placement, *, capacity: int = 4096, on_plan=None) -> 
         "replaced": dict(replaced.most_common()),
         "plans": plans,
         "seconds_at_20_tps": round(seconds, 1),
-        "journal_bytes": {"low": round(positions * JOURNAL_BYTES_PER_POSITION[0]),
-                          "high": round(positions * JOURNAL_BYTES_PER_POSITION[1])},
+        "journal_bytes": {
+            "low": round(positions * JOURNAL_BYTES_PER_POSITION[0]),
+            "high": round(positions * JOURNAL_BYTES_PER_POSITION[1]),
+        },
         "largest_request_bytes": largest,
         "box": None if box is None else {"min": _pos(box[0]), "max": _pos(box[1])},
         "reads": {**planner.walker.counter.to_json(), "tiles": planner.tiles_read},
@@ -50,8 +52,12 @@ def file_estimate(placement, capacity: int = 4096) -> dict:
     blocks = counts["blocks"]
     full, rest = divmod(blocks, capacity)
     seconds = full * plan_seconds(capacity) + (plan_seconds(rest) if rest else 0)
-    return {"cells": counts["cells"], "blocks": blocks, "plans": full + (1 if rest else 0),
-            "seconds_at_20_tps": round(seconds, 1)}
+    return {
+        "cells": counts["cells"],
+        "blocks": blocks,
+        "plans": full + (1 if rest else 0),
+        "seconds_at_20_tps": round(seconds, 1),
+    }
 
 
 def _pos(p) -> dict:

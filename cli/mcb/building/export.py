@@ -18,8 +18,9 @@ from mcb.building.reading import ReadCounter, StateTable, read_large_box
 Vec3 = tuple[int, int, int]
 
 
-def region_schematic(client, low: Vec3, high: Vec3, *, origin: Vec3 | None = None, name: str | None = None,
-                     on_read=None):
+def region_schematic(
+    client, low: Vec3, high: Vec3, *, origin: Vec3 | None = None, name: str | None = None, on_read=None
+):
     """``(Schematic, facts)`` of the world box ``low .. high`` (inclusive); ``origin`` is the paste anchor
     (default ``low``), so the file's paste offset is ``low - origin``."""
     from mcb.blocks.registry import load_registry
@@ -31,21 +32,41 @@ def region_schematic(client, low: Vec3, high: Vec3, *, origin: Vec3 | None = Non
     blocks = blocks.reshape(world.codes.shape).astype(np.int32)
     origin = origin or low
     height, length, width = blocks.shape
-    schem = Schematic(width=width, height=height, length=length, palette=[table.names[i] for i in used],
-                      blocks=blocks, data_version=load_registry(None).data_version,
-                      offset=tuple(a - b for a, b in zip(low, origin)))
+    schem = Schematic(
+        width=width,
+        height=height,
+        length=length,
+        palette=[table.names[i] for i in used],
+        blocks=blocks,
+        data_version=load_registry(None).data_version,
+        offset=tuple(a - b for a, b in zip(low, origin)),
+    )
     schem = schem.compact_palette()  # indices in first-appearance order, as the server's exporter numbers them
     if name:
         from mcb.schematics.nbt import Compound, String
 
         schem.metadata = Compound({"Name": String(name)})
-    facts = {"size": {"width": width, "height": height, "length": length}, "cells": int(blocks.size),
-             "palette": len(schem.palette), "block_entities": len(world.snapshots), **counter.to_json()}
+    facts = {
+        "size": {"width": width, "height": height, "length": length},
+        "cells": int(blocks.size),
+        "palette": len(schem.palette),
+        "block_entities": len(world.snapshots),
+        **counter.to_json(),
+    }
     return schem, facts
 
 
-def export_region(client, low: Vec3, high: Vec3, output: str | os.PathLike, fmt: str = "sponge2", *,
-                  origin: Vec3 | None = None, name: str | None = None, on_read=None) -> dict:
+def export_region(
+    client,
+    low: Vec3,
+    high: Vec3,
+    output: str | os.PathLike,
+    fmt: str = "sponge2",
+    *,
+    origin: Vec3 | None = None,
+    name: str | None = None,
+    on_read=None,
+) -> dict:
     from mcb.schematics.formats import write_any
 
     schem, facts = region_schematic(client, low, high, origin=origin, name=name, on_read=on_read)

@@ -44,9 +44,15 @@ class PlacementOptions:
 
     def to_json(self) -> dict:
         x, y, z = self.target
-        return {"target": {"x": x, "y": y, "z": z}, "rotation": self.rotation, "mirror": self.mirror,
-                "skip_air": self.skip_air, "keep_existing": self.keep_existing, "drop_extras": self.drop_extras,
-                "replace_unknown": self.replace_unknown}
+        return {
+            "target": {"x": x, "y": y, "z": z},
+            "rotation": self.rotation,
+            "mirror": self.mirror,
+            "skip_air": self.skip_air,
+            "keep_existing": self.keep_existing,
+            "drop_extras": self.drop_extras,
+            "replace_unknown": self.replace_unknown,
+        }
 
 
 @dataclass
@@ -85,8 +91,10 @@ class Placement:
         if self.lo is None:
             return None
         ox, oy, oz = self.origin
-        return ((ox + self.lo[0], oy + self.lo[1], oz + self.lo[2]),
-                (ox + self.hi[0] - 1, oy + self.hi[1] - 1, oz + self.hi[2] - 1))
+        return (
+            (ox + self.lo[0], oy + self.lo[1], oz + self.lo[2]),
+            (ox + self.hi[0] - 1, oy + self.hi[1] - 1, oz + self.hi[2] - 1),
+        )
 
     def placed_counts(self) -> dict:
         """{"cells": placed cells, "blocks": placed non-air cells} over the whole file."""
@@ -136,10 +144,20 @@ def load_placement(path: str | os.PathLike, options: PlacementOptions, registry=
     placed = ~air if options.skip_air else np.ones(len(states), dtype=bool)
     partner = np.array([partner_offset(s) or (0, 0, 0) for s in states], dtype=np.int8).reshape(-1, 3)
     placement = Placement(
-        path=str(path), file_sha256=file_digest(data), options=options, schem=schem,
-        origin=tuple(t + o for t, o in zip(options.target, schem.offset)), states=states, placed=placed, air=air,
-        pass_of=np.array([build_pass(s) for s in states], dtype=np.int8), partner=partner, lo=None, hi=None,
-        dropped=dropped, upgrade=report,
+        path=str(path),
+        file_sha256=file_digest(data),
+        options=options,
+        schem=schem,
+        origin=tuple(t + o for t, o in zip(options.target, schem.offset)),
+        states=states,
+        placed=placed,
+        air=air,
+        pass_of=np.array([build_pass(s) for s in states], dtype=np.int8),
+        partner=partner,
+        lo=None,
+        hi=None,
+        dropped=dropped,
+        upgrade=report,
     )
     placement.lo, placement.hi = _placed_box(placement)
     return placement
@@ -151,13 +169,21 @@ def _check_extras(schem, path: str, drop: bool) -> dict:
         return {}
     if drop:
         return {"block_entities": block_entities, "entities": entities}
-    what = " and ".join(part for part in (
-        plural(block_entities, "block entity", "block entities") if block_entities else "",
-        plural(entities, "entity", "entities") if entities else "") if part)
-    raise InputError(f"{shown(path)} has {what}; a build places block states only, so nothing was written",
-                     code="schematic_extras", details={"block_entities": block_entities, "entities": entities},
-                     hint="add --drop-extras (in a batch step: \"drop_extras\": true) to build the block states "
-                          "without them (containers empty, signs blank)")
+    what = " and ".join(
+        part
+        for part in (
+            plural(block_entities, "block entity", "block entities") if block_entities else "",
+            plural(entities, "entity", "entities") if entities else "",
+        )
+        if part
+    )
+    raise InputError(
+        f"{shown(path)} has {what}; a build places block states only, so nothing was written",
+        code="schematic_extras",
+        details={"block_entities": block_entities, "entities": entities},
+        hint='add --drop-extras (in a batch step: "drop_extras": true) to build the block states '
+        "without them (containers empty, signs blank)",
+    )
 
 
 def _placed_box(placement: Placement) -> tuple[Vec3 | None, Vec3 | None]:
@@ -196,8 +222,10 @@ def check_fits(placement: Placement, region) -> None:
         raise InputError(
             f"the build's box {_text(box[0])} .. {_text(box[1])} does not fit the project area "
             f"{_text(low)} .. {_text(high)}: it sticks out {', '.join(out)}; nothing was written",
-            code="out_of_bounds", details={"box": [list(box[0]), list(box[1])], "area": [list(low), list(high)]},
-            hint="choose another --target, or ask the owner to enlarge the area (/ai area)")
+            code="out_of_bounds",
+            details={"box": [list(box[0]), list(box[1])], "area": [list(low), list(high)]},
+            hint="choose another --target, or ask the owner to enlarge the area (/ai area)",
+        )
 
 
 def _text(pos) -> str:

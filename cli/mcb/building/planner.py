@@ -51,8 +51,16 @@ class PlannedChanges:
 
 
 class BuildPlanner:
-    def __init__(self, client, placement, *, capacity: int = 4096, cursor: Cursor = (0, 0),
-                 request_limit: int = REQUEST_LIMIT, walker: TileWalker | None = None):
+    def __init__(
+        self,
+        client,
+        placement,
+        *,
+        capacity: int = 4096,
+        cursor: Cursor = (0, 0),
+        request_limit: int = REQUEST_LIMIT,
+        walker: TileWalker | None = None,
+    ):
         self.walker = walker or TileWalker(client, placement)
         self.table = self.walker.table
         self.capacity = capacity
@@ -89,7 +97,7 @@ class BuildPlanner:
         if pass_no >= len(PASS_NAMES):
             return True
         counts = self.walker.pass_counts
-        return not (counts[0, tile:, pass_no].any() or counts[0, :, pass_no + 1:].any())
+        return not (counts[0, tile:, pass_no].any() or counts[0, :, pass_no + 1 :].any())
 
     def remaining_blocks(self) -> int:
         """The positions left to change in the tiles not read yet, estimated: their placed non-air cells (exact on
@@ -99,7 +107,7 @@ class BuildPlanner:
         if pass_no >= len(PASS_NAMES):
             return 0
         counts = self.walker.pass_counts
-        cells, solid = (int(counts[k, tile:, pass_no].sum() + counts[k, :, pass_no + 1:].sum()) for k in (0, 1))
+        cells, solid = (int(counts[k, tile:, pass_no].sum() + counts[k, :, pass_no + 1 :].sum()) for k in (0, 1))
         share = self.read_air_changes / self.read_air if self.read_air else 0.0
         return solid + round((cells - solid) * min(1.0, share))
 

@@ -104,8 +104,10 @@ def read_blocks(client, table: StateTable, lo: Vec3, hi: Vec3, counter: ReadCoun
     answer = client.call("region_inspect", {"min": _pos(lo), "max": _pos(hi), "detail": "blocks"})
     blocks = answer.get("blocks") if isinstance(answer, dict) else None
     if not isinstance(blocks, list) or len(blocks) != volume:
-        raise ServerError(f"region_inspect: expected {volume} blocks, got "
-                          f"{len(blocks) if isinstance(blocks, list) else 'none'}", code="invalid_response")
+        raise ServerError(
+            f"region_inspect: expected {volume} blocks, got {len(blocks) if isinstance(blocks, list) else 'none'}",
+            code="invalid_response",
+        )
     if counter is not None:
         counter.blocks += 1
         counter.cells += volume
@@ -119,8 +121,9 @@ def read_blocks(client, table: StateTable, lo: Vec3, hi: Vec3, counter: ReadCoun
     return WorldRead(lo, hi, codes, snapshots, requests=2, detailed=True)
 
 
-def read_large_box(client, table: StateTable, lo: Vec3, hi: Vec3, counter: ReadCounter | None = None,
-                   on_read=None) -> WorldRead:
+def read_large_box(
+    client, table: StateTable, lo: Vec3, hi: Vec3, counter: ReadCounter | None = None, on_read=None
+) -> WorldRead:
     """Like :func:`read_box` for a box of any size: read in slabs of at most 4096 cells, bottom-up."""
     shape = (hi[1] - lo[1] + 1, hi[2] - lo[2] + 1, hi[0] - lo[0] + 1)
     codes = np.zeros(shape, dtype=np.int32)

@@ -63,15 +63,26 @@ class Changes:
         snapshots: dict = {}
         for part in parts:
             snapshots.update(part.snapshots)
-        return cls(*(np.concatenate([getattr(p, name) for p in parts]) for name in ("x", "y", "z", "want", "have",
-                                                                                  "unit")), snapshots)
+        return cls(
+            *(np.concatenate([getattr(p, name) for p in parts]) for name in ("x", "y", "z", "want", "have", "unit")),
+            snapshots,
+        )
 
     def slice(self, start: int, stop: int | None = None) -> Changes:
-        part = Changes(self.x[start:stop], self.y[start:stop], self.z[start:stop], self.want[start:stop],
-                       self.have[start:stop], self.unit[start:stop])
+        part = Changes(
+            self.x[start:stop],
+            self.y[start:stop],
+            self.z[start:stop],
+            self.want[start:stop],
+            self.have[start:stop],
+            self.unit[start:stop],
+        )
         if self.snapshots:
-            part.snapshots = {p: s for p in zip(part.x.tolist(), part.y.tolist(), part.z.tolist())
-                              if (s := self.snapshots.get(p)) is not None}
+            part.snapshots = {
+                p: s
+                for p in zip(part.x.tolist(), part.y.tolist(), part.z.tolist())
+                if (s := self.snapshots.get(p)) is not None
+            }
         return part
 
 
@@ -164,8 +175,9 @@ class TileWalker:
         if not placement.placed[index] or (placement.void is not None and placement.void[y, z, x]):
             return False
         back = placement.partner[index].tolist()
-        return (x + back[0], y + back[1], z + back[2]) == a and \
-            placement.pass_of[index] == placement.pass_of[int(placement.blocks[a[1], a[2], a[0]])]
+        return (x + back[0], y + back[1], z + back[2]) == a and placement.pass_of[index] == placement.pass_of[
+            int(placement.blocks[a[1], a[2], a[0]])
+        ]
 
     def changes(self, pass_no: int, tile: Tile, serial: int = 0) -> Changes:
         """Read the world under the tile's cells of ``pass_no`` and return the positions that differ, in build
@@ -187,8 +199,11 @@ class TileWalker:
         box = _bbox(mask)
         (by0, bz0, bx0), (by1, bz1, bx1) = box
         ox, oy, oz = placement.origin
-        world = self.read_tile(tile, (ox + tile.lo[0] + bx0, oy + tile.lo[1] + by0, oz + tile.lo[2] + bz0),
-                               (ox + tile.lo[0] + bx1 - 1, oy + tile.lo[1] + by1 - 1, oz + tile.lo[2] + bz1 - 1))
+        world = self.read_tile(
+            tile,
+            (ox + tile.lo[0] + bx0, oy + tile.lo[1] + by0, oz + tile.lo[2] + bz0),
+            (ox + tile.lo[0] + bx1 - 1, oy + tile.lo[1] + by1 - 1, oz + tile.lo[2] + bz1 - 1),
+        )
         sub_mask = mask[by0:by1, bz0:bz1, bx0:bx1]
         want = self.want_codes[placement.blocks[ys, zs, xs][by0:by1, bz0:bz1, bx0:bx1]]
         changed = sub_mask & (world.codes != want)
@@ -205,8 +220,14 @@ class TileWalker:
         x = lx + tile.lo[0] + bx0 + placement.origin[0]
         y = ly + tile.lo[1] + by0 + placement.origin[1]
         z = lz + tile.lo[2] + bz0 + placement.origin[2]
-        result = Changes(x.astype(np.int64), y.astype(np.int64), z.astype(np.int64), want[changed].astype(np.int64),
-                         world.codes[changed].astype(np.int64), unit + (serial << 20))
+        result = Changes(
+            x.astype(np.int64),
+            y.astype(np.int64),
+            z.astype(np.int64),
+            want[changed].astype(np.int64),
+            world.codes[changed].astype(np.int64),
+            unit + (serial << 20),
+        )
         result.snapshots = _snapshots_at(world, result)
         return result
 
@@ -233,8 +254,10 @@ class TileWalker:
         if not rows:
             return Changes.empty()
         columns = list(zip(*rows))
-        result = Changes(*(np.array(columns[i], dtype=np.int64) for i in range(5)),
-                         np.array(columns[5], dtype=np.int64) + (serial << 20))
+        result = Changes(
+            *(np.array(columns[i], dtype=np.int64) for i in range(5)),
+            np.array(columns[5], dtype=np.int64) + (serial << 20),
+        )
         result.snapshots = {(r[0], r[1], r[2]): r[6] for r in rows if r[6]}
         return result
 
@@ -254,8 +277,13 @@ class TileWalker:
         code = self.uniform.get(tile.index)
         if code is None:
             ox, oy, oz = self.placement.origin
-            code = read_uniform(self.client, self.table, (ox + tile.lo[0], oy + tile.lo[1], oz + tile.lo[2]),
-                                (ox + tile.hi[0] - 1, oy + tile.hi[1] - 1, oz + tile.hi[2] - 1), self.counter)
+            code = read_uniform(
+                self.client,
+                self.table,
+                (ox + tile.lo[0], oy + tile.lo[1], oz + tile.lo[2]),
+                (ox + tile.hi[0] - 1, oy + tile.hi[1] - 1, oz + tile.hi[2] - 1),
+                self.counter,
+            )
             if code is not None:
                 self.uniform[tile.index] = code
         if code is not None:
@@ -268,8 +296,15 @@ class TileWalker:
 
 
 def _take(changes: Changes, order: np.ndarray) -> Changes:
-    return Changes(changes.x[order], changes.y[order], changes.z[order], changes.want[order], changes.have[order],
-                   changes.unit[order], changes.snapshots)
+    return Changes(
+        changes.x[order],
+        changes.y[order],
+        changes.z[order],
+        changes.want[order],
+        changes.have[order],
+        changes.unit[order],
+        changes.snapshots,
+    )
 
 
 def _bbox(mask: np.ndarray) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
@@ -282,5 +317,8 @@ def _bbox(mask: np.ndarray) -> tuple[tuple[int, int, int], tuple[int, int, int]]
 def _snapshots_at(world: WorldRead, changes: Changes) -> dict:
     if not world.snapshots:
         return {}
-    return {p: s for p in zip(changes.x.tolist(), changes.y.tolist(), changes.z.tolist())
-            if (s := world.snapshots.get(p)) is not None}
+    return {
+        p: s
+        for p in zip(changes.x.tolist(), changes.y.tolist(), changes.z.tolist())
+        if (s := world.snapshots.get(p)) is not None
+    }

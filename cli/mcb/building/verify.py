@@ -18,10 +18,12 @@ from mcb.reports.model import Diagnostic, FileReport, Severity
 from mcb.wording import plural
 
 KINDS = ("missing", "wrong_block", "wrong_state", "extra")
-_WORDS = {"missing": ("is missing", "are missing", " (the file has a block, the world air)"),
-          "wrong_block": ("holds", "hold", " another block"),
-          "wrong_state": ("holds", "hold", " the block with other properties"),
-          "extra": ("holds", "hold", " a block where the file has air")}
+_WORDS = {
+    "missing": ("is missing", "are missing", " (the file has a block, the world air)"),
+    "wrong_block": ("holds", "hold", " another block"),
+    "wrong_state": ("holds", "hold", " the block with other properties"),
+    "extra": ("holds", "hold", " a block where the file has air"),
+}
 
 
 @dataclass
@@ -84,9 +86,14 @@ def _classify(result: Verification, table: StateTable, mask, want, have, lo, ign
             continue
         result.counts[kind] += int(cells.sum())
         room = first - len(result.first[kind])
-        for y, z, x in np.argwhere(cells)[:max(0, room)].tolist():
-            result.first[kind].append({"pos": {"x": lo[0] + x, "y": lo[1] + y, "z": lo[2] + z},
-                                       "want": names[want[y, z, x]], "have": names[have[y, z, x]]})
+        for y, z, x in np.argwhere(cells)[: max(0, room)].tolist():
+            result.first[kind].append(
+                {
+                    "pos": {"x": lo[0] + x, "y": lo[1] + y, "z": lo[2] + z},
+                    "want": names[want[y, z, x]],
+                    "have": names[have[y, z, x]],
+                }
+            )
 
 
 def verification_report(result: Verification, file: str, facts: dict, *, shown_positions: int = 5) -> FileReport:
@@ -99,14 +106,25 @@ def verification_report(result: Verification, file: str, facts: dict, *, shown_p
             continue
         examples = "; ".join(_example(kind, e) for e in result.first[kind][:shown_positions])
         more = f"; and {count - shown_positions:,} more" if count > shown_positions else ""
-        diagnostics.append(Diagnostic(
-            f"verify.{kind}", Severity.ERROR,
-            f"{plural(count, 'position')} {_WORDS[kind][count != 1]}{_WORDS[kind][2]}: {examples}{more}",
-            file, pointer=_pos(result.first[kind][0]["pos"]),
-            hint="`mcb build` with the same file and options writes what differs" if kind != "extra" else None))
+        diagnostics.append(
+            Diagnostic(
+                f"verify.{kind}",
+                Severity.ERROR,
+                f"{plural(count, 'position')} {_WORDS[kind][count != 1]}{_WORDS[kind][2]}: {examples}{more}",
+                file,
+                pointer=_pos(result.first[kind][0]["pos"]),
+                hint="`mcb build` with the same file and options writes what differs" if kind != "extra" else None,
+            )
+        )
     report = FileReport(file, diagnostics)
-    report.facts = {**facts, "compared": result.compared, "ignored": result.ignored,
-                    "differences": result.differences, **result.counts, "first": result.first}
+    report.facts = {
+        **facts,
+        "compared": result.compared,
+        "ignored": result.ignored,
+        "differences": result.differences,
+        **result.counts,
+        "first": result.first,
+    }
     return report
 
 

@@ -70,8 +70,9 @@ class _DeadlineBackend(httpcore.NetworkBackend):
         self._inner = httpcore.SyncBackend()
 
     def connect_tcp(self, host, port, timeout=None, local_address=None, socket_options=None):
-        stream = self._inner.connect_tcp(host, port, _shrunk(timeout, httpcore.ConnectTimeout), local_address,
-                                         socket_options)
+        stream = self._inner.connect_tcp(
+            host, port, _shrunk(timeout, httpcore.ConnectTimeout), local_address, socket_options
+        )
         return _DeadlineStream(stream)
 
     def connect_unix_socket(self, path, timeout=None, socket_options=None):
@@ -84,13 +85,20 @@ class _DeadlineBackend(httpcore.NetworkBackend):
 
 # httpcore's failures as the httpx ones callers catch; most specific first.
 _HTTPX_ERRORS = (
-    (httpcore.ConnectTimeout, httpx.ConnectTimeout), (httpcore.ReadTimeout, httpx.ReadTimeout),
-    (httpcore.WriteTimeout, httpx.WriteTimeout), (httpcore.PoolTimeout, httpx.PoolTimeout),
-    (httpcore.ConnectError, httpx.ConnectError), (httpcore.ReadError, httpx.ReadError),
-    (httpcore.WriteError, httpx.WriteError), (httpcore.RemoteProtocolError, httpx.RemoteProtocolError),
-    (httpcore.LocalProtocolError, httpx.LocalProtocolError), (httpcore.UnsupportedProtocol, httpx.UnsupportedProtocol),
-    (httpcore.ProxyError, httpx.ProxyError), (httpcore.TimeoutException, httpx.TimeoutException),
-    (httpcore.NetworkError, httpx.NetworkError), (httpcore.ProtocolError, httpx.ProtocolError),
+    (httpcore.ConnectTimeout, httpx.ConnectTimeout),
+    (httpcore.ReadTimeout, httpx.ReadTimeout),
+    (httpcore.WriteTimeout, httpx.WriteTimeout),
+    (httpcore.PoolTimeout, httpx.PoolTimeout),
+    (httpcore.ConnectError, httpx.ConnectError),
+    (httpcore.ReadError, httpx.ReadError),
+    (httpcore.WriteError, httpx.WriteError),
+    (httpcore.RemoteProtocolError, httpx.RemoteProtocolError),
+    (httpcore.LocalProtocolError, httpx.LocalProtocolError),
+    (httpcore.UnsupportedProtocol, httpx.UnsupportedProtocol),
+    (httpcore.ProxyError, httpx.ProxyError),
+    (httpcore.TimeoutException, httpx.TimeoutException),
+    (httpcore.NetworkError, httpx.NetworkError),
+    (httpcore.ProtocolError, httpx.ProtocolError),
 )
 
 
@@ -125,8 +133,11 @@ class DeadlineTransport(httpx.BaseTransport):
     def __init__(self):
         limits = httpx.Limits()
         self._pool = httpcore.ConnectionPool(
-            max_connections=limits.max_connections, max_keepalive_connections=limits.max_keepalive_connections,
-            keepalive_expiry=limits.keepalive_expiry, retries=0, network_backend=_DeadlineBackend(),
+            max_connections=limits.max_connections,
+            max_keepalive_connections=limits.max_keepalive_connections,
+            keepalive_expiry=limits.keepalive_expiry,
+            retries=0,
+            network_backend=_DeadlineBackend(),
         )
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
@@ -134,12 +145,15 @@ class DeadlineTransport(httpx.BaseTransport):
         core_request = httpcore.Request(
             method=request.method,
             url=httpcore.URL(scheme=url.raw_scheme, host=url.raw_host, port=url.port, target=url.raw_path),
-            headers=request.headers.raw, content=request.stream, extensions=request.extensions,
+            headers=request.headers.raw,
+            content=request.stream,
+            extensions=request.extensions,
         )
         with _as_httpx_errors(request):
             answer = self._pool.handle_request(core_request)
-        return httpx.Response(answer.status, headers=answer.headers, stream=_Body(answer.stream, request),
-                              extensions=answer.extensions)
+        return httpx.Response(
+            answer.status, headers=answer.headers, stream=_Body(answer.stream, request), extensions=answer.extensions
+        )
 
     def close(self) -> None:
         self._pool.close()

@@ -43,9 +43,19 @@ class TransportError(NetworkError):
     ``waited_ms`` is how long the last exchange waited. The same fields are in ``details["transport"]``.
     """
 
-    def __init__(self, message: str, *, method: str = "", request_started: bool | None = None,
-                 reason: str | None = None, waited_ms: int | None = None, hint: str | None = None,
-                 repeated: bool | None = None, code: str | None = None, details: dict | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        method: str = "",
+        request_started: bool | None = None,
+        reason: str | None = None,
+        waited_ms: int | None = None,
+        hint: str | None = None,
+        repeated: bool | None = None,
+        code: str | None = None,
+        details: dict | None = None,
+    ):
         # The plain McbError signature (message, hint, code, details) works too: a caller that re-raises with a
         # new message keeps the transport fields from ``details["transport"]``.
         known = dict((details or {}).get("transport") or {})
@@ -59,12 +69,21 @@ class TransportError(NetworkError):
         self.reason = reason
         self.waited_ms = known.get("waited_ms", 0) if waited_ms is None else waited_ms
         self.repeated = known.get("repeated", False) if repeated is None else repeated
-        super().__init__(message, hint=hint, code=code or "network",
-                         details={**(details or {}), "method": self.method, "transport": self.fields()})
+        super().__init__(
+            message,
+            hint=hint,
+            code=code or "network",
+            details={**(details or {}), "method": self.method, "transport": self.fields()},
+        )
 
     def fields(self) -> dict:
-        data = {"request_started": self.request_started, "outcome_unknown": self.outcome_unknown,
-                "timed_out": self.timed_out, "reason": self.reason, "waited_ms": self.waited_ms}
+        data = {
+            "request_started": self.request_started,
+            "outcome_unknown": self.outcome_unknown,
+            "timed_out": self.timed_out,
+            "reason": self.reason,
+            "waited_ms": self.waited_ms,
+        }
         if self.repeated:
             data["repeated"] = True
         return data

@@ -28,8 +28,11 @@ def _typed(model: type[m.WireModel], method: str, result: Any) -> Any:
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "(result)"
-        raise ServerError(f"{method}: unexpected result from the server: {where}: {first['msg']}",
-                          code="invalid_response", hint="is the server a compatible plugin build?") from None
+        raise ServerError(
+            f"{method}: unexpected result from the server: {where}: {first['msg']}",
+            code="invalid_response",
+            hint="is the server a compatible plugin build?",
+        ) from None
 
 
 def requires_admin(method: str) -> bool:
@@ -97,8 +100,15 @@ class McbClient:
     def health(self) -> m.Health:
         return _typed(m.Health, "health", self.transport.health())
 
-    def call(self, method: str, params: dict | None = None, *, admin: bool | None = None, scoped: bool | None = None,
-             timeout: float | None = None) -> Any:
+    def call(
+        self,
+        method: str,
+        params: dict | None = None,
+        *,
+        admin: bool | None = None,
+        scoped: bool | None = None,
+        timeout: float | None = None,
+    ) -> Any:
         """Send ``method`` with ``params`` (scope added) and return the raw ``result``."""
         body = dict(params or {})
         if scoped if scoped is not None else method not in UNSCOPED_METHODS:
@@ -113,21 +123,27 @@ class McbClient:
         if want_admin:
             if self._admin_token:
                 return self._admin_token
-            raise AuthError(f"{method} needs the admin token", code="no_token",
-                            hint="set MCB_TOKEN, or `mcb config set token_file PATH` (`mcb config show`)")
+            raise AuthError(
+                f"{method} needs the admin token",
+                code="no_token",
+                hint="set MCB_TOKEN, or `mcb config set token_file PATH` (`mcb config show`)",
+            )
         token = self._agent_token or self._admin_token
         if not token:
-            raise AuthError("no token configured", code="no_token",
-                            hint="set MCB_AGENT_TOKEN (or MCB_TOKEN), or start `mcb serve` locally; "
-                            "see `mcb config show`")
+            raise AuthError(
+                "no token configured",
+                code="no_token",
+                hint="set MCB_AGENT_TOKEN (or MCB_TOKEN), or start `mcb serve` locally; see `mcb config show`",
+            )
         return token
 
     # -- typed helpers, one per method ----------------------------------------------------------
     def project_context(self) -> m.ProjectContext:
         return _typed(m.ProjectContext, "project_context", self.call("project_context"))
 
-    def material_search(self, query: str = "", *, kind: str = "block", limit: int | None = None,
-                        cursor: str | None = None) -> m.MaterialSearch:
+    def material_search(
+        self, query: str = "", *, kind: str = "block", limit: int | None = None, cursor: str | None = None
+    ) -> m.MaterialSearch:
         params: dict[str, Any] = {"query": query, "kind": kind}
         if limit is not None:
             params["limit"] = limit
@@ -135,8 +151,9 @@ class McbClient:
             params["cursor"] = cursor
         return _typed(m.MaterialSearch, "material_search", self.call("material_search", params))
 
-    def material_search_pages(self, query: str = "", *, kind: str = "block",
-                              limit: int | None = None) -> Iterator[m.MaterialSearch]:
+    def material_search_pages(
+        self, query: str = "", *, kind: str = "block", limit: int | None = None
+    ) -> Iterator[m.MaterialSearch]:
         """Every page of a search, following ``next_cursor``."""
         cursor = None
         while True:
@@ -156,8 +173,14 @@ class McbClient:
     def region_changes(self) -> m.RegionChanges:
         return _typed(m.RegionChanges, "region_changes", self.call("region_changes"))
 
-    def build_prepare(self, recipe: dict | str, *, dependencies: Sequence[PositionLike] = (),
-                      part_id: str | None = None, expected_blocks: list[dict] | str | None = None) -> m.PlanSummary:
+    def build_prepare(
+        self,
+        recipe: dict | str,
+        *,
+        dependencies: Sequence[PositionLike] = (),
+        part_id: str | None = None,
+        expected_blocks: list[dict] | str | None = None,
+    ) -> m.PlanSummary:
         """``recipe`` and ``expected_blocks`` may be :class:`~mcb.client.transport.RawJson` text (sent as is)."""
         params: dict[str, Any] = {"recipe": recipe}
         if dependencies:
@@ -174,17 +197,23 @@ class McbClient:
         return _typed(m.OperationStatus, "build_apply", self.call("build_apply", params))
 
     def operation_status(self, operation_id: str) -> m.OperationStatus:
-        return _typed(m.OperationStatus, "operation_status", self.call("operation_status", {"operation_id": operation_id}))
+        return _typed(
+            m.OperationStatus, "operation_status", self.call("operation_status", {"operation_id": operation_id})
+        )
 
     def operation_cancel(self, operation_id: str) -> m.OperationStatus:
-        return _typed(m.OperationStatus, "operation_cancel", self.call("operation_cancel", {"operation_id": operation_id}))
+        return _typed(
+            m.OperationStatus, "operation_cancel", self.call("operation_cancel", {"operation_id": operation_id})
+        )
 
     def operation_undo_prepare(self, operation_id: str) -> m.PlanSummary:
         params = {"operation_id": operation_id}
         return _typed(m.PlanSummary, "operation_undo_prepare", self.call("operation_undo_prepare", params))
 
     def part_define(self, name: str, operation_id: str) -> m.PartDefined:
-        return _typed(m.PartDefined, "part_define", self.call("part_define", {"name": name, "operation_id": operation_id}))
+        return _typed(
+            m.PartDefined, "part_define", self.call("part_define", {"name": name, "operation_id": operation_id})
+        )
 
     def part_get(self, part_id: str) -> m.Part:
         return _typed(m.Part, "part_get", self.call("part_get", {"part_id": part_id}))
@@ -192,8 +221,14 @@ class McbClient:
     def camera_list(self) -> m.CameraList:
         return _typed(m.CameraList, "camera_list", self.call("camera_list"))
 
-    def camera_capture(self, *, camera_id: str | None = None, pose: dict | None = None,
-                       after_operation_id: str | None = None, capture_id: str | None = None) -> m.CaptureResult:
+    def camera_capture(
+        self,
+        *,
+        camera_id: str | None = None,
+        pose: dict | None = None,
+        after_operation_id: str | None = None,
+        capture_id: str | None = None,
+    ) -> m.CaptureResult:
         params: dict[str, Any] = {}
         if capture_id:
             params["capture_id"] = capture_id
@@ -208,8 +243,9 @@ class McbClient:
     def asset_list(self, query: str | None = None) -> m.AssetList:
         return _typed(m.AssetList, "asset_list", self.call("asset_list", {"query": query} if query else {}))
 
-    def schematic_export(self, name: str, min: PositionLike, max: PositionLike,
-                         origin: PositionLike | None = None) -> m.Asset:
+    def schematic_export(
+        self, name: str, min: PositionLike, max: PositionLike, origin: PositionLike | None = None
+    ) -> m.Asset:
         params: dict[str, Any] = {"name": name, "min": position(min), "max": position(max)}
         if origin is not None:
             params["origin"] = position(origin)
@@ -242,8 +278,9 @@ class McbClient:
     def chat_poll(self, client_id: str) -> m.ChatPoll:
         return _typed(m.ChatPoll, "chat_poll", self.call("chat_poll", {"client_id": client_id}))
 
-    def chat_reply(self, message_id: str, player_id: str, *, text: str | None = None, done: bool = False,
-                   error: str | None = None) -> m.ChatReply:
+    def chat_reply(
+        self, message_id: str, player_id: str, *, text: str | None = None, done: bool = False, error: str | None = None
+    ) -> m.ChatReply:
         params: dict[str, Any] = {"id": message_id, "playerId": player_id, "done": done}
         if text is not None:
             params["text"] = text

@@ -203,8 +203,13 @@ class Camera(WireModel):
 
 
 # The plugin's camera pose limits (protocol §3.11): both faces check them before a request goes out.
-POSE_LIMITS: dict[str, tuple[int, int]] = {"yaw": (-360, 360), "pitch": (-90, 90), "fov": (30, 110),
-                                           "width": (320, 1920), "height": (180, 1080)}
+POSE_LIMITS: dict[str, tuple[int, int]] = {
+    "yaw": (-360, 360),
+    "pitch": (-90, 90),
+    "fov": (30, 110),
+    "width": (320, 1920),
+    "height": (180, 1080),
+}
 
 
 class CameraList(WireModel):

@@ -118,5 +118,10 @@ class OperationViews:
         tracker, clock = self._seen.setdefault(status.operation_id, (OperationTracker(), RateClock()))
         fraction = tracker.update(status)
         total = status.total_changes or None
-        return clock.view(fraction * (total or 0), total, written=status.written, phase=tracker.phase,
-                          operation_id=status.operation_id)
+        return clock.view(
+            fraction * (total or 0),
+            total,
+            written=status.written,
+            phase=tracker.phase,
+            operation_id=status.operation_id,
+        )

@@ -78,8 +78,12 @@ class Attempts:
         if self.maybe_delivered:
             error.mark_repeated()
         fresh = self.policy.fresh_read_budget and repeatable(self.method)
-        if not error.outcome_unknown or self._lost_left <= 0 or error.reason == "stopped" \
-                or not (fresh or self.left() > self.policy.min_budget):
+        if (
+            not error.outcome_unknown
+            or self._lost_left <= 0
+            or error.reason == "stopped"
+            or not (fresh or self.left() > self.policy.min_budget)
+        ):
             return None
         pause = self.policy.lost_answer_pause
         self.maybe_delivered = True

@@ -138,8 +138,9 @@ class RpcTransport:
             started = time.monotonic()
             try:
                 with self._deadline(attempts.deadline):
-                    response = self._client.get(self.base_url + "/health",
-                                                timeout=self._httpx_timeout(attempts.deadline - started))
+                    response = self._client.get(
+                        self.base_url + "/health", timeout=self._httpx_timeout(attempts.deadline - started)
+                    )
                 break
             except self._httpx.HTTPError as error:
                 failure = self._transport_error("health", error, started)
@@ -162,8 +163,11 @@ class RpcTransport:
         envelope = {"method": method, "params": params, "requestId": str(uuid.uuid4())}
         body = encode_envelope(envelope)
         if len(body) > 1_048_576:
-            raise McbError(f"{method}: request is {len(body)} bytes; the server accepts at most 1 MiB",
-                           code="request_too_large", hint=code_hint("request_too_large"))
+            raise McbError(
+                f"{method}: request is {len(body)} bytes; the server accepts at most 1 MiB",
+                code="request_too_large",
+                hint=code_hint("request_too_large"),
+            )
         attempts = self.retry.start(method, timeout or self.timeout or default_budget(method), cap=self.ends_by)
         self.last_repeats = 0
         busy_seen = 0
@@ -179,9 +183,14 @@ class RpcTransport:
                             error.waited_ms = attempts.waited_ms()
                             error.details["transport"] = error.fields()
                         raise
-                    self._debug(f"{method}: {error.reason} after {error.waited_ms} ms; " + (
-                        "sending the same request again" if error.request_started else "connection not opened; "
-                        "trying again"))
+                    self._debug(
+                        f"{method}: {error.reason} after {error.waited_ms} ms; "
+                        + (
+                            "sending the same request again"
+                            if error.request_started
+                            else "connection not opened; trying again"
+                        )
+                    )
                 else:
                     result, failure = self._parse(method, status, content)
                     if failure is None:
@@ -211,9 +220,17 @@ class RpcTransport:
         try:
             timeout = self._httpx_timeout(deadline - started)
             limit = self.response_limit(method) if self.response_limit else MAX_RESPONSE_BYTES
-            with self._deadline(deadline), self._client.stream(
-                    "POST", self.base_url + "/v1/rpc", content=body, headers=headers, timeout=timeout,
-                    extensions={"trace": self._note_connection}) as response:
+            with (
+                self._deadline(deadline),
+                self._client.stream(
+                    "POST",
+                    self.base_url + "/v1/rpc",
+                    content=body,
+                    headers=headers,
+                    timeout=timeout,
+                    extensions={"trace": self._note_connection},
+                ) as response,
+            ):
                 chunks, size = [], 0
                 declared = response.headers.get("Content-Length", "")
                 if declared.isdigit() and int(declared) > limit:  # refused before reading it
@@ -248,15 +265,23 @@ class RpcTransport:
         text = "stopped by mcb" if reason == "stopped" else _describe(error)
         if reason == "deadline":
             text += f" ({waited / 1000:.1f} s)"
-        return TransportError(f"{method}: {text} talking to {self.shown_url}", method=method,
-                              request_started=not never_sent, reason=reason, waited_ms=waited,
-                              hint=_hint(method, not never_sent))
+        return TransportError(
+            f"{method}: {text} talking to {self.shown_url}",
+            method=method,
+            request_started=not never_sent,
+            reason=reason,
+            waited_ms=waited,
+            hint=_hint(method, not never_sent),
+        )
 
     def _parse(self, method: str, status: int, content: bytes) -> tuple[Any, tuple[str, str] | None]:
         body = self._decode(method, status, content)
         if not isinstance(body, dict):
-            raise ServerError(f"{method}: HTTP {status} with a body that is not a JSON object",
-                              code="invalid_response", hint=_WRONG_SERVER_HINT)
+            raise ServerError(
+                f"{method}: HTTP {status} with a body that is not a JSON object",
+                code="invalid_response",
+                hint=_WRONG_SERVER_HINT,
+            )
         if status == 200 and body.get("ok") is True and "result" in body:
             return body["result"], None
         error = body.get("error")
@@ -264,8 +289,9 @@ class RpcTransport:
             code = str(error.get("code") or "unknown_error")
             message = str(error.get("message") or "")
             return None, (code, message)
-        raise ServerError(f"{method}: HTTP {status} without a valid RPC envelope", code="invalid_response",
-                          hint=_WRONG_SERVER_HINT)
+        raise ServerError(
+            f"{method}: HTTP {status} without a valid RPC envelope", code="invalid_response", hint=_WRONG_SERVER_HINT
+        )
 
     def _decode(self, method: str, status: int, content: bytes) -> Any:
         try:
@@ -273,7 +299,8 @@ class RpcTransport:
         except (UnicodeDecodeError, ValueError, RecursionError):  # RecursionError: nesting deeper than the stack
             raise ServerError(
                 f"{method}: HTTP {status} with a body that is not JSON ({len(content)} bytes)",
-                code="invalid_response", hint=_WRONG_SERVER_HINT,
+                code="invalid_response",
+                hint=_WRONG_SERVER_HINT,
             ) from None
 
     def _redact(self, text: str) -> str:
@@ -296,8 +323,12 @@ def _hint(method: str, maybe_applied: bool) -> str:
 
 
 def _too_large(method: str, limit: int) -> ServerError:
-    return ServerError(f"{method}: response exceeds {limit / 1048576:g} MiB", code="response_too_large",
-                       hint=code_hint("response_too_large"), details={"limit_bytes": limit})
+    return ServerError(
+        f"{method}: response exceeds {limit / 1048576:g} MiB",
+        code="response_too_large",
+        hint=code_hint("response_too_large"),
+        details={"limit_bytes": limit},
+    )
 
 
 def _shut_down(stream: Any) -> None:

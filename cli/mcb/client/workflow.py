@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,9 +31,15 @@ def default_idempotency_key(plan_id: str) -> str:
     return f"mcb-{plan_id}"
 
 
-def wait_for_operation(client: McbClient, operation_id: str, *, timeout: float = DEFAULT_WAIT_TIMEOUT,
-                       interval: float = DEFAULT_INTERVAL, on_progress: Progress | None = None,
-                       first: OperationStatus | None = None) -> OperationStatus:
+def wait_for_operation(
+    client: McbClient,
+    operation_id: str,
+    *,
+    timeout: float = DEFAULT_WAIT_TIMEOUT,
+    interval: float = DEFAULT_INTERVAL,
+    on_progress: Progress | None = None,
+    first: OperationStatus | None = None,
+) -> OperationStatus:
     """Poll ``operation_status`` until a terminal status; :class:`NetworkError` when ``timeout`` runs out."""
     deadline = time.monotonic() + timeout
     status = first
@@ -56,7 +61,8 @@ def wait_for_operation(client: McbClient, operation_id: str, *, timeout: float =
             raise NetworkError(
                 f"operation {operation_id} still {status.status} after {timeout:g} s "
                 f"({positions_written(status.written, status.total_changes, status.processed)})",
-                code="wait_timeout", hint=f"keep waiting with `mcb status {operation_id} --wait`",
+                code="wait_timeout",
+                hint=f"keep waiting with `mcb status {operation_id} --wait`",
                 details={"operation_id": operation_id, "status": status.status},  # for scripts that resume
             )
         time.sleep(delay)
@@ -69,9 +75,11 @@ def lost_contact_hint(operation_id: str, last: OperationStatus | None) -> str:
     seen = ""
     if last is not None:
         seen = f" (last seen {last.status}, {positions_written(last.written, last.total_changes, last.processed)})"
-    return (f"operation {operation_id}{seen} may still be running or may have ended; once the server answers, "
-            f"`mcb status {operation_id} --wait` shows it; if the server restarted, "
-            f"`mcb recovery review {operation_id}` (admin) shows what was written")
+    return (
+        f"operation {operation_id}{seen} may still be running or may have ended; once the server answers, "
+        f"`mcb status {operation_id} --wait` shows it; if the server restarted, "
+        f"`mcb recovery review {operation_id}` (admin) shows what was written"
+    )
 
 
 def recovery_hint(client: McbClient, error: McbError) -> None:
@@ -84,21 +92,30 @@ def recovery_hint(client: McbClient, error: McbError) -> None:
         return  # keep the generic hint: looking it up failed too
     stuck = [op.operation_id for op in operations if op.status == "recovery_required"]
     if stuck:
-        error.hint = ("an interrupted operation needs review (admin): "
-                      + "; ".join(f"`mcb recovery review {op_id}`" for op_id in stuck[:3]))
+        error.hint = "an interrupted operation needs review (admin): " + "; ".join(
+            f"`mcb recovery review {op_id}`" for op_id in stuck[:3]
+        )
         error.details["operations"] = stuck
 
 
-def apply_plan(client: McbClient, plan: PlanSummary, *, idempotency_key: str | None = None, wait: bool = True,
-               timeout: float = DEFAULT_WAIT_TIMEOUT, interval: float = DEFAULT_INTERVAL,
-               on_progress: Progress | None = None) -> OperationStatus:
+def apply_plan(
+    client: McbClient,
+    plan: PlanSummary,
+    *,
+    idempotency_key: str | None = None,
+    wait: bool = True,
+    timeout: float = DEFAULT_WAIT_TIMEOUT,
+    interval: float = DEFAULT_INTERVAL,
+    on_progress: Progress | None = None,
+) -> OperationStatus:
     """``build_apply`` with a stable key (default :func:`default_idempotency_key`), then optionally wait."""
     key = idempotency_key or default_idempotency_key(plan.plan_id)
     started = client.build_apply(plan.plan_id, plan.plan_hash, key)
     if not wait:
         return started
-    return wait_for_operation(client, started.operation_id, timeout=timeout, interval=interval,
-                              on_progress=on_progress, first=started)
+    return wait_for_operation(
+        client, started.operation_id, timeout=timeout, interval=interval, on_progress=on_progress, first=started
+    )
 
 
 @dataclass
@@ -115,10 +132,17 @@ class PlanOutcome:
         }
 
 
-def run_plan(client: McbClient, prepare: Callable[[], PlanSummary | None], *, dry_run: bool = False,
-             idempotency_key: str | None = None, timeout: float = DEFAULT_WAIT_TIMEOUT,
-             interval: float = DEFAULT_INTERVAL, on_progress: Progress | None = None,
-             on_prepared: Callable[[PlanSummary, str], None] | None = None) -> PlanOutcome:
+def run_plan(
+    client: McbClient,
+    prepare: Callable[[], PlanSummary | None],
+    *,
+    dry_run: bool = False,
+    idempotency_key: str | None = None,
+    timeout: float = DEFAULT_WAIT_TIMEOUT,
+    interval: float = DEFAULT_INTERVAL,
+    on_progress: Progress | None = None,
+    on_prepared: Callable[[PlanSummary, str], None] | None = None,
+) -> PlanOutcome:
     """prepare → apply → wait. ``prepare`` returns a plan summary (or None for "nothing to change")."""
     plan = prepare()
     if plan is None:
@@ -128,8 +152,7 @@ def run_plan(client: McbClient, prepare: Callable[[], PlanSummary | None], *, dr
         on_prepared(plan, key)
     if dry_run:
         return PlanOutcome(plan=plan, idempotency_key=key)
-    status = apply_plan(client, plan, idempotency_key=key, timeout=timeout, interval=interval,
-                        on_progress=on_progress)
+    status = apply_plan(client, plan, idempotency_key=key, timeout=timeout, interval=interval, on_progress=on_progress)
     return PlanOutcome(plan=plan, idempotency_key=key, status=status)
 
 
@@ -138,25 +161,32 @@ def outcome_error(status: OperationStatus) -> McbError | None:
     if status.status == "applied":
         return None
     text = f"operation {status.operation_id} ended {status.status}: {status.message}"
-    partial = (f"{positions_written(status.written, status.total_changes, status.processed)}; "
-               "the written blocks stay in the world")
+    partial = (
+        f"{positions_written(status.written, status.total_changes, status.processed)}; "
+        "the written blocks stay in the world"
+    )
     if status.status == "conflict":
         where = ""
         if status.conflicts:
             c = status.conflicts[0]
             where = f" at {c.pos.text()} (expected {c.expected}, found {c.current})"
-        return ConflictError(text + where, code="operation_conflict",
-                             hint=partial + "; inspect and prepare a new plan from fresh reads")
+        return ConflictError(
+            text + where, code="operation_conflict", hint=partial + "; inspect and prepare a new plan from fresh reads"
+        )
     if status.status == "recovery_required":
-        return ConflictError(text, code="recovery_required",
-                             hint="an administrator must review it: `mcb recovery review " + status.operation_id + "`")
+        return ConflictError(
+            text,
+            code="recovery_required",
+            hint="an administrator must review it: `mcb recovery review " + status.operation_id + "`",
+        )
     if not status.terminal:
         return None
     hint = partial + "; `mcb undo` can revert them"
     if status.status == "cancelled":
         # §1.7/§3.14: besides `mcb cancel` and /ai stop, a chat bridge that stopped polling cancels every operation.
-        hint += ("; cancellations come from `mcb cancel`, in-game /ai stop, or a chat bridge that stopped polling "
-                 "for 15 s")
+        hint += (
+            "; cancellations come from `mcb cancel`, in-game /ai stop, or a chat bridge that stopped polling for 15 s"
+        )
     return McbError(text, code=f"operation_{status.status}", hint=hint)
 
 
@@ -179,8 +209,12 @@ def apply_memory_dir() -> Path:
 
 def request_fingerprint(server: str, project_id: str | None, player_id: str | None, request: dict) -> str:
     """One name for "this exact request to this server and scope" (the recipe's content, not its file name)."""
-    text = json.dumps({"server": server.rstrip("/"), "project_id": project_id, "player_id": player_id,
-                       "request": request}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    text = json.dumps(
+        {"server": server.rstrip("/"), "project_id": project_id, "player_id": player_id, "request": request},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -199,8 +233,9 @@ class ApplyMemory:
     second plan.
     """
 
-    def __init__(self, fingerprint: str, directory: Path | None = None, *,
-                 on_unsaved: Callable[[str], None] | None = None):
+    def __init__(
+        self, fingerprint: str, directory: Path | None = None, *, on_unsaved: Callable[[str], None] | None = None
+    ):
         self.path = (directory or apply_memory_dir()) / f"{fingerprint}.json"
         self._on_unsaved = on_unsaved  # told once when the state dir cannot be written; the build goes on
         self._unsaved = False
@@ -208,8 +243,9 @@ class ApplyMemory:
     def recall(self) -> Remembered | None:
         try:
             data = json.loads(self.path.read_text("utf-8"))
-            return Remembered(PlanSummary.model_validate(data["plan"]), str(data["idempotency_key"]),
-                              data.get("operation_id"))
+            return Remembered(
+                PlanSummary.model_validate(data["plan"]), str(data["idempotency_key"]), data.get("operation_id")
+            )
         except FileNotFoundError:
             return None
         except (OSError, ValueError, KeyError, TypeError):  # a damaged file: it cannot tell us anything
@@ -228,9 +264,11 @@ class ApplyMemory:
             write_atomic(self.path, json.dumps(data, indent=2) + "\n", mode=0o600, fsync=False)
         except OSError as error:  # a read-only home must not stop the build; the same key is still used
             if self._on_unsaved is not None and not self._unsaved:
-                self._on_unsaved(f"cannot remember plan {plan.plan_id} in {self.path.parent} "
-                                 f"({error.strerror or error}); after a lost answer, `mcb apply {plan.plan_id} "
-                                 f"{plan.plan_hash}` repeats it with the same key {key}")
+                self._on_unsaved(
+                    f"cannot remember plan {plan.plan_id} in {self.path.parent} "
+                    f"({error.strerror or error}); after a lost answer, `mcb apply {plan.plan_id} "
+                    f"{plan.plan_hash}` repeats it with the same key {key}"
+                )
             self._unsaved = True
 
     def forget(self) -> None:
@@ -259,13 +297,21 @@ def resume_hint(rerun: str, plan_id: str, key: str, error: Exception | None = No
     """``rerun`` is the instruction, e.g. "run `mcb apply plan.json` again"; ``error`` the failure, when known."""
     if getattr(error, "request_started", True) is False:  # connection refused / connect timeout: no byte left
         return f"nothing was sent; start the server or check --server, then {rerun}"
-    return (f"whether the operation started is unknown; {rerun}: it repeats build_apply for plan {plan_id} with the "
-            f"same idempotency key {key}, which returns the existing operation instead of starting a second one")
+    return (
+        f"whether the operation started is unknown; {rerun}: it repeats build_apply for plan {plan_id} with the "
+        f"same idempotency key {key}, which returns the existing operation instead of starting a second one"
+    )
 
 
-def apply_once(client: McbClient, memory: ApplyMemory, prepare: Callable[[], PlanSummary], *, command: str,
-               on_prepared: Callable[[PlanSummary, str], None] | None = None,
-               on_resume: Callable[[Remembered], None] | None = None) -> PlanOutcome:
+def apply_once(
+    client: McbClient,
+    memory: ApplyMemory,
+    prepare: Callable[[], PlanSummary],
+    *,
+    command: str,
+    on_prepared: Callable[[PlanSummary, str], None] | None = None,
+    on_resume: Callable[[Remembered], None] | None = None,
+) -> PlanOutcome:
     """Resume the remembered ``build_apply`` of this request, or prepare and apply it; the first status is returned.
 
     Call :meth:`ApplyMemory.forget` once the operation is seen terminal. On a lost answer the memory stays and the
@@ -301,8 +347,9 @@ def _apply_remembered(client: McbClient, memory: ApplyMemory, remembered: Rememb
     try:
         status = client.build_apply(remembered.plan.plan_id, remembered.plan.plan_hash, remembered.idempotency_key)
     except NetworkError as error:
-        error.hint = resume_hint(f"run the same `{command}` command again", remembered.plan.plan_id,
-                                 remembered.idempotency_key, error)
+        error.hint = resume_hint(
+            f"run the same `{command}` command again", remembered.plan.plan_id, remembered.idempotency_key, error
+        )
         error.details.update(plan_id=remembered.plan.plan_id, idempotency_key=remembered.idempotency_key)
         raise
     memory.remember(remembered.plan, remembered.idempotency_key, status.operation_id)

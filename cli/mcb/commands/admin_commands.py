@@ -10,14 +10,22 @@ from typing import Annotated
 import typer
 
 from mcb.commands.rpc_support import (
-    EXIT_CODES_HELP, check_output, id_table, json_terminal, open_client, show_status, write_text_atomic,
+    EXIT_CODES_HELP,
+    check_output,
+    id_table,
+    json_terminal,
+    open_client,
+    show_status,
+    write_text_atomic,
 )
 from mcb.errors import NetworkError, ServerError, UsageError
 from mcb.options import JsonOpt, summarised
 from mcb.wording import plural, shown
 
 camera_app = typer.Typer(help="Saved cameras and screenshots through the spectator camera.", no_args_is_help=True)
-chat_app = typer.Typer(help="In-game /ai chat queue (admin token; normally the bridge does this).", no_args_is_help=True)
+chat_app = typer.Typer(
+    help="In-game /ai chat queue (admin token; normally the bridge does this).", no_args_is_help=True
+)
 recovery_app = typer.Typer(help="Review and abandon interrupted operations (admin token).", no_args_is_help=True)
 
 CHAT_HAZARD = (
@@ -32,7 +40,7 @@ CHAT_HAZARD = (
 def camera_list(ctx: typer.Context, json_: JsonOpt = False) -> None:
     """Examples:
 
-        mcb camera list --json
+    mcb camera list --json
     """
     term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
@@ -40,8 +48,11 @@ def camera_list(ctx: typer.Context, json_: JsonOpt = False) -> None:
 
     def human() -> None:
         term.line(f"camera account configured: {'yes' if result.configured else 'no'}")
-        id_table(term, ["camera", "x", "y", "z", "yaw", "pitch"],
-                   [(c.camera_id, c.x, c.y, c.z, c.yaw, c.pitch) for c in result.cameras])
+        id_table(
+            term,
+            ["camera", "x", "y", "z", "yaw", "pitch"],
+            [(c.camera_id, c.x, c.y, c.z, c.yaw, c.pitch) for c in result.cameras],
+        )
 
     term.emit(result.wire(), human)
 
@@ -65,8 +76,10 @@ def parse_pose(text: str, fov: int | None, width: int | None, height: int | None
     for key, (low, high) in POSE_LIMITS.items():
         if key in pose and not low <= pose[key] <= high:
             option = f"--{key}" if key in ("fov", "width", "height") else f"--pose {key}"
-            raise UsageError(f"{option} {pose[key]:g} is outside {low}..{high}", hint="the camera's limits: "
-                             + ", ".join(f"{name} {a}..{b}" for name, (a, b) in POSE_LIMITS.items()))
+            raise UsageError(
+                f"{option} {pose[key]:g} is outside {low}..{high}",
+                hint="the camera's limits: " + ", ".join(f"{name} {a}..{b}" for name, (a, b) in POSE_LIMITS.items()),
+            )
     return pose
 
 
@@ -81,7 +94,9 @@ def camera_capture(
     fov: Annotated[int | None, typer.Option("--fov", help="Field of view 30..110.")] = None,
     width: Annotated[int | None, typer.Option("--width", help="Image width 320..1920.")] = None,
     height: Annotated[int | None, typer.Option("--height", help="Image height 180..1080.")] = None,
-    timeout: Annotated[float, typer.Option("--wait-timeout", metavar="SECONDS", help="Seconds to wait for the picture.", min=1)] = 90.0,
+    timeout: Annotated[
+        float, typer.Option("--wait-timeout", metavar="SECONDS", help="Seconds to wait for the picture.", min=1)
+    ] = 90.0,
     json_: JsonOpt = False,
 ) -> None:
     """Polls until the capture is done and writes the PNG. --json prints the final capture result with `imageBase64` replaced by `"image": "<output path>"`.
@@ -105,21 +120,28 @@ def camera_capture(
                 if not result.captureId:
                     raise ServerError("camera returned `pending` without a captureId", code="invalid_response")
                 if time.monotonic() > deadline:
-                    raise NetworkError(f"capture {result.captureId} still pending after {timeout:g} s", code="wait_timeout")
+                    raise NetworkError(
+                        f"capture {result.captureId} still pending after {timeout:g} s", code="wait_timeout"
+                    )
                 time.sleep(0.5)
                 result = client.camera_capture(capture_id=result.captureId)
     if result.status != "completed":
         from mcb.refusals import code_hint
 
-        raise ServerError(f"capture {result.captureId} failed: {result.error}: {result.message}",
-                          code=result.error or "capture_failed", hint=code_hint(result.error or "capture_failed"))
+        raise ServerError(
+            f"capture {result.captureId} failed: {result.error}: {result.message}",
+            code=result.error or "capture_failed",
+            hint=code_hint(result.error or "capture_failed"),
+        )
     from mcb.images import png_from_base64
 
     image = png_from_base64("camera_capture", result.imageBase64, result.mimeType)
     write_text_atomic(output, image)
     data = {k: v for k, v in result.wire().items() if k != "imageBase64"}
     data["image"] = str(output)
-    term.emit(data, lambda: term.line(f"wrote {shown(output)} ({result.width}×{result.height}, {plural(len(image), 'byte')})"))
+    term.emit(
+        data, lambda: term.line(f"wrote {shown(output)} ({result.width}×{result.height}, {plural(len(image), 'byte')})")
+    )
 
 
 @chat_app.command("poll", epilog=EXIT_CODES_HELP)
@@ -141,8 +163,12 @@ def chat_poll(
     term.warn(CHAT_HAZARD)
     with open_client(ctx, term) as client:
         result = client.chat_poll(client_id)
-    term.emit(result.wire(), lambda: id_table(
-        term, ["id", "player", "type", "text"], [(m.id, m.playerId, m.type, m.text) for m in result.messages]))
+    term.emit(
+        result.wire(),
+        lambda: id_table(
+            term, ["id", "player", "type", "text"], [(m.id, m.playerId, m.type, m.text) for m in result.messages]
+        ),
+    )
 
 
 @chat_app.command("reply", epilog=EXIT_CODES_HELP)
@@ -184,11 +210,20 @@ def recovery_review(
     term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
         result = client.recovery_review(operation_id)
-    term.emit(result.wire(), lambda: term.kv([
-        ("operation", result.operationId), ("plan", result.planId), ("positions", result.positions),
-        ("match before", result.matchesBefore), ("match after", result.matchesAfter),
-        ("foreign states", result.foreignStates), ("digest", result.currentDigest),
-    ]))
+    term.emit(
+        result.wire(),
+        lambda: term.kv(
+            [
+                ("operation", result.operationId),
+                ("plan", result.planId),
+                ("positions", result.positions),
+                ("match before", result.matchesBefore),
+                ("match after", result.matchesAfter),
+                ("foreign states", result.foreignStates),
+                ("digest", result.currentDigest),
+            ]
+        ),
+    )
     term.info(recovery_next_step(result))
 
 
@@ -198,13 +233,18 @@ def recovery_next_step(review) -> str:
     if review.positions == 0:
         found = "the interrupted operation left no block it may have written"
     else:
-        parts = [f"{review.matchesAfter} as the operation wrote them", f"{review.matchesBefore} as before it",
-                 f"{review.foreignStates} changed by someone else"]
+        parts = [
+            f"{review.matchesAfter} as the operation wrote them",
+            f"{review.matchesBefore} as before it",
+            f"{review.foreignStates} changed by someone else",
+        ]
         found = f"of {plural(review.positions, 'position')} it may have written: " + ", ".join(parts)
-    return (f"{found}\n"
-            f"next: `mcb recovery abandon {op} --digest {review.currentDigest}` (admin) keeps the world as it is "
-            "now and ends the operation as failed (it can no longer be undone); new builds run again once no "
-            "operation needs recovery")
+    return (
+        f"{found}\n"
+        f"next: `mcb recovery abandon {op} --digest {review.currentDigest}` (admin) keeps the world as it is "
+        "now and ends the operation as failed (it can no longer be undone); new builds run again once no "
+        "operation needs recovery"
+    )
 
 
 @recovery_app.command("abandon", epilog=EXIT_CODES_HELP)
@@ -237,4 +277,3 @@ def register(app: typer.Typer) -> None:
     app.add_typer(camera_app, name="camera")
     app.add_typer(chat_app, name="chat")
     app.add_typer(recovery_app, name="recovery")
-

@@ -13,12 +13,23 @@ from mcb.options import JsonOpt
 
 def batch(
     ctx: typer.Context,
-    file: Annotated[Path, typer.Argument(metavar="FILE", readable=False, help="Batch file (JSON; schema recipes/batch.schema.json).")],
-    continue_on_error: Annotated[bool, typer.Option("--continue", help="Go on with later steps after a failure.")] = False,
-    retry_failed: Annotated[bool, typer.Option("--retry-failed", help="Prepare steps whose operation ended badly again.")] = False,
-    restart: Annotated[bool, typer.Option("--restart", help="Ignore the state file (kept as .bak) and run every step again.")] = False,
+    file: Annotated[
+        Path,
+        typer.Argument(metavar="FILE", readable=False, help="Batch file (JSON; schema recipes/batch.schema.json)."),
+    ],
+    continue_on_error: Annotated[
+        bool, typer.Option("--continue", help="Go on with later steps after a failure.")
+    ] = False,
+    retry_failed: Annotated[
+        bool, typer.Option("--retry-failed", help="Prepare steps whose operation ended badly again.")
+    ] = False,
+    restart: Annotated[
+        bool, typer.Option("--restart", help="Ignore the state file (kept as .bak) and run every step again.")
+    ] = False,
     check: Annotated[bool, typer.Option("--check", help="Only validate the batch file and list its steps.")] = False,
-    wait_timeout: Annotated[float, typer.Option("--wait-timeout", help="Seconds to wait for each operation.", min=0.1)] = 600.0,
+    wait_timeout: Annotated[
+        float, typer.Option("--wait-timeout", help="Seconds to wait for each operation.", min=0.1)
+    ] = 600.0,
     json_: JsonOpt = False,
 ) -> None:
     """Run the steps of a batch file in order: recipe builds, schematic imports, undo of earlier steps.
@@ -43,9 +54,14 @@ def batch(
     plan = load_batch(file)
     if check:
         rows = [{"name": s.name, "kind": s.kind, "description": s.description} for s in plan.steps]
-        term.emit({"batch": str(file), "steps": rows},
-                  lambda: id_table(term, ["#", "step", "kind", "description"],
-                                   [(i + 1, r["name"], r["kind"], r["description"] or "") for i, r in enumerate(rows)]))
+        term.emit(
+            {"batch": str(file), "steps": rows},
+            lambda: id_table(
+                term,
+                ["#", "step", "kind", "description"],
+                [(i + 1, r["name"], r["kind"], r["description"] or "") for i, r in enumerate(rows)],
+            ),
+        )
         return
     state_path = state_path_for(plan.path)
     total = len(plan.steps)
@@ -75,20 +91,32 @@ def batch(
 
         views = OperationViews()
         with term.operation_progress("batch") as bar:
+
             def on_progress(name: str, status) -> None:
                 bar.show(views(status))
 
-            runner = BatchRunner(client, plan, state, continue_on_error=continue_on_error, retry_failed=retry_failed,
-                                 wait_timeout=wait_timeout, on_event=on_event, on_progress=on_progress,
-                                 on_view=lambda name, view: bar.show(view))
+            runner = BatchRunner(
+                client,
+                plan,
+                state,
+                continue_on_error=continue_on_error,
+                retry_failed=retry_failed,
+                wait_timeout=wait_timeout,
+                on_event=on_event,
+                on_progress=on_progress,
+                on_view=lambda name, view: bar.show(view),
+            )
             try:
                 report = runner.run()
             except KeyboardInterrupt:
                 raise _interrupted(file, state_path, current) from None
 
     def human() -> None:
-        id_table(term, ["step", "kind", "result", "operation", "written"],
-                 [(s.name, s.kind, s.result, *_operation_and_written(s)) for s in report.steps])
+        id_table(
+            term,
+            ["step", "kind", "result", "operation", "written"],
+            [(s.name, s.kind, s.result, *_operation_and_written(s)) for s in report.steps],
+        )
         term.info(f"state: {report.state_file}")
 
     term.emit(report.to_json(), human)
@@ -97,8 +125,12 @@ def batch(
         from mcb.wording import plural
 
         failed = sum(1 for s in report.steps if s.error is not None)
-        raise type(error)(f"{failed} of {plural(total, 'step')} did not complete: {error.message}", hint=error.hint,
-                          code=error.code, details=error.details)
+        raise type(error)(
+            f"{failed} of {plural(total, 'step')} did not complete: {error.message}",
+            hint=error.hint,
+            code=error.code,
+            details=error.details,
+        )
 
 
 def _interrupted(file: Path, state_path: Path, current: dict):
@@ -108,13 +140,13 @@ def _interrupted(file: Path, state_path: Path, current: dict):
     resume = f"`mcb batch {file}` resumes (progress is saved in {state_path})"
     operation_id, step = current.get("operation_id"), current.get("step")
     if operation_id:
-        return Interrupted(f"interrupted: stopped waiting for operation {operation_id} (step {step!r}); "
-                           "Ctrl-C does not cancel it",
-                           hint=f"{resume}; `mcb status {operation_id}` shows it, `mcb cancel {operation_id}` stops it",
-                           details={"operation_id": operation_id, "step": step, "state_file": str(state_path)})
+        return Interrupted(
+            f"interrupted: stopped waiting for operation {operation_id} (step {step!r}); Ctrl-C does not cancel it",
+            hint=f"{resume}; `mcb status {operation_id}` shows it, `mcb cancel {operation_id}` stops it",
+            details={"operation_id": operation_id, "step": step, "state_file": str(state_path)},
+        )
     where = f" during step {step!r}" if step else ""
-    return Interrupted(f"interrupted{where}", hint=resume,
-                       details={"step": step, "state_file": str(state_path)})
+    return Interrupted(f"interrupted{where}", hint=resume, details={"step": step, "state_file": str(state_path)})
 
 
 def describe_event(event: str, details: dict) -> str:
@@ -137,8 +169,10 @@ def describe_event(event: str, details: dict) -> str:
     from mcb.wording import plural, positions_written
 
     if event == "finished":
-        details = {**details, "progress": positions_written(details.get("written"), details.get("total"),
-                                                            details.get("processed"))}
+        details = {
+            **details,
+            "progress": positions_written(details.get("written"), details.get("total"), details.get("processed")),
+        }
         if details.get("result") == "nothing_to_change":
             details["status"] = "nothing to change"
     elif event == "skip":
@@ -157,8 +191,10 @@ def _operation_and_written(step) -> tuple[str, str]:
     data = step.to_json()
     if not data["plans"]:
         return "", ""
-    return (f"{plural(data['plans'], 'operation')} (build {data['build_id']})",
-            f"{plural(data['written'], 'position')} written")
+    return (
+        f"{plural(data['plans'], 'operation')} (build {data['build_id']})",
+        f"{plural(data['written'], 'position')} written",
+    )
 
 
 def _written(record: dict) -> str:

@@ -19,10 +19,16 @@ block_app = typer.Typer(
 @summarised("block_check")
 def check(
     ctx: typer.Context,
-    states: Annotated[list[str], typer.Argument(metavar="STATE", help="Block states to check; '-' reads one per line from stdin.")],
+    states: Annotated[
+        list[str], typer.Argument(metavar="STATE", help="Block states to check; '-' reads one per line from stdin.")
+    ],
     mc_version: McVersionOpt = None,
-    recipe: Annotated[bool, typer.Option("--recipe", help="Also apply the recipe grammar (minecraft: prefix, "
-                                         "only \\[a-z0-9_=,] in brackets).")] = False,
+    recipe: Annotated[
+        bool,
+        typer.Option(
+            "--recipe", help="Also apply the recipe grammar (minecraft: prefix, only \\[a-z0-9_=,] in brackets)."
+        ),
+    ] = False,
     json_: JsonOpt = False,
 ) -> None:
     """Invalid states are reported on stderr with a hint (did you mean ..., allowed values) and make the command
@@ -54,8 +60,9 @@ def check(
     term.emit(results, human)
     bad = sum(1 for item in results if not item["ok"])
     if bad:
-        raise FindingsError(f"{bad} of {len(results)} block states invalid for Minecraft {report['release']}",
-                            code="block.check.failed")
+        raise FindingsError(
+            f"{bad} of {len(results)} block states invalid for Minecraft {report['release']}", code="block.check.failed"
+        )
 
 
 @block_app.command("describe")
@@ -68,9 +75,9 @@ def describe(
 ) -> None:
     """Examples:
 
-        mcb block describe oak_stairs
+    mcb block describe oak_stairs
 
-        mcb block describe minecraft:chest --mc-version 1.21.4 --json
+    mcb block describe minecraft:chest --mc-version 1.21.4 --json
     """
     from mcb.blocks.checks import describe_block
 
@@ -78,12 +85,14 @@ def describe(
     info = describe_block(block_id, mc_version)
 
     def human() -> None:
-        term.kv([
-            ("id", info["id"]),
-            ("release", f"{info['release']} (DataVersion {info['data_version']})"),
-            ("default", info["default_state"]),
-            ("behavior", ", ".join(info["behavior"]) or "-"),
-        ])
+        term.kv(
+            [
+                ("id", info["id"]),
+                ("release", f"{info['release']} (DataVersion {info['data_version']})"),
+                ("default", info["default_state"]),
+                ("behavior", ", ".join(info["behavior"]) or "-"),
+            ]
+        )
         if info["properties"]:
             rows = [(name, ", ".join(values), info["defaults"][name]) for name, values in info["properties"].items()]
             term.line()

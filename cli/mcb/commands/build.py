@@ -7,34 +7,90 @@ from typing import Annotated
 
 import typer
 
+from mcb.commands.build_schematic import is_schematic_file, run_schematic_build
 from mcb.commands.rpc_support import (
-    EXIT_CODES_HELP, json_terminal, open_client, parse_position, read_json_source, show_plan, show_status,
-    spinner_after, wait_with_progress,
+    EXIT_CODES_HELP,
+    json_terminal,
+    open_client,
+    parse_position,
+    read_json_source,
+    show_plan,
+    show_status,
+    spinner_after,
+    wait_with_progress,
 )
 from mcb.errors import InputError, UsageError
-from mcb.commands.build_schematic import is_schematic_file, run_schematic_build
 from mcb.options import JsonOpt, ReplaceUnknownOpt, complete_axis, complete_rotation
 from mcb.wording import plural
 
 
 def build(
     ctx: typer.Context,
-    recipe_file: Annotated[str | None, typer.Argument(metavar="FILE", help="Recipe JSON file (or - for stdin), or a schematic file (.schem, .litematic, .nbt, .schematic): the content decides.")] = None,
+    recipe_file: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="FILE",
+            help="Recipe JSON file (or - for stdin), or a schematic file (.schem, .litematic, .nbt, .schematic): the content decides.",
+        ),
+    ] = None,
     asset: Annotated[str | None, typer.Option("--asset", help="Library schematic to place instead of a file.")] = None,
-    target: Annotated[str | None, typer.Option("--target", metavar="X,Y,Z", help="Where a schematic's anchor (or --asset's) goes, or a recipe's min corner.")] = None,
-    rotation: Annotated[int, typer.Option("--rotation", autocompletion=complete_rotation, help="Clockwise degrees (seen from above): 0, 90, 180, 270.")] = 0,
-    mirror: Annotated[str | None, typer.Option("--mirror", metavar="AXIS", autocompletion=complete_axis, help="Schematic: mirror x (east-west) or z (north-south) before turning.")] = None,
-    skip_air: Annotated[bool, typer.Option("--skip-air", help="Schematic: leave the world as it is where the file has air.")] = False,
-    keep_existing: Annotated[bool, typer.Option("--keep-existing", help="Schematic: place only where the world is air now.")] = False,
-    drop_extras: Annotated[bool, typer.Option("--drop-extras", help="Schematic: build block states without block-entity data and entities.")] = False,
+    target: Annotated[
+        str | None,
+        typer.Option(
+            "--target",
+            metavar="X,Y,Z",
+            help="Where a schematic's anchor (or --asset's) goes, or a recipe's min corner.",
+        ),
+    ] = None,
+    rotation: Annotated[
+        int,
+        typer.Option(
+            "--rotation", autocompletion=complete_rotation, help="Clockwise degrees (seen from above): 0, 90, 180, 270."
+        ),
+    ] = 0,
+    mirror: Annotated[
+        str | None,
+        typer.Option(
+            "--mirror",
+            metavar="AXIS",
+            autocompletion=complete_axis,
+            help="Schematic: mirror x (east-west) or z (north-south) before turning.",
+        ),
+    ] = None,
+    skip_air: Annotated[
+        bool, typer.Option("--skip-air", help="Schematic: leave the world as it is where the file has air.")
+    ] = False,
+    keep_existing: Annotated[
+        bool, typer.Option("--keep-existing", help="Schematic: place only where the world is air now.")
+    ] = False,
+    drop_extras: Annotated[
+        bool,
+        typer.Option("--drop-extras", help="Schematic: build block states without block-entity data and entities."),
+    ] = False,
     replace_unknown: ReplaceUnknownOpt = None,
     undo: Annotated[bool, typer.Option("--undo", help="Schematic: undo the build's operations, newest first.")] = False,
-    build_id: Annotated[str | None, typer.Option("--build-id", metavar="ID", help="With --undo: the build id a build printed (instead of FILE and its options).")] = None,
+    build_id: Annotated[
+        str | None,
+        typer.Option(
+            "--build-id",
+            metavar="ID",
+            help="With --undo: the build id a build printed (instead of FILE and its options).",
+        ),
+    ] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Schematic: do not ask before building or undoing.")] = False,
-    dependency: Annotated[list[str] | None, typer.Option("--dependency", "-d", metavar="X,Y,Z", help="Recipe: read dependency x,y,z (repeatable).")] = None,
-    part: Annotated[str | None, typer.Option("--part", help="Recipe: restrict writes to this part's exact mask.")] = None,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Write nothing: show the plan (recipe) or the estimate (schematic).")] = False,
-    timeout: Annotated[float, typer.Option("--wait-timeout", help="Seconds to wait for each operation.", min=0.1)] = 600.0,
+    dependency: Annotated[
+        list[str] | None,
+        typer.Option("--dependency", "-d", metavar="X,Y,Z", help="Recipe: read dependency x,y,z (repeatable)."),
+    ] = None,
+    part: Annotated[
+        str | None, typer.Option("--part", help="Recipe: restrict writes to this part's exact mask.")
+    ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Write nothing: show the plan (recipe) or the estimate (schematic).")
+    ] = False,
+    timeout: Annotated[
+        float, typer.Option("--wait-timeout", help="Seconds to wait for each operation.", min=0.1)
+    ] = 600.0,
     json_: JsonOpt = False,
 ) -> None:
     """Build a recipe, a library schematic or a schematic file of any size: prepare, apply, wait, summarise.
@@ -78,13 +134,27 @@ def build(
             raise UsageError("--asset, --dependency and --part are for recipes and library schematics, not files")
         if build_id and not undo:
             raise UsageError("--build-id goes with --undo")
-        return run_schematic_build(ctx, term, recipe_file, target=target, rotation=rotation, mirror=mirror,
-                                   skip_air=skip_air, keep_existing=keep_existing, drop_extras=drop_extras,
-                                   replace_unknown=replace_unknown, dry_run=dry_run, undo=undo, build_id=build_id,
-                                   yes=yes, wait_timeout=timeout)
+        return run_schematic_build(
+            ctx,
+            term,
+            recipe_file,
+            target=target,
+            rotation=rotation,
+            mirror=mirror,
+            skip_air=skip_air,
+            keep_existing=keep_existing,
+            drop_extras=drop_extras,
+            replace_unknown=replace_unknown,
+            dry_run=dry_run,
+            undo=undo,
+            build_id=build_id,
+            yes=yes,
+            wait_timeout=timeout,
+        )
     if mirror or skip_air or keep_existing or drop_extras or replace_unknown or yes:
-        raise UsageError("--mirror, --skip-air, --keep-existing, --drop-extras, --replace-unknown and --yes are for "
-                         "schematic files")
+        raise UsageError(
+            "--mirror, --skip-air, --keep-existing, --drop-extras, --replace-unknown and --yes are for schematic files"
+        )
     if (recipe_file is None) == (asset is None):
         raise UsageError("give either RECIPE or --asset ID --target x,y,z")
     if rotation not in (0, 90, 180, 270):
@@ -102,11 +172,13 @@ def build(
         if target is not None or rotation:
             from mcb.recipes.placement import place_recipe
 
-            recipe = place_recipe(recipe, rotation=rotation,
-                                  target=parse_position(target, "--target") if target is not None else None)
+            recipe = place_recipe(
+                recipe, rotation=rotation, target=parse_position(target, "--target") if target is not None else None
+            )
         request = {"recipe": recipe, "dependencies": deps, "part_id": part}
 
     with open_client(ctx, term) as client:
+
         def prepare():
             if asset is not None:
                 return client.schematic_import_prepare(asset, anchor, rotation)
@@ -118,30 +190,45 @@ def build(
             term.info(f"prepared plan {plan.plan_id}: {plural(plan.changed_blocks, 'block')} to change (dry run)")
             outcome = PlanOutcome(plan=plan)
         else:
-            memory = ApplyMemory(request_fingerprint(client.server, client.project_id, client.player_id,
-                                                     {"build": request}), on_unsaved=term.warn)
+            memory = ApplyMemory(
+                request_fingerprint(client.server, client.project_id, client.player_id, {"build": request}),
+                on_unsaved=term.warn,
+            )
 
             def on_prepared(plan, key) -> None:
-                term.info(f"prepared plan {plan.plan_id}: {plural(plan.changed_blocks, 'block')} to change; "
-                          f"idempotency key {key}")
+                term.info(
+                    f"prepared plan {plan.plan_id}: {plural(plan.changed_blocks, 'block')} to change; "
+                    f"idempotency key {key}"
+                )
 
             def on_resume(remembered) -> None:
-                term.info(f"an earlier run sent plan {remembered.plan.plan_id} without seeing the end; repeating "
-                          f"build_apply with the same idempotency key {remembered.idempotency_key} instead of "
-                          f"preparing again")
+                term.info(
+                    f"an earlier run sent plan {remembered.plan.plan_id} without seeing the end; repeating "
+                    f"build_apply with the same idempotency key {remembered.idempotency_key} instead of "
+                    f"preparing again"
+                )
 
             try:
                 with spinner_after(term, "waiting for the server (prepare, apply)"):
-                    outcome = apply_once(client, memory, prepare, command="mcb build", on_prepared=on_prepared,
-                                         on_resume=on_resume)
+                    outcome = apply_once(
+                        client, memory, prepare, command="mcb build", on_prepared=on_prepared, on_resume=on_resume
+                    )
             except KeyboardInterrupt:
-                raise Interrupted("interrupted before the operation's first status arrived",
-                                  hint="run the same `mcb build` command again: it repeats build_apply for the plan "
-                                  "it sent, if any, with the same idempotency key, never preparing a second "
-                                  "operation") from None
-            outcome.status = wait_with_progress(term, client, outcome.status.operation_id, timeout=timeout,
-                                                interval=0.1, first=outcome.status,
-                                                rerun="the same `mcb build` command")
+                raise Interrupted(
+                    "interrupted before the operation's first status arrived",
+                    hint="run the same `mcb build` command again: it repeats build_apply for the plan "
+                    "it sent, if any, with the same idempotency key, never preparing a second "
+                    "operation",
+                ) from None
+            outcome.status = wait_with_progress(
+                term,
+                client,
+                outcome.status.operation_id,
+                timeout=timeout,
+                interval=0.1,
+                first=outcome.status,
+                rerun="the same `mcb build` command",
+            )
             memory.forget()  # seen terminal: a later run is a new build
 
     def human() -> None:

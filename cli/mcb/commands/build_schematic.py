@@ -29,10 +29,24 @@ def is_schematic_file(source: str) -> bool:
     return head in (b"\x1f\x8b", b"\x0a\x00")
 
 
-def run_schematic_build(ctx, term, file: str | None, *, target: str | None, rotation: int, mirror: str | None,
-                        skip_air: bool, keep_existing: bool, drop_extras: bool, replace_unknown: str | None,
-                        dry_run: bool, undo: bool,
-                        build_id: str | None, yes: bool, wait_timeout: float) -> None:
+def run_schematic_build(
+    ctx,
+    term,
+    file: str | None,
+    *,
+    target: str | None,
+    rotation: int,
+    mirror: str | None,
+    skip_air: bool,
+    keep_existing: bool,
+    drop_extras: bool,
+    replace_unknown: str | None,
+    dry_run: bool,
+    undo: bool,
+    build_id: str | None,
+    yes: bool,
+    wait_timeout: float,
+) -> None:
     from mcb.batch.file_build import open_file_build
     from mcb.building.placement import PlacementOptions
     from mcb.commands.rpc_support import parse_position
@@ -43,28 +57,38 @@ def run_schematic_build(ctx, term, file: str | None, *, target: str | None, rota
         with open_client(ctx, term) as client:
             return _undo(term, client, build_id, yes, wait_timeout)
     if target is None:
-        raise UsageError("a schematic build needs --target x,y,z (where the file's anchor goes)",
-                         hint=f"e.g. mcb build {shown(file)} --target 0,64,0 --dry-run")
+        raise UsageError(
+            "a schematic build needs --target x,y,z (where the file's anchor goes)",
+            hint=f"e.g. mcb build {shown(file)} --target 0,64,0 --dry-run",
+        )
     anchor = parse_position(target, "--target")
-    options = PlacementOptions(target=(anchor["x"], anchor["y"], anchor["z"]), rotation=rotation, mirror=mirror,
-                               skip_air=skip_air, keep_existing=keep_existing, drop_extras=drop_extras,
-                               replace_unknown=replace_unknown)
+    options = PlacementOptions(
+        target=(anchor["x"], anchor["y"], anchor["z"]),
+        rotation=rotation,
+        mirror=mirror,
+        skip_air=skip_air,
+        keep_existing=keep_existing,
+        drop_extras=drop_extras,
+        replace_unknown=replace_unknown,
+    )
     with open_client(ctx, term) as client:
         build = open_file_build(client, file, options, check_area=not undo)
         placement = build.placement
-        for line in (placement.upgrade.lines() if placement.upgrade is not None else []):
+        for line in placement.upgrade.lines() if placement.upgrade is not None else []:
             term.info(f"{shown(file)}: {line}")
         if placement.dropped:
             one = sum(placement.dropped.values()) == 1
-            term.warn(f"--drop-extras: {_extras(placement.dropped)} of {shown(file)} {'is' if one else 'are'} not "
-                      "built")
+            term.warn(
+                f"--drop-extras: {_extras(placement.dropped)} of {shown(file)} {'is' if one else 'are'} not built"
+            )
         if undo:
             return _undo(term, client, build.build_id, yes, wait_timeout)
         if dry_run:
             return _dry_run(term, build)
         if not yes and not _confirmed(term, placement, build.capacity):
-            raise InputError("nothing was built (not confirmed)", code="not_confirmed",
-                             hint="add --yes to build without asking")
+            raise InputError(
+                "nothing was built (not confirmed)", code="not_confirmed", hint="add --yes to build without asking"
+            )
         _build(term, build, wait_timeout)
 
 
@@ -85,9 +109,11 @@ def _confirmed(term, placement, capacity: int) -> bool:
 
     guess = file_estimate(placement, capacity)
     box = placement.world_box()
-    sys.stderr.write(f"build {shown(placement.path)}: up to {guess['blocks']:,} blocks in {_box(box)}, at most "
-                     f"{plural(guess['plans'], 'plan')} on empty land (about {duration(guess['seconds_at_20_tps'])} "
-                     f"at 20 TPS)\n")
+    sys.stderr.write(
+        f"build {shown(placement.path)}: up to {guess['blocks']:,} blocks in {_box(box)}, at most "
+        f"{plural(guess['plans'], 'plan')} on empty land (about {duration(guess['seconds_at_20_tps'])} "
+        f"at 20 TPS)\n"
+    )
     import typer
 
     return typer.confirm("Build it?", default=False, err=True)
@@ -105,27 +131,40 @@ def _dry_run(term, build) -> None:
     from mcb.client.progress import ProgressView
 
     with term.operation_progress("reading") as bar:
+
         def on_plan(plans, positions, planner) -> None:
-            bar.show(ProgressView(done=0, total=None, written=0, phase=f"{plural(plans, 'plan')}, "
-                                  f"{positions:,} positions to change so far"))
+            bar.show(
+                ProgressView(
+                    done=0,
+                    total=None,
+                    written=0,
+                    phase=f"{plural(plans, 'plan')}, {positions:,} positions to change so far",
+                )
+            )
 
         data = build.estimate(on_plan=on_plan)
     area = build.area
 
     def human() -> None:
         journal = data["journal_bytes"]
-        pairs = [("build", f"{build.build_id} (dry run: nothing was written)"), ("file", shown(build.path)),
-                 ("box", _box(build.placement.world_box()) + (f", inside {area.text()}" if area is not None else "")),
-                 ("to change", f"{data['positions_to_change']:,} positions, "
-                               f"{data['replaces_blocks']:,} of them replace a block"),
-                 ("plans", f"{data['plans']} (at most {build.capacity:,} positions each)"),
-                 ("time", f"about {duration(data['seconds_at_20_tps'])} at 20 TPS"),
-                 ("journal", f"{journal['low'] / 1e6:,.1f}-{journal['high'] / 1e6:,.1f} MB added to the plugin's "
-                             "journal")]
+        pairs = [
+            ("build", f"{build.build_id} (dry run: nothing was written)"),
+            ("file", shown(build.path)),
+            ("box", _box(build.placement.world_box()) + (f", inside {area.text()}" if area is not None else "")),
+            (
+                "to change",
+                f"{data['positions_to_change']:,} positions, {data['replaces_blocks']:,} of them replace a block",
+            ),
+            ("plans", f"{data['plans']} (at most {build.capacity:,} positions each)"),
+            ("time", f"about {duration(data['seconds_at_20_tps'])} at 20 TPS"),
+            ("journal", f"{journal['low'] / 1e6:,.1f}-{journal['high'] / 1e6:,.1f} MB added to the plugin's journal"),
+        ]
         term.kv(pairs)
         if data["replaced"]:
-            term.table(["replaced block", "positions"],
-                       [(state, f"{count:,}") for state, count in list(data["replaced"].items())[:20]])
+            term.table(
+                ["replaced block", "positions"],
+                [(state, f"{count:,}") for state, count in list(data["replaced"].items())[:20]],
+            )
 
     term.emit(data, human)
 
@@ -134,6 +173,7 @@ def _dry_run(term, build) -> None:
 @contextlib.contextmanager
 def ctrl_c(stop, term):
     """Ctrl-C once: stop at the next plan boundary; twice: cancel the running operation too; a third time: now."""
+
     def handler(signum, frame) -> None:
         stop.press()
         if stop.presses == 1:
@@ -158,21 +198,37 @@ def _build(term, build, wait_timeout: float) -> None:
     from mcb.batch.plans import StopRequest
 
     stop = StopRequest()
-    term.info(f"build {build.build_id}: {shown(build.path)} at {','.join(map(str, build.options.target))} "
-              f"(state {shown(build.state_path)})")
+    term.info(
+        f"build {build.build_id}: {shown(build.path)} at {','.join(map(str, build.options.target))} "
+        f"(state {shown(build.state_path)})"
+    )
     with term.operation_progress(f"build {build.build_id}") as bar, ctrl_c(stop, term):
-        data, error = build.run(stop=stop, on_view=bar.show, wait_timeout=wait_timeout,
-                                on_event=lambda event, details: _event(term, event, details))
+        data, error = build.run(
+            stop=stop,
+            on_view=bar.show,
+            wait_timeout=wait_timeout,
+            on_event=lambda event, details: _event(term, event, details),
+        )
 
     def human() -> None:
         result = data["result"].replace("_", " ")
         if data["result"] == "error" and error is not None:
             result = f"stopped ({error.code})"
-        term.kv([("build", build.build_id), ("result", result),
-                 ("this run", f"{plural(data['plans'], 'plan')}, {data['written']:,} positions written in "
-                              f"{duration(data['seconds'])}"),
-                 ("operations", f"{data['build_operations']} in all; undo them with "
-                                f"`mcb build --undo --build-id {build.build_id}`")])
+        term.kv(
+            [
+                ("build", build.build_id),
+                ("result", result),
+                (
+                    "this run",
+                    f"{plural(data['plans'], 'plan')}, {data['written']:,} positions written in "
+                    f"{duration(data['seconds'])}",
+                ),
+                (
+                    "operations",
+                    f"{data['build_operations']} in all; undo them with `mcb build --undo --build-id {build.build_id}`",
+                ),
+            ]
+        )
 
     term.emit(data, human)
     if error is not None:
@@ -199,13 +255,29 @@ def _undo(term, client, build_id: str, yes: bool, wait_timeout: float) -> None:
     if count and not yes and sys.stdin.isatty() and sys.stderr.isatty():
         import typer
 
-        if not typer.confirm(f"Undo build {build_id} ({plural(count, 'operation')}, newest first)?", default=False,
-                             err=True):
-            raise InputError("nothing was undone (not confirmed)", code="not_confirmed",
-                             hint="add --yes to undo without asking")
+        if not typer.confirm(
+            f"Undo build {build_id} ({plural(count, 'operation')}, newest first)?", default=False, err=True
+        ):
+            raise InputError(
+                "nothing was undone (not confirmed)", code="not_confirmed", hint="add --yes to undo without asking"
+            )
     stop = StopRequest()
     with term.operation_progress(f"undo {build_id}") as bar, ctrl_c(stop, term):
-        data = undo_file_build(client, build_id, stop=stop, on_view=bar.show, wait_timeout=wait_timeout,
-                               on_event=lambda event, details: _event(term, event, details))
-    term.emit(data, lambda: term.kv([("build", build_id), ("undone", plural(data["undone_operations"], "operation")),
-                                     ("restored", f"{data['restored']:,} positions")]))
+        data = undo_file_build(
+            client,
+            build_id,
+            stop=stop,
+            on_view=bar.show,
+            wait_timeout=wait_timeout,
+            on_event=lambda event, details: _event(term, event, details),
+        )
+    term.emit(
+        data,
+        lambda: term.kv(
+            [
+                ("build", build_id),
+                ("undone", plural(data["undone_operations"], "operation")),
+                ("restored", f"{data['restored']:,} positions"),
+            ]
+        ),
+    )

@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from mcb.errors import ExitCode, UsageError, exit_codes_epilog
 from mcb.commands.rpc_support import json_terminal
+from mcb.errors import ExitCode, UsageError, exit_codes_epilog
 from mcb.options import JsonOpt
 from mcb.wording import shown
 
@@ -45,9 +45,13 @@ def show(ctx: typer.Context, json_: JsonOpt = False) -> None:
     data = {"settings": rows, "files": files, "problems": settings.problems}
 
     def human() -> None:
-        term.table(["setting", "value", "source"],
-                   [(r["name"], "BROKEN" if "problem" in r else "" if r["value"] is None else r["value"], r["source"])
-                    for r in rows])
+        term.table(
+            ["setting", "value", "source"],
+            [
+                (r["name"], "BROKEN" if "problem" in r else "" if r["value"] is None else r["value"], r["source"])
+                for r in rows
+            ],
+        )
         for kind, path in files.items():
             term.info(f"{kind} config: {path}")
         for problem in settings.problems:
@@ -62,10 +66,18 @@ def init(
     ctx: typer.Context,
     profile: Annotated[str, typer.Option("--name", help="Profile name to create or update.")] = "default",
     server: Annotated[str | None, typer.Option("--server-url", help="Server URL for this profile.")] = None,
-    player_id: Annotated[str | None, typer.Option("--player-id", help="Owner UUID, or console for local automation.")] = None,
-    project_id: Annotated[str | None, typer.Option("--project-id", help="Project id (server default: default).")] = None,
-    token_file: Annotated[Path | None, typer.Option("--token-file", help="File holding the admin token (mode 600).")] = None,
-    agent_token_file: Annotated[Path | None, typer.Option("--agent-token-file", help="File holding the agent token (mode 600).")] = None,
+    player_id: Annotated[
+        str | None, typer.Option("--player-id", help="Owner UUID, or console for local automation.")
+    ] = None,
+    project_id: Annotated[
+        str | None, typer.Option("--project-id", help="Project id (server default: default).")
+    ] = None,
+    token_file: Annotated[
+        Path | None, typer.Option("--token-file", help="File holding the admin token (mode 600).")
+    ] = None,
+    agent_token_file: Annotated[
+        Path | None, typer.Option("--agent-token-file", help="File holding the agent token (mode 600).")
+    ] = None,
     json_: JsonOpt = False,
 ) -> None:
     """Create (or update) a profile in the user config file and make it the active one.
@@ -85,12 +97,17 @@ def init(
 
     term = json_terminal(ctx, json_)
     updates = {
-        "server": server or DEFAULT_SERVER, "player_id": player_id or DEFAULT_PLAYER_ID, "project_id": project_id,
+        "server": server or DEFAULT_SERVER,
+        "player_id": player_id or DEFAULT_PLAYER_ID,
+        "project_id": project_id,
         "token_file": str(token_file) if token_file else None,
         "agent_token_file": str(agent_token_file) if agent_token_file else None,
     }
     path = set_profile_values(profile, {k: v for k, v in updates.items() if v is not None}, activate=True)
-    term.emit({"file": str(path), "profile": profile}, lambda: term.line(f"profile {profile!r} written to {shown(path)} (active)"))
+    term.emit(
+        {"file": str(path), "profile": profile},
+        lambda: term.line(f"profile {profile!r} written to {shown(path)} (active)"),
+    )
 
 
 @config_app.command("use", epilog=EPILOG)
@@ -131,13 +148,17 @@ def set_value(
     from mcb.config_edit import load_user_config, set_profile_values
 
     if key in {"token", "admin_token", "agent_token"}:
-        raise UsageError("tokens are never accepted as values",
-                         hint="use MCB_TOKEN / MCB_AGENT_TOKEN, or `mcb config set token_file PATH`")
+        raise UsageError(
+            "tokens are never accepted as values",
+            hint="use MCB_TOKEN / MCB_AGENT_TOKEN, or `mcb config set token_file PATH`",
+        )
     term = json_terminal(ctx, json_)
     name = profile or load_user_config().get("profile") or "default"
     path = set_profile_values(name, {key: value})
-    term.emit({"file": str(path), "profile": name, "key": key},
-              lambda: term.line(f"{key} set in profile {name!r} ({shown(path)})"))
+    term.emit(
+        {"file": str(path), "profile": name, "key": key},
+        lambda: term.line(f"{key} set in profile {name!r} ({shown(path)})"),
+    )
 
 
 def register(app: typer.Typer) -> None:

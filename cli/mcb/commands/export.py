@@ -21,12 +21,31 @@ def _complete_format(incomplete: str) -> list[str]:
 @summarised("schematic_export")
 def export(
     ctx: typer.Context,
-    name: Annotated[str | None, typer.Argument(metavar="NAME", help="Asset name (1..64 printable characters); with -o, the name stored in the file (optional).")] = None,
+    name: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="NAME",
+            help="Asset name (1..64 printable characters); with -o, the name stored in the file (optional).",
+        ),
+    ] = None,
     min_: Annotated[str | None, typer.Option("--min", metavar="X,Y,Z", help="Lowest corner x,y,z.")] = None,
     max_: Annotated[str | None, typer.Option("--max", metavar="X,Y,Z", help="Highest corner x,y,z.")] = None,
-    origin: Annotated[str | None, typer.Option("--origin", metavar="X,Y,Z", help="Anchor x,y,z (default: --min).")] = None,
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write a local file instead of a library asset (any size).")] = None,
-    format_: Annotated[str | None, typer.Option("--format", "-f", metavar="FORMAT", autocompletion=_complete_format, help="With -o: sponge2, sponge3, litematic or structure (default: -o's extension, .litematic or .nbt, else sponge2).")] = None,
+    origin: Annotated[
+        str | None, typer.Option("--origin", metavar="X,Y,Z", help="Anchor x,y,z (default: --min).")
+    ] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write a local file instead of a library asset (any size).")
+    ] = None,
+    format_: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="FORMAT",
+            autocompletion=_complete_format,
+            help="With -o: sponge2, sponge3, litematic or structure (default: -o's extension, .litematic or .nbt, else sponge2).",
+        ),
+    ] = None,
     json_: JsonOpt = False,
 ) -> None:
     """With -o FILE the box may be any size: mcb reads it tile by tile (`region_inspect`, summary first) and
@@ -55,11 +74,19 @@ def export(
             raise UsageError("give an asset NAME for the server's library, or -o FILE for a local file")
         with open_client(ctx, term) as client:
             asset = client.schematic_export(name, low, high, anchor)
-        term.emit(asset.wire(), lambda: term.kv([
-            ("asset", asset.assetId), ("name", asset.name), ("size", f"{asset.width}×{asset.height}×{asset.length}"),
-            ("offset", asset.offset.text() if asset.offset else "0,0,0"), ("sha256", asset.sha256),
-            ("bytes", asset.size_bytes),
-        ]))
+        term.emit(
+            asset.wire(),
+            lambda: term.kv(
+                [
+                    ("asset", asset.assetId),
+                    ("name", asset.name),
+                    ("size", f"{asset.width}×{asset.height}×{asset.length}"),
+                    ("offset", asset.offset.text() if asset.offset else "0,0,0"),
+                    ("sha256", asset.sha256),
+                    ("bytes", asset.size_bytes),
+                ]
+            ),
+        )
         return
     if format_ is not None and format_ not in FORMATS:
         raise UsageError(f"unknown --format {format_!r}", hint="choose one of: " + ", ".join(FORMATS))
@@ -87,17 +114,28 @@ def _export_file(ctx, term, name, low, high, anchor, output: Path, fmt: str) -> 
             done["cells"] += part.codes.size
             bar.show(ProgressView(done=done["cells"], total=cells, written=done["cells"], noun="cells read"))
 
-        result = export_region(client, xyz(low), xyz(high), output, fmt, origin=xyz(anchor) if anchor else None,
-                               name=name, on_read=on_read)
+        result = export_region(
+            client, xyz(low), xyz(high), output, fmt, origin=xyz(anchor) if anchor else None, name=name, on_read=on_read
+        )
     if result["block_entities"]:
-        term.warn(f"{plural(result['block_entities'], 'block entity', 'block entities')} exported as block states "
-                  "only: their data (chest contents, sign text) cannot be read over the protocol")
+        term.warn(
+            f"{plural(result['block_entities'], 'block entity', 'block entities')} exported as block states "
+            "only: their data (chest contents, sign text) cannot be read over the protocol"
+        )
     size = result["size"]
-    term.emit(result, lambda: term.kv([
-        ("file", shown(result["file"])), ("format", fmt), ("size", f"{size['width']}×{size['height']}×{size['length']}"),
-        ("palette", plural(result["palette"], "state")), ("block entities", result["block_entities"]),
-        ("reads", f"{result['summary_reads']} summary, {result['block_reads']} with blocks"),
-    ]))
+    term.emit(
+        result,
+        lambda: term.kv(
+            [
+                ("file", shown(result["file"])),
+                ("format", fmt),
+                ("size", f"{size['width']}×{size['height']}×{size['length']}"),
+                ("palette", plural(result["palette"], "state")),
+                ("block entities", result["block_entities"]),
+                ("reads", f"{result['summary_reads']} summary, {result['block_reads']} with blocks"),
+            ]
+        ),
+    )
 
 
 def register(app: typer.Typer) -> None:

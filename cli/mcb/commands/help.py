@@ -25,9 +25,13 @@ ENVIRONMENT = [
 
 def help_topic(
     ctx: typer.Context,
-    topic: Annotated[str | None, typer.Argument(help="One of: exit-codes, environment (none: list them).",
-                                         autocompletion=lambda incomplete: [t for t in TOPICS
-                                                                            if t.startswith(incomplete)])] = None,
+    topic: Annotated[
+        str | None,
+        typer.Argument(
+            help="One of: exit-codes, environment (none: list them).",
+            autocompletion=lambda incomplete: [t for t in TOPICS if t.startswith(incomplete)],
+        ),
+    ] = None,
     json_: JsonOpt = False,
 ) -> None:
     """Show a help topic, or list the topics.
@@ -45,8 +49,13 @@ def help_topic(
     term = terminal(ctx, json_)
     if topic is None:
         data = [{"topic": t, "about": about} for t, about in TOPICS.items()]
-        term.emit(data, lambda: [term.line("help topics (mcb help TOPIC; commands: mcb --help):"),
-                                 term.kv([(f"  {t}", about) for t, about in TOPICS.items()])])
+        term.emit(
+            data,
+            lambda: [
+                term.line("help topics (mcb help TOPIC; commands: mcb --help):"),
+                term.kv([(f"  {t}", about) for t, about in TOPICS.items()]),
+            ],
+        )
     elif topic == "exit-codes":
         data = [{"code": c, "name": n, "meaning": m} for c, n, m in EXIT_CODE_TABLE]
         term.emit(data, lambda: term.table(["code", "name", "meaning"], [(c, n, m) for c, n, m in EXIT_CODE_TABLE]))

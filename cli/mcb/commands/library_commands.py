@@ -8,7 +8,13 @@ from typing import Annotated
 import typer
 
 from mcb.commands.rpc_support import (
-    EXIT_CODES_HELP, check_output, id_table, json_terminal, open_client, parse_position, show_plan,
+    EXIT_CODES_HELP,
+    check_output,
+    id_table,
+    json_terminal,
+    open_client,
+    parse_position,
+    show_plan,
 )
 from mcb.errors import UsageError
 from mcb.options import JsonOpt, complete_rotation, summarised
@@ -28,13 +34,15 @@ def part_define(
 ) -> None:
     """Examples:
 
-        mcb part define north-tower 0b6d...-uuid
+    mcb part define north-tower 0b6d...-uuid
     """
     term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
         result = client.part_define(name, operation_id)
-    term.emit(result.wire(), lambda: term.kv([("part", result.part_id), ("name", result.name),
-                                              ("blocks", result.block_count)]))
+    term.emit(
+        result.wire(),
+        lambda: term.kv([("part", result.part_id), ("name", result.name), ("blocks", result.block_count)]),
+    )
 
 
 @part_app.command("get", epilog=EXIT_CODES_HELP)
@@ -46,23 +54,33 @@ def part_get(
 ) -> None:
     """Examples:
 
-        mcb part get 7c2e...-uuid --json
+    mcb part get 7c2e...-uuid --json
     """
     term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
         result = client.part_get(part_id)
-    term.emit(result.wire(), lambda: term.kv([
-        ("part", result.part_id), ("name", result.name), ("blocks", result.block_count),
-        ("protected", "yes" if result.protected else "no"), ("operation", result.operation_id),
-        ("bounds", result.bounds.text() if result.bounds else "?"),
-    ]))
+    term.emit(
+        result.wire(),
+        lambda: term.kv(
+            [
+                ("part", result.part_id),
+                ("name", result.name),
+                ("blocks", result.block_count),
+                ("protected", "yes" if result.protected else "no"),
+                ("operation", result.operation_id),
+                ("bounds", result.bounds.text() if result.bounds else "?"),
+            ]
+        ),
+    )
 
 
 @material_app.command("search", epilog=EXIT_CODES_HELP)
 @summarised("material_search")
 def material_search(
     ctx: typer.Context,
-    words: Annotated[list[str] | None, typer.Argument(metavar="QUERY", help="Substrings that must all occur in the id.")] = None,
+    words: Annotated[
+        list[str] | None, typer.Argument(metavar="QUERY", help="Substrings that must all occur in the id.")
+    ] = None,
     kind: Annotated[str, typer.Option("--kind", help="block, item or all.")] = "block",
     limit: Annotated[int | None, typer.Option("--limit", help="Results per page (1..32).", min=1, max=32)] = None,
     all_pages: Annotated[bool, typer.Option("--all", help="Follow cursors and return every match.")] = False,
@@ -84,8 +102,13 @@ def material_search(
         if all_pages:
             pages = list(client.material_search_pages(query, kind=kind, limit=limit))
             first = pages[0]
-            data = {"catalog_version": first.catalog_version, "query": first.query, "kind": first.kind,
-                    "total": first.total, "results": [r.wire() for p in pages for r in p.results]}
+            data = {
+                "catalog_version": first.catalog_version,
+                "query": first.query,
+                "kind": first.kind,
+                "total": first.total,
+                "results": [r.wire() for p in pages for r in p.results],
+            }
         else:
             page = client.material_search(query, kind=kind, limit=limit)
             data = page.wire()
@@ -107,15 +130,22 @@ def material_describe(
 ) -> None:
     """Examples:
 
-        mcb material describe minecraft:oak_stairs
+    mcb material describe minecraft:oak_stairs
     """
     term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
         result = client.material_describe(material_id)
 
     def human() -> None:
-        term.kv([("id", result.id), ("block", "yes" if result.block else "no"), ("item", "yes" if result.item else "no"),
-                 ("default state", result.default_state or "-"), ("behavior", ", ".join(result.behavior or []) or "-")])
+        term.kv(
+            [
+                ("id", result.id),
+                ("block", "yes" if result.block else "no"),
+                ("item", "yes" if result.item else "no"),
+                ("default state", result.default_state or "-"),
+                ("behavior", ", ".join(result.behavior or []) or "-"),
+            ]
+        )
         if result.properties:
             term.table(["property", "values"], [(k, ", ".join(v)) for k, v in result.properties.items()])
 
@@ -131,15 +161,22 @@ def asset_list(
 ) -> None:
     """Examples:
 
-        mcb asset list --query tower
+    mcb asset list --query tower
     """
     term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
         result = client.asset_list(query)
-    term.emit(result.wire(), lambda: id_table(
-        term, ["asset", "name", "size (w×h×l)", "blocks", "data version"],
-        [(a.assetId, a.name, f"{a.width}×{a.height}×{a.length}", a.blockCount, a.dataVersion) for a in result.assets],
-    ))
+    term.emit(
+        result.wire(),
+        lambda: id_table(
+            term,
+            ["asset", "name", "size (w×h×l)", "blocks", "data version"],
+            [
+                (a.assetId, a.name, f"{a.width}×{a.height}×{a.length}", a.blockCount, a.dataVersion)
+                for a in result.assets
+            ],
+        ),
+    )
 
 
 @summarised("schematic_import_prepare")
@@ -147,8 +184,12 @@ def import_prepare(
     ctx: typer.Context,
     asset_id: Annotated[str, typer.Argument(metavar="ASSET", help="Asset id from `mcb asset list`.")],
     target: Annotated[str, typer.Option("--target", metavar="X,Y,Z", help="Anchor position x,y,z.")],
-    rotation: Annotated[int, typer.Option("--rotation", autocompletion=complete_rotation, help="Clockwise degrees: 0, 90, 180 or 270.")] = 0,
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Save the plan summary for `mcb apply`.")] = None,
+    rotation: Annotated[
+        int, typer.Option("--rotation", autocompletion=complete_rotation, help="Clockwise degrees: 0, 90, 180 or 270.")
+    ] = 0,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Save the plan summary for `mcb apply`.")
+    ] = None,
     json_: JsonOpt = False,
 ) -> None:
     """Apply the plan with `mcb apply`.

@@ -10,22 +10,45 @@ import typer
 
 def mcp(
     ctx: typer.Context,
-    read_only: Annotated[bool, typer.Option("--read-only", envvar="MCB_MCP_READ_ONLY",
-                                            help="List only tools that change nothing.")] = False,
+    read_only: Annotated[
+        bool, typer.Option("--read-only", envvar="MCB_MCP_READ_ONLY", help="List only tools that change nothing.")
+    ] = False,
     offline: Annotated[bool, typer.Option("--offline", help="List only the offline tools (no server needed).")] = False,
-    root: Annotated[Path | None, typer.Option("--root", metavar="DIR", help="Workspace root for file arguments "
-                                              "(default: the working directory).")] = None,
-    allow_any_path: Annotated[bool, typer.Option("--allow-any-path",
-                                                 help="Accept file arguments outside the root.")] = False,
-    disable_extension: Annotated[list[str] | None, typer.Option(
-        "--disable-extension", metavar="NAME", help="Never import this mcb.tools extension (repeatable).")] = None,
+    root: Annotated[
+        Path | None,
+        typer.Option(
+            "--root", metavar="DIR", help="Workspace root for file arguments (default: the working directory)."
+        ),
+    ] = None,
+    allow_any_path: Annotated[
+        bool, typer.Option("--allow-any-path", help="Accept file arguments outside the root.")
+    ] = False,
+    disable_extension: Annotated[
+        list[str] | None,
+        typer.Option("--disable-extension", metavar="NAME", help="Never import this mcb.tools extension (repeatable)."),
+    ] = None,
     no_extensions: Annotated[bool, typer.Option("--no-extensions", help="Import no extensions at all.")] = False,
-    max_result_kb: Annotated[int, typer.Option("--max-result-kb", min=1, max=1024, metavar="KIB",
-                                               help="Cap on a result's text, in KiB (1..1024).")] = 64,
-    log_level: Annotated[str, typer.Option("--log-level", envvar="MCB_LOG_LEVEL", metavar="LEVEL",
-                                           help="stderr log level: debug, info, warning, error.")] = "warning",
-    dump_manifest: Annotated[bool, typer.Option("--dump-manifest", help="Print the tools, the refusal table and "
-                                                "the extensions as JSON, then exit.")] = False,
+    max_result_kb: Annotated[
+        int,
+        typer.Option(
+            "--max-result-kb", min=1, max=1024, metavar="KIB", help="Cap on a result's text, in KiB (1..1024)."
+        ),
+    ] = 64,
+    log_level: Annotated[
+        str,
+        typer.Option(
+            "--log-level",
+            envvar="MCB_LOG_LEVEL",
+            metavar="LEVEL",
+            help="stderr log level: debug, info, warning, error.",
+        ),
+    ] = "warning",
+    dump_manifest: Annotated[
+        bool,
+        typer.Option(
+            "--dump-manifest", help="Print the tools, the refusal table and the extensions as JSON, then exit."
+        ),
+    ] = False,
 ) -> None:
     """Serve mcb to an MCP client over stdio (one JSON-RPC message per line).
 
@@ -56,8 +79,14 @@ def mcp(
     def catalog():  # built on the first request that needs the tools, so initialize does not wait for it
         return server.build_catalog(disabled=disabled, no_extensions=no_extensions, version=__version__)
 
-    options = server.make_options(read_only=read_only, offline=offline, root=root, allow_any_path=allow_any_path,
-                                  max_result_kb=max_result_kb, version=__version__)
+    options = server.make_options(
+        read_only=read_only,
+        offline=offline,
+        root=root,
+        allow_any_path=allow_any_path,
+        max_result_kb=max_result_kb,
+        version=__version__,
+    )
     state = app_state(ctx)
 
     def settings():

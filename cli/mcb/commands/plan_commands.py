@@ -11,16 +11,30 @@ from typing import Annotated
 import typer
 
 from mcb.commands.rpc_support import (
-    EXIT_CODES_HELP, check_output, finish_status, json_terminal, open_client, parse_position, read_json_source, show_plan,
-    show_status, spinner_after, wait_with_progress, write_json_atomic,
+    EXIT_CODES_HELP,
+    check_output,
+    finish_status,
+    json_terminal,
+    open_client,
+    parse_position,
+    read_json_source,
+    show_plan,
+    show_status,
+    spinner_after,
+    wait_with_progress,
+    write_json_atomic,
 )
 from mcb.errors import InputError, UsageError
 from mcb.options import JsonOpt, summarised
 from mcb.wording import plural, positions_written
 
-WaitTimeoutOpt = Annotated[float, typer.Option("--wait-timeout", metavar="SECONDS", help="Seconds to wait for a terminal status.", min=0.1)]
+WaitTimeoutOpt = Annotated[
+    float, typer.Option("--wait-timeout", metavar="SECONDS", help="Seconds to wait for a terminal status.", min=0.1)
+]
 IntervalOpt = Annotated[float, typer.Option("--interval", help="Seconds between status polls.", min=0.02)]
-OutputPlanOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Save the plan summary (for `mcb apply FILE`).")]
+OutputPlanOpt = Annotated[
+    Path | None, typer.Option("--output", "-o", help="Save the plan summary (for `mcb apply FILE`).")
+]
 
 
 def save_plan(path: Path, plan, client, source: str) -> None:
@@ -71,9 +85,17 @@ def recipe_positions(recipe: dict) -> set[tuple[int, int, int]] | None:
 def prepare(
     ctx: typer.Context,
     recipe_file: Annotated[str, typer.Argument(metavar="RECIPE", help="Recipe JSON file, or - for stdin.")],
-    dependency: Annotated[list[str] | None, typer.Option("--dependency", "-d", metavar="X,Y,Z", help="Read dependency x,y,z (repeatable).")] = None,
+    dependency: Annotated[
+        list[str] | None,
+        typer.Option("--dependency", "-d", metavar="X,Y,Z", help="Read dependency x,y,z (repeatable)."),
+    ] = None,
     part: Annotated[str | None, typer.Option("--part", help="Restrict writes to this part's exact mask.")] = None,
-    expected: Annotated[Path | None, typer.Option("--expected", readable=False, help="Saved `mcb inspect --blocks --json`: refuse if the world changed.")] = None,
+    expected: Annotated[
+        Path | None,
+        typer.Option(
+            "--expected", readable=False, help="Saved `mcb inspect --blocks --json`: refuse if the world changed."
+        ),
+    ] = None,
     output: OutputPlanOpt = None,
     json_: JsonOpt = False,
 ) -> None:
@@ -111,14 +133,22 @@ def load_plan_reference(plan: str, plan_hash: str | None) -> tuple[str, str, str
     path = Path(plan)
     if not path.exists():  # a directory or other non-file is read below, and said to be what it is
         if "/" in plan or os.sep in plan or path.suffix:  # a plan id (a UUID) has neither
-            raise InputError(f"plan file {plan} does not exist",
-                             hint="save one with `mcb prepare RECIPE -o FILE`, or give PLAN_ID PLAN_HASH (both "
-                                  "printed by `mcb prepare`)")
-        raise UsageError(f"no plan file named {plan} here, and a plan id needs its PLAN_HASH",
-                         hint="give `mcb apply PLAN_ID PLAN_HASH` (both printed by `mcb prepare`), or a plan file "
-                              "saved with `mcb prepare RECIPE -o plan.json`")
+            raise InputError(
+                f"plan file {plan} does not exist",
+                hint="save one with `mcb prepare RECIPE -o FILE`, or give PLAN_ID PLAN_HASH (both "
+                "printed by `mcb prepare`)",
+            )
+        raise UsageError(
+            f"no plan file named {plan} here, and a plan id needs its PLAN_HASH",
+            hint="give `mcb apply PLAN_ID PLAN_HASH` (both printed by `mcb prepare`), or a plan file "
+            "saved with `mcb prepare RECIPE -o plan.json`",
+        )
     data = read_json_source(plan, "plan file")
-    if not isinstance(data, dict) or not isinstance(data.get("plan_id"), str) or not isinstance(data.get("plan_hash"), str):
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("plan_id"), str)
+        or not isinstance(data.get("plan_hash"), str)
+    ):
         raise InputError(f"{plan} is not a plan file (needs plan_id and plan_hash)")
     return data["plan_id"], data["plan_hash"], data.get("server")
 
@@ -128,8 +158,12 @@ def apply(
     ctx: typer.Context,
     plan: Annotated[str, typer.Argument(metavar="PLAN", help="Plan id, or a plan file from `mcb prepare -o`.")],
     plan_hash: Annotated[str | None, typer.Argument(metavar="PLAN_HASH", help="Plan hash (with a plan id).")] = None,
-    idempotency_key: Annotated[str | None, typer.Option("--idempotency-key", help="Key to (re)use; default mcb-<plan id>.")] = None,
-    wait: Annotated[bool, typer.Option("--wait", help="Wait until the operation is terminal (progress on stderr).")] = False,
+    idempotency_key: Annotated[
+        str | None, typer.Option("--idempotency-key", help="Key to (re)use; default mcb-<plan id>.")
+    ] = None,
+    wait: Annotated[
+        bool, typer.Option("--wait", help="Wait until the operation is terminal (progress on stderr).")
+    ] = False,
     timeout: WaitTimeoutOpt = 600.0,
     interval: IntervalOpt = 0.1,
     json_: JsonOpt = False,
@@ -154,8 +188,9 @@ def apply(
     term.info(f"idempotency key: {key}")
     with open_client(ctx, term) as client:
         if prepared_on and prepared_on.rstrip("/") != client.server.rstrip("/"):
-            term.warn(f"{plan} was prepared on {redact_url(prepared_on)}, but this run talks to "
-                      f"{redact_url(client.server)}")
+            term.warn(
+                f"{plan} was prepared on {redact_url(prepared_on)}, but this run talks to {redact_url(client.server)}"
+            )
         again = ["mcb", "apply", plan] + ([hash_value] if plan_hash else [])
         if idempotency_key:
             again += ["--idempotency-key", key]
@@ -167,12 +202,15 @@ def apply(
             error.hint = resume_hint(f"run {rerun} again", plan_id, key, error)
             raise
         except KeyboardInterrupt:
-            raise Interrupted(f"interrupted while sending build_apply for plan {plan_id}",
-                              hint=resume_hint(f"run {rerun} again", plan_id, key),
-                              details={"plan_id": plan_id, "idempotency_key": key}) from None
+            raise Interrupted(
+                f"interrupted while sending build_apply for plan {plan_id}",
+                hint=resume_hint(f"run {rerun} again", plan_id, key),
+                details={"plan_id": plan_id, "idempotency_key": key},
+            ) from None
         if wait:
-            status = wait_with_progress(term, client, status.operation_id, timeout=timeout, interval=interval,
-                                        first=status, rerun=rerun)
+            status = wait_with_progress(
+                term, client, status.operation_id, timeout=timeout, interval=interval, first=status, rerun=rerun
+            )
     if wait:
         finish_status(term, status)
     else:
@@ -213,8 +251,10 @@ def status(
 def cancel(
     ctx: typer.Context,
     operation_id: Annotated[str, typer.Argument(help="Operation id (from `mcb apply` or `mcb context`).")],
-    timeout: Annotated[float, typer.Option("--wait-timeout", metavar="SECONDS", min=0.1,
-                                           help="Seconds to wait for the operation to stop.")] = 60.0,
+    timeout: Annotated[
+        float,
+        typer.Option("--wait-timeout", metavar="SECONDS", min=0.1, help="Seconds to wait for the operation to stop."),
+    ] = 60.0,
     json_: JsonOpt = False,
 ) -> None:
     """mcb waits until it has stopped, then says how it ended, what it wrote and the `mcb undo` that reverts it.
@@ -285,6 +325,7 @@ def undo(
     term = json_terminal(ctx, json_)
     check_output(output)
     with open_client(ctx, term) as client:
+
         def prepare():
             plan = client.operation_undo_prepare(operation_id)
             if output is not None:
@@ -297,22 +338,38 @@ def undo(
             term.emit(plan.wire(), lambda: show_plan(term, plan))
             return
         # Like `mcb build`: a re-run after a lost answer resumes the undo it sent instead of preparing another.
-        memory = ApplyMemory(request_fingerprint(client.server, client.project_id, client.player_id,
-                                                 {"undo": operation_id}), on_unsaved=term.warn)
+        memory = ApplyMemory(
+            request_fingerprint(client.server, client.project_id, client.player_id, {"undo": operation_id}),
+            on_unsaved=term.warn,
+        )
 
         def on_prepared(plan, key) -> None:
             term.info(f"undo plan {plan.plan_id}: {plural(plan.changed_blocks, 'block')}; idempotency key: {key}")
 
         def on_resume(remembered) -> None:
-            term.info(f"an earlier run sent undo plan {remembered.plan.plan_id} without seeing the end; repeating "
-                      f"build_apply with the same idempotency key {remembered.idempotency_key}")
+            term.info(
+                f"an earlier run sent undo plan {remembered.plan.plan_id} without seeing the end; repeating "
+                f"build_apply with the same idempotency key {remembered.idempotency_key}"
+            )
 
         with spinner_after(term, "waiting for the server (undo prepare, apply)"):
-            outcome = apply_once(client, memory, prepare, command=f"mcb undo {operation_id} --apply",
-                                 on_prepared=on_prepared, on_resume=on_resume)
-        outcome.status = wait_with_progress(term, client, outcome.status.operation_id, timeout=timeout,
-                                            interval=0.1, first=outcome.status,
-                                            rerun=f"`mcb undo {operation_id} --apply`")
+            outcome = apply_once(
+                client,
+                memory,
+                prepare,
+                command=f"mcb undo {operation_id} --apply",
+                on_prepared=on_prepared,
+                on_resume=on_resume,
+            )
+        outcome.status = wait_with_progress(
+            term,
+            client,
+            outcome.status.operation_id,
+            timeout=timeout,
+            interval=0.1,
+            first=outcome.status,
+            rerun=f"`mcb undo {operation_id} --apply`",
+        )
         memory.forget()
     plan, final = outcome.plan, outcome.status
     term.emit(outcome.to_json(), lambda: (show_plan(term, plan), show_status(term, final)))
@@ -320,6 +377,11 @@ def undo(
 
 
 def register(app: typer.Typer) -> None:
-    for name, function in (("prepare", prepare), ("apply", apply), ("status", status), ("cancel", cancel),
-                           ("undo", undo)):
+    for name, function in (
+        ("prepare", prepare),
+        ("apply", apply),
+        ("status", status),
+        ("cancel", cancel),
+        ("undo", undo),
+    ):
         app.command(name, epilog=EXIT_CODES_HELP)(function)

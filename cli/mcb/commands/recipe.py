@@ -9,7 +9,16 @@ from typing import Annotated
 import typer
 
 from mcb.options import (
-    ExcludeOpt, FormatOpt, GlobOpt, JobsOpt, JsonOpt, McVersionOpt, StrictOpt, complete_view, summarised, terminal,
+    ExcludeOpt,
+    FormatOpt,
+    GlobOpt,
+    JobsOpt,
+    JsonOpt,
+    McVersionOpt,
+    StrictOpt,
+    complete_view,
+    summarised,
+    terminal,
 )
 
 recipe_app = typer.Typer(
@@ -19,8 +28,13 @@ recipe_app = typer.Typer(
 )
 
 MaxBlocksOpt = Annotated[
-    int, typer.Option("--max-plan-blocks", min=1, max=2_000_000,
-                      help="The server's max_plan_blocks: block limit, and 16x that (at most 2,000,000) scan budget.")
+    int,
+    typer.Option(
+        "--max-plan-blocks",
+        min=1,
+        max=2_000_000,
+        help="The server's max_plan_blocks: block limit, and 16x that (at most 2,000,000) scan budget.",
+    ),
 ]
 
 
@@ -28,8 +42,10 @@ MaxBlocksOpt = Annotated[
 @summarised("recipe_lint")
 def lint(
     ctx: typer.Context,
-    paths: Annotated[list[Path], typer.Argument(metavar="FILE|DIR", readable=False, help="Recipe files, directories to walk, or - "
-                                                "for stdin.")],
+    paths: Annotated[
+        list[Path],
+        typer.Argument(metavar="FILE|DIR", readable=False, help="Recipe files, directories to walk, or - for stdin."),
+    ],
     mc_version: McVersionOpt = None,
     max_plan_blocks: MaxBlocksOpt = 4096,
     format_: FormatOpt = None,
@@ -37,9 +53,14 @@ def lint(
     glob: GlobOpt = None,
     exclude: ExcludeOpt = None,
     jobs: JobsOpt = None,
-    mcp_bridge: Annotated[bool, typer.Option("--mcp-bridge", help="Also warn where the MCP bridge's stricter schema "
-                                             "would refuse (256 operations, radius 128, no nested repeat, ...).")]
-    = False,
+    mcp_bridge: Annotated[
+        bool,
+        typer.Option(
+            "--mcp-bridge",
+            help="Also warn where the MCP bridge's stricter schema "
+            "would refuse (256 operations, radius 128, no nested repeat, ...).",
+        ),
+    ] = False,
     json_: JsonOpt = False,
 ) -> None:
     """Every finding has a rule id, a JSON pointer, line:column, the server's own message and a hint. Exit 0 when no
@@ -62,10 +83,26 @@ def lint(
 
     term = terminal(ctx, json_)
     fmt = choose_format(term, format_)
-    reports = lint_paths(paths, mc_version=mc_version, max_blocks=max_plan_blocks, globs=glob, excludes=exclude,
-                         jobs=jobs, progress=term.progress, mcp_bridge=mcp_bridge)
-    print_reports(term, reports, fmt, tool="mcb recipe lint", strict=strict, rules=DESCRIPTIONS,
-                  noun="recipe file", code="recipe.lint.failed")
+    reports = lint_paths(
+        paths,
+        mc_version=mc_version,
+        max_blocks=max_plan_blocks,
+        globs=glob,
+        excludes=exclude,
+        jobs=jobs,
+        progress=term.progress,
+        mcp_bridge=mcp_bridge,
+    )
+    print_reports(
+        term,
+        reports,
+        fmt,
+        tool="mcb recipe lint",
+        strict=strict,
+        rules=DESCRIPTIONS,
+        noun="recipe file",
+        code="recipe.lint.failed",
+    )
 
 
 @recipe_app.command("compile")
@@ -75,10 +112,14 @@ def compile_(
     file: Annotated[Path, typer.Argument(metavar="FILE", readable=False, help="Recipe file, or - for stdin.")],
     mc_version: McVersionOpt = None,
     max_plan_blocks: MaxBlocksOpt = 4096,
-    schem: Annotated[Path | None, typer.Option("--schem", help="Write the bounding box as a Sponge v2 schematic "
-                                               "(unset cells become air).")] = None,
+    schem: Annotated[
+        Path | None,
+        typer.Option("--schem", help="Write the bounding box as a Sponge v2 schematic (unset cells become air)."),
+    ] = None,
     png: Annotated[Path | None, typer.Option("--png", help="Render the result to a PNG image.")] = None,
-    view: Annotated[str, typer.Option("--view", autocompletion=complete_view, help="PNG view: iso, top or both.")] = "iso",
+    view: Annotated[
+        str, typer.Option("--view", autocompletion=complete_view, help="PNG view: iso, top or both.")
+    ] = "iso",
     json_: JsonOpt = False,
 ) -> None:
     """Prints the block count, bounds, palette with counts and the budgets used; --json adds every block as
@@ -101,12 +142,10 @@ def compile_(
         python make_wall.py | mcb recipe compile - --json
     """
     from mcb.blocks.registry import load_registry
-    from mcb.errors import UsageError
-    from mcb.fileio import refuse_input_as_output
-    from mcb.recipes.source import compile_file
-
     from mcb.commands.stdio import output_target
-    from mcb.fileio import is_dash
+    from mcb.errors import UsageError
+    from mcb.fileio import is_dash, refuse_input_as_output
+    from mcb.recipes.source import compile_file
 
     term = terminal(ctx, json_)
     if is_dash(schem) and is_dash(png):
@@ -114,17 +153,28 @@ def compile_(
     schem, png = output_target(term, schem, "--schem"), output_target(term, png, "--png")
     refuse_input_as_output(schem, [file], option="--schem")
     refuse_input_as_output(png, [file], option="--png")
-    if schem is not None and png is not None and not is_dash(schem) and not is_dash(png) and Path(os.path.abspath(schem)) == Path(os.path.abspath(png)):
+    if (
+        schem is not None
+        and png is not None
+        and not is_dash(schem)
+        and not is_dash(png)
+        and Path(os.path.abspath(schem)) == Path(os.path.abspath(png))
+    ):
         raise UsageError("--schem and --png name the same file", hint="give each output its own name")
     registry = load_registry(mc_version)
     compiled = compile_file(file, registry, max_blocks=max_plan_blocks)
-    summary = {"file": str(file) if str(file) != "-" else "<stdin>", "release": registry.release,
-               **compiled.summary()}
+    summary = {"file": str(file) if str(file) != "-" else "<stdin>", "release": registry.release, **compiled.summary()}
     if schem is not None or png is not None:
         from mcb.recipes.outputs import write_outputs
 
-        summary["outputs"] = write_outputs(compiled, registry.data_version, schem=schem, png=png, view=view,
-                                           name=file.stem if str(file) != "-" else "recipe")
+        summary["outputs"] = write_outputs(
+            compiled,
+            registry.data_version,
+            schem=schem,
+            png=png,
+            view=view,
+            name=file.stem if str(file) != "-" else "recipe",
+        )
     if term.json_mode:
         blocks = [{"pos": {"x": x, "y": y, "z": z}, "state": state} for (x, y, z), state in compiled.blocks()]
         term.json({**summary, "blocks": blocks})
@@ -140,8 +190,13 @@ def _print_summary(term, summary: dict) -> None:
     pairs = [("file", shown(summary["file"])), ("blocks", f"{summary['block_count']:,}")]
     if bounds:
         lo, hi, size = bounds["min"], bounds["max"], bounds["size"]
-        pairs.append(("bounds", f"({lo['x']}, {lo['y']}, {lo['z']}) .. ({hi['x']}, {hi['y']}, {hi['z']})  "
-                                f"size {size['x']}×{size['y']}×{size['z']}"))
+        pairs.append(
+            (
+                "bounds",
+                f"({lo['x']}, {lo['y']}, {lo['z']}) .. ({hi['x']}, {hi['y']}, {hi['z']})  "
+                f"size {size['x']}×{size['y']}×{size['z']}",
+            )
+        )
     for name in ("blocks", "scan", "operations", "nesting"):
         used, limit = budgets[name]["used"], budgets[name]["limit"]
         pairs.append((f"{name} budget", f"{used:,} / {limit:,} ({100 * used / limit:.1f}%)"))
@@ -149,8 +204,9 @@ def _print_summary(term, summary: dict) -> None:
         pairs.append((kind, shown(path)))
     if "schematic" in summary.get("outputs", {}) and bounds:
         lo = bounds["min"]
-        pairs.append(("import at", f"target {{x: {lo['x']}, y: {lo['y']}, z: {lo['z']}}} (air cells clear what is "
-                                   "there)"))
+        pairs.append(
+            ("import at", f"target {{x: {lo['x']}, y: {lo['y']}, z: {lo['z']}}} (air cells clear what is there)")
+        )
     term.kv(pairs)
     if summary["palette"]:
         term.line()
@@ -163,8 +219,12 @@ def _print_summary(term, summary: dict) -> None:
 @recipe_app.command("fmt")
 def fmt(
     ctx: typer.Context,
-    files: Annotated[list[Path], typer.Argument(metavar="FILE", readable=False, help="Recipe files (several with -i or --check); "
-                                                "- reads stdin.")],
+    files: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="FILE", readable=False, help="Recipe files (several with -i or --check); - reads stdin."
+        ),
+    ],
     in_place: Annotated[bool, typer.Option("--in-place", "-i", help="Rewrite the files (atomically).")] = False,
     check: Annotated[bool, typer.Option("--check", help="Change nothing; exit 1 if a file is not formatted.")] = False,
     json_: JsonOpt = False,
@@ -200,14 +260,19 @@ def fmt(
     for result in results:
         result.pop("text")
     verb = "reformatted" if in_place else "would reformat"
-    term.emit({"files": results, "changed": len(changed)},
-              lambda: [term.info(f"{r['file']}: {verb if r['changed'] else 'unchanged'}") for r in results])
+    term.emit(
+        {"files": results, "changed": len(changed)},
+        lambda: [term.info(f"{r['file']}: {verb if r['changed'] else 'unchanged'}") for r in results],
+    )
     if check and changed:
         from mcb.wording import plural
 
         verb = "is" if len(changed) == 1 else "are"
-        raise FindingsError(f"{len(changed)} of {plural(len(results), 'file')} {verb} not formatted",
-                            hint="run `mcb recipe fmt -i FILE...`", code="recipe.fmt")
+        raise FindingsError(
+            f"{len(changed)} of {plural(len(results), 'file')} {verb} not formatted",
+            hint="run `mcb recipe fmt -i FILE...`",
+            code="recipe.fmt",
+        )
 
 
 @recipe_app.command("schema")

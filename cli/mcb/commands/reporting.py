@@ -30,13 +30,32 @@ def print_reports(term, reports, fmt: str, *, tool: str, strict: bool, rules: di
         raise FindingsError(f"{failed} of {plural(checked, noun)} {verb} {judged}", code=code)
 
 
-def run_schem_validate(term, paths, *, profile: str, mc_version: str | None, format_: str | None, strict: bool,
-                       glob: list[str] | None, jobs: int | None, exclude: list[str] | None = None) -> None:
+def run_schem_validate(
+    term,
+    paths,
+    *,
+    profile: str,
+    mc_version: str | None,
+    format_: str | None,
+    strict: bool,
+    glob: list[str] | None,
+    jobs: int | None,
+    exclude: list[str] | None = None,
+) -> None:
     """The body of `mcb schem validate`."""
     from mcb.schematics.rules import RULES, validate_paths
 
     fmt = choose_format(term, format_)
-    reports = validate_paths(paths, profile=profile, mc_version=mc_version, globs=glob, excludes=exclude, jobs=jobs,
-                             progress=term.progress)
-    print_reports(term, reports, fmt, tool="mcb schem validate", strict=strict, rules=RULES,
-                  noun="schematic", code="schem.validate.failed")
+    reports = validate_paths(
+        paths, profile=profile, mc_version=mc_version, globs=glob, excludes=exclude, jobs=jobs, progress=term.progress
+    )
+    print_reports(
+        term,
+        reports,
+        fmt,
+        tool="mcb schem validate",
+        strict=strict,
+        rules=RULES,
+        noun="schematic",
+        code="schem.validate.failed",
+    )

@@ -7,7 +7,12 @@ from typing import Annotated
 import typer
 
 from mcb.commands.rpc_support import (
-    EXIT_CODES_HELP, id_table, json_terminal, open_client, parse_position, read_json_source,
+    EXIT_CODES_HELP,
+    id_table,
+    json_terminal,
+    open_client,
+    parse_position,
+    read_json_source,
 )
 from mcb.errors import InputError, UsageError
 from mcb.options import JsonOpt, summarised
@@ -27,18 +32,19 @@ def health(ctx: typer.Context, json_: JsonOpt = False) -> None:
         result = client.health()
     from mcb.redact import redact_url
 
-    term.emit(result.wire(), lambda: term.line(f"{result.service} {result.version}: {result.status} "
-                                               f"({redact_url(client.server)})"))
-
+    term.emit(
+        result.wire(),
+        lambda: term.line(f"{result.service} {result.version}: {result.status} ({redact_url(client.server)})"),
+    )
 
 
 @summarised("project_context")
 def context(ctx: typer.Context, json_: JsonOpt = False) -> None:
     """Examples:
 
-        mcb context
+    mcb context
 
-        mcb context --json | jq .region
+    mcb context --json | jq .region
     """
     term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
@@ -46,20 +52,35 @@ def context(ctx: typer.Context, json_: JsonOpt = False) -> None:
 
     def human() -> None:
         catalog = result.material_catalog
-        term.kv([
-            ("project", result.project_id), ("world", result.world_id), ("epoch", result.world_epoch),
-            ("project area", result.region.text() if result.region else "?"),
-            ("max plan blocks", result.max_plan_blocks),
-            ("materials", f"{catalog.materials} ({catalog.blocks} blocks, {catalog.items} items), catalog {catalog.version}"
-             if catalog else "?"),
-            ("parts", result.parts_total), ("operations", result.operations_total),
-        ])
+        term.kv(
+            [
+                ("project", result.project_id),
+                ("world", result.world_id),
+                ("epoch", result.world_epoch),
+                ("project area", result.region.text() if result.region else "?"),
+                ("max plan blocks", result.max_plan_blocks),
+                (
+                    "materials",
+                    f"{catalog.materials} ({catalog.blocks} blocks, {catalog.items} items), catalog {catalog.version}"
+                    if catalog
+                    else "?",
+                ),
+                ("parts", result.parts_total),
+                ("operations", result.operations_total),
+            ]
+        )
         if result.parts:
-            id_table(term, ["part", "name", "blocks", "protected"],
-                       [(p.part_id, p.name, p.block_count, "yes" if p.protected else "") for p in result.parts])
+            id_table(
+                term,
+                ["part", "name", "blocks", "protected"],
+                [(p.part_id, p.name, p.block_count, "yes" if p.protected else "") for p in result.parts],
+            )
         if result.operations:
-            id_table(term, ["operation", "status", "written", "plan"],
-                       [(o.operation_id, o.status, _written(o), o.plan_id) for o in result.operations])
+            id_table(
+                term,
+                ["operation", "status", "written", "plan"],
+                [(o.operation_id, o.status, _written(o), o.plan_id) for o in result.operations],
+            )
 
     term.emit(result.wire(), human)
 
@@ -69,7 +90,9 @@ def inspect(
     ctx: typer.Context,
     min_: Annotated[str, typer.Option("--min", metavar="X,Y,Z", help="Lowest corner x,y,z (inclusive).")],
     max_: Annotated[str, typer.Option("--max", metavar="X,Y,Z", help="Highest corner x,y,z (inclusive).")],
-    blocks: Annotated[bool, typer.Option("--blocks", help="Return every block (y, z, x order), not just the palette.")] = False,
+    blocks: Annotated[
+        bool, typer.Option("--blocks", help="Return every block (y, z, x order), not just the palette.")
+    ] = False,
     json_: JsonOpt = False,
 ) -> None:
     """`--blocks --json` output can be saved and passed to `mcb prepare --expected` so the plan is refused if the
@@ -116,7 +139,9 @@ def rpc(
     ctx: typer.Context,
     method: Annotated[str, typer.Argument(help="RPC method name, e.g. project_context.")],
     params: Annotated[str | None, typer.Argument(help="Params as a JSON object, or - to read it from stdin.")] = None,
-    admin: Annotated[bool, typer.Option("--admin", help="Use the admin token (chat_* and recovery_* always do).")] = False,
+    admin: Annotated[
+        bool, typer.Option("--admin", help="Use the admin token (chat_* and recovery_* always do).")
+    ] = False,
     no_scope: Annotated[bool, typer.Option("--no-scope", help="Do not add player_id/project_id to params.")] = False,
     json_: JsonOpt = False,
 ) -> None:
@@ -145,8 +170,9 @@ def rpc(
         from mcb.fileio import parse_json_input
 
         try:
-            body = parse_json_input(params, "PARAMS", "argument",
-                                    empty_hint="give a JSON object such as '{}', or - to read it from stdin")
+            body = parse_json_input(
+                params, "PARAMS", "argument", empty_hint="give a JSON object such as '{}', or - to read it from stdin"
+            )
         except InputError as error:  # a bad argument is a usage error (exit 2)
             raise UsageError(error.message, hint=error.hint) from None
     if not isinstance(body, dict):
@@ -164,8 +190,13 @@ def rpc(
 
 
 def register(app: typer.Typer) -> None:
-    for name, function in (("health", health), ("context", context), ("inspect", inspect), ("changes", changes),
-                           ("rpc", rpc)):
+    for name, function in (
+        ("health", health),
+        ("context", context),
+        ("inspect", inspect),
+        ("changes", changes),
+        ("rpc", rpc),
+    ):
         app.command(name, epilog=EXIT_CODES_HELP)(function)
 
 
@@ -175,4 +206,3 @@ def _written(operation) -> str:
 
     processed = operation.total_changes if operation.status == "applied" else None
     return positions_written(operation.written, operation.total_changes, processed)
-

@@ -12,7 +12,7 @@ from typing import Any
 
 import typer
 
-from mcb.errors import InputError, UsageError, exit_codes_epilog
+from mcb.errors import UsageError, exit_codes_epilog
 from mcb.options import app_state, terminal
 from mcb.wording import EMPTY_TABLE, positions_written
 
@@ -162,18 +162,24 @@ def show_plan(term, plan, *, title: str = "plan") -> None:
 
 
 def show_status(term, status) -> None:
-    term.kv([
-        ("operation", status.operation_id), ("status", status.status),
-        ("progress", positions_written(status.written, status.total_changes, status.processed)),
-        ("message", status.message),
-    ])
+    term.kv(
+        [
+            ("operation", status.operation_id),
+            ("status", status.status),
+            ("progress", positions_written(status.written, status.total_changes, status.processed)),
+            ("message", status.message),
+        ]
+    )
     if status.conflicts:
-        term.table(["pos", "reason", "expected", "current", "desired"],
-                   [(c.pos.text(), c.reason, c.expected, c.current, c.desired) for c in status.conflicts])
+        term.table(
+            ["pos", "reason", "expected", "current", "desired"],
+            [(c.pos.text(), c.reason, c.expected, c.current, c.desired) for c in status.conflicts],
+        )
 
 
-def wait_with_progress(term, client, operation_id: str, *, timeout: float, interval: float, first=None,
-                       rerun: str | None = None):
+def wait_with_progress(
+    term, client, operation_id: str, *, timeout: float, interval: float, first=None, rerun: str | None = None
+):
     """Wait for a terminal status with progress on stderr (a bar on a TTY, else plain periodic lines).
 
     Ctrl-C stops the waiting, not the operation: it exits 130 naming the operation and the command that resumes
@@ -186,13 +192,15 @@ def wait_with_progress(term, client, operation_id: str, *, timeout: float, inter
     last = {"status": first}
     views = OperationViews()
     with term.operation_progress(f"operation {operation_id[:8]}") as bar:
+
         def on_progress(status) -> None:
             last["status"] = status
             bar.show(views(status))
 
         try:
-            return wait_for_operation(client, operation_id, timeout=timeout, interval=interval,
-                                      on_progress=on_progress, first=first)
+            return wait_for_operation(
+                client, operation_id, timeout=timeout, interval=interval, on_progress=on_progress, first=first
+            )
         except KeyboardInterrupt:
             seen = last["status"]
             where = ""
@@ -216,7 +224,20 @@ def finish_status(term, status) -> None:
 
 
 __all__ = [
-    "EXIT_CODES_HELP", "finish_status", "spinner_after", "id_table", "json_terminal", "load_settings",
-    "open_client", "parse_position", "read_json_source", "check_output", "show_plan", "show_status", "terminal",
-    "wait_with_progress", "write_json_atomic", "write_text_atomic",
+    "EXIT_CODES_HELP",
+    "finish_status",
+    "spinner_after",
+    "id_table",
+    "json_terminal",
+    "load_settings",
+    "open_client",
+    "parse_position",
+    "read_json_source",
+    "check_output",
+    "show_plan",
+    "show_status",
+    "terminal",
+    "wait_with_progress",
+    "write_json_atomic",
+    "write_text_atomic",
 ]

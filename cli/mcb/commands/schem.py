@@ -8,8 +8,19 @@ from typing import Annotated
 import typer
 
 from mcb.options import (
-    ExcludeOpt, FormatOpt, GlobOpt, JobsOpt, JsonOpt, McVersionOpt, ReplaceUnknownOpt, SchematicFormatOpt,
-    StrictOpt, UpgradeMcVersionOpt, complete_profile, summarised, terminal,
+    ExcludeOpt,
+    FormatOpt,
+    GlobOpt,
+    JobsOpt,
+    JsonOpt,
+    McVersionOpt,
+    ReplaceUnknownOpt,
+    SchematicFormatOpt,
+    StrictOpt,
+    UpgradeMcVersionOpt,
+    complete_profile,
+    summarised,
+    terminal,
 )
 from mcb.wording import plural, shown
 
@@ -24,9 +35,18 @@ schem_app = typer.Typer(
 @summarised("schem_validate")
 def validate(
     ctx: typer.Context,
-    paths: Annotated[list[Path], typer.Argument(metavar="FILE|DIR", readable=False, help="Schematic files, or directories to walk.")],
-    profile: Annotated[str, typer.Option("--profile", "-p", autocompletion=complete_profile, help="server: the plugin's import subset (default); "
-                                         "spec: Sponge spec + WorldEdit interoperability.")] = "server",
+    paths: Annotated[
+        list[Path], typer.Argument(metavar="FILE|DIR", readable=False, help="Schematic files, or directories to walk.")
+    ],
+    profile: Annotated[
+        str,
+        typer.Option(
+            "--profile",
+            "-p",
+            autocompletion=complete_profile,
+            help="server: the plugin's import subset (default); spec: Sponge spec + WorldEdit interoperability.",
+        ),
+    ] = "server",
     mc_version: McVersionOpt = None,
     format_: FormatOpt = None,
     strict: StrictOpt = False,
@@ -54,18 +74,36 @@ def validate(
     """
     from mcb.commands.reporting import run_schem_validate
 
-    run_schem_validate(terminal(ctx, json_), paths, profile=profile, mc_version=mc_version, format_=format_,
-                       strict=strict, glob=glob, exclude=exclude, jobs=jobs)
+    run_schem_validate(
+        terminal(ctx, json_),
+        paths,
+        profile=profile,
+        mc_version=mc_version,
+        format_=format_,
+        strict=strict,
+        glob=glob,
+        exclude=exclude,
+        jobs=jobs,
+    )
 
 
 @schem_app.command("info")
 @summarised("schem_info")
 def info(
     ctx: typer.Context,
-    files: Annotated[list[Path], typer.Argument(metavar="FILE|DIR", readable=False, help="Schematic files in any "
-                                                "format, or folders to walk.")],
-    top: Annotated[int | None, typer.Option("--top", metavar="N", min=0, help="Show the N most common states "
-                                            "(default 20 in text, all with --json; 0: all).")] = None,
+    files: Annotated[
+        list[Path],
+        typer.Argument(metavar="FILE|DIR", readable=False, help="Schematic files in any format, or folders to walk."),
+    ],
+    top: Annotated[
+        int | None,
+        typer.Option(
+            "--top",
+            metavar="N",
+            min=0,
+            help="Show the N most common states (default 20 in text, all with --json; 0: all).",
+        ),
+    ] = None,
     mc_version: McVersionOpt = None,
     json_: JsonOpt = False,
 ) -> None:
@@ -115,9 +153,11 @@ def _walk_tail(term, walked: dict) -> None:
         for entry in walked["errors"]:
             term.error(f"{shown(entry['file'])}: {entry['error']['message']}", entry["error"].get("hint"))
     if walked["errors"]:
-        raise FindingsError(f"{plural(len(walked['errors']), 'file')} of "
-                            f"{len(walked['errors']) + len(walked['files'])} could not be read",
-                            code="schem.walk.unreadable")
+        raise FindingsError(
+            f"{plural(len(walked['errors']), 'file')} of "
+            f"{len(walked['errors']) + len(walked['files'])} could not be read",
+            code="schem.walk.unreadable",
+        )
 
 
 def _print_info(term, data: dict) -> None:
@@ -138,18 +178,30 @@ def _print_info(term, data: dict) -> None:
         version = f"{data['data_version']}" + (f" (Minecraft {data['release']})" if data["release"] else "")
     anchor = ", ".join(map(str, data["offset"]))
     if data["worldedit_offset"] and data["stored_offset"]:
-        anchor += (f"  (file Offset {', '.join(map(str, data['stored_offset']))}, WorldEdit WEOffset "
-                   f"{', '.join(map(str, data['worldedit_offset']))})")
+        anchor += (
+            f"  (file Offset {', '.join(map(str, data['stored_offset']))}, WorldEdit WEOffset "
+            f"{', '.join(map(str, data['worldedit_offset']))})"
+        )
     rows = [
         ("file", shown(data["file"])),
         ("format", data["format"] + (" (gzip)" if data["compressed"] else " (raw NBT)")),
         ("DataVersion", version),
-        ("size", f"{size['width']} x {size['height']} x {size['length']} (W x H x L) = {plural(data['volume'], 'cell')}"),
+        (
+            "size",
+            f"{size['width']} x {size['height']} x {size['length']} (W x H x L) = {plural(data['volume'], 'cell')}",
+        ),
         ("paste offset", anchor),
     ]
     if data["regions"]:
-        rows.append(("regions", "; ".join(f"{shown(r['name'])} at {', '.join(map(str, r['position']))} size "
-                                          f"{' x '.join(map(str, r['size']))}" for r in data["regions"])))
+        rows.append(
+            (
+                "regions",
+                "; ".join(
+                    f"{shown(r['name'])} at {', '.join(map(str, r['position']))} size {' x '.join(map(str, r['size']))}"
+                    for r in data["regions"]
+                ),
+            )
+        )
     if data["palettes"] > 1:
         rows.append(("palettes", f"{data['palettes']} (the first is read)"))
     rows += [("non-air blocks", data["non_air_blocks"])]
@@ -158,7 +210,7 @@ def _print_info(term, data: dict) -> None:
     rows += [
         ("block entities", _counts(data["block_entities"])),
         ("entities", _counts(data["entities"])),
-        ("biomes", "none" if not data["biomes"] else plural(len(data['biomes']['palette']), 'kind')),
+        ("biomes", "none" if not data["biomes"] else plural(len(data["biomes"]["palette"]), "kind")),
         ("server", verdict),
     ]
     term.kv(rows)
@@ -171,8 +223,11 @@ def _print_info(term, data: dict) -> None:
         for line in lines:
             term.line(f"  {shown(line)}")
     total = data["palette_size"]
-    title = f"palette ({plural(total, 'state')}" + (f", the {len(data['palette'])} most common" if
-                                                     len(data["palette"]) < total else "") + ")"
+    title = (
+        f"palette ({plural(total, 'state')}"
+        + (f", the {len(data['palette'])} most common" if len(data["palette"]) < total else "")
+        + ")"
+    )
     term.table(["state", "count"], [(p["state"], p["count"]) for p in data["palette"]], title=title)
 
 
@@ -189,9 +244,15 @@ def convert(
     file: Annotated[Path, typer.Argument(metavar="IN", readable=False, help="Schematic in any format.")],
     output: Annotated[Path, typer.Option("--output", "-o", metavar="OUT", help="File to write (atomically).")],
     to: SchematicFormatOpt = None,
-    drop_extras: Annotated[bool, typer.Option("--drop-extras", help="Drop what the target format cannot hold "
-                                              "(sponge2: block entities, entities, biomes; cells a file leaves "
-                                              "unchanged become air) instead of refusing.")] = False,
+    drop_extras: Annotated[
+        bool,
+        typer.Option(
+            "--drop-extras",
+            help="Drop what the target format cannot hold "
+            "(sponge2: block entities, entities, biomes; cells a file leaves "
+            "unchanged become air) instead of refusing.",
+        ),
+    ] = False,
     replace_unknown: ReplaceUnknownOpt = None,
     mc_version: UpgradeMcVersionOpt = None,
     json_: JsonOpt = False,
@@ -211,23 +272,25 @@ def convert(
 
         mcb schem convert old.schematic -o old.nbt
     """
+    from mcb.commands.stdio import output_target
     from mcb.fileio import refuse_input_as_output
     from mcb.schematics.inspect import convert_schematic
     from mcb.schematics.outputs import parse_format
-
-    from mcb.commands.stdio import output_target
 
     term = terminal(ctx, json_)
     fmt = parse_format(to)
     output = output_target(term, output)
     refuse_input_as_output(output, [file], hint="convert never rewrites its input: write a new file")
-    result = convert_schematic(file, output, fmt=fmt, drop_extras=drop_extras, mc_version=mc_version,
-                               replace_unknown=replace_unknown)
+    result = convert_schematic(
+        file, output, fmt=fmt, drop_extras=drop_extras, mc_version=mc_version, replace_unknown=replace_unknown
+    )
 
     def human() -> None:
         anchor = "" if result["format"] == "structure" else f", offset {', '.join(map(str, result['offset']))}"
-        term.line(f"wrote {shown(result['output'])} ({result['to']}, {plural(result['bytes'], 'byte')}{anchor}, "
-                  f"Minecraft {result['release']})")
+        term.line(
+            f"wrote {shown(result['output'])} ({result['to']}, {plural(result['bytes'], 'byte')}{anchor}, "
+            f"Minecraft {result['release']})"
+        )
         for dropped in result["dropped"]:
             term.warn(f"dropped {shown(dropped)}")
         for note in result["notes"]:

@@ -12,27 +12,55 @@ import typer
 
 from mcb.errors import UsageError
 from mcb.options import (
-    JsonOpt, ReplaceUnknownOpt, SchematicFormatOpt, UpgradeMcVersionOpt, complete_axis, complete_rules, complete_turn,
-    complete_view, summarised, terminal,
+    JsonOpt,
+    ReplaceUnknownOpt,
+    SchematicFormatOpt,
+    UpgradeMcVersionOpt,
+    complete_axis,
+    complete_rules,
+    complete_turn,
+    complete_view,
+    summarised,
+    terminal,
 )
 from mcb.schematics.render_limits import SCALE_MAX, SCALE_MIN
 from mcb.wording import shown
 
-FileArg = Annotated[Path, typer.Argument(metavar="FILE", readable=False, help="Schematic in any format (.schem, "
-                                        ".litematic, .nbt, .schematic).")]
+FileArg = Annotated[
+    Path,
+    typer.Argument(
+        metavar="FILE", readable=False, help="Schematic in any format (.schem, .litematic, .nbt, .schematic)."
+    ),
+]
 OutOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Where to write the result.")]
-RulesOpt = Annotated[str, typer.Option(
-    "--rules", autocompletion=complete_rules, help="Block-state rules: 'vanilla' (what the server's rotation produces) or 'geometric' "
-                    "(WorldEdit-like: also turns chorus/fire connections; on mirror swaps chest halves, stair "
-                    "corners, shelf chains).")]
-InPlaceOpt = Annotated[bool, typer.Option("--in-place", help="Overwrite FILE, in its own format (not a legacy .schematic), instead of writing -o.")]
+RulesOpt = Annotated[
+    str,
+    typer.Option(
+        "--rules",
+        autocompletion=complete_rules,
+        help="Block-state rules: 'vanilla' (what the server's rotation produces) or 'geometric' "
+        "(WorldEdit-like: also turns chorus/fire connections; on mirror swaps chest halves, stair "
+        "corners, shelf chains).",
+    ),
+]
+InPlaceOpt = Annotated[
+    bool,
+    typer.Option(
+        "--in-place", help="Overwrite FILE, in its own format (not a legacy .schematic), instead of writing -o."
+    ),
+]
 
 
 @summarised("schem_rotate")
 def rotate(
     ctx: typer.Context,
     file: FileArg,
-    degrees: Annotated[int, typer.Option("--degrees", "-d", autocompletion=complete_turn, help="Clockwise turn seen from above: 90, 180 or 270.")],
+    degrees: Annotated[
+        int,
+        typer.Option(
+            "--degrees", "-d", autocompletion=complete_turn, help="Clockwise turn seen from above: 90, 180 or 270."
+        ),
+    ],
     output: OutOpt = None,
     rules: RulesOpt = "vanilla",
     fmt: SchematicFormatOpt = None,
@@ -56,15 +84,29 @@ def rotate(
     """
     from mcb.commands.schem_edit_run import run_edit
 
-    run_edit(terminal(ctx, json_), file, degrees=degrees, output=output, rules=rules, fmt=fmt, in_place=in_place,
-             mc_version=mc_version, replace_unknown=replace_unknown)
+    run_edit(
+        terminal(ctx, json_),
+        file,
+        degrees=degrees,
+        output=output,
+        rules=rules,
+        fmt=fmt,
+        in_place=in_place,
+        mc_version=mc_version,
+        replace_unknown=replace_unknown,
+    )
 
 
 @summarised("schem_mirror")
 def mirror(
     ctx: typer.Context,
     file: FileArg,
-    axis: Annotated[str, typer.Option("--axis", "-a", autocompletion=complete_axis, help="x: swap east and west; z: swap north and south.")],
+    axis: Annotated[
+        str,
+        typer.Option(
+            "--axis", "-a", autocompletion=complete_axis, help="x: swap east and west; z: swap north and south."
+        ),
+    ],
     output: OutOpt = None,
     rules: RulesOpt = "vanilla",
     fmt: SchematicFormatOpt = None,
@@ -84,20 +126,41 @@ def mirror(
     """
     from mcb.commands.schem_edit_run import run_edit
 
-    run_edit(terminal(ctx, json_), file, axis=axis, output=output, rules=rules, fmt=fmt, in_place=in_place,
-             mc_version=mc_version, replace_unknown=replace_unknown)
+    run_edit(
+        terminal(ctx, json_),
+        file,
+        axis=axis,
+        output=output,
+        rules=rules,
+        fmt=fmt,
+        in_place=in_place,
+        mc_version=mc_version,
+        replace_unknown=replace_unknown,
+    )
 
 
 @summarised("schem_render")
 def render(
     ctx: typer.Context,
-    files: Annotated[list[Path], typer.Argument(metavar="FILE|DIR", readable=False, help="Schematic files in any "
-                                                "format, or folders to walk.")],
-    output: Annotated[Path, typer.Option("--output", "-o", help="PNG file to write; a folder when rendering a "
-                                         "folder or several files (one NAME.png each).")],
-    view: Annotated[str, typer.Option("--view", autocompletion=complete_view, help="top (height map), iso (isometric) or both.")] = "both",
-    scale: Annotated[int | None, typer.Option("--scale", help="Pixels per block (default: fit ~1400 px).",
-                                              min=SCALE_MIN, max=SCALE_MAX)] = None,
+    files: Annotated[
+        list[Path],
+        typer.Argument(metavar="FILE|DIR", readable=False, help="Schematic files in any format, or folders to walk."),
+    ],
+    output: Annotated[
+        Path,
+        typer.Option(
+            "--output",
+            "-o",
+            help="PNG file to write; a folder when rendering a folder or several files (one NAME.png each).",
+        ),
+    ],
+    view: Annotated[
+        str, typer.Option("--view", autocompletion=complete_view, help="top (height map), iso (isometric) or both.")
+    ] = "both",
+    scale: Annotated[
+        int | None,
+        typer.Option("--scale", help="Pixels per block (default: fit ~1400 px).", min=SCALE_MIN, max=SCALE_MAX),
+    ] = None,
     json_: JsonOpt = False,
 ) -> None:
     """Several files or a folder: -o names a folder (created if missing) and each schematic becomes
@@ -113,12 +176,11 @@ def render(
 
         mcb schem render schematics/ -o pictures/
     """
+    from mcb.commands.stdio import output_target
     from mcb.fileio import refuse_input_as_output
     from mcb.schematics.render import render_file
     from mcb.schematics.render_limits import VIEWS
     from mcb.schematics.walk import each_schematic, is_single_file
-
-    from mcb.commands.stdio import output_target
 
     term = terminal(ctx, json_)
     if view not in VIEWS:
@@ -135,16 +197,21 @@ def render(
         term.emit(summary, lambda: term.line(said(summary)))
         return
     if output.exists() and not output.is_dir():
-        raise UsageError(f"-o {shown(output)} is a file; rendering several schematics writes one PNG each into a "
-                         "folder", hint="give -o a folder (it is created if missing)")
+        raise UsageError(
+            f"-o {shown(output)} is a file; rendering several schematics writes one PNG each into a folder",
+            hint="give -o a folder (it is created if missing)",
+        )
     output.mkdir(parents=True, exist_ok=True)
     taken: set[str] = set()
 
     def picture(path: Path) -> Path:
         """NAME.png; a second schematic of the same name keeps its extension (house.litematic.png), then a number,
         so no picture overwrites another one of this walk."""
-        for name in (f"{path.stem}.png", f"{path.name}.png",
-                     *(f"{path.name}-{n}.png" for n in range(2, len(taken) + 3))):
+        for name in (
+            f"{path.stem}.png",
+            f"{path.name}.png",
+            *(f"{path.name}-{n}.png" for n in range(2, len(taken) + 3)),
+        ):
             if name not in taken:
                 taken.add(name)
                 return output / name

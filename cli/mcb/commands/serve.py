@@ -13,42 +13,114 @@ from mcb.options import JsonOpt, terminal
 
 def serve(
     ctx: typer.Context,
-    data: Annotated[Path | None, typer.Option("--data", metavar="DIR", help="Data directory (world, journal, "
-                                              "tokens). Default: mcb/server in the user data dir "
-                                              "($XDG_DATA_HOME, else ~/.local/share).")] = None,
-    port: Annotated[int, typer.Option("--port", metavar="PORT", help="TCP port; 0 picks a free one.", min=0, max=65535)] = 8765,
-    host: Annotated[str, typer.Option("--host", metavar="HOST", help="Listen address (loopback unless --allow-remote).")] = "127.0.0.1",
-    allow_remote: Annotated[bool, typer.Option("--allow-remote", help="Permit a non-loopback --host (no TLS!).")] = False,
-    tick_ms: Annotated[int, typer.Option("--tick-ms", metavar="MS", help="Milliseconds between engine steps; 0 = as fast as possible.", min=0)] = 50,
-    test_hooks: Annotated[bool, typer.Option("--test-hooks", help="Enable admin-only test_* methods (player edits, "
-                                             "owner offline, /ai stop, chat prompts).")] = False,
-    owner: Annotated[str | None, typer.Option("--owner", metavar="UUID", help="Owner UUID (saved; default: generated once).")] = None,
-    project: Annotated[str | None, typer.Option("--project", metavar="ID", help="Project id (saved; default 'default').")] = None,
+    data: Annotated[
+        Path | None,
+        typer.Option(
+            "--data",
+            metavar="DIR",
+            help="Data directory (world, journal, "
+            "tokens). Default: mcb/server in the user data dir "
+            "($XDG_DATA_HOME, else ~/.local/share).",
+        ),
+    ] = None,
+    port: Annotated[
+        int, typer.Option("--port", metavar="PORT", help="TCP port; 0 picks a free one.", min=0, max=65535)
+    ] = 8765,
+    host: Annotated[
+        str, typer.Option("--host", metavar="HOST", help="Listen address (loopback unless --allow-remote).")
+    ] = "127.0.0.1",
+    allow_remote: Annotated[
+        bool, typer.Option("--allow-remote", help="Permit a non-loopback --host (no TLS!).")
+    ] = False,
+    tick_ms: Annotated[
+        int,
+        typer.Option(
+            "--tick-ms", metavar="MS", help="Milliseconds between engine steps; 0 = as fast as possible.", min=0
+        ),
+    ] = 50,
+    test_hooks: Annotated[
+        bool,
+        typer.Option(
+            "--test-hooks",
+            help="Enable admin-only test_* methods (player edits, owner offline, /ai stop, chat prompts).",
+        ),
+    ] = False,
+    owner: Annotated[
+        str | None, typer.Option("--owner", metavar="UUID", help="Owner UUID (saved; default: generated once).")
+    ] = None,
+    project: Annotated[
+        str | None, typer.Option("--project", metavar="ID", help="Project id (saved; default 'default').")
+    ] = None,
     # Two flags, one name each: as an on/off pair they need a second name column, which cuts help at 80 columns.
-    automation_on: Annotated[bool, typer.Option("--local-automation",
-                             help="Accept player_id 'console' (the default; saved).")] = False,
-    automation_off: Annotated[bool, typer.Option("--no-local-automation",
-                              help="Refuse player_id 'console' (saved).")] = False,
-    region: Annotated[str | None, typer.Option("--region", metavar="BOX",
-                      help="Project area x1,y1,z1,x2,y2,z2, inclusive (saved; default -64,0,-64 to 64,128,64).")] = None,
-    loaded_chunk_radius: Annotated[int | None, typer.Option("--loaded-chunk-radius", metavar="N", min=0,
-                                   help="Only chunks within this Chebyshev radius of chunk 0,0 are loaded.")] = None,
-    world_border: Annotated[int | None, typer.Option("--world-border", metavar="N", min=1, help="World-border radius in blocks.")] = None,
-    max_plan_blocks: Annotated[int | None, typer.Option(
-        "--max-plan-blocks", metavar="N", min=1, max=4096, help="Most blocks one plan may change (saved; default 4096).")] = None,
-    data_version: Annotated[int | None, typer.Option("--data-version", metavar="N", help="Reported DataVersion (default 4903).")] = None,
-    ground: Annotated[str | None, typer.Option(
-        "--ground", metavar="KIND", help="Natural ground for unedited blocks: hills (terrain height field with a flat build site at "
-        "y=63 around 0,0) or flat (grass at y=63). New worlds default to hills; saved.")] = None,
-    camera_player: Annotated[str | None, typer.Option(
-        "--camera-player", metavar="UUID", help="Spectator camera account (saved; 'none' clears it). Its captures "
-        "are drawn from the local world by a stand-in renderer.")] = None,
-    head_timeout: Annotated[float, typer.Option(
-        "--head-timeout", metavar="S", min=0.01,
-        help="Seconds a client has to send a request's head (default 10).")] = 10.0,
-    body_timeout: Annotated[float, typer.Option(
-        "--body-timeout", metavar="S", min=0.01,
-        help="Seconds for the body, and to take the answer (default 10).")] = 10.0,
+    automation_on: Annotated[
+        bool, typer.Option("--local-automation", help="Accept player_id 'console' (the default; saved).")
+    ] = False,
+    automation_off: Annotated[
+        bool, typer.Option("--no-local-automation", help="Refuse player_id 'console' (saved).")
+    ] = False,
+    region: Annotated[
+        str | None,
+        typer.Option(
+            "--region",
+            metavar="BOX",
+            help="Project area x1,y1,z1,x2,y2,z2, inclusive (saved; default -64,0,-64 to 64,128,64).",
+        ),
+    ] = None,
+    loaded_chunk_radius: Annotated[
+        int | None,
+        typer.Option(
+            "--loaded-chunk-radius",
+            metavar="N",
+            min=0,
+            help="Only chunks within this Chebyshev radius of chunk 0,0 are loaded.",
+        ),
+    ] = None,
+    world_border: Annotated[
+        int | None, typer.Option("--world-border", metavar="N", min=1, help="World-border radius in blocks.")
+    ] = None,
+    max_plan_blocks: Annotated[
+        int | None,
+        typer.Option(
+            "--max-plan-blocks",
+            metavar="N",
+            min=1,
+            max=4096,
+            help="Most blocks one plan may change (saved; default 4096).",
+        ),
+    ] = None,
+    data_version: Annotated[
+        int | None, typer.Option("--data-version", metavar="N", help="Reported DataVersion (default 4903).")
+    ] = None,
+    ground: Annotated[
+        str | None,
+        typer.Option(
+            "--ground",
+            metavar="KIND",
+            help="Natural ground for unedited blocks: hills (terrain height field with a flat build site at "
+            "y=63 around 0,0) or flat (grass at y=63). New worlds default to hills; saved.",
+        ),
+    ] = None,
+    camera_player: Annotated[
+        str | None,
+        typer.Option(
+            "--camera-player",
+            metavar="UUID",
+            help="Spectator camera account (saved; 'none' clears it). Its captures "
+            "are drawn from the local world by a stand-in renderer.",
+        ),
+    ] = None,
+    head_timeout: Annotated[
+        float,
+        typer.Option(
+            "--head-timeout", metavar="S", min=0.01, help="Seconds a client has to send a request's head (default 10)."
+        ),
+    ] = 10.0,
+    body_timeout: Annotated[
+        float,
+        typer.Option(
+            "--body-timeout", metavar="S", min=0.01, help="Seconds for the body, and to take the answer (default 10)."
+        ),
+    ] = 10.0,
     ready_file: Annotated[Path | None, typer.Option("--ready-file", hidden=True)] = None,
     json_: JsonOpt = False,
 ) -> None:
@@ -81,11 +153,26 @@ def serve(
         raise UsageError("--local-automation and --no-local-automation contradict each other")
     local_automation = True if automation_on else False if automation_off else None
     request = ServeRequest(
-        data_dir=data, host=host, port=port, allow_remote=allow_remote, tick_ms=tick_ms, test_hooks=test_hooks,
-        owner=owner, project=project, local_automation=local_automation, region=region,
-        loaded_chunk_radius=loaded_chunk_radius, world_border=world_border, max_plan_blocks=max_plan_blocks,
-        data_version=data_version, ground=ground, camera_player=camera_player, ready_file=ready_file,
-        verbose=term.verbosity > 0, head_timeout=head_timeout, body_timeout=body_timeout,
+        data_dir=data,
+        host=host,
+        port=port,
+        allow_remote=allow_remote,
+        tick_ms=tick_ms,
+        test_hooks=test_hooks,
+        owner=owner,
+        project=project,
+        local_automation=local_automation,
+        region=region,
+        loaded_chunk_radius=loaded_chunk_radius,
+        world_border=world_border,
+        max_plan_blocks=max_plan_blocks,
+        data_version=data_version,
+        ground=ground,
+        camera_player=camera_player,
+        ready_file=ready_file,
+        verbose=term.verbosity > 0,
+        head_timeout=head_timeout,
+        body_timeout=body_timeout,
     )
 
     def on_ready(info: dict) -> None:
@@ -98,9 +185,12 @@ def serve(
         if stuck:
             from mcb.wording import plural
 
-            term.warn(f"{plural(len(stuck), 'interrupted operation')} must be reviewed before new builds run: "
-                      + "; ".join(f"`mcb recovery review {op}`" for op in stuck[:3])
-                      + (f" (and {len(stuck) - 3} more: `mcb context`)" if len(stuck) > 3 else "") + " (admin)")
+            term.warn(
+                f"{plural(len(stuck), 'interrupted operation')} must be reviewed before new builds run: "
+                + "; ".join(f"`mcb recovery review {op}`" for op in stuck[:3])
+                + (f" (and {len(stuck) - 3} more: `mcb context`)" if len(stuck) > 3 else "")
+                + " (admin)"
+            )
         term.info("press Ctrl-C to stop")
         if term.json_mode:
             # One compact line (not pretty JSON): a script reads it while the server keeps running.
@@ -112,11 +202,13 @@ def serve(
     try:
         run_until_stopped(request, on_ready)
     except DataDirInUse as error:
-        raise ConflictError(str(error), code="data_dir_in_use", hint="stop that server first, or start this one "
-                            "with another --data") from None
+        raise ConflictError(
+            str(error), code="data_dir_in_use", hint="stop that server first, or start this one with another --data"
+        ) from None
     except ServeSetupError as error:
-        raise ConfigError(str(error), hint=error.hint or "check the directory permissions, or start with another "
-                          "--data") from None
+        raise ConfigError(
+            str(error), hint=error.hint or "check the directory permissions, or start with another --data"
+        ) from None
     except ServeListenError as error:
         raise NetworkError(str(error), hint=error.hint or "--port 0 picks a free port") from None
     except ValueError as error:

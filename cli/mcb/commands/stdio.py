@@ -17,10 +17,16 @@ def output_target(term, path, option: str = "-o/--output"):
         return path
     name = option.split("/")[0]
     if term.json_mode:
-        raise UsageError(f"{name} - writes the file to stdout, where --json prints too",
-                         hint=f"name a file with {name}, or drop --json", details={"field": option})
+        raise UsageError(
+            f"{name} - writes the file to stdout, where --json prints too",
+            hint=f"name a file with {name}, or drop --json",
+            details={"field": option},
+        )
     if getattr(sys.stdout, "isatty", lambda: False)():
-        raise UsageError(f"{name} - writes binary data, and stdout is a terminal",
-                         hint="redirect or pipe it: `... -o - > FILE`", details={"field": option})
+        raise UsageError(
+            f"{name} - writes binary data, and stdout is a terminal",
+            hint="redirect or pipe it: `... -o - > FILE`",
+            details={"field": option},
+        )
     term.divert_lines()
     return STDOUT

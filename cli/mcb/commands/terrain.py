@@ -17,21 +17,37 @@ terrain_app = typer.Typer(
 )
 
 RecipeArg = Annotated[str, typer.Argument(metavar="RECIPE", help="Terrain recipe JSON file ('-' = stdin).")]
-BudgetOpt = Annotated[int, typer.Option("--budget", min=1, max=DEFAULT_TILE_BUDGET,
-                                        help="Tile budget offline (the server's max-plan-blocks, 1..4096); "
-                                             "a server always uses its own.")]
-ResolutionOpt = Annotated[int | None, typer.Option("--resolution", "-r", min=RESOLUTION_MIN,
-                                                   max=RESOLUTION_MAX,
-                                                   help="Samples per axis, 32..256, at most one per block "
-                                                        "(offline default 256, server default 128).")]
+BudgetOpt = Annotated[
+    int,
+    typer.Option(
+        "--budget",
+        min=1,
+        max=DEFAULT_TILE_BUDGET,
+        help="Tile budget offline (the server's max-plan-blocks, 1..4096); a server always uses its own.",
+    ),
+]
+ResolutionOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--resolution",
+        "-r",
+        min=RESOLUTION_MIN,
+        max=RESOLUTION_MAX,
+        help="Samples per axis, 32..256, at most one per block (offline default 256, server default 128).",
+    ),
+]
 OutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Write the PNG image here.")]
 
 
 @terrain_app.command("lint")
 def lint(
     ctx: typer.Context,
-    paths: Annotated[list[str], typer.Argument(metavar="FILE|DIR", help="Recipes/brushes or directories "
-                                               "(walked for *.json; *.schema.json skipped).")],
+    paths: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="FILE|DIR", help="Recipes/brushes or directories (walked for *.json; *.schema.json skipped)."
+        ),
+    ],
     fmt: FormatOpt = None,
     strict: StrictOpt = False,
     glob: GlobOpt = None,
@@ -63,8 +79,16 @@ def lint(
     fmt_name = choose_format(term, fmt)
     files = collect_recipe_files(paths, glob or ["*.json"], list(exclude or []))
     reports = check_files(files, lint_file, jobs=jobs, progress=term.progress)
-    print_reports(term, reports, fmt_name, tool="mcb terrain lint", strict=strict, rules=RULES,
-                  noun="file", code="terrain.lint.failed")
+    print_reports(
+        term,
+        reports,
+        fmt_name,
+        tool="mcb terrain lint",
+        strict=strict,
+        rules=RULES,
+        noun="file",
+        code="terrain.lint.failed",
+    )
 
 
 @terrain_app.command("preview")
@@ -91,7 +115,6 @@ def preview(
         mcb terrain preview massif.json -r 128 -o massif.png --json
     """
     from mcb.commands.rpc_support import check_output
-
     from mcb.commands.stdio import output_target
 
     term = terminal(ctx, json_)
@@ -104,8 +127,10 @@ def preview(
         result["picture"] = {"map": box.to_json()} if box is not None else None
         wire_id = result.pop("wire_terrain_id")
         if wire_id != result["terrain_id"]:
-            term.warn(f"number literals in this recipe are rewritten by JSON tools; sent by mcb it gets the ID "
-                      f"{wire_id} (see `mcb terrain lint`)")
+            term.warn(
+                f"number literals in this recipe are rewritten by JSON tools; sent by mcb it gets the ID "
+                f"{wire_id} (see `mcb terrain lint`)"
+            )
     else:
         result, png = _server_preview(ctx, term, recipe, resolution)
     if output is not None:
@@ -133,15 +158,20 @@ def _server_preview(ctx, term, recipe_path: str, resolution: int | None) -> tupl
 def _show_preview(term, r: dict) -> None:
     b = r["bounds"]
     lo, hi = b["min"], b["max"]
-    term.kv([
-        ("terrain id", r["terrain_id"]),
-        ("envelope", f"{lo['x']},{lo['y']},{lo['z']} .. {hi['x']},{hi['y']},{hi['z']} ({r['mode']})"),
-        ("samples", f"{r['sample_grid']['width']} x {r['sample_grid']['height']}"),
-        ("surface", f"{r['sampled_height_min']} .. {r['sampled_height_max']} "
-                    f"({plural(r['clipped_samples'], 'sample')} outside the envelope's Y range)"),
-        ("tiles", f"{r['tile_count']} of edge {r['tile_edge']} (budget {r['tile_budget']}, {r['tile_order']})"),
-        ("image", shown(r.get("image") or "(not written; use -o FILE)")),
-    ])
+    term.kv(
+        [
+            ("terrain id", r["terrain_id"]),
+            ("envelope", f"{lo['x']},{lo['y']},{lo['z']} .. {hi['x']},{hi['y']},{hi['z']} ({r['mode']})"),
+            ("samples", f"{r['sample_grid']['width']} x {r['sample_grid']['height']}"),
+            (
+                "surface",
+                f"{r['sampled_height_min']} .. {r['sampled_height_max']} "
+                f"({plural(r['clipped_samples'], 'sample')} outside the envelope's Y range)",
+            ),
+            ("tiles", f"{r['tile_count']} of edge {r['tile_edge']} (budget {r['tile_budget']}, {r['tile_order']})"),
+            ("image", shown(r.get("image") or "(not written; use -o FILE)")),
+        ]
+    )
 
 
 @terrain_app.command("tiles")
@@ -171,15 +201,29 @@ def tiles(
     _, parsed = load_recipe(recipe)
     grid = tile_grid(parsed, budget)
     rows = tile_table(parsed, budget, start=start, count=count)
-    data = {"terrain_id": parsed.terrain_id, "tile_edge": grid.edge, "tile_count": grid.count,
-            "tile_budget": budget, "grid": {"x": grid.nx, "z": grid.nz, "y": grid.ny}, "tiles": rows}
+    data = {
+        "terrain_id": parsed.terrain_id,
+        "tile_edge": grid.edge,
+        "tile_count": grid.count,
+        "tile_budget": budget,
+        "grid": {"x": grid.nx, "z": grid.nz, "y": grid.ny},
+        "tiles": rows,
+    }
 
     def human() -> None:
-        term.kv([("terrain id", parsed.terrain_id),
-                 ("tiles", f"{grid.count} = {grid.nx} x {grid.nz} x {grid.ny} (x, z, y) of edge {grid.edge}")])
-        term.table(["index", "min", "max", "targets"], [
-            (r["index"], _xyz(r["bounds"]["min"]), _xyz(r["bounds"]["max"]), r["targets"] or "0 (empty)")
-            for r in rows])
+        term.kv(
+            [
+                ("terrain id", parsed.terrain_id),
+                ("tiles", f"{grid.count} = {grid.nx} x {grid.nz} x {grid.ny} (x, z, y) of edge {grid.edge}"),
+            ]
+        )
+        term.table(
+            ["index", "min", "max", "targets"],
+            [
+                (r["index"], _xyz(r["bounds"]["min"]), _xyz(r["bounds"]["max"]), r["targets"] or "0 (empty)")
+                for r in rows
+            ],
+        )
 
     term.emit(data, human)
 
@@ -193,14 +237,20 @@ def _xyz(p: dict) -> str:
 def prepare(
     ctx: typer.Context,
     terrain_id: Annotated[str, typer.Argument(metavar="TERRAIN_ID", help="ID from `mcb terrain preview`.")],
-    tile: Annotated[int | None, typer.Argument(metavar="TILE", min=0, help="Tile index (see `mcb terrain "
-                                                                             "tiles`).")] = None,
+    tile: Annotated[
+        int | None, typer.Argument(metavar="TILE", min=0, help="Tile index (see `mcb terrain tiles`).")
+    ] = None,
     all_tiles: Annotated[bool, typer.Option("--all", help="Every tile in order (from --start).")] = False,
     apply: Annotated[bool, typer.Option("--apply", help="Apply each plan and wait for it.")] = False,
-    recipe: Annotated[Path | None, typer.Option("--recipe", help="Re-preview this recipe first (the server "
-                                                "forgets IDs on restart); must have TERRAIN_ID.")] = None,
-    state: Annotated[Path | None, typer.Option("--state", help="Resume file for --all --apply (default "
-                                               "terrain-<id12>.state.json).")] = None,
+    recipe: Annotated[
+        Path | None,
+        typer.Option(
+            "--recipe", help="Re-preview this recipe first (the server forgets IDs on restart); must have TERRAIN_ID."
+        ),
+    ] = None,
+    state: Annotated[
+        Path | None, typer.Option("--state", help="Resume file for --all --apply (default terrain-<id12>.state.json).")
+    ] = None,
     start: Annotated[int, typer.Option("--start", min=0, help="First tile for --all.")] = 0,
     wait_timeout: Annotated[float, typer.Option("--wait-timeout", min=1, help="Seconds to wait per tile.")] = 600,
     json_: JsonOpt = False,
@@ -243,10 +293,11 @@ def check_terrain_id(text: str) -> None:
 
     if not re.fullmatch(TERRAIN_ID_PATTERN, text):
         shown = text if len(text) <= 72 else text[:69] + "..."
-        raise UsageError(f"{shown!r} is not a terrain id: a terrain id is 64 hex digits (0-9, a-f), "
-                         f"this has {len(text)} characters",
-                         hint="run `mcb terrain preview RECIPE` (it also tells the server the recipe) and copy "
-                              "the whole `terrain id` it prints")
+        raise UsageError(
+            f"{shown!r} is not a terrain id: a terrain id is 64 hex digits (0-9, a-f), this has {len(text)} characters",
+            hint="run `mcb terrain preview RECIPE` (it also tells the server the recipe) and copy "
+            "the whole `terrain id` it prints",
+        )
 
 
 def _load_plain_recipe(path: Path) -> dict:
@@ -258,9 +309,9 @@ def _load_plain_recipe(path: Path) -> dict:
 
 
 def _prepare_one(term, client, terrain_id, tile, recipe_obj, apply, wait_timeout) -> None:
-    from mcb.commands.rpc_support import finish_status, show_plan, wait_with_progress
-    from mcb.client.workflow import apply_plan
     from mcb.batch.kinds import register_recipe
+    from mcb.client.workflow import apply_plan
+    from mcb.commands.rpc_support import finish_status, show_plan, wait_with_progress
 
     if recipe_obj is not None:
         register_recipe(client, recipe_obj, terrain_id)
@@ -274,8 +325,9 @@ def _prepare_one(term, client, terrain_id, tile, recipe_obj, apply, wait_timeout
         return
     term.info(f"tile {tile}: {plural(plan.changed_blocks, 'block')} to change; applying")
     started = apply_plan(client, plan, wait=False)
-    finish_status(term, wait_with_progress(term, client, started.operation_id, timeout=wait_timeout,
-                                           interval=0.1, first=started))
+    finish_status(
+        term, wait_with_progress(term, client, started.operation_id, timeout=wait_timeout, interval=0.1, first=started)
+    )
 
 
 def _prepare_all(term, client, terrain_id, recipe_obj, state, start, apply, wait_timeout) -> None:
@@ -294,11 +346,21 @@ def _prepare_all(term, client, terrain_id, recipe_obj, state, start, apply, wait
 
     views = OperationViews()
     with term.operation_progress("terrain") as bar:
+
         def on_progress(name: str, status) -> None:
             bar.show(views(status))
 
-        summary = run_all_tiles(client, terrain_id, state_path, recipe=recipe_obj, start=start, dry_run=not apply,
-                                on_tile=on_tile, wait_timeout=wait_timeout, on_progress=on_progress)
+        summary = run_all_tiles(
+            client,
+            terrain_id,
+            state_path,
+            recipe=recipe_obj,
+            start=start,
+            dry_run=not apply,
+            on_tile=on_tile,
+            wait_timeout=wait_timeout,
+            on_progress=on_progress,
+        )
     error = summary.pop("error")
     if not apply:
         summary.pop("state_file")
@@ -307,9 +369,14 @@ def _prepare_all(term, client, terrain_id, recipe_obj, state, start, apply, wait
         counts[entry["result"]] = counts.get(entry["result"], 0) + 1
 
     def human() -> None:
-        term.kv([("terrain id", terrain_id), ("status", summary["status"]),
-                 ("tiles", ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "none"),
-                 *([("state file", summary["state_file"])] if apply else [])])
+        term.kv(
+            [
+                ("terrain id", terrain_id),
+                ("status", summary["status"]),
+                ("tiles", ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "none"),
+                *([("state file", summary["state_file"])] if apply else []),
+            ]
+        )
 
     term.emit({**summary, "error": error.to_json() if error else None}, human)
     if error is not None:

@@ -31,12 +31,11 @@ def brush(
     """
     from mcb.client.workflow import apply_plan
     from mcb.commands.rpc_support import check_output, finish_status, open_client, wait_with_progress, write_text_atomic
+    from mcb.commands.stdio import output_target
     from mcb.errors import InputError
     from mcb.terrain.brush import parse_brush
     from mcb.terrain.jsontext import loads_keeping_numbers, to_plain
     from mcb.terrain.offline import read_json_text
-
-    from mcb.commands.stdio import output_target
 
     term = terminal(ctx, json_)
     output = output_target(term, output)
@@ -60,12 +59,21 @@ def brush(
             return
         _show_brush(term, result, stream=term.info)
         started = apply_plan(client, plan, wait=False)
-        finish_status(term, wait_with_progress(term, client, started.operation_id, timeout=wait_timeout,
-                                               interval=0.1, first=started))
+        finish_status(
+            term,
+            wait_with_progress(term, client, started.operation_id, timeout=wait_timeout, interval=0.1, first=started),
+        )
 
 
-_BRUSH_KEYS = ("plan_state", "changed_columns", "raised_volume", "lowered_volume", "height_min", "height_max",
-               "dependency_blocks")
+_BRUSH_KEYS = (
+    "plan_state",
+    "changed_columns",
+    "raised_volume",
+    "lowered_volume",
+    "height_min",
+    "height_max",
+    "dependency_blocks",
+)
 
 
 def _brush_image(result) -> bytes:
@@ -76,8 +84,11 @@ def _brush_image(result) -> bytes:
     from mcb.client.models import TerrainPlan
     from mcb.errors import ServerError
 
-    wrong = ServerError("terrain_brush_prepare: unexpected result from the server", code="invalid_response",
-                        hint="is the server a compatible plugin build?")
+    wrong = ServerError(
+        "terrain_brush_prepare: unexpected result from the server",
+        code="invalid_response",
+        hint="is the server a compatible plugin build?",
+    )
     if not isinstance(result, dict) or not all(key in result for key in _BRUSH_KEYS):
         raise wrong
     try:
@@ -86,14 +97,19 @@ def _brush_image(result) -> bytes:
         raise wrong from None
     from mcb.images import png_from_base64
 
-    return png_from_base64("terrain_brush_prepare", result.pop("imageBase64", None), result.get("mimeType"),
-                           allow_empty=True)
+    return png_from_base64(
+        "terrain_brush_prepare", result.pop("imageBase64", None), result.get("mimeType"), allow_empty=True
+    )
 
 
 def _show_brush(term, r: dict, stream=None) -> None:
-    pairs = [("plan state", r["plan_state"]), ("columns changed", r["changed_columns"]),
-             ("raised / lowered", f"{r['raised_volume']} / {r['lowered_volume']} blocks"),
-             ("surface", f"{r['height_min']} .. {r['height_max']}"), ("read dependencies", r["dependency_blocks"])]
+    pairs = [
+        ("plan state", r["plan_state"]),
+        ("columns changed", r["changed_columns"]),
+        ("raised / lowered", f"{r['raised_volume']} / {r['lowered_volume']} blocks"),
+        ("surface", f"{r['height_min']} .. {r['height_max']}"),
+        ("read dependencies", r["dependency_blocks"]),
+    ]
     if r.get("plan_id"):
         pairs += [("plan id", r["plan_id"]), ("plan hash", r["plan_hash"]), ("changed blocks", r["changed_blocks"])]
     pairs.append(("image", shown(r.get("image") or "(not written; use -o FILE)")))

@@ -9,16 +9,37 @@ import typer
 from mcb.commands.rpc_support import EXIT_CODES_HELP, json_terminal, open_client, parse_position
 from mcb.options import FormatOpt, JsonOpt, ReplaceUnknownOpt, complete_axis, complete_rotation
 
+
 def verify(
     ctx: typer.Context,
     file: Annotated[str, typer.Argument(metavar="FILE", help="Schematic file (.schem, .litematic, .nbt, .schematic).")],
-    target: Annotated[str, typer.Option("--target", metavar="X,Y,Z", help="Where the file's anchor went (as for `mcb build`).")],
-    rotation: Annotated[int, typer.Option("--rotation", autocompletion=complete_rotation, help="Clockwise degrees the build used: 0, 90, 180, 270.")] = 0,
-    mirror: Annotated[str | None, typer.Option("--mirror", metavar="AXIS", autocompletion=complete_axis, help="Mirror axis the build used: x or z.")] = None,
-    skip_air: Annotated[bool, typer.Option("--skip-air", help="The build left the world where the file has air: do not compare those.")] = False,
-    drop_extras: Annotated[bool, typer.Option("--drop-extras", help="Accepted as `mcb build` takes it (verify compares block states only).")] = False,
+    target: Annotated[
+        str, typer.Option("--target", metavar="X,Y,Z", help="Where the file's anchor went (as for `mcb build`).")
+    ],
+    rotation: Annotated[
+        int,
+        typer.Option(
+            "--rotation", autocompletion=complete_rotation, help="Clockwise degrees the build used: 0, 90, 180, 270."
+        ),
+    ] = 0,
+    mirror: Annotated[
+        str | None,
+        typer.Option(
+            "--mirror", metavar="AXIS", autocompletion=complete_axis, help="Mirror axis the build used: x or z."
+        ),
+    ] = None,
+    skip_air: Annotated[
+        bool, typer.Option("--skip-air", help="The build left the world where the file has air: do not compare those.")
+    ] = False,
+    drop_extras: Annotated[
+        bool,
+        typer.Option("--drop-extras", help="Accepted as `mcb build` takes it (verify compares block states only)."),
+    ] = False,
     replace_unknown: ReplaceUnknownOpt = None,
-    ignore: Annotated[list[str] | None, typer.Option("--ignore", metavar="BLOCK", help="A block that may differ, e.g. grass_block (repeatable).")] = None,
+    ignore: Annotated[
+        list[str] | None,
+        typer.Option("--ignore", metavar="BLOCK", help="A block that may differ, e.g. grass_block (repeatable)."),
+    ] = None,
     format_: FormatOpt = None,
     json_: JsonOpt = False,
 ) -> None:
@@ -51,15 +72,29 @@ def verify(
     term = json_terminal(ctx, json_)
     fmt = choose_format(term, format_)
     anchor = parse_position(target, "--target")
-    options = PlacementOptions(target=(anchor["x"], anchor["y"], anchor["z"]), rotation=rotation, mirror=mirror,
-                               skip_air=skip_air, drop_extras=True, replace_unknown=replace_unknown)
+    options = PlacementOptions(
+        target=(anchor["x"], anchor["y"], anchor["z"]),
+        rotation=rotation,
+        mirror=mirror,
+        skip_air=skip_air,
+        drop_extras=True,
+        replace_unknown=replace_unknown,
+    )
     with open_client(ctx, term) as client:
         placement = load_placement(file, options)
         check_fits(placement, client.project_context().region)
         with term.operation_progress("verify") as bar:
+
             def on_tile(done: int, total: int, counter) -> None:
-                bar.show(ProgressView(done=done, total=total, written=counter.cells or 0, noun="cells read",
-                                      phase=f"tile {done}/{total}"))
+                bar.show(
+                    ProgressView(
+                        done=done,
+                        total=total,
+                        written=counter.cells or 0,
+                        noun="cells read",
+                        phase=f"tile {done}/{total}",
+                    )
+                )
 
             result = verify_placement(client, placement, ignore=ignore or (), on_tile=on_tile)
     box = placement.world_box()
@@ -71,15 +106,20 @@ def verify(
     report = verification_report(result, file, facts)
     term.line(render_reports([report], fmt, tool="mcb verify", rules=_RULES).rstrip("\n"))
     if result.differences:
-        raise FindingsError(f"the world differs from {shown(file)} at {plural(result.differences, 'position')} "
-                            f"of {result.compared:,} compared", code="verify.differs",
-                            hint=f"`mcb build {shown(file)}` with the same --target and options writes them")
+        raise FindingsError(
+            f"the world differs from {shown(file)} at {plural(result.differences, 'position')} "
+            f"of {result.compared:,} compared",
+            code="verify.differs",
+            hint=f"`mcb build {shown(file)}` with the same --target and options writes them",
+        )
 
 
-_RULES = {"verify.missing": "the file has a block where the world has air",
-          "verify.wrong_block": "the world holds another block",
-          "verify.wrong_state": "the world holds the block with other properties",
-          "verify.extra": "the world holds a block where the file has air"}
+_RULES = {
+    "verify.missing": "the file has a block where the world has air",
+    "verify.wrong_block": "the world holds another block",
+    "verify.wrong_state": "the world holds the block with other properties",
+    "verify.extra": "the world holds a block where the file has air",
+}
 
 
 def register(app: typer.Typer) -> None:

@@ -14,7 +14,7 @@ import difflib
 import json
 import types
 import typing
-from functools import lru_cache
+from functools import cache
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
@@ -24,15 +24,17 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
 
-@lru_cache(maxsize=None)
+@cache
 def input_schema(model: type[BaseModel]) -> dict[str, Any]:
     """The published inputSchema of ``model``: its JSON Schema, where every property also states its top-level
     ``type`` (a ``$ref`` names its definition's; MCP clients such as Inspector read only that to send numbers and
     objects) and no property advertises a null default (an optional argument is left out)."""
     schema = model.model_json_schema()
     if schema.get("type") != "object" or schema.get("additionalProperties") is not False:
-        raise ValueError(f"{model.__name__}: an input schema must be an object with additionalProperties false "
-                         "(model_config extra='forbid')")
+        raise ValueError(
+            f"{model.__name__}: an input schema must be an object with additionalProperties false "
+            "(model_config extra='forbid')"
+        )
     definitions = schema.get("$defs", {})
     for holder in (schema, *definitions.values()):
         for prop in holder.get("properties", {}).values():
@@ -55,8 +57,10 @@ def _state_type(prop: dict[str, Any], definitions: dict[str, Any]) -> None:
             prop["type"] = target["type"]
         return
     branches = prop.get("anyOf") or prop.get("oneOf") or []
-    types = {branch.get("type") or definitions.get(branch.get("$ref", "").rsplit("/", 1)[-1], {}).get("type")
-             for branch in branches}
+    types = {
+        branch.get("type") or definitions.get(branch.get("$ref", "").rsplit("/", 1)[-1], {}).get("type")
+        for branch in branches
+    }
     if len(types) == 1 and None not in types:
         prop["type"] = types.pop()
 
@@ -132,8 +136,9 @@ def parse_arguments(action: Action, arguments: dict[str, Any], *, root: Path | N
         parsed: Any = SchemaArguments(normalized, action.schema)
     else:
         try:
-            parsed = action.input_model.model_validate_json(json.dumps(normalized, allow_nan=False), strict=True,
-                                                            context={"arguments": normalized})
+            parsed = action.input_model.model_validate_json(
+                json.dumps(normalized, allow_nan=False), strict=True, context={"arguments": normalized}
+            )
         except ValidationError as error:
             raise invalid_argument(action, normalized, error.errors(include_url=False)) from None
     return guard_paths(parsed, root, action) if root is not None else parsed
@@ -216,19 +221,29 @@ def invalid_argument(action: Action, arguments: dict[str, Any], items: list[dict
     field = (unknown or missing or [str(first[0]) if first else None])[0]
     parts = []
     if unknown:
-        named = ", ".join(f"{name!r}" + (f" (did you mean {suggestions[name]!r}?)" if name in suggestions else "")
-                          for name in unknown)
+        named = ", ".join(
+            f"{name!r}" + (f" (did you mean {suggestions[name]!r}?)" if name in suggestions else "") for name in unknown
+        )
         parts.append(f"unknown argument{'s' if len(unknown) > 1 else ''} {named}")
     if injected:
-        parts.append(", ".join(repr(name) for name in injected) + " " + ("is" if len(injected) == 1 else "are")
-                     + " injected by mcb from its settings (MCB_PLAYER_ID, MCB_PROJECT_ID) and must be dropped")
+        parts.append(
+            ", ".join(repr(name) for name in injected)
+            + " "
+            + ("is" if len(injected) == 1 else "are")
+            + " injected by mcb from its settings (MCB_PLAYER_ID, MCB_PROJECT_ID) and must be dropped"
+        )
     if missing:
         parts.append("missing required " + ", ".join(repr(name) for name in missing))
     others = [p for p in problems if p["problem"] not in ("extra_forbidden", "missing") or p["pointer"].count("/") > 1]
     if others:
         parts.append("; ".join(f"{p['pointer'][1:] or '(arguments)'}: {p['message']}" for p in others[:5]))
-    message = (f"{action.name}: " + "; ".join(parts) + ". Accepted arguments: "
-               + (", ".join(accepted) if accepted else "none") + ".")
+    message = (
+        f"{action.name}: "
+        + "; ".join(parts)
+        + ". Accepted arguments: "
+        + (", ".join(accepted) if accepted else "none")
+        + "."
+    )
     data: dict[str, Any] = {"unknown": unknown, "missing": missing, "accepted": accepted, "problems": problems}
     if len(first) > 1:
         data["pointer"] = _pointer(tuple(first))
@@ -239,13 +254,25 @@ def invalid_argument(action: Action, arguments: dict[str, Any], items: list[dict
         if not _valid(action, retry_with):
             retry_with = None
     if field is None:  # a rule over several arguments (a model validator): still a remedy (MCP-32)
-        field = next((str(item["ctx"]["field"]) for item in items
-                      if isinstance(item.get("ctx"), dict) and item["ctx"].get("field")), None)
+        field = next(
+            (
+                str(item["ctx"]["field"])
+                for item in items
+                if isinstance(item.get("ctx"), dict) and item["ctx"].get("field")
+            ),
+            None,
+        )
         if field is None:
             data["no_remedy"] = "the arguments together break a rule the message states; change them as it says"
-    return Refusal("invalid_argument", message, field=field, retry_with=retry_with, data=data,
-                   did_you_mean=suggestions or None,
-                   remedy=f"call {action.name} again with only its accepted arguments, fixed as described")
+    return Refusal(
+        "invalid_argument",
+        message,
+        field=field,
+        retry_with=retry_with,
+        data=data,
+        did_you_mean=suggestions or None,
+        remedy=f"call {action.name} again with only its accepted arguments, fixed as described",
+    )
 
 
 INJECTED_KEYS = ("player_id", "project_id")  # scope mcb adds to every scoped call; never asked of the model
@@ -294,11 +321,12 @@ def _is_path_name(name: str) -> bool:
     return name in PATH_NAMES or name.endswith(("_path", "_paths", "_file", "_dir", "_output"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def path_fields(model: type[BaseModel]) -> tuple[str, ...]:
     """Fields holding workspace paths: typed as paths, or named like one (path, paths, output, *_path, ...)."""
-    return tuple(name for name, info in model.model_fields.items()
-                 if _mentions_path(info.annotation) or _is_path_name(name))
+    return tuple(
+        name for name, info in model.model_fields.items() if _mentions_path(info.annotation) or _is_path_name(name)
+    )
 
 
 def guard_paths(parsed: Any, root: Path, action: Action | None = None) -> Any:
@@ -316,8 +344,11 @@ def guard_paths(parsed: Any, root: Path, action: Action | None = None) -> Any:
             updates[name] = _same_type(value, _inside(Path(value), root, name))
         elif isinstance(value, (list, tuple)):
             updates[name] = type(value)(
-                _same_type(item, _inside(Path(item), root, f"{name}[{index}]")) if isinstance(item, (PurePath, str))
-                else item for index, item in enumerate(value))
+                _same_type(item, _inside(Path(item), root, f"{name}[{index}]"))
+                if isinstance(item, (PurePath, str))
+                else item
+                for index, item in enumerate(value)
+            )
     if not updates:
         return parsed
     if isinstance(parsed, SchemaArguments):
@@ -346,10 +377,18 @@ def _inside(path: Path, root: Path, field: str) -> Path:
     try:
         candidate = (path if path.is_absolute() else root / path).resolve()
     except (OSError, RuntimeError, ValueError) as error:  # a symlink loop (RuntimeError), a NUL (ValueError)
-        raise Refusal("invalid_argument", f"{field}: {str(path)!r} cannot be resolved ({error})", field=field,
-                      remedy="name a file or folder that resolves (no symlink loop, no NUL character)") from None
+        raise Refusal(
+            "invalid_argument",
+            f"{field}: {str(path)!r} cannot be resolved ({error})",
+            field=field,
+            remedy="name a file or folder that resolves (no symlink loop, no NUL character)",
+        ) from None
     if not candidate.is_relative_to(root):
-        raise Refusal("path_denied", f"{field}: {str(path)!r} is outside the workspace root", field=field,
-                      remedy="use a path inside the workspace root, or restart mcb mcp with --root or "
-                             "--allow-any-path", data={"restart_with": "mcb mcp --root DIR (or --allow-any-path)"})
+        raise Refusal(
+            "path_denied",
+            f"{field}: {str(path)!r} is outside the workspace root",
+            field=field,
+            remedy="use a path inside the workspace root, or restart mcb mcp with --root or --allow-any-path",
+            data={"restart_with": "mcb mcp --root DIR (or --allow-any-path)"},
+        )
     return candidate

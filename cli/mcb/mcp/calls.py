@@ -12,12 +12,13 @@ import json
 import logging
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
-from mcb.mcp.actions import Action, Cancelled, Refusal
 from mcb.mcp import framing, results
+from mcb.mcp.actions import Action, Cancelled, Refusal
 from mcb.mcp.arguments import parse_arguments, written_files
 from mcb.mcp.context import CallContext
 from mcb.mcp.framing import ProtocolError
@@ -63,8 +64,12 @@ class Calls:
 
     def submit(self, action: Action, arguments: dict, request_id: Any, token: Any, modern: bool) -> None:
         session = self.session
-        context = CallContext(progress_token=token, notify=session.send, make_client=session.make_client,
-                              max_result_bytes=session.options.max_result_bytes)
+        context = CallContext(
+            progress_token=token,
+            notify=session.send,
+            make_client=session.make_client,
+            max_result_bytes=session.options.max_result_bytes,
+        )
         call = _Call(request_id, context)
         key = json.dumps(request_id)
         with self._lock:
@@ -92,8 +97,9 @@ class Calls:
             outcome = action.run(parsed, context)
         if getattr(context, "repeats", 0):  # MCP-55: a read that succeeded after being sent again says so
             outcome.meta.setdefault("mcb/transport", {"repeats": context.repeats})
-        return results.success(outcome, cap_bytes=self.session.options.max_result_bytes, arguments=arguments,
-                               tool=action.name)
+        return results.success(
+            outcome, cap_bytes=self.session.options.max_result_bytes, arguments=arguments, tool=action.name
+        )
 
     def deadline_for(self, action: Action) -> float:
         if action.deadline_s is not None:
@@ -114,22 +120,35 @@ class Calls:
         if action.group == "rpc":
             refusal = self._rpc_deadline_refusal(call, action, arguments, waited)
         else:
-            data: dict[str, Any] = {"deadline_ms": int(seconds * 1000), "outcome_unknown": not action.hints.read_only,
-                                    "no_remedy": "the work does not fit one call's deadline: ask for less"}
-            refusal = Refusal("timeout", f"{action.name} did not finish within {seconds:.0f} s", data=data,
-                              remedy="ask for less work per call" if action.hints.read_only else
-                              "check what happened before doing it again")
+            data: dict[str, Any] = {
+                "deadline_ms": int(seconds * 1000),
+                "outcome_unknown": not action.hints.read_only,
+                "no_remedy": "the work does not fit one call's deadline: ask for less",
+            }
+            refusal = Refusal(
+                "timeout",
+                f"{action.name} did not finish within {seconds:.0f} s",
+                data=data,
+                remedy="ask for less work per call"
+                if action.hints.read_only
+                else "check what happened before doing it again",
+            )
         self.session.reply(call.request_id, self.session.stamp(results.refusal(refusal), modern))
 
     @staticmethod
     def _rpc_deadline_refusal(call: _Call, action: Action, arguments: dict, waited_ms: int) -> Refusal:
         """MCP-52/54: the face's own deadline on an RPC tool is a transport deadline, mapped by the one mapping
         (refusals.transport_refusal): `transport`, `plugin`, and for build_apply the identical call as retry_with."""
-        from mcb.mcp.refusals import transport_refusal
         from mcb.client.errors import TransportError
+        from mcb.mcp.refusals import transport_refusal
 
-        error = TransportError(f"{action.name}: no answer before mcb's call deadline", method=action.name,
-                               request_started=True, reason="deadline", waited_ms=waited_ms)
+        error = TransportError(
+            f"{action.name}: no answer before mcb's call deadline",
+            method=action.name,
+            request_started=True,
+            reason="deadline",
+            waited_ms=waited_ms,
+        )
         return transport_refusal(error, action.name, dict(arguments), server=call.context.server)
 
     def _run_call(self, key: str, call: _Call, action: Action, arguments: dict, modern: bool) -> None:
@@ -184,9 +203,12 @@ class Calls:
         if count < 2:
             return None
         follow = results.follow_field(failure)
-        return {"count": count, "follow": follow,
-                "note": f"the same call failed the same way {count} times in a row; act on {follow} instead of "
-                        "repeating it unchanged"}
+        return {
+            "count": count,
+            "follow": follow,
+            "note": f"the same call failed the same way {count} times in a row; act on {follow} instead of "
+            "repeating it unchanged",
+        }
 
     def cancel(self, request_id: Any) -> None:
         """notifications/cancelled: the call stops at its next check; unknown or finished ids are ignored."""
@@ -220,8 +242,13 @@ class SessionSteps:
             data.pop("name", None)
             if not suggestion and not any(key in data for key in results.REMEDY_FIELDS):
                 data["no_remedy"] = "no such tool"
-            raise Refusal("invalid_argument", error.message, remedy="name a tool that tools/list lists",
-                          did_you_mean=suggestion, data=data) from None
+            raise Refusal(
+                "invalid_argument",
+                error.message,
+                remedy="name a tool that tools/list lists",
+                did_you_mean=suggestion,
+                data=data,
+            ) from None
 
     def check(self, action: Action, arguments: dict[str, Any]):
         return parse_arguments(action, arguments, root=self.session.options.root)

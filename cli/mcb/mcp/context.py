@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from mcb.mcp.actions import Cancelled
 
@@ -17,8 +18,14 @@ PROGRESS_INTERVAL = 0.1  # at most 10 notifications a second
 class CallContext:
     """Valid for one call only; ``cancelled`` is set when the client sends notifications/cancelled."""
 
-    def __init__(self, *, progress_token: Any, notify: Callable[[dict], None],
-                 make_client: Callable[[], Any], max_result_bytes: int = 64 * 1024) -> None:
+    def __init__(
+        self,
+        *,
+        progress_token: Any,
+        notify: Callable[[dict], None],
+        make_client: Callable[[], Any],
+        max_result_bytes: int = 64 * 1024,
+    ) -> None:
         self.cancelled = threading.Event()
         self.max_result_bytes = max_result_bytes
         self._token = progress_token
@@ -66,8 +73,9 @@ class CallContext:
             return
         now = time.monotonic()
         with self._lock:
-            if self._last_progress is not None and (done <= self._last_progress
-                                                     or now - self._last_sent < PROGRESS_INTERVAL):
+            if self._last_progress is not None and (
+                done <= self._last_progress or now - self._last_sent < PROGRESS_INTERVAL
+            ):
                 return
             self._last_progress, self._last_sent = done, now
             params: dict[str, Any] = {"progressToken": self._token, "progress": done}
@@ -123,8 +131,11 @@ def client_factory(settings_loader: Callable[[], Any]) -> Callable[[], Any]:
         # MCP-54: through the MCP face a write is never repeated automatically; the refusal offers the identical
         # call (same idempotency key) as retry_with instead. A read's one repeat gets a budget of its own (MCP-55).
         # MCP-56: busy is retried until the tool call's own deadline. MCP-57: the bridge's answer limits.
-        return McbClient.from_settings(settings.model_copy(update={"admin_token": None}),
-                                       retry=RetryPolicy(replays=0, fresh_read_budget=True), ends_by=deadline,
-                                       response_limit=bridge_response_limit)
+        return McbClient.from_settings(
+            settings.model_copy(update={"admin_token": None}),
+            retry=RetryPolicy(replays=0, fresh_read_budget=True),
+            ends_by=deadline,
+            response_limit=bridge_response_limit,
+        )
 
     return make

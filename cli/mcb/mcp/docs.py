@@ -27,11 +27,21 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "material_search": {"query": "oak stairs", "limit": 8},
     "material_describe": {"id": "minecraft:oak_stairs"},
     "region_inspect": {**_BOX, "detail": "summary"},
-    "build_prepare": {"recipe": {"version": 1, "operations": [
-        {"type": "box", "min": {"x": 0, "y": 64, "z": 0}, "max": {"x": 4, "y": 67, "z": 4},
-         "block": "minecraft:stone_bricks", "hollow": True}]}},
-    "build_apply": {"plan_id": "PLAN_ID", "plan_hash": "PLAN_HASH", "idempotency_key": "gate-house-1",
-                    "wait": True},
+    "build_prepare": {
+        "recipe": {
+            "version": 1,
+            "operations": [
+                {
+                    "type": "box",
+                    "min": {"x": 0, "y": 64, "z": 0},
+                    "max": {"x": 4, "y": 67, "z": 4},
+                    "block": "minecraft:stone_bricks",
+                    "hollow": True,
+                }
+            ],
+        }
+    },
+    "build_apply": {"plan_id": "PLAN_ID", "plan_hash": "PLAN_HASH", "idempotency_key": "gate-house-1", "wait": True},
     "operation_status": {"operation_id": "OPERATION_ID"},
     "operation_cancel": {"operation_id": "OPERATION_ID"},
     "operation_undo_prepare": {"operation_id": "OPERATION_ID"},
@@ -42,17 +52,36 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "asset_list": {"query": "gate"},
     "schematic_export": {"name": "gate-house", **_BOX},
     "schematic_import_prepare": {"asset_id": "ASSET_ID", "target": {"x": 10, "y": 64, "z": 0}, "rotation": 90},
-    "terrain_preview": {"recipe": {
-        "version": 1, "min": {"x": 0, "y": 80, "z": 0}, "max": {"x": 7, "y": 87, "z": 7}, "base_height": 82,
-        "seed": 2809, "mode": "sculpt", "noise": {"amplitude": 1, "scale": 12},
-        "palette": {"rock": "minecraft:stone", "soil": "minecraft:dirt", "surface": "minecraft:grass_block",
-                    "soil_depth": 3},
-        "features": [{"type": "hill", "center": {"x": 4, "z": 4}, "radius": 1, "height": 3, "falloff": 3}],
-        "preserve": []}},
+    "terrain_preview": {
+        "recipe": {
+            "version": 1,
+            "min": {"x": 0, "y": 80, "z": 0},
+            "max": {"x": 7, "y": 87, "z": 7},
+            "base_height": 82,
+            "seed": 2809,
+            "mode": "sculpt",
+            "noise": {"amplitude": 1, "scale": 12},
+            "palette": {
+                "rock": "minecraft:stone",
+                "soil": "minecraft:dirt",
+                "surface": "minecraft:grass_block",
+                "soil_depth": 3,
+            },
+            "features": [{"type": "hill", "center": {"x": 4, "z": 4}, "radius": 1, "height": 3, "falloff": 3}],
+            "preserve": [],
+        }
+    },
     "terrain_prepare": {"terrain_id": "9c" * 32, "tile_index": 0},
-    "terrain_brush_prepare": {"brush": {
-        "min": {"x": -24, "y": 55, "z": -24}, "max": {"x": -16, "y": 70, "z": -16}, "center": {"x": -20, "z": -20},
-        "radius": 3, "action": "raise", "amount": 3}},
+    "terrain_brush_prepare": {
+        "brush": {
+            "min": {"x": -24, "y": 55, "z": -24},
+            "max": {"x": -16, "y": 70, "z": -16},
+            "center": {"x": -20, "z": -20},
+            "radius": 3,
+            "action": "raise",
+            "amount": 3,
+        }
+    },
     "schem_validate": {"paths": ["schematics/"], "strict": True},
     "schem_info": {"path": "schematics/house.schem"},
     "schem_rotate": {"path": "schematics/house.schem", "degrees": 90, "output": "house-90.schem"},
@@ -65,11 +94,21 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "block_describe": {"block_id": "minecraft:oak_stairs", "mc_version": "1.20.4"},
     "terrain_preview_offline": {"path": "recipes/terrain/small-hill.json"},
     "schem_build": {"path": "schematics/house.schem", "target": {"x": 0, "y": 64, "z": 0}, "dry_run": True},
-    "region_export": {"min": {"x": -8, "y": 64, "z": -8}, "max": {"x": 7, "y": 79, "z": 7},
-                      "output": "out/region.litematic", "format": "litematic"},
-    "tool_batch": {"steps": [{"tool": "schem_validate", "arguments": {"paths": ["schematics/house.schem"]}},
-                             {"tool": "schem_rotate", "arguments": {"path": "schematics/house.schem",
-                                                                    "degrees": 180, "output": "house-180.schem"}}]},
+    "region_export": {
+        "min": {"x": -8, "y": 64, "z": -8},
+        "max": {"x": 7, "y": 79, "z": 7},
+        "output": "out/region.litematic",
+        "format": "litematic",
+    },
+    "tool_batch": {
+        "steps": [
+            {"tool": "schem_validate", "arguments": {"paths": ["schematics/house.schem"]}},
+            {
+                "tool": "schem_rotate",
+                "arguments": {"path": "schematics/house.schem", "degrees": 180, "output": "house-180.schem"},
+            },
+        ]
+    },
 }
 
 
@@ -103,11 +142,18 @@ def _flag(value: bool) -> str:
 
 def reference(actions: list[Action]) -> str:
     """The generated markdown: one table row per tool (arguments, hints), then one example call per tool."""
-    lines = [BEGIN, "", "| tool | title | RO | De | Id | OW | arguments (`*` required) |", "|---|---|---|---|---|---|---|"]
+    lines = [
+        BEGIN,
+        "",
+        "| tool | title | RO | De | Id | OW | arguments (`*` required) |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for action in actions:
         hints = action.hints
-        lines.append(f"| `{action.name}` | {action.title} | {_flag(hints.read_only)} | {_flag(hints.destructive)} | "
-                     f"{_flag(hints.idempotent)} | {_flag(hints.open_world)} | {_arguments(action)} |")
+        lines.append(
+            f"| `{action.name}` | {action.title} | {_flag(hints.read_only)} | {_flag(hints.destructive)} | "
+            f"{_flag(hints.idempotent)} | {_flag(hints.open_world)} | {_arguments(action)} |"
+        )
     lines += ["", "### Descriptions and examples", ""]
     for action in actions:
         example = EXAMPLES.get(action.name)

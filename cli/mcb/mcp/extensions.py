@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -24,8 +25,23 @@ from mcb.mcp.actions import NAME_PATTERN, Action, Cancelled, Hints, Outcome, Ref
 
 ENTRY_POINT_GROUP = "mcb.tools"
 RESERVED_PREFIXES = (
-    "project_", "material_", "region_", "build_", "operation_", "part_", "camera_", "asset_", "schematic_",
-    "terrain_", "chat_", "recovery_", "schem_", "recipe_", "block_", "tool_", "mcb_",
+    "project_",
+    "material_",
+    "region_",
+    "build_",
+    "operation_",
+    "part_",
+    "camera_",
+    "asset_",
+    "schematic_",
+    "terrain_",
+    "chat_",
+    "recovery_",
+    "schem_",
+    "recipe_",
+    "block_",
+    "tool_",
+    "mcb_",
 )
 log = logging.getLogger("mcb.mcp")
 
@@ -171,8 +187,9 @@ class ToolOptions:
         if read_only and destructive:
             warn("marked both read-only and destructive: treated as mutating (readOnlyHint false)")
             read_only = False
-        return Hints(read_only=read_only, destructive=destructive, idempotent=self._idempotent,
-                     open_world=self._open_world)
+        return Hints(
+            read_only=read_only, destructive=destructive, idempotent=self._idempotent, open_world=self._open_world
+        )
 
 
 class ToolRegistry:
@@ -202,10 +219,17 @@ class ToolRegistry:
         hints = options.hints(lambda text: self._warn(f"tool {name}: {text}"))
         title = options._title or name.replace("_", " ").capitalize()
         action = Action(
-            name=name, title=title, description=options._description, input_model=options._model, hints=hints,
-            run=_adapter(name, handler, options._cancellable, options._success_hint), group=options._group,
-            deadline_s=options.deadline(lambda text: self._warn(f"tool {name}: {text}")), schema=options._schema,
-            paths=tuple(options._paths))
+            name=name,
+            title=title,
+            description=options._description,
+            input_model=options._model,
+            hints=hints,
+            run=_adapter(name, handler, options._cancellable, options._success_hint),
+            group=options._group,
+            deadline_s=options.deadline(lambda text: self._warn(f"tool {name}: {text}")),
+            schema=options._schema,
+            paths=tuple(options._paths),
+        )
         from mcb.mcp.arguments import accepted_names
 
         unknown = [param for param, _write in action.paths if param not in accepted_names(action)]
@@ -231,9 +255,12 @@ def redact_secrets(text: str) -> str:
 
 
 def _extension_fault(name: str, what: str) -> Refusal:
-    return Refusal("internal", f"extension tool {name} {what}; this is the extension's fault, not mcb's",
-                   remedy="report it to the extension's authors (mcb mcp --dump-manifest names the package)",
-                   data={"no_remedy": "no argument can fix a broken extension tool", "extension_fault": True})
+    return Refusal(
+        "internal",
+        f"extension tool {name} {what}; this is the extension's fault, not mcb's",
+        remedy="report it to the extension's authors (mcb mcp --dump-manifest names the package)",
+        data={"no_remedy": "no argument can fix a broken extension tool", "extension_fault": True},
+    )
 
 
 def _adapter(name: str, handler: Callable[..., Any], cancellable: bool, static_hint: str | None):
@@ -247,8 +274,7 @@ def _adapter(name: str, handler: Callable[..., Any], cancellable: bool, static_h
 
             trace = redact_secrets("".join(traceback.format_exception(error)))
             log.error("extension tool %s raised:\n%s", name, trace.rstrip())
-            raise _extension_fault(name, f"raised {type(error).__name__}: "
-                                         f"{redact_secrets(str(error))[:500]}") from None
+            raise _extension_fault(name, f"raised {type(error).__name__}: {redact_secrets(str(error))[:500]}") from None
         if not isinstance(result, Result):
             raise _extension_fault(name, f"returned {type(result).__name__}, not ok(...) or fail(...)")
         if result.refusal is not None:
@@ -275,8 +301,13 @@ class ExtensionReport:
     error: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"name": self.name, "distribution": self.distribution, "version": self.version,
-                                "status": self.status, "tools": list(self.tools)}
+        data: dict[str, Any] = {
+            "name": self.name,
+            "distribution": self.distribution,
+            "version": self.version,
+            "status": self.status,
+            "tools": list(self.tools),
+        }
         if self.error is not None:
             data["error"] = self.error
         return data
@@ -298,8 +329,13 @@ class Catalog:
         return None
 
 
-def load_catalog(*, disabled: Iterable[str] = (), no_extensions: bool = False, mcb_version: str = "",
-                 warn: Callable[[str], None] | None = None) -> Catalog:
+def load_catalog(
+    *,
+    disabled: Iterable[str] = (),
+    no_extensions: bool = False,
+    mcb_version: str = "",
+    warn: Callable[[str], None] | None = None,
+) -> Catalog:
     """Built-ins first, then every ``mcb.tools`` entry point sorted by (name, distribution)."""
     warn = warn or log.warning
     from mcb.mcp.tools import builtin_actions
@@ -324,8 +360,10 @@ def load_catalog(*, disabled: Iterable[str] = (), no_extensions: bool = False, m
             added = _load_one(entry_point, taken, mcb_version, warn)
         except Exception as error:  # an extension's fault never stops the server (MCP-67)
             report.status, report.error = "failed", f"{type(error).__name__}: {error}"
-            warn(f"extension {entry_point.name} ({distribution} {version}, {entry_point.value}) failed and "
-                 f"registers no tools: {report.error}")
+            warn(
+                f"extension {entry_point.name} ({distribution} {version}, {entry_point.value}) failed and "
+                f"registers no tools: {report.error}"
+            )
             continue
         report.tools = [action.name for action in added]
         taken.update(report.tools)
@@ -345,8 +383,7 @@ def _load_one(entry_point, taken: set[str], mcb_version: str, warn: Callable[[st
     target = entry_point.load()
     if not (isinstance(target, type) and issubclass(target, Extension)):
         raise TypeError(f"{entry_point.value} is not a subclass of mcb.mcp.Extension")
-    registry = ToolRegistry(entry_point.name + "_", taken,
-                            lambda text: warn(f"extension {entry_point.name}: {text}"))
+    registry = ToolRegistry(entry_point.name + "_", taken, lambda text: warn(f"extension {entry_point.name}: {text}"))
     target().register(registry, ExtensionHost(mcb_version, entry_point.name))
     from mcb.mcp.arguments import published_schema
 
@@ -369,6 +406,16 @@ def all_actions() -> list[Action]:
 
 
 __all__ = [
-    "ENTRY_POINT_GROUP", "Catalog", "Extension", "ExtensionHost", "ExtensionReport", "Result", "ToolOptions",
-    "ToolRegistry", "all_actions", "fail", "load_catalog", "ok",
+    "ENTRY_POINT_GROUP",
+    "Catalog",
+    "Extension",
+    "ExtensionHost",
+    "ExtensionReport",
+    "Result",
+    "ToolOptions",
+    "ToolRegistry",
+    "all_actions",
+    "fail",
+    "load_catalog",
+    "ok",
 ]

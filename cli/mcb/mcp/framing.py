@@ -53,8 +53,12 @@ def decode_line(raw: bytes) -> Decoded:
     if not line.strip():
         return Decoded()
     if line.lstrip()[:15].lower() == b"content-length:":
-        return Decoded(error=error_response(None, PARSE_ERROR, "Content-Length framing is not supported: send one "
-                                            "JSON object per line"), stop=True)
+        return Decoded(
+            error=error_response(
+                None, PARSE_ERROR, "Content-Length framing is not supported: send one JSON object per line"
+            ),
+            stop=True,
+        )
     try:
         text = line.decode("utf-8")
         value = loads_json(text)

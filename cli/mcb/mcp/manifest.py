@@ -47,19 +47,35 @@ def tools(actions: list[Action]) -> list[dict[str, Any]]:
 
 
 RESOURCES = [
-    {"uri": "mcb://project/context", "name": "project_context", "title": "Project context (live)",
-     "description": "The live project overview, identical to the project_context tool's result.",
-     "mimeType": "application/json"},
-    {"uri": "mcb://schema/recipe", "name": "recipe_schema", "title": "Recipe JSON Schema",
-     "description": "The recipe JSON Schema (draft 2020-12), as mcb recipe schema prints it.",
-     "mimeType": "application/schema+json"},
-    {"uri": "mcb://schema/batch", "name": "batch_schema", "title": "Batch file JSON Schema",
-     "description": "The JSON Schema of mcb batch files (recipes/batch.schema.json).",
-     "mimeType": "application/schema+json"},
-    {"uri": "mcb://extensions", "name": "extensions", "title": "Extensions",
-     "description": "Each mcb.tools extension: name, distribution, version, status (loaded, disabled, failed), "
-                    "its tools and, when it failed, why.",
-     "mimeType": "application/json"},
+    {
+        "uri": "mcb://project/context",
+        "name": "project_context",
+        "title": "Project context (live)",
+        "description": "The live project overview, identical to the project_context tool's result.",
+        "mimeType": "application/json",
+    },
+    {
+        "uri": "mcb://schema/recipe",
+        "name": "recipe_schema",
+        "title": "Recipe JSON Schema",
+        "description": "The recipe JSON Schema (draft 2020-12), as mcb recipe schema prints it.",
+        "mimeType": "application/schema+json",
+    },
+    {
+        "uri": "mcb://schema/batch",
+        "name": "batch_schema",
+        "title": "Batch file JSON Schema",
+        "description": "The JSON Schema of mcb batch files (recipes/batch.schema.json).",
+        "mimeType": "application/schema+json",
+    },
+    {
+        "uri": "mcb://extensions",
+        "name": "extensions",
+        "title": "Extensions",
+        "description": "Each mcb.tools extension: name, distribution, version, status (loaded, disabled, failed), "
+        "its tools and, when it failed, why.",
+        "mimeType": "application/json",
+    },
 ]
 RESOURCE_URIS = frozenset(item["uri"] for item in RESOURCES)
 LIVE_RESOURCE_URIS = frozenset({"mcb://project/context"})  # read from the server: hidden by --offline, as its tool
@@ -116,17 +132,22 @@ FACE_WITHOUT_REMEDY = {
 
 def refusal_table() -> dict[str, Any]:
     """Every code mcb can emit, with its remedy; the RPC catalog contributes the plugin's codes (§2.4)."""
-    from mcb.mcp.tools.adapters import REFUSAL_CODES as OFFLINE_REMEDIES
     from mcb.mcp.refusals import refusal_codes
+    from mcb.mcp.tools.adapters import REFUSAL_CODES as OFFLINE_REMEDIES
 
     plugin = refusal_codes()
     remedied = {**plugin["remedied"], **OFFLINE_REMEDIES, **FACE_REMEDIES}
     without = {**plugin["without_remedy"], **FACE_WITHOUT_REMEDY}
     # One row per code: the face's own entry (context_limit's measured narrowing) wins over the plugin default.
-    return {"remedied": remedied, "without_remedy": {code: why for code, why in without.items()
-                                                     if code not in FACE_REMEDIES}}
+    return {
+        "remedied": remedied,
+        "without_remedy": {code: why for code, why in without.items() if code not in FACE_REMEDIES},
+    }
 
 
 def dump(session: Session) -> dict[str, Any]:
-    return {"tools": session.tools_list, "refusals": refusal_table(),
-            "extensions": [report.to_dict() for report in session.catalog.extensions]}
+    return {
+        "tools": session.tools_list,
+        "refusals": refusal_table(),
+        "extensions": [report.to_dict() for report in session.catalog.extensions],
+    }

@@ -54,8 +54,9 @@ class _Values(dict):
         return _tool(key)
 
 
-def remedy_fields(remedy: Remedy, arguments: dict[str, Any] | None = None,
-                  values: dict[str, str] | None = None) -> dict[str, Any]:
+def remedy_fields(
+    remedy: Remedy, arguments: dict[str, Any] | None = None, values: dict[str, str] | None = None
+) -> dict[str, Any]:
     """The machine remedy fields of ``remedy`` (MCP-32): next_call, retry_with, restart_with, retry_after_ms,
     no_remedy (field is the refusal's own)."""
     arguments = arguments or {}
@@ -86,8 +87,7 @@ def refusal_codes() -> dict[str, dict[str, str]]:
     return {"remedied": remedied, "without_remedy": without}
 
 
-def refusal_for(error: Exception, method: str, arguments: dict | None = None, *,
-                server: str | None = None) -> Refusal:
+def refusal_for(error: Exception, method: str, arguments: dict | None = None, *, server: str | None = None) -> Refusal:
     """The one refusal for an error met while calling ``method`` with ``arguments`` (already validated)."""
     from mcb.client.errors import TransportError
     from mcb.errors import AuthError, ConfigError, McbError
@@ -107,21 +107,36 @@ def refusal_for(error: Exception, method: str, arguments: dict | None = None, *,
         text = f"{error.hint}; {remedy_text(known.remedy)}" if error.hint else None
         return _refusal("config", error.message, known, text=text)
     if error.code not in all_codes():  # a code nobody foresaw: its own hint says what to do
-        return Refusal(error.code, error.message, remedy=error.hint or "see the message",
-                       data={"no_remedy": error.hint or error.message})
+        return Refusal(
+            error.code,
+            error.message,
+            remedy=error.hint or "see the message",
+            data={"no_remedy": error.hint or error.message},
+        )
     return _refusal(error.code, error.message, explain(method, error.code, error.message))
 
 
-def default_refusal(code: str, message: str, *, extra: dict | None = None, field: str | None = None,
-                    retry_with: dict | None = None) -> Refusal:
+def default_refusal(
+    code: str, message: str, *, extra: dict | None = None, field: str | None = None, retry_with: dict | None = None
+) -> Refusal:
     """A refusal with the table's remedy for ``code``; ``field``/``retry_with`` when the site knows them."""
     known = explain("", code, message)
     return _refusal(code, message, known, extra=extra, field_name=field, retry_with=retry_with)
 
 
-def _refusal(code: str, message: str, known, *, arguments: dict | None = None, extra: dict | None = None,
-             field_name: str | None = None, did_you_mean: dict[str, str] | None = None,
-             retry_with: dict | None = None, text: str | None = None, remedy: Remedy | None = None) -> Refusal:
+def _refusal(
+    code: str,
+    message: str,
+    known,
+    *,
+    arguments: dict | None = None,
+    extra: dict | None = None,
+    field_name: str | None = None,
+    did_you_mean: dict[str, str] | None = None,
+    retry_with: dict | None = None,
+    text: str | None = None,
+    remedy: Remedy | None = None,
+) -> Refusal:
     remedy = remedy or known.remedy
     fields = {**remedy_fields(remedy, arguments, known.values), **(extra or {})}
     retry_with = retry_with if retry_with is not None else fields.pop("retry_with", None)
@@ -132,15 +147,18 @@ def _refusal(code: str, message: str, known, *, arguments: dict | None = None, e
         fields.pop("no_remedy", None)  # naming the argument at fault, or a narrowing retry, is a remedy
     elif not _MACHINE_REMEDIES & set(fields):
         fields["no_remedy"] = sentence  # MCP-32: every refusal carries one; a code nobody foresaw says why not
-    return Refusal(code, message, remedy=sentence, field=field_name, did_you_mean=did_you_mean,
-                   retry_with=retry_with, data=fields)
+    return Refusal(
+        code, message, remedy=sentence, field=field_name, did_you_mean=did_you_mean, retry_with=retry_with, data=fields
+    )
 
 
 def _plugin_refusal(method: str, plugin_code: str, message: str, arguments: dict) -> Refusal:
     known = explain(method, plugin_code, message)
     remedy = known.remedy
-    extra: dict[str, Any] = {"plugin_code": plugin_code,
-                             "http_status": 403 if plugin_code == "permission_denied" else 400}
+    extra: dict[str, Any] = {
+        "plugin_code": plugin_code,
+        "http_status": 403 if plugin_code == "permission_denied" else 400,
+    }
     position = position_in(message)
     if position is not None:
         extra["position"] = position
@@ -158,11 +176,23 @@ def _plugin_refusal(method: str, plugin_code: str, message: str, arguments: dict
         remedy = unknown_outcome(method, arguments)
     elif field_name is None and known.code in {"invalid_request", "invalid_material_query", "budget_exceeded"}:
         field_name = _trailing_key(message, arguments)
-        if field_name is None and known.code == "invalid_request" and remedy.no_remedy is None \
-                and remedy.next_call is None:
+        if (
+            field_name is None
+            and known.code == "invalid_request"
+            and remedy.no_remedy is None
+            and remedy.next_call is None
+        ):
             extra["no_remedy"] = f"the server refused the call: {plain_positions(message)}"
-    return _refusal(known.code, plain_positions(message), known, arguments=arguments, extra=extra,
-                    field_name=field_name, did_you_mean=did_you_mean, remedy=remedy)
+    return _refusal(
+        known.code,
+        plain_positions(message),
+        known,
+        arguments=arguments,
+        extra=extra,
+        field_name=field_name,
+        did_you_mean=did_you_mean,
+        remedy=remedy,
+    )
 
 
 def _trailing_key(message: str, arguments: dict) -> str | None:
@@ -226,10 +256,23 @@ def transport_refusal(error, method: str, arguments: dict, *, server: str | None
     if not facts["request_started"]:
         what = "could not reach the server"
     said = {"alive": "the plugin answers its health check", "gone": "nothing is listening there"}
-    message = f"{method}: {what} ({facts['reason']}); " + said.get(plugin["plugin"], "the plugin's state is unknown") \
+    message = (
+        f"{method}: {what} ({facts['reason']}); "
+        + said.get(plugin["plugin"], "the plugin's state is unknown")
         + f" ({plugin['plugin_reason']})"
+    )
     return _refusal(code, message, explain(method, code, ""), arguments=arguments, extra=extra, remedy=remedy)
 
 
-__all__ = ["BRIDGE_RESPONSE_BYTES", "CAMERA_WORKER_CODES", "REMEDY_FIELDS", "bridge_response_limit",
-           "default_refusal", "probe_plugin", "refusal_codes", "refusal_for", "remedy_text", "transport_refusal"]
+__all__ = [
+    "BRIDGE_RESPONSE_BYTES",
+    "CAMERA_WORKER_CODES",
+    "REMEDY_FIELDS",
+    "bridge_response_limit",
+    "default_refusal",
+    "probe_plugin",
+    "refusal_codes",
+    "refusal_for",
+    "remedy_text",
+    "transport_refusal",
+]

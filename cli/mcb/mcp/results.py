@@ -32,9 +32,12 @@ def success(outcome: Outcome, *, cap_bytes: int, arguments: dict[str, Any], tool
     for image in outcome.images:
         encoded = base64.b64encode(image.png).decode("ascii")
         if not is_png(image.png) or len(encoded) > MAX_IMAGE_BASE64:
-            raise Refusal("invalid_image", f"{tool} produced an image that is not a PNG of at most "
-                          f"{MAX_IMAGE_BASE64} base64 characters", remedy="no call can fix this picture",
-                          data={"no_remedy": "the picture itself is broken or too large"})
+            raise Refusal(
+                "invalid_image",
+                f"{tool} produced an image that is not a PNG of at most {MAX_IMAGE_BASE64} base64 characters",
+                remedy="no call can fix this picture",
+                data={"no_remedy": "the picture itself is broken or too large"},
+            )
         content.append({"type": "image", "data": encoded, "mimeType": "image/png"})
     result = {"content": content, "structuredContent": outcome.data, "isError": False}
     if outcome.meta:
@@ -42,8 +45,9 @@ def success(outcome: Outcome, *, cap_bytes: int, arguments: dict[str, Any], tool
     return result
 
 
-def context_limit(tool: str, size: int, cap: int, arguments: dict[str, Any],
-                  data: dict[str, Any] | None = None) -> Refusal:
+def context_limit(
+    tool: str, size: int, cap: int, arguments: dict[str, Any], data: dict[str, Any] | None = None
+) -> Refusal:
     """MCP-39: over the cap. Only a narrowing known to fit is offered: detail='summary', or for a paged answer the
     largest `limit` whose page fits, measured on the answer itself (its fixed part plus the first items)."""
     narrowing = {"detail": "summary"} if arguments.get("detail") not in (None, "summary") else None
@@ -53,13 +57,20 @@ def context_limit(tool: str, size: int, cap: int, arguments: dict[str, Any],
         if fitting is not None:
             narrowing = {"limit": fitting, **({"offset": arguments["offset"]} if "offset" in arguments else {})}
     if narrowing is None:
-        facts["no_remedy"] = ("no argument makes this answer fit (even one item of a page is too large): restart "
-                              "mcb mcp with a larger --max-result-kb, or ask another tool for less")
+        facts["no_remedy"] = (
+            "no argument makes this answer fit (even one item of a page is too large): restart "
+            "mcb mcp with a larger --max-result-kb, or ask another tool for less"
+        )
         remedy = "this answer cannot be narrowed to fit the cap"
     else:
         remedy = "ask for less: " + ", ".join(f"{key}={value!r}" for key, value in narrowing.items())
-    return Refusal("context_limit", f"the {tool} result is {size} bytes, over the {cap}-byte cap",
-                   remedy=remedy, retry_with=narrowing, data=facts)
+    return Refusal(
+        "context_limit",
+        f"the {tool} result is {size} bytes, over the {cap}-byte cap",
+        remedy=remedy,
+        retry_with=narrowing,
+        data=facts,
+    )
 
 
 PAGE_MARGIN = 160  # room for has_more, next_offset and hint, which a shorter page adds
@@ -103,8 +114,11 @@ def internal(tool: str, error: BaseException) -> Refusal:
     from mcb.errors import McbError
 
     said = f": {error.message}" if isinstance(error, McbError) else f" ({type(error).__name__})"
-    return Refusal("internal", f"{tool} failed inside mcb{said}; this is a bug in mcb",
-                   remedy="report it with the traceback from mcb mcp's stderr")
+    return Refusal(
+        "internal",
+        f"{tool} failed inside mcb{said}; this is a bug in mcb",
+        remedy="report it with the traceback from mcb mcp's stderr",
+    )
 
 
 def follow_field(error: Refusal) -> str:

@@ -10,8 +10,9 @@ from __future__ import annotations
 import logging
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Callable
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from mcb.mcp import framing
 from mcb.mcp.session import Options, Session
@@ -31,8 +32,11 @@ def configure_logging(level: str) -> None:
     if level.lower() not in LOG_LEVELS:
         from mcb.errors import UsageError
 
-        raise UsageError(f"--log-level {level!r} is not a level (--log-level or MCB_LOG_LEVEL)",
-                         code="invalid_log_level", hint="use one of " + ", ".join(LOG_LEVELS))
+        raise UsageError(
+            f"--log-level {level!r} is not a level (--log-level or MCB_LOG_LEVEL)",
+            code="invalid_log_level",
+            hint="use one of " + ", ".join(LOG_LEVELS),
+        )
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("mcb mcp: %(levelname)s: %(message)s"))
     logger = logging.getLogger("mcb.mcp")
@@ -73,8 +77,14 @@ def read_lines(stdin: BinaryIO):
         yield line
 
 
-def run(catalog: Catalog | Callable[[], Catalog], options: Options, make_client: Callable[[], Any], *, stdin: BinaryIO | None = None,
-        out: BinaryIO | None = None) -> int:
+def run(
+    catalog: Catalog | Callable[[], Catalog],
+    options: Options,
+    make_client: Callable[[], Any],
+    *,
+    stdin: BinaryIO | None = None,
+    out: BinaryIO | None = None,
+) -> int:
     """Serve until EOF (exit 0) or a Content-Length header (exit 1)."""
     out = out if out is not None else claim_stdout()
     stdin = stdin if stdin is not None else sys.stdin.buffer
@@ -101,13 +111,18 @@ def run(catalog: Catalog | Callable[[], Catalog], options: Options, make_client:
     return status
 
 
-def make_options(*, read_only: bool, offline: bool, root: Path | None, allow_any_path: bool, max_result_kb: int,
-                 version: str) -> Options:
+def make_options(
+    *, read_only: bool, offline: bool, root: Path | None, allow_any_path: bool, max_result_kb: int, version: str
+) -> Options:
     resolved = None if allow_any_path else (root or Path.cwd()).resolve()
     if resolved is not None and not resolved.is_dir():
         from mcb.errors import UsageError
 
-        raise UsageError(f"--root {root}: not an existing folder", code="root_not_found",
-                         hint="give the folder the tools may read and write, or --allow-any-path")
-    return Options(read_only=read_only, offline=offline, root=resolved, max_result_bytes=max_result_kb * 1024,
-                   version=version)
+        raise UsageError(
+            f"--root {root}: not an existing folder",
+            code="root_not_found",
+            hint="give the folder the tools may read and write, or --allow-any-path",
+        )
+    return Options(
+        read_only=read_only, offline=offline, root=resolved, max_result_bytes=max_result_kb * 1024, version=version
+    )

@@ -10,12 +10,13 @@ from __future__ import annotations
 import difflib
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Callable
+from typing import TYPE_CHECKING, Any, BinaryIO
 
-from mcb.mcp.actions import Action, Refusal
 from mcb.mcp import framing, manifest
+from mcb.mcp.actions import Action, Refusal
 from mcb.mcp.calls import Calls, SessionSteps
 from mcb.mcp.framing import (
     INTERNAL_ERROR,
@@ -44,8 +45,18 @@ HOUR_MS = 3_600_000
 NOT_EXPOSED_PREFIXES = ("chat_", "recovery_")
 NOT_EXPOSED = frozenset({"region_changes"})
 # Methods that need a reply; sent as notifications they are not run (MCP-6).
-REQUEST_METHODS = frozenset({"initialize", "ping", "server/discover", "tools/list", "tools/call", "resources/list",
-                             "resources/read", "resources/templates/list"})
+REQUEST_METHODS = frozenset(
+    {
+        "initialize",
+        "ping",
+        "server/discover",
+        "tools/list",
+        "tools/call",
+        "resources/list",
+        "resources/read",
+        "resources/templates/list",
+    }
+)
 
 
 @dataclass
@@ -72,8 +83,9 @@ class Session:
     """``catalog`` is a Catalog or a function building one; a function is called on the first request that needs
     the tools (initialize, ping and server/discover do not, so the handshake never waits for 30 models)."""
 
-    def __init__(self, catalog: Catalog | Callable[[], Catalog], options: Options, out: BinaryIO,
-                 make_client: Callable[[], Any]) -> None:
+    def __init__(
+        self, catalog: Catalog | Callable[[], Catalog], options: Options, out: BinaryIO, make_client: Callable[[], Any]
+    ) -> None:
         self._catalog_source = catalog
         self._served_catalog: _Served | None = None
         self._catalog_lock = threading.Lock()
@@ -93,8 +105,13 @@ class Session:
                 source = self._catalog_source
                 catalog = source() if callable(source) else source
                 visible = [self._served(action) for action in catalog.actions if self._profile_allows(action)]
-                self._served_catalog = _Served(catalog, visible, {action.name: action for action in visible},
-                                               catalog.by_name(), manifest.tools(visible))
+                self._served_catalog = _Served(
+                    catalog,
+                    visible,
+                    {action.name: action for action in visible},
+                    catalog.by_name(),
+                    manifest.tools(visible),
+                )
             return self._served_catalog
 
     @property
@@ -154,9 +171,13 @@ class Session:
 
     def _handlers(self) -> dict[str, Callable[[Any, dict, bool], dict | None]]:
         return {
-            "initialize": self._initialize, "ping": self._ping, "server/discover": self._discover,
-            "tools/list": self._tools_list_method, "tools/call": self._tools_call,
-            "resources/list": self._resources_list, "resources/templates/list": self._templates_list,
+            "initialize": self._initialize,
+            "ping": self._ping,
+            "server/discover": self._discover,
+            "tools/list": self._tools_list_method,
+            "tools/call": self._tools_call,
+            "resources/list": self._resources_list,
+            "resources/templates/list": self._templates_list,
             "resources/read": self._resources_read,
         }
 
@@ -174,34 +195,48 @@ class Session:
             enveloped = False  # the handshake's own revision named per request: any other _meta is the client's
         if method == "initialize":
             if self.era == "modern":
-                raise ProtocolError(INVALID_REQUEST, "this session serves protocol 2026-07-28, which has no "
-                                    "initialize handshake", {"era": "modern"})
+                raise ProtocolError(
+                    INVALID_REQUEST,
+                    "this session serves protocol 2026-07-28, which has no initialize handshake",
+                    {"era": "modern"},
+                )
             return False
         if method in ("ping", "server/discover") and not enveloped:
             return self.era == "modern"
         if enveloped:
             if self.era == "legacy" and method not in ("ping", "server/discover"):  # these two fix no era
-                raise ProtocolError(INVALID_REQUEST, "this session was opened with initialize (legacy era); "
-                                    "requests carrying the 2026-07-28 envelope are refused", {"era": "legacy"})
+                raise ProtocolError(
+                    INVALID_REQUEST,
+                    "this session was opened with initialize (legacy era); "
+                    "requests carrying the 2026-07-28 envelope are refused",
+                    {"era": "legacy"},
+                )
             missing = [key for key in (VERSION_KEY, CAPABILITIES_KEY) if key not in meta]
             if missing:
                 raise ProtocolError(INVALID_PARAMS, "_meta lacks " + ", ".join(missing), {"missing": missing})
             version = meta[VERSION_KEY]
             if version not in MODERN_VERSIONS:
-                raise ProtocolError(UNSUPPORTED_VERSION, f"protocol version {version!r} is not served",
-                                    {"supported": list(MODERN_VERSIONS), "requested": version})
+                raise ProtocolError(
+                    UNSUPPORTED_VERSION,
+                    f"protocol version {version!r} is not served",
+                    {"supported": list(MODERN_VERSIONS), "requested": version},
+                )
             if method not in ("ping", "server/discover"):
                 with self._state_lock:
                     self.era = "modern"
             return True
         if self.era is None:
-            raise ProtocolError(INVALID_PARAMS, "send initialize first, or carry the 2026-07-28 envelope in _meta",
-                                {"missing": [VERSION_KEY, CAPABILITIES_KEY],
-                                 "supported": [*MODERN_VERSIONS, *LEGACY_VERSIONS]})
+            raise ProtocolError(
+                INVALID_PARAMS,
+                "send initialize first, or carry the 2026-07-28 envelope in _meta",
+                {"missing": [VERSION_KEY, CAPABILITIES_KEY], "supported": [*MODERN_VERSIONS, *LEGACY_VERSIONS]},
+            )
         if self.era == "modern":
-            raise ProtocolError(INVALID_PARAMS, "a 2026-07-28 request must carry _meta "
-                                f"{VERSION_KEY} and {CAPABILITIES_KEY}",
-                                {"missing": [VERSION_KEY, CAPABILITIES_KEY]})
+            raise ProtocolError(
+                INVALID_PARAMS,
+                f"a 2026-07-28 request must carry _meta {VERSION_KEY} and {CAPABILITIES_KEY}",
+                {"missing": [VERSION_KEY, CAPABILITIES_KEY]},
+            )
         return False
 
     def stamp(self, result: dict, modern: bool, cache: tuple[int, str] | None = None) -> dict:
@@ -222,20 +257,34 @@ class Session:
             if self.initialized:
                 raise ProtocolError(INVALID_REQUEST, "already initialized", {"initialized": True})
             if not isinstance(requested, str):
-                raise ProtocolError(INVALID_PARAMS, "initialize needs protocolVersion as a string",
-                                    {"supported": list(LEGACY_VERSIONS), "requested": requested})
+                raise ProtocolError(
+                    INVALID_PARAMS,
+                    "initialize needs protocolVersion as a string",
+                    {"supported": list(LEGACY_VERSIONS), "requested": requested},
+                )
             self.era, self.initialized = "legacy", True
         version = requested if requested in LEGACY_VERSIONS else LATEST_LEGACY
-        return {"protocolVersion": version, "capabilities": CAPABILITIES, "serverInfo": self.server_info(),
-                "instructions": manifest.INSTRUCTIONS}
+        return {
+            "protocolVersion": version,
+            "capabilities": CAPABILITIES,
+            "serverInfo": self.server_info(),
+            "instructions": manifest.INSTRUCTIONS,
+        }
 
     def _ping(self, request_id: Any, params: dict, modern: bool) -> dict:
         return {"resultType": "complete"} if modern else {}
 
     def _discover(self, request_id: Any, params: dict, modern: bool) -> dict:
-        return self.stamp({"supportedVersions": [*MODERN_VERSIONS, *LEGACY_VERSIONS], "capabilities": CAPABILITIES,
-                            "serverInfo": self.server_info(), "instructions": manifest.INSTRUCTIONS},
-                           True, (HOUR_MS, "public"))
+        return self.stamp(
+            {
+                "supportedVersions": [*MODERN_VERSIONS, *LEGACY_VERSIONS],
+                "capabilities": CAPABILITIES,
+                "serverInfo": self.server_info(),
+                "instructions": manifest.INSTRUCTIONS,
+            },
+            True,
+            (HOUR_MS, "public"),
+        )
 
     # -- tools -------------------------------------------------------------------------------------------------
     def _served(self, action: Action) -> Action:
@@ -265,34 +314,43 @@ class Session:
         if action is not None:
             return action
         if name in served.all_names:
-            profile = "read-only" if self.options.read_only and not served.all_names[name].hints.read_only \
-                else "offline"
-            raise ProtocolError(INVALID_PARAMS, f"tool {name!r} is hidden by the {profile} profile",
-                                {"name": name, "profile": profile,
-                                 "restart_with": f"restart mcb mcp without --{profile}"})
+            profile = (
+                "read-only" if self.options.read_only and not served.all_names[name].hints.read_only else "offline"
+            )
+            raise ProtocolError(
+                INVALID_PARAMS,
+                f"tool {name!r} is hidden by the {profile} profile",
+                {"name": name, "profile": profile, "restart_with": f"restart mcb mcp without --{profile}"},
+            )
         if name.startswith(NOT_EXPOSED_PREFIXES) or name in NOT_EXPOSED:
-            raise ProtocolError(INVALID_PARAMS, f"{name!r} is not exposed over MCP",
-                                {"name": name, "no_remedy": "admin and change-feed methods stay in the CLI "
-                                 "and the game"})
+            raise ProtocolError(
+                INVALID_PARAMS,
+                f"{name!r} is not exposed over MCP",
+                {"name": name, "no_remedy": "admin and change-feed methods stay in the CLI and the game"},
+            )
         extension = self.catalog.extension_for(name)
         if extension is not None:
-            data: dict[str, Any] = {"name": name, "extension": extension.name,
-                                    "extension_status": extension.status}
+            data: dict[str, Any] = {"name": name, "extension": extension.name, "extension_status": extension.status}
             if extension.error:
                 data["error"] = extension.error
             else:
                 data["restart_with"] = f"restart mcb mcp without --disable-extension {extension.name}"
-            raise ProtocolError(INVALID_PARAMS, f"tool {name!r} belongs to extension {extension.name}, which is "
-                                f"{extension.status}", data)
+            raise ProtocolError(
+                INVALID_PARAMS,
+                f"tool {name!r} belongs to extension {extension.name}, which is {extension.status}",
+                data,
+            )
         data = {"name": name}
         # A served tool first; else one this profile hides (its call then says how to get it). MCP-28: data names
         # the tool given, so the suggestion is the one name (checklist 27), not MCP-29's {given: suggestion}.
-        match = difflib.get_close_matches(name, list(served.visible_names), n=1, cutoff=0.6) \
-            or difflib.get_close_matches(name, list(served.all_names), n=1, cutoff=0.6)
+        match = difflib.get_close_matches(
+            name, list(served.visible_names), n=1, cutoff=0.6
+        ) or difflib.get_close_matches(name, list(served.all_names), n=1, cutoff=0.6)
         if match:
             data["did_you_mean"] = match[0]
-        raise ProtocolError(INVALID_PARAMS, f"unknown tool {name!r}" + (f"; did you mean {match[0]!r}?" if match
-                                                                         else ""), data)
+        raise ProtocolError(
+            INVALID_PARAMS, f"unknown tool {name!r}" + (f"; did you mean {match[0]!r}?" if match else ""), data
+        )
 
     def _tools_call(self, request_id: Any, params: dict, modern: bool) -> None:
         action = self.resolve_tool(params.get("name"))
@@ -323,8 +381,11 @@ class Session:
             code = INVALID_PARAMS if modern else RESOURCE_NOT_FOUND
             raise ProtocolError(code, f"unknown resource {uri!r}", {"uri": uri})
         if self.options.offline and uri in manifest.LIVE_RESOURCE_URIS:  # as its tool is refused (MCP-27)
-            raise ProtocolError(INVALID_PARAMS, f"resource {uri} is hidden by the offline profile",
-                                {"uri": uri, "profile": "offline", "restart_with": "restart mcb mcp without --offline"})
+            raise ProtocolError(
+                INVALID_PARAMS,
+                f"resource {uri} is hidden by the offline profile",
+                {"uri": uri, "profile": "offline", "restart_with": "restart mcb mcp without --offline"},
+            )
         self.calls.background(self._read_resource, request_id, uri, modern)
 
     def _read_resource(self, request_id: Any, uri: str, modern: bool) -> None:
@@ -338,6 +399,4 @@ class Session:
             log.exception("reading %s failed", uri)
             self._error(request_id, INTERNAL_ERROR, f"reading {uri} failed ({type(error).__name__})")
             return
-        self.reply(request_id, self.stamp({"contents": [{"uri": uri, "mimeType": mime, "text": text}]}, modern,
-                                            cache))
-
+        self.reply(request_id, self.stamp({"contents": [{"uri": uri, "mimeType": mime, "text": text}]}, modern, cache))

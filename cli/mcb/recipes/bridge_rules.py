@@ -29,8 +29,11 @@ def bridge_findings(recipe: dict) -> Iterator[tuple[str, str, str]]:
 
 def _operations(operations: list, pointer: str, *, nested: bool) -> Iterator[tuple[str, str, str]]:
     if len(operations) > MAX_OPERATIONS:
-        yield pointer, f"{len(operations)} operations; the MCP bridge accepts at most {MAX_OPERATIONS} per array", \
-            "split the recipe into several build_prepare calls"
+        yield (
+            pointer,
+            f"{len(operations)} operations; the MCP bridge accepts at most {MAX_OPERATIONS} per array",
+            "split the recipe into several build_prepare calls",
+        )
     for index, operation in enumerate(operations):
         if not isinstance(operation, dict):
             continue
@@ -44,14 +47,20 @@ def _operations(operations: list, pointer: str, *, nested: bool) -> Iterator[tup
             yield from _at_most(operation, "height", MAX_HEIGHT, here)
         if kind == "repeat":
             if nested:
-                yield here, "the MCP bridge does not accept a repeat inside a repeat", \
-                    "unroll the inner repeat, or send the recipe with mcb build directly"
+                yield (
+                    here,
+                    "the MCP bridge does not accept a repeat inside a repeat",
+                    "unroll the inner repeat, or send the recipe with mcb build directly",
+                )
             yield from _at_most(operation, "count", MAX_COUNT, here)
             children = operation.get("operations")
             if isinstance(children, list):
                 if not children:
-                    yield f"{here}/operations", "the MCP bridge requires at least one operation in a repeat", \
-                        "remove the empty repeat"
+                    yield (
+                        f"{here}/operations",
+                        "the MCP bridge requires at least one operation in a repeat",
+                        "remove the empty repeat",
+                    )
                 yield from _operations(children, f"{here}/operations", nested=True)
 
 
@@ -59,12 +68,18 @@ def _position(position: dict, pointer: str) -> Iterator[tuple[str, str, str]]:
     for axis, limit in (("x", HORIZONTAL_LIMIT), ("y", VERTICAL_LIMIT), ("z", HORIZONTAL_LIMIT)):
         value = position.get(axis)
         if type(value) is int and abs(value) > limit:
-            yield f"{pointer}/{axis}", f"{axis} = {value} is outside the MCP bridge's range ±{limit:,}", \
-                "the world border makes such positions unusable anyway"
+            yield (
+                f"{pointer}/{axis}",
+                f"{axis} = {value} is outside the MCP bridge's range ±{limit:,}",
+                "the world border makes such positions unusable anyway",
+            )
 
 
 def _at_most(operation: dict, key: str, limit: int, pointer: str) -> Iterator[tuple[str, str, str]]:
     value = operation.get(key)
     if type(value) is int and value > limit:
-        yield f"{pointer}/{key}", f"{key} {value} is above the MCP bridge's limit of {limit}", \
-            f"use at most {limit}, or repeat the operation"
+        yield (
+            f"{pointer}/{key}",
+            f"{key} {value} is above the MCP bridge's limit of {limit}",
+            f"use at most {limit}, or repeat the operation",
+        )

@@ -110,8 +110,11 @@ class CompiledRecipe:
         bounds = self.bounds
         return {
             "block_count": len(self.positions),
-            "bounds": None if bounds is None else {
-                "min": dict(zip("xyz", bounds[0])), "max": dict(zip("xyz", bounds[1])),
+            "bounds": None
+            if bounds is None
+            else {
+                "min": dict(zip("xyz", bounds[0])),
+                "max": dict(zip("xyz", bounds[1])),
                 "size": dict(zip("xyz", (hi - lo + 1 for lo, hi in zip(*bounds)))),
             },
             "palette": [{"state": state, "count": count} for state, count in self.palette()],
@@ -154,8 +157,11 @@ def canonicalize_states(compiled: CompiledRecipe, registry) -> CompiledRecipe:
             try:
                 canonical = registry.canonicalize(state)
             except BlockStateError:
-                raise RecipeRejected("unsupported_block", "Invalid registered block or block properties",
-                                     compiled.state_pointers.get(state, "")) from None
+                raise RecipeRejected(
+                    "unsupported_block",
+                    "Invalid registered block or block properties",
+                    compiled.state_pointers.get(state, ""),
+                ) from None
             cache[state] = canonical
         states[index] = canonical
     compiled.canonical = True
@@ -173,9 +179,14 @@ def compile_geometry(recipe: object, *, max_blocks: int = DEFAULT_MAX_BLOCKS) ->
     builder = _Builder(max_blocks)
     builder.operations(_array(recipe, "operations", ""), (0, 0, 0), 0, "/operations")
     return CompiledRecipe(
-        positions=list(builder.blocks), states=list(builder.blocks.values()), max_blocks=max_blocks,
-        scan_used=builder.visits, scan_limit=builder.max_visits, operations_expanded=builder.operation_count,
-        max_depth_reached=builder.deepest, state_pointers=builder.state_pointers,
+        positions=list(builder.blocks),
+        states=list(builder.blocks.values()),
+        max_blocks=max_blocks,
+        scan_used=builder.visits,
+        scan_limit=builder.max_visits,
+        operations_expanded=builder.operation_count,
+        max_depth_reached=builder.deepest,
+        state_pointers=builder.state_pointers,
     )
 
 
@@ -229,8 +240,11 @@ class _Builder:
             # Any axis at most 2 thick leaves no interior: every cell is on a face.
             cells = ((x, y, z) for y, z, x in itertools.product(ys, zs, xs))
         else:
-            cells = ((x, y, z) for y, z, x in itertools.product(ys, zs, xs)
-                     if y == low[1] or y == high[1] or z == low[2] or z == high[2] or x == low[0] or x == high[0])
+            cells = (
+                (x, y, z)
+                for y, z, x in itertools.product(ys, zs, xs)
+                if y == low[1] or y == high[1] or z == low[2] or z == high[2] or x == low[0] or x == high[0]
+            )
         self.put_all(cells, block, where)
 
     def line(self, operation: dict, offset: Position, where: str) -> None:
@@ -246,8 +260,14 @@ class _Builder:
             return
         twice = 2 * steps
         # round(delta * s / steps) with halves toward +infinity, in exact integer arithmetic (floor division).
-        cells = ((start[0] + (2 * dx * s + steps) // twice, start[1] + (2 * dy * s + steps) // twice,
-                  start[2] + (2 * dz * s + steps) // twice) for s in range(steps + 1))
+        cells = (
+            (
+                start[0] + (2 * dx * s + steps) // twice,
+                start[1] + (2 * dy * s + steps) // twice,
+                start[2] + (2 * dz * s + steps) // twice,
+            )
+            for s in range(steps + 1)
+        )
         self.put_all(cells, block, where)
 
     def cylinder(self, operation: dict, offset: Position, where: str) -> None:
@@ -258,14 +278,23 @@ class _Builder:
         if radius < 0 or height < 1:
             raise RecipeRejected("invalid_request", "Cylinder radius must be nonnegative and height positive", where)
         self.charge(shape_charge(operation), where)
-        for value in (center[0] - radius, center[0] + radius, center[2] - radius, center[2] + radius,
-                      center[1] + height - 1):
+        for value in (
+            center[0] - radius,
+            center[0] + radius,
+            center[2] - radius,
+            center[2] + radius,
+            center[1] + height - 1,
+        ):
             _int32(value, where)
         block = _block(operation, where)
         hollow = _bool(operation, "hollow", where)
         outer, inner = radius * radius, (radius - 1) * (radius - 1)
-        ring = [(x, z) for z in range(-radius, radius + 1) for x in range(-radius, radius + 1)
-                if x * x + z * z <= outer and (not hollow or radius == 0 or x * x + z * z > inner)]
+        ring = [
+            (x, z)
+            for z in range(-radius, radius + 1)
+            for x in range(-radius, radius + 1)
+            if x * x + z * z <= outer and (not hollow or radius == 0 or x * x + z * z > inner)
+        ]
         cx, cy, cz = center
         cells = ((cx + x, cy + y, cz + z) for y in range(height) for x, z in ring)
         self.put_all(cells, block, where)

@@ -33,8 +33,11 @@ def recipe_to_schematic(compiled: CompiledRecipe, data_version: int, *, max_volu
     if volume > max_volume:
         raise InputError(
             f"the recipe's bounding box is {width}×{height}×{length} = {volume:,} cells; "
-            + (f"the server imports schematics of at most {max_volume:,} cells" if max_volume == SERVER_SCHEMATIC_VOLUME
-               else f"at most {max_volume:,} cells can be rendered"),
+            + (
+                f"the server imports schematics of at most {max_volume:,} cells"
+                if max_volume == SERVER_SCHEMATIC_VOLUME
+                else f"at most {max_volume:,} cells can be rendered"
+            ),
             hint="export a smaller recipe, or split it; `mcb recipe compile --json` lists every block",
         )
     palette = [AIR]
@@ -46,6 +49,13 @@ def recipe_to_schematic(compiled: CompiledRecipe, data_version: int, *, max_volu
             index = index_of[state] = len(palette)
             palette.append(state)
         blocks[y - low[1], z - low[2], x - low[0]] = index
-    schem = Schematic(width=width, height=height, length=length, palette=palette, blocks=blocks,
-                      data_version=data_version, offset=(0, 0, 0))
+    schem = Schematic(
+        width=width,
+        height=height,
+        length=length,
+        palette=palette,
+        blocks=blocks,
+        data_version=data_version,
+        offset=(0, 0, 0),
+    )
     return schem.compact_palette()

@@ -49,8 +49,10 @@ class _Formatter:
         else:
             order = ()
         keys = [k for k in order if k in obj] + [k for k in obj if k not in order]
-        members = [(key, self.value(obj[key], join_pointer(pointer, key), indent + 1, self.child_role(role, key)))
-                   for key in keys]
+        members = [
+            (key, self.value(obj[key], join_pointer(pointer, key), indent + 1, self.child_role(role, key)))
+            for key in keys
+        ]
         inline = "{" + ", ".join(f"{_string(k)}: {v}" for k, v in members) + "}"
         fits = "\n" not in inline and 2 * indent + len(inline) <= WIDTH
         if role == "position" or (role == "operation" and kind != "repeat" and fits):

@@ -35,8 +35,10 @@ class JsonSyntaxError(InputError):
         self.reason = reason
         self.offset = offset
         self.line, self.column = line_column(text, offset)
-        super().__init__(f"invalid JSON: {reason} at line {self.line} column {self.column}",
-                         details={"line": self.line, "column": self.column})
+        super().__init__(
+            f"invalid JSON: {reason} at line {self.line} column {self.column}",
+            details={"line": self.line, "column": self.column},
+        )
 
 
 def line_column(text: str, offset: int) -> tuple[int, int]:
@@ -84,7 +86,7 @@ class SourceMap:
     def source(self, pointer: str) -> str | None:
         """The exact source text of the value at ``pointer``."""
         span = self.spans.get(pointer)
-        return None if span is None else self.text[span[0]:span[1]]
+        return None if span is None else self.text[span[0] : span[1]]
 
 
 def parse_with_positions(text: str, *, max_depth: int = MAX_DEPTH) -> tuple[object, SourceMap]:
@@ -211,7 +213,7 @@ class _Parser:
 
     def escape(self, index: int, parts: list[str]) -> int:
         text = self.text
-        code = text[index + 1:index + 2]
+        code = text[index + 1 : index + 2]
         if code in _ESCAPES:
             parts.append(_ESCAPES[code])
             return index + 2

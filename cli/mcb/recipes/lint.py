@@ -24,7 +24,11 @@ from pathlib import Path
 
 from mcb.recipes import rules as R
 from mcb.recipes.compile import (
-    BLOCK_PATTERN, RecipeRejected, compile_geometry, first_rejection, scan_budget,
+    BLOCK_PATTERN,
+    RecipeRejected,
+    compile_geometry,
+    first_rejection,
+    scan_budget,
 )
 from mcb.recipes.jsonpos import JsonSyntaxError, SourceMap, parse_with_positions
 from mcb.recipes.limits import MAX_RECIPE_BYTES, TOO_LARGE_HINT, too_large
@@ -44,17 +48,14 @@ def recipe_validator():
         from mcb.recipes.model import recipe_json_schema
 
         # The server's integers are lexical: 5.0 is a JSON number that is not an integer literal.
-        checker = Draft202012Validator.TYPE_CHECKER.redefine(
-            "integer", lambda _checker, value: type(value) is int
-        )
+        checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", lambda _checker, value: type(value) is int)
         validator_class = extend(Draft202012Validator, type_checker=checker)
         _validator = validator_class(recipe_json_schema())
     return _validator
 
 
 class RecipeLinter:
-    def __init__(self, *, registry=None, max_blocks: int = 4096, compiler_first: bool = True,
-                 mcp_bridge: bool = False):
+    def __init__(self, *, registry=None, max_blocks: int = 4096, compiler_first: bool = True, mcp_bridge: bool = False):
         """``compiler_first``: try the server's compiler before the schema, which it makes redundant when it passes
         (about 8x cheaper than ``jsonschema`` on a valid recipe); False always runs the schema (for benchmarks)."""
         self.registry = registry
@@ -77,12 +78,27 @@ class RecipeLinter:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as error:
-            return FileReport(name, [Diagnostic(R.ENCODING, Severity.ERROR, f"not UTF-8: {error.reason} at byte "
-                                                f"{error.start}", name, "", 1, 1, "save the file as UTF-8")])
+            return FileReport(
+                name,
+                [
+                    Diagnostic(
+                        R.ENCODING,
+                        Severity.ERROR,
+                        f"not UTF-8: {error.reason} at byte {error.start}",
+                        name,
+                        "",
+                        1,
+                        1,
+                        "save the file as UTF-8",
+                    )
+                ],
+            )
         return self.lint_text(text, name)
 
     def lint_text(self, text: str, name: str) -> FileReport:
-        if len(text) > MAX_RECIPE_BYTES // 4 and len(text.encode("utf-8")) > MAX_RECIPE_BYTES:  # (4 bytes a char at most)
+        if (
+            len(text) > MAX_RECIPE_BYTES // 4 and len(text.encode("utf-8")) > MAX_RECIPE_BYTES
+        ):  # (4 bytes a char at most)
             return _too_large(name, len(text.encode("utf-8")))
         return _FileLint(self, text, name).run()
 
@@ -107,8 +123,11 @@ class RecipeLinter:
             if is_item and error.code == "block.unknown":
                 hint = f"use the block {suggestion}" if suggestion else "pick a block; items cannot be placed"
                 return (R.BLOCK_ITEM_ONLY, f"{block_id} is an item, not a block (server: unsupported_block)", hint)
-            rule = {"block.unknown": R.BLOCK_UNKNOWN, "block.property.unknown": R.BLOCK_PROPERTY,
-                    "block.value.invalid": R.BLOCK_VALUE}.get(error.code, R.BLOCK_SYNTAX)
+            rule = {
+                "block.unknown": R.BLOCK_UNKNOWN,
+                "block.property.unknown": R.BLOCK_PROPERTY,
+                "block.value.invalid": R.BLOCK_VALUE,
+            }.get(error.code, R.BLOCK_SYNTAX)
             return rule, f"{error.message} (server: unsupported_block)", error.hint
 
 
@@ -125,8 +144,16 @@ class _FileLint:
         self.facts: dict = {}
         self.server_first: RecipeRejected | None = None  # the error build_prepare (and `recipe compile`) stops at
 
-    def add(self, rule: str, message: str, pointer: str, hint: str | None = None, *,
-            severity: Severity = Severity.ERROR, at_key: bool = False) -> None:
+    def add(
+        self,
+        rule: str,
+        message: str,
+        pointer: str,
+        hint: str | None = None,
+        *,
+        severity: Severity = Severity.ERROR,
+        at_key: bool = False,
+    ) -> None:
         finding = (rule, severity, message, pointer, hint, at_key)
         if finding not in self._seen:  # jsonschema may report one problem through several keywords
             self._seen.add(finding)
@@ -154,8 +181,13 @@ class _FileLint:
             from mcb.recipes.lint_files import other_document_hint
 
             what = "a recipe" if other == "a JSON Schema" else "a build recipe"
-            self.add(R.NOT_BUILD_RECIPE, f"this is {other}, not {what}; not linted", "",
-                     other_document_hint(other, "`mcb recipe lint`"), severity=Severity.WARNING)
+            self.add(
+                R.NOT_BUILD_RECIPE,
+                f"this is {other}, not {what}; not linted",
+                "",
+                other_document_hint(other, "`mcb recipe lint`"),
+                severity=Severity.WARNING,
+            )
         elif recipe is not _SYNTAX_ERROR:
             compiled = self.try_compile(recipe)
             if compiled is not None:
@@ -210,17 +242,36 @@ class _FileLint:
                 self.syntax_error(error)
                 return _SYNTAX_ERROR
             if self.text.startswith("\ufeff"):
-                self.add(R.JSON_BOM, "file starts with a UTF-8 byte-order mark", "", "save without BOM",
-                         severity=Severity.WARNING)
+                self.add(
+                    R.JSON_BOM,
+                    "file starts with a UTF-8 byte-order mark",
+                    "",
+                    "save without BOM",
+                    severity=Severity.WARNING,
+                )
                 self.text = self.text[1:]
             for pointer in self._source_map.duplicate_keys:
-                self.add(R.JSON_DUPLICATE_KEY, f"key {pointer.rsplit('/', 1)[1]!r} appears twice; the later value "
-                         "is used", pointer, "remove one of them", severity=Severity.WARNING, at_key=True)
+                self.add(
+                    R.JSON_DUPLICATE_KEY,
+                    f"key {pointer.rsplit('/', 1)[1]!r} appears twice; the later value is used",
+                    pointer,
+                    "remove one of them",
+                    severity=Severity.WARNING,
+                    at_key=True,
+                )
         return value
 
     def syntax_error(self, error: JsonSyntaxError) -> None:
-        self.findings.append((R.JSON_SYNTAX, Severity.ERROR, error.message, "",
-                              "JSON allows no comments or trailing commas; keys and strings use double quotes", False))
+        self.findings.append(
+            (
+                R.JSON_SYNTAX,
+                Severity.ERROR,
+                error.message,
+                "",
+                "JSON allows no comments or trailing commas; keys and strings use double quotes",
+                False,
+            )
+        )
         self._error_location = (error.line, error.column)
 
     # -- stage 2 -----------------------------------------------------------------------------------------------
@@ -236,8 +287,13 @@ class _FileLint:
             return
         operations = recipe.get("operations")
         if isinstance(operations, list) and not operations:
-            self.add(R.EMPTY, "recipe has no operations: the server accepts it as a plan with no changes, the MCP "
-                     "bridge refuses it", "/operations", "add an operation", severity=Severity.WARNING)
+            self.add(
+                R.EMPTY,
+                "recipe has no operations: the server accepts it as a plan with no changes, the MCP bridge refuses it",
+                "/operations",
+                "add an operation",
+                severity=Severity.WARNING,
+            )
         for pointer, operation in _walk_operations(recipe.get("operations"), "/operations"):
             block = operation.get("block")
             if isinstance(block, str) and BLOCK_PATTERN.fullmatch(block):
@@ -260,9 +316,13 @@ class _FileLint:
         for axis in "xyz":
             a, b = low.get(axis), high.get(axis)
             if type(a) is int and type(b) is int and a > b:
-                self.add(R.BOX_BOUNDS, f"box min.{axis} {a} is greater than max.{axis} {b}; corners are not "
-                         "reordered (server: \"Invalid inclusive region bounds\")", f"{pointer}/min/{axis}",
-                         f"swap the {axis} values of min and max")
+                self.add(
+                    R.BOX_BOUNDS,
+                    f"box min.{axis} {a} is greater than max.{axis} {b}; corners are not "
+                    'reordered (server: "Invalid inclusive region bounds")',
+                    f"{pointer}/min/{axis}",
+                    f"swap the {axis} values of min and max",
+                )
 
     def check_budgets(self, recipe: dict) -> None:
         from mcb.recipes.budget import measure
@@ -279,29 +339,47 @@ class _FileLint:
 
     def explain_rejection(self, recipe: dict, rejected: RecipeRejected, totals) -> None:
         limit = self.linter.max_blocks
-        server = f"(server: \"{rejected.message}\")"
+        server = f'(server: "{rejected.message}")'
         if rejected.message == "Recipe scan budget exceeded":
-            self.add(R.BUDGET_SCAN, f"the shapes cost {totals.scan:,} cell visits; the scan budget is "
-                     f"{scan_budget(limit):,} {server}", rejected.pointer,
-                     "box = volume, line = steps+1, cylinder = (2r+1)²×height; repeats and overlaps are charged "
-                     "again each time")
+            self.add(
+                R.BUDGET_SCAN,
+                f"the shapes cost {totals.scan:,} cell visits; the scan budget is {scan_budget(limit):,} {server}",
+                rejected.pointer,
+                "box = volume, line = steps+1, cylinder = (2r+1)²×height; repeats and overlaps are charged "
+                "again each time",
+            )
         elif rejected.message == "Recipe block limit exceeded":
             try:
                 places = f"{len(compile_geometry(recipe, max_blocks=2_000_000)):,}"
             except RecipeRejected:  # a later shape is too big to count; the server stops at the limit anyway
                 places = f"more than {limit:,}"
-            self.add(R.BUDGET_BLOCKS, f"the recipe places {places} distinct blocks; the limit is {limit:,} "
-                     f"{server}", rejected.pointer, "split it into several recipes, or raise --max-plan-blocks "
-                     "to match the server's max_plan_blocks")
+            self.add(
+                R.BUDGET_BLOCKS,
+                f"the recipe places {places} distinct blocks; the limit is {limit:,} {server}",
+                rejected.pointer,
+                "split it into several recipes, or raise --max-plan-blocks to match the server's max_plan_blocks",
+            )
         elif rejected.message == "Expanded operation count exceeds limit":
-            self.add(R.BUDGET_OPERATIONS, f"expanding repeats visits {totals.expanded:,} operations; the limit is "
-                     f"4,096 {server}", rejected.pointer, "use bigger shapes or fewer repeat iterations")
+            self.add(
+                R.BUDGET_OPERATIONS,
+                f"expanding repeats visits {totals.expanded:,} operations; the limit is 4,096 {server}",
+                rejected.pointer,
+                "use bigger shapes or fewer repeat iterations",
+            )
         elif rejected.message in ("integer overflow", "long overflow"):  # Java's Math.*Exact messages
-            self.add(R.INT32, f"coordinate arithmetic overflows 32 bits here {server}", rejected.pointer,
-                     "keep every coordinate (with repeat offsets added) within int32")
+            self.add(
+                R.INT32,
+                f"coordinate arithmetic overflows 32 bits here {server}",
+                rejected.pointer,
+                "keep every coordinate (with repeat offsets added) within int32",
+            )
         else:
-            self.add(R.SERVER_REJECT, f"the server would refuse this recipe: {rejected.message}", rejected.pointer,
-                     "see `mcb recipe schema` for the recipe format")
+            self.add(
+                R.SERVER_REJECT,
+                f"the server would refuse this recipe: {rejected.message}",
+                rejected.pointer,
+                "see `mcb recipe schema` for the recipe format",
+            )
 
     # -- locating ----------------------------------------------------------------------------------------------
     def diagnostics(self) -> list[Diagnostic]:
@@ -331,9 +409,11 @@ def _server_first(diagnostics: list[Diagnostic], rejected: RecipeRejected | None
         return None
     errors = [d for d in diagnostics if d.severity is Severity.ERROR]
     at = rejected.pointer
-    for candidates in ([d for d in errors if d.pointer == at],
-                       [d for d in errors if at and d.pointer.startswith(at + "/")],
-                       [d for d in errors if d.pointer and at.startswith(d.pointer + "/")]):
+    for candidates in (
+        [d for d in errors if d.pointer == at],
+        [d for d in errors if at and d.pointer.startswith(at + "/")],
+        [d for d in errors if d.pointer and at.startswith(d.pointer + "/")],
+    ):
         if candidates:
             return candidates[0]
     return None

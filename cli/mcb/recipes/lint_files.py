@@ -23,8 +23,10 @@ def collect_recipe_files(paths: list[str | os.PathLike], globs: list[str], exclu
 def other_document_hint(kind: str, tool: str) -> str:
     """What to do with a JSON file that is not for ``tool`` (recipe lint or terrain lint): one place for the hint."""
     if kind == "a JSON Schema":
-        return ("schemas describe recipes for editors and are not linted; leave it out, or pass "
-                "--exclude '*.schema.json' (directories skip schemas on their own)")
+        return (
+            "schemas describe recipes for editors and are not linted; leave it out, or pass "
+            "--exclude '*.schema.json' (directories skip schemas on their own)"
+        )
     if kind in ("a terrain recipe", "a terrain brush"):
         other = "`mcb terrain lint`"
     elif kind == "a build recipe":
@@ -36,13 +38,21 @@ def other_document_hint(kind: str, tool: str) -> str:
     return f"check it with {other}; leave it out of {tool}, or skip it with --exclude"
 
 
-def lint_paths(paths: list[str | os.PathLike], *, mc_version: str | None = None, max_blocks: int = 4096,
-               globs: list[str] | None = None, excludes: list[str] | None = None, jobs: int | None = None,
-               progress=None, mcp_bridge: bool = False) -> list[FileReport]:
+def lint_paths(
+    paths: list[str | os.PathLike],
+    *,
+    mc_version: str | None = None,
+    max_blocks: int = 4096,
+    globs: list[str] | None = None,
+    excludes: list[str] | None = None,
+    jobs: int | None = None,
+    progress=None,
+    mcp_bridge: bool = False,
+) -> list[FileReport]:
     from mcb.blocks.registry import load_registry
     from mcb.fileio import read_stdin as stdin_bytes
-    from mcb.recipes.lint import RecipeLinter, recipe_validator
     from mcb.recipes.limits import MAX_RECIPE_BYTES
+    from mcb.recipes.lint import RecipeLinter, recipe_validator
     from mcb.reports.runner import check_files
 
     read_stdin = any(str(p) == "-" for p in paths)

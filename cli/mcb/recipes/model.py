@@ -31,13 +31,16 @@ Int32 = Annotated[StrictInt, Field(ge=INT32_MIN, le=INT32_MAX)]
 BlockStateText = Annotated[
     StrictStr,
     Field(
-        max_length=1024, pattern=BLOCK_REGEX,
+        max_length=1024,
+        pattern=BLOCK_REGEX,
         description="Block state: minecraft:<id> or minecraft:<id>[k=v,...] (lowercase, no spaces, no NBT). "
         "Omitted properties take the block's defaults.",
         examples=["minecraft:stone_bricks", "minecraft:oak_stairs[facing=east,half=bottom]"],
     ),
 ]
-Hollow = Annotated[StrictBool, Field(description="Keep only the outer shell (boxes: the six faces; cylinders: the side wall).")]
+Hollow = Annotated[
+    StrictBool, Field(description="Keep only the outer shell (boxes: the six faces; cylinders: the side wall).")
+]
 
 
 class _Strict(BaseModel):
@@ -138,10 +141,12 @@ class _TaggedUnionAsIfThen(GenerateJsonSchema):
         branches, tags = [], []
         for tag, choice in schema["choices"].items():
             tags.append(tag)
-            branches.append({
-                "if": {"properties": {"type": {"const": tag}}, "required": ["type"]},
-                "then": self.generate_inner(choice),
-            })
+            branches.append(
+                {
+                    "if": {"properties": {"type": {"const": tag}}, "required": ["type"]},
+                    "then": self.generate_inner(choice),
+                }
+            )
         return {
             "type": "object",
             "required": ["type"],

@@ -7,9 +7,16 @@ from pathlib import Path
 from mcb.recipes.compile import CompiledRecipe
 
 
-def write_outputs(compiled: CompiledRecipe, data_version: int, *, schem: Path | None = None,
-                  png: Path | None = None, view: str = "iso", scale: int | None = None,
-                  name: str | None = None) -> dict[str, str]:
+def write_outputs(
+    compiled: CompiledRecipe,
+    data_version: int,
+    *,
+    schem: Path | None = None,
+    png: Path | None = None,
+    view: str = "iso",
+    scale: int | None = None,
+    name: str | None = None,
+) -> dict[str, str]:
     """Write the requested files (each atomically); returns {"schematic": path, "png": path} for what was written."""
     from mcb.recipes.export import SERVER_SCHEMATIC_VOLUME, recipe_to_schematic
 

@@ -33,8 +33,9 @@ def recipe_bounds(recipe: dict) -> tuple[Position, Position] | None:
         return compile_geometry(recipe, max_blocks=SCAN_BUDGET_CAP).bounds
     except RecipeRejected as error:
         where = f" at {error.pointer}" if error.pointer else ""
-        raise InputError(f"cannot place the recipe: {error.message}{where}",
-                         hint="`mcb recipe lint RECIPE` explains it") from None
+        raise InputError(
+            f"cannot place the recipe: {error.message}{where}", hint="`mcb recipe lint RECIPE` explains it"
+        ) from None
 
 
 def place_recipe(recipe: dict, *, rotation: int = 0, target: dict | None = None, registry=None) -> dict:
@@ -102,8 +103,10 @@ def _line(operation: dict, place: Callable[[dict], dict], turn_state) -> list[di
         if _line_cells(a, b) == wanted:
             return [{**operation, "from": a, "to": b, "block": block}]
     # Ties in the server's rounding fall the other way once turned: write the original cells one by one.
-    return [{"type": "box", "min": dict(zip("xyz", cell)), "max": dict(zip("xyz", cell)), "block": block}
-            for cell in sorted(wanted)]
+    return [
+        {"type": "box", "min": dict(zip("xyz", cell)), "max": dict(zip("xyz", cell)), "block": block}
+        for cell in sorted(wanted)
+    ]
 
 
 def _line_cells(start: dict, end: dict) -> set[Position]:

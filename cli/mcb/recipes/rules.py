@@ -44,7 +44,7 @@ DESCRIPTIONS: dict[str, str] = {
     UNKNOWN_KEY: "A key the server does not accept",
     MISSING_KEY: "A required key is missing or null",
     TYPE: "A value has the wrong JSON type",
-    STRICT_INTEGER: "A number written as 5.0, 5e0 or \"5\" where the server wants an integer literal",
+    STRICT_INTEGER: 'A number written as 5.0, 5e0 or "5" where the server wants an integer literal',
     INT32: "A coordinate or computed coordinate outside the 32-bit integer range",
     RANGE: "repeat count outside 1..1024, negative cylinder radius, or height below 1",
     VERSION: "The recipe version is not 1",

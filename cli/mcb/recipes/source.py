@@ -11,7 +11,6 @@ from mcb.recipes.jsonpos import JsonSyntaxError, SourceMap, parse_with_positions
 from mcb.recipes.limits import MAX_RECIPE_BYTES, TOO_LARGE_HINT, too_large
 
 
-
 def read_recipe_text(path: Path) -> str:
     """The file's text (``-`` reads stdin), BOM removed; InputError for a missing, huge or non-UTF-8 file."""
     if str(path) == "-":
@@ -47,8 +46,11 @@ def load_recipe(path: Path) -> tuple[object, SourceMap]:
     try:
         return parse_with_positions(text)
     except JsonSyntaxError as error:
-        raise InputError(f"{path}:{error.line}:{error.column}: {error.reason}", code="json.syntax",
-                         hint=f"run `mcb recipe lint {'-' if path == '<stdin>' else path}`") from None
+        raise InputError(
+            f"{path}:{error.line}:{error.column}: {error.reason}",
+            code="json.syntax",
+            hint=f"run `mcb recipe lint {'-' if path == '<stdin>' else path}`",
+        ) from None
 
 
 def compile_file(path: Path, registry, *, max_blocks: int = 4096) -> CompiledRecipe:
@@ -62,9 +64,12 @@ def compile_file(path: Path, registry, *, max_blocks: int = 4096) -> CompiledRec
         where = source_map.locate(rejected.pointer, key=at_key) if rejected.pointer else None
         place = f"{path}:{where[0]}:{where[1]}" if where else str(path)
         at = f" (at {rejected.pointer})" if rejected.pointer else ""
-        raise InputError(f"{place}: the server would refuse this recipe: {rejected.code}: {rejected.message}{at}",
-                         code=rejected.code, hint=f"run `mcb recipe lint {'-' if path == '<stdin>' else path}` for every problem with hints",
-                         details={"pointer": rejected.pointer, "server_code": rejected.code}) from None
+        raise InputError(
+            f"{place}: the server would refuse this recipe: {rejected.code}: {rejected.message}{at}",
+            code=rejected.code,
+            hint=f"run `mcb recipe lint {'-' if path == '<stdin>' else path}` for every problem with hints",
+            details={"pointer": rejected.pointer, "server_code": rejected.code},
+        ) from None
 
 
 def write_text_atomically(path: Path, text: str) -> None:

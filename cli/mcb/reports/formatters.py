@@ -171,26 +171,32 @@ def _render_sarif(reports, *, tool, strict, rules) -> str:
             if d.pointer:
                 location["logicalLocations"] = [{"fullyQualifiedName": d.pointer}]
             text = d.message + (f" Hint: {d.hint}" if d.hint else "")
-            results.append({
-                "ruleId": d.rule,
-                "ruleIndex": index[d.rule],
-                "level": {"error": "error", "warning": "warning", "note": "note"}[d.severity.value],
-                "message": {"text": text},
-                "locations": [location],
-            })
+            results.append(
+                {
+                    "ruleId": d.rule,
+                    "ruleIndex": index[d.rule],
+                    "level": {"error": "error", "warning": "warning", "note": "note"}[d.severity.value],
+                    "message": {"text": text},
+                    "locations": [location],
+                }
+            )
     sarif = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "mcb",
-                "version": __version__,
-                "rules": [
-                    {"id": rule, "shortDescription": {"text": rules.get(rule, rule)}} for rule in rule_ids
-                ],
-            }},
-            "results": results,
-        }],
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "mcb",
+                        "version": __version__,
+                        "rules": [
+                            {"id": rule, "shortDescription": {"text": rules.get(rule, rule)}} for rule in rule_ids
+                        ],
+                    }
+                },
+                "results": results,
+            }
+        ],
     }
     return json.dumps(sarif, indent=2, ensure_ascii=False) + "\n"
 
@@ -205,8 +211,10 @@ def _render_junit(reports, *, tool, strict, rules) -> str:
         if report.skipped:
             tests += 1
             skipped += 1
-            cases.append(f"    <testcase classname={quoteattr(shown(report.file))} name={quoteattr(tool)}>"
-                         f"<skipped message={quoteattr(report.skipped)}/></testcase>")
+            cases.append(
+                f"    <testcase classname={quoteattr(shown(report.file))} name={quoteattr(tool)}>"
+                f"<skipped message={quoteattr(report.skipped)}/></testcase>"
+            )
             continue
         if not report.diagnostics:
             tests += 1

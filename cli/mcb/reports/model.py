@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 
-class Severity(str, Enum):
+class Severity(str, Enum):  # noqa: UP042 (str() and format() of a StrEnum differ)
     ERROR = "error"
     WARNING = "warning"
     NOTE = "note"

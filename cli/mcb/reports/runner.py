@@ -12,8 +12,14 @@ from mcb.errors import InputError
 from mcb.reports.model import Diagnostic, FileReport, Severity
 
 
-def collect_files(paths: Iterable[str | os.PathLike], patterns: list[str], *, exclude: Iterable[str] = (),
-                  walk_exclude: Iterable[str] = (), passed_by: list[Path] | None = None) -> list[Path]:
+def collect_files(
+    paths: Iterable[str | os.PathLike],
+    patterns: list[str],
+    *,
+    exclude: Iterable[str] = (),
+    walk_exclude: Iterable[str] = (),
+    passed_by: list[Path] | None = None,
+) -> list[Path]:
     """The files to check: files named directly, and files matching any of ``patterns`` under named directories.
 
     ``exclude`` patterns apply to everything, named files and directories included (as ruff and check-jsonschema
@@ -43,8 +49,11 @@ def collect_files(paths: Iterable[str | os.PathLike], patterns: list[str], *, ex
         if path.is_dir():
             for root, dirs, files in os.walk(path):
                 here = Path(root)
-                dirs[:] = sorted(d for d in dirs if not d.startswith(".")
-                                 and not _excluded(here / d, exclude, (here / d).relative_to(path)))
+                dirs[:] = sorted(
+                    d
+                    for d in dirs
+                    if not d.startswith(".") and not _excluded(here / d, exclude, (here / d).relative_to(path))
+                )
                 for name in sorted(files):
                     file = here / name
                     relative = file.relative_to(path)
@@ -78,11 +87,18 @@ def _safe_check(check_one: Callable[[Path], FileReport], path: Path) -> FileRepo
     try:
         return check_one(path)
     except InputError as error:
-        return FileReport(str(path), [Diagnostic(error.code, Severity.ERROR, error.message, str(path), hint=error.hint)])
+        return FileReport(
+            str(path), [Diagnostic(error.code, Severity.ERROR, error.message, str(path), hint=error.hint)]
+        )
     except OSError as error:
-        return FileReport(str(path), [Diagnostic("io.read", Severity.ERROR, f"cannot read file: {error.strerror or error}", str(path))])
+        return FileReport(
+            str(path),
+            [Diagnostic("io.read", Severity.ERROR, f"cannot read file: {error.strerror or error}", str(path))],
+        )
     except MemoryError:
-        return FileReport(str(path), [Diagnostic("input.too_large", Severity.ERROR, "file needs too much memory to check", str(path))])
+        return FileReport(
+            str(path), [Diagnostic("input.too_large", Severity.ERROR, "file needs too much memory to check", str(path))]
+        )
 
 
 def check_files(

@@ -26,7 +26,7 @@ def first_seen_order(flat: np.ndarray, size: int) -> np.ndarray:
     found: list[np.ndarray] = []
     remaining = size
     for start in range(0, flat.size, _STEP):
-        chunk = flat[start:start + _STEP]
+        chunk = flat[start : start + _STEP]
         new = seen[chunk]
         if new.all():
             continue
@@ -60,7 +60,7 @@ def present_values(flat: np.ndarray, candidates, size: int) -> np.ndarray:
     for start in range(0, flat.size, _STEP):
         if not remaining:
             break
-        chunk = flat[start:start + _STEP]
+        chunk = flat[start : start + _STEP]
         hits = wanted[chunk]
         if hits.any():
             values = np.unique(chunk[hits])
@@ -76,18 +76,18 @@ def pieces(cells: np.ndarray):
     if cells.ndim != 3 or cells.flags.c_contiguous:
         flat = cells.reshape(-1)
         for start in range(0, flat.size, _STEP):
-            yield flat[start:start + _STEP]
+            yield flat[start : start + _STEP]
         return
     height, length, width = cells.shape
     if length * width >= _STEP:
         rows = max(1, _STEP // max(width, 1))
         for y in range(height):
             for z in range(0, length, rows):
-                yield cells[y, z:z + rows]
+                yield cells[y, z : z + rows]
     else:
         layers = max(1, _STEP // max(length * width, 1))
         for y in range(0, height, layers):
-            yield cells[y:y + layers]
+            yield cells[y : y + layers]
 
 
 def first_seen_in(cells: np.ndarray, size: int) -> np.ndarray:
@@ -164,10 +164,10 @@ def decode_cells(data, count: int, compact: bool = False):
 
 @dataclass
 class _Scan:
-    last_bytes: np.ndarray      # uint8: the final byte of every complete varint, in order
-    multi: np.ndarray           # indices of the multi-byte varints
-    multi_values: np.ndarray    # their decoded values (int64)
-    limit: int                  # number of varints that decoded cleanly
+    last_bytes: np.ndarray  # uint8: the final byte of every complete varint, in order
+    multi: np.ndarray  # indices of the multi-byte varints
+    multi_values: np.ndarray  # their decoded values (int64)
+    limit: int  # number of varints that decoded cleanly
     problem: VarintProblem | None
     final_pos: np.ndarray | None = None  # stream offset of each multi-byte varint's final byte
 
@@ -184,7 +184,7 @@ def _continuations(raw: np.ndarray, counts: np.ndarray | None = None) -> np.ndar
     byte-value histogram of ``raw`` into ``counts`` in the same pass."""
     parts = []
     for start in range(0, raw.size, _CHUNK):
-        chunk = raw[start:start + _CHUNK]
+        chunk = raw[start : start + _CHUNK]
         found = np.flatnonzero(chunk >= 0x80)
         if found.size:
             parts.append(found + start)
@@ -209,7 +209,7 @@ def _scan(data: bytes | np.ndarray, keep_last: bool = True, cpos: np.ndarray | N
         problem = VarintProblem("truncated", terminators, f"BlockData entry {terminators} is a truncated varint")
         behind = (raw.size - 1 - cpos[::-1]) - np.arange(cpos.size)
         trailing = int(np.argmax(behind != 0)) if (behind != 0).any() else cpos.size
-        cpos = cpos[:cpos.size - trailing]
+        cpos = cpos[: cpos.size - trailing]
     last = raw[raw < 0x80] if keep_last else None
     multi = np.zeros(0, dtype=np.int64)
     full = np.zeros(0, dtype=np.int64)
@@ -253,7 +253,7 @@ def decode_varints(data: bytes | np.ndarray, count: int, dtype=np.int32) -> tupl
     ok = scan.multi < scan.limit
     values[scan.multi[ok]] = scan.multi_values[ok].astype(dtype)
     if scan.problem is not None:
-        return values[:scan.limit], scan.problem
+        return values[: scan.limit], scan.problem
     return values, count_problem(values.size, count)
 
 

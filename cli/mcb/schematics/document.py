@@ -82,8 +82,12 @@ class Document:
     @property
     def label(self) -> str:
         if self.kind != "sponge":
-            return {"litematica": "Litematica schematic", "structure": "vanilla structure (.nbt)",
-                    "mcedit": "legacy .schematic (MCEdit/Schematica)", "unknown": "unknown NBT"}[self.kind]
+            return {
+                "litematica": "Litematica schematic",
+                "structure": "vanilla structure (.nbt)",
+                "mcedit": "legacy .schematic (MCEdit/Schematica)",
+                "unknown": "unknown NBT",
+            }[self.kind]
         return f"Sponge v{self.version}" if self.version is not None else "Sponge (no Version tag)"
 
 
@@ -97,20 +101,25 @@ def read_source(source: str | os.PathLike | bytes, limits: ReadLimits) -> tuple[
     if is_dash(source):
         data = read_stdin(limits.max_compressed, "FILE")
         if len(data) > limits.max_compressed:
-            raise NbtError(f"stdin is larger than the {limits.max_compressed} byte limit",
-                           rule="nbt.limit.compressed", pointer="/")
+            raise NbtError(
+                f"stdin is larger than the {limits.max_compressed} byte limit", rule="nbt.limit.compressed", pointer="/"
+            )
         return data, "stdin"
     path = Path(source)
     size = regular_file_size(path)
     try:
         if size > limits.max_compressed:
-            raise NbtError(f"file is {size} bytes, above the {limits.max_compressed} byte limit",
-                           rule="nbt.limit.compressed", pointer="/")
+            raise NbtError(
+                f"file is {size} bytes, above the {limits.max_compressed} byte limit",
+                rule="nbt.limit.compressed",
+                pointer="/",
+            )
         with path.open("rb") as handle:
             data = handle.read(min(size, limits.max_compressed) + 1)  # never a cap-sized buffer for a small file
         if len(data) > limits.max_compressed:
-            raise NbtError(f"file is larger than the {limits.max_compressed} byte limit", rule="nbt.limit.compressed",
-                           pointer="/")
+            raise NbtError(
+                f"file is larger than the {limits.max_compressed} byte limit", rule="nbt.limit.compressed", pointer="/"
+            )
         return data, str(path)
     except FileNotFoundError:  # gone since the stat
         raise InputError(f"{path}: no such file", code="file.missing", hint="check the path") from None
@@ -126,8 +135,9 @@ def _keep_for_validation(path: list[str]) -> bool:
     return not (len(path) >= 4 and path[-4] in _BULK_LISTS and path[-2] == "nbt")
 
 
-def load_document(source: str | os.PathLike | bytes, limits: ReadLimits | None = None, *,
-                  fast: bool = False, keep=None) -> Document:
+def load_document(
+    source: str | os.PathLike | bytes, limits: ReadLimits | None = None, *, fast: bool = False, keep=None
+) -> Document:
     """Read and recognise a file. ``fast=True`` (validation) leaves the contents of block entities and entities
     out of the tree (walked and checked all the same, see :func:`~mcb.schematics.nbt.read_nbt`): their ``Pos``,
     ``Id`` and other top-level scalars stay. ``keep``: the reader's ``keep`` for other choices.
@@ -141,8 +151,9 @@ def load_document(source: str | os.PathLike | bytes, limits: ReadLimits | None =
     except NbtError as error:
         if path is None:  # bytes: the caller names the file
             raise
-        raise NbtError(f"{path}: {error.message}", rule=error.rule, pointer=error.pointer,
-                       hint=error.hint or NOT_A_SCHEMATIC_HINT) from None
+        raise NbtError(
+            f"{path}: {error.message}", rule=error.rule, pointer=error.pointer, hint=error.hint or NOT_A_SCHEMATIC_HINT
+        ) from None
     document = recognise(root, stats, data, path)
     document.limits = limits
     return document
@@ -176,15 +187,26 @@ def _int(value) -> int | None:
     return int(value) if isinstance(value, int) and getattr(value, "tag_id", 3) in (1, 2, 3, 4) else None
 
 
-BUILD_HINT = ("the server's import takes only Sponge v2 files of at most 4096 cells: `mcb build FILE` builds this "
-              "one through the plugin, and `mcb schem convert FILE -o OUT.schem` converts it")
+BUILD_HINT = (
+    "the server's import takes only Sponge v2 files of at most 4096 cells: `mcb build FILE` builds this "
+    "one through the plugin, and `mcb schem convert FILE -o OUT.schem` converts it"
+)
 
 
 def not_sponge_error(document: Document) -> SchematicError:
-    hint = BUILD_HINT if document.kind != "unknown" else (
-        "expected a schematic: Sponge .schem (Version, Width/Height/Length, Palette, BlockData), Litematica "
-        ".litematic, structure .nbt or legacy .schematic")
+    hint = (
+        BUILD_HINT
+        if document.kind != "unknown"
+        else (
+            "expected a schematic: Sponge .schem (Version, Width/Height/Length, Palette, BlockData), Litematica "
+            ".litematic, structure .nbt or legacy .schematic"
+        )
+    )
     keys = ",".join(sorted(document.root)[:6])
     article = "an" if document.label[0] in "uM" else "a"  # an unknown NBT, an MCEdit file
-    return SchematicError(f"this is {article} {document.label}, not a Sponge schematic (root keys: {keys})",
-                          rule=f"sponge.format.{document.kind}", pointer="/", hint=hint)
+    return SchematicError(
+        f"this is {article} {document.label}, not a Sponge schematic (root keys: {keys})",
+        rule=f"sponge.format.{document.kind}",
+        pointer="/",
+        hint=hint,
+    )

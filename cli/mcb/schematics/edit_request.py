@@ -14,8 +14,16 @@ from mcb.fileio import is_dash, refuse_input_as_output, regular_file_size
 from mcb.schematics.outputs import parse_format
 
 
-def check_edit_request(source: Path, *, degrees: int | None, axis: str | None, output: Path | None,
-                       in_place: bool, rules: str, fmt: str | None) -> tuple[Path, str, str | None]:
+def check_edit_request(
+    source: Path,
+    *,
+    degrees: int | None,
+    axis: str | None,
+    output: Path | None,
+    in_place: bool,
+    rules: str,
+    fmt: str | None,
+) -> tuple[Path, str, str | None]:
     """(the file to write, the rule set, the format to write or None: decided by the output's name and the input)
     for a rotate (``degrees``) or a mirror (``axis``) of ``source``; UsageError/InputError for arguments that cannot
     work."""
@@ -23,8 +31,11 @@ def check_edit_request(source: Path, *, degrees: int | None, axis: str | None, o
         if degrees not in ROTATIONS or not degrees:  # 0 is no turn (the import's rotation, not an edit)
             raise UsageError(f"--degrees must be 90, 180 or 270, not {degrees}", details={"field": "degrees"})
     elif axis not in MIRROR_AXES:
-        raise UsageError(f"--axis must be x or z, not {axis!r}", hint="x swaps east/west, z swaps north/south",
-                         details={"field": "axis"})
+        raise UsageError(
+            f"--axis must be x or z, not {axis!r}",
+            hint="x swaps east/west, z swaps north/south",
+            details={"field": "axis"},
+        )
     return edit_target(source, output, in_place), rule_set(rules), parse_format(fmt)  # checked in this order
 
 
@@ -32,8 +43,11 @@ def edit_target(source: Path, output: Path | None, in_place: bool) -> Path:
     """The file an edit writes: ``output``, or ``source`` itself with ``in_place``."""
     if is_dash(source):  # stdin: read once, later; there is no file to rewrite
         if in_place:
-            raise UsageError("--in-place cannot rewrite stdin ('-')", hint="write the result with -o FILE or -o -",
-                             details={"field": "in_place"})
+            raise UsageError(
+                "--in-place cannot rewrite stdin ('-')",
+                hint="write the result with -o FILE or -o -",
+                details={"field": "in_place"},
+            )
     else:
         try:
             regular_file_size(source)
@@ -45,8 +59,11 @@ def edit_target(source: Path, output: Path | None, in_place: bool) -> Path:
     if in_place:
         return source
     if output is None:
-        raise UsageError("missing -o/--output", hint="e.g. -o rotated.schem, or --in-place to overwrite FILE",
-                         details={"field": "output"})
+        raise UsageError(
+            "missing -o/--output",
+            hint="e.g. -o rotated.schem, or --in-place to overwrite FILE",
+            details={"field": "output"},
+        )
     refuse_input_as_output(output, [source], hint="use --in-place to overwrite it on purpose")
     return output
 

@@ -17,15 +17,21 @@ from mcb.schematics.sponge import refuse_duplicate_names
 from mcb.schematics.writer import write_bytes_atomic
 from mcb.wording import plural
 
+
 def _server_verdict(source, mc_version, document=None) -> dict:
     from mcb.blocks.registry import load_registry
 
     registry = load_registry(mc_version)
-    verdict = check_server_subset(source, server_data_version=registry.data_version, registry=registry,
-                                  build_model=False, document=document)
-    return {"accepted": verdict.accepted, "message": verdict.message, "rule": verdict.rule,
-            "exact_server_message": verdict.exact if not verdict.accepted else None,
-            "target": {"release": registry.release, "data_version": registry.data_version}}
+    verdict = check_server_subset(
+        source, server_data_version=registry.data_version, registry=registry, build_model=False, document=document
+    )
+    return {
+        "accepted": verdict.accepted,
+        "message": verdict.message,
+        "rule": verdict.rule,
+        "exact_server_message": verdict.exact if not verdict.accepted else None,
+        "target": {"release": registry.release, "data_version": registry.data_version},
+    }
 
 
 def format_label(doc: Document, schem: Schematic) -> str:
@@ -40,8 +46,7 @@ def format_label(doc: Document, schem: Schematic) -> str:
     return doc.label
 
 
-def describe_schematic(path: str | os.PathLike, mc_version: str | int | None = None, *,
-                       top: int | None = None) -> dict:
+def describe_schematic(path: str | os.PathLike, mc_version: str | int | None = None, *, top: int | None = None) -> dict:
     """Everything ``schem info`` shows, as a JSON-ready dict (raises InputError for unreadable input).
 
     ``top``: only the ``top`` most common palette states (by cell count); None: all, in palette order.
@@ -58,8 +63,11 @@ def describe_schematic(path: str | os.PathLike, mc_version: str | int | None = N
         if os.path.isfile(path):  # the contents are at fault: say what the server would say of them too
             server = _server_verdict(path, mc_version)
             error.details = {**(error.details or {}), "server": server}
-            verdict = ("the server would accept it" if server["accepted"] else
-                       f"the server refuses it too: {server['message']} ({server['rule']})")
+            verdict = (
+                "the server would accept it"
+                if server["accepted"]
+                else f"the server refuses it too: {server['message']} ({server['rule']})"
+            )
             error.hint = f"{error.hint}; {verdict}" if error.hint else verdict
         raise
     src = schem.source
@@ -91,13 +99,14 @@ def describe_schematic(path: str | os.PathLike, mc_version: str | int | None = N
         "void_cells": int(schem.void.sum()) if schem.void is not None else 0,
         "palette_size": len(counts),
         "palette": shown,
-        "block_entities": {"count": len(schem.block_entities),
-                           "by_id": dict(schem.block_entity_ids().most_common())},
+        "block_entities": {"count": len(schem.block_entities), "by_id": dict(schem.block_entity_ids().most_common())},
         "entities": {"count": len(schem.entities), "by_id": dict(Counter(e.id for e in schem.entities).most_common())},
-        "biomes": None if schem.biome_palette is None else {
-            "palette": list(schem.biome_palette), "layers": int(schem.biomes.shape[0])},
-        "metadata": {k: _plain(v) for k, v in meta.items()
-                     if k in ("Name", "Author", "Date", "Description", "RequiredMods")},
+        "biomes": None
+        if schem.biome_palette is None
+        else {"palette": list(schem.biome_palette), "layers": int(schem.biomes.shape[0])},
+        "metadata": {
+            k: _plain(v) for k, v in meta.items() if k in ("Name", "Author", "Date", "Description", "RequiredMods")
+        },
         "upgrade": upgrade.to_json(),
         "server": _server_verdict(doc.data, mc_version, doc),
     }
@@ -135,8 +144,10 @@ def conversion_losses(schem: Schematic, fmt: str) -> list[str]:
     losses = [loss["detail"] for loss in format_losses(schem, fmt) if loss["data"]]
     if fmt != "sponge2":
         return losses
-    for items, noun, nouns, data in ((schem.block_entities, "block entity", "block entities", "block-entity data"),
-                                     (schem.entities, "entity", "entities", "entities")):
+    for items, noun, nouns, data in (
+        (schem.block_entities, "block entity", "block entities", "block-entity data"),
+        (schem.entities, "entity", "entities", "entities"),
+    ):
         if items:
             kinds = ", ".join(f"{n}x {k}" for k, n in Counter(item.id for item in items).most_common(3))
             losses.append(f"{plural(len(items), noun, nouns)} ({kinds}): the server imports no {data}")
@@ -164,9 +175,15 @@ def _drop_extras(schem: Schematic, fmt: str) -> None:
         schem.void = None  # the cells already hold air
 
 
-def convert_schematic(source: str | os.PathLike, output: str | os.PathLike, *, fmt: str | None = None,
-                      drop_extras: bool = False, mc_version: str | int | None = None,
-                      replace_unknown: str | None = None) -> dict:
+def convert_schematic(
+    source: str | os.PathLike,
+    output: str | os.PathLike,
+    *,
+    fmt: str | None = None,
+    drop_extras: bool = False,
+    mc_version: str | int | None = None,
+    replace_unknown: str | None = None,
+) -> dict:
     """Rewrite ``source`` (any format) as ``fmt``: sponge2 (the server's layout, Offset = paste offset; the
     default for a ``.schem`` output), sponge3, litematic or structure (None: by ``output``'s extension).
 
@@ -175,11 +192,8 @@ def convert_schematic(source: str | os.PathLike, output: str | os.PathLike, *, f
     would lose data, unless ``drop_extras``; the result says what was dropped.
     """
     from mcb.schematics.formats import encode_any
-    from mcb.schematics.outputs import FORMATS, LABELS, format_losses, output_format
-    from mcb.schematics.upgrade import target_registry, upgrade_schematic
-
-    from mcb.schematics.outputs import name_mismatch
-    from mcb.schematics.upgrade import check_replacement
+    from mcb.schematics.outputs import FORMATS, LABELS, format_losses, name_mismatch, output_format
+    from mcb.schematics.upgrade import check_replacement, target_registry, upgrade_schematic
 
     check_replacement(replace_unknown, mc_version)
     doc = load_document(source)
@@ -190,9 +204,12 @@ def convert_schematic(source: str | os.PathLike, output: str | os.PathLike, *, f
     if losses and not drop_extras:
         keeping = [other for other in FORMATS if other != fmt and not conversion_losses(schem, other)]
         keep = f"keep everything with --to {' or '.join(keeping)}, or " if keeping else ""
-        raise InputError(f"conversion to {LABELS[fmt]} would lose data: " + "; ".join(losses),
-                         hint=f"{keep}drop it on purpose with --drop-extras",
-                         code="schem.convert.lossy", details={"losses": losses, "lossless_formats": keeping})
+        raise InputError(
+            f"conversion to {LABELS[fmt]} would lose data: " + "; ".join(losses),
+            hint=f"{keep}drop it on purpose with --drop-extras",
+            code="schem.convert.lossy",
+            details={"losses": losses, "lossless_formats": keeping},
+        )
     if losses:
         _drop_extras(schem, fmt)
     notes = [loss["detail"] for loss in format_losses(schem, fmt) if not loss["data"]]
@@ -206,10 +223,17 @@ def convert_schematic(source: str | os.PathLike, output: str | os.PathLike, *, f
     with writing(output) as target:
         write_bytes_atomic(target, payload)
     result = {
-        "input": str(source), "output": str(target), "from": format_label(doc, schem), "to": LABELS[fmt],
-        "format": fmt, "bytes": len(payload), "offset": list(schem.offset),
+        "input": str(source),
+        "output": str(target),
+        "from": format_label(doc, schem),
+        "to": LABELS[fmt],
+        "format": fmt,
+        "bytes": len(payload),
+        "offset": list(schem.offset),
         "stored_offset_before": list(before.stored_offset) if before.stored_offset else None,
-        "release": registry.release, "dropped": losses, "upgrade": upgrade.to_json(),
+        "release": registry.release,
+        "dropped": losses,
+        "upgrade": upgrade.to_json(),
         "notes": notes + upgrade.lines(),
     }
     if fmt == "sponge2":

@@ -33,7 +33,6 @@ Vec3i = tuple[int, int, int]
 Vec3f = tuple[float, float, float]
 
 
-
 @dataclass
 class BlockEntity:
     """A block entity (chest contents, sign text, ...).
@@ -68,19 +67,19 @@ class Entity:
 class SourceInfo:
     """Where the schematic came from and what the file literally said (for diagnostics and round trips)."""
 
-    version: int | None = 2             # Sponge Version tag; None when absent (hand-made v1)
-    compressed: bool = True             # gzip container (False: raw NBT)
-    producer: str | None = None         # 'worldedit' when WorldEdit metadata is present, else None
+    version: int | None = 2  # Sponge Version tag; None when absent (hand-made v1)
+    compressed: bool = True  # gzip container (False: raw NBT)
+    producer: str | None = None  # 'worldedit' when WorldEdit metadata is present, else None
     stored_offset: Vec3i | None = None  # the file's ``Offset`` tag as written (None when absent)
-    we_offset: Vec3i | None = None      # Metadata.WEOffsetX/Y/Z when present
+    we_offset: Vec3i | None = None  # Metadata.WEOffsetX/Y/Z when present
     compressed_size: int | None = None
     inflated_size: int | None = None
-    nonconforming_v3: bool = False      # "v3" fields placed directly in the root (schematic4j fixture)
+    nonconforming_v3: bool = False  # "v3" fields placed directly in the root (schematic4j fixture)
     data_version_assumed: bool = False  # no DataVersion tag (v1): data_version is WorldEdit's 1.13.2 guess
-    format: str = "sponge"              # sponge | litematic | structure | legacy
-    sub_version: int | None = None      # Litematica SubVersion
-    regions: list[dict] | None = None   # Litematica regions as stored: {name, position, size}
-    palettes: int = 1                   # structure files: how many palettes the file offers (one was read)
+    format: str = "sponge"  # sponge | litematic | structure | legacy
+    sub_version: int | None = None  # Litematica SubVersion
+    regions: list[dict] | None = None  # Litematica regions as stored: {name, position, size}
+    palettes: int = 1  # structure files: how many palettes the file offers (one was read)
     notes: list[str] = field(default_factory=list)  # what reading had to decide (overlaps, duplicates, ...)
     conversions: list[dict] = field(default_factory=list)  # legacy files: {change, cells, carried} of the 1.13 read
 

@@ -24,9 +24,37 @@ from dataclasses import dataclass, field
 
 from mcb.errors import InputError
 from mcb.schematics.nbt_tags import (  # noqa: F401  (re-exported: the tag types are part of this module's API)
-    TAG_BYTE, TAG_BYTE_ARRAY, TAG_COMPOUND, TAG_DOUBLE, TAG_END, TAG_FLOAT, TAG_INT, TAG_INT_ARRAY, TAG_LIST,
-    TAG_LONG, TAG_LONG_ARRAY, TAG_NAMES, TAG_SHORT, TAG_STRING, Byte, ByteArray, Compound, Double, Encoded, Float,
-    Int, IntArray, List, Long, LongArray, NumericArray, Short, String, decode_mutf8, encode_mutf8, tag_type,
+    TAG_BYTE,
+    TAG_BYTE_ARRAY,
+    TAG_COMPOUND,
+    TAG_DOUBLE,
+    TAG_END,
+    TAG_FLOAT,
+    TAG_INT,
+    TAG_INT_ARRAY,
+    TAG_LIST,
+    TAG_LONG,
+    TAG_LONG_ARRAY,
+    TAG_NAMES,
+    TAG_SHORT,
+    TAG_STRING,
+    Byte,
+    ByteArray,
+    Compound,
+    Double,
+    Encoded,
+    Float,
+    Int,
+    IntArray,
+    List,
+    Long,
+    LongArray,
+    NumericArray,
+    Short,
+    String,
+    decode_mutf8,
+    encode_mutf8,
+    tag_type,
 )
 from mcb.schematics.nbt_walker import RAW, Walker  # noqa: F401  (RAW is part of this module's API)
 
@@ -48,7 +76,7 @@ class ReadLimits:
 
     max_compressed: int = 64 * 1024 * 1024
     max_inflated: int = 512 * 1024 * 1024
-    max_depth: int = 200        # far above real files (~10) and the server (16); keeps recursion shallow
+    max_depth: int = 200  # far above real files (~10) and the server (16); keeps recursion shallow
     max_tags: int = 5_000_000
     # The most cells a reader puts into the model: 2^25, twice the largest real build in the corpus (256^3); a
     # declared size beyond it is refused before anything that size is allocated (128 MiB of int32 indices).
@@ -104,8 +132,11 @@ def read_nbt(data: bytes, limits: ReadLimits | None = None, keep=None) -> tuple[
     limits = limits or ReadLimits()
     stats = ReadStats(compressed=is_gzip(data), compressed_size=len(data))
     if len(data) > limits.max_compressed:
-        raise NbtError(f"file is {len(data)} bytes, above the {limits.max_compressed} byte limit",
-                       rule="nbt.limit.compressed", pointer="/")
+        raise NbtError(
+            f"file is {len(data)} bytes, above the {limits.max_compressed} byte limit",
+            rule="nbt.limit.compressed",
+            pointer="/",
+        )
     if not data:
         raise NbtError("file is empty", rule="nbt.empty", pointer="/")
     walker = Walker(data, stats.compressed, limits, stats, keep)
@@ -113,8 +144,12 @@ def read_nbt(data: bytes, limits: ReadLimits | None = None, keep=None) -> tuple[
         first = walker.u8()
         if first != TAG_COMPOUND:
             what = f"a {TAG_NAMES[first]} tag" if first < len(TAG_NAMES) else f"byte 0x{first:02x}, not a tag type"
-            raise NbtError(f"not an NBT compound: the file starts with {what}", rule="nbt.root.type", pointer="/",
-                           hint=None if stats.compressed else "not an NBT file (and not gzip-compressed)")
+            raise NbtError(
+                f"not an NBT compound: the file starts with {what}",
+                rule="nbt.root.type",
+                pointer="/",
+                hint=None if stats.compressed else "not an NBT file (and not gzip-compressed)",
+            )
         stats.root_name = walker.string()
         root = walker.payload(TAG_COMPOUND, 0, True)
     stats.trailing_nbt_bytes = walker.drain()

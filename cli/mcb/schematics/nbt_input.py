@@ -19,7 +19,7 @@ class Input:
         self.limits, self.stats = limits, stats
         self.path: list = []
         self.inflater = zlib.decompressobj(wbits=31) if compressed else None
-        self.pending = data if compressed else b""   # compressed bytes not yet given to zlib
+        self.pending = data if compressed else b""  # compressed bytes not yet given to zlib
         self.inflated = 0 if compressed else len(data)
         self.buf = b"" if compressed else data
         self.base = 0  # input offset of buf[0]
@@ -41,10 +41,16 @@ class Input:
         if n <= self.room():
             return
         if self.inflater is None:
-            raise self.fail(f"{what} does not fit in the remaining input", "nbt.length.overflow",
-                            hint="the file is truncated or corrupt")
-        raise self.fail(f"{what} goes beyond the {self.limits.max_inflated} byte inflated-size limit",
-                        "nbt.limit.inflated", hint="the file is corrupt or a decompression bomb")
+            raise self.fail(
+                f"{what} does not fit in the remaining input",
+                "nbt.length.overflow",
+                hint="the file is truncated or corrupt",
+            )
+        raise self.fail(
+            f"{what} goes beyond the {self.limits.max_inflated} byte inflated-size limit",
+            "nbt.limit.inflated",
+            hint="the file is corrupt or a decompression bomb",
+        )
 
     def inflate(self, want: int) -> bytes:
         """The next inflated bytes, ``b""`` at the end of the gzip member."""
@@ -59,8 +65,11 @@ class Input:
         self.pending = inflater.unconsumed_tail
         self.inflated += len(chunk)
         if self.inflated > cap:
-            raise self.fail(f"inflated data exceeds the {cap} byte limit", "nbt.limit.inflated",
-                            hint="the file is corrupt or a decompression bomb")
+            raise self.fail(
+                f"inflated data exceeds the {cap} byte limit",
+                "nbt.limit.inflated",
+                hint="the file is corrupt or a decompression bomb",
+            )
         if not chunk and not inflater.eof and not self.pending:
             raise self.fail("gzip stream is truncated", "gzip.truncated")
         return chunk
@@ -89,7 +98,7 @@ class Input:
         self.need(n)
         start = self.pos
         self.pos = start + n
-        return self.buf[start:self.pos]
+        return self.buf[start : self.pos]
 
     def skip(self, n: int, parts: list | None = None) -> None:
         """Pass over ``n`` bytes (``parts`` receives them in pieces when given): a big array is never joined with
@@ -97,12 +106,12 @@ class Input:
         if self.pos + n <= len(self.buf) or self.mark is not None or self.inflater is None:
             self.need(n)  # in the buffer already, or inside a RAW container whose bytes stay (or truncated)
             if parts is not None:  # a view: the array is copied once, into its tag
-                parts.append(memoryview(self.buf)[self.pos:self.pos + n])
+                parts.append(memoryview(self.buf)[self.pos : self.pos + n])
             self.pos += n
             return
         self.check_room(n, f"a value of {n} bytes")  # as need() would
         if parts is not None:
-            parts.append(memoryview(self.buf)[self.pos:])
+            parts.append(memoryview(self.buf)[self.pos :])
         n -= len(self.buf) - self.pos
         self.base += len(self.buf)
         self.buf, self.pos = b"", 0

@@ -4,8 +4,21 @@ from __future__ import annotations
 
 TAG_END, TAG_BYTE, TAG_SHORT, TAG_INT, TAG_LONG, TAG_FLOAT, TAG_DOUBLE = 0, 1, 2, 3, 4, 5, 6
 TAG_BYTE_ARRAY, TAG_STRING, TAG_LIST, TAG_COMPOUND, TAG_INT_ARRAY, TAG_LONG_ARRAY = 7, 8, 9, 10, 11, 12
-TAG_NAMES = ["End", "Byte", "Short", "Int", "Long", "Float", "Double", "Byte_Array", "String", "List", "Compound",
-             "Int_Array", "Long_Array"]
+TAG_NAMES = [
+    "End",
+    "Byte",
+    "Short",
+    "Int",
+    "Long",
+    "Float",
+    "Double",
+    "Byte_Array",
+    "String",
+    "List",
+    "Compound",
+    "Int_Array",
+    "Long_Array",
+]
 
 
 class Byte(int):

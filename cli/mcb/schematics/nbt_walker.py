@@ -7,17 +7,50 @@ import struct
 
 from mcb.schematics.nbt_input import _INT, Input
 from mcb.schematics.nbt_tags import (
-    TAG_BYTE, TAG_BYTE_ARRAY, TAG_COMPOUND, TAG_DOUBLE, TAG_END, TAG_FLOAT, TAG_INT, TAG_INT_ARRAY, TAG_LIST,
-    TAG_LONG, TAG_LONG_ARRAY, TAG_SHORT, TAG_STRING, Byte, ByteArray, Compound, Double, Encoded, Float, Int,
-    IntArray, List, Long, LongArray, NumericArray, Short, String, decode_mutf8,
+    TAG_BYTE,
+    TAG_BYTE_ARRAY,
+    TAG_COMPOUND,
+    TAG_DOUBLE,
+    TAG_END,
+    TAG_FLOAT,
+    TAG_INT,
+    TAG_INT_ARRAY,
+    TAG_LIST,
+    TAG_LONG,
+    TAG_LONG_ARRAY,
+    TAG_SHORT,
+    TAG_STRING,
+    Byte,
+    ByteArray,
+    Compound,
+    Double,
+    Encoded,
+    Float,
+    Int,
+    IntArray,
+    List,
+    Long,
+    LongArray,
+    NumericArray,
+    Short,
+    String,
+    decode_mutf8,
 )
 
 RAW = "raw"  # an answer of keep(path): keep the container as its encoded bytes (an Encoded value), checked all the same
 
 _SIZE = {TAG_BYTE: 1, TAG_SHORT: 2, TAG_INT: 4, TAG_LONG: 8, TAG_FLOAT: 4, TAG_DOUBLE: 8}
-_SCALAR = {tag: (size, struct.Struct(">" + code), cls) for tag, size, code, cls in (
-    (TAG_BYTE, 1, "b", Byte), (TAG_SHORT, 2, "h", Short), (TAG_INT, 4, "i", Int), (TAG_LONG, 8, "q", Long),
-    (TAG_FLOAT, 4, "f", Float), (TAG_DOUBLE, 8, "d", Double))}
+_SCALAR = {
+    tag: (size, struct.Struct(">" + code), cls)
+    for tag, size, code, cls in (
+        (TAG_BYTE, 1, "b", Byte),
+        (TAG_SHORT, 2, "h", Short),
+        (TAG_INT, 4, "i", Int),
+        (TAG_LONG, 8, "q", Long),
+        (TAG_FLOAT, 4, "f", Float),
+        (TAG_DOUBLE, 8, "d", Double),
+    )
+}
 _ARRAY_UNIT = {TAG_BYTE_ARRAY: 1, TAG_INT_ARRAY: 4, TAG_LONG_ARRAY: 8}
 _ARRAY_NAME = {TAG_BYTE_ARRAY: "byte array", TAG_INT_ARRAY: "int array", TAG_LONG_ARRAY: "long array"}
 _LIST_CODE = {TAG_BYTE: "b", TAG_SHORT: "h", TAG_INT: "i", TAG_LONG: "q", TAG_FLOAT: "f", TAG_DOUBLE: "d"}
@@ -44,7 +77,7 @@ class Walker(Input):
         if pos + 2 <= len(buf):
             end = pos + 2 + ((buf[pos] << 8) | buf[pos + 1])
             if end <= len(buf):  # in the buffer already: one slice, looked up, else decoded
-                raw = buf[pos + 2:end]
+                raw = buf[pos + 2 : end]
                 self.pos = end
                 text = self.texts.get(raw)
                 return text if text is not None else self.decoded(raw)
@@ -114,8 +147,11 @@ class Walker(Input):
             end = pos + 4 + unit * n
             if 0 <= n <= 16 and end <= len(buf):  # in the buffer, so within every length limit
                 self.pos = end
-                return (IntArray if unit == 4 else LongArray)(_SHORT_ARRAYS[unit][n].unpack_from(buf, pos + 4)) \
-                    if build else None
+                return (
+                    (IntArray if unit == 4 else LongArray)(_SHORT_ARRAYS[unit][n].unpack_from(buf, pos + 4))
+                    if build
+                    else None
+                )
         n = self.length(unit, _ARRAY_NAME[tag])
         if not build or tag == TAG_BYTE_ARRAY:
             parts = [] if build else None
@@ -129,7 +165,8 @@ class Walker(Input):
         start = self.pos
         self.pos += unit * n
         return (IntArray if tag == TAG_INT_ARRAY else LongArray)(
-            struct.unpack_from(f">{n}{'i' if unit == 4 else 'q'}", self.buf, start))
+            struct.unpack_from(f">{n}{'i' if unit == 4 else 'q'}", self.buf, start)
+        )
 
     def compound(self, depth: int, build: bool) -> Compound | None:
         """The hot loop (~10^6 tags in a 256^3 file): tag headers, names seen before, scalars and short strings
@@ -150,7 +187,7 @@ class Walker(Input):
                     return result
                 end = pos + 3 + ((buf[pos + 1] << 8) | buf[pos + 2])
                 if end <= avail:  # the name is in the buffer: looked up, or decoded from the same slice
-                    raw = buf[pos + 3:end]
+                    raw = buf[pos + 3 : end]
                     name = texts.get(raw)
                     if name is None:
                         self.pos = end
@@ -179,7 +216,7 @@ class Walker(Input):
                     raise self.fail(f"more than {max_tags} tags", "nbt.limit.tags")
                 if tag == TAG_STRING:
                     end = pos + 2 + ((buf[pos] << 8) | buf[pos + 1]) if pos + 2 <= avail else avail + 1
-                    value = strings.get(buf[pos + 2:end]) if end <= avail else None
+                    value = strings.get(buf[pos + 2 : end]) if end <= avail else None
                     if value is None:  # not seen before (or not in the buffer yet): decode and check it
                         path.append(name)
                         self.pos = pos
@@ -201,15 +238,15 @@ class Walker(Input):
                     buf, pos = self.buf, self.pos
                     avail = len(buf)
                 if build:  # scalars repeat (ids, counts, flags): each distinct encoding is built once
-                    value = seen.get(buf[pos:pos + size])
+                    value = seen.get(buf[pos : pos + size])
                     if value is None:
                         value = cls(unpack.unpack_from(buf, pos)[0])
                         if len(seen) < _TEXTS:
-                            seen[buf[pos:pos + size]] = value
+                            seen[buf[pos : pos + size]] = value
                     result[name] = value
                 pos += size
                 continue
-            if tag == TAG_INT_ARRAY and pos + 16 <= avail and buf[pos:pos + 4] == b"\0\0\0\3":  # a Pos: inlined
+            if tag == TAG_INT_ARRAY and pos + 16 <= avail and buf[pos : pos + 4] == b"\0\0\0\3":  # a Pos: inlined
                 stats.tag_count += 1
                 if stats.tag_count > max_tags:
                     path.append(name)
@@ -252,7 +289,7 @@ class Walker(Input):
             same = self.skipped(tag, depth, name)
         finally:
             self.mark = outer
-        return same if same is not None else Encoded(tag, self.buf[start - self.base:self.pos])
+        return same if same is not None else Encoded(tag, self.buf[start - self.base : self.pos])
 
     def skipped(self, tag: int, depth: int, name: str) -> Encoded | None:
         """Walk a container the caller does not keep; return the remembered one it equals (or now is), if any.
@@ -275,22 +312,27 @@ class Walker(Input):
                 if longest_string > stats.max_string_bytes:
                     stats.max_string_bytes = longest_string
                 return known
-        outer = (stats.tag_count, stats.max_depth, stats.max_list_length, stats.max_string_bytes,
-                 len(stats.duplicate_names), stats.non_mutf8_strings)
+        outer = (
+            stats.tag_count,
+            stats.max_depth,
+            stats.max_list_length,
+            stats.max_string_bytes,
+            len(stats.duplicate_names),
+            stats.non_mutf8_strings,
+        )
         stats.max_depth, stats.max_list_length, stats.max_string_bytes = depth, 0, 0
         start = self.base + self.pos
         try:
             self.payload(tag, depth, False)
         finally:
-            facts = (stats.tag_count - outer[0], stats.max_depth - depth, stats.max_list_length,
-                     stats.max_string_bytes)
+            facts = (stats.tag_count - outer[0], stats.max_depth - depth, stats.max_list_length, stats.max_string_bytes)
             stats.max_depth = max(stats.max_depth, outer[1])
             stats.max_list_length = max(stats.max_list_length, outer[2])
             stats.max_string_bytes = max(stats.max_string_bytes, outer[3])
         clean = len(stats.duplicate_names) == outer[4] and stats.non_mutf8_strings == outer[5]
         size = self.base + self.pos - start
         if clean and len(seen) < 16 and size <= 65536 and start >= self.base:  # still in the buffer
-            seen.append((Encoded(tag, self.buf[start - self.base:self.pos]), size, *facts))
+            seen.append((Encoded(tag, self.buf[start - self.base : self.pos]), size, *facts))
             return seen[-1][0]
 
     def list(self, depth: int, build: bool) -> List | None:

@@ -17,8 +17,14 @@ if TYPE_CHECKING:  # argument checks import this module before any file is read:
     from mcb.schematics.model import Schematic
 
 FORMATS = ("sponge2", "sponge3", "litematic", "structure")
-_ALIASES = {"v2": "sponge2", "2": "sponge2", "v3": "sponge3", "3": "sponge3", "litematica": "litematic",
-            "nbt": "structure"}
+_ALIASES = {
+    "v2": "sponge2",
+    "2": "sponge2",
+    "v3": "sponge3",
+    "3": "sponge3",
+    "litematica": "litematic",
+    "nbt": "structure",
+}
 _BY_EXTENSION = {".litematic": "litematic", ".nbt": "structure"}
 LABELS = {"sponge2": "Sponge v2", "sponge3": "Sponge v3", "litematic": "Litematica", "structure": "structure .nbt"}
 
@@ -29,13 +35,17 @@ def parse_format(value: str | None) -> str | None:
         return None
     fmt = _ALIASES.get(value.lower(), value.lower())
     if fmt not in FORMATS:
-        raise UsageError(f"unknown schematic format {value!r}", hint="use sponge2, sponge3, litematic or structure",
-                         details={"field": "format"})
+        raise UsageError(
+            f"unknown schematic format {value!r}",
+            hint="use sponge2, sponge3, litematic or structure",
+            details={"field": "format"},
+        )
     return fmt
 
 
-def output_format(requested: str | None, output, schem: Schematic | None, *, default: str | None = None,
-                  option: str = "--to") -> str:
+def output_format(
+    requested: str | None, output, schem: Schematic | None, *, default: str | None = None, option: str = "--to"
+) -> str:
     """The format to write: ``requested``, else what ``output``'s extension names, else ``default``, else the
     input's own format (a legacy file, which mcb does not write, becomes Sponge v3). ``option``: the face's name
     for ``requested``, as the hint names it."""
@@ -43,9 +53,11 @@ def output_format(requested: str | None, output, schem: Schematic | None, *, def
         return requested
     suffix = PurePath(str(output)).suffix.lower() if output is not None and str(output) != "-" else ""
     if suffix == ".schematic":
-        raise UsageError("mcb does not write legacy .schematic files (Minecraft 1.12 and older)",
-                         hint=f"write .schem (Sponge), .litematic or .nbt (structure), or choose with {option}",
-                         details={"field": "output"})
+        raise UsageError(
+            "mcb does not write legacy .schematic files (Minecraft 1.12 and older)",
+            hint=f"write .schem (Sponge), .litematic or .nbt (structure), or choose with {option}",
+            details={"field": "output"},
+        )
     if suffix in _BY_EXTENSION:
         return _BY_EXTENSION[suffix]
     if default is not None:
@@ -77,33 +89,62 @@ def format_losses(schem: Schematic, fmt: str) -> list[dict]:
     losses = []
     void = int(np.count_nonzero(schem.void)) if schem.void is not None else 0
     if void and fmt != "structure":
-        losses.append({"what": "void cells", "count": void, "data": True,
-                       "detail": f"{void} cells the file leaves unchanged are written as air ({LABELS[fmt]} has no "
-                                 "'leave unchanged' cell)"})
+        losses.append(
+            {
+                "what": "void cells",
+                "count": void,
+                "data": True,
+                "detail": f"{void} cells the file leaves unchanged are written as air ({LABELS[fmt]} has no "
+                "'leave unchanged' cell)",
+            }
+        )
     if fmt == "structure" and any(schem.offset):
-        losses.append({"what": "anchor", "count": 1, "data": False,
-                       "detail": f"the paste offset {', '.join(map(str, schem.offset))} is not kept: a structure "
-                                 "is placed from its corner"})
+        losses.append(
+            {
+                "what": "anchor",
+                "count": 1,
+                "data": False,
+                "detail": f"the paste offset {', '.join(map(str, schem.offset))} is not kept: a structure "
+                "is placed from its corner",
+            }
+        )
     outside = outside_block_entities(schem)
     if outside and fmt in ("litematic", "structure"):
         kinds = ", ".join(sorted({be.id for be in outside}))
-        losses.append({"what": "block entities outside the box", "count": len(outside), "data": True,
-                       "detail": f"{len(outside)} block {'entity' if len(outside) == 1 else 'entities'} ({kinds}) "
-                                 f"outside the {schem.width} x {schem.height} x {schem.length} box "
-                                 f"{'is' if len(outside) == 1 else 'are'} not written "
-                                 f"({LABELS[fmt]} keeps block entities on their blocks)"})
+        losses.append(
+            {
+                "what": "block entities outside the box",
+                "count": len(outside),
+                "data": True,
+                "detail": f"{len(outside)} block {'entity' if len(outside) == 1 else 'entities'} ({kinds}) "
+                f"outside the {schem.width} x {schem.height} x {schem.length} box "
+                f"{'is' if len(outside) == 1 else 'are'} not written "
+                f"({LABELS[fmt]} keeps block entities on their blocks)",
+            }
+        )
     if schem.biome_palette is not None and schem.biomes is not None:
         if fmt in ("litematic", "structure"):
-            losses.append({"what": "biomes", "count": len(schem.biome_palette), "data": True,
-                           "detail": f"biomes are not written ({LABELS[fmt]} has none)"})
+            losses.append(
+                {
+                    "what": "biomes",
+                    "count": len(schem.biome_palette),
+                    "data": True,
+                    "detail": f"biomes are not written ({LABELS[fmt]} has none)",
+                }
+            )
         elif fmt == "sponge2" and schem.biomes.shape[0] > 1 and bool((schem.biomes != schem.biomes[:1]).any()):
-            losses.append({"what": "biomes", "count": len(schem.biome_palette), "data": True,
-                           "detail": "3-D biomes keep only their lowest layer (Sponge v2 biomes are 2-D)"})
+            losses.append(
+                {
+                    "what": "biomes",
+                    "count": len(schem.biome_palette),
+                    "data": True,
+                    "detail": "3-D biomes keep only their lowest layer (Sponge v2 biomes are 2-D)",
+                }
+            )
     return losses
 
 
 def outside_block_entities(schem: Schematic) -> list:
     """Block entities whose position lies outside the box (a Sponge file may hold them; no block carries them)."""
     size = schem.size
-    return [be for be in schem.block_entities
-            if not all(0 <= int(p) < n for p, n in zip(be.pos, size))]
+    return [be for be in schem.block_entities if not all(0 <= int(p) < n for p, n in zip(be.pos, size))]

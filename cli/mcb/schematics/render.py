@@ -50,8 +50,9 @@ def render_schematic(schem: Schematic, view: str = "both", scale: int | None = N
     if scale is not None and not SCALE_MIN <= scale <= SCALE_MAX:
         raise UsageError(f"scale must be between {SCALE_MIN} and {SCALE_MAX}, not {scale}")
     if 0 in schem.size:  # a readable file with a 0 along an axis: no view has anything to show
-        raise InputError(f"nothing to draw: the box is {schem.width} x {schem.height} x {schem.length}",
-                         code="sponge.size")
+        raise InputError(
+            f"nothing to draw: the box is {schem.width} x {schem.height} x {schem.length}", code="sponge.size"
+        )
     top = render_top(schem, scale or auto_scale(schem, "top")) if view != "iso" else None
     iso = render_iso(schem, scale or auto_scale(schem, "iso")) if view != "top" else None
     if view != "both":
@@ -136,7 +137,7 @@ def render_iso(schem: Schematic, scale: int):
         voxels = np.nonzero(open_faces[face][ys, zs, xs])[0]
         step = max(1, 2_000_000 // len(du))
         for begin in range(0, len(voxels), step):
-            chunk = voxels[begin:begin + step]
+            chunk = voxels[begin : begin + step]
             pixels = ((v[chunk, None] + dv[None, :]) * width_px + (u[chunk, None] + du[None, :])).ravel()
             np.maximum.at(rank, pixels, np.repeat(chunk * 3 + face, len(du)))
     rgb = np.full((width_px * height_px, 3), BACKGROUND, dtype=np.float32)
@@ -149,8 +150,10 @@ def render_iso(schem: Schematic, scale: int):
 def _check_canvas(width: int, height: int, view: str, top_fits: bool = False) -> None:
     """Refuse a picture above the pixel budget; the hint names the top view only where it would fit."""
     if width * height > MAX_CANVAS_PIXELS:
-        raise InputError(f"the {view} view would be {width} x {height} pixels, too large to draw",
-                         hint="use a smaller --scale" + (", or --view top (it fits at this scale)" if top_fits else ""))
+        raise InputError(
+            f"the {view} view would be {width} x {height} pixels, too large to draw",
+            hint="use a smaller --scale" + (", or --view top (it fits at this scale)" if top_fits else ""),
+        )
 
 
 def _face_sprites(s: int) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -215,8 +218,14 @@ def render_png(source, view: str = "both", scale: int | None = None) -> tuple[by
     refuse_duplicate_names(document)
     schem = from_document(document)  # any format; void cells hold air, so they are not drawn
     image = render_schematic(schem, view, scale)
-    return png_bytes(image), {"input": str(source), "view": view, "width": image.width, "height": image.height,
-                              "size": list(schem.size), "non_air": schem.non_air_count()}
+    return png_bytes(image), {
+        "input": str(source),
+        "view": view,
+        "width": image.width,
+        "height": image.height,
+        "size": list(schem.size),
+        "non_air": schem.non_air_count(),
+    }
 
 
 def render_file(source, output, view: str = "both", scale: int | None = None) -> dict:
@@ -225,5 +234,3 @@ def render_file(source, output, view: str = "both", scale: int | None = None) ->
     with writing(output) as target:
         write_atomic(target, png)
     return {"input": summary.pop("input"), "output": str(output), **summary}
-
-

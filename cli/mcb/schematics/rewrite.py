@@ -18,9 +18,18 @@ from mcb.schematics.nbt import RAW, Encoded
 from mcb.schematics.transform import _apply, _mirroring, _rotation
 
 
-def transform_file(source, output, *, degrees: int | None = None, mirror_axis: str | None = None,
-                   rules: str = "vanilla", fmt: str | None = None, mc_version: str | None = None,
-                   replace_unknown: str | None = None, document=None) -> dict:
+def transform_file(
+    source,
+    output,
+    *,
+    degrees: int | None = None,
+    mirror_axis: str | None = None,
+    rules: str = "vanilla",
+    fmt: str | None = None,
+    mc_version: str | None = None,
+    replace_unknown: str | None = None,
+    document=None,
+) -> dict:
     """Read ``source`` (any format), upgrade, rotate or mirror it, write ``output`` atomically; a summary.
 
     ``fmt`` (sponge2, sponge3, litematic, structure) picks the format written; None: ``output``'s extension, else
@@ -30,9 +39,8 @@ def transform_file(source, output, *, degrees: int | None = None, mirror_axis: s
     """
     from mcb.schematics.document import load_document
     from mcb.schematics.formats import from_document
-    from mcb.schematics.outputs import format_losses, output_format
+    from mcb.schematics.outputs import format_losses, name_mismatch, output_format
     from mcb.schematics.sponge import refuse_duplicate_names
-    from mcb.schematics.outputs import name_mismatch
     from mcb.schematics.upgrade import check_replacement, target_registry, upgrade_schematic
 
     check_replacement(replace_unknown, mc_version)
@@ -55,9 +63,12 @@ def transform_file(source, output, *, degrees: int | None = None, mirror_axis: s
     losses = format_losses(result, written)
     lost = [loss["detail"] for loss in losses if loss["data"]]
     if in_place and lost:  # the file itself would be replaced by less than it holds
-        raise InputError("--in-place would lose data: " + "; ".join(lost), code="schem.edit.lossy",
-                         hint="write the result as a new file with -o NEW_NAME (the original stays as it is)",
-                         details={"losses": lost, "field": "in_place"})
+        raise InputError(
+            "--in-place would lose data: " + "; ".join(lost),
+            code="schem.edit.lossy",
+            hint="write the result as a new file with -o NEW_NAME (the original stays as it is)",
+            details={"losses": lost, "field": "in_place"},
+        )
     mismatch = name_mismatch(written, output)
     if mismatch:
         losses.append({"what": "name", "count": 1, "data": False, "detail": mismatch})
@@ -99,15 +110,19 @@ def _in_place_format(source, output, schem: Schematic, requested: str | None) ->
     if is_dash(source) or is_dash(output) or os.path.abspath(source) != os.path.abspath(output):
         return None
     if schem.source.format == "legacy":
-        raise UsageError("--in-place cannot rewrite a legacy .schematic file: mcb does not write that format",
-                         hint="write the result as a new file with -o NAME.schem (or .litematic, .nbt)",
-                         details={"field": "in_place"})
+        raise UsageError(
+            "--in-place cannot rewrite a legacy .schematic file: mcb does not write that format",
+            hint="write the result as a new file with -o NAME.schem (or .litematic, .nbt)",
+            details={"field": "in_place"},
+        )
     own = output_format(None, None, schem)
     if requested is not None and requested != own:
-        raise UsageError(f"--in-place keeps the file's format ({LABELS[own]}); --to {requested} would put "
-                         f"{LABELS[requested]} data under its old name",
-                         hint=f"write the {LABELS[requested]} file with -o NEW_NAME, or leave out --to",
-                         details={"field": "in_place"})
+        raise UsageError(
+            f"--in-place keeps the file's format ({LABELS[own]}); --to {requested} would put "
+            f"{LABELS[requested]} data under its old name",
+            hint=f"write the {LABELS[requested]} file with -o NEW_NAME, or leave out --to",
+            details={"field": "in_place"},
+        )
     return own
 
 
@@ -123,12 +138,22 @@ def _needs_contents(schem: Schematic, written: str, mirror_axis: str | None, rul
     any other way than as v3, or the books of chiseled bookshelves under a geometric mirror."""
     if written != "sponge3" and any(type(be.data) is Encoded for be in schem.block_entities):
         return True
-    return bool(mirror_axis and rules == "geometric" and any(
-        be.id == "minecraft:chiseled_bookshelf" for be in schem.block_entities))
+    return bool(
+        mirror_axis
+        and rules == "geometric"
+        and any(be.id == "minecraft:chiseled_bookshelf" for be in schem.block_entities)
+    )
 
 
-def rule_set_differences(schem: Schematic, turns: int, mirror_axis: str | None, registry, rules: str,
-                         other: str, transformed: list[str] | None = None) -> list[str]:
+def rule_set_differences(
+    schem: Schematic,
+    turns: int,
+    mirror_axis: str | None,
+    registry,
+    rules: str,
+    other: str,
+    transformed: list[str] | None = None,
+) -> list[str]:
     """Used palette states that the other rule set would transform differently (palette-level, cheap).
 
     ``transformed``: the whole palette already transformed with ``rules``. With it, the other rule set is applied to
@@ -138,8 +163,9 @@ def rule_set_differences(schem: Schematic, turns: int, mirror_axis: str | None, 
         return []
     if transformed is not None and len(transformed) == len(schem.palette):
         try:
-            theirs = transform_palette(schem.palette, quarter_turns=turns, mirror_axis=mirror_axis, rules=other,
-                                       registry=registry)
+            theirs = transform_palette(
+                schem.palette, quarter_turns=turns, mirror_axis=mirror_axis, rules=other, registry=registry
+            )
         except McbError:  # an unused entry the other rules refuse: compare the used entries only
             theirs = None
         if theirs is not None:

@@ -42,9 +42,16 @@ RULES: dict[str, str] = {
     "schem.data_version.disagrees": "The DataVersion disagrees with the palette (a known writer bug)",
     "schem.read.note": "Something reading the file had to decide (overlapping regions, repeated positions, ...)",
     "legacy.conversion": "Legacy content converted to 1.13 states, or not stored by the numeric format",
-    **{f"{fmt}.{rule}": text for fmt in ("litematic", "structure", "legacy") for rule, text in (
-        ("field.missing", "A required tag is missing"), ("field.type", "A tag has the wrong type"),
-        ("size.limit", "The box holds more cells than mcb loads"), ("position", "A position outside the box"))},
+    **{
+        f"{fmt}.{rule}": text
+        for fmt in ("litematic", "structure", "legacy")
+        for rule, text in (
+            ("field.missing", "A required tag is missing"),
+            ("field.type", "A tag has the wrong type"),
+            ("size.limit", "The box holds more cells than mcb loads"),
+            ("position", "A position outside the box"),
+        )
+    },
     "litematic.version.unsupported": "A Litematica Version mcb does not read",
     "litematic.regions.empty": "No region with cells",
     "litematic.palette.empty": "A region with cells and no palette",

@@ -13,7 +13,6 @@ is a :class:`~mcb.reports.model.Diagnostic` with a stable rule id.
 from __future__ import annotations
 
 import dataclasses
-
 import os
 from pathlib import Path
 
@@ -53,13 +52,20 @@ def resolve_target(profile: str, mc_version: str | int | None, file_data_version
     try:
         return load_registry(file_data_version), None
     except UsageError:
-        return load_registry(None), (f"DataVersion {file_data_version} predates every packaged block list; "
-                                     "states are checked against the default release")
+        return load_registry(None), (
+            f"DataVersion {file_data_version} predates every packaged block list; "
+            "states are checked against the default release"
+        )
 
 
 @gc_paused()  # the tree read is acyclic: collecting while rules walk it only rescans it (~10^5 tags)
-def validate_schematic(source: str | os.PathLike, *, profile: str = "server", mc_version: str | int | None = None,
-                       limits: ReadLimits | None = None) -> FileReport:
+def validate_schematic(
+    source: str | os.PathLike,
+    *,
+    profile: str = "server",
+    mc_version: str | int | None = None,
+    limits: ReadLimits | None = None,
+) -> FileReport:
     """Check one file; the report's ``facts`` carry format, version, size and the server's verdict (the answer of
     :func:`~mcb.schematics.server_rules.check_server_subset`, whatever the profile)."""
     if profile not in PROFILES:
@@ -70,8 +76,16 @@ def validate_schematic(source: str | os.PathLike, *, profile: str = "server", mc
     try:
         data, _ = read_source(source, limits)
     except InputError as error:
-        report.diagnostics.append(_diagnostic(getattr(error, "rule", error.code), Severity.ERROR, error.message, file,
-                                              getattr(error, "pointer", None), error.hint))
+        report.diagnostics.append(
+            _diagnostic(
+                getattr(error, "rule", error.code),
+                Severity.ERROR,
+                error.message,
+                file,
+                getattr(error, "pointer", None),
+                error.hint,
+            )
+        )
         report.facts["server_verdict"] = f"rejected: {error.message}"
         return report
     try:
@@ -82,16 +96,24 @@ def validate_schematic(source: str | os.PathLike, *, profile: str = "server", mc
     from mcb.blocks.registry import load_registry
 
     target = load_registry(mc_version)
-    verdict = server.check_server_subset(data, server_data_version=target.data_version, registry=target,
-                                         build_model=False, document=doc)
+    verdict = server.check_server_subset(
+        data, server_data_version=target.data_version, registry=target, build_model=False, document=doc
+    )
     report.facts["server_verdict"] = "accepted" if verdict.accepted else f"rejected: {verdict.message}"
     if doc is None:
         if profile == "server":
             report.diagnostics += [_from_server(f, file) for f in verdict.findings]
         if profile != "server" or all(f.rule != getattr(read_error, "rule", None) for f in verdict.findings):
-            report.diagnostics.append(_diagnostic(getattr(read_error, "rule", read_error.code), Severity.ERROR,
-                                                  read_error.message, file, getattr(read_error, "pointer", None),
-                                                  read_error.hint))
+            report.diagnostics.append(
+                _diagnostic(
+                    getattr(read_error, "rule", read_error.code),
+                    Severity.ERROR,
+                    read_error.message,
+                    file,
+                    getattr(read_error, "pointer", None),
+                    read_error.hint,
+                )
+            )
         return report
     report.facts.update(_facts(doc))
     if doc.kind != "sponge":
@@ -124,14 +146,23 @@ def validate_schematic(source: str | os.PathLike, *, profile: str = "server", mc
         report.diagnostics += _version_notes(doc, file, Severity.WARNING, [])
         report.diagnostics += spec_findings(doc, file, registry)
         if registry_note:
-            report.diagnostics.append(_diagnostic("sponge.data_version.unknown", Severity.NOTE, registry_note,
-                                                  file, doc.pointer("DataVersion")))
+            report.diagnostics.append(
+                _diagnostic(
+                    "sponge.data_version.unknown", Severity.NOTE, registry_note, file, doc.pointer("DataVersion")
+                )
+            )
     report.diagnostics += _offset_warning(doc, file)
     if profile == "server" and file_dv is not None and file_dv < registry.data_version and not server_found:
-        report.diagnostics.append(_diagnostic(
-            "sponge.data_version.old", Severity.NOTE,
-            f"DataVersion {file_dv} is older than the server's {registry.data_version}; the server does not upgrade "
-            f"states, and every palette state is valid in {registry.release}", file, "/DataVersion"))
+        report.diagnostics.append(
+            _diagnostic(
+                "sponge.data_version.old",
+                Severity.NOTE,
+                f"DataVersion {file_dv} is older than the server's {registry.data_version}; the server does not upgrade "
+                f"states, and every palette state is valid in {registry.release}",
+                file,
+                "/DataVersion",
+            )
+        )
     return report
 
 
@@ -146,32 +177,67 @@ def _other_format(doc: Document, file: str, registry) -> list[Diagnostic]:
     try:
         schem = from_document(doc)
     except InputError as error:  # the report names the file: its message need not
-        return [_diagnostic(getattr(error, "rule", error.code), Severity.ERROR, error.message.removeprefix(
-                                f"{file}: "), file,
-                            getattr(error, "pointer", None), error.hint)]
+        return [
+            _diagnostic(
+                getattr(error, "rule", error.code),
+                Severity.ERROR,
+                error.message.removeprefix(f"{file}: "),
+                file,
+                getattr(error, "pointer", None),
+                error.hint,
+            )
+        ]
     found = [_diagnostic("schem.format.other", Severity.NOTE, f"this is a {doc.label}", file, "/", BUILD_HINT)]
     _, upgrade = upgrade_schematic(schem, registry, strict=False)
     if upgrade.data_version.get("note"):
-        found.append(_diagnostic("schem.data_version.disagrees", Severity.WARNING, upgrade.data_version["note"],
-                                 file, "/"))
+        found.append(
+            _diagnostic("schem.data_version.disagrees", Severity.WARNING, upgrade.data_version["note"], file, "/")
+        )
     for entry in upgrade.unknown:
-        found.append(_diagnostic("schem.block.unknown", Severity.ERROR,
-                                 f"{entry['block']} is unknown in Minecraft {registry.release} "
-                                 f"({plural(entry['cells'], 'cell')})", file, "/",
-                                 "choose its release with --mc-version, or map it when building or converting with "
-                                 "--replace-unknown BLOCK"))
+        found.append(
+            _diagnostic(
+                "schem.block.unknown",
+                Severity.ERROR,
+                f"{entry['block']} is unknown in Minecraft {registry.release} ({plural(entry['cells'], 'cell')})",
+                file,
+                "/",
+                "choose its release with --mc-version, or map it when building or converting with "
+                "--replace-unknown BLOCK",
+            )
+        )
     for entry in upgrade.dropped_properties:
-        found.append(_diagnostic("schem.state.dropped", Severity.WARNING,
-                                 f"{entry['block']} has no " + ", ".join(entry["properties"]) + f" in Minecraft "
-                                 f"{registry.release} ({plural(entry['cells'], 'cell')}): dropped on build or "
-                                 "conversion", file, "/"))
+        found.append(
+            _diagnostic(
+                "schem.state.dropped",
+                Severity.WARNING,
+                f"{entry['block']} has no " + ", ".join(entry["properties"]) + f" in Minecraft "
+                f"{registry.release} ({plural(entry['cells'], 'cell')}): dropped on build or "
+                "conversion",
+                file,
+                "/",
+            )
+        )
     for entry in upgrade.renamed:
-        found.append(_diagnostic("schem.state.renamed", Severity.NOTE,
-                                 f"{entry['from']} was renamed {entry['to']} in {entry['release']} "
-                                 f"({plural(entry['cells'], 'cell')}): renamed on build or conversion", file, "/"))
+        found.append(
+            _diagnostic(
+                "schem.state.renamed",
+                Severity.NOTE,
+                f"{entry['from']} was renamed {entry['to']} in {entry['release']} "
+                f"({plural(entry['cells'], 'cell')}): renamed on build or conversion",
+                file,
+                "/",
+            )
+        )
     for entry in upgrade.conversions:
-        found.append(_diagnostic("legacy.conversion", Severity.NOTE if entry["carried"] else Severity.WARNING,
-                                 f"{entry['change']} ({plural(entry['cells'], 'cell')})", file, "/"))
+        found.append(
+            _diagnostic(
+                "legacy.conversion",
+                Severity.NOTE if entry["carried"] else Severity.WARNING,
+                f"{entry['change']} ({plural(entry['cells'], 'cell')})",
+                file,
+                "/",
+            )
+        )
     found += [_diagnostic("schem.read.note", Severity.NOTE, note, file, "/") for note in upgrade.notes]
     return found
 
@@ -180,10 +246,19 @@ def _facts(doc: Document) -> dict:
     from mcb.blocks.registry import release_name
 
     body = doc.body
-    facts: dict = {"format": doc.label, "kind": doc.format_kind, "version": doc.version,
-                   "compressed": doc.stats.compressed, "bytes": len(doc.data), "inflated_bytes": doc.stats.inflated_size}
-    data_version = body.get("DataVersion") if doc.kind == "sponge" else doc.root.get(
-        "MinecraftDataVersion", doc.root.get("DataVersion"))
+    facts: dict = {
+        "format": doc.label,
+        "kind": doc.format_kind,
+        "version": doc.version,
+        "compressed": doc.stats.compressed,
+        "bytes": len(doc.data),
+        "inflated_bytes": doc.stats.inflated_size,
+    }
+    data_version = (
+        body.get("DataVersion")
+        if doc.kind == "sponge"
+        else doc.root.get("MinecraftDataVersion", doc.root.get("DataVersion"))
+    )
     if isinstance(data_version, int):
         facts["data_version"] = int(data_version)
         facts["release"] = release_name(int(data_version))
@@ -206,9 +281,17 @@ def _version_notes(doc: Document, file: str, severity: Severity, server_found) -
         what = "Sponge v1"
     else:
         what = "a Sponge file without a Version tag (read as v1)"
-    hint = ("convert it: `mcb schem convert FILE -o OUT.schem` (or in WorldEdit: //schem save <name> sponge.2)")
-    return [_diagnostic("sponge.version.unsupported", severity,
-                        f"this is {what}; the server imports only Sponge v2", file, doc.pointer("Version"), hint)]
+    hint = "convert it: `mcb schem convert FILE -o OUT.schem` (or in WorldEdit: //schem save <name> sponge.2)"
+    return [
+        _diagnostic(
+            "sponge.version.unsupported",
+            severity,
+            f"this is {what}; the server imports only Sponge v2",
+            file,
+            doc.pointer("Version"),
+            hint,
+        )
+    ]
 
 
 def _offset_warning(doc: Document, file: str) -> list[Diagnostic]:
@@ -224,17 +307,30 @@ def _offset_warning(doc: Document, file: str) -> list[Diagnostic]:
     if stored == we:
         return []
     distance = max(abs(s - w) for s, w in zip(stored, we))
-    return [_diagnostic(
-        "sponge.offset.worldedit", Severity.WARNING,
-        f"Offset {stored} is WorldEdit's absolute world position of the schematic; the server reads Offset as the "
-        f"paste offset and would put the min corner at anchor + {stored}, about {distance} blocks from where "
-        f"WorldEdit pastes it (anchor + WEOffset {we})", file, doc.pointer("Offset"),
-        "normalise it: `mcb schem convert FILE -o OUT.schem` writes Offset = WEOffset")]
+    return [
+        _diagnostic(
+            "sponge.offset.worldedit",
+            Severity.WARNING,
+            f"Offset {stored} is WorldEdit's absolute world position of the schematic; the server reads Offset as the "
+            f"paste offset and would put the min corner at anchor + {stored}, about {distance} blocks from where "
+            f"WorldEdit pastes it (anchor + WEOffset {we})",
+            file,
+            doc.pointer("Offset"),
+            "normalise it: `mcb schem convert FILE -o OUT.schem` writes Offset = WEOffset",
+        )
+    ]
 
 
-def validate_paths(paths, *, profile: str = "server", mc_version: str | int | None = None,
-                   globs: list[str] | None = None, excludes: list[str] | None = None, jobs: int | None = None,
-                   progress=None) -> list[FileReport]:
+def validate_paths(
+    paths,
+    *,
+    profile: str = "server",
+    mc_version: str | int | None = None,
+    globs: list[str] | None = None,
+    excludes: list[str] | None = None,
+    jobs: int | None = None,
+    progress=None,
+) -> list[FileReport]:
     """Walk files/directories and validate each schematic (every format); ``excludes`` skip files, named or
     walked, as in recipe lint. Walked files that are not schematics come back as skipped reports; a walk that
     finds no schematic at all raises InputError naming the folders (a CI job pointed at the wrong folder fails)."""
@@ -248,8 +344,12 @@ def validate_paths(paths, *, profile: str = "server", mc_version: str | int | No
 
         load_registry(mc_version)  # a bad --mc-version is a usage error before any file is read
     files, skipped = walk_schematics(paths, globs=globs, excludes=excludes, glob_hint=True)
-    reports = check_files(files, lambda path: validate_schematic(path, profile=profile, mc_version=mc_version),
-                          jobs=jobs, progress=progress)
+    reports = check_files(
+        files,
+        lambda path: validate_schematic(path, profile=profile, mc_version=mc_version),
+        jobs=jobs,
+        progress=progress,
+    )
     reports = mark_not_schematics(reports, [p for p in paths if not Path(p).is_dir()])
     if all(report.skipped for report in reports):
         raise nothing_found(paths, skipped + reports, glob_hint=True)

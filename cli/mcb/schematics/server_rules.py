@@ -27,26 +27,39 @@ MAX_TAGS = 20_000
 MAX_LIST = 20_000
 MAX_STATE_CHARS = 1024
 SERVER_DATA_VERSION = 4903  # Minecraft 26.2
-ALLOWED_ROOT_KEYS = ("Version", "DataVersion", "Width", "Height", "Length", "Offset", "PaletteMax", "Palette",
-                     "BlockData", "BlockEntities", "Entities", "Metadata")
+ALLOWED_ROOT_KEYS = (
+    "Version",
+    "DataVersion",
+    "Width",
+    "Height",
+    "Length",
+    "Offset",
+    "PaletteMax",
+    "Palette",
+    "BlockData",
+    "BlockEntities",
+    "Entities",
+    "Metadata",
+)
 STATE_PATTERN = re.compile(r"minecraft:[a-z0-9_]+(\[[a-z0-9_=,]+\])?")
 CONVERT_HINT = "convert it with `mcb schem convert FILE -o OUT.schem` (writes Sponge v2)"
 
 
 # The server reads with its own caps; its reader stops where ours would (protocol §6.4 rules 1 and 3).
-SERVER_READ_LIMITS = ReadLimits(max_compressed=MAX_COMPRESSED * 64, max_inflated=MAX_INFLATED + 1,
-                                max_tags=MAX_TAGS + 1)
+SERVER_READ_LIMITS = ReadLimits(
+    max_compressed=MAX_COMPRESSED * 64, max_inflated=MAX_INFLATED + 1, max_tags=MAX_TAGS + 1
+)
 
 
 @dataclass
 class ServerFinding:
     rule: str
-    message: str            # what the server says (verbatim when ``exact``), else our description
+    message: str  # what the server says (verbatim when ``exact``), else our description
     pointer: str | None = None
     exact: bool = True
     hint: str | None = None
     detail: str | None = None  # our extra explanation shown next to the server's words
-    cause: str | None = None   # the real reason in our words, when the server's words hide it (shown first)
+    cause: str | None = None  # the real reason in our words, when the server's words hide it (shown first)
 
 
 @dataclass
@@ -56,7 +69,7 @@ class ServerVerdict:
     exact: bool = True
     rule: str | None = None
     findings: list[ServerFinding] = field(default_factory=list)
-    schematic: object | None = None         # mcb.schematics.model.Schematic when accepted
+    schematic: object | None = None  # mcb.schematics.model.Schematic when accepted
     canonical_palette: list[str] | None = None
 
 
@@ -64,12 +77,25 @@ def stream_findings(data_size: int, compressed: bool) -> list[ServerFinding]:
     """Rule 1 checks that need only the raw file."""
     found = []
     if data_size > MAX_COMPRESSED:
-        found.append(ServerFinding("server.size.compressed", "Compressed asset exceeds 1 MiB", "/",
-                                   detail=f"the file is {data_size} bytes; the limit is {MAX_COMPRESSED}"))
+        found.append(
+            ServerFinding(
+                "server.size.compressed",
+                "Compressed asset exceeds 1 MiB",
+                "/",
+                detail=f"the file is {data_size} bytes; the limit is {MAX_COMPRESSED}",
+            )
+        )
     if not compressed:
-        found.append(ServerFinding("server.gzip.required", "Not in GZIP format", "/", exact=False,
-                                   detail="the server reads only gzip-compressed NBT",
-                                   hint="gzip the file (mcb schem convert writes gzip)"))
+        found.append(
+            ServerFinding(
+                "server.gzip.required",
+                "Not in GZIP format",
+                "/",
+                exact=False,
+                detail="the server reads only gzip-compressed NBT",
+                hint="gzip the file (mcb schem convert writes gzip)",
+            )
+        )
     return found
 
 
@@ -77,25 +103,55 @@ def nbt_findings(doc: Document) -> list[ServerFinding]:
     """Rules 2-3: root, trailing data and the server parser's generic limits."""
     s, found = doc.stats, []
     if s.inflated_size > MAX_INFLATED:
-        found.append(ServerFinding("server.size.inflated", "Inflated schematic exceeds 4 MiB", "/",
-                                   detail=f"the NBT is {s.inflated_size} bytes; the limit is {MAX_INFLATED}"))
+        found.append(
+            ServerFinding(
+                "server.size.inflated",
+                "Inflated schematic exceeds 4 MiB",
+                "/",
+                detail=f"the NBT is {s.inflated_size} bytes; the limit is {MAX_INFLATED}",
+            )
+        )
     if s.root_name not in ("", "Schematic"):
-        found.append(ServerFinding("server.nbt.root_name", "Unexpected schematic root name", "/",
-                                   detail=f"root is named {s.root_name!r}; only '' or 'Schematic' are accepted"))
+        found.append(
+            ServerFinding(
+                "server.nbt.root_name",
+                "Unexpected schematic root name",
+                "/",
+                detail=f"root is named {s.root_name!r}; only '' or 'Schematic' are accepted",
+            )
+        )
     if s.trailing_nbt_bytes:
-        found.append(ServerFinding("server.nbt.trailing", "Trailing NBT data is not accepted", "/",
-                                   detail=f"{s.trailing_nbt_bytes} bytes follow the root compound"))
-    limits = [("server.nbt.string", s.max_string_bytes, MAX_STRING_BYTES, "a string is {} bytes long"),
-              ("server.nbt.depth", s.max_depth, MAX_DEPTH, "tags are nested {} levels deep"),
-              ("server.nbt.tags", s.tag_count, MAX_TAGS, "the file holds {} tags"),
-              ("server.nbt.list", s.max_list_length, MAX_LIST, "a list holds {} elements")]
+        found.append(
+            ServerFinding(
+                "server.nbt.trailing",
+                "Trailing NBT data is not accepted",
+                "/",
+                detail=f"{s.trailing_nbt_bytes} bytes follow the root compound",
+            )
+        )
+    limits = [
+        ("server.nbt.string", s.max_string_bytes, MAX_STRING_BYTES, "a string is {} bytes long"),
+        ("server.nbt.depth", s.max_depth, MAX_DEPTH, "tags are nested {} levels deep"),
+        ("server.nbt.tags", s.tag_count, MAX_TAGS, "the file holds {} tags"),
+        ("server.nbt.list", s.max_list_length, MAX_LIST, "a list holds {} elements"),
+    ]
     for rule, value, limit, text in limits:
         if value > limit:
-            found.append(ServerFinding(rule, f"NBT limit exceeded: {text.format(value)} (server limit {limit})",
-                                       "/", exact=False))
+            found.append(
+                ServerFinding(
+                    rule, f"NBT limit exceeded: {text.format(value)} (server limit {limit})", "/", exact=False
+                )
+            )
     for where in s.duplicate_names[:5]:
-        found.append(ServerFinding("nbt.duplicate", "Duplicate NBT tag name", where, exact=False,
-                                   detail="a compound names the same tag twice"))
+        found.append(
+            ServerFinding(
+                "nbt.duplicate",
+                "Duplicate NBT tag name",
+                where,
+                exact=False,
+                detail="a compound names the same tag twice",
+            )
+        )
     return found
 
 
@@ -106,21 +162,21 @@ def _mistyped(key: str) -> ServerFinding:
 def name_is_valid(name: str) -> bool:
     """Asset display name: 1..64 UTF-16 units, not blank, no ISO control characters (Java isISOControl)."""
     units = len(name.encode("utf-16-le")) // 2
-    return 1 <= units <= 64 and bool(name.strip()) and not any(
-        ord(c) <= 0x1F or 0x7F <= ord(c) <= 0x9F for c in name)
+    return 1 <= units <= 64 and bool(name.strip()) and not any(ord(c) <= 0x1F or 0x7F <= ord(c) <= 0x9F for c in name)
 
 
 def state_syntax_ok(state: str) -> bool:
     """The server's wrapper check before its runtime transformer (§6.6): regex, length, one '=', no dup keys."""
     if len(state) > MAX_STATE_CHARS or not STATE_PATTERN.fullmatch(state):
         return False
-    pairs = state[state.index("[") + 1:-1].split(",") if "[" in state else []
+    pairs = state[state.index("[") + 1 : -1].split(",") if "[" in state else []
     keys = [pair.partition("=")[0] for pair in pairs]
     return all(pair.count("=") == 1 for pair in pairs) and len(keys) == len(set(keys))
 
 
-def schematic_findings(doc: Document, *, server_data_version: int | None = SERVER_DATA_VERSION,
-                       registry=None) -> tuple[list[ServerFinding], dict[str, str]]:
+def schematic_findings(
+    doc: Document, *, server_data_version: int | None = SERVER_DATA_VERSION, registry=None
+) -> tuple[list[ServerFinding], dict[str, str]]:
     """Rules 4-13 on the root compound (the server reads the root's fields directly).
 
     ``server_data_version=None`` skips the import-time DataVersion comparison (asset listing does not do it).
@@ -129,26 +185,43 @@ def schematic_findings(doc: Document, *, server_data_version: int | None = SERVE
     root, found, canonical = doc.root, [], {}
     unknown = [k for k in root if k not in ALLOWED_ROOT_KEYS]
     if unknown:
-        found.append(ServerFinding("server.fields.unsupported",
-                                   "Unsupported schematic fields (biomes/custom data are not imported)", "/",
-                                   detail="unsupported root tags: " + ", ".join(unknown[:8]),
-                                   hint=CONVERT_HINT if doc.version in (1, 3) or "Schematic" in unknown else None,
-                                   cause=_version_cause(doc)))
+        found.append(
+            ServerFinding(
+                "server.fields.unsupported",
+                "Unsupported schematic fields (biomes/custom data are not imported)",
+                "/",
+                detail="unsupported root tags: " + ", ".join(unknown[:8]),
+                hint=CONVERT_HINT if doc.version in (1, 3) or "Schematic" in unknown else None,
+                cause=_version_cause(doc),
+            )
+        )
     if isinstance(root.get("Schematic"), dict) and "Version" not in root:
         return found, canonical  # a v3 wrapper: the server stops at the unsupported field; the rest is cascade
     version = root.get("Version")
     if tag_type(version) != 3:
         found.append(_mistyped("Version"))
     elif int(version) != 2:
-        found.append(ServerFinding("server.version", "Only Sponge schematic version 2 is supported", "/Version",
-                                   detail=f"this file is Sponge v{int(version)}", hint=CONVERT_HINT))
+        found.append(
+            ServerFinding(
+                "server.version",
+                "Only Sponge schematic version 2 is supported",
+                "/Version",
+                detail=f"this file is Sponge v{int(version)}",
+                hint=CONVERT_HINT,
+            )
+        )
     data_version = root.get("DataVersion")
     if tag_type(data_version) != 3 or int(data_version) < 0:
         found.append(_mistyped("DataVersion"))
     elif server_data_version is not None and int(data_version) > server_data_version:
-        found.append(ServerFinding("server.data_version.newer", "Schematic DataVersion is newer than the target "
-                                   "server", "/DataVersion",
-                                   detail=f"file DataVersion {int(data_version)} > server {server_data_version}"))
+        found.append(
+            ServerFinding(
+                "server.data_version.newer",
+                "Schematic DataVersion is newer than the target server",
+                "/DataVersion",
+                detail=f"file DataVersion {int(data_version)} > server {server_data_version}",
+            )
+        )
     sizes = []
     for key in ("Width", "Height", "Length"):
         value = root.get(key)
@@ -158,8 +231,14 @@ def schematic_findings(doc: Document, *, server_data_version: int | None = SERVE
             sizes.append(int(value) & 0xFFFF)
     volume = sizes[0] * sizes[1] * sizes[2] if len(sizes) == 3 else None
     if volume is not None and (min(sizes) < 1 or volume > MAX_CELLS):
-        found.append(ServerFinding("server.volume", "Schematic volume must be 1..4096", "/Width",
-                                   detail=f"{sizes[0]}x{sizes[1]}x{sizes[2]} = {plural(volume, 'cell')}"))
+        found.append(
+            ServerFinding(
+                "server.volume",
+                "Schematic volume must be 1..4096",
+                "/Width",
+                detail=f"{sizes[0]}x{sizes[1]}x{sizes[2]} = {plural(volume, 'cell')}",
+            )
+        )
     offset = root.get("Offset")
     if offset is not None and (tag_type(offset) != 11 or len(offset) != 3):
         found.append(_mistyped("Offset"))
@@ -168,8 +247,14 @@ def schematic_findings(doc: Document, *, server_data_version: int | None = SERVE
         if value is not None and (tag_type(value) != 9 or value.subtype not in (0, 10)):
             found.append(_mistyped(key))
         elif value:  # a non-empty list
-            found.append(ServerFinding(f"server.{key.lower()}", f"{key} are unsupported; import rejected without "
-                                       "dropping data", f"/{key}", detail=plural(len(value), "entry", "entries")))
+            found.append(
+                ServerFinding(
+                    f"server.{key.lower()}",
+                    f"{key} are unsupported; import rejected without dropping data",
+                    f"/{key}",
+                    detail=plural(len(value), "entry", "entries"),
+                )
+            )
     found += _palette_findings(doc, root, volume, registry, canonical)
     metadata = root.get("Metadata")
     if metadata is not None and tag_type(metadata) != 10:
@@ -177,13 +262,25 @@ def schematic_findings(doc: Document, *, server_data_version: int | None = SERVE
     elif metadata is not None:
         mods = metadata.get("RequiredMods")
         if mods is not None and (tag_type(mods) != 9 or len(mods)):
-            found.append(ServerFinding("server.metadata.required_mods", "Missing or mistyped schematic field: "
-                                       "RequiredMods", "/Metadata/RequiredMods", exact=False,
-                                       detail="RequiredMods must be an empty list"))
+            found.append(
+                ServerFinding(
+                    "server.metadata.required_mods",
+                    "Missing or mistyped schematic field: RequiredMods",
+                    "/Metadata/RequiredMods",
+                    exact=False,
+                    detail="RequiredMods must be an empty list",
+                )
+            )
         name = metadata.get("Name")
         if name is not None and (tag_type(name) != 8 or not name_is_valid(str(name))):
-            found.append(ServerFinding("server.metadata.name", "Asset name must contain 1..64 printable "
-                                       "characters", "/Metadata/Name", exact=False))
+            found.append(
+                ServerFinding(
+                    "server.metadata.name",
+                    "Asset name must contain 1..64 printable characters",
+                    "/Metadata/Name",
+                    exact=False,
+                )
+            )
     if found:  # lead with the real reason, whichever refusal comes first (a v1 file)
         found[0].cause = found[0].cause or _version_cause(doc)
         found[0].hint = found[0].hint or (CONVERT_HINT if found[0].cause else None)
@@ -191,7 +288,7 @@ def schematic_findings(doc: Document, *, server_data_version: int | None = SERVE
 
 
 def _version_cause(doc: Document) -> str | None:
-    """"this is Sponge vN; ..." for a Sponge file that is not v2: the real cause behind the server's first refusal."""
+    """ "this is Sponge vN; ..." for a Sponge file that is not v2: the real cause behind the server's first refusal."""
     if doc.kind != "sponge":
         return None
     if doc.is_v3:
@@ -207,8 +304,15 @@ def _palette_findings(doc, root, volume, registry, canonical: dict[str, str]) ->
     bound = MAX_PALETTE
     if palette_max is not None:
         if tag_type(palette_max) != 3 or not 1 <= int(palette_max) <= MAX_PALETTE:
-            found.append(ServerFinding("server.palette.max", "Missing or mistyped schematic field: PaletteMax",
-                                       "/PaletteMax", exact=False, detail="PaletteMax must be an Int in 1..4096"))
+            found.append(
+                ServerFinding(
+                    "server.palette.max",
+                    "Missing or mistyped schematic field: PaletteMax",
+                    "/PaletteMax",
+                    exact=False,
+                    detail="PaletteMax must be an Int in 1..4096",
+                )
+            )
         else:
             bound = int(palette_max)
     palette = root.get("Palette")
@@ -216,26 +320,53 @@ def _palette_findings(doc, root, volume, registry, canonical: dict[str, str]) ->
         found.append(_mistyped("Palette"))
         return found
     if not 1 <= len(palette) <= MAX_PALETTE:
-        found.append(ServerFinding("server.palette.size", "Palette must have 1..4096 entries", "/Palette",
-                                   exact=False, detail=f"the palette has {plural(len(palette), 'entry', 'entries')}"))
+        found.append(
+            ServerFinding(
+                "server.palette.size",
+                "Palette must have 1..4096 entries",
+                "/Palette",
+                exact=False,
+                detail=f"the palette has {plural(len(palette), 'entry', 'entries')}",
+            )
+        )
     used: set[int] = set()
     for state, index in palette.items():
         if tag_type(index) != 3 or not 0 <= int(index) < bound or int(index) in used:
-            found.append(ServerFinding("server.palette.index", "Invalid or duplicate palette index",
-                                       f"/Palette/{state}", detail=f"index {index!r}, PaletteMax {bound}"))
+            found.append(
+                ServerFinding(
+                    "server.palette.index",
+                    "Invalid or duplicate palette index",
+                    f"/Palette/{state}",
+                    detail=f"index {index!r}, PaletteMax {bound}",
+                )
+            )
             break
         used.add(int(index))
     for state in palette:
         if not state_syntax_ok(state):
-            found.append(ServerFinding("server.state.syntax", "Invalid schematic block state", f"/Palette/{state}",
-                                       exact=False, detail=f"{state!r} is not minecraft:id[key=value,...] "
-                                       "(explicit minecraft: namespace, lowercase, unique keys)"))
+            found.append(
+                ServerFinding(
+                    "server.state.syntax",
+                    "Invalid schematic block state",
+                    f"/Palette/{state}",
+                    exact=False,
+                    detail=f"{state!r} is not minecraft:id[key=value,...] "
+                    "(explicit minecraft: namespace, lowercase, unique keys)",
+                )
+            )
             continue
         try:
             canonical[state] = registry.canonicalize(state) if registry is not None else state
         except InputError as error:
-            found.append(ServerFinding("server.state.runtime", "Invalid runtime schematic block state",
-                                       f"/Palette/{state}", detail=error.message, hint=error.hint))
+            found.append(
+                ServerFinding(
+                    "server.state.runtime",
+                    "Invalid runtime schematic block state",
+                    f"/Palette/{state}",
+                    detail=error.message,
+                    hint=error.hint,
+                )
+            )
     data = root.get("BlockData")
     if tag_type(data) != 7:
         found.append(_mistyped("BlockData"))
@@ -243,17 +374,36 @@ def _palette_findings(doc, root, volume, registry, canonical: dict[str, str]) ->
         values, problem = doc.used_values(data, volume)
         if problem is not None:
             message = "BlockData has extra entries" if problem.kind == "too_many" else "Malformed schematic"
-            found.append(ServerFinding(f"server.blockdata.{problem.kind}", message, "/BlockData",
-                                       exact=problem.kind == "too_many", detail=problem.message))
+            found.append(
+                ServerFinding(
+                    f"server.blockdata.{problem.kind}",
+                    message,
+                    "/BlockData",
+                    exact=problem.kind == "too_many",
+                    detail=problem.message,
+                )
+            )
         missing = sorted(value for value in values if value not in used)
         if missing:
-            found.append(ServerFinding("server.blockdata.index", "BlockData refers to missing palette index",
-                                       "/BlockData", detail=f"index {int(missing[0])} is not in the palette"))
+            found.append(
+                ServerFinding(
+                    "server.blockdata.index",
+                    "BlockData refers to missing palette index",
+                    "/BlockData",
+                    detail=f"index {int(missing[0])} is not in the palette",
+                )
+            )
     return found
 
 
-def check_server_subset(source: str | os.PathLike | bytes, *, server_data_version: int | None = SERVER_DATA_VERSION,
-                        registry=None, build_model: bool = True, document: Document | None = None) -> ServerVerdict:
+def check_server_subset(
+    source: str | os.PathLike | bytes,
+    *,
+    server_data_version: int | None = SERVER_DATA_VERSION,
+    registry=None,
+    build_model: bool = True,
+    document: Document | None = None,
+) -> ServerVerdict:
     """What the plugin's ``SchematicAssets.decode`` (+ the import-time DataVersion check) says about a file.
 
     ``source`` is a path or the file's bytes. ``registry`` (``mcb.blocks.registry.load_registry(...)``) enables the
@@ -298,21 +448,34 @@ def _inside_server_limits(doc: Document) -> bool:
     """Whether ``doc``'s read stayed inside :data:`SERVER_READ_LIMITS` (then reading again under them gives the
     same tree and statistics: the reader's checks are the same, only the caps differ)."""
     limits = SERVER_READ_LIMITS
-    return (len(doc.data) <= limits.max_compressed and doc.stats.inflated_size <= limits.max_inflated
-            and doc.stats.tag_count <= limits.max_tags and doc.stats.max_depth <= limits.max_depth)
+    return (
+        len(doc.data) <= limits.max_compressed
+        and doc.stats.inflated_size <= limits.max_inflated
+        and doc.stats.tag_count <= limits.max_tags
+        and doc.stats.max_depth <= limits.max_depth
+    )
 
 
 def _unreadable(error: InputError) -> ServerFinding:
     """What the server says when its reader stops: its own cap, or "Malformed schematic" with our reason."""
     rule = getattr(error, "rule", error.code)
     if rule == "nbt.limit.inflated":
-        return ServerFinding("server.size.inflated", "Inflated schematic exceeds 4 MiB", "/",
-                             detail=f"inflated size above {MAX_INFLATED} bytes")
+        return ServerFinding(
+            "server.size.inflated",
+            "Inflated schematic exceeds 4 MiB",
+            "/",
+            detail=f"inflated size above {MAX_INFLATED} bytes",
+        )
     if rule == "nbt.limit.tags":
-        return ServerFinding("server.nbt.tags", f"NBT limit exceeded: more than {MAX_TAGS} tags (server limit "
-                             f"{MAX_TAGS})", "/", exact=False)
-    return ServerFinding(rule, "Malformed schematic", getattr(error, "pointer", None), exact=False,
-                         detail=error.message, hint=error.hint)
+        return ServerFinding(
+            "server.nbt.tags",
+            f"NBT limit exceeded: more than {MAX_TAGS} tags (server limit {MAX_TAGS})",
+            "/",
+            exact=False,
+        )
+    return ServerFinding(
+        rule, "Malformed schematic", getattr(error, "pointer", None), exact=False, detail=error.message, hint=error.hint
+    )
 
 
 def _verdict(findings: list[ServerFinding]) -> ServerVerdict:

@@ -18,8 +18,16 @@ class _Checker:
         self.v3 = doc.is_v3
 
     def add(self, rule: str, severity: Severity, message: str, *where, hint: str | None = None) -> None:
-        self.out.append(Diagnostic(rule=rule, severity=severity, message=message, file=self.file,
-                                   pointer=self.doc.pointer(*where), hint=hint))
+        self.out.append(
+            Diagnostic(
+                rule=rule,
+                severity=severity,
+                message=message,
+                file=self.file,
+                pointer=self.doc.pointer(*where),
+                hint=hint,
+            )
+        )
 
     def error(self, rule, message, *where, hint=None):
         self.add(rule, Severity.ERROR, message, *where, hint=hint)
@@ -41,18 +49,30 @@ class _Checker:
     def run(self) -> list[Diagnostic]:
         body = self.body = self.doc.body
         if self.doc.nonconforming_v3:
-            self.error("sponge.v3.nonconforming", "Sponge v3 fields must sit in a 'Schematic' compound inside an "
-                       "unnamed root; WorldEdit does not recognise this file as v3", hint="re-save it with a "
-                       "conforming writer, or convert it: `mcb schem convert FILE -o OUT.schem`")
+            self.error(
+                "sponge.v3.nonconforming",
+                "Sponge v3 fields must sit in a 'Schematic' compound inside an "
+                "unnamed root; WorldEdit does not recognise this file as v3",
+                hint="re-save it with a conforming writer, or convert it: `mcb schem convert FILE -o OUT.schem`",
+            )
         for where in self.doc.stats.duplicate_names[:5]:
-            self.out.append(Diagnostic(rule="nbt.duplicate", severity=Severity.ERROR, message=DUPLICATE_NAME,
-                                       file=self.file, pointer=where))
+            self.out.append(
+                Diagnostic(
+                    rule="nbt.duplicate", severity=Severity.ERROR, message=DUPLICATE_NAME, file=self.file, pointer=where
+                )
+            )
         if self.doc.stats.trailing_nbt_bytes:
-            self.warn("sponge.nbt.trailing", f"{self.doc.stats.trailing_nbt_bytes} bytes follow the root compound "
-                      "(in the file or in a further gzip member); readers ignore them, the server refuses the file")
+            self.warn(
+                "sponge.nbt.trailing",
+                f"{self.doc.stats.trailing_nbt_bytes} bytes follow the root compound "
+                "(in the file or in a further gzip member); readers ignore them, the server refuses the file",
+            )
         if self.doc.stats.trailing_gzip_bytes:
-            self.warn("sponge.gzip.trailing", f"{self.doc.stats.trailing_gzip_bytes} bytes follow the gzip stream; "
-                      "they are ignored (Java's GZIPInputStream skips them too)")
+            self.warn(
+                "sponge.gzip.trailing",
+                f"{self.doc.stats.trailing_gzip_bytes} bytes follow the gzip stream; "
+                "they are ignored (Java's GZIPInputStream skips them too)",
+            )
         if self.doc.version is None:
             self.warn("sponge.field.missing", "no Version tag; read as Sponge v1", "Version")
         elif self.doc.version not in (1, 2, 3):
@@ -74,14 +94,26 @@ class _Checker:
             where = ()
             if self.v3:
                 self.error("sponge.field.missing", "required container Blocks (Palette, Data) is missing", "Blocks")
-            self.blocks(body.get("Palette"), body.get("BlockData"), body.get("PaletteMax"), size, where, "Palette",
-                        "BlockData", "block")
+            self.blocks(
+                body.get("Palette"),
+                body.get("BlockData"),
+                body.get("PaletteMax"),
+                size,
+                where,
+                "Palette",
+                "BlockData",
+                "block",
+            )
             entries, entries_where = body.get("BlockEntities"), ("BlockEntities",)
             if entries is None and "TileEntities" in body:
                 entries, entries_where = body["TileEntities"], ("TileEntities",)
                 if self.doc.version == 2:
-                    self.warn("sponge.block_entity.legacy_key", "v2 block entities belong in BlockEntities; this "
-                              "file uses the v1 key TileEntities (WorldEdit still reads it)", "TileEntities")
+                    self.warn(
+                        "sponge.block_entity.legacy_key",
+                        "v2 block entities belong in BlockEntities; this "
+                        "file uses the v1 key TileEntities (WorldEdit still reads it)",
+                        "TileEntities",
+                    )
         if size:
             self.block_entities(entries, size, entries_where)
             self.entities(body.get("Entities"), size)
@@ -90,8 +122,13 @@ class _Checker:
 
     def blocks(self, palette, data, palette_max, size, where, palette_key, data_key, what):
         if palette is None:
-            self.error("sponge.palette.missing", f"{palette_key} is missing; without it indices would be global "
-                       "ids, which no tool supports (WorldEdit refuses the file)", *where, palette_key)
+            self.error(
+                "sponge.palette.missing",
+                f"{palette_key} is missing; without it indices would be global "
+                "ids, which no tool supports (WorldEdit refuses the file)",
+                *where,
+                palette_key,
+            )
             return
         if tag_type(palette) != 10:
             self.error("sponge.field.type", f"{palette_key} must be a compound of state -> Int", *where, palette_key)
@@ -99,24 +136,36 @@ class _Checker:
         indices: dict[int, str] = {}
         for state, index in palette.items():
             if tag_type(index) not in INT_TAGS or int(index) < 0:
-                self.error("sponge.palette.index", f"palette entry {state!r} has no valid index", *where,
-                           palette_key, state)
+                self.error(
+                    "sponge.palette.index", f"palette entry {state!r} has no valid index", *where, palette_key, state
+                )
             elif int(index) in indices:
-                self.error("sponge.palette.duplicate_index", f"palette index {int(index)} is used by "
-                           f"{indices[int(index)]!r} and {state!r}", *where, palette_key, state)
+                self.error(
+                    "sponge.palette.duplicate_index",
+                    f"palette index {int(index)} is used by {indices[int(index)]!r} and {state!r}",
+                    *where,
+                    palette_key,
+                    state,
+                )
             else:
                 indices[int(index)] = state
         if indices and sorted(indices) != list(range(len(indices))):
-            self.warn("sponge.palette.sparse", f"{palette_key} indices are not 0..{len(indices) - 1}", *where,
-                      palette_key)
+            self.warn(
+                "sponge.palette.sparse", f"{palette_key} indices are not 0..{len(indices) - 1}", *where, palette_key
+            )
         max_key = "BiomePaletteMax" if what == "biome2d" else "PaletteMax"
         if palette_max is not None and not self.v3:
             if tag_type(palette_max) not in INT_TAGS:
                 self.error("sponge.field.type", f"{max_key} must be an Int", *where, max_key)
             elif int(palette_max) != len(palette):
-                self.error("sponge.palette.max", f"{max_key} is {int(palette_max)} but {palette_key} has "
-                           f"{plural(len(palette), 'entry', 'entries')}; WorldEdit refuses this ('palette size does "
-                           "not match expected size')", *where, max_key)
+                self.error(
+                    "sponge.palette.max",
+                    f"{max_key} is {int(palette_max)} but {palette_key} has "
+                    f"{plural(len(palette), 'entry', 'entries')}; WorldEdit refuses this ('palette size does "
+                    "not match expected size')",
+                    *where,
+                    max_key,
+                )
         if what == "block":
             self.states(palette, where + (palette_key,))
         if data is None:
@@ -130,19 +179,30 @@ class _Checker:
         cells = size[0] * size[2] * (size[1] if what != "biome2d" else 1)
         values, problem = self.doc.used_values(data, cells)
         if problem is not None:
-            self.error(f"sponge.blockdata.{problem.kind}", problem.message.replace("BlockData", data_key), *where,
-                       data_key)
+            self.error(
+                f"sponge.blockdata.{problem.kind}", problem.message.replace("BlockData", data_key), *where, data_key
+            )
         missing = sorted(value for value in values if value not in indices)
         if missing:
-            self.error("sponge.blockdata.index", f"{data_key} uses index {missing[0]}"
-                       + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else "")
-                       + f", which {palette_key} does not define", *where, data_key)
+            self.error(
+                "sponge.blockdata.index",
+                f"{data_key} uses index {missing[0]}"
+                + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else "")
+                + f", which {palette_key} does not define",
+                *where,
+                data_key,
+            )
         unused = [state for index, state in indices.items() if index not in values]
         if unused and problem is None:
             entries = plural(len(unused), f"{palette_key} entry", f"{palette_key} entries")
             verb = "is" if len(unused) == 1 else "are"
-            self.add("sponge.palette.unused", Severity.NOTE, f"{entries} {verb} never used (e.g. {unused[0]!r})",
-                     *where, palette_key)
+            self.add(
+                "sponge.palette.unused",
+                Severity.NOTE,
+                f"{entries} {verb} never used (e.g. {unused[0]!r})",
+                *where,
+                palette_key,
+            )
 
     def states(self, palette, where):
         if self.registry is None:
@@ -172,30 +232,51 @@ class _Checker:
 
     def block_entity(self, i, pos, ident, size, where):
         if tag_type(pos) != 11 or len(pos) != 3 or tag_type(ident) != 8:
-            self.error("sponge.block_entity.shape", "block entity needs Pos (Int_Array of 3) and Id (String)",
-                       *where, i)
+            self.error(
+                "sponge.block_entity.shape", "block entity needs Pos (Int_Array of 3) and Id (String)", *where, i
+            )
         elif not all(0 <= int(p) < s for p, s in zip(pos, size)):
-            self.error("sponge.block_entity.outside", f"block entity {str(ident)} at {list(map(int, pos))} lies "
-                       f"outside the {size[0]}x{size[1]}x{size[2]} box", *where, i, "Pos")
+            self.error(
+                "sponge.block_entity.outside",
+                f"block entity {str(ident)} at {list(map(int, pos))} lies "
+                f"outside the {size[0]}x{size[1]}x{size[2]} box",
+                *where,
+                i,
+                "Pos",
+            )
 
     def entities(self, entries, size):
         stored = self.body.get("Offset")
         for i, entry in self.entry_list(entries, ("Entities",)):
             pos, ident = entry.get("Pos"), entry.get("Id")
             if tag_type(pos) != 9 or len(pos) != 3 or pos.subtype != 6 or tag_type(ident) != 8:
-                self.error("sponge.entity.shape", "entity needs Pos (List of 3 Doubles) and Id (String)",
-                           "Entities", i)
+                self.error("sponge.entity.shape", "entity needs Pos (List of 3 Doubles) and Id (String)", "Entities", i)
                 continue
             inside = all(0 <= float(p) <= s for p, s in zip(pos, size))
             if inside:
                 continue
-            if not self.v3 and stored is not None and len(stored) == 3 and all(
-                    0 <= float(p) - o <= s for p, o, s in zip(pos, stored, size)):
-                self.warn("sponge.entity.absolute_pos", f"entity {str(ident)} Pos is an absolute world position "
-                          "(WorldEdit v2 habit); the spec wants it relative to the schematic", "Entities", i, "Pos")
+            if (
+                not self.v3
+                and stored is not None
+                and len(stored) == 3
+                and all(0 <= float(p) - o <= s for p, o, s in zip(pos, stored, size))
+            ):
+                self.warn(
+                    "sponge.entity.absolute_pos",
+                    f"entity {str(ident)} Pos is an absolute world position "
+                    "(WorldEdit v2 habit); the spec wants it relative to the schematic",
+                    "Entities",
+                    i,
+                    "Pos",
+                )
             else:
-                self.warn("sponge.entity.outside", f"entity {str(ident)} at {[float(p) for p in pos]} lies outside "
-                          "the box", "Entities", i, "Pos")
+                self.warn(
+                    "sponge.entity.outside",
+                    f"entity {str(ident)} at {[float(p) for p in pos]} lies outside the box",
+                    "Entities",
+                    i,
+                    "Pos",
+                )
 
     def entry_list(self, entries, where):
         if entries is None:
@@ -213,8 +294,16 @@ class _Checker:
                 self.blocks(box.get("Palette"), box.get("Data"), None, size, ("Biomes",), "Palette", "Data", "biome")
             return
         if "BiomePalette" in body or "BiomeData" in body:
-            self.blocks(body.get("BiomePalette"), body.get("BiomeData"), body.get("BiomePaletteMax"), size, (),
-                        "BiomePalette", "BiomeData", "biome2d")
+            self.blocks(
+                body.get("BiomePalette"),
+                body.get("BiomeData"),
+                body.get("BiomePaletteMax"),
+                size,
+                (),
+                "BiomePalette",
+                "BiomeData",
+                "biome2d",
+            )
 
 
 def spec_findings(doc: Document, file: str, registry) -> list[Diagnostic]:

@@ -15,14 +15,20 @@ import os
 
 import numpy as np
 
+from mcb.schematics.cells import decode_cells
 from mcb.schematics.document import DUPLICATE_NAME, Document, SchematicError, load_document, not_sponge_error
 from mcb.schematics.model import BlockEntity, Entity, Schematic, SourceInfo
 from mcb.schematics.nbt import Byte, Compound, Int, IntArray, Long, ReadLimits, Short, String, gc_paused, tag_type
-from mcb.schematics.cells import decode_cells
 from mcb.schematics.writer import encode_schematic, write_schematic
 
-__all__ = ["read_schematic", "schematic_from_document", "encode_schematic", "write_schematic", "SchematicError",
-           "ReadLimits"]
+__all__ = [
+    "read_schematic",
+    "schematic_from_document",
+    "encode_schematic",
+    "write_schematic",
+    "SchematicError",
+    "ReadLimits",
+]
 
 DATA_VERSION_1_13_2 = 1631  # what WorldEdit assumes for v1 files without DataVersion
 WE_OFFSET_KEYS = ("WEOffsetX", "WEOffsetY", "WEOffsetZ")
@@ -34,13 +40,17 @@ def refuse_duplicate_names(doc: Document) -> None:
     """A rewrite (rotate, mirror, convert) would keep one of two values without a word: refuse the file as the
     server and both validation profiles do (rule ``nbt.duplicate``, at the first duplicate)."""
     if doc.stats.duplicate_names:
-        raise SchematicError(f"{doc.path or 'the file'}: {DUPLICATE_NAME}", rule="nbt.duplicate",
-                             pointer=doc.stats.duplicate_names[0],
-                             hint="mcb cannot tell which of the two values is meant: fix it where it was written")
+        raise SchematicError(
+            f"{doc.path or 'the file'}: {DUPLICATE_NAME}",
+            rule="nbt.duplicate",
+            pointer=doc.stats.duplicate_names[0],
+            hint="mcb cannot tell which of the two values is meant: fix it where it was written",
+        )
 
 
-def read_schematic(source: str | os.PathLike | bytes, limits: ReadLimits | None = None, *,
-                   compact: bool = False) -> Schematic:
+def read_schematic(
+    source: str | os.PathLike | bytes, limits: ReadLimits | None = None, *, compact: bool = False
+) -> Schematic:
     """Read a Sponge v1/v2/v3 file (gzip or raw NBT, detected by content) into the model, every tag decoded.
 
     ``compact=True`` may give ``blocks``/``biomes`` as uint16 rather than the model's int32, for callers that only
@@ -108,19 +118,38 @@ class _Builder:
         biome_palette, biomes = self.biomes(width, height, length)
         producer = "worldedit" if we_offset is not None or "WorldEdit" in metadata else None
         kept_metadata = Compound((k, v) for k, v in metadata.items() if k not in WE_OFFSET_KEYS)
-        source = SourceInfo(version=doc.version, compressed=doc.stats.compressed, producer=producer,
-                            stored_offset=stored_offset, we_offset=we_offset, compressed_size=doc.stats.compressed_size,
-                            inflated_size=doc.stats.inflated_size, nonconforming_v3=doc.nonconforming_v3,
-                            data_version_assumed=assumed)
+        source = SourceInfo(
+            version=doc.version,
+            compressed=doc.stats.compressed,
+            producer=producer,
+            stored_offset=stored_offset,
+            we_offset=we_offset,
+            compressed_size=doc.stats.compressed_size,
+            inflated_size=doc.stats.inflated_size,
+            nonconforming_v3=doc.nonconforming_v3,
+            data_version_assumed=assumed,
+        )
         # WorldEdit v2 writes absolute entity positions; make them local like everything else.
         entity_shift = stored_offset if (not self.v3 and we_offset is not None and stored_offset) else (0, 0, 0)
         return Schematic(
-            width=width, height=height, length=length, palette=palette, blocks=blocks, data_version=data_version,
-            offset=offset, world_origin=origin,
-            block_entities=[self.block_entity(entry, i, *where, "BlockEntities")
-                            for i, entry in enumerate(self.entries(entity_list, *where, "BlockEntities"))],
+            width=width,
+            height=height,
+            length=length,
+            palette=palette,
+            blocks=blocks,
+            data_version=data_version,
+            offset=offset,
+            world_origin=origin,
+            block_entities=[
+                self.block_entity(entry, i, *where, "BlockEntities")
+                for i, entry in enumerate(self.entries(entity_list, *where, "BlockEntities"))
+            ],
             entities=self.entities(body.get("Entities"), entity_shift),
-            biome_palette=biome_palette, biomes=biomes, metadata=kept_metadata, source=source)
+            biome_palette=biome_palette,
+            biomes=biomes,
+            metadata=kept_metadata,
+            source=source,
+        )
 
     def vector(self, key: str, container: Compound | None = None, *where) -> tuple[int, int, int] | None:
         value = (self.body if container is None else container).get(key)
@@ -143,18 +172,22 @@ class _Builder:
 
     def palette(self, tag, *where) -> tuple[list[str], np.ndarray]:
         if tag is None:
-            raise self.fail("Palette is missing (global block ids are not supported by any tool)",
-                            "sponge.palette.missing", *where)
+            raise self.fail(
+                "Palette is missing (global block ids are not supported by any tool)", "sponge.palette.missing", *where
+            )
         if tag_type(tag) != 10:
             raise self.fail("Palette must be a compound", "sponge.field.type", *where)
         by_index: dict[int, str] = {}
         for state, index in tag.items():
             if type(index) not in _INT_CLASSES or index < 0:
-                raise self.fail(f"palette entry {state!r} has no valid index", "sponge.palette.index", *where,
-                                state)
+                raise self.fail(f"palette entry {state!r} has no valid index", "sponge.palette.index", *where, state)
             if index in by_index:
-                raise self.fail(f"palette index {int(index)} is used by {by_index[index]!r} and {state!r}",
-                                "sponge.palette.duplicate_index", *where, state)
+                raise self.fail(
+                    f"palette index {int(index)} is used by {by_index[index]!r} and {state!r}",
+                    "sponge.palette.duplicate_index",
+                    *where,
+                    state,
+                )
             by_index[index] = state
         # Indices may be sparse (the server allows any index below PaletteMax): renumber densely.
         order = sorted(by_index)
@@ -177,11 +210,17 @@ class _Builder:
             bad = values >= order.size if top >= order.size else np.zeros(1, dtype=bool)
         else:  # sparse palette indices: position of each value in the sorted index list
             dense = np.searchsorted(order, values)
-            bad = (dense >= order.size) | (order[np.minimum(dense, max(order.size - 1, 0))] != values) \
-                if order.size else np.ones(values.size, dtype=bool)
+            bad = (
+                (dense >= order.size) | (order[np.minimum(dense, max(order.size - 1, 0))] != values)
+                if order.size
+                else np.ones(values.size, dtype=bool)
+            )
         if bad.any():
-            raise self.fail(f"block data refers to palette index {int(values[bad][0])}, which the palette does "
-                            "not define", "sponge.blockdata.index", *where)
+            raise self.fail(
+                f"block data refers to palette index {int(values[bad][0])}, which the palette does not define",
+                "sponge.blockdata.index",
+                *where,
+            )
         if dense.dtype == np.uint16:  # compact: only the fast decoder gives these
             return dense.reshape(shape)
         return dense.astype(np.int32, copy=False).reshape(shape)
@@ -196,8 +235,9 @@ class _Builder:
         pos = self.vector("Pos", entry, *where, i)
         ident = entry.get("Id", entry.get("id"))
         if pos is None or tag_type(ident) != 8:
-            raise self.fail("block entity needs Pos (Int_Array[3]) and Id (String)", "sponge.block_entity.shape",
-                            *where, i)
+            raise self.fail(
+                "block entity needs Pos (Int_Array[3]) and Id (String)", "sponge.block_entity.shape", *where, i
+            )
         nested = entry.get("Data")
         if self.v3 and tag_type(nested) == 10:
             data = nested

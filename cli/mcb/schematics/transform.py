@@ -126,28 +126,31 @@ def mirror_schematic(schem: Schematic, axis: str, rules: str = "vanilla", regist
 
 def _rotation(schem: Schematic, degrees: int) -> _Move:
     if degrees not in ROTATIONS:
-        raise UsageError(f"rotation must be 0, 90, 180 or 270 degrees, not {degrees}",
-                         hint="the server accepts only quarter turns (protocol §6.5)")
+        raise UsageError(
+            f"rotation must be 0, 90, 180 or 270 degrees, not {degrees}",
+            hint="the server accepts only quarter turns (protocol §6.5)",
+        )
     return _Move(schem.width, schem.length, turns=degrees // 90)
 
 
 def _mirroring(schem: Schematic, axis: str) -> _Move:
     if axis not in MIRROR_AXES:
-        raise UsageError(f"mirror axis must be 'x' or 'z', not {axis!r}",
-                         hint="x flips east<->west, z flips north<->south")
+        raise UsageError(
+            f"mirror axis must be 'x' or 'z', not {axis!r}", hint="x flips east<->west, z flips north<->south"
+        )
     return _Move(schem.width, schem.length, mirror=axis)
 
 
-def _apply(schem: Schematic, move: _Move, rules: str, registry,
-           contiguous: bool = True) -> tuple[Schematic, list[str]]:
+def _apply(schem: Schematic, move: _Move, rules: str, registry, contiguous: bool = True) -> tuple[Schematic, list[str]]:
     """(moved schematic, the transformed palette before duplicates were merged). ``contiguous=False``: the moved
     cells may be a view of the input's (for a result that is only written)."""
     if registry is None:
         from mcb.schematics.upgrade import target_registry
 
         registry = target_registry(schem)
-    transformed = transform_palette(schem.palette, quarter_turns=move.turns, mirror_axis=move.mirror,
-                                    rules=rules, registry=registry)
+    transformed = transform_palette(
+        schem.palette, quarter_turns=move.turns, mirror_axis=move.mirror, rules=rules, registry=registry
+    )
     palette, blocks = _merge_duplicates(transformed, move.array(schem.blocks, contiguous))
     width, length = move.new_size
     biomes = move.array(schem.biomes, contiguous) if schem.biomes is not None else None

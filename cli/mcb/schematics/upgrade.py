@@ -57,9 +57,16 @@ class UpgradeReport:
         return bool(self.renamed or self.dropped_properties or self.replaced_unknown or self.unknown)
 
     def to_json(self) -> dict:
-        return {"release": self.release, "data_version": self.data_version, "renamed": self.renamed,
-                "dropped_properties": self.dropped_properties, "unknown": self.unknown,
-                "replaced_unknown": self.replaced_unknown, "conversions": self.conversions, "notes": self.notes}
+        return {
+            "release": self.release,
+            "data_version": self.data_version,
+            "renamed": self.renamed,
+            "dropped_properties": self.dropped_properties,
+            "unknown": self.unknown,
+            "replaced_unknown": self.replaced_unknown,
+            "conversions": self.conversions,
+            "notes": self.notes,
+        }
 
     def lines(self) -> list[str]:
         """The report as sentences for text output."""
@@ -67,9 +74,13 @@ class UpgradeReport:
         if self.data_version.get("note"):
             out.append(self.data_version["note"])
         out += [f"renamed {r['from']} -> {r['to']} ({r['release']}): {_cells(r['cells'])}" for r in self.renamed]
-        out += [f"dropped {d['block']}'s " + ("property " if len(d["properties"]) == 1 else "properties ")
-                + ", ".join(d["properties"]) + f" (not in Minecraft {self.release}): {_cells(d['cells'])}"
-                for d in self.dropped_properties]
+        out += [
+            f"dropped {d['block']}'s "
+            + ("property " if len(d["properties"]) == 1 else "properties ")
+            + ", ".join(d["properties"])
+            + f" (not in Minecraft {self.release}): {_cells(d['cells'])}"
+            for d in self.dropped_properties
+        ]
         out += [f"replaced unknown {r['from']} with {r['to']}: {_cells(r['cells'])}" for r in self.replaced_unknown]
         out += [f"unknown in Minecraft {self.release}: {u['block']} ({_cells(u['cells'])})" for u in self.unknown]
         out += [f"{c['change']}: {_cells(c['cells'])}" for c in self.conversions]
@@ -123,14 +134,20 @@ def read_as(schem: Schematic, names: list[str]) -> tuple[int, str | None]:
     if proof is None or file_dv >= floor:
         return file_dv, None
     if schem.source.data_version_assumed:
-        return floor, (f"the file has no DataVersion: it is read as Minecraft {proof[1]}, the oldest release with "
-                       f"every block it names ({proof[0]} exists only since then)")
+        return floor, (
+            f"the file has no DataVersion: it is read as Minecraft {proof[1]}, the oldest release with "
+            f"every block it names ({proof[0]} exists only since then)"
+        )
     said = f"DataVersion {file_dv}" + (f" (Minecraft {release_name(file_dv)})" if release_name(file_dv) else "")
     if floor == min(SHIPPED_RELEASES.values()):
-        return floor, (f"{said} predates block states (Minecraft {proof[1]}), which the palette uses: the file is "
-                       f"read as {proof[1]}")
-    return floor, (f"{said} disagrees with the palette: {proof[0]} exists only since {proof[1]}, so the file is read "
-                   f"as {proof[1]} and no rename made before it is applied")
+        return floor, (
+            f"{said} predates block states (Minecraft {proof[1]}), which the palette uses: the file is "
+            f"read as {proof[1]}"
+        )
+    return floor, (
+        f"{said} disagrees with the palette: {proof[0]} exists only since {proof[1]}, so the file is read "
+        f"as {proof[1]} and no rename made before it is applied"
+    )
 
 
 def _rename(state: BlockState, since_dv: int, target_dv: int) -> tuple[BlockState, str | None]:
@@ -148,20 +165,25 @@ def _rename(state: BlockState, since_dv: int, target_dv: int) -> tuple[BlockStat
             return BlockState(f"minecraft:{new}", state.properties), release
     for suffix, keys, release, values in VALUE_CHANGES:
         if path.endswith(suffix) and since_dv < KNOWN_RELEASES[release] <= target_dv:
-            return BlockState(state.name, tuple((k, values.get(v, v) if k in keys else v)
-                                                for k, v in state.properties)), None
+            return BlockState(
+                state.name, tuple((k, values.get(v, v) if k in keys else v) for k, v in state.properties)
+            ), None
     return state, None
 
 
-def upgrade_schematic(schem: Schematic, registry, *, replace_unknown: str | None = None, strict: bool = True,
-                      canonical: bool = False) -> tuple[Schematic, UpgradeReport]:
+def upgrade_schematic(
+    schem: Schematic, registry, *, replace_unknown: str | None = None, strict: bool = True, canonical: bool = False
+) -> tuple[Schematic, UpgradeReport]:
     """(the schematic with states the target release holds, what changed). Unused palette entries are dropped."""
     counts = used_counts(schem)
     parsed = {i: _parsed(schem.palette[i]) for i in counts}
     since, note = read_as(schem, sorted({p.name for p in parsed.values()}))
-    report = UpgradeReport(release=registry.release, conversions=list(schem.source.conversions),
-                           notes=list(schem.source.notes),
-                           data_version={"file": schem.data_version, "read_as": since, "note": note})
+    report = UpgradeReport(
+        release=registry.release,
+        conversions=list(schem.source.conversions),
+        notes=list(schem.source.notes),
+        data_version={"file": schem.data_version, "read_as": since, "note": note},
+    )
     renamed: Counter = Counter()
     dropped: dict[str, list] = {}  # block -> [property names, cells]
     unknown: Counter = Counter()
@@ -185,8 +207,9 @@ def upgrade_schematic(schem: Schematic, registry, *, replace_unknown: str | None
         text = str(BlockState(new.name, tuple(kept)))
         states[i] = registry.canonicalize(text) if canonical else text
     report.renamed = [{"from": a, "to": b, "release": r, "cells": n} for (a, b, r), n in renamed.items()]
-    report.dropped_properties = [{"block": b, "properties": sorted(keys), "cells": n}
-                                 for b, (keys, n) in dropped.items()]
+    report.dropped_properties = [
+        {"block": b, "properties": sorted(keys), "cells": n} for b, (keys, n) in dropped.items()
+    ]
     if unknown:
         if replace_unknown is not None:
             target = registry.canonicalize(replace_unknown)  # refuses a replacement the release does not know
@@ -233,8 +256,9 @@ def check_replacement(state: str | None, mc_version: str | int | None = None) ->
     try:
         load_registry(mc_version).canonicalize(state)
     except BlockStateError as error:
-        raise UsageError(f"--replace-unknown {state}: {error.message}", hint=error.hint,
-                         details={"field": "replace_unknown"}) from None
+        raise UsageError(
+            f"--replace-unknown {state}: {error.message}", hint=error.hint, details={"field": "replace_unknown"}
+        ) from None
 
 
 def unknown_blocks_error(report: UpgradeReport) -> InputError:
@@ -242,7 +266,11 @@ def unknown_blocks_error(report: UpgradeReport) -> InputError:
     more = f" and {len(report.unknown) - 8} more" if len(report.unknown) > 8 else ""
     from mcb.wording import plural
 
-    return InputError(f"{plural(len(report.unknown), 'block')} unknown in Minecraft {report.release}: {listed}{more}",
-                      code="schem.unknown_blocks", hint="map them to a block of this release with "
-                      "--replace-unknown BLOCK (e.g. --replace-unknown minecraft:air), or choose the release they "
-                      "belong to with --mc-version", details={"unknown": report.unknown, "release": report.release})
+    return InputError(
+        f"{plural(len(report.unknown), 'block')} unknown in Minecraft {report.release}: {listed}{more}",
+        code="schem.unknown_blocks",
+        hint="map them to a block of this release with "
+        "--replace-unknown BLOCK (e.g. --replace-unknown minecraft:air), or choose the release they "
+        "belong to with --mc-version",
+        details={"unknown": report.unknown, "release": report.release},
+    )

@@ -29,8 +29,12 @@ class VarintProblem:
 
 def count_problem(found: int, expected: int) -> VarintProblem | None:
     if found > expected:
-        return VarintProblem("too_many", expected, f"BlockData has {plural(found, 'entry', 'entries')}, "
-                             f"{found - expected} more than the {plural(expected, 'cell')}")
+        return VarintProblem(
+            "too_many",
+            expected,
+            f"BlockData has {plural(found, 'entry', 'entries')}, "
+            f"{found - expected} more than the {plural(expected, 'cell')}",
+        )
     if found < expected:
         entries = plural(found, "entry", "entries")
         return VarintProblem("too_few", found, f"BlockData has {entries} for {plural(expected, 'cell')}")
@@ -58,8 +62,9 @@ def _used_values_small(data: bytes, count: int) -> tuple[frozenset[int], VarintP
             run += 1
             i += 1
         if i >= size:
-            return frozenset(values), VarintProblem("truncated", index, f"BlockData entry {index} is a truncated "
-                                                    "varint")
+            return frozenset(values), VarintProblem(
+                "truncated", index, f"BlockData entry {index} is a truncated varint"
+            )
         final = data[i]
         i += 1
         value |= final << shift

@@ -15,8 +15,9 @@ from mcb.reports.model import FileReport
 SCHEMATIC_GLOBS = ["*.schem", "*.litematic", "*.nbt", "*.schematic"]
 
 
-def walk_schematics(paths, *, globs: list[str] | None = None, excludes: list[str] | None = None,
-                    glob_hint: bool = False) -> tuple[list, list[FileReport]]:
+def walk_schematics(
+    paths, *, globs: list[str] | None = None, excludes: list[str] | None = None, glob_hint: bool = False
+) -> tuple[list, list[FileReport]]:
     """(files to read, reports of walked files passed by) for files and folders named by a user. A folder's files
     are those whose names match ``globs`` (default: every schematic extension); the others are passed by, as is
     named-by-nothing NBT found while walking (see :func:`mark_not_schematics`). Raises InputError naming the
@@ -37,10 +38,13 @@ def nothing_found(paths, skipped: list[FileReport], *, glob_hint: bool = False) 
 
     folders = [str(p) for p in paths if Path(p).is_dir()] or [str(p) for p in paths]
     passed = f" ({plural(len(skipped), 'other file')} passed by)" if skipped else ""
-    return InputError(f"no schematic found in {', '.join(folders)}{passed}", code="schem.walk.empty",
-                      hint="point at files or folders of .schem, .litematic, .nbt or .schematic files" + (
-                          " (--glob PATTERN picks other names)" if glob_hint else ""),
-                      details={"paths": folders, "skipped": len(skipped)})
+    return InputError(
+        f"no schematic found in {', '.join(folders)}{passed}",
+        code="schem.walk.empty",
+        hint="point at files or folders of .schem, .litematic, .nbt or .schematic files"
+        + (" (--glob PATTERN picks other names)" if glob_hint else ""),
+        details={"paths": folders, "skipped": len(skipped)},
+    )
 
 
 def mark_not_schematics(reports: list[FileReport], named) -> list[FileReport]:
@@ -53,10 +57,9 @@ def mark_not_schematics(reports: list[FileReport], named) -> list[FileReport]:
     return reports
 
 
-
-
-def each_schematic(paths, work: Callable[[Path], dict], *, globs: list[str] | None = None,
-                   excludes: list[str] | None = None) -> dict:
+def each_schematic(
+    paths, work: Callable[[Path], dict], *, globs: list[str] | None = None, excludes: list[str] | None = None
+) -> dict:
     """``work(path)`` for every schematic the paths name or hold: ``{"files": [results], "skipped": [{"file",
     "reason"}], "errors": [{"file", "error"}]}``. A walked file that is NBT of no schematic format is passed by; one
     that cannot be read is an error (named on purpose or not)."""
@@ -75,8 +78,7 @@ def each_schematic(paths, work: Callable[[Path], dict], *, globs: list[str] | No
                 errors.append({"file": str(path), "error": entry})
     if not results and not errors:
         raise nothing_found(paths, skipped)
-    return {"files": results, "skipped": [{"file": r.file, "reason": r.skipped} for r in skipped],
-            "errors": errors}
+    return {"files": results, "skipped": [{"file": r.file, "reason": r.skipped} for r in skipped], "errors": errors}
 
 
 def is_single_file(paths) -> bool:

@@ -18,13 +18,29 @@ import numpy as np
 
 from mcb.schematics.cells import encode_cells
 from mcb.schematics.model import Schematic
-from mcb.schematics.nbt import (TAG_LIST, Byte, ByteArray, Compound, Double, Encoded, Float, Int, IntArray, List,
-                                Long, LongArray, NumericArray, Short, String, encode_mutf8, gc_paused, tag_type)
+from mcb.schematics.nbt import (
+    TAG_LIST,
+    ByteArray,
+    Compound,
+    Double,
+    Encoded,
+    Int,
+    IntArray,
+    List,
+    Long,
+    NumericArray,
+    Short,
+    String,
+    encode_mutf8,
+    gc_paused,
+    tag_type,
+)
 
 SERVER_AUTHOR = "minecraft-builder-mcp"
 
 
 # --- NBT encoding ---------------------------------------------------------------------------------------------
+
 
 def _infer(value):
     """Tag id for a value: our tag classes carry ``tag_id``; plain Python values are inferred."""
@@ -94,8 +110,11 @@ def _payload(out: list[bytes], tid: int, value) -> None:
             _payload(out, sub, item)
     elif tid == 7:
         # bytes (and ByteArray) go into the output as they are: BlockData of a 256^3 build is 17 MB, not worth copying
-        raw = value if isinstance(value, bytes) else (
-            bytes(value) if not isinstance(value, np.ndarray) else value.astype(np.int8).tobytes())
+        raw = (
+            value
+            if isinstance(value, bytes)
+            else (bytes(value) if not isinstance(value, np.ndarray) else value.astype(np.int8).tobytes())
+        )
         out.append(struct.pack(">i", len(raw)))
         out.append(raw)
     elif tid in (11, 12) and type(value) is NumericArray:  # read as its bytes: written as they were
@@ -130,6 +149,7 @@ def encode_nbt(root: dict, root_name: str = "") -> bytes:
 
 
 # --- schematic layout -------------------------------------------------------------------------------------------
+
 
 def _metadata(schem: Schematic, name, author, date_ms, worldedit_offsets: bool, version: int) -> Compound:
     source = schem.metadata if isinstance(schem.metadata, dict) else {}
@@ -186,7 +206,7 @@ def _block_entity_list(block_entities, version: int) -> _Encoded:
         if found is None:
             encoded: list[bytes] = []
             _payload(encoded, 10, _entry(IntArray((0, 0, 0)), be.id, data, version))
-            found = b"".join(encoded)[len(_POS_HEAD) + _POS.size:], data
+            found = b"".join(encoded)[len(_POS_HEAD) + _POS.size :], data
             if len(memo) < _MEMO_LIMIT:
                 memo[key] = found
         try:
@@ -214,27 +234,48 @@ def _entry(pos, ident: str, data, version: int) -> Compound:
     return entry
 
 
-def build_tree(schem: Schematic, version: int = 2, *, name: str | None = None, author: str | None = None,
-               date_ms: int | None = None, worldedit_offsets: bool = False) -> tuple[str, Compound]:
+def build_tree(
+    schem: Schematic,
+    version: int = 2,
+    *,
+    name: str | None = None,
+    author: str | None = None,
+    date_ms: int | None = None,
+    worldedit_offsets: bool = False,
+) -> tuple[str, Compound]:
     """(root name, root compound) for ``schem`` as Sponge ``version`` 2 or 3."""
     if version not in (2, 3):
         raise ValueError("only Sponge v2 and v3 can be written")
     if not all(1 <= size <= 0xFFFF for size in schem.size):  # the input's box (Width/Height/Length 0 reads)
         from mcb.errors import InputError
 
-        raise InputError("a Sponge schematic is 1 to 65535 blocks along each side; this box is "
-                         f"{schem.width} x {schem.height} x {schem.length}", code="sponge.size",
-                         hint="there is nothing to write: check the file's Width, Height and Length")
+        raise InputError(
+            "a Sponge schematic is 1 to 65535 blocks along each side; this box is "
+            f"{schem.width} x {schem.height} x {schem.length}",
+            code="sponge.size",
+            hint="there is nothing to write: check the file's Width, Height and Length",
+        )
     palette, data = encode_cells(schem.blocks, schem.palette)  # plain bytes encode as a Byte_Array (no copy)
     palette_tag = Compound((state, Int(i)) for i, state in enumerate(palette))
     block_entities, entities = _entity_entries(schem, version)
     meta = _metadata(schem, name, author, date_ms, worldedit_offsets, version)
-    sizes = dict(Width=Short(_signed16(schem.width)), Height=Short(_signed16(schem.height)),
-                 Length=Short(_signed16(schem.length)))
+    sizes = dict(
+        Width=Short(_signed16(schem.width)),
+        Height=Short(_signed16(schem.height)),
+        Length=Short(_signed16(schem.length)),
+    )
     if version == 2:
-        body = Compound(Version=Int(2), DataVersion=Int(schem.data_version), **sizes,
-                        Offset=IntArray(schem.offset), PaletteMax=Int(len(palette)), Palette=palette_tag,
-                        BlockData=data, BlockEntities=block_entities, Entities=entities)
+        body = Compound(
+            Version=Int(2),
+            DataVersion=Int(schem.data_version),
+            **sizes,
+            Offset=IntArray(schem.offset),
+            PaletteMax=Int(len(palette)),
+            Palette=palette_tag,
+            BlockData=data,
+            BlockEntities=block_entities,
+            Entities=entities,
+        )
         if schem.biomes is not None and schem.biome_palette is not None:
             biome_palette, biome_data = _biome_layer(schem, two_d=True)
             body["BiomePaletteMax"] = Int(len(biome_palette))
@@ -250,8 +291,9 @@ def build_tree(schem: Schematic, version: int = 2, *, name: str | None = None, a
     body["Blocks"] = Compound(Palette=palette_tag, Data=data, BlockEntities=block_entities)
     if schem.biomes is not None and schem.biome_palette is not None:
         biome_palette, biome_data = _biome_layer(schem, two_d=False)
-        body["Biomes"] = Compound(Palette=Compound((b, Int(i)) for i, b in enumerate(biome_palette)),
-                                  Data=ByteArray(biome_data))
+        body["Biomes"] = Compound(
+            Palette=Compound((b, Int(i)) for i, b in enumerate(biome_palette)), Data=ByteArray(biome_data)
+        )
     if entities:
         body["Entities"] = entities
     return "", Compound(Schematic=body)
@@ -278,9 +320,17 @@ FAST_LEVEL = 3
 FAST_LEVEL_ABOVE = 4 * 1024 * 1024
 
 
-def encode_schematic(schem: Schematic, version: int = 2, *, compress: bool = True, name: str | None = None,
-                     author: str | None = None, date_ms: int | None = None, worldedit_offsets: bool = False,
-                     compresslevel: int | None = None) -> bytes:
+def encode_schematic(
+    schem: Schematic,
+    version: int = 2,
+    *,
+    compress: bool = True,
+    name: str | None = None,
+    author: str | None = None,
+    date_ms: int | None = None,
+    worldedit_offsets: bool = False,
+    compresslevel: int | None = None,
+) -> bytes:
     """The file bytes of ``schem`` as Sponge v2 (default) or v3.
 
     ``name``/``author``/``date_ms`` override ``Metadata.Name/Author/Date`` (the server's exporter passes the asset
@@ -289,8 +339,9 @@ def encode_schematic(schem: Schematic, version: int = 2, *, compress: bool = Tru
     ``compresslevel`` (1-9) overrides the gzip level (default: 6, or 3 for NBT above 4 MiB).
     """
     with gc_paused():
-        root_name, root = build_tree(schem, version, name=name, author=author, date_ms=date_ms,
-                                     worldedit_offsets=worldedit_offsets)
+        root_name, root = build_tree(
+            schem, version, name=name, author=author, date_ms=date_ms, worldedit_offsets=worldedit_offsets
+        )
         raw = encode_nbt(root, root_name)
     if not compress:
         return raw

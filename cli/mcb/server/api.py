@@ -107,7 +107,20 @@ from mcb.server.params import (
 )
 
 __all__ = [
-    "RequestContext", "RpcError", "blockpos_text", "integer_param", "invalid", "loose_int", "loose_pos", "now_ms",
-    "optional_string", "pos_json", "pos_param", "region_json", "register_context_field", "register_method", "registered_methods",
+    "RequestContext",
+    "RpcError",
+    "blockpos_text",
+    "integer_param",
+    "invalid",
+    "loose_int",
+    "loose_pos",
+    "now_ms",
+    "optional_string",
+    "pos_json",
+    "pos_param",
+    "region_json",
+    "register_context_field",
+    "register_method",
+    "registered_methods",
     "required_string",
 ]

@@ -13,6 +13,7 @@ from mcb.server.dispatch import load_method_modules
 from mcb.server.http import Limits, RpcHttpServer, open_listener
 from mcb.server.state import ServerState
 
+
 class NonLoopbackRefused(ValueError):
     pass
 
@@ -97,9 +98,8 @@ class LocalServer:
     def token_file(self) -> Path:
         return self.data_dir / TOKENS_FILE
 
-    def start(self) -> "LocalServer":
-        self.httpd = RpcHttpServer(self._listener, self.state, verbose=self.options.verbose,
-                                   limits=self.options.limits)
+    def start(self) -> LocalServer:
+        self.httpd = RpcHttpServer(self._listener, self.state, verbose=self.options.verbose, limits=self.options.limits)
         self.state.start()
         self._thread = threading.Thread(target=self.httpd.serve_forever, name="mcb-http", daemon=True)
         self._thread.start()

@@ -24,7 +24,9 @@ def decode(data: bytes, state, *, for_import: bool = False):
     from mcb.schematics.server_rules import check_server_subset
 
     verdict = check_server_subset(
-        data, server_data_version=state.config.data_version if for_import else None, registry=state.registry,
+        data,
+        server_data_version=state.config.data_version if for_import else None,
+        registry=state.registry,
     )
     if not verdict.accepted:
         raise invalid(verdict.message or "Malformed schematic")
@@ -58,8 +60,9 @@ def encode_export(*, size, offset, cells: list[str], data_version: int, name: st
     width, height, length = size
     index: dict[str, int] = {}
     flat = np.fromiter((index.setdefault(cell, len(index)) for cell in cells), dtype=np.int32, count=len(cells))
-    schem = Schematic(width, height, length, list(index), flat.reshape(height, length, width), data_version,
-                      offset=tuple(offset))
+    schem = Schematic(
+        width, height, length, list(index), flat.reshape(height, length, width), data_version, offset=tuple(offset)
+    )
     return encode_schematic(schem, 2, name=name, author=author, date_ms=date_ms)
 
 

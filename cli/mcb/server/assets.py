@@ -18,7 +18,14 @@ from pathlib import Path
 
 from mcb.fileio import write_atomic as write_file_atomic
 from mcb.server.api import (
-    RpcError, blockpos_text, integer_param, invalid, now_ms, optional_string, pos_param, required_string,
+    RpcError,
+    blockpos_text,
+    integer_param,
+    invalid,
+    now_ms,
+    optional_string,
+    pos_param,
+    required_string,
 )
 from mcb.server.catalog import is_iso_control, utf16_length
 
@@ -99,8 +106,13 @@ def schematic_export(ctx, params):
     from mcb.server import asset_codec
 
     data = asset_codec.encode_export(
-        size=size, offset=offset, cells=cells, data_version=state.config.data_version, name=name,
-        author=EXPORT_AUTHOR, date_ms=now_ms(),
+        size=size,
+        offset=offset,
+        cells=cells,
+        data_version=state.config.data_version,
+        name=name,
+        author=EXPORT_AUTHOR,
+        date_ms=now_ms(),
     )
     with _LIBRARY_WRITE:  # two exports must not both pass the 64-file check
         folder = library_dir(state)
@@ -127,9 +139,9 @@ def _read_export_box(state, params):
         raise RpcError("budget_exceeded", f"Export at most {limit} blocks")
     for entity in entities(state):
         if entity["type"] != "minecraft:player" and all(
-                a <= math.floor(p) <= b for a, p, b in zip(low, entity["pos"], high)):
-            raise RpcError("unsupported_entity",
-                           "Export region contains entities; this prototype exports blocks only")
+            a <= math.floor(p) <= b for a, p, b in zip(low, entity["pos"], high)
+        ):
+            raise RpcError("unsupported_entity", "Export region contains entities; this prototype exports blocks only")
     cells = []
     for y in range(low[1], high[1] + 1):
         for z in range(low[2], high[2] + 1):
@@ -158,7 +170,8 @@ def hook_spawn_entity(ctx, params):
     kind = required_string(params, "type")
     pos = params.get("pos")
     if not isinstance(pos, dict) or not all(
-            isinstance(pos.get(a), (int, float)) and not isinstance(pos.get(a), bool) for a in "xyz"):
+        isinstance(pos.get(a), (int, float)) and not isinstance(pos.get(a), bool) for a in "xyz"
+    ):
         raise invalid("pos {x,y,z} numbers required")
     entity = {"type": kind if ":" in kind else f"minecraft:{kind}", "pos": tuple(float(pos[a]) for a in "xyz")}
     entities(ctx.state).append(entity)

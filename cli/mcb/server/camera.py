@@ -16,15 +16,15 @@ import math
 import threading
 import time
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
-RENDER_DISTANCE = 32      # blocks from the eye
-EYE_HEIGHT = 1.62         # a player's eye above the pose's y (the mod reports it as eyeY)
-DEFAULT_FOV = 70          # Minecraft's default vertical field of view
+RENDER_DISTANCE = 32  # blocks from the eye
+EYE_HEIGHT = 1.62  # a player's eye above the pose's y (the mod reports it as eyeY)
+DEFAULT_FOV = 70  # Minecraft's default vertical field of view
 DEFAULT_SIZE = (854, 480)
-LOCK_SECONDS = 45.0       # protocol §3.11: the camera lock
-MAX_ISSUED = 256          # capture ids remembered (then the set is cleared, as in the plugin)
-_BAND_RAYS = 1 << 16      # rays traced together
+LOCK_SECONDS = 45.0  # protocol §3.11: the camera lock
+MAX_ISSUED = 256  # capture ids remembered (then the set is cleared, as in the plugin)
+_BAND_RAYS = 1 << 16  # rays traced together
 _SKY_TOP, _SKY_BOTTOM = (120, 167, 255), (192, 216, 255)
 _FACE_LIGHT = {0: 0.8, 1: 1.0, 2: 0.65}  # x faces, top/bottom (bottom darkened below), z faces
 
@@ -51,8 +51,12 @@ class CameraWorker:
                 self._results.clear()
             self._results[capture_id] = {"status": "pending", "captureId": capture_id}
             self._lock_holder, self._lock_until = capture_id, time.monotonic() + LOCK_SECONDS
-        thread = threading.Thread(target=self._draw, args=(capture_id, dict(pose), dimension, after_operation_id),
-                                  name="mcb-camera", daemon=True)
+        thread = threading.Thread(
+            target=self._draw,
+            args=(capture_id, dict(pose), dimension, after_operation_id),
+            name="mcb-camera",
+            daemon=True,
+        )
         thread.start()
         return {"status": "pending", "captureId": capture_id}
 
@@ -73,8 +77,12 @@ class CameraWorker:
             if after_operation_id is not None:
                 result["afterOperationId"] = after_operation_id
         except Exception as error:  # noqa: BLE001 - the mod reports its failures inside ok:true
-            result = {"status": "error", "error": "readback_failed", "message": str(error) or type(error).__name__,
-                      "captureId": capture_id}
+            result = {
+                "status": "error",
+                "error": "readback_failed",
+                "message": str(error) or type(error).__name__,
+                "captureId": capture_id,
+            }
         with self._guard:
             if capture_id in self._results:
                 self._results[capture_id] = result
@@ -93,13 +101,27 @@ def capture(world, pose: dict, dimension: str = "minecraft:overworld") -> dict:
     out = io.BytesIO()
     Image.fromarray(pixels, "RGB").save(out, format="PNG")
     return {
-        "status": "completed", "mimeType": "image/png", "imageBase64": base64.b64encode(out.getvalue()).decode(),
-        "width": width, "height": height, "sourceWidth": width, "sourceHeight": height,
-        "capturedAt": datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
-        "dimension": dimension, "x": eye[0], "y": float(pose["y"]), "z": eye[2], "eyeY": eye[1],
-        "yaw": float(pose["yaw"]), "pitch": float(pose["pitch"]), "fov": fov,
-        "readiness": "local_chunks_and_render_queue_stable", "serverRevisionVerified": False,
-        "loadedChunkRadius": 1, "stabilizationTicks": 0, "stabilizationFrames": 0,
+        "status": "completed",
+        "mimeType": "image/png",
+        "imageBase64": base64.b64encode(out.getvalue()).decode(),
+        "width": width,
+        "height": height,
+        "sourceWidth": width,
+        "sourceHeight": height,
+        "capturedAt": datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+        "dimension": dimension,
+        "x": eye[0],
+        "y": float(pose["y"]),
+        "z": eye[2],
+        "eyeY": eye[1],
+        "yaw": float(pose["yaw"]),
+        "pitch": float(pose["pitch"]),
+        "fov": fov,
+        "readiness": "local_chunks_and_render_queue_stable",
+        "serverRevisionVerified": False,
+        "loadedChunkRadius": 1,
+        "stabilizationTicks": 0,
+        "stabilizationFrames": 0,
     }
 
 
@@ -129,9 +151,9 @@ def render_view(world, eye, yaw: float, pitch: float, fov: int, width: int, heig
     band = max(1, _BAND_RAYS // width)  # rows traced together: small working arrays, bounded memory
     scene = (np.array(eye), cells, np.array(low), colours, visible)
     for top in range(0, height, band):
-        rays = forward + u[None, :, None] * right + v[top:top + band, None, None] * up
+        rays = forward + u[None, :, None] * right + v[top : top + band, None, None] * up
         rays = (rays / np.linalg.norm(rays, axis=2, keepdims=True)).reshape(-1, 3)
-        picture[top:top + band] = _trace(rays, *scene).reshape(-1, width, 3)
+        picture[top : top + band] = _trace(rays, *scene).reshape(-1, width, 3)
     return picture
 
 

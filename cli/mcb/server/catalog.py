@@ -162,7 +162,9 @@ class MaterialCatalog:
             return self.entries[index]
         return None
 
-    def search(self, query: str = "", kind: str = "block", limit: int = DEFAULT_LIMIT, cursor: str | None = None) -> dict:
+    def search(
+        self, query: str = "", kind: str = "block", limit: int = DEFAULT_LIMIT, cursor: str | None = None
+    ) -> dict:
         """One page of matches; the checks run in the plugin's order (terrain-materials §6.3)."""
         normalized = normalize_query(query)
         if kind not in KINDS:

@@ -25,7 +25,13 @@ _BLOCK_ONLY_IDS = frozenset(
     """.split()
 )
 _BLOCK_ONLY_SUFFIXES = (
-    "_wall_torch", "_wall_sign", "_wall_hanging_sign", "_wall_banner", "_wall_head", "_wall_skull", "_wall_fan",
+    "_wall_torch",
+    "_wall_sign",
+    "_wall_hanging_sign",
+    "_wall_banner",
+    "_wall_head",
+    "_wall_skull",
+    "_wall_fan",
     "candle_cake",
 )
 # Vanilla's AIR is an item stack type (the empty stack), so Material.AIR.isItem() is true.
@@ -65,8 +71,9 @@ def describe_from_registry(registry, material_id: str) -> BlockDescription:
     """Default state, property domains and behaviour hints of one block, from the packaged registry."""
     info = registry.block(material_id)
     if info is None:
-        raise CatalogError("material_properties_unavailable",
-                           f"Runtime property introspection is unavailable for {material_id}")
+        raise CatalogError(
+            "material_properties_unavailable", f"Runtime property introspection is unavailable for {material_id}"
+        )
     properties = {name: _runtime_value_order(values) for name, values in info.properties.items()}
     return BlockDescription(info.default_state, properties, tuple(_behavior_flags(registry, material_id)))
 

@@ -24,8 +24,17 @@ class ChatQueue:
         self.client_id: str | None = None
         self.last_poll_ms: int = 0
 
-    def enqueue(self, *, player_id: str, project_id: str, world_id: str, text: str = "", kind: str = "prompt",
-                player_position: dict | None = None, look_target: dict | None = None) -> dict:
+    def enqueue(
+        self,
+        *,
+        player_id: str,
+        project_id: str,
+        world_id: str,
+        text: str = "",
+        kind: str = "prompt",
+        player_position: dict | None = None,
+        look_target: dict | None = None,
+    ) -> dict:
         """Queue a prompt (at most 4000 characters, 32 queued) or a cancel message; returns the message."""
         if kind not in ("prompt", "cancel"):
             raise ValueError("kind must be prompt or cancel")
@@ -35,8 +44,11 @@ class ChatQueue:
             if len(self.messages) >= MAX_QUEUED:
                 raise ValueError("chat queue is full (32 messages)")
             message = {
-                "id": str(uuid.uuid4()), "playerId": player_id, "projectId": project_id,
-                "text": text if kind == "prompt" else "", "type": kind,
+                "id": str(uuid.uuid4()),
+                "playerId": player_id,
+                "projectId": project_id,
+                "text": text if kind == "prompt" else "",
+                "type": kind,
                 "playerPosition": player_position or {"x": 0, "y": 64, "z": 0, "yaw": 0.0, "pitch": 0.0},
                 "worldId": world_id,
             }

@@ -6,8 +6,9 @@ modules add themselves with :func:`register_method` when :func:`load_method_modu
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from mcb.server.errors import RpcError
 
@@ -25,7 +26,7 @@ class RequestContext:
     ``player_id``/``project_id`` are the scope values that passed the check (``None`` for unscoped methods).
     """
 
-    state: "ServerState"
+    state: ServerState
     method: str
     is_admin: bool
     player_id: str | None = None
@@ -64,7 +65,11 @@ def register_method(
       ``timeout``). Pure functions that never touch the world or journal may pass ``False``.
     """
     _METHODS[name] = MethodSpec(
-        name, handler, admin_only, scoped, main_thread,
+        name,
+        handler,
+        admin_only,
+        scoped,
+        main_thread,
         admin_message or "Recovery requires explicit administrator capability",
     )
 
@@ -103,7 +108,7 @@ def load_method_modules(*, test_hooks: bool = False) -> list[str]:
     return [module.__name__ for module in modules]
 
 
-def dispatch(state: "ServerState", method: str, params: dict, *, is_admin: bool) -> dict:
+def dispatch(state: ServerState, method: str, params: dict, *, is_admin: bool) -> dict:
     """Route one request after the HTTP layer has checked the token and parsed the envelope."""
     if method.startswith("chat_") and not is_admin:
         raise RpcError("permission_denied", "Chat routing requires the administrator capability")
@@ -129,7 +134,7 @@ def dispatch(state: "ServerState", method: str, params: dict, *, is_admin: bool)
     return spec.handler(ctx, params)
 
 
-def _run(state: "ServerState", spec: MethodSpec, ctx: RequestContext, params: dict) -> dict:
+def _run(state: ServerState, spec: MethodSpec, ctx: RequestContext, params: dict) -> dict:
     if spec.main_thread:
         with state.main_thread():
             return spec.handler(ctx, params)

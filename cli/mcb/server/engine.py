@@ -139,8 +139,11 @@ class Engine:
                 self._advance(op, state.plans[op.plan_id])
             except RpcError as error:
                 self._finish(op, "failed", f"Cannot inspect world: {error.message}")
-            job = {"operations": [self._row(op)], "receipts": self._new_receipts(op),
-                   "blocks": list(self._dirty.items())}
+            job = {
+                "operations": [self._row(op)],
+                "receipts": self._new_receipts(op),
+                "blocks": list(self._dirty.items()),
+            }
             receipt_count = len(op.receipts)
             state.io_busy = True
         finally:
@@ -274,8 +277,9 @@ class Engine:
             world.set(pos, desired)
             self._dirty[pos] = desired
             if world.peek(pos) != desired:
-                self._conflict(op, pos, "Changed during slice (possible nested world callback)", before,
-                               world.peek(pos), desired)
+                self._conflict(
+                    op, pos, "Changed during slice (possible nested world callback)", before, world.peek(pos), desired
+                )
                 return
             self.revision += 1
             op.receipts.append(Receipt(pos, current, desired, self.revision))
@@ -288,7 +292,7 @@ class Engine:
         total = len(plan.changes)
         end = min(op.audit_cursor + self.state.config.slice_blocks, total)
         world = self.state.world
-        for pos, expected, desired in plan.changes[op.audit_cursor:end]:
+        for pos, expected, desired in plan.changes[op.audit_cursor : end]:
             current = world.read(pos)
             if current != desired:
                 self._conflict(op, pos, "Final verification differs from desired state", expected, current, desired)
@@ -314,5 +318,7 @@ class Engine:
     @staticmethod
     def _new_receipts(op: Operation) -> list:
         start = op.persisted_receipts
-        return [(op.id, start + offset, r.pos, r.expected, r.desired, r.revision)
-                for offset, r in enumerate(op.receipts[start:])]
+        return [
+            (op.id, start + offset, r.pos, r.expected, r.desired, r.revision)
+            for offset, r in enumerate(op.receipts[start:])
+        ]

@@ -66,8 +66,12 @@ def chat_enqueue(ctx, params):
         raise invalid("text must be a string")
     try:
         message = state.chat_queue.enqueue(
-            player_id=state.config.owner_uuid, project_id=state.config.project_id, world_id=state.world.world_id,
-            text=text, kind=kind, player_position=params.get("player_position"),
+            player_id=state.config.owner_uuid,
+            project_id=state.config.project_id,
+            world_id=state.world.world_id,
+            text=text,
+            kind=kind,
+            player_position=params.get("player_position"),
             look_target=params.get("look_target"),
         )
     except ValueError as error:
@@ -122,10 +126,19 @@ def _flag(params, key) -> bool:
 
 def register_methods() -> None:
     for name, handler in [
-        ("test_set_blocks", set_blocks), ("test_set_owner_online", set_owner_online),
-        ("test_pause_writes", pause_writes), ("test_chat_enqueue", chat_enqueue),
-        ("test_protect_part", protect_part), ("test_set_chunk_loaded", set_chunk_loaded),
-        ("test_set_area", set_area), ("test_new_world_epoch", new_world_epoch),
+        ("test_set_blocks", set_blocks),
+        ("test_set_owner_online", set_owner_online),
+        ("test_pause_writes", pause_writes),
+        ("test_chat_enqueue", chat_enqueue),
+        ("test_protect_part", protect_part),
+        ("test_set_chunk_loaded", set_chunk_loaded),
+        ("test_set_area", set_area),
+        ("test_new_world_epoch", new_world_epoch),
     ]:
-        register_method(name, handler, admin_only=True, scoped=False,
-                        admin_message="Test hooks require the administrator capability")
+        register_method(
+            name,
+            handler,
+            admin_only=True,
+            scoped=False,
+            admin_message="Test hooks require the administrator capability",
+        )

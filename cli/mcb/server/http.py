@@ -19,13 +19,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from http import HTTPStatus
 
+from mcb.fileio import SERVER_REQUEST_BYTES as MAX_BODY  # the one definition of the 1 MiB request limit
 from mcb.server.dispatch import dispatch
 from mcb.server.errors import RpcError, error_body, http_status
 from mcb.server.http_requests import MAX_LINE, Refused, Request, drain, read_body, read_head
+
 # numbers that remember their literal text (terrain_id hashes numbers exactly as they arrived)
 from mcb.terrain.jsontext import LiteralFloat, parse_int_literal
-
-from mcb.fileio import SERVER_REQUEST_BYTES as MAX_BODY  # the one definition of the 1 MiB request limit
 
 HEALTH = {"service": "minecraft-builder-mcp", "version": "0.1.0", "status": "ready"}
 NOT_ALLOWED = {"ok": False, "error": {"code": "method_not_allowed", "message": "POST /v1/rpc required"}}
@@ -182,8 +182,9 @@ class RpcHttpServer:
         status, body, content_type, keep = answer
         keep = keep and request.keep_alive
         self._log(peer, request.request_line, status)
-        await self._write(writer, _response(status, body, content_type=content_type, close=not keep,
-                                            head_only=request.verb == "HEAD"))
+        await self._write(
+            writer, _response(status, body, content_type=content_type, close=not keep, head_only=request.verb == "HEAD")
+        )
         return keep
 
     async def _write(self, writer: asyncio.StreamWriter, data: bytes) -> None:
@@ -200,7 +201,7 @@ class RpcHttpServer:
     def _log(self, peer, request_line: str, status) -> None:
         if self.verbose:  # never headers (tokens)
             host = peer[0] if peer else "-"
-            sys.stderr.write(f"{host} \"{request_line}\" {status}\n")
+            sys.stderr.write(f'{host} "{request_line}" {status}\n')
 
     # -- routing (protocol §1.2-1.3) ------------------------------------------------------------------------------
     async def _route(self, request: Request, reader) -> tuple[int, bytes, str, bool] | _Work:
@@ -333,12 +334,18 @@ def _json_bytes(payload) -> bytes:
         return json.dumps(payload, separators=(",", ":")).encode("ascii")
 
 
-def _response(status: int, body: bytes, *, content_type: str = JSON_TYPE, close: bool, head_only: bool = False) -> bytes:
+def _response(
+    status: int, body: bytes, *, content_type: str = JSON_TYPE, close: bool, head_only: bool = False
+) -> bytes:
     """Head and body in one write: two small segments would meet Nagle + delayed ACK (~40 ms per request)."""
-    lines = [f"HTTP/1.1 {status} {HTTPStatus(status).phrase}", "Server: mcb-serve", f"Content-Type: {content_type}",
-             "Cache-Control: no-store", f"Content-Length: {len(body)}"]
+    lines = [
+        f"HTTP/1.1 {status} {HTTPStatus(status).phrase}",
+        "Server: mcb-serve",
+        f"Content-Type: {content_type}",
+        "Cache-Control: no-store",
+        f"Content-Length: {len(body)}",
+    ]
     if close:
         lines.append("Connection: close")
     head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1", "replace")
     return head if head_only else head + body
-

@@ -73,8 +73,9 @@ async def read_head(reader: asyncio.StreamReader) -> Request | None:
         raise Refused(400, "Bad request syntax")  # not echoed: a request line can carry a token in its query
     verb, target, version = words
     if version not in ("HTTP/1.0", "HTTP/1.1"):
-        raise Refused(505 if version[5:6].isdigit() and version[5:6] >= "2" else 400,
-                       f"Bad request version ({version[:20]!r})")
+        raise Refused(
+            505 if version[5:6].isdigit() and version[5:6] >= "2" else 400, f"Bad request version ({version[:20]!r})"
+        )
     headers: dict[str, str] = {}
     last, size = None, 0
     for count in range(MAX_HEADERS + 1):

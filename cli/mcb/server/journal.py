@@ -66,9 +66,7 @@ class Journal:
                     "INSERT OR REPLACE INTO blocks VALUES (?,?,?,?)",
                     [(x, y, z, s) for (x, y, z), s in blocks],
                 )
-                db.executemany(
-                    "INSERT OR REPLACE INTO parts VALUES (?,?,?)", [(i, s, _dump(p)) for i, s, p in parts]
-                )
+                db.executemany("INSERT OR REPLACE INTO parts VALUES (?,?,?)", [(i, s, _dump(p)) for i, s, p in parts])
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
@@ -78,15 +76,27 @@ class Journal:
         with self._lock:
             db = self._db
             return {
-                "plans": [(i, k, h, c, json.loads(p)) for i, k, h, c, p in
-                          db.execute("SELECT id, kind, sha256, created, payload FROM plans ORDER BY created, id")],
-                "operations": [(i, s, p, k, json.loads(d)) for i, s, p, k, d in
-                               db.execute("SELECT id, seq, plan_id, idem_key, payload FROM operations ORDER BY seq")],
-                "receipts": list(db.execute(
-                    "SELECT op_id, idx, x, y, z, expected, desired, revision FROM receipts ORDER BY op_id, idx")),
+                "plans": [
+                    (i, k, h, c, json.loads(p))
+                    for i, k, h, c, p in db.execute(
+                        "SELECT id, kind, sha256, created, payload FROM plans ORDER BY created, id"
+                    )
+                ],
+                "operations": [
+                    (i, s, p, k, json.loads(d))
+                    for i, s, p, k, d in db.execute(
+                        "SELECT id, seq, plan_id, idem_key, payload FROM operations ORDER BY seq"
+                    )
+                ],
+                "receipts": list(
+                    db.execute(
+                        "SELECT op_id, idx, x, y, z, expected, desired, revision FROM receipts ORDER BY op_id, idx"
+                    )
+                ),
                 "blocks": list(db.execute("SELECT x, y, z, state FROM blocks")),
-                "parts": [(i, s, json.loads(p)) for i, s, p in
-                          db.execute("SELECT id, seq, payload FROM parts ORDER BY seq")],
+                "parts": [
+                    (i, s, json.loads(p)) for i, s, p in db.execute("SELECT id, seq, payload FROM parts ORDER BY seq")
+                ],
             }
 
     def integrity_check(self) -> str:

@@ -8,31 +8,70 @@ from mcb.server import recovery
 from mcb.server.dispatch import context_field_providers, register_method
 from mcb.server.errors import RpcError, invalid
 from mcb.server.params import (
-    check_bounds, loose_pos, now_ms, pos_order, pos_param, region_json, required_string,
+    check_bounds,
+    loose_pos,
+    now_ms,
+    pos_order,
+    pos_param,
+    region_json,
+    required_string,
 )
 
 MAX_INSPECT_BLOCKS = 4096
 MAX_DEPENDENCIES = 512
 CAPABILITIES = [
-    "material_search", "material_describe", "region_inspect", "build_prepare", "build_apply", "operation_status",
-    "operation_cancel", "operation_undo_prepare", "part_define", "part_get", "camera_list", "camera_capture",
-    "asset_list", "schematic_export", "schematic_import_prepare", "terrain_preview", "terrain_prepare",
+    "material_search",
+    "material_describe",
+    "region_inspect",
+    "build_prepare",
+    "build_apply",
+    "operation_status",
+    "operation_cancel",
+    "operation_undo_prepare",
+    "part_define",
+    "part_get",
+    "camera_list",
+    "camera_capture",
+    "asset_list",
+    "schematic_export",
+    "schematic_import_prepare",
+    "terrain_preview",
+    "terrain_prepare",
     "terrain_brush_prepare",
 ]
 LIMITATIONS = [
-    "One configured owner and project", "Loaded chunks only", "No automatic recipe merge",
-    "Complete delta journal is not implemented", "Camera readiness is heuristic",
-    "Schematic v2: entity and block-entity payloads rejected", "Later world simulation is not a journaled direct edit",
+    "One configured owner and project",
+    "Loaded chunks only",
+    "No automatic recipe merge",
+    "Complete delta journal is not implemented",
+    "Camera readiness is heuristic",
+    "Schematic v2: entity and block-entity payloads rejected",
+    "Later world simulation is not a journaled direct edit",
 ]
 TERRAIN_SUMMARY = {
-    "version": 1, "features": ["hill", "ridge", "plateau", "channel", "basin", "terrace"],
-    "modes": ["sculpt", "fill", "cut"], "max_cached_recipes": 32, "fluid_placement": False,
-    "brush_actions": ["raise", "lower", "flatten", "smooth"], "brush_max_scan_blocks": 4096,
+    "version": 1,
+    "features": ["hill", "ridge", "plateau", "channel", "basin", "terrace"],
+    "modes": ["sculpt", "fill", "cut"],
+    "max_cached_recipes": 32,
+    "fluid_placement": False,
+    "brush_actions": ["raise", "lower", "flatten", "smooth"],
+    "brush_max_scan_blocks": 4096,
 }
-CATALOG_PLACEHOLDER = {"version": "0" * 24, "materials": 0, "blocks": 0, "items": 0,
-                       "search_default_limit": 16, "search_max_limit": 32}
-BLOCK_DATA = {"all_registered_block_states": True, "fluid_placement": True, "block_entity_snapshots": True,
-              "raw_nbt_editing": False, "item_inventory_editing": False}
+CATALOG_PLACEHOLDER = {
+    "version": "0" * 24,
+    "materials": 0,
+    "blocks": 0,
+    "items": 0,
+    "search_default_limit": 16,
+    "search_max_limit": 32,
+}
+BLOCK_DATA = {
+    "all_registered_block_states": True,
+    "fluid_placement": True,
+    "block_entity_snapshots": True,
+    "raw_nbt_editing": False,
+    "item_inventory_editing": False,
+}
 
 
 def project_context(ctx, params):
@@ -40,15 +79,24 @@ def project_context(ctx, params):
     parts = state.parts.all()
     operations = state.engine.recent()
     result = {
-        "schema_version": 1, "project_id": state.config.project_id, "world_id": state.world.world_id,
-        "world_epoch": state.world.epoch, "region": state.world.region_json(),
-        "max_plan_blocks": state.config.max_plan_blocks, "checked_expected_blocks": True,
-        "parts": [p.summary() for p in parts[:64]], "parts_total": len(parts),
+        "schema_version": 1,
+        "project_id": state.config.project_id,
+        "world_id": state.world.world_id,
+        "world_epoch": state.world.epoch,
+        "region": state.world.region_json(),
+        "max_plan_blocks": state.config.max_plan_blocks,
+        "checked_expected_blocks": True,
+        "parts": [p.summary() for p in parts[:64]],
+        "parts_total": len(parts),
         "operations": [_operation_entry(state, op) for op in operations[:20]],
-        "operations_total": len(operations), "truncated": len(parts) > 64 or len(operations) > 20,
-        "terrain": dict(TERRAIN_SUMMARY), "material_catalog": dict(CATALOG_PLACEHOLDER),
+        "operations_total": len(operations),
+        "truncated": len(parts) > 64 or len(operations) > 20,
+        "terrain": dict(TERRAIN_SUMMARY),
+        "material_catalog": dict(CATALOG_PLACEHOLDER),
         "recipe": {"version": 1, "operations": ["box", "line", "cylinder", "repeat"]},
-        "capabilities": list(CAPABILITIES), "block_data": dict(BLOCK_DATA), "limitations": list(LIMITATIONS),
+        "capabilities": list(CAPABILITIES),
+        "block_data": dict(BLOCK_DATA),
+        "limitations": list(LIMITATIONS),
     }
     for key, provider in context_field_providers().items():
         result[key] = provider(state)
@@ -56,8 +104,13 @@ def project_context(ctx, params):
 
 
 def _operation_entry(state, op) -> dict:
-    return {"operation_id": op.id, "plan_id": op.plan_id, "status": op.status, "written": len(op.receipts),
-            "total_changes": len(state.plans[op.plan_id].changes)}
+    return {
+        "operation_id": op.id,
+        "plan_id": op.plan_id,
+        "status": op.status,
+        "written": len(op.receipts),
+        "total_changes": len(state.plans[op.plan_id].changes),
+    }
 
 
 def region_inspect(ctx, params):
@@ -86,13 +139,21 @@ def region_inspect(ctx, params):
                         entry["snapshot_id"] = snapshot
                     entry["pos"] = {"x": x, "y": y, "z": z}
                     blocks.append(entry)
-    return {"region": region_json(world.world_id, low, high), "palette": dict(sorted(palette.items())),
-            "blocks": blocks, "sampled_at": now_ms(), "world_epoch": world.epoch, "truncated": False}
+    return {
+        "region": region_json(world.world_id, low, high),
+        "palette": dict(sorted(palette.items())),
+        "blocks": blocks,
+        "sampled_at": now_ms(),
+        "world_epoch": world.epoch,
+        "truncated": False,
+    }
 
 
 def region_changes(ctx, params):
-    return {"status": "resync_required",
-            "reason": "Prototype uses fresh bounded reads; complete event delta journal is not implemented"}
+    return {
+        "status": "resync_required",
+        "reason": "Prototype uses fresh bounded reads; complete event delta journal is not implemented",
+    }
 
 
 def build_prepare(ctx, params):
@@ -112,7 +173,10 @@ def build_prepare(ctx, params):
         part_id = required_string(params, "part_id")
     with state.main_thread():  # steps 1-2 ran on the request thread, like the plugin's RPC thread
         return state.create_plan(
-            "build", zip(compiled.positions, compiled.states), dependencies=dependencies, part_id=part_id,
+            "build",
+            zip(compiled.positions, compiled.states),
+            dependencies=dependencies,
+            part_id=part_id,
             expected_blocks=params.get("expected_blocks"),
         )
 
@@ -179,9 +243,12 @@ def recovery_abandon(ctx, params):
 
 def register_methods() -> None:
     for name, handler in [
-        ("project_context", project_context), ("region_inspect", region_inspect),
-        ("region_changes", region_changes), ("build_apply", build_apply),
-        ("operation_status", operation_status), ("operation_cancel", operation_cancel),
+        ("project_context", project_context),
+        ("region_inspect", region_inspect),
+        ("region_changes", region_changes),
+        ("build_apply", build_apply),
+        ("operation_status", operation_status),
+        ("operation_cancel", operation_cancel),
         ("operation_undo_prepare", operation_undo_prepare),
     ]:
         register_method(name, handler)

@@ -21,7 +21,13 @@ from __future__ import annotations
 import math
 
 from mcb.server.api import (
-    RpcError, integer_param, invalid, now_ms, optional_string, register_context_field, register_method,
+    RpcError,
+    integer_param,
+    invalid,
+    now_ms,
+    optional_string,
+    register_context_field,
+    register_method,
     required_string,
 )
 from mcb.server.catalog import CatalogError, utf16_length
@@ -115,8 +121,14 @@ def part_get(ctx, params):
         "min": {"x": min(xs), "y": min(ys), "z": min(zs)},
         "max": {"x": max(xs), "y": max(ys), "z": max(zs)},
     }
-    return {"part_id": part.id, "name": part.name, "block_count": len(part.positions),
-            "protected": part.protected, "operation_id": part.operation_id, "bounds": bounds}
+    return {
+        "part_id": part.id,
+        "name": part.name,
+        "block_count": len(part.positions),
+        "protected": part.protected,
+        "operation_id": part.operation_id,
+        "bounds": bounds,
+    }
 
 
 # -- cameras (§3.11) ---------------------------------------------------------------------------------------------
@@ -134,8 +146,7 @@ def _camera_configured(state) -> bool:
 
 def camera_list(ctx, params):
     state = ctx.state
-    return {"cameras": [dict(camera) for camera in _cameras(state).values()],
-            "configured": _camera_configured(state)}
+    return {"cameras": [dict(camera) for camera in _cameras(state).values()], "configured": _camera_configured(state)}
 
 
 def _camera_worker(state):
@@ -294,13 +305,16 @@ def register_methods() -> None:
     register_method("material_search", material_search, main_thread=False)
     register_method("material_describe", material_describe, main_thread=False)
     for name, handler in [
-        ("part_define", part_define), ("part_get", part_get),
-        ("camera_list", camera_list), ("camera_capture", camera_capture),
+        ("part_define", part_define),
+        ("part_get", part_get),
+        ("camera_list", camera_list),
+        ("camera_capture", camera_capture),
     ]:
         register_method(name, handler)
     # File work runs off the emulated main thread, as in the plugin; these take the lock for the world parts.
     for name, handler in [
-        ("asset_list", assets.asset_list), ("schematic_export", assets.schematic_export),
+        ("asset_list", assets.asset_list),
+        ("schematic_export", assets.schematic_export),
         ("schematic_import_prepare", assets.schematic_import_prepare),
     ]:
         register_method(name, handler, main_thread=False)
@@ -308,8 +322,10 @@ def register_methods() -> None:
     register_method("chat_reply", chat_reply, admin_only=True, scoped=False)
     hook_message = "Test hooks require the administrator capability"
     for name, handler in [
-        ("test_camera_save", hook_camera_save), ("test_camera_config", hook_camera_config),
-        ("test_chat_delivered", hook_chat_delivered), ("test_spawn_entity", assets.hook_spawn_entity),
+        ("test_camera_save", hook_camera_save),
+        ("test_camera_config", hook_camera_config),
+        ("test_chat_delivered", hook_chat_delivered),
+        ("test_spawn_entity", assets.hook_spawn_entity),
     ]:
         register_method(name, handler, admin_only=True, scoped=False, admin_message=hook_message)
     register_context_field("material_catalog", lambda state: catalog_for(state).summary())

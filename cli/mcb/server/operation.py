@@ -51,40 +51,65 @@ class Operation:
         pending = None
         if self.pending is not None:
             pending = {
-                "operationId": self.id, "sequence": self.pending["sequence"],
+                "operationId": self.id,
+                "sequence": self.pending["sequence"],
                 "changes": [{"pos": pos_json(p), "expected": e, "desired": d} for p, e, d in self.pending["changes"]],
             }
         return {
-            "id": self.id, "planId": self.plan_id, "idempotencyKey": self.idempotency_key,
-            "status": self.status.upper(), "cursor": self.cursor, "skipped": self.skipped,
-            "preflightCursor": self.preflight_cursor, "auditCursor": self.audit_cursor,
-            "nextSequence": self.next_sequence, "pending": pending, "conflicts": self.conflicts,
-            "message": self.message, "cancellationRequested": self.cancellation_requested,
+            "id": self.id,
+            "planId": self.plan_id,
+            "idempotencyKey": self.idempotency_key,
+            "status": self.status.upper(),
+            "cursor": self.cursor,
+            "skipped": self.skipped,
+            "preflightCursor": self.preflight_cursor,
+            "auditCursor": self.audit_cursor,
+            "nextSequence": self.next_sequence,
+            "pending": pending,
+            "conflicts": self.conflicts,
+            "message": self.message,
+            "cancellationRequested": self.cancellation_requested,
             "abandonedRevision": self.abandoned_revision,
             "abandonedPositions": [pos_json(p) for p in self.abandoned_positions],
         }
 
     @classmethod
-    def from_payload(cls, seq: int, payload: dict) -> "Operation":
+    def from_payload(cls, seq: int, payload: dict) -> Operation:
         pending = payload.get("pending")
         if pending is not None:
-            pending = {"sequence": pending["sequence"],
-                       "changes": [(_t(c["pos"]), c["expected"], c["desired"]) for c in pending["changes"]]}
+            pending = {
+                "sequence": pending["sequence"],
+                "changes": [(_t(c["pos"]), c["expected"], c["desired"]) for c in pending["changes"]],
+            }
         return cls(
-            id=payload["id"], seq=seq, plan_id=payload["planId"], idempotency_key=payload["idempotencyKey"],
-            status=payload["status"].lower(), cursor=payload["cursor"], skipped=payload["skipped"],
-            preflight_cursor=payload["preflightCursor"], audit_cursor=payload.get("auditCursor", 0),
-            next_sequence=payload["nextSequence"], pending=pending, conflicts=payload["conflicts"],
-            message=payload["message"], cancellation_requested=payload["cancellationRequested"],
+            id=payload["id"],
+            seq=seq,
+            plan_id=payload["planId"],
+            idempotency_key=payload["idempotencyKey"],
+            status=payload["status"].lower(),
+            cursor=payload["cursor"],
+            skipped=payload["skipped"],
+            preflight_cursor=payload["preflightCursor"],
+            audit_cursor=payload.get("auditCursor", 0),
+            next_sequence=payload["nextSequence"],
+            pending=pending,
+            conflicts=payload["conflicts"],
+            message=payload["message"],
+            cancellation_requested=payload["cancellationRequested"],
             abandoned_revision=payload["abandonedRevision"],
             abandoned_positions=[_t(p) for p in payload["abandonedPositions"]],
         )
 
     def view(self, total_changes: int, snapshot_id=lambda state: None) -> dict:
         return {
-            "operation_id": self.id, "plan_id": self.plan_id, "status": self.status, "written": len(self.receipts),
-            "total_changes": total_changes, "processed": self.cursor,
-            "conflicts": [public_conflict(c, snapshot_id) for c in self.conflicts], "message": self.message or "",
+            "operation_id": self.id,
+            "plan_id": self.plan_id,
+            "status": self.status,
+            "written": len(self.receipts),
+            "total_changes": total_changes,
+            "processed": self.cursor,
+            "conflicts": [public_conflict(c, snapshot_id) for c in self.conflicts],
+            "message": self.message or "",
         }
 
 
@@ -94,8 +119,13 @@ def conflict_entry(pos: Pos, reason: str, expected: str, current: str, desired: 
 
 def public_conflict(entry: dict, snapshot_id) -> dict:
     """The wire shape; a ``*_snapshot_id`` appears only when that value carries a block entity."""
-    out = {"pos": entry["pos"], "reason": entry["reason"], "expected": entry["expected"],
-           "current": entry["current"], "desired": entry["desired"]}
+    out = {
+        "pos": entry["pos"],
+        "reason": entry["reason"],
+        "expected": entry["expected"],
+        "current": entry["current"],
+        "desired": entry["desired"],
+    }
     for key in ("expected", "current", "desired"):
         snapshot = snapshot_id(entry[key])
         if snapshot is not None:

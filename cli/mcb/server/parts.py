@@ -24,8 +24,13 @@ class Part:
 
     def payload(self) -> dict:
         ordered = sorted(self.positions, key=lambda p: (p[1], p[2], p[0]))
-        return {"id": self.id, "name": self.name, "operationId": self.operation_id,
-                "positions": [pos_json(p) for p in ordered], "locked": self.protected}
+        return {
+            "id": self.id,
+            "name": self.name,
+            "operationId": self.operation_id,
+            "positions": [pos_json(p) for p in ordered],
+            "locked": self.protected,
+        }
 
 
 class PartStore:
@@ -38,8 +43,9 @@ class PartStore:
     def load(self, rows) -> None:
         for part_id, seq, payload in rows:
             positions = frozenset((p["x"], p["y"], p["z"]) for p in payload["positions"])
-            self._parts[part_id] = Part(part_id, seq, payload["name"], payload["operationId"], positions,
-                                        bool(payload.get("locked")))
+            self._parts[part_id] = Part(
+                part_id, seq, payload["name"], payload["operationId"], positions, bool(payload.get("locked"))
+            )
 
     def all(self) -> list[Part]:
         return sorted(self._parts.values(), key=lambda p: p.seq)

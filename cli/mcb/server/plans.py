@@ -41,11 +41,14 @@ class Plan:
     def record(self) -> dict:
         """The Plan record in Gson field order; its compact serialization is what ``plan_hash`` hashes."""
         out = {
-            "id": self.id, "projectId": self.project_id, "worldEpoch": self.world_epoch,
+            "id": self.id,
+            "projectId": self.project_id,
+            "worldEpoch": self.world_epoch,
             "region": region_json(self.world_id, self.region_min, self.region_max),
             "changes": [{"pos": pos_json(p), "expected": e, "desired": d} for p, e, d in self.changes],
             "dependencies": [{"pos": pos_json(p), "expected": e} for p, e in self.dependencies],
-            "createdAtMillis": self.created_ms, "expiresAtMillis": self.expires_ms,
+            "createdAtMillis": self.created_ms,
+            "expiresAtMillis": self.expires_ms,
         }
         if self.undo_of is not None:
             out["undoOf"] = self.undo_of
@@ -58,21 +61,31 @@ class Plan:
         return hashlib.sha256((text or self.record_text()).encode("utf-8")).hexdigest()
 
     @classmethod
-    def from_record(cls, kind: str, sha256: str, record: dict) -> "Plan":
+    def from_record(cls, kind: str, sha256: str, record: dict) -> Plan:
         region = record["region"]
         return cls(
-            id=record["id"], kind=kind, project_id=record["projectId"], world_epoch=record["worldEpoch"],
-            world_id=region["worldId"], region_min=_tuple(region["min"]), region_max=_tuple(region["max"]),
+            id=record["id"],
+            kind=kind,
+            project_id=record["projectId"],
+            world_epoch=record["worldEpoch"],
+            world_id=region["worldId"],
+            region_min=_tuple(region["min"]),
+            region_max=_tuple(region["max"]),
             changes=[(_tuple(c["pos"]), c["expected"], c["desired"]) for c in record["changes"]],
             dependencies=[(_tuple(d["pos"]), d["expected"]) for d in record["dependencies"]],
-            created_ms=record["createdAtMillis"], expires_ms=record["expiresAtMillis"],
-            undo_of=record.get("undoOf"), sha256=sha256,
+            created_ms=record["createdAtMillis"],
+            expires_ms=record["expiresAtMillis"],
+            undo_of=record.get("undoOf"),
+            sha256=sha256,
         )
 
     def summary(self) -> dict:
         return {
-            "plan_id": self.id, "plan_hash": self.sha256, "changed_blocks": len(self.actual_positions()),
-            "region": region_json(self.world_id, self.region_min, self.region_max), "expires_at": self.expires_ms,
+            "plan_id": self.id,
+            "plan_hash": self.sha256,
+            "changed_blocks": len(self.actual_positions()),
+            "region": region_json(self.world_id, self.region_min, self.region_max),
+            "expires_at": self.expires_ms,
         }
 
     def desired_at(self) -> dict:
@@ -84,8 +97,14 @@ class Plan:
         """Bounding box of the changes (or dependencies): a box region holds them all iff it holds this box."""
         if which not in self._bounds:
             items = [c[0] for c in (self.changes if which == "changes" else self.dependencies)]
-            self._bounds[which] = None if not items else (
-                tuple(min(p[i] for p in items) for i in range(3)), tuple(max(p[i] for p in items) for i in range(3)))
+            self._bounds[which] = (
+                None
+                if not items
+                else (
+                    tuple(min(p[i] for p in items) for i in range(3)),
+                    tuple(max(p[i] for p in items) for i in range(3)),
+                )
+            )
         return self._bounds[which]
 
     def actual_positions(self) -> frozenset:
@@ -111,19 +130,27 @@ def new_plan(state, kind: str, changes, dependencies, *, region=None, undo_of=No
     created = now_ms()
     low, high = region or (state.world.region_min, state.world.region_max)
     plan = Plan(
-        id=str(uuid.uuid4()), kind=kind, project_id=state.config.project_id, world_epoch=state.world.epoch,
-        world_id=state.world.world_id, region_min=low, region_max=high,
+        id=str(uuid.uuid4()),
+        kind=kind,
+        project_id=state.config.project_id,
+        world_epoch=state.world.epoch,
+        world_id=state.world.world_id,
+        region_min=low,
+        region_max=high,
         changes=sorted(changes, key=lambda c: pos_order(c[0])),
         dependencies=sorted(dependencies, key=lambda d: pos_order(d[0])),
-        created_ms=created, expires_ms=created + PLAN_TTL_MS, undo_of=undo_of,
+        created_ms=created,
+        expires_ms=created + PLAN_TTL_MS,
+        undo_of=undo_of,
     )
     plan.text = plan.record_text()
     plan.sha256 = plan.compute_hash(plan.text)
     return plan
 
 
-def prepare_plan(state, kind, changes, *, dependencies=(), part_id=None, expected_blocks=None, undo_of=None,
-                 check_available=True) -> dict:
+def prepare_plan(
+    state, kind, changes, *, dependencies=(), part_id=None, expected_blocks=None, undo_of=None, check_available=True
+) -> dict:
     """§3.6 steps 3-9 for a list of ``(pos, desired_text)``; returns the plan summary. Caller holds the lock."""
     if check_available:
         state.available()
@@ -187,7 +214,9 @@ def check_expected_blocks(state, entries, desired: dict) -> None:
             raise RpcError("stale_snapshot", f"Caller snapshot changed at {blockpos_text(pos)}")
         current_id = state.snapshots.snapshot_id(current)
         if current_id is not None and snapshot is None:
-            raise invalid(f"expected_blocks needs snapshot_id for block-entity data at {blockpos_text(pos)}; "
-                          "inspect this block again")
+            raise invalid(
+                f"expected_blocks needs snapshot_id for block-entity data at {blockpos_text(pos)}; "
+                "inspect this block again"
+            )
         if snapshot is not None and snapshot != current_id:
             raise RpcError("stale_snapshot", f"Caller block-entity snapshot changed at {blockpos_text(pos)}")

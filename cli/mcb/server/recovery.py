@@ -79,8 +79,13 @@ def compute_review(state, op, plan) -> dict:
         digest.update(struct.pack(">iii", *pos))
         digest.update(_prefixed(captured(before)) + _prefixed(captured(after)) + _prefixed(captured(current)))
     return {
-        "operationId": op.id, "planId": plan.id, "positions": len(mask), "matchesBefore": before_count,
-        "matchesAfter": after_count, "foreignStates": foreign, "currentDigest": digest.hexdigest(),
+        "operationId": op.id,
+        "planId": plan.id,
+        "positions": len(mask),
+        "matchesBefore": before_count,
+        "matchesAfter": after_count,
+        "foreignStates": foreign,
+        "currentDigest": digest.hexdigest(),
         "sampledAtMillis": now_ms(),
     }
 

@@ -9,9 +9,9 @@ import signal
 import socket
 import sqlite3
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from mcb.server.app import ListenError, LocalServer, ServeOptions, is_loopback
 from mcb.server.config import CONFIG_FILE, TokenFileError, write_atomic
@@ -106,10 +106,16 @@ def build_server(request: ServeRequest) -> LocalServer:
             overrides[key] = getattr(request, key)
     if request.camera_player is not None:
         overrides["camera_player_uuid"] = parse_camera_player(request.camera_player)
-    options = ServeOptions(host=request.host, port=request.port, tick_ms=request.tick_ms,
-                           test_hooks=request.test_hooks, allow_remote=request.allow_remote,
-                           verbose=request.verbose, config_overrides=overrides,
-                           limits=Limits(head_timeout=request.head_timeout, body_timeout=request.body_timeout))
+    options = ServeOptions(
+        host=request.host,
+        port=request.port,
+        tick_ms=request.tick_ms,
+        test_hooks=request.test_hooks,
+        allow_remote=request.allow_remote,
+        verbose=request.verbose,
+        config_overrides=overrides,
+        limits=Limits(head_timeout=request.head_timeout, body_timeout=request.body_timeout),
+    )
     data_dir = request.data_dir or default_data_dir()
     if request.ground is None and not (Path(data_dir) / CONFIG_FILE).exists():
         # A new world gets the terrain height field; an existing one keeps the ground saved with it.
@@ -125,20 +131,27 @@ def build_server(request: ServeRequest) -> LocalServer:
         if request.ground not in ground_names():
             raise ValueError(f"unknown --ground {request.ground!r}; known: {', '.join(ground_names())}")
     if Path(data_dir).exists() and not Path(data_dir).is_dir():
-        raise ServeSetupError(f"cannot use data directory {data_dir}: it is a file, not a directory",
-                              hint="give --data a directory (a missing one is created)")
+        raise ServeSetupError(
+            f"cannot use data directory {data_dir}: it is a file, not a directory",
+            hint="give --data a directory (a missing one is created)",
+        )
     try:
         return LocalServer(data_dir, options)
     except ListenError as error:
         if isinstance(error.__cause__, socket.gaierror):
-            raise ServeListenError(f"cannot listen on {request.host}: the host name does not resolve",
-                                   hint="use an address such as 127.0.0.1, or a host name that resolves") from None
+            raise ServeListenError(
+                f"cannot listen on {request.host}: the host name does not resolve",
+                hint="use an address such as 127.0.0.1, or a host name that resolves",
+            ) from None
         hint = None
         if error.errno == errno.EADDRINUSE:
-            hint = (f"another program holds port {request.port} (another mcb serve?): stop it, or start this one "
-                    "with --port 0 (any free port)")
-        raise ServeListenError(f"cannot listen on {request.host}:{request.port}: {error.strerror or error}",
-                               hint=hint) from None
+            hint = (
+                f"another program holds port {request.port} (another mcb serve?): stop it, or start this one "
+                "with --port 0 (any free port)"
+            )
+        raise ServeListenError(
+            f"cannot listen on {request.host}:{request.port}: {error.strerror or error}", hint=hint
+        ) from None
     except TokenFileError as error:
         raise ServeSetupError(f"cannot use data directory {data_dir}: {error}", hint=error.hint) from None
     except (OSError, ValueError, KeyError, TypeError, RecursionError, sqlite3.DatabaseError) as error:
@@ -154,13 +167,17 @@ def run_until_stopped(request: ServeRequest, on_ready: Callable[[dict], None]) -
     try:
         server.start()
         info = {
-            "url": server.url, "data_dir": str(server.data_dir), "token_file": str(server.token_file),
+            "url": server.url,
+            "data_dir": str(server.data_dir),
+            "token_file": str(server.token_file),
             "pid": os.getpid(),
             "recovery_required": [o.id for o in server.state.engine.ops.values() if o.status == "recovery_required"],
         }
         if not is_loopback(request.host):
-            info["remote_warning"] = (f"listening on non-loopback address {request.host}: anyone who can reach it "
-                                      "and holds a token can edit the world; there is no TLS")
+            info["remote_warning"] = (
+                f"listening on non-loopback address {request.host}: anyone who can reach it "
+                "and holds a token can edit the world; there is no TLS"
+            )
         if request.ready_file is not None:
             write_atomic(Path(request.ready_file), json.dumps(info), mode=0o600)
         on_ready(info)

@@ -37,6 +37,7 @@ class Snapshots:
 
     def snapshot_id(self, state: str) -> str | None:
         if state not in self._ids:
-            self._ids[state] = (hashlib.sha256(self.captured(state).encode("utf-8")).hexdigest()
-                                if self.has_entity(state) else None)
+            self._ids[state] = (
+                hashlib.sha256(self.captured(state).encode("utf-8")).hexdigest() if self.has_entity(state) else None
+            )
         return self._ids[state]

@@ -94,14 +94,19 @@ class ServerState:
     def guard(self, plan: Plan | None, *, mode: str) -> None:
         """The write guard (§3.6 step 8, §3.7 step 4, §3.15); ``mode`` is prepare, apply or recovery."""
         world = self.world
-        if plan is not None and (plan.project_id != self.config.project_id or plan.world_epoch != world.epoch
-                                 or plan.world_id != world.world_id):
+        if plan is not None and (
+            plan.project_id != self.config.project_id
+            or plan.world_epoch != world.epoch
+            or plan.world_id != world.world_id
+        ):
             raise RpcError("version_mismatch", "Project or world changed")
         if not self.config.allow_local_automation and not self.owner_online:
             raise RpcError("permission_denied", "Project owner must be online and authorised")
         if plan is not None and mode in ("apply", "recovery"):
-            for which, message in (("changes", "Plan exceeds current project area"),
-                                   ("dependencies", "Dependency exceeds current project area")):
+            for which, message in (
+                ("changes", "Plan exceeds current project area"),
+                ("dependencies", "Dependency exceeds current project area"),
+            ):
                 box = plan.bounds(which)
                 if box is not None and not (world.in_region(box[0]) and world.in_region(box[1])):
                     raise RpcError("out_of_bounds", message)
@@ -133,10 +138,19 @@ class ServerState:
         except Exception:
             raise RpcError("unsupported_block", "Invalid registered block or block properties") from None
 
-    def create_plan(self, kind, changes, *, dependencies=(), part_id=None, expected_blocks=None, undo_of=None,
-                    check_available=True) -> dict:
-        return prepare_plan(self, kind, changes, dependencies=dependencies, part_id=part_id,
-                            expected_blocks=expected_blocks, undo_of=undo_of, check_available=check_available)
+    def create_plan(
+        self, kind, changes, *, dependencies=(), part_id=None, expected_blocks=None, undo_of=None, check_available=True
+    ) -> dict:
+        return prepare_plan(
+            self,
+            kind,
+            changes,
+            dependencies=dependencies,
+            part_id=part_id,
+            expected_blocks=expected_blocks,
+            undo_of=undo_of,
+            check_available=check_available,
+        )
 
     def store_plan(self, plan: Plan) -> None:
         try:
@@ -153,8 +167,12 @@ class ServerState:
         self.writes_paused = True
         self.engine.cancel_all()
         self.chat_queue.drop_unleased()
-        self.chat_queue.enqueue(player_id=self.config.owner_uuid, project_id=self.config.project_id,
-                                world_id=self.world.world_id, kind="cancel")
+        self.chat_queue.enqueue(
+            player_id=self.config.owner_uuid,
+            project_id=self.config.project_id,
+            world_id=self.world.world_id,
+            kind="cancel",
+        )
 
     def set_area(self, low, high) -> None:
         if self.engine.active() is not None:

@@ -21,11 +21,11 @@ EMPTY_REASON = "No changed target blocks (unchanged or preserved)"
 _NEIGHBOURS = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
 
 # One recipe cache per running server, in memory only (lost on restart like the plugin's LinkedHashMap).
-_caches: "weakref.WeakKeyDictionary[object, OrderedDict[str, TerrainRecipe]]" = weakref.WeakKeyDictionary()
+_caches: weakref.WeakKeyDictionary[object, OrderedDict[str, TerrainRecipe]] = weakref.WeakKeyDictionary()
 _caches_lock = threading.Lock()
 
 
-def recipe_cache(state) -> "OrderedDict[str, TerrainRecipe]":
+def recipe_cache(state) -> OrderedDict[str, TerrainRecipe]:
     with _caches_lock:
         cache = _caches.get(state)
         if cache is None:
@@ -52,14 +52,16 @@ def _invalid_from(error: TerrainRecipeError) -> RpcError:
 
 # -- terrain_preview ------------------------------------------------------------------------------------------------
 
+
 def terrain_preview(ctx, params: dict) -> dict:
     recipe_obj = params.get("recipe")
     try:
         recipe = validate_recipe(recipe_obj if isinstance(recipe_obj, dict) else None)
     except TerrainRecipeError as error:
         raise _invalid_from(error) from None
-    resolution = loose_int(params["resolution"], "Integer coordinate required: resolution") \
-        if "resolution" in params else 128
+    resolution = (
+        loose_int(params["resolution"], "Integer coordinate required: resolution") if "resolution" in params else 128
+    )
     try:
         result = render_preview(recipe, resolution, _tile_budget(ctx.state))
     except TerrainRecipeError as error:
@@ -69,6 +71,7 @@ def terrain_preview(ctx, params: dict) -> dict:
 
 
 # -- terrain_prepare ------------------------------------------------------------------------------------------------
+
 
 def terrain_prepare(ctx, params: dict) -> dict:
     state = ctx.state
@@ -94,13 +97,22 @@ def terrain_prepare(ctx, params: dict) -> dict:
             before = world.read(pos)
             changed |= before != want
             if not replaceable(before):
-                raise RpcError("protected_terrain", f"Tile contains a building or non-terrain block at "
-                                                    f"{blockpos_text(pos)}; preserve it explicitly or choose "
-                                                    "another tile")
+                raise RpcError(
+                    "protected_terrain",
+                    f"Tile contains a building or non-terrain block at "
+                    f"{blockpos_text(pos)}; preserve it explicitly or choose "
+                    "another tile",
+                )
             _check_surroundings(world, pos, desired)
         if not changed:
-            return {"status": "empty", "terrain_id": terrain_id, "tile_index": tile_index,
-                    "tile_bounds": bounds.region("terrain"), "changed_blocks": 0, "reason": EMPTY_REASON}
+            return {
+                "status": "empty",
+                "terrain_id": terrain_id,
+                "tile_index": tile_index,
+                "tile_bounds": bounds.region("terrain"),
+                "changed_blocks": 0,
+                "reason": EMPTY_REASON,
+            }
         summary = state.create_plan("terrain", list(desired.items()), check_available=False)
     summary = dict(summary)
     summary.update({"terrain_id": terrain_id, "tile_index": tile_index, "tile_bounds": bounds.region("terrain")})
@@ -118,6 +130,7 @@ def _check_surroundings(world, pos, desired) -> None:
 
 
 # -- terrain_brush_prepare ------------------------------------------------------------------------------------------
+
 
 def terrain_brush_prepare(ctx, params: dict) -> dict:
     state = ctx.state
@@ -148,8 +161,7 @@ def terrain_brush_prepare(ctx, params: dict) -> dict:
         desired = {pos: state.canonicalize(text) for pos, text in result.desired.items()}
         for pos in desired:
             _check_surroundings(world, pos, desired)
-        summary = state.create_plan("brush", list(desired.items()), dependencies=list(snapshot),
-                                    check_available=False)
+        summary = state.create_plan("brush", list(desired.items()), dependencies=list(snapshot), check_available=False)
     preview = brush_preview_fields(result)
     preview.update(summary)
     preview["plan_state"] = "prepared"

@@ -34,9 +34,15 @@ from mcb.server.config import CONFIG_FILE, TOKENS_FILE
 from mcb.server.http import Limits
 
 _CLI_FLAGS = {
-    "owner_uuid": "--owner", "project_id": "--project", "loaded_chunk_radius": "--loaded-chunk-radius",
-    "world_border": "--world-border", "max_plan_blocks": "--max-plan-blocks", "data_version": "--data-version",
-    "ground": "--ground", "head_timeout": "--head-timeout", "body_timeout": "--body-timeout",
+    "owner_uuid": "--owner",
+    "project_id": "--project",
+    "loaded_chunk_radius": "--loaded-chunk-radius",
+    "world_border": "--world-border",
+    "max_plan_blocks": "--max-plan-blocks",
+    "data_version": "--data-version",
+    "ground": "--ground",
+    "head_timeout": "--head-timeout",
+    "body_timeout": "--body-timeout",
 }
 
 
@@ -84,20 +90,43 @@ class ServerHandle:
 def _handle(data_dir: Path, url: str, **extra) -> ServerHandle:
     tokens = json.loads((data_dir / TOKENS_FILE).read_text("utf-8"))
     config = json.loads((data_dir / CONFIG_FILE).read_text("utf-8"))
-    return ServerHandle(url=url, admin_token=tokens["admin_token"], agent_token=tokens["agent_token"],
-                        data_dir=data_dir, owner_uuid=config["owner_uuid"], project_id=config["project_id"],
-                        world_id=config["world_id"], **extra)
+    return ServerHandle(
+        url=url,
+        admin_token=tokens["admin_token"],
+        agent_token=tokens["agent_token"],
+        data_dir=data_dir,
+        owner_uuid=config["owner_uuid"],
+        project_id=config["project_id"],
+        world_id=config["world_id"],
+        **extra,
+    )
 
 
 @contextlib.contextmanager
-def run_server(data_dir, *, tick_ms: int = 5, test_hooks: bool = True, host: str = "127.0.0.1", port: int = 0,
-               verbose: bool = False, limits: Limits | None = None, **config):
+def run_server(
+    data_dir,
+    *,
+    tick_ms: int = 5,
+    test_hooks: bool = True,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    verbose: bool = False,
+    limits: Limits | None = None,
+    **config,
+):
     """Start a server on a background thread; yields a :class:`ServerHandle` (with ``.state``).
 
     ``limits=Limits(head_timeout=0.5, workers=2, ...)`` makes the per-client deadlines short for a test."""
     data_dir = Path(data_dir)
-    options = ServeOptions(host=host, port=port, tick_ms=tick_ms, test_hooks=test_hooks, verbose=verbose,
-                           config_overrides=config, limits=limits or Limits())
+    options = ServeOptions(
+        host=host,
+        port=port,
+        tick_ms=tick_ms,
+        test_hooks=test_hooks,
+        verbose=verbose,
+        config_overrides=config,
+        limits=limits or Limits(),
+    )
     server = LocalServer(data_dir, options).start()
     try:
         yield _handle(data_dir, server.url, state=server.state, httpd=server.httpd)
@@ -105,14 +134,35 @@ def run_server(data_dir, *, tick_ms: int = 5, test_hooks: bool = True, host: str
         server.close()
 
 
-def spawn_server(data_dir, *, tick_ms: int = 5, test_hooks: bool = True, port: int = 0, timeout: float = 30,
-                 extra_args: tuple = (), env: dict | None = None, **config) -> ServerHandle:
+def spawn_server(
+    data_dir,
+    *,
+    tick_ms: int = 5,
+    test_hooks: bool = True,
+    port: int = 0,
+    timeout: float = 30,
+    extra_args: tuple = (),
+    env: dict | None = None,
+    **config,
+) -> ServerHandle:
     """Start ``python -m mcb serve`` on ``data_dir`` and wait until it is ready; returns a :class:`ServerHandle`."""
     data_dir = Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
     ready = data_dir / f".ready-{os.getpid()}-{time.monotonic_ns()}.json"
-    args = [sys.executable, "-m", "mcb", "serve", "--data", str(data_dir), "--port", str(port),
-            "--tick-ms", str(tick_ms), "--ready-file", str(ready)]
+    args = [
+        sys.executable,
+        "-m",
+        "mcb",
+        "serve",
+        "--data",
+        str(data_dir),
+        "--port",
+        str(port),
+        "--tick-ms",
+        str(tick_ms),
+        "--ready-file",
+        str(ready),
+    ]
     if test_hooks:
         args.append("--test-hooks")
     if "ground" not in config and not (data_dir / CONFIG_FILE).exists():
@@ -129,8 +179,9 @@ def spawn_server(data_dir, *, tick_ms: int = 5, test_hooks: bool = True, port: i
     args += list(extra_args)
     stderr_path = data_dir / f".serve-{time.monotonic_ns()}.log"
     with open(stderr_path, "wb") as log:
-        process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=log, stdin=subprocess.DEVNULL,
-                                   env={**os.environ, **(env or {})})
+        process = subprocess.Popen(
+            args, stdout=subprocess.DEVNULL, stderr=log, stdin=subprocess.DEVNULL, env={**os.environ, **(env or {})}
+        )
     deadline = time.monotonic() + timeout
     while not ready.exists():
         if process.poll() is not None:

@@ -6,7 +6,7 @@ live in memory (``_edits``) and are made durable by the engine in the same SQLit
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from mcb.server.errors import RpcError
 from mcb.server.params import Pos, region_json

@@ -15,8 +15,19 @@ from mcb.terrain.fdlibm import integer_hypot
 from mcb.terrain.jsontext import number_text, number_value
 from mcb.terrain.recipe import Box, TerrainRecipeError, replaceable
 
-BRUSH_KEYS = ("min", "max", "center", "radius", "action", "amount", "height", "strength", "falloff",
-              "smooth_radius", "preserve")
+BRUSH_KEYS = (
+    "min",
+    "max",
+    "center",
+    "radius",
+    "action",
+    "amount",
+    "height",
+    "strength",
+    "falloff",
+    "smooth_radius",
+    "preserve",
+)
 ACTIONS = ("raise", "lower", "flatten", "smooth")
 
 
@@ -63,6 +74,7 @@ class BrushResult:
 
 
 # -- parsing (server's TerrainBrush.parse: looser integers, its own messages) ---------------------------
+
 
 def _fields(obj, allowed) -> None:
     if not isinstance(obj, dict):
@@ -146,8 +158,11 @@ def parse_brush(obj) -> BrushSpec:
             _fields(item, ("min", "max"))
             boxes.append(_box(_pos(_obj(item, "min")), _pos(_obj(item, "max"))))
     spec = BrushSpec(
-        bounds=bounds, center_x=_integer(center, "x"), center_z=_integer(center, "z"),
-        radius=_integer(obj, "radius"), action=action,
+        bounds=bounds,
+        center_x=_integer(center, "x"),
+        center_z=_integer(center, "z"),
+        radius=_integer(obj, "radius"),
+        action=action,
         amount=_integer(obj, "amount") if "amount" in obj else 1,
         target_height=_integer(obj, "height") if "height" in obj else 0,
         strength=_number(obj, "strength") if "strength" in obj else 1.0,
@@ -168,12 +183,21 @@ def check_brush(spec: BrushSpec) -> None:
         raise BrushError("Radius must be 1..16; smoothing radius 1..3")
     if spec.action not in ACTIONS:
         raise BrushError("Unknown brush action")
-    if (not 1 <= spec.amount <= 32 or not math.isfinite(spec.strength) or not 0 <= spec.strength <= 1
-            or not math.isfinite(spec.falloff) or not 0 <= spec.falloff <= 1):
+    if (
+        not 1 <= spec.amount <= 32
+        or not math.isfinite(spec.strength)
+        or not 0 <= spec.strength <= 1
+        or not math.isfinite(spec.falloff)
+        or not 0 <= spec.falloff <= 1
+    ):
         raise BrushError("Invalid brush strength, falloff or amount")
     reach = spec.radius + spec.halo
-    if (spec.center_x - reach < b.min[0] or spec.center_x + reach > b.max[0]
-            or spec.center_z - reach < b.min[2] or spec.center_z + reach > b.max[2]):
+    if (
+        spec.center_x - reach < b.min[0]
+        or spec.center_x + reach > b.max[0]
+        or spec.center_z - reach < b.min[2]
+        or spec.center_z + reach > b.max[2]
+    ):
         raise BrushError("Scan window must include the whole brush and smoothing halo")
     if len(spec.preserve) > 64:
         raise BrushError("At most 64 preserve boxes")
@@ -183,6 +207,7 @@ def check_brush(spec: BrushSpec) -> None:
 
 
 # -- compile ----------------------------------------------------------------------------------------------
+
 
 def is_air(state: str | None) -> bool:
     return state is not None and state in AIR_STATES

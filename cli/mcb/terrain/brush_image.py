@@ -45,7 +45,7 @@ def render_brush_image(result: BrushResult) -> np.ndarray:
                     colour = UNCHANGED if new == old else RAISED if new > old else LOWERED
                 else:
                     colour = _ramp(old if panel == 0 else new, low, high)
-                pixels[z0:z1, left + int(x * cell):left + int((x + 1) * cell)] = colour
+                pixels[z0:z1, left + int(x * cell) : left + int((x + 1) * cell)] = colour
     image = Image.fromarray(pixels)
     draw = ImageDraw.Draw(image)
     for panel, label in enumerate(LABELS):

@@ -14,14 +14,17 @@ from mcb.terrain.heightfield import surface_heights
 from mcb.terrain.recipe import TerrainRecipe
 
 # Canonical full states (§1.5): the two terrain materials with properties, everything else bare.
-CANONICAL = {"minecraft:grass_block": "minecraft:grass_block[snowy=false]",
-             "minecraft:deepslate": "minecraft:deepslate[axis=y]"}
+CANONICAL = {
+    "minecraft:grass_block": "minecraft:grass_block[snowy=false]",
+    "minecraft:deepslate": "minecraft:deepslate[axis=y]",
+}
 AIR = "minecraft:air"
 BEDROCK = "minecraft:bedrock"
 
 
-def recipe_ground(recipe: TerrainRecipe, *, bedrock_y: int | None = -64,
-                  cached_chunks: int = 4096) -> Callable[[int, int, int], str]:
+def recipe_ground(
+    recipe: TerrainRecipe, *, bedrock_y: int | None = -64, cached_chunks: int = 4096
+) -> Callable[[int, int, int], str]:
     """``ground(x, y, z) -> canonical state`` of the recipe's sculpted terrain (preserve boxes and mode ignored)."""
     import numpy as np
 

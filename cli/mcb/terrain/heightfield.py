@@ -17,7 +17,7 @@ _GOLDEN = _U64(0x9E3779B97F4A7C15)
 _PRIME2 = _U64(0xC2B2AE3D27D4EB4F)
 _MIX1 = _U64(0xBF58476D1CE4E5B9)
 _MIX2 = _U64(0x94D049BB133111EB)
-_TWO_POW_MINUS_53 = 2.0 ** -53
+_TWO_POW_MINUS_53 = 2.0**-53
 
 
 def lattice_hash(seed: int, i, j) -> np.ndarray:
@@ -92,9 +92,11 @@ def surface_heights(recipe: TerrainRecipe, xs, zs) -> np.ndarray:
     x, z = np.broadcast_arrays(x, z)
     scale = recipe.scale
     half, quarter = scale / 2, scale / 4
-    n = (value_noise(recipe.seed, x / scale, z / scale)
-         + 0.5 * value_noise(recipe.seed, x / half, z / half)
-         + 0.25 * value_noise(recipe.seed, x / quarter, z / quarter))
+    n = (
+        value_noise(recipe.seed, x / scale, z / scale)
+        + 0.5 * value_noise(recipe.seed, x / half, z / half)
+        + 0.25 * value_noise(recipe.seed, x / quarter, z / quarter)
+    )
     h = float(recipe.base_height) + recipe.amplitude * n / 1.75
     for f in recipe.features:
         if f.type == "terrace":

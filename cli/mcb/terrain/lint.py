@@ -23,7 +23,7 @@ RULES = {
     "terrain.unknown-key": "A key the server does not allow.",
     "terrain.missing-key": "A required key is missing or null.",
     "terrain.type": "A value has the wrong JSON type.",
-    "terrain.strict-integer": "A number written as 5.0, 5e0 or \"5\" where the server wants an integer literal.",
+    "terrain.strict-integer": 'A number written as 5.0, 5e0 or "5" where the server wants an integer literal.',
     "terrain.range": "A value is outside its allowed range.",
     "terrain.envelope": "The envelope (min..max) is inverted or too large.",
     "terrain.material": "A palette material is not one of the 11 natural terrain materials.",
@@ -85,24 +85,36 @@ def lint_text(text: str, file: str) -> FileReport:
     try:
         raw, source_map = parse_with_positions(text)
     except JsonSyntaxError as error:
-        report.diagnostics.append(Diagnostic("terrain.json.syntax", Severity.ERROR, error.reason, file,
-                                             line=error.line, column=error.column))
+        report.diagnostics.append(
+            Diagnostic("terrain.json.syntax", Severity.ERROR, error.reason, file, line=error.line, column=error.column)
+        )
         return report
 
     def add(rule, severity, message, pointer, hint=None, key=False):
         line_col = source_map.locate(pointer, key=key) or (None, None)
-        report.diagnostics.append(Diagnostic(rule, severity, message, file, pointer or "", line_col[0], line_col[1],
-                                             hint))
+        report.diagnostics.append(
+            Diagnostic(rule, severity, message, file, pointer or "", line_col[0], line_col[1], hint)
+        )
 
     for pointer in source_map.duplicate_keys:
-        add("terrain.json.duplicate-key", Severity.WARNING, f"duplicate key {pointer.rsplit('/', 1)[-1]!r}; the "
-            "later value wins", pointer, key=True)
+        add(
+            "terrain.json.duplicate-key",
+            Severity.WARNING,
+            f"duplicate key {pointer.rsplit('/', 1)[-1]!r}; the later value wins",
+            pointer,
+            key=True,
+        )
     other = other_document_kind(raw)
     if other:
         from mcb.recipes.lint_files import other_document_hint
 
-        add("terrain.not-terrain-recipe", Severity.WARNING, f"this is {other}, not a terrain recipe or brush; "
-            "not linted", "", other_document_hint(other, "`mcb terrain lint`"))
+        add(
+            "terrain.not-terrain-recipe",
+            Severity.WARNING,
+            f"this is {other}, not a terrain recipe or brush; not linted",
+            "",
+            other_document_hint(other, "`mcb terrain lint`"),
+        )
         return report
     obj = from_source_map(raw, source_map)
     brush = is_brush(obj)
@@ -143,17 +155,39 @@ def lint_file(path: Path) -> FileReport:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        return FileReport(name, [Diagnostic("terrain.json.encoding", Severity.ERROR,
-                                            f"not UTF-8 text ({error.reason} at byte {error.start})", name)])
+        return FileReport(
+            name,
+            [
+                Diagnostic(
+                    "terrain.json.encoding",
+                    Severity.ERROR,
+                    f"not UTF-8 text ({error.reason} at byte {error.start})",
+                    name,
+                )
+            ],
+        )
     bom = text.startswith("\ufeff")
     report = lint_text(text[1:] if bom else text, name)
     if bom:
-        report.diagnostics.insert(0, Diagnostic("terrain.json.bom", Severity.WARNING,
-                                                "file starts with a UTF-8 byte-order mark", name, "", 1, 1,
-                                                "save without BOM; the server's JSON parser refuses it"))
+        report.diagnostics.insert(
+            0,
+            Diagnostic(
+                "terrain.json.bom",
+                Severity.WARNING,
+                "file starts with a UTF-8 byte-order mark",
+                name,
+                "",
+                1,
+                1,
+                "save without BOM; the server's JSON parser refuses it",
+            ),
+        )
     if size > REQUEST_LIMIT:
-        report.diagnostics.append(Diagnostic("terrain.file.size", Severity.WARNING, "file is larger than the "
-                                             "server's 1 MiB request body limit", name))
+        report.diagnostics.append(
+            Diagnostic(
+                "terrain.file.size", Severity.WARNING, "file is larger than the server's 1 MiB request body limit", name
+            )
+        )
     return report
 
 
@@ -162,7 +196,7 @@ def _hint(rule: str) -> str | None:
         "terrain.type": "integer fields (coordinates, seed, base_height, soil_depth) must be written like 5, not 5.0",
         "terrain.envelope": "width/length ≤ 2048, height ≤ 384, ≤ 1,048,576 columns; min ≤ max on every axis",
         "terrain.material": "use minecraft:stone, andesite, granite, diorite, deepslate, cobbled_deepslate, dirt, "
-                            "grass_block, moss_block, sandstone or terracotta",
+        "grass_block, moss_block, sandstone or terracotta",
     }.get(rule)
 
 
@@ -176,9 +210,13 @@ def _literal_warnings(value, pointer: str, add) -> None:
     elif isinstance(value, JsonNumber) and not value.looks_integral():
         plain = repr(value.value)
         if value.value.is_integer() or "e" in value.text.lower() or value.text != plain:
-            add("terrain.number.literal", Severity.WARNING,
-                f"number {value.text} is hashed as written; terrain_id changes if a tool rewrites it", pointer,
-                "write integral values as integers and avoid exponents so every client computes the same ID")
+            add(
+                "terrain.number.literal",
+                Severity.WARNING,
+                f"number {value.text} is hashed as written; terrain_id changes if a tool rewrites it",
+                pointer,
+                "write integral values as integers and avoid exponents so every client computes the same ID",
+            )
 
 
 def _recipe_warnings(recipe: TerrainRecipe, add) -> None:
@@ -191,16 +229,24 @@ def _recipe_warnings(recipe: TerrainRecipe, add) -> None:
             continue
         x0, z0, x1, z1 = reach
         if x1 < lo[0] or x0 > hi[0] or z1 < lo[2] or z0 > hi[2]:
-            add("terrain.feature.outside", Severity.WARNING,
+            add(
+                "terrain.feature.outside",
+                Severity.WARNING,
                 f"{f.type} never reaches the envelope (its influence ends before x {lo[0]}..{hi[0]}, "
-                f"z {lo[2]}..{hi[2]})", f"/features/{i}")
+                f"z {lo[2]}..{hi[2]})",
+                f"/features/{i}",
+            )
     _, _, heights = sample_heights(recipe, 64)
     if bool(((heights < lo[1]) | (heights > hi[1])).all()):
         where = "below" if int(heights.max()) < lo[1] else "above" if int(heights.min()) > hi[1] else "outside"
-        add("terrain.surface.clipped", Severity.WARNING,
+        add(
+            "terrain.surface.clipped",
+            Severity.WARNING,
             f"the surface ({int(heights.min())}..{int(heights.max())}) is {where} the envelope's Y range "
-            f"{lo[1]}..{hi[1]} everywhere", "/min",
-            "move the envelope's y range to include the surface, or it only writes air or solid ground")
+            f"{lo[1]}..{hi[1]} everywhere",
+            "/min",
+            "move the envelope's y range to include the surface, or it only writes air or solid ground",
+        )
 
 
 def _feature_footprint(f) -> tuple[float, float, float, float] | None:
@@ -221,5 +267,8 @@ def _feature_footprint(f) -> tuple[float, float, float, float] | None:
 def _facts(recipe: TerrainRecipe) -> dict:
     from mcb.terrain.tiling import tile_grid
 
-    return {"terrain_id": recipe.terrain_id, "envelope": recipe.bounds.region("terrain"),
-            "tile_count": tile_grid(recipe).count}
+    return {
+        "terrain_id": recipe.terrain_id,
+        "envelope": recipe.bounds.region("terrain"),
+        "tile_count": tile_grid(recipe).count,
+    }

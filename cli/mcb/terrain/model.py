@@ -7,15 +7,23 @@ The schemas describe shape and ranges for editors and CI. The server-exact rules
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 MaterialId = Literal[
-    "minecraft:stone", "minecraft:andesite", "minecraft:granite", "minecraft:diorite", "minecraft:deepslate",
-    "minecraft:cobbled_deepslate", "minecraft:dirt", "minecraft:grass_block", "minecraft:moss_block",
-    "minecraft:sandstone", "minecraft:terracotta",
+    "minecraft:stone",
+    "minecraft:andesite",
+    "minecraft:granite",
+    "minecraft:diorite",
+    "minecraft:deepslate",
+    "minecraft:cobbled_deepslate",
+    "minecraft:dirt",
+    "minecraft:grass_block",
+    "minecraft:moss_block",
+    "minecraft:sandstone",
+    "minecraft:terracotta",
 ]
 CoordXZ = Annotated[int, Field(ge=-30_000_000, le=30_000_000, strict=True)]
 CoordY = Annotated[int, Field(ge=-4096, le=4096, strict=True)]
@@ -112,7 +120,7 @@ class Terrace(_Strict):
     strength: Annotated[float, Field(ge=0, le=1)]
 
 
-TerrainFeature = Annotated[Union[Hill, Basin, Plateau, Ridge, Channel, Terrace], Field(discriminator="type")]
+TerrainFeature = Annotated[Hill | Basin | Plateau | Ridge | Channel | Terrace, Field(discriminator="type")]
 
 
 class PreserveBox(_Strict):
@@ -177,14 +185,19 @@ def brush_schema() -> dict:
         branch = next(b for b in prop.pop("anyOf") if b.get("type") != "null")
         prop.update(branch)
         prop.pop("default", None)
+
     def forbid(*keys):
         return {"not": {"anyOf": [{"required": [k]} for k in keys]}}
 
     schema["allOf"] = [
-        {"if": {"properties": {"action": {"enum": ["raise", "lower"]}}},
-         "then": {"required": ["amount"], **forbid("height", "smooth_radius")}},
-        {"if": {"properties": {"action": {"const": "flatten"}}},
-         "then": {"required": ["height"], **forbid("amount", "smooth_radius")}},
+        {
+            "if": {"properties": {"action": {"enum": ["raise", "lower"]}}},
+            "then": {"required": ["amount"], **forbid("height", "smooth_radius")},
+        },
+        {
+            "if": {"properties": {"action": {"const": "flatten"}}},
+            "then": {"required": ["height"], **forbid("amount", "smooth_radius")},
+        },
         {"if": {"properties": {"action": {"const": "smooth"}}}, "then": forbid("amount", "height")},
     ]
     return schema

@@ -51,8 +51,9 @@ def offline_preview(source: str | Path, resolution: int = 256, budget: int = DEF
     return result
 
 
-def offline_picture(source: str | Path, resolution: int = 256, budget: int = DEFAULT_TILE_BUDGET, *,
-                    picture: bool = True):
+def offline_picture(
+    source: str | Path, resolution: int = 256, budget: int = DEFAULT_TILE_BUDGET, *, picture: bool = True
+):
     """``(result, png, map_box)`` for ``mcb terrain preview --offline``: the same result fields as
     :func:`offline_preview` (``wire_terrain_id`` included), and the PNG of :mod:`mcb.terrain.picture` (the server's
     cells scaled up, with legend and scale bar) with where its map sits; ``(result, None, None)`` without
@@ -71,8 +72,9 @@ def offline_picture(source: str | Path, resolution: int = 256, budget: int = DEF
     return result, picture, box
 
 
-def tile_table(recipe: TerrainRecipe, budget: int = DEFAULT_TILE_BUDGET, *, start: int = 0,
-               count: int | None = None) -> list[dict]:
+def tile_table(
+    recipe: TerrainRecipe, budget: int = DEFAULT_TILE_BUDGET, *, start: int = 0, count: int | None = None
+) -> list[dict]:
     """Index, bounds and target cell count of tiles ``start..start+count`` (all by default)."""
     grid = tile_grid(recipe, budget)
     stop = grid.count if count is None else min(grid.count, start + count)
@@ -87,11 +89,12 @@ def tile_table(recipe: TerrainRecipe, budget: int = DEFAULT_TILE_BUDGET, *, star
         box = tile_bounds(recipe, index, budget)
         key = (box.min[0], box.min[2])
         if key not in heights_cache:
-            cx = xs[box.min[0] - b.min[0]:box.max[0] - b.min[0] + 1]
-            cz = zs[box.min[2] - b.min[2]:box.max[2] - b.min[2] + 1]
+            cx = xs[box.min[0] - b.min[0] : box.max[0] - b.min[0] + 1]
+            cz = zs[box.min[2] - b.min[2] : box.max[2] - b.min[2] + 1]
             heights_cache[key] = surface_heights(recipe, cx[None, :], cz[:, None])
-        rows.append({"index": index, "bounds": box.region("terrain"),
-                     "targets": _target_count(recipe, box, heights_cache[key])})
+        rows.append(
+            {"index": index, "bounds": box.region("terrain"), "targets": _target_count(recipe, box, heights_cache[key])}
+        )
     return rows
 
 

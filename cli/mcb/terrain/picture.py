@@ -27,11 +27,17 @@ SOFT_INK = (95, 95, 95)
 PRESERVE_OUTLINE = (150, 20, 130)
 # Approximate map colours of the materials a terrain palette may use (model.MaterialId), for the swatches.
 MATERIAL_RGB = {
-    "minecraft:stone": (125, 125, 125), "minecraft:andesite": (136, 136, 137), "minecraft:granite": (149, 103, 85),
-    "minecraft:diorite": (188, 188, 188), "minecraft:deepslate": (80, 80, 82),
-    "minecraft:cobbled_deepslate": (77, 77, 80), "minecraft:dirt": (134, 96, 67),
-    "minecraft:grass_block": (95, 159, 53), "minecraft:moss_block": (89, 109, 45),
-    "minecraft:sandstone": (216, 203, 155), "minecraft:terracotta": (152, 94, 67),
+    "minecraft:stone": (125, 125, 125),
+    "minecraft:andesite": (136, 136, 137),
+    "minecraft:granite": (149, 103, 85),
+    "minecraft:diorite": (188, 188, 188),
+    "minecraft:deepslate": (80, 80, 82),
+    "minecraft:cobbled_deepslate": (77, 77, 80),
+    "minecraft:dirt": (134, 96, 67),
+    "minecraft:grass_block": (95, 159, 53),
+    "minecraft:moss_block": (89, 109, 45),
+    "minecraft:sandstone": (216, 203, 155),
+    "minecraft:terracotta": (152, 94, 67),
 }
 
 
@@ -46,8 +52,13 @@ class MapBox:
     pixels_per_block: float
 
     def to_json(self) -> dict:
-        return {"left": self.left, "top": self.top, "width": self.width, "height": self.height,
-                "pixels_per_block": round(self.pixels_per_block, 4)}
+        return {
+            "left": self.left,
+            "top": self.top,
+            "width": self.width,
+            "height": self.height,
+            "pixels_per_block": round(self.pixels_per_block, 4),
+        }
 
     def x(self, block_offset: float) -> int:
         return self.left + round(block_offset * self.pixels_per_block)
@@ -78,8 +89,9 @@ def scale_bar_blocks(blocks_across: int) -> int:
     return 1
 
 
-def render_picture(recipe: TerrainRecipe, xs: np.ndarray, zs: np.ndarray, heights: np.ndarray,
-                   *, title: str) -> tuple[bytes, MapBox]:
+def render_picture(
+    recipe: TerrainRecipe, xs: np.ndarray, zs: np.ndarray, heights: np.ndarray, *, title: str
+) -> tuple[bytes, MapBox]:
     """(PNG bytes, where the map is) for the sampled grid ``heights[z, x]`` at columns ``xs`` / rows ``zs``."""
     from PIL import Image, ImageDraw
 
@@ -99,8 +111,12 @@ def render_picture(recipe: TerrainRecipe, xs: np.ndarray, zs: np.ndarray, height
 
     draw.text((MARGIN, MARGIN), title, fill=INK, font=font)
     b = recipe.bounds
-    draw.text((MARGIN, MARGIN + line), f"{recipe.mode} · {recipe.width} x {recipe.length} blocks · "
-              f"y {b.min[1]}..{b.max[1]} · {cols} x {rows} samples", fill=SOFT_INK, font=small)
+    draw.text(
+        (MARGIN, MARGIN + line),
+        f"{recipe.mode} · {recipe.width} x {recipe.length} blocks · y {b.min[1]}..{b.max[1]} · {cols} x {rows} samples",
+        fill=SOFT_INK,
+        font=small,
+    )
 
     image.paste(scale_cells(cells, map_w, map_h), (box.left, box.top))
     draw.rectangle((box.left - 1, box.top - 1, box.left + box.width, box.top + box.height), outline=INK)
@@ -137,8 +153,12 @@ def _orientation(draw, box: MapBox, recipe: TerrainRecipe, font) -> None:
     draw.text((box.left + 1, box.top - 16), f"z {b.min[2]}", fill=SOFT_INK, font=font)
     draw.text((box.left + 1, box.top + box.height + 3), f"x {b.min[0]}", fill=SOFT_INK, font=font)
     label = f"x {b.max[0]}"
-    draw.text((box.left + box.width - draw.textlength(label, font=font), box.top + box.height + 3), label,
-              fill=SOFT_INK, font=font)
+    draw.text(
+        (box.left + box.width - draw.textlength(label, font=font), box.top + box.height + 3),
+        label,
+        fill=SOFT_INK,
+        font=font,
+    )
 
 
 def _outline_preserve(draw, box: MapBox, recipe: TerrainRecipe, preserve) -> None:
@@ -159,8 +179,12 @@ def _scale_bar(draw, box: MapBox, recipe: TerrainRecipe, font, line: int) -> Non
     unit = "block" if blocks == 1 else "blocks"
     draw.text((box.left + length + 8, y - 5), f"{blocks} {unit}", fill=INK, font=font)
     b = recipe.bounds
-    draw.text((box.left, y + 12), f"north (-Z) up, east (+X) right; z {b.min[2]} top .. {b.max[2]} bottom",
-              fill=SOFT_INK, font=font)
+    draw.text(
+        (box.left, y + 12),
+        f"north (-Z) up, east (+X) right; z {b.min[2]} top .. {b.max[2]} bottom",
+        fill=SOFT_INK,
+        font=font,
+    )
 
 
 def _panel(draw, left: int, top: int, recipe: TerrainRecipe, heights: np.ndarray, font, small, line: int) -> None:
@@ -183,8 +207,11 @@ def _panel(draw, left: int, top: int, recipe: TerrainRecipe, heights: np.ndarray
     y = bar_top + bar_height + line + 10
     draw.text((left, y), "materials", fill=INK, font=font)
     y += line + 2
-    for role, material, note in (("surface", recipe.surface, ""), ("soil", recipe.soil, f", {recipe.soil_depth} deep"),
-                                 ("rock", recipe.rock, ", below")):
+    for role, material, note in (
+        ("surface", recipe.surface, ""),
+        ("soil", recipe.soil, f", {recipe.soil_depth} deep"),
+        ("rock", recipe.rock, ", below"),
+    ):
         draw.rectangle((left, y + 1, left + 13, y + 14), fill=MATERIAL_RGB.get(material, SOFT_INK), outline=INK)
         draw.text((left + 20, y), f"{role}: {material.removeprefix('minecraft:')}{note}", fill=INK, font=small)
         y += line
@@ -204,6 +231,7 @@ def _panel(draw, left: int, top: int, recipe: TerrainRecipe, heights: np.ndarray
     y += line - 3
     for preserve in recipe.preserve:
         lo, hi = preserve.min, preserve.max
-        draw.text((left + 20, y), f"x {lo[0]}..{hi[0]} z {lo[2]}..{hi[2]} y {lo[1]}..{hi[1]}", fill=SOFT_INK,
-                  font=small)
+        draw.text(
+            (left + 20, y), f"x {lo[0]}..{hi[0]} z {lo[2]}..{hi[2]} y {lo[1]}..{hi[1]}", fill=SOFT_INK, font=small
+        )
         y += line - 3

@@ -20,8 +20,10 @@ PRESERVED_RGB = (0xD6, 0x96, 0xCD)
 RAMP = ((48, 155), (80, 115), (65, 107))  # per channel: colour = (offset + span·t)·shade, t = relative height
 ORIENTATION = "north (-Z) up; east (+X) right"
 LEGEND = "Dark green = low; pale stone = high; pink = preserved at sampled surface"
-NOTE = ("Target surface only; no live world reads. Bounds clip writes, not height calculations. Cache holds 32 "
-        "recipes until restart; save the recipe to regenerate the same ID.")
+NOTE = (
+    "Target surface only; no live world reads. Bounds clip writes, not height calculations. Cache holds 32 "
+    "recipes until restart; save the recipe to regenerate the same ID."
+)
 
 
 def sample_coordinates(minimum: int, extent: int, count: int) -> np.ndarray:
@@ -62,8 +64,14 @@ def cell_colours(recipe: TerrainRecipe, xs: np.ndarray, zs: np.ndarray, heights:
         x_grid = np.broadcast_to(xs[None, :], heights.shape)
         z_grid = np.broadcast_to(zs[:, None], heights.shape)
         for box in recipe.preserve:
-            mask |= ((x_grid >= box.min[0]) & (x_grid <= box.max[0]) & (ys >= box.min[1]) & (ys <= box.max[1])
-                     & (z_grid >= box.min[2]) & (z_grid <= box.max[2]))
+            mask |= (
+                (x_grid >= box.min[0])
+                & (x_grid <= box.max[0])
+                & (ys >= box.min[1])
+                & (ys <= box.max[1])
+                & (z_grid >= box.min[2])
+                & (z_grid <= box.max[2])
+            )
         rgb[mask] = PRESERVED_RGB
     return rgb
 
@@ -78,8 +86,9 @@ def encode_png(cells: np.ndarray, pixel: int = 2) -> bytes:
     return out.getvalue()
 
 
-def render_preview(recipe: TerrainRecipe, resolution: int = 128, budget: int = DEFAULT_TILE_BUDGET,
-                   *, with_image: bool = True) -> dict:
+def render_preview(
+    recipe: TerrainRecipe, resolution: int = 128, budget: int = DEFAULT_TILE_BUDGET, *, with_image: bool = True
+) -> dict:
     """The ``terrain_preview`` result (``imageBase64`` included when ``with_image``)."""
     xs, zs, heights = sample_heights(recipe, resolution)
     result = preview_fields(recipe, heights, budget)

@@ -14,10 +14,21 @@ from mcb.blocks.state import AIR_STATES
 from mcb.errors import InputError
 from mcb.terrain.jsontext import JsonNumber, canonical_text, number_text, number_value
 
-MATERIALS = frozenset({
-    "stone", "andesite", "granite", "diorite", "deepslate", "cobbled_deepslate",
-    "dirt", "grass_block", "moss_block", "sandstone", "terracotta",
-})
+MATERIALS = frozenset(
+    {
+        "stone",
+        "andesite",
+        "granite",
+        "diorite",
+        "deepslate",
+        "cobbled_deepslate",
+        "dirt",
+        "grass_block",
+        "moss_block",
+        "sandstone",
+        "terracotta",
+    }
+)
 MODES = ("sculpt", "fill", "cut")
 TOP_LEVEL_KEYS = ("version", "min", "max", "base_height", "seed", "noise", "mode", "palette", "features", "preserve")
 XZ_LIMIT = 30_000_000
@@ -44,8 +55,7 @@ class Box:
     max: tuple[int, int, int]
 
     def contains(self, x: int, y: int, z: int) -> bool:
-        return (self.min[0] <= x <= self.max[0] and self.min[1] <= y <= self.max[1]
-                and self.min[2] <= z <= self.max[2])
+        return self.min[0] <= x <= self.max[0] and self.min[1] <= y <= self.max[1] and self.min[2] <= z <= self.max[2]
 
     def contains_point(self, p: tuple[int, int, int]) -> bool:
         return self.contains(*p)
@@ -110,6 +120,7 @@ class TerrainRecipe:
 
 # -- primitive readers, each mirroring one server helper ------------------------------------------------
 
+
 def _fields(obj, pointer: str, allowed: tuple[str, ...]) -> None:
     if not isinstance(obj, dict):
         raise TerrainRecipeError("Expected object", pointer)
@@ -159,7 +170,8 @@ def _integer(obj: dict, key: str, pointer: str, low: int, high: int) -> int:
     value = _required(obj, key, pointer)
     text = number_text(value)
     literal_ok = text is not None and (
-        value.looks_integral() if isinstance(value, JsonNumber) else isinstance(value, int))
+        value.looks_integral() if isinstance(value, JsonNumber) else isinstance(value, int)
+    )
     if not literal_ok:
         raise TerrainRecipeError(f"{key} must be an integer", f"{pointer}/{key}")
     _number(obj, key, pointer, low, high)
@@ -172,8 +184,11 @@ def _escape(key: str) -> str:
 
 def _pos(obj: dict, pointer: str) -> tuple[int, int, int]:
     _fields(obj, pointer, ("x", "y", "z"))
-    return (_integer(obj, "x", pointer, -XZ_LIMIT, XZ_LIMIT), _integer(obj, "y", pointer, -Y_LIMIT, Y_LIMIT),
-            _integer(obj, "z", pointer, -XZ_LIMIT, XZ_LIMIT))
+    return (
+        _integer(obj, "x", pointer, -XZ_LIMIT, XZ_LIMIT),
+        _integer(obj, "y", pointer, -Y_LIMIT, Y_LIMIT),
+        _integer(obj, "z", pointer, -XZ_LIMIT, XZ_LIMIT),
+    )
 
 
 def _point(obj: dict, pointer: str) -> tuple[int, int]:
@@ -189,12 +204,13 @@ def _region(lo: tuple[int, int, int], hi: tuple[int, int, int], pointer: str) ->
 
 def _material(obj: dict, key: str, pointer: str) -> str:
     value = _text(obj, key, pointer)
-    if not value.startswith("minecraft:") or value[len("minecraft:"):] not in MATERIALS:
+    if not value.startswith("minecraft:") or value[len("minecraft:") :] not in MATERIALS:
         raise TerrainRecipeError(f"Unsupported terrain material: {value}", f"{pointer}/{key}")
     return value
 
 
 # -- the recipe ----------------------------------------------------------------------------------------
+
 
 def validate_recipe(obj) -> TerrainRecipe:
     """Validate a parsed recipe (numbers as :class:`JsonNumber` or plain) and compute its ``terrain_id``."""
@@ -228,16 +244,30 @@ def validate_recipe(obj) -> TerrainRecipe:
         if not isinstance(box, dict):
             raise TerrainRecipeError("Preserve box must be an object", pointer)
         _fields(box, pointer, ("min", "max"))
-        region = _region(_pos(_object(box, "min", pointer), pointer + "/min"),
-                         _pos(_object(box, "max", pointer), pointer + "/max"), pointer)
+        region = _region(
+            _pos(_object(box, "min", pointer), pointer + "/min"),
+            _pos(_object(box, "max", pointer), pointer + "/max"),
+            pointer,
+        )
         if not bounds.contains_point(region.min) or not bounds.contains_point(region.max):
             raise TerrainRecipeError("Preserve box exceeds envelope", pointer)
         preserves.append(region)
     canonical = canonical_text(obj)
     return TerrainRecipe(
-        bounds=bounds, base_height=base, seed=seed, mode=mode, amplitude=amplitude, scale=scale, rock=rock,
-        soil=soil, surface=surface, soil_depth=depth, features=features, preserve=tuple(preserves),
-        canonical=canonical, terrain_id=hashlib.sha256(canonical.encode("utf-8")).hexdigest(),
+        bounds=bounds,
+        base_height=base,
+        seed=seed,
+        mode=mode,
+        amplitude=amplitude,
+        scale=scale,
+        rock=rock,
+        soil=soil,
+        surface=surface,
+        soil_depth=depth,
+        features=features,
+        preserve=tuple(preserves),
+        canonical=canonical,
+        terrain_id=hashlib.sha256(canonical.encode("utf-8")).hexdigest(),
     )
 
 
@@ -250,8 +280,9 @@ def _feature(f, pointer: str) -> Feature:
         center = _point(_object(f, "center", pointer), pointer + "/center")
         radius = _number(f, "radius", pointer, 1, 2048)
         falloff = _number(f, "falloff", pointer, 1, 2048)
-        return Feature(kind, height=_number(f, "height", pointer, -4096, 4096), falloff=falloff, radius=radius,
-                       center=center)
+        return Feature(
+            kind, height=_number(f, "height", pointer, -4096, 4096), falloff=falloff, radius=radius, center=center
+        )
     if kind == "plateau":
         _fields(f, pointer, ("type", "min", "max", "height", "falloff"))
         a = _point(_object(f, "min", pointer), pointer + "/min")
@@ -271,8 +302,9 @@ def _feature(f, pointer: str) -> Feature:
             raise TerrainRecipeError("A path needs 2..32 points", pointer + "/points")
         width = _number(f, "width", pointer, 1, 1024)
         falloff = _number(f, "falloff", pointer, 1, 2048)
-        return Feature(kind, height=_number(f, "height", pointer, -4096, 4096), falloff=falloff, radius=width,
-                       points=tuple(points))
+        return Feature(
+            kind, height=_number(f, "height", pointer, -4096, 4096), falloff=falloff, radius=width, points=tuple(points)
+        )
     if kind == "terrace":
         _fields(f, pointer, ("type", "step", "strength"))
         step = _number(f, "step", pointer, 1, 128)
@@ -298,4 +330,4 @@ def replaceable(state: str) -> bool:
     name = state.split("[", 1)[0]
     if name in AIR_STATES:
         return True
-    return name.startswith("minecraft:") and name[len("minecraft:"):] in MATERIALS
+    return name.startswith("minecraft:") and name[len("minecraft:") :] in MATERIALS

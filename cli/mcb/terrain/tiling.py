@@ -7,9 +7,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from mcb.terrain.heightfield import surface_heights
+from mcb.terrain.limits import DEFAULT_TILE_BUDGET  # noqa: F401 (imported from here by callers)
 from mcb.terrain.recipe import Box, TerrainRecipe, TerrainRecipeError
 
-from mcb.terrain.limits import DEFAULT_TILE_BUDGET  # noqa: F401 (imported from here by callers)
 AIR = "minecraft:air"
 
 
@@ -59,8 +59,11 @@ def tile_bounds(recipe: TerrainRecipe, index: int, budget: int = DEFAULT_TILE_BU
     e = grid.edge
     lo = recipe.bounds.min
     hi = recipe.bounds.max
-    tmin = (lo[0] + (index % grid.nx) * e, lo[1] + (index // (grid.nx * grid.nz)) * e,
-            lo[2] + (index // grid.nx % grid.nz) * e)
+    tmin = (
+        lo[0] + (index % grid.nx) * e,
+        lo[1] + (index // (grid.nx * grid.nz)) * e,
+        lo[2] + (index // grid.nx % grid.nz) * e,
+    )
     tmax = tuple(min(tmin[i] + e - 1, hi[i]) for i in range(3))
     return Box(tmin, tmax)
 

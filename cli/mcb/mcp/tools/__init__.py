@@ -18,8 +18,15 @@ def described(name: str, title: str, details: str, model: Any, hints: Any, run: 
     from mcb.mcp.actions import Action
     from mcb.summaries import SUMMARIES
 
-    return Action(name=name, title=title, description=f"{SUMMARIES[name]} {details}", input_model=model,
-                  hints=hints, run=run, group=group)
+    return Action(
+        name=name,
+        title=title,
+        description=f"{SUMMARIES[name]} {details}",
+        input_model=model,
+        hints=hints,
+        run=run,
+        group=group,
+    )
 
 
 def builtin_actions() -> list:

@@ -42,20 +42,40 @@ def _bounded_path(value: Any) -> Any:
 
 
 # A Path annotation is how the face finds the arguments to keep inside the workspace root (MCP-35).
-Path_ = Annotated[Path, BeforeValidator(_bounded_path),
-                  WithJsonSchema({"type": "string", "minLength": 1, "maxLength": MAX_PATH, "pattern": NO_NUL})]
-McVersion = Annotated[str, Field(None, min_length=1, max_length=64, description=(
-    "Minecraft release (e.g. 1.20.4) or DataVersion whose block list is used; default 26.2 (or, for schematics, "
-    "what the command would pick)."))]
+Path_ = Annotated[
+    Path,
+    BeforeValidator(_bounded_path),
+    WithJsonSchema({"type": "string", "minLength": 1, "maxLength": MAX_PATH, "pattern": NO_NUL}),
+]
+McVersion = Annotated[
+    str,
+    Field(
+        None,
+        min_length=1,
+        max_length=64,
+        description=(
+            "Minecraft release (e.g. 1.20.4) or DataVersion whose block list is used; default 26.2 (or, for schematics, "
+            "what the command would pick)."
+        ),
+    ),
+]
 Offset = Annotated[int, Field(0, ge=0, description="First item to return (pagination).")]
-FilesOffset = Annotated[int, Field(0, ge=0, description="First file verdict to return (files are paged apart "
-                                                        "from diagnostics).")]
+FilesOffset = Annotated[
+    int, Field(0, ge=0, description="First file verdict to return (files are paged apart from diagnostics).")
+]
 FilesLimit = Annotated[int, Field(100, ge=1, le=500, description="File verdicts per page.")]
-Globs = Annotated[list[Annotated[str, Field(min_length=1, max_length=256)]],
-                  Field(None, max_length=16, description="File-name patterns when walking directories.")]
-Excludes = Annotated[list[Annotated[str, Field(min_length=1, max_length=256)]],
-                     Field(None, max_length=16, description="Skip files, named or walked, whose name or path matches "
-                                                            "one of these patterns.")]
+Globs = Annotated[
+    list[Annotated[str, Field(min_length=1, max_length=256)]],
+    Field(None, max_length=16, description="File-name patterns when walking directories."),
+]
+Excludes = Annotated[
+    list[Annotated[str, Field(min_length=1, max_length=256)]],
+    Field(
+        None,
+        max_length=16,
+        description="Skip files, named or walked, whose name or path matches one of these patterns.",
+    ),
+]
 
 
 class Arguments(BaseModel):
@@ -93,14 +113,25 @@ def refusal_from(error: Exception, field: str | None = None, usage_field: str | 
             data["no_remedy"] = "the inputs themselves are at fault; see the message"
         remedy = argument_words(error.hint) if error.hint else ("correct the argument" if usage else "correct the file")
         message = argument_words(error.message) if usage else error.message
-        return Refusal("invalid_argument" if usage else "invalid_input", message, remedy=remedy, field=field,
-                       did_you_mean=suggestions, data=data)
+        return Refusal(
+            "invalid_argument" if usage else "invalid_input",
+            message,
+            remedy=remedy,
+            field=field,
+            did_you_mean=suggestions,
+            data=data,
+        )
     if isinstance(error, OSError) and error.errno == errno.ENAMETOOLONG:
         return name_too_long(field)
     if isinstance(error, OSError):
         name = error.filename or field or "file"
-        return Refusal("io_error", f"{name}: {error.strerror or error}", remedy="check the path and permissions",
-                       field=field, data={"no_remedy": "the file system refused the operation"})
+        return Refusal(
+            "io_error",
+            f"{name}: {error.strerror or error}",
+            remedy="check the path and permissions",
+            field=field,
+            data={"no_remedy": "the file system refused the operation"},
+        )
     raise error
 
 
@@ -110,9 +141,13 @@ def name_too_long(field: str | None, data: dict | None = None) -> Refusal:
     facts = dict(data or {})
     if field is None:
         facts["no_remedy"] = "a path the inputs name is too long for the file system"
-    return Refusal("invalid_argument", f"{field or 'path'}: a file or folder name in it is longer than the file "
-                   "system allows (255 bytes on most)", field=field, data=facts,
-                   remedy="use shorter file and folder names")
+    return Refusal(
+        "invalid_argument",
+        f"{field or 'path'}: a file or folder name in it is longer than the file system allows (255 bytes on most)",
+        field=field,
+        data=facts,
+        remedy="use shorter file and folder names",
+    )
 
 
 @contextlib.contextmanager
@@ -130,8 +165,13 @@ def existing_input(value: Path, field: str, index: int | None = None) -> Path:
     path = Path(value)
     where = {} if index is None else {"pointer": f"/{field}/{index}"}
     if str(value) == "-":  # the CLI's stdin; here stdin carries the protocol itself
-        raise Refusal("invalid_argument", f"{field}: '-' (standard input) cannot be read by a tool",
-                      remedy="give a file path", field=field, data=where)
+        raise Refusal(
+            "invalid_argument",
+            f"{field}: '-' (standard input) cannot be read by a tool",
+            remedy="give a file path",
+            field=field,
+            data=where,
+        )
     try:
         found = path.exists()
     except OSError as error:  # a name too long, a folder it may not enter: said with the argument at fault
@@ -139,12 +179,20 @@ def existing_input(value: Path, field: str, index: int | None = None) -> Path:
         refusal.data.update(where)
         raise refusal from None
     if not found:  # a list of paths may name folders (the walks); a single path is one file
-        raise Refusal("not_found", f"{field}: {value} does not exist",
-                      remedy="give an existing file" + (" or folder" if index is not None else ""),
-                      field=field, data=where)
+        raise Refusal(
+            "not_found",
+            f"{field}: {value} does not exist",
+            remedy="give an existing file" + (" or folder" if index is not None else ""),
+            field=field,
+            data=where,
+        )
     if index is None and path.is_dir():
-        raise Refusal("invalid_argument", f"{field}: {value} is a folder; this tool reads one file",
-                      remedy="give one file (schem_validate and recipe_lint walk folders)", field=field)
+        raise Refusal(
+            "invalid_argument",
+            f"{field}: {value} is a folder; this tool reads one file",
+            remedy="give one file (schem_validate and recipe_lint walk folders)",
+            field=field,
+        )
     return path
 
 
@@ -159,24 +207,42 @@ def new_output(ctx: Context, value: Path, field: str = "output", *, inputs=(), o
     try:
         refuse_input_as_output(path, inputs, option=field, field=field)
     except UsageError as error:
-        raise Refusal("invalid_argument", f"{field}: {value} is the input file", field=field,
-                      remedy="write a new file (or use in_place where the tool has it)") from error
+        raise Refusal(
+            "invalid_argument",
+            f"{field}: {value} is the input file",
+            field=field,
+            remedy="write a new file (or use in_place where the tool has it)",
+        ) from error
     try:
         check_output_path(path)  # the check write_atomic makes, asked before any work
     except IsADirectoryError:
-        raise Refusal("invalid_argument", f"{field}: {value} is a directory", remedy="name a file",
-                      field=field) from None
+        raise Refusal(
+            "invalid_argument", f"{field}: {value} is a directory", remedy="name a file", field=field
+        ) from None
     except FileNotFoundError:
-        raise Refusal("not_found", f"{field}: the folder {path.parent} does not exist", field=field,
-                      remedy="write into an existing folder") from None
+        raise Refusal(
+            "not_found",
+            f"{field}: the folder {path.parent} does not exist",
+            field=field,
+            remedy="write into an existing folder",
+        ) from None
     except OSError as error:  # e.g. a name longer than the file system allows
         raise refusal_from(error, field) from None
     if path.exists() and not path.is_file():  # a named pipe or a device: opening it could wait for ever
-        raise Refusal("invalid_argument", f"{field}: {value} is not a regular file (a named pipe or a device)",
-                      remedy="name a regular file", field=field)
+        raise Refusal(
+            "invalid_argument",
+            f"{field}: {value} is not a regular file (a named pipe or a device)",
+            remedy="name a regular file",
+            field=field,
+        )
     if path.exists() and not overwrite:
-        raise Refusal("output_exists", f"{field}: {value} exists", remedy="overwrite it or choose another file",
-                      field=field, retry_with={"overwrite": True})
+        raise Refusal(
+            "output_exists",
+            f"{field}: {value} exists",
+            remedy="overwrite it or choose another file",
+            field=field,
+            retry_with={"overwrite": True},
+        )
     if not path.exists():
         ctx.created(path)
     return path
@@ -184,9 +250,13 @@ def new_output(ctx: Context, value: Path, field: str = "output", *, inputs=(), o
 
 def page(items: list, offset: int, limit: int, unit: str) -> dict:
     """The pagination contract (MCP-40): returned, has_more, total_<unit>, and next_offset + hint when more."""
-    chosen = items[offset:offset + limit]
-    page = {unit: chosen, "returned": len(chosen), "has_more": offset + len(chosen) < len(items),
-            f"total_{unit}": len(items)}
+    chosen = items[offset : offset + limit]
+    page = {
+        unit: chosen,
+        "returned": len(chosen),
+        "has_more": offset + len(chosen) < len(items),
+        f"total_{unit}": len(items),
+    }
     if page["has_more"]:
         page["next_offset"] = offset + len(chosen)
         page["hint"] = f"call again with offset={page['next_offset']} until has_more is false"
@@ -217,30 +287,49 @@ class FileProgress:
         self.ctx.check_cancelled()
 
 
-def report_page(reports, strict: bool, offset: int, limit: int, files_offset: int = 0,
-                files_limit: int = 100) -> dict:
+def report_page(reports, strict: bool, offset: int, limit: int, files_offset: int = 0, files_limit: int = 100) -> dict:
     """Validation/lint reports in the diagnostic model: the summary of every file, then two pages (MCP-40): the
     per-file verdicts (files_offset/files_limit) and the findings (offset/limit), each with its own counters, so
     a folder of thousands of files is read a page at a time like its findings."""
     single = len(reports) == 1  # a folder's per-file facts would crowd out its findings; schem_info has them
-    files = [{"file": r.file, "ok": not r.failed(strict), "errors": r.errors, "warnings": r.warnings,
-              **({"skipped": r.skipped} if r.skipped else {}),
-              **({"facts": r.facts} if single and r.facts else {})} for r in reports]
+    files = [
+        {
+            "file": r.file,
+            "ok": not r.failed(strict),
+            "errors": r.errors,
+            "warnings": r.warnings,
+            **({"skipped": r.skipped} if r.skipped else {}),
+            **({"facts": r.facts} if single and r.facts else {}),
+        }
+        for r in reports
+    ]
     findings = [d.to_json() for r in reports for d in r.diagnostics]
     failed = sum(1 for r in reports if r.failed(strict))
-    verdicts = files[files_offset:files_offset + files_limit]
-    files_page: dict[str, Any] = {"files": verdicts, "files_returned": len(verdicts),
-                                  "files_has_more": files_offset + len(verdicts) < len(files),
-                                  "total_files": len(files)}
+    verdicts = files[files_offset : files_offset + files_limit]
+    files_page: dict[str, Any] = {
+        "files": verdicts,
+        "files_returned": len(verdicts),
+        "files_has_more": files_offset + len(verdicts) < len(files),
+        "total_files": len(files),
+    }
     if files_page["files_has_more"]:
         files_page["next_files_offset"] = files_offset + len(verdicts)
     findings_page = page(findings, offset, limit, "diagnostics")
     if files_page["files_has_more"]:
-        more = (f"call again with files_offset={files_page['next_files_offset']} until files_has_more is false "
-                "for the other files' verdicts")
+        more = (
+            f"call again with files_offset={files_page['next_files_offset']} until files_has_more is false "
+            "for the other files' verdicts"
+        )
         findings_page["hint"] = (findings_page["hint"] + "; " + more) if "hint" in findings_page else more
-    return {"ok": failed == 0, "summary": {"files": sum(1 for r in reports if not r.skipped),
-                                           "skipped": sum(1 for r in reports if r.skipped), "failed": failed,
-                                           "errors": sum(r.errors for r in reports),
-                                           "warnings": sum(r.warnings for r in reports)},
-            **files_page, **findings_page}
+    return {
+        "ok": failed == 0,
+        "summary": {
+            "files": sum(1 for r in reports if not r.skipped),
+            "skipped": sum(1 for r in reports if r.skipped),
+            "failed": failed,
+            "errors": sum(r.errors for r in reports),
+            "warnings": sum(r.warnings for r in reports),
+        },
+        **files_page,
+        **findings_page,
+    }

@@ -79,9 +79,13 @@ def unknown_tool(name: str, known: list[str]) -> Refusal:
     import difflib
 
     match = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-    return Refusal("invalid_argument", f"unknown tool {name!r}" + (f"; did you mean {match[0]!r}?" if match else ""),
-                   did_you_mean={name: match[0]} if match else None, remedy="name a tool that tools/list lists",
-                   data={"no_remedy": "no such tool"} if not match else None)
+    return Refusal(
+        "invalid_argument",
+        f"unknown tool {name!r}" + (f"; did you mean {match[0]!r}?" if match else ""),
+        did_you_mean={name: match[0]} if match else None,
+        remedy="name a tool that tools/list lists",
+        data={"no_remedy": "no such tool"} if not match else None,
+    )
 
 
 class _StepContext:
@@ -123,8 +127,14 @@ def _prefixed(refusal: Refusal, index: int, part: str) -> Refusal:
     data = {key: value for key, value in refusal.data.items() if key != "pointer"}
     data["pointer"] = f"/steps/{index}/{part}{inner}"
     data["step"] = index
-    return Refusal(refusal.code, f"steps[{index}]: {refusal.message}; nothing ran", remedy=refusal.remedy,
-                   field=f"steps[{index}].{part}", did_you_mean=refusal.did_you_mean, data=data)
+    return Refusal(
+        refusal.code,
+        f"steps[{index}]: {refusal.message}; nothing ran",
+        remedy=refusal.remedy,
+        field=f"steps[{index}].{part}",
+        did_you_mean=refusal.did_you_mean,
+        data=data,
+    )
 
 
 def make_batch_action(runner: StepRunner) -> Action:
@@ -132,9 +142,13 @@ def make_batch_action(runner: StepRunner) -> Action:
         planned = []
         for index, step in enumerate(args.steps):
             if step.tool == NAME:
-                raise Refusal("invalid_argument", f"steps[{index}]: a batch cannot contain tool_batch; nothing ran",
-                              field=f"steps[{index}].tool", remedy="list the inner batch's steps here instead",
-                              data={"pointer": f"/steps/{index}/tool", "step": index})
+                raise Refusal(
+                    "invalid_argument",
+                    f"steps[{index}]: a batch cannot contain tool_batch; nothing ran",
+                    field=f"steps[{index}].tool",
+                    remedy="list the inner batch's steps here instead",
+                    data={"pointer": f"/steps/{index}/tool", "step": index},
+                )
             try:
                 action = runner.resolve(step.tool)
             except Refusal as refusal:
@@ -147,13 +161,21 @@ def make_batch_action(runner: StepRunner) -> Action:
                 raise _prefixed(refusal, index, "arguments") from None
         return _run_steps(planned, args.stop_on_error, ctx, runner.cap_bytes)
 
-    return Action(name=NAME, title="Run several tools", description=(
-        "Run up to 32 tool calls in order: {steps: [{tool, arguments}], stop_on_error}. Every step is checked first "
-        "(a bad step refuses the whole batch and nothing runs); each then runs as a full call of its own, with no "
-        "automatic repeat and nothing made atomic. By default the first failure stops the batch (status stopped); "
-        "stop_on_error false carries on (status partial). Returns per-step results; step images follow in the "
-        "content, results[i].images holding their content indexes. Next: the follow_up of the last step."),
-        input_model=BatchArgs, hints=HINTS, run=run, group="batch")
+    return Action(
+        name=NAME,
+        title="Run several tools",
+        description=(
+            "Run up to 32 tool calls in order: {steps: [{tool, arguments}], stop_on_error}. Every step is checked first "
+            "(a bad step refuses the whole batch and nothing runs); each then runs as a full call of its own, with no "
+            "automatic repeat and nothing made atomic. By default the first failure stops the batch (status stopped); "
+            "stop_on_error false carries on (status partial). Returns per-step results; step images follow in the "
+            "content, results[i].images holding their content indexes. Next: the follow_up of the last step."
+        ),
+        input_model=BatchArgs,
+        hints=HINTS,
+        run=run,
+        group="batch",
+    )
 
 
 def _run_steps(planned: list[tuple[Action, BaseModel]], stop_on_error: bool, ctx: Context, cap: int) -> Outcome:
@@ -192,8 +214,13 @@ def _run_steps(planned: list[tuple[Action, BaseModel]], stop_on_error: bool, ctx
                 stopped = index + 1 < len(planned)
                 break
     status = "completed" if not failed else ("stopped" if stop_on_error else "partial")
-    data: dict[str, Any] = {"status": status, "completed": len(results) - failed, "failed": failed,
-                            "steps": len(planned), "results": results}
+    data: dict[str, Any] = {
+        "status": status,
+        "completed": len(results) - failed,
+        "failed": failed,
+        "steps": len(planned),
+        "results": results,
+    }
     if stopped:
         data["not_run"] = len(planned) - len(results)
     return Outcome(_within_cap(data, cap), images)
@@ -204,12 +231,19 @@ def _step_error(action: Action, error: Exception) -> dict[str, Any]:
     from mcb.errors import McbError
 
     if isinstance(error, McbError):
-        failure = Refusal(error.code, error.message, remedy=error.hint or "see the message",
-                          data={"no_remedy": error.hint or error.message})
+        failure = Refusal(
+            error.code,
+            error.message,
+            remedy=error.hint or "see the message",
+            data={"no_remedy": error.hint or error.message},
+        )
     else:
         log.exception("tool_batch step %s raised", action.name)
-        failure = Refusal("internal", f"{action.name} failed inside mcb ({type(error).__name__}); this is a bug in "
-                          "mcb", remedy="report it; the next call works")
+        failure = Refusal(
+            "internal",
+            f"{action.name} failed inside mcb ({type(error).__name__}); this is a bug in mcb",
+            remedy="report it; the next call works",
+        )
     return failure.to_dict()["error"]
 
 

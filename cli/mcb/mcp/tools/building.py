@@ -11,7 +11,7 @@ once: the plan under way finishes on the server, no new one starts, and the next
 from __future__ import annotations
 
 import time
-from typing import Annotated, Literal
+from typing import Literal
 
 from pydantic import Field
 
@@ -28,24 +28,44 @@ EXPORT_HINTS = Hints(read_only=False, destructive=True, idempotent=True, open_wo
 
 
 class SchemBuildArgs(Arguments):
-    path: Path_ = Field(description="Schematic file: Sponge .schem, Litematica .litematic, structure .nbt or legacy "
-                                    ".schematic, any size.")
+    path: Path_ = Field(
+        description="Schematic file: Sponge .schem, Litematica .litematic, structure .nbt or legacy "
+        ".schematic, any size."
+    )
     target: Position = Field(description="Where the file's anchor goes (its paste offset applies, as WorldEdit's).")
     rotation: Literal[0, 90, 180, 270] = Field(0, description="Clockwise degrees seen from above, after mirror.")
     mirror: Literal["x", "z"] = Field(None, description="Mirror east-west (x) or north-south (z) first.")
     skip_air: bool = Field(False, description="Leave the world as it is where the file has air.")
     keep_existing: bool = Field(False, description="Place only where the world is air now.")
-    drop_extras: bool = Field(False, description="Build block states without block-entity data and entities (a "
-                                                 "file with either is refused otherwise).")
-    replace_unknown: str = Field(None, min_length=1, max_length=1024, description=(
-        "A block state to put where the file has a block the target release does not know; default: refuse, "
-        "naming them."))
-    dry_run: bool = Field(False, description="Only estimate: positions to change, blocks replaced, plans, time at "
-                                             "20 TPS, journal size; nothing is prepared or written.")
+    drop_extras: bool = Field(
+        False,
+        description="Build block states without block-entity data and entities (a "
+        "file with either is refused otherwise).",
+    )
+    replace_unknown: str = Field(
+        None,
+        min_length=1,
+        max_length=1024,
+        description=(
+            "A block state to put where the file has a block the target release does not know; default: refuse, "
+            "naming them."
+        ),
+    )
+    dry_run: bool = Field(
+        False,
+        description="Only estimate: positions to change, blocks replaced, plans, time at "
+        "20 TPS, journal size; nothing is prepared or written.",
+    )
     undo: bool = Field(False, description="Revert this build's operations, newest first, instead of building.")
-    wait_seconds: int = Field(25, ge=10, le=MAX_BUILD_WAIT, description=(
-        "Build for at most this long, then stop at a plan boundary and answer result running; the same call "
-        "goes on."))
+    wait_seconds: int = Field(
+        25,
+        ge=10,
+        le=MAX_BUILD_WAIT,
+        description=(
+            "Build for at most this long, then stop at a plan boundary and answer result running; the same call "
+            "goes on."
+        ),
+    )
 
 
 class _Reporter:
@@ -82,9 +102,15 @@ def run_schem_build(args: SchemBuildArgs, ctx: Context) -> Outcome:
 
     existing_input(args.path, "path")
     client = _client(ctx, args)
-    options = PlacementOptions(target=(args.target.x, args.target.y, args.target.z), rotation=args.rotation,
-                               mirror=args.mirror, skip_air=args.skip_air, keep_existing=args.keep_existing,
-                               drop_extras=args.drop_extras, replace_unknown=args.replace_unknown)
+    options = PlacementOptions(
+        target=(args.target.x, args.target.y, args.target.z),
+        rotation=args.rotation,
+        mirror=args.mirror,
+        skip_air=args.skip_air,
+        keep_existing=args.keep_existing,
+        drop_extras=args.drop_extras,
+        replace_unknown=args.replace_unknown,
+    )
     stop = StopRequest()
     reporter = _Reporter(ctx, stop, args.wait_seconds)
     with _refusals(ctx, args):
@@ -99,8 +125,11 @@ def run_schem_build(args: SchemBuildArgs, ctx: Context) -> Outcome:
     if error is not None and error.code == "build_stopped":
         data.pop("error", None)
         data["result"] = "running"
-        data["next_call"] = {"tool": "schem_build", "arguments": args.model_dump(mode="json", exclude_none=True),
-                             "reason": "the build goes on from its last applied plan"}
+        data["next_call"] = {
+            "tool": "schem_build",
+            "arguments": args.model_dump(mode="json", exclude_none=True),
+            "reason": "the build goes on from its last applied plan",
+        }
         return Outcome(data)
     if error is not None:
         raise _refusal(error, ctx, args)
@@ -122,8 +151,13 @@ def run_region_export(args: RegionExportArgs, ctx: Context) -> Outcome:
 
     low, high = (args.min.x, args.min.y, args.min.z), (args.max.x, args.max.y, args.max.z)
     if any(a > b for a, b in zip(low, high)):
-        raise Refusal("invalid_argument", "min is above max on some axis", field="min",
-                      remedy="swap the corners", retry_with={"min": args.max.wire(), "max": args.min.wire()})
+        raise Refusal(
+            "invalid_argument",
+            "min is above max on some axis",
+            field="min",
+            remedy="swap the corners",
+            retry_with={"min": args.max.wire(), "max": args.min.wire()},
+        )
     output = new_output(ctx, args.output, overwrite=args.overwrite)
     client = _client(ctx, args)
     cells = (high[0] - low[0] + 1) * (high[1] - low[1] + 1) * (high[2] - low[2] + 1)
@@ -140,8 +174,10 @@ def run_region_export(args: RegionExportArgs, ctx: Context) -> Outcome:
     with _refusals(ctx, args, field="output"):
         data = export_region(client, low, high, output, args.format, origin=origin, name=args.name, on_read=on_read)
     if data["block_entities"]:
-        data["warning"] = (f"{data['block_entities']} block entities exported as block states only: their data "
-                           "cannot be read over the protocol")
+        data["warning"] = (
+            f"{data['block_entities']} block entities exported as block states only: their data "
+            "cannot be read over the protocol"
+        )
     return Outcome(data)
 
 
@@ -190,9 +226,12 @@ def _refusal(error, ctx: Context, args, field: str = "path") -> Refusal:
             if moved is not None:
                 refusal.retry_with = {"target": moved}
         return refusal
-    return refusal_for(error, "schem_build" if field == "path" else "region_export",
-                       args.model_dump(mode="json", exclude_none=True),
-                       server=getattr(ctx, "server", None))
+    return refusal_for(
+        error,
+        "schem_build" if field == "path" else "region_export",
+        args.model_dump(mode="json", exclude_none=True),
+        server=getattr(ctx, "server", None),
+    )
 
 
 def _target_inside(target: dict, box: list, area: list) -> dict | None:
@@ -207,15 +246,29 @@ def _target_inside(target: dict, box: list, area: list) -> dict | None:
 
 
 BUILD_ACTIONS: list[Action] = [
-    Action(name="schem_build", title="Build schematic file", group="rpc", input_model=SchemBuildArgs,
-           hints=BUILD_HINTS, run=run_schem_build, deadline_s=MAX_BUILD_WAIT + 60,
-           description=f"{SUMMARIES['schem_build']} Reads the world tile by tile and plans only what differs, in as "
-                       "few plans as the server allows. dry_run estimates first; a long build answers result "
-                       "running after wait_seconds with next_call, the identical call, which goes on; undo reverts it "
-                       "as one. Next: region_export or camera_capture to check the result."),
-    Action(name="region_export", title="Export region to a file", group="rpc", input_model=RegionExportArgs,
-           hints=EXPORT_HINTS, run=run_region_export, deadline_s=MAX_BUILD_WAIT,
-           description=f"{SUMMARIES['region_export']} Block entities keep their states only (their data cannot be "
-                       "read over the protocol); schematic_export is the server's own, small export. Next: schem_info "
-                       "or schem_render on the file, schem_build to place it elsewhere."),
+    Action(
+        name="schem_build",
+        title="Build schematic file",
+        group="rpc",
+        input_model=SchemBuildArgs,
+        hints=BUILD_HINTS,
+        run=run_schem_build,
+        deadline_s=MAX_BUILD_WAIT + 60,
+        description=f"{SUMMARIES['schem_build']} Reads the world tile by tile and plans only what differs, in as "
+        "few plans as the server allows. dry_run estimates first; a long build answers result "
+        "running after wait_seconds with next_call, the identical call, which goes on; undo reverts it "
+        "as one. Next: region_export or camera_capture to check the result.",
+    ),
+    Action(
+        name="region_export",
+        title="Export region to a file",
+        group="rpc",
+        input_model=RegionExportArgs,
+        hints=EXPORT_HINTS,
+        run=run_region_export,
+        deadline_s=MAX_BUILD_WAIT,
+        description=f"{SUMMARIES['region_export']} Block entities keep their states only (their data cannot be "
+        "read over the protocol); schematic_export is the server's own, small export. Next: schem_info "
+        "or schem_render on the file, schem_build to place it elsewhere.",
+    ),
 ]

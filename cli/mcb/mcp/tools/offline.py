@@ -16,19 +16,55 @@ from pydantic import Field
 
 from mcb.mcp.actions import Action, Context, Image, Outcome
 from mcb.mcp.tools import described
-from mcb.mcp.tools.adapters import (READER, WRITER, Arguments, Excludes, FileProgress, FilesLimit, FilesOffset, Globs,
-                                    McVersion, Offset, Path_, existing_input, new_output, page, refusal_from,
-                                    refusing, report_page)
-from mcb.mcp.tools.schematics import (ConvertArgs, InfoArgs, MirrorArgs, RenderArgs, RotateArgs, ValidateArgs,
-                                      schem_convert, schem_info, schem_mirror, schem_render, schem_rotate,
-                                      schem_validate)
+from mcb.mcp.tools.adapters import (
+    READER,
+    WRITER,
+    Arguments,
+    Excludes,
+    FileProgress,
+    FilesLimit,
+    FilesOffset,
+    Globs,
+    McVersion,
+    Offset,
+    Path_,
+    existing_input,
+    new_output,
+    page,
+    refusal_from,
+    refusing,
+    report_page,
+)
+from mcb.mcp.tools.schematics import (
+    ConvertArgs,
+    InfoArgs,
+    MirrorArgs,
+    RenderArgs,
+    RotateArgs,
+    ValidateArgs,
+    schem_convert,
+    schem_info,
+    schem_mirror,
+    schem_render,
+    schem_rotate,
+    schem_validate,
+)
 from mcb.recipes.compile import DEFAULT_MAX_BLOCKS, SCAN_BUDGET_CAP  # the compiler's own limits (no numpy)
 from mcb.terrain.limits import DEFAULT_RESOLUTION, DEFAULT_TILE_BUDGET, RESOLUTION_MAX, RESOLUTION_MIN
 
 # -- recipes ------------------------------------------------------------------------------------------------------
 
-MaxPlanBlocks = Annotated[int, Field(DEFAULT_MAX_BLOCKS, ge=1, le=SCAN_BUDGET_CAP, description=(
-    f"The server's max_plan_blocks: block limit, and 16x that (at most {SCAN_BUDGET_CAP:,}) scan budget."))]
+MaxPlanBlocks = Annotated[
+    int,
+    Field(
+        DEFAULT_MAX_BLOCKS,
+        ge=1,
+        le=SCAN_BUDGET_CAP,
+        description=(
+            f"The server's max_plan_blocks: block limit, and 16x that (at most {SCAN_BUDGET_CAP:,}) scan budget."
+        ),
+    ),
+]
 
 
 class LintArgs(Arguments):
@@ -51,11 +87,17 @@ def recipe_lint(args: LintArgs, ctx: Context) -> Outcome:
     for index, value in enumerate(args.paths):
         existing_input(value, "paths", index)
     with refusing("paths", usage_field="mc_version"):
-        reports = lint_paths(args.paths, mc_version=args.mc_version, max_blocks=args.max_plan_blocks,
-                             globs=args.glob, excludes=args.exclude, jobs=1, progress=FileProgress(ctx),
-                             mcp_bridge=args.mcp_bridge)
-    return Outcome(report_page(reports, args.strict, args.offset, args.limit, args.files_offset,
-                               args.files_limit))
+        reports = lint_paths(
+            args.paths,
+            mc_version=args.mc_version,
+            max_blocks=args.max_plan_blocks,
+            globs=args.glob,
+            excludes=args.exclude,
+            jobs=1,
+            progress=FileProgress(ctx),
+            mcp_bridge=args.mcp_bridge,
+        )
+    return Outcome(report_page(reports, args.strict, args.offset, args.limit, args.files_offset, args.files_limit))
 
 
 class CompileArgs(Arguments):
@@ -87,8 +129,11 @@ def recipe_compile(args: CompileArgs, ctx: Context) -> Outcome:
         except Exception as error:
             refusal = refusal_from(error, "path")
             refusal.remedy = "call recipe_lint on the file for every problem with hints, fix it, compile again"
-            refusal.data["next_call"] = {"tool": "recipe_lint", "arguments": {"paths": [str(args.path)]},
-                                         "reason": "every problem of the recipe, with line:column and hints"}
+            refusal.data["next_call"] = {
+                "tool": "recipe_lint",
+                "arguments": {"paths": [str(args.path)]},
+                "reason": "every problem of the recipe, with line:column and hints",
+            }
             raise refusal from None
     summary: dict[str, Any] = {"file": str(source), "release": registry.release, **compiled.summary()}
     images = []
@@ -99,8 +144,12 @@ def recipe_compile(args: CompileArgs, ctx: Context) -> Outcome:
         from mcb.schematics.render import png_bytes
 
         with refusing("png"):
-            images.append(Image(png_bytes(recipe_picture(compiled, registry.data_version, args.view)),
-                                f"{args.view} view of {source.name}"))
+            images.append(
+                Image(
+                    png_bytes(recipe_picture(compiled, registry.data_version, args.view)),
+                    f"{args.view} view of {source.name}",
+                )
+            )
         ctx.progress(2, steps, "rendered")
     if args.output is not None:
         ctx.check_cancelled()
@@ -121,7 +170,8 @@ def recipe_compile(args: CompileArgs, ctx: Context) -> Outcome:
 
 class CheckArgs(Arguments):
     states: list[Annotated[str, Field(min_length=1, max_length=256)]] = Field(
-        min_length=1, max_length=1000, description="Block states, e.g. oak_stairs[facing=east].")
+        min_length=1, max_length=1000, description="Block states, e.g. oak_stairs[facing=east]."
+    )
     mc_version: McVersion
     recipe: bool = Field(False, description="Also apply the recipe grammar (minecraft: prefix, [a-z0-9_=,]).")
 
@@ -151,8 +201,10 @@ def block_describe(args: DescribeArgs, ctx: Context) -> Outcome:
     except Exception as error:
         refusal = refusal_from(error, "block_id")
         if refusal.did_you_mean:
-            refusal.retry_with = {**args.model_dump(exclude_none=True), "block_id": next(iter(
-                refusal.did_you_mean.values()))}
+            refusal.retry_with = {
+                **args.model_dump(exclude_none=True),
+                "block_id": next(iter(refusal.did_you_mean.values())),
+            }
         raise refusal from None
 
 
@@ -162,8 +214,9 @@ def block_describe(args: DescribeArgs, ctx: Context) -> Outcome:
 class TerrainPreviewArgs(Arguments):
     path: Path_ = Field(description="Terrain recipe JSON file.")
     resolution: int = Field(DEFAULT_RESOLUTION, ge=RESOLUTION_MIN, le=RESOLUTION_MAX, description="Samples per axis.")
-    budget: int = Field(DEFAULT_TILE_BUDGET, ge=1, le=DEFAULT_TILE_BUDGET,
-                        description="Tile budget (the server's max-plan-blocks).")
+    budget: int = Field(
+        DEFAULT_TILE_BUDGET, ge=1, le=DEFAULT_TILE_BUDGET, description="Tile budget (the server's max-plan-blocks)."
+    )
 
 
 def terrain_preview_offline(args: TerrainPreviewArgs, ctx: Context) -> Outcome:
@@ -186,49 +239,140 @@ def terrain_preview_offline(args: TerrainPreviewArgs, ctx: Context) -> Outcome:
 
 
 OFFLINE_ACTIONS: list[Action] = [
-    described("schem_validate", "Validate schematics", (
-        "Files or folders; profile server (default) or spec. Every finding has rule, severity, message, file, "
-        "pointer (NBT path) and hint; diagnostics are paginated with offset/limit, per-file verdicts with "
-        "files_offset/files_limit. No server needed. Next: schem_convert or schem_info to fix or inspect, then "
-        "schematic_import_prepare (Sponge v2 up to 4096 cells) or schem_build (any file)."),
-        ValidateArgs, READER, schem_validate, "schematics"),
-    described("schem_info", "Describe schematic", (
-        "The palette is paginated with offset/limit. Next: schem_validate for every finding, or schem_render to"
-        " see it."), InfoArgs, READER, schem_info, "schematics"),
-    described("schem_rotate", "Rotate schematic", (
-        "Writes output atomically (an existing file only with overwrite), or the input with in_place (each "
-        "in_place call turns the file again); the input is otherwise never modified. Next: schem_render to "
-        "check, schem_validate."), RotateArgs, WRITER, schem_rotate, "schematics"),
-    described("schem_mirror", "Mirror schematic", (
-        "rules=geometric gives the geometrically correct result (vanilla reproduces Minecraft's own mirror). "
-        "Writes output atomically (an existing file only with overwrite), or the input with in_place (each "
-        "in_place call mirrors it again). Next: schem_render to check."),
-        MirrorArgs, WRITER, schem_mirror, "schematics"),
-    described("schem_convert", "Convert schematic", (
-        "Refuses when the target would lose data (v2: block entities, entities, biomes) unless drop_extras; "
-        "refuses an existing output unless overwrite. Next: schem_validate on the output."),
-        ConvertArgs, WRITER, schem_convert, "schematics"),
-    described("schem_render", "Render schematic", (
-        "The image comes back as image content beside a summary; writes no file. scale sets pixels per block, "
-        "max_side bounds the picture. Next: schem_rotate or schem_mirror, then render again."),
-        RenderArgs, READER, schem_render, "schematics"),
-    described("recipe_lint", "Lint recipes", (
-        "Files or folders. Each finding has rule, severity, message, file, pointer, line and column and a hint;"
-        " diagnostics paginated with offset/limit, per-file verdicts with files_offset/files_limit. mcp_bridge "
-        "adds the bridge's stricter limits. Next: recipe_compile."), LintArgs, READER, recipe_lint, "recipes"),
-    described("recipe_compile", "Compile recipe", (
-        "The blocks are paginated. png adds a picture; output writes a Sponge v2 schematic (at most 4096 cells;"
-        " an existing file only with overwrite, never the recipe itself). A recipe the server would refuse is "
-        "refused with its message and line:column. Next: build_prepare with the same recipe."),
-        CompileArgs, WRITER, recipe_compile, "recipes"),
-    described("block_check", "Check block states", (
-        "Invalid ones carry an error with a hint (did you mean, allowed values). Next: block_describe for a "
-        "block's properties."), CheckArgs, READER, block_check, "blocks"),
-    described("block_describe", "Describe block", (
-        "Default release 26.2. Unknown ids are refused with did_you_mean. Next: block_check with a full state."),
-        DescribeArgs, READER, block_describe, "blocks"),
-    described("terrain_preview_offline", "Preview terrain offline", (
-        "terrain_id, sampled heights, clipped samples and tile layout, with the picture as an image; "
-        "world_verified is false because no world was read. Next: terrain_preview against the server, then "
-        "terrain_prepare."), TerrainPreviewArgs, READER, terrain_preview_offline, "terrain"),
+    described(
+        "schem_validate",
+        "Validate schematics",
+        (
+            "Files or folders; profile server (default) or spec. Every finding has rule, severity, message, file, "
+            "pointer (NBT path) and hint; diagnostics are paginated with offset/limit, per-file verdicts with "
+            "files_offset/files_limit. No server needed. Next: schem_convert or schem_info to fix or inspect, then "
+            "schematic_import_prepare (Sponge v2 up to 4096 cells) or schem_build (any file)."
+        ),
+        ValidateArgs,
+        READER,
+        schem_validate,
+        "schematics",
+    ),
+    described(
+        "schem_info",
+        "Describe schematic",
+        (
+            "The palette is paginated with offset/limit. Next: schem_validate for every finding, or schem_render to"
+            " see it."
+        ),
+        InfoArgs,
+        READER,
+        schem_info,
+        "schematics",
+    ),
+    described(
+        "schem_rotate",
+        "Rotate schematic",
+        (
+            "Writes output atomically (an existing file only with overwrite), or the input with in_place (each "
+            "in_place call turns the file again); the input is otherwise never modified. Next: schem_render to "
+            "check, schem_validate."
+        ),
+        RotateArgs,
+        WRITER,
+        schem_rotate,
+        "schematics",
+    ),
+    described(
+        "schem_mirror",
+        "Mirror schematic",
+        (
+            "rules=geometric gives the geometrically correct result (vanilla reproduces Minecraft's own mirror). "
+            "Writes output atomically (an existing file only with overwrite), or the input with in_place (each "
+            "in_place call mirrors it again). Next: schem_render to check."
+        ),
+        MirrorArgs,
+        WRITER,
+        schem_mirror,
+        "schematics",
+    ),
+    described(
+        "schem_convert",
+        "Convert schematic",
+        (
+            "Refuses when the target would lose data (v2: block entities, entities, biomes) unless drop_extras; "
+            "refuses an existing output unless overwrite. Next: schem_validate on the output."
+        ),
+        ConvertArgs,
+        WRITER,
+        schem_convert,
+        "schematics",
+    ),
+    described(
+        "schem_render",
+        "Render schematic",
+        (
+            "The image comes back as image content beside a summary; writes no file. scale sets pixels per block, "
+            "max_side bounds the picture. Next: schem_rotate or schem_mirror, then render again."
+        ),
+        RenderArgs,
+        READER,
+        schem_render,
+        "schematics",
+    ),
+    described(
+        "recipe_lint",
+        "Lint recipes",
+        (
+            "Files or folders. Each finding has rule, severity, message, file, pointer, line and column and a hint;"
+            " diagnostics paginated with offset/limit, per-file verdicts with files_offset/files_limit. mcp_bridge "
+            "adds the bridge's stricter limits. Next: recipe_compile."
+        ),
+        LintArgs,
+        READER,
+        recipe_lint,
+        "recipes",
+    ),
+    described(
+        "recipe_compile",
+        "Compile recipe",
+        (
+            "The blocks are paginated. png adds a picture; output writes a Sponge v2 schematic (at most 4096 cells;"
+            " an existing file only with overwrite, never the recipe itself). A recipe the server would refuse is "
+            "refused with its message and line:column. Next: build_prepare with the same recipe."
+        ),
+        CompileArgs,
+        WRITER,
+        recipe_compile,
+        "recipes",
+    ),
+    described(
+        "block_check",
+        "Check block states",
+        (
+            "Invalid ones carry an error with a hint (did you mean, allowed values). Next: block_describe for a "
+            "block's properties."
+        ),
+        CheckArgs,
+        READER,
+        block_check,
+        "blocks",
+    ),
+    described(
+        "block_describe",
+        "Describe block",
+        ("Default release 26.2. Unknown ids are refused with did_you_mean. Next: block_check with a full state."),
+        DescribeArgs,
+        READER,
+        block_describe,
+        "blocks",
+    ),
+    described(
+        "terrain_preview_offline",
+        "Preview terrain offline",
+        (
+            "terrain_id, sampled heights, clipped samples and tile layout, with the picture as an image; "
+            "world_verified is false because no world was read. Next: terrain_preview against the server, then "
+            "terrain_prepare."
+        ),
+        TerrainPreviewArgs,
+        READER,
+        terrain_preview_offline,
+        "terrain",
+    ),
 ]

@@ -79,8 +79,10 @@ def _stop_if_cancelled(ctx: Context, method: str, error: McbError) -> None:
         ctx.check_cancelled()
     except Cancelled:
         if getattr(error, "request_started", False):
-            log.warning("%s cancelled after its request went out: stopped waiting (reason: stopped); the outcome "
-                        "is unknown", method)
+            log.warning(
+                "%s cancelled after its request went out: stopped waiting (reason: stopped); the outcome is unknown",
+                method,
+            )
         raise
 
 
@@ -97,15 +99,21 @@ def run_project_context(args: ProjectContextArgs, ctx: Context) -> Outcome:
 
 
 def run_material_search(args: MaterialSearchArgs, ctx: Context) -> Outcome:
-    page = _call(ctx, "material_search", args, lambda c: c.material_search(
-        args.query, kind=args.kind, limit=args.limit, cursor=args.cursor or None).wire())
+    page = _call(
+        ctx,
+        "material_search",
+        args,
+        lambda c: c.material_search(args.query, kind=args.kind, limit=args.limit, cursor=args.cursor or None).wire(),
+    )
     results = page.get("results") or []
     next_cursor = page.pop("next_cursor", None)
     page.update({"returned": len(results), "has_more": bool(next_cursor), "total_results": page.get("total", 0)})
     if next_cursor:
         page["next_cursor"] = next_cursor
-        page["hint"] = ("More results: call material_search again with the same query and kind and "
-                        "cursor=next_cursor until has_more is false.")
+        page["hint"] = (
+            "More results: call material_search again with the same query and kind and "
+            "cursor=next_cursor until has_more is false."
+        )
     return Outcome(page)
 
 
@@ -115,8 +123,12 @@ def run_material_describe(args: MaterialDescribeArgs, ctx: Context) -> Outcome:
 
 def run_region_inspect(args: RegionInspectArgs, ctx: Context) -> Outcome:
     try:
-        data = _call(ctx, "region_inspect", args, lambda c: c.region_inspect(
-            args.min.wire(), args.max.wire(), blocks=args.detail == "blocks").wire())
+        data = _call(
+            ctx,
+            "region_inspect",
+            args,
+            lambda c: c.region_inspect(args.min.wire(), args.max.wire(), blocks=args.detail == "blocks").wire(),
+        )
     except Refusal as refusal:
         if box_too_big(refusal):
             raise narrowed(refusal, narrower_box(args, box_limit(refusal))) from None
@@ -126,16 +138,23 @@ def run_region_inspect(args: RegionInspectArgs, ctx: Context) -> Outcome:
     lo, hi = args.min, args.max
     volume = (hi.x - lo.x + 1) * (hi.y - lo.y + 1) * (hi.z - lo.z + 1)
     blocks = data.get("blocks") or []
-    data.update({"returned": len(blocks) if args.detail == "blocks" else sum((data.get("palette") or {}).values()),
-                 "has_more": False, "total_blocks": volume})
+    data.update(
+        {
+            "returned": len(blocks) if args.detail == "blocks" else sum((data.get("palette") or {}).values()),
+            "has_more": False,
+            "total_blocks": volume,
+        }
+    )
     cap = result_cap(ctx)
     size = json_size(data) if cap else 0
     if cap and size > cap:
         narrower = {"detail": "summary"} if args.detail == "blocks" else narrower_box(args)
         raise default_refusal(
-            "context_limit", f"region_inspect answer is {size} bytes, over the {cap}-byte result cap",
-            retry_with=narrower, extra={"result_bytes": size, "cap_bytes": cap,
-                                        "hint": "ask for the summary, or a smaller box"})
+            "context_limit",
+            f"region_inspect answer is {size} bytes, over the {cap}-byte result cap",
+            retry_with=narrower,
+            extra={"result_bytes": size, "cap_bytes": cap, "hint": "ask for the summary, or a smaller box"},
+        )
     return Outcome(data)
 
 
@@ -144,15 +163,24 @@ def run_build_prepare(args: BuildPrepareArgs, ctx: Context) -> Outcome:
     expected = None
     if args.expected_blocks is not None:
         expected = [b.model_dump(mode="json", exclude_none=True) for b in args.expected_blocks]
-    plan = _call(ctx, "build_prepare", args, lambda c: c.build_prepare(
-        raw["recipe"], dependencies=[p.wire() for p in args.dependencies or ()], part_id=args.part_id,
-        expected_blocks=expected).wire())
+    plan = _call(
+        ctx,
+        "build_prepare",
+        args,
+        lambda c: c.build_prepare(
+            raw["recipe"],
+            dependencies=[p.wire() for p in args.dependencies or ()],
+            part_id=args.part_id,
+            expected_blocks=expected,
+        ).wire(),
+    )
     return Outcome(with_follow_up(plan, apply_follow_up(plan)))
 
 
 def run_build_apply(args: BuildApplyArgs, ctx: Context) -> Outcome:
-    started = _call(ctx, "build_apply", args,
-                    lambda c: c.build_apply(args.plan_id, args.plan_hash, args.idempotency_key))
+    started = _call(
+        ctx, "build_apply", args, lambda c: c.build_apply(args.plan_id, args.plan_hash, args.idempotency_key)
+    )
     status = started
     if args.wait and not started.terminal:
         status = _wait(args, ctx, started)
@@ -170,19 +198,25 @@ def _wait(args: BuildApplyArgs, ctx: Context, started):
         last["status"] = status
         if last["done"] is None or status.processed > last["done"]:
             last["done"] = status.processed
-            ctx.progress(status.processed, status.total_changes or None,
-                         f"{status.status}: {status.processed}/{status.total_changes} processed")
+            ctx.progress(
+                status.processed,
+                status.total_changes or None,
+                f"{status.status}: {status.processed}/{status.total_changes} processed",
+            )
         try:
             ctx.check_cancelled()
         except Exception:
-            log.debug("build_apply: stopped waiting for operation %s (it keeps running; operation_cancel ends it)",
-                     status.operation_id)
+            log.debug(
+                "build_apply: stopped waiting for operation %s (it keeps running; operation_cancel ends it)",
+                status.operation_id,
+            )
             raise
 
     def send(client):
         try:
-            return wait_for_operation(client, started.operation_id, timeout=args.wait_seconds,
-                                      on_progress=on_progress, first=started)
+            return wait_for_operation(
+                client, started.operation_id, timeout=args.wait_seconds, on_progress=on_progress, first=started
+            )
         except McbError as error:
             if error.code == "wait_timeout":  # not a failure: the operation runs on; say how to follow it
                 return last["status"]
@@ -223,21 +257,37 @@ def run_camera_list(args: CameraListArgs, ctx: Context) -> Outcome:
 
 def run_camera_capture(args: CameraCaptureArgs, ctx: Context) -> Outcome:
     pose = args.pose.model_dump(exclude_none=True) if args.pose is not None else None
-    data = _call(ctx, "camera_capture", args, lambda c: c.camera_capture(
-        camera_id=args.camera_id, pose=pose, after_operation_id=args.after_operation_id,
-        capture_id=args.capture_id).wire())
+    data = _call(
+        ctx,
+        "camera_capture",
+        args,
+        lambda c: c.camera_capture(
+            camera_id=args.camera_id, pose=pose, after_operation_id=args.after_operation_id, capture_id=args.capture_id
+        ).wire(),
+    )
     status = data.get("status")
     if status == "pending":
         if data.get("captureId"):
-            data["follow_up"] = [{"work": "poll", "tool": "camera_capture",
-                                  "arguments": {"capture_id": data["captureId"]},
-                                  "reason": "the picture is being taken; poll until it is completed"}]
+            data["follow_up"] = [
+                {
+                    "work": "poll",
+                    "tool": "camera_capture",
+                    "arguments": {"capture_id": data["captureId"]},
+                    "reason": "the picture is being taken; poll until it is completed",
+                }
+            ]
         return Outcome(data)
     if status == "error":
         code = str(data.get("error") or "capture_failed")
-        raise default_refusal(code, f"camera_capture: {data.get('message') or code}",
-                              extra={"capture_id": data.get("captureId"), "worker_error": code,
-                                     "hint": "treat the build as visually unverified"})
+        raise default_refusal(
+            code,
+            f"camera_capture: {data.get('message') or code}",
+            extra={
+                "capture_id": data.get("captureId"),
+                "worker_error": code,
+                "hint": "treat the build as visually unverified",
+            },
+        )
     return image_outcome("camera_capture", data, "camera capture")
 
 
@@ -250,8 +300,14 @@ def run_asset_list(args: AssetListArgs, ctx: Context) -> Outcome:
 
 def run_schematic_export(args: SchematicExportArgs, ctx: Context) -> Outcome:
     try:
-        return Outcome(_call(ctx, "schematic_export", args, lambda c: c.schematic_export(
-            args.name, args.min.wire(), args.max.wire(), wire_pos(args.origin)).wire()))
+        return Outcome(
+            _call(
+                ctx,
+                "schematic_export",
+                args,
+                lambda c: c.schematic_export(args.name, args.min.wire(), args.max.wire(), wire_pos(args.origin)).wire(),
+            )
+        )
     except Refusal as refusal:
         if box_too_big(refusal):
             raise narrowed(refusal, narrower_box(args, box_limit(refusal))) from None
@@ -259,29 +315,34 @@ def run_schematic_export(args: SchematicExportArgs, ctx: Context) -> Outcome:
 
 
 def run_schematic_import_prepare(args: SchematicImportPrepareArgs, ctx: Context) -> Outcome:
-    plan = _call(ctx, "schematic_import_prepare", args, lambda c: c.schematic_import_prepare(
-        args.asset_id, args.target.wire(), args.rotation).wire())
+    plan = _call(
+        ctx,
+        "schematic_import_prepare",
+        args,
+        lambda c: c.schematic_import_prepare(args.asset_id, args.target.wire(), args.rotation).wire(),
+    )
     return Outcome(with_follow_up(plan, apply_follow_up(plan)))
 
 
 def run_terrain_preview(args: TerrainPreviewArgs, ctx: Context) -> Outcome:
     raw = args.arguments()
-    data = _call(ctx, "terrain_preview", args,
-                 lambda c: c.terrain_preview(raw["recipe"], resolution=args.resolution).wire())
+    data = _call(
+        ctx, "terrain_preview", args, lambda c: c.terrain_preview(raw["recipe"], resolution=args.resolution).wire()
+    )
     return image_outcome("terrain_preview", data, "terrain height-map preview")
 
 
 def run_terrain_prepare(args: TerrainPrepareArgs, ctx: Context) -> Outcome:
-    plan = _call(ctx, "terrain_prepare", args,
-                 lambda c: c.terrain_prepare(args.terrain_id, args.tile_index).wire())
+    plan = _call(ctx, "terrain_prepare", args, lambda c: c.terrain_prepare(args.terrain_id, args.tile_index).wire())
     return Outcome(with_follow_up(plan, apply_follow_up(plan, "review the tile plan, then apply it")))
 
 
 def run_terrain_brush_prepare(args: TerrainBrushPrepareArgs, ctx: Context) -> Outcome:
     raw = args.arguments()
     data = _call(ctx, "terrain_brush_prepare", args, lambda c: c.terrain_brush_prepare(raw["brush"]).wire())
-    follow = apply_follow_up(data, "review the brush preview, then apply it") \
-        if data.get("plan_state") == "prepared" else []
+    follow = (
+        apply_follow_up(data, "review the brush preview, then apply it") if data.get("plan_state") == "prepared" else []
+    )
     return image_outcome("terrain_brush_prepare", with_follow_up(data, follow), "terrain brush preview")
 
 
@@ -289,62 +350,188 @@ def run_terrain_brush_prepare(args: TerrainBrushPrepareArgs, ctx: Context) -> Ou
 def _action(name: str, title: str, details: str, model: type[_Args], hints: Hints, run) -> Action:
     return described(name, title, details, model, hints, run, "rpc")
 
+
 RPC_ACTIONS: list[Action] = [
-    _action("project_context", "Project context", (
-        "At most 64 parts and 20 operations (truncated says so). Call it first; region_inspect usually comes "
-        "next."), ProjectContextArgs, READ, run_project_context),
-    _action("material_search", "Search materials", (
-        "One page of at most 32 at a time (returned, has_more, total_results; follow next_cursor). "
-        "material_describe gives a block's states."), MaterialSearchArgs, READ, run_material_search),
-    _action("material_describe", "Describe material", (
-        "Behaviour: gravity, fluid, waterloggable, ... Use the states in build_prepare recipes."),
-        MaterialDescribeArgs, READ, run_material_describe),
-    _action("region_inspect", "Inspect region", (
-        "detail summary gives the palette, blocks every state. Answers over the result cap are refused with a "
-        "narrower retry_with. Prepare a build next."), RegionInspectArgs, READ, run_region_inspect),
-    _action("build_prepare", "Prepare build", (
-        "At most max_plan_blocks positions, inside the project area. Returns plan_id, plan_hash and "
-        "changed_blocks; build_apply comes next."), BuildPrepareArgs, PREPARE, run_build_prepare),
-    _action("build_apply", "Apply plan", (
-        "So after a lost answer send exactly the same call again (plan_id, plan_hash, idempotency_key). With "
-        "wait it reports progress until the operation ends (at most 25 s); otherwise poll operation_status."),
-        BuildApplyArgs, _hints(False, True, True), run_build_apply),
-    _action("operation_status", "Operation status", (
-        "Poll until it is terminal; stop on conflicts."), OperationArgs, READ, run_operation_status),
-    _action("operation_cancel", "Cancel operation", (
-        "operation_undo_prepare reverts the written blocks. Returns the current status; poll operation_status "
-        "to see it end."), OperationArgs, _hints(False, True, True), run_operation_cancel),
-    _action("operation_undo_prepare", "Prepare undo", (
-        "build_apply applies it."), OperationArgs, PREPARE, run_operation_undo_prepare),
-    _action("part_get", "Get part", (
-        "Its part_id comes from part_define or from project_context's parts."), PartGetArgs, READ, run_part_get),
-    _action("part_define", "Define part", (
-        "At most 64 parts, no overlaps; a second call for the same blocks conflicts. Protection is switched on "
-        "in game only."), PartDefineArgs, PREPARE, run_part_define),
-    _action("camera_list", "List cameras", (
-        "camera_capture takes a picture from one."), CameraListArgs, READ, run_camera_list),
-    _action("camera_capture", "Capture picture", (
-        "Optionally once an operation is applied; or poll a pending capture with capture_id. A completed "
-        "capture comes back as a PNG image; pending answers say how to poll. Each call moves the camera and "
-        "holds it up to 45 s."), CameraCaptureArgs, _hints(True, False, False), run_camera_capture),
-    _action("asset_list", "List schematics", (
-        "At most 64 assets, optionally filtered by name. schematic_import_prepare places one."),
-        AssetListArgs, READ, run_asset_list),
-    _action("schematic_export", "Export schematic", (
-        "At most max_plan_blocks, no entities or block entities; every call adds a new asset."),
-        SchematicExportArgs, PREPARE, run_schematic_export),
-    _action("schematic_import_prepare", "Prepare schematic import", (
-        "target is the paste anchor, rotation the clockwise turn; air in the schematic clears blocks. "
-        "build_apply applies it."), SchematicImportPrepareArgs, PREPARE, run_schematic_import_prepare),
-    _action("terrain_preview", "Preview terrain", (
-        "It only fills the server's recipe cache (32 recipes, lost on restart). terrain_prepare prepares one "
-        "tile."), TerrainPreviewArgs, READ, run_terrain_preview),
-    _action("terrain_prepare", "Prepare terrain tile", (
-        "One tile per call. An expired terrain_id is not_found: preview the recipe again. build_apply applies "
-        "it."), TerrainPrepareArgs, PREPARE, run_terrain_prepare),
-    _action("terrain_brush_prepare", "Prepare terrain brush", (
-        "The scan box holds at most 4096 cells; returns a preview image and, when something changes, a plan for"
-        " build_apply."), TerrainBrushPrepareArgs, PREPARE, run_terrain_brush_prepare),
+    _action(
+        "project_context",
+        "Project context",
+        ("At most 64 parts and 20 operations (truncated says so). Call it first; region_inspect usually comes next."),
+        ProjectContextArgs,
+        READ,
+        run_project_context,
+    ),
+    _action(
+        "material_search",
+        "Search materials",
+        (
+            "One page of at most 32 at a time (returned, has_more, total_results; follow next_cursor). "
+            "material_describe gives a block's states."
+        ),
+        MaterialSearchArgs,
+        READ,
+        run_material_search,
+    ),
+    _action(
+        "material_describe",
+        "Describe material",
+        ("Behaviour: gravity, fluid, waterloggable, ... Use the states in build_prepare recipes."),
+        MaterialDescribeArgs,
+        READ,
+        run_material_describe,
+    ),
+    _action(
+        "region_inspect",
+        "Inspect region",
+        (
+            "detail summary gives the palette, blocks every state. Answers over the result cap are refused with a "
+            "narrower retry_with. Prepare a build next."
+        ),
+        RegionInspectArgs,
+        READ,
+        run_region_inspect,
+    ),
+    _action(
+        "build_prepare",
+        "Prepare build",
+        (
+            "At most max_plan_blocks positions, inside the project area. Returns plan_id, plan_hash and "
+            "changed_blocks; build_apply comes next."
+        ),
+        BuildPrepareArgs,
+        PREPARE,
+        run_build_prepare,
+    ),
+    _action(
+        "build_apply",
+        "Apply plan",
+        (
+            "So after a lost answer send exactly the same call again (plan_id, plan_hash, idempotency_key). With "
+            "wait it reports progress until the operation ends (at most 25 s); otherwise poll operation_status."
+        ),
+        BuildApplyArgs,
+        _hints(False, True, True),
+        run_build_apply,
+    ),
+    _action(
+        "operation_status",
+        "Operation status",
+        ("Poll until it is terminal; stop on conflicts."),
+        OperationArgs,
+        READ,
+        run_operation_status,
+    ),
+    _action(
+        "operation_cancel",
+        "Cancel operation",
+        (
+            "operation_undo_prepare reverts the written blocks. Returns the current status; poll operation_status "
+            "to see it end."
+        ),
+        OperationArgs,
+        _hints(False, True, True),
+        run_operation_cancel,
+    ),
+    _action(
+        "operation_undo_prepare",
+        "Prepare undo",
+        ("build_apply applies it."),
+        OperationArgs,
+        PREPARE,
+        run_operation_undo_prepare,
+    ),
+    _action(
+        "part_get",
+        "Get part",
+        ("Its part_id comes from part_define or from project_context's parts."),
+        PartGetArgs,
+        READ,
+        run_part_get,
+    ),
+    _action(
+        "part_define",
+        "Define part",
+        (
+            "At most 64 parts, no overlaps; a second call for the same blocks conflicts. Protection is switched on "
+            "in game only."
+        ),
+        PartDefineArgs,
+        PREPARE,
+        run_part_define,
+    ),
+    _action(
+        "camera_list",
+        "List cameras",
+        ("camera_capture takes a picture from one."),
+        CameraListArgs,
+        READ,
+        run_camera_list,
+    ),
+    _action(
+        "camera_capture",
+        "Capture picture",
+        (
+            "Optionally once an operation is applied; or poll a pending capture with capture_id. A completed "
+            "capture comes back as a PNG image; pending answers say how to poll. Each call moves the camera and "
+            "holds it up to 45 s."
+        ),
+        CameraCaptureArgs,
+        _hints(True, False, False),
+        run_camera_capture,
+    ),
+    _action(
+        "asset_list",
+        "List schematics",
+        ("At most 64 assets, optionally filtered by name. schematic_import_prepare places one."),
+        AssetListArgs,
+        READ,
+        run_asset_list,
+    ),
+    _action(
+        "schematic_export",
+        "Export schematic",
+        ("At most max_plan_blocks, no entities or block entities; every call adds a new asset."),
+        SchematicExportArgs,
+        PREPARE,
+        run_schematic_export,
+    ),
+    _action(
+        "schematic_import_prepare",
+        "Prepare schematic import",
+        (
+            "target is the paste anchor, rotation the clockwise turn; air in the schematic clears blocks. "
+            "build_apply applies it."
+        ),
+        SchematicImportPrepareArgs,
+        PREPARE,
+        run_schematic_import_prepare,
+    ),
+    _action(
+        "terrain_preview",
+        "Preview terrain",
+        ("It only fills the server's recipe cache (32 recipes, lost on restart). terrain_prepare prepares one tile."),
+        TerrainPreviewArgs,
+        READ,
+        run_terrain_preview,
+    ),
+    _action(
+        "terrain_prepare",
+        "Prepare terrain tile",
+        ("One tile per call. An expired terrain_id is not_found: preview the recipe again. build_apply applies it."),
+        TerrainPrepareArgs,
+        PREPARE,
+        run_terrain_prepare,
+    ),
+    _action(
+        "terrain_brush_prepare",
+        "Prepare terrain brush",
+        (
+            "The scan box holds at most 4096 cells; returns a preview image and, when something changes, a plan for"
+            " build_apply."
+        ),
+        TerrainBrushPrepareArgs,
+        PREPARE,
+        run_terrain_brush_prepare,
+    ),
 ]
 
 __all__ = ["RPC_ACTIONS"]

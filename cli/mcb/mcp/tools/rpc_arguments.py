@@ -38,10 +38,15 @@ def ranged(kind: type, low: float, high: float) -> Any:
 
 
 Id = Annotated[str, StringConstraints(strict=True, min_length=1, max_length=200)]
-MaterialId = Annotated[str, StringConstraints(strict=True, min_length=11, max_length=128,
-                                              pattern=r"^minecraft:[a-z0-9_]+$")]
-BlockState = Annotated[str, StringConstraints(strict=True, min_length=11, max_length=1024,
-                                              pattern=r"^minecraft:[a-z0-9_]+(?:\[[a-z0-9_=,]+\])?$")]
+MaterialId = Annotated[
+    str, StringConstraints(strict=True, min_length=11, max_length=128, pattern=r"^minecraft:[a-z0-9_]+$")
+]
+BlockState = Annotated[
+    str,
+    StringConstraints(
+        strict=True, min_length=11, max_length=1024, pattern=r"^minecraft:[a-z0-9_]+(?:\[[a-z0-9_=,]+\])?$"
+    ),
+]
 Number = Annotated[float, Field(allow_inf_nan=False)]
 
 
@@ -82,26 +87,36 @@ class ProjectContextArgs(_Args):
 
 # -- 2. material_search -----------------------------------------------------------------------------------------
 class MaterialSearchArgs(_Args):
-    query: Annotated[str, StringConstraints(strict=True, max_length=96), Field(
-        description="Space-separated words that must all occur in the id, e.g. 'oak stairs'; empty lists all.")] = ""
+    query: Annotated[
+        str,
+        StringConstraints(strict=True, max_length=96),
+        Field(description="Space-separated words that must all occur in the id, e.g. 'oak stairs'; empty lists all."),
+    ] = ""
     kind: Annotated[Literal["block", "item", "all"], Field(description="Which materials to search.")] = "block"
     limit: Annotated[ranged(int, 1, 32), Field(description="Results per page, 1..32 (server default 16).")] = None
-    cursor: Annotated[str, StringConstraints(strict=True, max_length=100), Field(
-        description="next_cursor of the previous page; empty or absent for the first page.")] = None
+    cursor: Annotated[
+        str,
+        StringConstraints(strict=True, max_length=100),
+        Field(description="next_cursor of the previous page; empty or absent for the first page."),
+    ] = None
 
 
 # -- 3. material_describe ---------------------------------------------------------------------------------------
 class MaterialDescribeArgs(_Args):
-    id: Annotated[MaterialId, Field(description="One exact material id with its namespace, e.g. minecraft:oak_stairs "
-                                                "(no properties).")]
+    id: Annotated[
+        MaterialId,
+        Field(description="One exact material id with its namespace, e.g. minecraft:oak_stairs (no properties)."),
+    ]
 
 
 # -- 4. region_inspect ------------------------------------------------------------------------------------------
 class RegionInspectArgs(_Args):
     min: Annotated[Position, Field(description="One corner of the box (inclusive).")]
     max: Annotated[Position, Field(description="The opposite corner (inclusive); min <= max on every axis.")]
-    detail: Annotated[Literal["summary", "blocks"], Field(
-        description="summary: the palette with counts; blocks: every position with its state.")] = "summary"
+    detail: Annotated[
+        Literal["summary", "blocks"],
+        Field(description="summary: the palette with counts; blocks: every position with its state."),
+    ] = "summary"
 
 
 # -- 5. build_prepare -------------------------------------------------------------------------------------------
@@ -110,8 +125,9 @@ def _bridge_recipe(value: Any) -> Any:
     `mcb recipe lint --mcp-bridge` uses too; the schema publishes the same numbers (json_schema_extra)."""
     if isinstance(value, dict):
         for pointer, message, hint in bridge_findings(value):
-            raise PydanticCustomError("mcp_bridge", "{pointer}: {message} ({hint})",
-                                      {"pointer": pointer, "message": message, "hint": hint})
+            raise PydanticCustomError(
+                "mcp_bridge", "{pointer}: {message} ({hint})", {"pointer": pointer, "message": message, "hint": hint}
+            )
     return value
 
 
@@ -123,8 +139,10 @@ class BridgeRepeat(BaseModel):
 
     model_config = ConfigDict(extra="forbid", regex_engine="python-re")
     type: Literal["repeat"]
-    count: Annotated[int, Field(ge=1, json_schema_extra={"maximum": MAX_COUNT},
-                                description=f"How many copies (1..{MAX_COUNT} via MCP).")]
+    count: Annotated[
+        int,
+        Field(ge=1, json_schema_extra={"maximum": MAX_COUNT}, description=f"How many copies (1..{MAX_COUNT} via MCP)."),
+    ]
     offset: Annotated[RecipePosition, Field(description="Displacement added per copy; the first copy has none.")]
     operations: Annotated[list[_Shape], Field(min_length=1, json_schema_extra={"maxItems": MAX_OPERATIONS})]
 
@@ -146,34 +164,56 @@ class ExpectedBlock(BaseModel):
     model_config = ConfigDict(extra="forbid", regex_engine="python-re")
     pos: Annotated[Position, Field(description="Where the block is.")]
     state: Annotated[BlockState, Field(description="Its full state, as region_inspect reports it.")]
-    snapshot_id: Annotated[str, StringConstraints(strict=True, pattern=r"^[a-f0-9]{64}$"), Field(
-        description="The block entity's snapshot_id from region_inspect (blocks detail), when it has one.")] = None
+    snapshot_id: Annotated[
+        str,
+        StringConstraints(strict=True, pattern=r"^[a-f0-9]{64}$"),
+        Field(description="The block entity's snapshot_id from region_inspect (blocks detail), when it has one."),
+    ] = None
 
 
 class BuildPrepareArgs(_Args):
-    recipe: Annotated[BridgeRecipe, BeforeValidator(_bridge_recipe), Field(
-        description="Recipe version 1 (box, line, cylinder, repeat); through MCP at most 256 operations per array, "
-                    "repeat count <= 128 with shapes only inside, cylinder radius <= 128 and height <= 256.")]
+    recipe: Annotated[
+        BridgeRecipe,
+        BeforeValidator(_bridge_recipe),
+        Field(
+            description="Recipe version 1 (box, line, cylinder, repeat); through MCP at most 256 operations per array, "
+            "repeat count <= 128 with shapes only inside, cylinder radius <= 128 and height <= 256."
+        ),
+    ]
     part_id: Annotated[Id, Field(description="Restrict the writes to this part's exact mask.")] = None
-    dependencies: Annotated[list[Position], Field(
-        max_length=512, description="Extra positions that must not change before apply (read dependencies).")] = None
-    expected_blocks: Annotated[list[ExpectedBlock], Field(
-        min_length=1, max_length=4096,
-        description="Blocks the plan expects to find; a mismatch is stale_snapshot.")] = None
+    dependencies: Annotated[
+        list[Position],
+        Field(max_length=512, description="Extra positions that must not change before apply (read dependencies)."),
+    ] = None
+    expected_blocks: Annotated[
+        list[ExpectedBlock],
+        Field(
+            min_length=1, max_length=4096, description="Blocks the plan expects to find; a mismatch is stale_snapshot."
+        ),
+    ] = None
 
 
 # -- 6. build_apply ---------------------------------------------------------------------------------------------
 class BuildApplyArgs(_Args):
     plan_id: Annotated[Id, Field(description="plan_id from the prepare step.")]
     plan_hash: Annotated[Id, Field(description="plan_hash from the same prepare step (binds the apply to that plan).")]
-    idempotency_key: Annotated[Id, Field(
-        description="A key you choose once per plan and keep: sending the same call again returns the same "
-                    "operation instead of starting a second one.")]
-    wait: Annotated[bool, Field(
-        description="Wait until the operation ends (progress is reported), at most wait_seconds; otherwise return "
-                    "at once and poll operation_status.")] = False
-    wait_seconds: Annotated[ranged(int, 1, MAX_APPLY_WAIT), Field(
-        description="How long wait may take, in seconds.")] = MAX_APPLY_WAIT
+    idempotency_key: Annotated[
+        Id,
+        Field(
+            description="A key you choose once per plan and keep: sending the same call again returns the same "
+            "operation instead of starting a second one."
+        ),
+    ]
+    wait: Annotated[
+        bool,
+        Field(
+            description="Wait until the operation ends (progress is reported), at most wait_seconds; otherwise return "
+            "at once and poll operation_status."
+        ),
+    ] = False
+    wait_seconds: Annotated[
+        ranged(int, 1, MAX_APPLY_WAIT), Field(description="How long wait may take, in seconds.")
+    ] = MAX_APPLY_WAIT
 
 
 # -- 7-9. operation_status, operation_cancel, operation_undo_prepare -------------------------------------------
@@ -183,8 +223,11 @@ class OperationArgs(_Args):
 
 # -- 10-11. part_define, part_get -------------------------------------------------------------------------------
 class PartDefineArgs(_Args):
-    name: Annotated[str, StringConstraints(strict=True, min_length=1, max_length=64), Field(
-        description="A name for the part (1..64 characters).")]
+    name: Annotated[
+        str,
+        StringConstraints(strict=True, min_length=1, max_length=64),
+        Field(description="A name for the part (1..64 characters)."),
+    ]
     operation_id: Annotated[Id, Field(description="An applied operation whose written blocks become the part.")]
 
 
@@ -218,56 +261,71 @@ class Pose(BaseModel):
 class CameraCaptureArgs(_Args):
     camera_id: Annotated[Id, Field(description="A saved camera from camera_list.")] = None
     pose: Annotated[Pose, Field(description="An explicit pose (wins over camera_id).")] = None
-    after_operation_id: Annotated[Id, Field(
-        description="Only capture once this operation is applied (else capture_not_ready).")] = None
-    capture_id: Annotated[Id, Field(
-        description="Poll a pending capture (alone; from the previous camera_capture answer).")] = None
+    after_operation_id: Annotated[
+        Id, Field(description="Only capture once this operation is applied (else capture_not_ready).")
+    ] = None
+    capture_id: Annotated[
+        Id, Field(description="Poll a pending capture (alone; from the previous camera_capture answer).")
+    ] = None
 
     @model_validator(mode="after")
     def _one_mode(self):
         if self.camera_id is None and self.pose is None and self.capture_id is None:
-            raise PydanticCustomError("missing_mode", "give camera_id or pose to take a picture, or capture_id to "
-                                                      "poll one", {"field": "camera_id"})
+            raise PydanticCustomError(
+                "missing_mode",
+                "give camera_id or pose to take a picture, or capture_id to poll one",
+                {"field": "camera_id"},
+            )
         return self
 
 
 # -- 14-16. asset_list, schematic_export, schematic_import_prepare ---------------------------------------------
 class AssetListArgs(_Args):
-    query: Annotated[str, StringConstraints(strict=True, max_length=64), Field(
-        description="Keep assets whose name contains this (case-insensitive).")] = None
+    query: Annotated[
+        str,
+        StringConstraints(strict=True, max_length=64),
+        Field(description="Keep assets whose name contains this (case-insensitive)."),
+    ] = None
 
 
 class SchematicExportArgs(_Args):
-    name: Annotated[str, StringConstraints(strict=True, min_length=1, max_length=64,
-                                           pattern=r"^[^\u0000-\u001f\u007f]+$"), Field(
-        description="The asset's name (1..64 printable characters).")]
+    name: Annotated[
+        str,
+        StringConstraints(strict=True, min_length=1, max_length=64, pattern=r"^[^\u0000-\u001f\u007f]+$"),
+        Field(description="The asset's name (1..64 printable characters)."),
+    ]
     min: Annotated[Position, Field(description="One corner of the box (inclusive).")]
     max: Annotated[Position, Field(description="The opposite corner (inclusive).")]
     origin: Annotated[Position, Field(description="The anchor the offset is measured from (default min).")] = None
 
 
 class SchematicImportPrepareArgs(_Args):
-    asset_id: Annotated[str, StringConstraints(strict=True, min_length=1, max_length=64,
-                                               pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"), Field(
-        description="assetId from asset_list or schematic_export.")]
+    asset_id: Annotated[
+        str,
+        StringConstraints(strict=True, min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"),
+        Field(description="assetId from asset_list or schematic_export."),
+    ]
     target: Annotated[Position, Field(description="Where the schematic's anchor lands.")]
-    rotation: Annotated[Literal[0, 90, 180, 270], Field(
-        description="Clockwise turn seen from above, in degrees.")] = 0
+    rotation: Annotated[Literal[0, 90, 180, 270], Field(description="Clockwise turn seen from above, in degrees.")] = 0
 
 
 # -- 17-19. terrain_preview, terrain_prepare, terrain_brush_prepare ---------------------------------------------
 class TerrainPreviewArgs(_Args):
     recipe: Annotated[TerrainRecipeModel, Field(description="A terrain recipe, version 1.")]
-    resolution: Annotated[ranged(int, 32, 256), Field(
-        description="Preview image side in pixels (server default 128).")] = None
+    resolution: Annotated[
+        ranged(int, 32, 256), Field(description="Preview image side in pixels (server default 128).")
+    ] = None
 
 
 class TerrainPrepareArgs(_Args):
-    terrain_id: Annotated[str, StringConstraints(strict=True, min_length=64, max_length=64,
-                                                 pattern=r"^[a-f0-9]{64}$"), Field(
-        description="terrain_id from terrain_preview (the server caches 32 recipes until it restarts).")]
-    tile_index: Annotated[ranged(int, 0, 134_217_727), Field(
-        description="Which tile, 0..tile_count-1 (x fastest, then z, then y).")]
+    terrain_id: Annotated[
+        str,
+        StringConstraints(strict=True, min_length=64, max_length=64, pattern=r"^[a-f0-9]{64}$"),
+        Field(description="terrain_id from terrain_preview (the server caches 32 recipes until it restarts)."),
+    ]
+    tile_index: Annotated[
+        ranged(int, 0, 134_217_727), Field(description="Which tile, 0..tile_count-1 (x fastest, then z, then y).")
+    ]
 
 
 class TerrainBrushPrepareArgs(_Args):

@@ -17,9 +17,14 @@ def apply_follow_up(plan: dict, reason: str = "review the plan summary, then app
     """``follow_up`` for a prepared plan (MCP-42); the caller picks one stable idempotency_key for it."""
     if not plan.get("plan_id") or not plan.get("plan_hash"):
         return []
-    return [{"work": "apply", "tool": "build_apply",
-             "arguments": {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"]},
-             "reason": reason + " with build_apply and one stable idempotency_key (reuse it after a lost answer)"}]
+    return [
+        {
+            "work": "apply",
+            "tool": "build_apply",
+            "arguments": {"plan_id": plan["plan_id"], "plan_hash": plan["plan_hash"]},
+            "reason": reason + " with build_apply and one stable idempotency_key (reuse it after a lost answer)",
+        }
+    ]
 
 
 def poll_follow_up(status: dict) -> list[dict]:
@@ -27,9 +32,15 @@ def poll_follow_up(status: dict) -> list[dict]:
 
     if not status.get("operation_id") or status.get("status") in TERMINAL_STATUSES:
         return []
-    return [{"work": "poll", "tool": "operation_status", "arguments": {"operation_id": status["operation_id"]},
-             "reason": f"the operation is {status.get('status')}; poll until applied, conflict, failed, cancelled or "
-                       "recovery_required"}]
+    return [
+        {
+            "work": "poll",
+            "tool": "operation_status",
+            "arguments": {"operation_id": status["operation_id"]},
+            "reason": f"the operation is {status.get('status')}; poll until applied, conflict, failed, cancelled or "
+            "recovery_required",
+        }
+    ]
 
 
 def with_follow_up(data: dict, follow_up: list[dict]) -> dict:
@@ -49,8 +60,9 @@ def image_outcome(method: str, data: dict, caption: str) -> Outcome:
 
     try:
         if data.get("status") != "completed":
-            raise ServerError(f"{method}: an image came with status {data.get('status')!r}, not 'completed'",
-                              code="invalid_image")
+            raise ServerError(
+                f"{method}: an image came with status {data.get('status')!r}, not 'completed'", code="invalid_image"
+            )
         png = png_from_base64(method, encoded, mime)
     except ServerError as error:
         raise default_refusal("invalid_image", error.message, extra={"status": data.get("status")}) from None
@@ -88,7 +100,7 @@ def narrower_box(args, limit: int | None = None) -> dict:
 def _integer_root(value: int, degree: int) -> int:
     """The largest r with r ** degree <= value (value >= 1)."""
     root = max(1, int(round(value ** (1 / degree))))
-    while root ** degree > value:
+    while root**degree > value:
         root -= 1
     while (root + 1) ** degree <= value:
         root += 1
@@ -107,8 +119,15 @@ def box_limit(refusal: Refusal) -> int:
 def narrowed(refusal: Refusal, retry_with: dict) -> Refusal:
     """The same refusal with a narrowing ``retry_with`` (§2.4 budget_exceeded: "a narrowing retry_with when known")."""
     data = {k: v for k, v in refusal.data.items() if k != "no_remedy"}
-    return Refusal(refusal.code, refusal.message, remedy=refusal.remedy, field=refusal.field,
-                   did_you_mean=refusal.did_you_mean, retry_with=retry_with, data=data)
+    return Refusal(
+        refusal.code,
+        refusal.message,
+        remedy=refusal.remedy,
+        field=refusal.field,
+        did_you_mean=refusal.did_you_mean,
+        retry_with=retry_with,
+        data=data,
+    )
 
 
 def box_too_big(refusal: Refusal) -> bool:
@@ -118,11 +137,17 @@ def box_too_big(refusal: Refusal) -> bool:
 def poll_failed(operation_id: str, refusal: Refusal) -> Refusal:
     """A poll failed after build_apply started the operation: the one remedy is to poll it again. The poll's own
     remedies (retry_after_ms, retry_with, restart_with ... 'send the same call again') would invite a second apply."""
-    poll = {"tool": "operation_status", "arguments": {"operation_id": operation_id},
-            "reason": "the operation started and runs on the server; polling it failed"}
+    poll = {
+        "tool": "operation_status",
+        "arguments": {"operation_id": operation_id},
+        "reason": "the operation started and runs on the server; polling it failed",
+    }
     facts = {key: value for key, value in refusal.data.items() if key not in REMEDY_FIELDS}
     data = {**facts, "operation_id": operation_id, "operation_started": True, "next_call": poll}
-    remedy = (f"operation {operation_id} started and runs on the server; follow it with operation_status "
-              "(next_call), and do not apply the plan again")
-    return Refusal(refusal.code, f"build_apply started operation {operation_id}, then {refusal.message}",
-                   remedy=remedy, data=data)
+    remedy = (
+        f"operation {operation_id} started and runs on the server; follow it with operation_status "
+        "(next_call), and do not apply the plan again"
+    )
+    return Refusal(
+        refusal.code, f"build_apply started operation {operation_id}, then {refusal.message}", remedy=remedy, data=data
+    )

@@ -10,16 +10,32 @@ from pydantic import Field
 
 from mcb.blocks.transform import MIRROR_AXES, ROTATIONS, RULE_SETS
 from mcb.mcp.actions import Context, Image, Outcome, Refusal
-from mcb.mcp.tools.adapters import (Arguments, Excludes, FileProgress, FilesLimit, FilesOffset, Globs, McVersion,
-                                    Offset, Path_, existing_input, new_output, page, refusal_from, refusing,
-                                    report_page)
+from mcb.mcp.tools.adapters import (
+    Arguments,
+    Excludes,
+    FileProgress,
+    FilesLimit,
+    FilesOffset,
+    Globs,
+    McVersion,
+    Offset,
+    Path_,
+    existing_input,
+    new_output,
+    page,
+    refusal_from,
+    refusing,
+    report_page,
+)
 from mcb.schematics.render_limits import SCALE_MAX, SCALE_MIN
 
 
 class ValidateArgs(Arguments):
     paths: list[Path_] = Field(min_length=1, max_length=256, description="Schematic files or directories to walk.")
-    profile: Literal["server", "spec"] = Field("server", description=(
-        "server: the plugin's import subset; spec: the Sponge spec + WorldEdit interoperability."))
+    profile: Literal["server", "spec"] = Field(
+        "server",
+        description=("server: the plugin's import subset; spec: the Sponge spec + WorldEdit interoperability."),
+    )
     mc_version: McVersion
     strict: bool = Field(False, description="Warnings count as failures too.")
     glob: Globs
@@ -36,10 +52,16 @@ def schem_validate(args: ValidateArgs, ctx: Context) -> Outcome:
     for index, value in enumerate(args.paths):
         existing_input(value, "paths", index)
     with refusing("paths", usage_field="mc_version"):
-        reports = validate_paths(args.paths, profile=args.profile, mc_version=args.mc_version, globs=args.glob,
-                                 excludes=args.exclude, jobs=1, progress=FileProgress(ctx))
-    return Outcome(report_page(reports, args.strict, args.offset, args.limit, args.files_offset,
-                               args.files_limit))
+        reports = validate_paths(
+            args.paths,
+            profile=args.profile,
+            mc_version=args.mc_version,
+            globs=args.glob,
+            excludes=args.exclude,
+            jobs=1,
+            progress=FileProgress(ctx),
+        )
+    return Outcome(report_page(reports, args.strict, args.offset, args.limit, args.files_offset, args.files_limit))
 
 
 class InfoArgs(Arguments):
@@ -59,9 +81,18 @@ def schem_info(args: InfoArgs, ctx: Context) -> Outcome:
 
 
 SchematicFormat = Literal["sponge2", "sponge3", "litematic", "structure", "v2", "v3"]
-ReplaceUnknown = Annotated[str, Field(None, min_length=1, max_length=1024, description=(
-    "A block state to put where the file has a block the target release does not know; default: refuse, naming "
-    "them."))]
+ReplaceUnknown = Annotated[
+    str,
+    Field(
+        None,
+        min_length=1,
+        max_length=1024,
+        description=(
+            "A block state to put where the file has a block the target release does not know; default: refuse, naming "
+            "them."
+        ),
+    ),
+]
 
 
 class _EditArgs(Arguments):
@@ -69,24 +100,34 @@ class _EditArgs(Arguments):
     output: Path_ = Field(None, description="File to write (atomically); or set in_place.")
     in_place: bool = Field(False, description="Overwrite the input file instead of writing output.")
     overwrite: bool = Field(False, description="Replace output when it exists.")
-    rules: Literal[RULE_SETS] = Field("vanilla", description=(  # type: ignore[valid-type]
-        "vanilla: what the server's rotation produces; geometric: WorldEdit-like, also turns connections and, on "
-        "mirror, swaps chest halves and stair corners."))
-    format: SchematicFormat = Field(None, description=(
-        "Format to write: sponge2, sponge3, litematic or structure; default: the output's extension, else the "
-        "input's format."))
+    rules: Literal[RULE_SETS] = Field(
+        "vanilla",
+        description=(  # type: ignore[valid-type]
+            "vanilla: what the server's rotation produces; geometric: WorldEdit-like, also turns connections and, on "
+            "mirror, swaps chest halves and stair corners."
+        ),
+    )
+    format: SchematicFormat = Field(
+        None,
+        description=(
+            "Format to write: sponge2, sponge3, litematic or structure; default: the output's extension, else the "
+            "input's format."
+        ),
+    )
     replace_unknown: ReplaceUnknown
     mc_version: McVersion
 
 
 class RotateArgs(_EditArgs):
     degrees: Literal[tuple(d for d in ROTATIONS if d)] = Field(  # type: ignore[valid-type]
-        description="Clockwise turn seen from above.")
+        description="Clockwise turn seen from above."
+    )
 
 
 class MirrorArgs(_EditArgs):
     axis: Literal[MIRROR_AXES] = Field(  # type: ignore[valid-type]
-        description="x swaps east and west; z swaps north and south.")
+        description="x swaps east and west; z swaps north and south."
+    )
 
 
 def _edit(args, ctx: Context, *, degrees: int | None = None, axis: str | None = None) -> Outcome:
@@ -94,8 +135,15 @@ def _edit(args, ctx: Context, *, degrees: int | None = None, axis: str | None = 
 
     source = existing_input(args.path, "path")
     try:
-        target, rules, fmt = check_edit_request(source, degrees=degrees, axis=axis, output=args.output,
-                                                in_place=args.in_place, rules=args.rules, fmt=args.format)
+        target, rules, fmt = check_edit_request(
+            source,
+            degrees=degrees,
+            axis=axis,
+            output=args.output,
+            in_place=args.in_place,
+            rules=args.rules,
+            fmt=args.format,
+        )
     except Exception as error:
         refusal = refusal_from(error)
         if refusal.field == "output":  # the core's hint names the CLI's flags
@@ -109,8 +157,16 @@ def _edit(args, ctx: Context, *, degrees: int | None = None, axis: str | None = 
     from mcb.schematics.rewrite import transform_file
 
     with refusing("path", usage_field="mc_version"):
-        summary = transform_file(source, target, degrees=degrees, mirror_axis=axis, rules=rules, fmt=fmt,
-                                 mc_version=args.mc_version, replace_unknown=args.replace_unknown)
+        summary = transform_file(
+            source,
+            target,
+            degrees=degrees,
+            mirror_axis=axis,
+            rules=rules,
+            fmt=fmt,
+            mc_version=args.mc_version,
+            replace_unknown=args.replace_unknown,
+        )
     if created:  # a cancel that came during the work removes the new file (ctx.created); in place it is done
         ctx.check_cancelled()
     ctx.progress(1, 1, "written")
@@ -128,12 +184,20 @@ def schem_mirror(args: MirrorArgs, ctx: Context) -> Outcome:
 class ConvertArgs(Arguments):
     path: Path_ = Field(description="Schematic in any format (Sponge, Litematica, structure .nbt, legacy).")
     output: Path_ = Field(description="File to write (atomically).")
-    format: SchematicFormat = Field(None, description=(
-        "sponge2 (the server's format; the default for .schem), sponge3, litematic or structure (the default for "
-        ".litematic and .nbt outputs)."))
-    drop_extras: bool = Field(False, description=(
-        "Drop what the target format cannot hold (sponge2: block entities, entities, biomes; cells the file leaves "
-        "unchanged become air) instead of refusing."))
+    format: SchematicFormat = Field(
+        None,
+        description=(
+            "sponge2 (the server's format; the default for .schem), sponge3, litematic or structure (the default for "
+            ".litematic and .nbt outputs)."
+        ),
+    )
+    drop_extras: bool = Field(
+        False,
+        description=(
+            "Drop what the target format cannot hold (sponge2: block entities, entities, biomes; cells the file leaves "
+            "unchanged become air) instead of refusing."
+        ),
+    )
     replace_unknown: ReplaceUnknown
     overwrite: bool = Field(False, description="Replace output when it exists.")
     mc_version: McVersion
@@ -150,8 +214,14 @@ def schem_convert(args: ConvertArgs, ctx: Context) -> Outcome:
 
     try:
         with refusing("path", usage_field="mc_version"):
-            result = convert_schematic(source, target, fmt=parse_format(args.format), drop_extras=args.drop_extras,
-                                       mc_version=args.mc_version, replace_unknown=args.replace_unknown)
+            result = convert_schematic(
+                source,
+                target,
+                fmt=parse_format(args.format),
+                drop_extras=args.drop_extras,
+                mc_version=args.mc_version,
+                replace_unknown=args.replace_unknown,
+            )
     except Refusal as refusal:
         if refusal.data.get("rule") == "schem.convert.lossy":  # the same call, dropping what cannot be held
             refusal.retry_with = {"drop_extras": True}  # (data.lossless_formats: the formats that keep it all)
@@ -165,8 +235,9 @@ class RenderArgs(Arguments):
     path: Path_ = Field(description="Schematic in any format (Sponge, Litematica, structure .nbt, legacy).")
     view: Literal["top", "iso", "both"] = Field("both", description="top (height map), iso (isometric) or both.")
     scale: int = Field(None, ge=SCALE_MIN, le=SCALE_MAX, description="Pixels per block (default: fit ~1400 px).")
-    max_side: int = Field(None, ge=64, le=4096, description="Shrink the picture to at most this many pixels "
-                                                                    "on its longest side.")
+    max_side: int = Field(
+        None, ge=64, le=4096, description="Shrink the picture to at most this many pixels on its longest side."
+    )
 
 
 def schem_render(args: RenderArgs, ctx: Context) -> Outcome:

@@ -21,8 +21,9 @@ WRITE_FORMATS = ("sponge2", "sponge3", "litematic", "structure")
 FORMAT_NAMES = {"sponge": "Sponge", "litematica": "Litematica", "structure": "structure", "mcedit": "legacy"}
 
 
-def read_any(source: str | os.PathLike | bytes, limits: ReadLimits | None = None, *,
-             palette_index: int = 0) -> Schematic:
+def read_any(
+    source: str | os.PathLike | bytes, limits: ReadLimits | None = None, *, palette_index: int = 0
+) -> Schematic:
     """The model of a schematic file in any supported format (raises ``InputError`` subclasses with ``rule``).
 
     ``palette_index`` picks one of a structure file's ``palettes`` (the first by default)."""

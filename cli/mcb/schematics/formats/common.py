@@ -6,10 +6,21 @@ from __future__ import annotations
 import numpy as np
 
 from mcb.schematics.document import Document, SchematicError
-from mcb.schematics.nbt import (TAG_BYTE, TAG_COMPOUND, TAG_INT, TAG_LIST, TAG_LONG, TAG_SHORT, TAG_STRING, Compound,
-                                String, tag_type)
+from mcb.schematics.nbt import (
+    TAG_BYTE,
+    TAG_COMPOUND,
+    TAG_INT,
+    TAG_LIST,
+    TAG_LONG,
+    TAG_SHORT,
+    TAG_STRING,
+    Compound,
+    String,
+    tag_type,
+)
 
 INT_TAGS = (TAG_BYTE, TAG_SHORT, TAG_INT, TAG_LONG)
+
 
 class Fields:
     """Checked reads from one document, each failure a ``SchematicError`` with a rule ``<prefix>.*`` and a pointer."""
@@ -19,8 +30,12 @@ class Fields:
 
     def fail(self, message: str, rule: str, *where, hint: str | None = None) -> SchematicError:
         path = self.doc.path
-        return SchematicError(f"{path}: {message}" if path else message, rule=f"{self.prefix}.{rule}",
-                              pointer="/" + "/".join(str(w) for w in where), hint=hint)
+        return SchematicError(
+            f"{path}: {message}" if path else message,
+            rule=f"{self.prefix}.{rule}",
+            pointer="/" + "/".join(str(w) for w in where),
+            hint=hint,
+        )
 
     def get(self, container, key: str, tags: tuple[int, ...], *where, required: bool = True, what: str = ""):
         value = container.get(key) if isinstance(container, dict) else None
@@ -52,8 +67,11 @@ class Fields:
 
     def triple(self, value, *where, floats: bool = False) -> tuple:
         """A list of three numbers (structure ``size``/``pos``, legacy entity ``Pos``)."""
-        if tag_type(value) != TAG_LIST or len(value) != 3 or (value.subtype not in (5, 6) if floats
-                                                                  else value.subtype not in INT_TAGS):
+        if (
+            tag_type(value) != TAG_LIST
+            or len(value) != 3
+            or (value.subtype not in (5, 6) if floats else value.subtype not in INT_TAGS)
+        ):
             kind = "doubles" if floats else "integers"
             raise self.fail(f"must be a list of 3 {kind}", "field.type", *where)
         return tuple(float(v) if floats else int(v) for v in value)
@@ -67,10 +85,13 @@ def check_cells(doc: Document, size, rule: str, *where) -> int:
     volume = size[0] * size[1] * size[2]
     limit = doc.limits.max_cells
     if volume > limit:
-        raise SchematicError(f"{doc.path + ': ' if doc.path else ''}the box {size[0]} x {size[1]} x {size[2]} "
-                             f"holds {volume} cells, above mcb's limit of {limit}", rule=rule,
-                             pointer="/" + "/".join(str(w) for w in where if w != ""), hint="the file is corrupt, hostile, or "
-                             "larger than any build mcb loads: split it into smaller schematics")
+        raise SchematicError(
+            f"{doc.path + ': ' if doc.path else ''}the box {size[0]} x {size[1]} x {size[2]} "
+            f"holds {volume} cells, above mcb's limit of {limit}",
+            rule=rule,
+            pointer="/" + "/".join(str(w) for w in where if w != ""),
+            hint="the file is corrupt, hostile, or larger than any build mcb loads: split it into smaller schematics",
+        )
     return volume
 
 
@@ -115,8 +136,7 @@ def without(data, *keys: str) -> Compound:
     return copy
 
 
-def dense_palette(blocks: np.ndarray, palette: list[str], void: np.ndarray | None
-                  ) -> tuple[list[str], np.ndarray]:
+def dense_palette(blocks: np.ndarray, palette: list[str], void: np.ndarray | None) -> tuple[list[str], np.ndarray]:
     """(the palette entries that non-void cells use, in first-use order, and the cells renumbered to it)."""
     from mcb.schematics.cells import first_seen_order
 

@@ -29,13 +29,34 @@ from mcb.schematics.nbt import TAG_BYTE_ARRAY, TAG_COMPOUND, TAG_STRING, Compoun
 
 DATA_VERSION_1_13 = 1519  # the release whose states the table gives
 # Old (1.10 and before) block-entity ids and the 1.11+ names they became.
-OLD_ENTITY_IDS = {"Airportal": "end_portal", "Banner": "banner", "Beacon": "beacon", "Cauldron": "brewing_stand",
-                  "Chest": "chest", "Comparator": "comparator", "Control": "command_block",
-                  "DLDetector": "daylight_detector", "Dropper": "dropper", "EnchantTable": "enchanting_table",
-                  "EndGateway": "end_gateway", "EnderChest": "ender_chest", "FlowerPot": "flower_pot",
-                  "Furnace": "furnace", "Hopper": "hopper", "MobSpawner": "mob_spawner", "Music": "noteblock",
-                  "Piston": "piston", "RecordPlayer": "jukebox", "Sign": "sign", "Skull": "skull",
-                  "Structure": "structure_block", "Trap": "dispenser", "Bed": "bed"}
+OLD_ENTITY_IDS = {
+    "Airportal": "end_portal",
+    "Banner": "banner",
+    "Beacon": "beacon",
+    "Cauldron": "brewing_stand",
+    "Chest": "chest",
+    "Comparator": "comparator",
+    "Control": "command_block",
+    "DLDetector": "daylight_detector",
+    "Dropper": "dropper",
+    "EnchantTable": "enchanting_table",
+    "EndGateway": "end_gateway",
+    "EnderChest": "ender_chest",
+    "FlowerPot": "flower_pot",
+    "Furnace": "furnace",
+    "Hopper": "hopper",
+    "MobSpawner": "mob_spawner",
+    "Music": "noteblock",
+    "Piston": "piston",
+    "RecordPlayer": "jukebox",
+    "Sign": "sign",
+    "Skull": "skull",
+    "Structure": "structure_block",
+    "Trap": "dispenser",
+    "Bed": "bed",
+}
+
+
 @cache
 def legacy_table() -> dict:
     with resources.files("mcb.schematics").joinpath("data/legacy.json.gz").open("rb") as handle:
@@ -48,9 +69,12 @@ def read_legacy(doc) -> Schematic:
     root = doc.root
     materials = root.get("Materials")
     if materials is not None and str(materials) != "Alpha":
-        raise fields.fail(f"Materials {str(materials)!r}: only 'Alpha' (Java Edition) files can be read",
-                          "materials.unsupported", "Materials", hint="Classic and Pocket schematics predate the "
-                          "ids mcb knows")
+        raise fields.fail(
+            f"Materials {str(materials)!r}: only 'Alpha' (Java Edition) files can be read",
+            "materials.unsupported",
+            "Materials",
+            hint="Classic and Pocket schematics predate the ids mcb knows",
+        )
     size = tuple(fields.integer(root, key) & 0xFFFF for key in ("Width", "Height", "Length"))
     volume = fields.check_cells(size)
     width, height, length = size
@@ -62,8 +86,8 @@ def read_legacy(doc) -> Schematic:
     if add is not None:
         nibbles = np.frombuffer(_array(fields, root, "AddBlocks", (volume + 1) // 2), dtype=np.uint8)
         high = np.empty(volume, dtype=np.uint16)
-        high[0::2] = nibbles[:(volume + 1) // 2] & 0x0F
-        high[1::2] = nibbles[:volume // 2] >> 4
+        high[0::2] = nibbles[: (volume + 1) // 2] & 0x0F
+        high[1::2] = nibbles[: volume // 2] >> 4
         keys |= high << 8
     keys <<= 4
     keys |= np.frombuffer(raw_data, dtype=np.uint8) & 0x0F
@@ -77,26 +101,49 @@ def read_legacy(doc) -> Schematic:
     origin = _vector(root, "WEOrigin")
     offset = _vector(root, "WEOffset")
     world_min = tuple(o + d for o, d in zip(origin, offset)) if origin and offset else None
-    schem = Schematic(width=width, height=height, length=length, palette=palette, blocks=blocks,
-                      data_version=DATA_VERSION_1_13, offset=offset or (0, 0, 0), world_origin=origin,
-                      metadata=Compound(), source=SourceInfo(
-                          version=None, compressed=doc.stats.compressed, format="legacy",
-                          producer="schematica" if "SchematicaMapping" in root else (
-                              "worldedit" if offset else None),
-                          we_offset=offset, compressed_size=doc.stats.compressed_size,
-                          inflated_size=doc.stats.inflated_size))
-    schem.block_entities = [be for i, entry in enumerate(fields.compounds(root, "TileEntities"))
-                            if (be := _block_entity(fields, entry, i, size, world_min)) is not None]
-    schem.entities = [_entity(fields, entry, i, size, world_min)
-                      for i, entry in enumerate(fields.compounds(root, "Entities"))]
+    schem = Schematic(
+        width=width,
+        height=height,
+        length=length,
+        palette=palette,
+        blocks=blocks,
+        data_version=DATA_VERSION_1_13,
+        offset=offset or (0, 0, 0),
+        world_origin=origin,
+        metadata=Compound(),
+        source=SourceInfo(
+            version=None,
+            compressed=doc.stats.compressed,
+            format="legacy",
+            producer="schematica" if "SchematicaMapping" in root else ("worldedit" if offset else None),
+            we_offset=offset,
+            compressed_size=doc.stats.compressed_size,
+            inflated_size=doc.stats.inflated_size,
+        ),
+    )
+    schem.block_entities = [
+        be
+        for i, entry in enumerate(fields.compounds(root, "TileEntities"))
+        if (be := _block_entity(fields, entry, i, size, world_min)) is not None
+    ]
+    schem.entities = [
+        _entity(fields, entry, i, size, world_min) for i, entry in enumerate(fields.compounds(root, "Entities"))
+    ]
     from mcb.schematics.formats.legacy_states import complete_states
 
     schem.source.conversions = reader.conversions + complete_states(schem, counts[distinct].tolist())
-    for items, what in ((schem.block_entities, "block-entity data (sign text, container items, ...)"),
-                        (schem.entities, "entity data (item ids, UUIDs, absolute hanging-entity positions)")):
+    for items, what in (
+        (schem.block_entities, "block-entity data (sign text, container items, ...)"),
+        (schem.entities, "entity data (item ids, UUIDs, absolute hanging-entity positions)"),
+    ):
         if items:  # no release's data fixer runs here: a newer game may not read all of it
-            schem.source.conversions.append({"change": f"{what} kept as Minecraft 1.12 wrote it; a newer game "
-                                             "may not read all of it", "cells": len(items), "carried": False})
+            schem.source.conversions.append(
+                {
+                    "change": f"{what} kept as Minecraft 1.12 wrote it; a newer game may not read all of it",
+                    "cells": len(items),
+                    "carried": False,
+                }
+            )
     return schem
 
 
@@ -134,8 +181,9 @@ class _States:
         if name is not None:  # the saving game's id: its name gives the vanilla one
             vanilla = self.table["ids"].get(name if ":" in name else f"minecraft:{name}")
             if vanilla is None:
-                self.conversions.append({"change": f"{name} (id {block}) is no vanilla 1.12 block",
-                                         "cells": cells, "carried": False})
+                self.conversions.append(
+                    {"change": f"{name} (id {block}) is no vanilla 1.12 block", "cells": cells, "carried": False}
+                )
                 return name if ":" in name else f"legacy:{name}"
             block = vanilla
         states = self.table["states"]
@@ -144,11 +192,17 @@ class _States:
             return found
         fallback = states.get(f"{block}:0")
         if fallback is not None:
-            self.conversions.append({"change": f"data value {data} of block id {block} is unknown: read as "
-                                     f"{fallback}", "cells": cells, "carried": False})
+            self.conversions.append(
+                {
+                    "change": f"data value {data} of block id {block} is unknown: read as {fallback}",
+                    "cells": cells,
+                    "carried": False,
+                }
+            )
             return fallback
-        self.conversions.append({"change": f"block id {block} (data {data}) is no 1.12 block", "cells": cells,
-                                 "carried": False})
+        self.conversions.append(
+            {"change": f"block id {block} (data {data}) is no 1.12 block", "cells": cells, "carried": False}
+        )
         return f"legacy:block_{block}"
 
 
@@ -167,8 +221,11 @@ def _position(fields: Fields, values, size, world_min, *where, floats: bool = Fa
         if all(0 <= v < s for v, s in zip(shifted, size)):
             return shifted
     if not inside and not floats:
-        raise fields.fail(f"position {','.join(str(v) for v in values)} lies outside the "
-                          f"{size[0]} x {size[1]} x {size[2]} box", "position", *where)
+        raise fields.fail(
+            f"position {','.join(str(v) for v in values)} lies outside the {size[0]} x {size[1]} x {size[2]} box",
+            "position",
+            *where,
+        )
     return values
 
 

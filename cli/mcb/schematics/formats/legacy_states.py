@@ -13,19 +13,47 @@ import numpy as np
 from mcb.blocks.state import BlockState, parse_state
 from mcb.schematics.model import Schematic
 
-COLOURS = ("white", "orange", "magenta", "light_blue", "yellow", "lime", "pink", "gray", "light_gray", "cyan",
-           "purple", "blue", "brown", "green", "red", "black")
-SKULLS = (("skeleton_skull", "skeleton_wall_skull"), ("wither_skeleton_skull", "wither_skeleton_wall_skull"),
-          ("zombie_head", "zombie_wall_head"), ("player_head", "player_wall_head"),
-          ("creeper_head", "creeper_wall_head"), ("dragon_head", "dragon_wall_head"))
+COLOURS = (
+    "white",
+    "orange",
+    "magenta",
+    "light_blue",
+    "yellow",
+    "lime",
+    "pink",
+    "gray",
+    "light_gray",
+    "cyan",
+    "purple",
+    "blue",
+    "brown",
+    "green",
+    "red",
+    "black",
+)
+SKULLS = (
+    ("skeleton_skull", "skeleton_wall_skull"),
+    ("wither_skeleton_skull", "wither_skeleton_wall_skull"),
+    ("zombie_head", "zombie_wall_head"),
+    ("player_head", "player_wall_head"),
+    ("creeper_head", "creeper_wall_head"),
+    ("dragon_head", "dragon_wall_head"),
+)
 TALL_PLANTS = {"sunflower", "lilac", "tall_grass", "large_fern", "rose_bush", "peony"}
 CLOCKWISE = {"north": "east", "east": "south", "south": "west", "west": "north"}
 STEP = {"north": (0, -1), "south": (0, 1), "east": (1, 0), "west": (-1, 0)}
 # The numeric format never stored these; they come out at their 1.13 defaults.
-DEFAULTED = (("_fence", "fence connections"), ("_pane", "glass pane connections"), ("iron_bars", "iron bar connections"),
-             ("_wall", "wall connections"), ("redstone_wire", "redstone wire connections"),
-             ("tripwire", "tripwire connections"), ("_stairs", "stair corner shapes"), ("fire", "fire faces"),
-             ("chorus_plant", "chorus plant connections"))
+DEFAULTED = (
+    ("_fence", "fence connections"),
+    ("_pane", "glass pane connections"),
+    ("iron_bars", "iron bar connections"),
+    ("_wall", "wall connections"),
+    ("redstone_wire", "redstone wire connections"),
+    ("tripwire", "tripwire connections"),
+    ("_stairs", "stair corner shapes"),
+    ("fire", "fire faces"),
+    ("chorus_plant", "chorus plant connections"),
+)
 
 
 class _Cells:
@@ -73,8 +101,20 @@ class _Cells:
 def _interesting(name: str) -> bool:
     """The blocks whose positions the completion needs: doors, tall plants, chests, and what needed a 1.12 block
     entity for its colour or type (by id without namespace)."""
-    return (name.endswith("_door") or name in TALL_PLANTS or name in ("chest", "trapped_chest", "red_bed",
-            "white_banner", "white_wall_banner", "skeleton_skull", "skeleton_wall_skull"))
+    return (
+        name.endswith("_door")
+        or name in TALL_PLANTS
+        or name
+        in (
+            "chest",
+            "trapped_chest",
+            "red_bed",
+            "white_banner",
+            "white_wall_banner",
+            "skeleton_skull",
+            "skeleton_wall_skull",
+        )
+    )
 
 
 def _with(state: BlockState, **values: str) -> BlockState:
@@ -103,8 +143,9 @@ def complete_states(schem: Schematic, counts: list[int]) -> list[dict]:
         what = next((what for suffix, what in DEFAULTED if name.endswith(suffix)), None)
         if count and what is not None:
             missed[f"{what}: not stored by the numeric format, left at their 1.13 defaults"] += count
-    return ([{"change": change, "cells": n, "carried": True} for change, n in done.items()]
-            + [{"change": change, "cells": n, "carried": False} for change, n in missed.items()])
+    return [{"change": change, "cells": n, "carried": True} for change, n in done.items()] + [
+        {"change": change, "cells": n, "carried": False} for change, n in missed.items()
+    ]
 
 
 def _from_block_entity(cells: _Cells, be, state: BlockState, done: Counter) -> bool:
@@ -178,11 +219,17 @@ def _without(data, *keys):
 def _missing_block_entities(cells: _Cells, schem: Schematic, missed: Counter) -> None:
     """Blocks whose 1.13 state needed their 1.12 block entity, where the file has none."""
     with_entity = {be.pos for be in schem.block_entities}
-    checks = ((lambda s: s.id in ("red_bed",), "beds without their block entity: colour left red"),
-              (lambda s: s.id in ("white_banner", "white_wall_banner"),
-               "banners without their block entity: colour left white"),
-              (lambda s: s.id in ("skeleton_skull", "skeleton_wall_skull"),
-               "skulls without their block entity: left skeleton skulls"))
+    checks = (
+        (lambda s: s.id in ("red_bed",), "beds without their block entity: colour left red"),
+        (
+            lambda s: s.id in ("white_banner", "white_wall_banner"),
+            "banners without their block entity: colour left white",
+        ),
+        (
+            lambda s: s.id in ("skeleton_skull", "skeleton_wall_skull"),
+            "skulls without their block entity: left skeleton skulls",
+        ),
+    )
     for test, what in checks:
         count = sum(1 for pos in cells.where(test) if pos not in with_entity)
         if count:
@@ -224,8 +271,13 @@ def _chests(cells: _Cells, done: Counter) -> None:
             continue
         dx, dz = STEP[CLOCKWISE[facing]]  # a left half's partner stands clockwise of its facing
         there = cells.state(x + dx, y, z + dz)
-        if (there is None or there.name != here.name or there.get("facing") != facing
-                or there.get("type") != "single" or (x + dx, y, z + dz) in paired):
+        if (
+            there is None
+            or there.name != here.name
+            or there.get("facing") != facing
+            or there.get("type") != "single"
+            or (x + dx, y, z + dz) in paired
+        ):
             continue
         cells.set(x, y, z, _with(here, type="left"))
         cells.set(x + dx, y, z + dz, _with(there, type="right"))

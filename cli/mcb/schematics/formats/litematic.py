@@ -17,8 +17,18 @@ import numpy as np
 
 from mcb.schematics.formats.common import Fields, compound_from_state, dense_palette, state_from_compound, without
 from mcb.schematics.model import BlockEntity, Entity, Schematic, SourceInfo
-from mcb.schematics.nbt import (TAG_COMPOUND, TAG_LONG_ARRAY, Compound, Double, Int, List, Long, NumericArray, String,
-                                tag_type)
+from mcb.schematics.nbt import (
+    TAG_COMPOUND,
+    TAG_LONG_ARRAY,
+    Compound,
+    Double,
+    Int,
+    List,
+    Long,
+    NumericArray,
+    String,
+    tag_type,
+)
 
 READ_VERSIONS = range(1, 8)  # 5, 6 and 7 are what Litematica writes today; older ones share the layout
 AIR = "minecraft:air"
@@ -41,9 +51,10 @@ def unpack_indices(longs: np.ndarray, bits: int, count: int) -> np.ndarray:
         shift = bit & np.uint64(63)
         low = words[word] >> shift
         # the high part of an entry that runs into the next word (a shift of 64 never survives the mask)
-        high = np.where(shift + np.uint64(bits) > 64, words[word + 1] << ((np.uint64(64) - shift) & np.uint64(63)),
-                        np.uint64(0))
-        out[start:start + word.size] = ((low | high) & mask).astype(np.int32)
+        high = np.where(
+            shift + np.uint64(bits) > 64, words[word + 1] << ((np.uint64(64) - shift) & np.uint64(63)), np.uint64(0)
+        )
+        out[start : start + word.size] = ((low | high) & mask).astype(np.int32)
     return out
 
 
@@ -53,7 +64,7 @@ def pack_indices(values: np.ndarray, bits: int) -> np.ndarray:
     total = -(-count * bits // 64)
     words = np.zeros(total + 1, dtype=np.uint64)
     for start in range(0, count, _STEP):
-        chunk = values[start:start + _STEP].astype(np.uint64)
+        chunk = values[start : start + _STEP].astype(np.uint64)
         bit = np.arange(start, start + chunk.size, dtype=np.uint64) * np.uint64(bits)
         word = (bit >> np.uint64(6)).astype(np.intp)
         shift = bit & np.uint64(63)
@@ -85,8 +96,12 @@ def read_litematic(doc) -> Schematic:
     root = doc.root
     version = fields.integer(root, "Version")
     if version not in READ_VERSIONS:
-        raise fields.fail(f"Litematica Version {version} is not one mcb reads (1 to 7)", "version.unsupported",
-                          "Version", hint="save it again with a current Litematica")
+        raise fields.fail(
+            f"Litematica Version {version} is not one mcb reads (1 to 7)",
+            "version.unsupported",
+            "Version",
+            hint="save it again with a current Litematica",
+        )
     data_version = fields.integer(root, "MinecraftDataVersion", required=False)
     regions_tag = fields.get(root, "Regions", (TAG_COMPOUND,))
     regions = [_read_region(fields, name, tag) for name, tag in regions_tag.items()]
@@ -128,17 +143,36 @@ def read_litematic(doc) -> Schematic:
             entities.append(_entity(fields, region, entry, low, i))
     metadata = root.get("Metadata")
     source = SourceInfo(
-        version=version, compressed=doc.stats.compressed, producer="litematica", format="litematic",
-        compressed_size=doc.stats.compressed_size, inflated_size=doc.stats.inflated_size,
-        data_version_assumed=data_version is None, sub_version=fields.integer(root, "SubVersion", required=False),
+        version=version,
+        compressed=doc.stats.compressed,
+        producer="litematica",
+        format="litematic",
+        compressed_size=doc.stats.compressed_size,
+        inflated_size=doc.stats.inflated_size,
+        data_version_assumed=data_version is None,
+        sub_version=fields.integer(root, "SubVersion", required=False),
         regions=[{"name": r["name"], "position": list(r["position"]), "size": list(r["size"])} for r in regions],
-        notes=[f"regions overlap ({', '.join(overlaps)} over earlier ones): the later region's blocks win, an "
-               "earlier region's block stays where the later one has air"] if overlaps else [])
-    return Schematic(width=width, height=height, length=length, palette=palette, blocks=blocks,
-                     data_version=data_version if data_version is not None else 0, offset=low,
-                     block_entities=block_entities, entities=entities,
-                     metadata=Compound(metadata) if tag_type(metadata) == TAG_COMPOUND else Compound(),
-                     source=source, void=void if void.any() else None)
+        notes=[
+            f"regions overlap ({', '.join(overlaps)} over earlier ones): the later region's blocks win, an "
+            "earlier region's block stays where the later one has air"
+        ]
+        if overlaps
+        else [],
+    )
+    return Schematic(
+        width=width,
+        height=height,
+        length=length,
+        palette=palette,
+        blocks=blocks,
+        data_version=data_version if data_version is not None else 0,
+        offset=low,
+        block_entities=block_entities,
+        entities=entities,
+        metadata=Compound(metadata) if tag_type(metadata) == TAG_COMPOUND else Compound(),
+        source=source,
+        void=void if void.any() else None,
+    )
 
 
 def _read_region(fields: Fields, name: str, tag) -> dict:
@@ -149,15 +183,26 @@ def _read_region(fields: Fields, name: str, tag) -> dict:
     size = fields.xyz(tag, "Size", *where)
     low, dims = region_box(position, size)
     volume = fields.check_cells(dims, *where)
-    palette = [state_from_compound(fields, entry, *where, "BlockStatePalette", i)
-               for i, entry in enumerate(fields.compounds(tag, "BlockStatePalette", *where))]
+    palette = [
+        state_from_compound(fields, entry, *where, "BlockStatePalette", i)
+        for i, entry in enumerate(fields.compounds(tag, "BlockStatePalette", *where))
+    ]
     if volume and not palette:
         raise fields.fail("BlockStatePalette is empty", "palette.empty", *where, "BlockStatePalette")
     states = fields.get(tag, "BlockStates", (TAG_LONG_ARRAY,), *where, required=bool(volume))
-    return {"name": name, "position": position, "size": size, "low": low, "dims": dims, "volume": volume,
-            "palette": palette, "states": states, "where": where,
-            "tile_entities": fields.compounds(tag, "TileEntities", *where),
-            "entities": fields.compounds(tag, "Entities", *where)}
+    return {
+        "name": name,
+        "position": position,
+        "size": size,
+        "low": low,
+        "dims": dims,
+        "volume": volume,
+        "palette": palette,
+        "states": states,
+        "where": where,
+        "tile_entities": fields.compounds(tag, "TileEntities", *where),
+        "entities": fields.compounds(tag, "Entities", *where),
+    }
 
 
 def _cells(fields: Fields, region: dict) -> np.ndarray:
@@ -166,15 +211,23 @@ def _cells(fields: Fields, region: dict) -> np.ndarray:
     expected = -(-volume * bits // 64)
     longs = region["states"]
     if len(longs) != expected:
-        raise fields.fail(f"BlockStates holds {len(longs)} longs; {volume} cells of {bits} bits need {expected}",
-                          "blockstates.length", *region["where"], "BlockStates")
+        raise fields.fail(
+            f"BlockStates holds {len(longs)} longs; {volume} cells of {bits} bits need {expected}",
+            "blockstates.length",
+            *region["where"],
+            "BlockStates",
+        )
     words = longs.numpy() if hasattr(longs, "numpy") else np.array(longs, dtype=">i8")
     values = unpack_indices(words.astype(np.int64).view(np.uint64), bits, volume)
     if values.size and int(values.max()) >= len(region["palette"]):
         bad = int(values[values >= len(region["palette"])][0])
-        raise fields.fail(f"BlockStates refers to palette index {bad}, which the palette "
-                          f"({len(region['palette'])} entries) does not define", "blockstates.index",
-                          *region["where"], "BlockStates")
+        raise fields.fail(
+            f"BlockStates refers to palette index {bad}, which the palette "
+            f"({len(region['palette'])} entries) does not define",
+            "blockstates.index",
+            *region["where"],
+            "BlockStates",
+        )
     return values
 
 
@@ -183,11 +236,15 @@ def _block_entity(fields: Fields, region: dict, entry, shift, i: int) -> BlockEn
     x, y, z = (fields.integer(entry, axis, *where) for axis in "xyz")
     rx, ry, rz = region["dims"]
     if not (0 <= x < rx and 0 <= y < ry and 0 <= z < rz):
-        raise fields.fail(f"block entity at {x},{y},{z} lies outside its region ({rx} x {ry} x {rz})",
-                          "block_entity.position", *where)
+        raise fields.fail(
+            f"block entity at {x},{y},{z} lies outside its region ({rx} x {ry} x {rz})", "block_entity.position", *where
+        )
     ident = entry.get("id", entry.get("Id"))
-    return BlockEntity((x + shift[0], y + shift[1], z + shift[2]), str(ident) if ident is not None else "",
-                       without(entry, "x", "y", "z", "id", "Id"))
+    return BlockEntity(
+        (x + shift[0], y + shift[1], z + shift[2]),
+        str(ident) if ident is not None else "",
+        without(entry, "x", "y", "z", "id", "Id"),
+    )
 
 
 def _entity(fields: Fields, region: dict, entry, low, i: int) -> Entity:
@@ -204,8 +261,9 @@ COMPONENTS_DATA_VERSION = 3837  # 1.20.5: item data became components; Litematic
 TALL_WORLDS = 2860  # 1.18: Litematica files of 1.18 to 1.20.4 are Version 6; older releases' Litematica reads 5
 
 
-def litematic_tree(schem: Schematic, *, name: str | None = None, author: str | None = None,
-                   date_ms: int | None = None) -> tuple[str, Compound]:
+def litematic_tree(
+    schem: Schematic, *, name: str | None = None, author: str | None = None, date_ms: int | None = None
+) -> tuple[str, Compound]:
     """(root name, root compound) of ``schem`` as one Litematica region covering the whole box (void cells are
     air: the format has no "leave unchanged" cell; :func:`mcb.schematics.formats.losses` says so first)."""
     import time
@@ -237,14 +295,24 @@ def litematic_tree(schem: Schematic, *, name: str | None = None, author: str | N
     )
     non_air = int(np.count_nonzero(indices))
     metadata = Compound(
-        Name=String(region_name), Author=String(author or str(meta_in.get("Author") or "mcb")),
+        Name=String(region_name),
+        Author=String(author or str(meta_in.get("Author") or "mcb")),
         Description=String(str(meta_in.get("Description") or "")),
-        RegionCount=Int(1), TotalVolume=Int(schem.volume), TotalBlocks=Int(non_air),
-        EnclosingSize=Compound(size), TimeCreated=Long(int(meta_in.get("TimeCreated") or now)),
-        TimeModified=Long(now))
+        RegionCount=Int(1),
+        TotalVolume=Int(schem.volume),
+        TotalBlocks=Int(non_air),
+        EnclosingSize=Compound(size),
+        TimeCreated=Long(int(meta_in.get("TimeCreated") or now)),
+        TimeModified=Long(now),
+    )
     version = 7 if schem.data_version >= COMPONENTS_DATA_VERSION else 6 if schem.data_version >= TALL_WORLDS else 5
-    root = Compound(MinecraftDataVersion=Int(schem.data_version), Version=Int(version), SubVersion=Int(1),
-                    Metadata=metadata, Regions=Compound({region_name: region}))
+    root = Compound(
+        MinecraftDataVersion=Int(schem.data_version),
+        Version=Int(version),
+        SubVersion=Int(1),
+        Metadata=metadata,
+        Regions=Compound({region_name: region}),
+    )
     return "", root
 
 

@@ -40,12 +40,20 @@ def read_structure(doc, palette_index: int = 0) -> Schematic:
         where = ("blocks", i)
         state = fields.integer(entry, "state", *where)
         if not 0 <= state < len(palette):
-            raise fields.fail(f"state {state} is not an index of the palette ({len(palette)} entries)",
-                              "blocks.state", *where, "state")
+            raise fields.fail(
+                f"state {state} is not an index of the palette ({len(palette)} entries)",
+                "blocks.state",
+                *where,
+                "state",
+            )
         x, y, z = fields.triple(fields.get(entry, "pos", (TAG_LIST,), *where), *where, "pos")
         if not (0 <= x < width and 0 <= y < height and 0 <= z < length):
-            raise fields.fail(f"block at {x},{y},{z} lies outside the {width} x {height} x {length} size",
-                              "blocks.position", *where, "pos")
+            raise fields.fail(
+                f"block at {x},{y},{z} lies outside the {width} x {height} x {length} size",
+                "blocks.position",
+                *where,
+                "pos",
+            )
         if not void[y, z, x]:
             repeated += 1  # the game places the list in order: the later entry wins
         blocks[y, z, x] = state
@@ -55,8 +63,9 @@ def read_structure(doc, palette_index: int = 0) -> Schematic:
             if tag_type(nbt) != TAG_COMPOUND:
                 raise fields.fail("nbt must be a compound", "field.type", *where, "nbt")
             ident = nbt.get("id")
-            block_entities[(x, y, z)] = BlockEntity((x, y, z), str(ident) if ident is not None else "",
-                                                    without(nbt, "id", "x", "y", "z"))
+            block_entities[(x, y, z)] = BlockEntity(
+                (x, y, z), str(ident) if ident is not None else "", without(nbt, "id", "x", "y", "z")
+            )
         else:
             block_entities.pop((x, y, z), None)
     entities = [_entity(fields, entry, i) for i, entry in enumerate(fields.compounds(root, "entities"))]
@@ -64,17 +73,35 @@ def read_structure(doc, palette_index: int = 0) -> Schematic:
     if repeated:
         notes.append(f"{repeated} block entries repeat a position: the later entry is read, as the game places them")
     if count > 1:
-        notes.append(f"the file offers {count} palettes (the game picks one at random per placement): palette "
-                     f"{palette_index} was read")
-    source = SourceInfo(version=None, compressed=doc.stats.compressed, format="structure", palettes=count,
-                        compressed_size=doc.stats.compressed_size, inflated_size=doc.stats.inflated_size,
-                        data_version_assumed=data_version is None, notes=notes)
+        notes.append(
+            f"the file offers {count} palettes (the game picks one at random per placement): palette "
+            f"{palette_index} was read"
+        )
+    source = SourceInfo(
+        version=None,
+        compressed=doc.stats.compressed,
+        format="structure",
+        palettes=count,
+        compressed_size=doc.stats.compressed_size,
+        inflated_size=doc.stats.inflated_size,
+        data_version_assumed=data_version is None,
+        notes=notes,
+    )
     if void.any():  # a void cell holds air: nothing places it, and counts and pictures skip it
         blocks[void] = _index(palette, AIR)
-    return Schematic(width=width, height=height, length=length, palette=palette, blocks=blocks,
-                     data_version=data_version if data_version is not None else 0,
-                     block_entities=list(block_entities.values()), entities=entities, metadata=Compound(),
-                     source=source, void=void if void.any() else None)
+    return Schematic(
+        width=width,
+        height=height,
+        length=length,
+        palette=palette,
+        blocks=blocks,
+        data_version=data_version if data_version is not None else 0,
+        block_entities=list(block_entities.values()),
+        entities=entities,
+        metadata=Compound(),
+        source=source,
+        void=void if void.any() else None,
+    )
 
 
 def _index(palette: list[str], state: str) -> int:
@@ -85,14 +112,19 @@ def _index(palette: list[str], state: str) -> int:
 
 def _palette(fields: Fields, root, index: int) -> tuple[list[str], int]:
     if "palette" in root:
-        return [state_from_compound(fields, e, "palette", i)
-                for i, e in enumerate(fields.compounds(root, "palette"))], 1
+        return [
+            state_from_compound(fields, e, "palette", i) for i, e in enumerate(fields.compounds(root, "palette"))
+        ], 1
     palettes = fields.get(root, "palettes", (TAG_LIST,))
     if palettes.subtype not in (0, TAG_LIST) or not palettes:
         raise fields.fail("palettes must be a non-empty list of palettes", "field.type", "palettes")
     if not 0 <= index < len(palettes):
-        raise fields.fail(f"the file has {len(palettes)} palettes; there is no palette {index}", "palette.index",
-                          "palettes", hint=f"choose 0 to {len(palettes) - 1}")
+        raise fields.fail(
+            f"the file has {len(palettes)} palettes; there is no palette {index}",
+            "palette.index",
+            "palettes",
+            hint=f"choose 0 to {len(palettes) - 1}",
+        )
     chosen = palettes[index]
     if chosen.subtype not in (0, TAG_COMPOUND):
         raise fields.fail("a palette must be a list of compounds", "field.type", "palettes", index)
@@ -109,6 +141,7 @@ def _entity(fields: Fields, entry, i: int) -> Entity:
 
 # --- writing ---------------------------------------------------------------------------------------------------
 
+
 def structure_tree(schem: Schematic) -> tuple[str, Compound]:
     """(root name, root compound) of ``schem`` as a structure: void cells are left out of ``blocks``."""
     palette, cells = dense_palette(schem.blocks, schem.palette, schem.void)
@@ -121,17 +154,21 @@ def structure_tree(schem: Schematic) -> tuple[str, Compound]:
         nbt.update(without(entity.data or {}, "Pos", "id"))
         block = [Int(int(np.floor(p))) for p in entity.pos]
         entities.append(Compound(pos=List([Double(p) for p in entity.pos], 6), blockPos=List(block, 3), nbt=nbt))
-    root = Compound(DataVersion=Int(schem.data_version),
-                    size=List([Int(schem.width), Int(schem.height), Int(schem.length)], 3),
-                    palette=List([compound_from_state(s) for s in palette], TAG_COMPOUND),
-                    blocks=entries, entities=entities)
+    root = Compound(
+        DataVersion=Int(schem.data_version),
+        size=List([Int(schem.width), Int(schem.height), Int(schem.length)], 3),
+        palette=List([compound_from_state(s) for s in palette], TAG_COMPOUND),
+        blocks=entries,
+        entities=entities,
+    )
     return "", root
 
 
 # One ``blocks`` entry without block entity: {state: Int, pos: [x, y, z]} and its end tag, 36 bytes whatever the
 # values; 712k of them (an 86 x 82 x 101 build) are packed by numpy instead of built and walked as tags one by one.
-_PLAIN_ENTRY = np.dtype([("state_head", "S8"), ("state", ">i4"), ("pos_head", "S11"), ("pos", ">i4", (3,)),
-                         ("end", "S1")])
+_PLAIN_ENTRY = np.dtype(
+    [("state_head", "S8"), ("state", ">i4"), ("pos_head", "S11"), ("pos", ">i4", (3,)), ("end", "S1")]
+)
 
 
 def _blocks_payload(kept: np.ndarray, flat: np.ndarray, schem: Schematic) -> Encoded:
@@ -168,4 +205,3 @@ def _blocks_payload(kept: np.ndarray, flat: np.ndarray, schem: Schematic) -> Enc
         start = spot + 1
     pieces.append(records[start:].tobytes())
     return Encoded(TAG_LIST, b"".join(pieces))
-

@@ -29,8 +29,9 @@ def echo(args: EchoArgs):
 def count(args: CountArgs, ctx):
     folder = Path(args.directory)
     if not folder.is_dir():
-        return fail("not_found", f"{args.directory} is not a folder", remedy="pass an existing folder",
-                    field="directory")
+        return fail(
+            "not_found", f"{args.directory} is not a folder", remedy="pass an existing folder", field="directory"
+        )
     written = []
     for step in range(1, args.count + 1):
         ctx.check_cancelled()
@@ -46,10 +47,27 @@ def count(args: CountArgs, ctx):
 
 class ExampleTools(Extension):
     def register(self, registry, host):
-        registry.add("example_echo", echo, ToolOptions("Echo the text back. Use it to check that extensions load.")
-                     .title("Echo text").input_model(EchoArgs).read_only().idempotent().open_world(False))
-        registry.add("example_count", count, ToolOptions(
-            "Write COUNT small files into DIRECTORY, one per step, with progress; a cancel stops at the next step "
-            "and removes the files this call wrote.")
-            .title("Count in files").input_model(CountArgs).destructive(False).open_world(False).cancellable()
-            .group("examples"))
+        registry.add(
+            "example_echo",
+            echo,
+            ToolOptions("Echo the text back. Use it to check that extensions load.")
+            .title("Echo text")
+            .input_model(EchoArgs)
+            .read_only()
+            .idempotent()
+            .open_world(False),
+        )
+        registry.add(
+            "example_count",
+            count,
+            ToolOptions(
+                "Write COUNT small files into DIRECTORY, one per step, with progress; a cancel stops at the next step "
+                "and removes the files this call wrote."
+            )
+            .title("Count in files")
+            .input_model(CountArgs)
+            .destructive(False)
+            .open_world(False)
+            .cancellable()
+            .group("examples"),
+        )
