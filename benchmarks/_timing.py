@@ -69,3 +69,13 @@ def rpc_call(client, token: str, method: str, **params):
             continue
         raise RuntimeError(body["error"])
     raise RuntimeError("busy for too long")
+
+
+def apply_recipe(client, recipe: dict):
+    """prepare → build_apply → follow, with nothing recorded: the bare round trips a write of one plan wraps (the
+    baseline the engine's state file is measured against). Returns the final status."""
+    from mcb.client.operations import default_idempotency_key, follow_operation
+
+    plan = client.build_prepare(recipe)
+    started = client.build_apply(plan.plan_id, plan.plan_hash, default_idempotency_key(plan.plan_id))
+    return follow_operation(client, started.operation_id, first=started)

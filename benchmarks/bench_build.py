@@ -85,7 +85,7 @@ def server_apply_time(server, target, tick_s: float) -> tuple[float, float, list
     from mcb.building.placement import PlacementOptions, load_placement
     from mcb.building.planner import BuildPlanner
     from mcb.client import McbClient
-    from mcb.client.progress import plan_seconds
+    from mcb.client.operations import plan_seconds
 
     client = McbClient(server.url, agent_token=server.agent_token, player_id="console")
     planner = BuildPlanner(client, load_placement(TEXAS, PlacementOptions(target=target)))

@@ -21,10 +21,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _timing import BIN, report, run_once, side_by_side  # noqa: E402
+from _timing import BIN, apply_recipe, report, run_once, side_by_side  # noqa: E402
 
 from mcb.client import McbClient  # noqa: E402
-from mcb.client.workflow import run_plan  # noqa: E402
 from mcb.server.testing import spawn_server  # noqa: E402
 
 
@@ -44,8 +43,7 @@ def box(x: int, y: int, z: int, block: str) -> dict:
 
 def status_round_trip(server, work: Path, repeats: int) -> None:
     with McbClient(server.url, agent_token=server.agent_token, player_id="console") as client:
-        outcome = run_plan(client, lambda: client.build_prepare(box(0, 100, 0, "minecraft:stone")))
-        operation = outcome.status.operation_id
+        operation = apply_recipe(client, box(0, 100, 0, "minecraft:stone")).operation_id
     body = json.dumps(
         {
             "method": "operation_status",
@@ -111,7 +109,7 @@ def batch_end_to_end(server, work: Path, steps: int) -> None:
     with McbClient(server.url, agent_token=server.agent_token, player_id="console") as client:
         started = time.perf_counter()
         for recipe in shifted:
-            run_plan(client, lambda r=recipe: client.build_prepare(r), interval=0.005)
+            apply_recipe(client, recipe)
         direct = time.perf_counter() - started
     print(f"\n## {steps}-step batch end to end (64 blocks per step, mcb serve --tick-ms 0)")
     print(
@@ -120,7 +118,7 @@ def batch_end_to_end(server, work: Path, steps: int) -> None:
     )
     print(f"  {'mcb batch FILE again (all done)':<40} {resumed * 1000:9.1f} ms")
     print(
-        f"  {'in-process run_plan loop (baseline)':<40} {direct * 1000:9.1f} ms   {direct / steps * 1000:6.1f} ms/step"
+        f"  {'in-process prepare+apply+follow (baseline)':<40} {direct * 1000:9.1f} ms   {direct / steps * 1000:6.1f} ms/step"
     )
 
 

@@ -3,8 +3,8 @@
     .venv/bin/python benchmarks/bench_client_budgets.py [--repeats 7]
 
 Figures:
-1. the state file `mcb build` keeps (plan id, hash and key written before build_apply, the operation id after,
-   removed when the operation ends) vs the build_prepare + build_apply round trips it wraps (baseline), in-process
+1. the plan log a write of one plan keeps (plan id, hash and key on disk before build_apply, the operation id after,
+   removed when the operation ends) vs the prepare + apply + follow round trips it wraps (baseline), in-process
    against `mcb serve`;
 2. against a server that accepts and never answers: `mcb health` and `mcb --timeout 2 context` vs `sleep` for
    their budgets (baseline: the budget itself; a ratio near 1 means the budget is total, not per attempt).
@@ -27,50 +27,41 @@ from mcb.server.testing import spawn_server  # noqa: E402
 
 
 def build_memory(work: Path, repeats: int) -> None:
-    """In-process: the state-file work `mcb build` adds (remember before build_apply, remember the operation id,
-    forget at the end) vs the prepare + apply round trips it wraps (baseline)."""
+    """In-process: a write of one plan on the engine (its plan log on disk before each request, removed at the end:
+    mcb.batch.single) vs the bare prepare + apply + follow it wraps (baseline), against `mcb serve` at tick 0."""
     import statistics
     import time
 
+    from _timing import apply_recipe
+
+    from mcb.batch.single import run_single
     from mcb.client import McbClient
-    from mcb.client.workflow import ApplyMemory, default_idempotency_key
 
     server = spawn_server(work / "server", tick_ms=0)
+
+    def recipe(i: int, y: int) -> dict:
+        box = {"min": {"x": -60 + i, "y": y, "z": 0}, "max": {"x": -60 + i, "y": y + 3, "z": 3}}
+        return {"version": 1, "operations": [{"type": "box", **box, "block": "minecraft:stone"}]}
+
     try:
         with McbClient(server.url, agent_token=server.agent_token, player_id="console") as client:
-            rpc, state = [], []
+            bare, logged = [], []
             for i in range(repeats * 4):
-                recipe = {
-                    "version": 1,
-                    "operations": [
-                        {
-                            "type": "box",
-                            "min": {"x": -60 + i, "y": 100, "z": 0},
-                            "max": {"x": -60 + i, "y": 103, "z": 3},
-                            "block": "minecraft:stone",
-                        }
-                    ],
-                }
                 started = time.perf_counter()
-                plan = client.build_prepare(recipe)
-                status = client.build_apply(plan.plan_id, plan.plan_hash, default_idempotency_key(plan.plan_id))
-                rpc.append(time.perf_counter() - started)
-                memory = ApplyMemory(f"bench{i}", work / "state")
+                apply_recipe(client, recipe(i, 100))
+                bare.append(time.perf_counter() - started)
                 started = time.perf_counter()
-                memory.remember(plan, default_idempotency_key(plan.plan_id))
-                memory.remember(plan, default_idempotency_key(plan.plan_id), status.operation_id)
-                memory.forget()
-                state.append(time.perf_counter() - started)
-                client.operation_status(status.operation_id)
+                run_single(client, {"bench": i}, lambda i=i: client.build_prepare(recipe(i, 110)))
+                logged.append(time.perf_counter() - started)
     finally:
         server.kill()
     report(
-        "what remembering a build costs (in-process, medians)",
+        "what the plan log of a one-plan write costs (in-process, medians)",
         {
-            "build_prepare + build_apply round trips": statistics.median(rpc),
-            "ApplyMemory remember x2 + forget": statistics.median(state),
+            "prepare + apply + follow (no record)": statistics.median(bare),
+            "the same on the engine (plan log)": statistics.median(logged),
         },
-        "build_prepare + build_apply round trips",
+        "prepare + apply + follow (no record)",
     )
 
 

@@ -20,11 +20,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _timing  # noqa: E402,F401  (compiles mcb's bytecode first)
+import _timing  # noqa: E402  (compiles mcb's bytecode first)
 import anyio  # noqa: E402
 
 from mcb.client import McbClient  # noqa: E402
-from mcb.client.workflow import run_plan  # noqa: E402
 from mcb.mcp.arguments import parse_arguments  # noqa: E402
 from mcb.mcp.tools.rpc import RPC_ACTIONS  # noqa: E402
 from mcb.server.testing import spawn_server  # noqa: E402
@@ -112,7 +111,7 @@ def main() -> int:
                         }
                     ],
                 }
-                operation = run_plan(client, lambda: client.build_prepare(recipe)).status.operation_id
+                operation = _timing.apply_recipe(client, recipe).operation_id
             samples = anyio.run(session_rounds, server, operation, options.rounds, options.calls)
         finally:
             server.stop()

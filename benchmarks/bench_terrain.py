@@ -113,7 +113,7 @@ def _picture(recipe) -> None:
 
 
 def bench_prepare_all() -> None:
-    from mcb.batch.tiles import run_all_tiles
+    from mcb.batch.terrain_run import run_all_tiles
     from mcb.client import McbClient
     from mcb.server.testing import run_server
     from mcb.terrain.recipe import parse_recipe_text
@@ -132,14 +132,12 @@ def bench_prepare_all() -> None:
             run_all_tiles(client, parsed.terrain_id, Path(tmp) / "dry.state.json", recipe=recipe, dry_run=True)
             prepare_only = time.perf_counter() - start
             start = time.perf_counter()
-            summary = run_all_tiles(
-                client, parsed.terrain_id, Path(tmp) / "run.state.json", recipe=recipe, interval=0.005
-            )
+            summary = run_all_tiles(client, parsed.terrain_id, Path(tmp) / "run.state.json", recipe=recipe)
             wall = time.perf_counter() - start
             start = time.perf_counter()
             again = run_all_tiles(client, parsed.terrain_id, Path(tmp) / "run.state.json", recipe=recipe)
             resume = time.perf_counter() - start
-    written = sum(t["written"] or 0 for t in summary["tiles"])
+    written = sum(t.get("written") or 0 for t in summary["tiles"])
     assert summary["status"] == "completed" and all(t["result"] == "already_done" for t in again["tiles"])
     print(f"\n## terrain prepare --all --apply, {tiles} tiles of 16^3 (32 x 16 x 32), mcb serve --tick-ms 0")
     print(f"  {'offline target generation (baseline)':<48} {offline * 1000:9.1f} ms   1.00x")

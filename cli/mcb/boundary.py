@@ -15,6 +15,7 @@ from mcb.errors import ExitCode, InputError, McbError
 from mcb.state import AppState
 
 CAUGHT = (McbError, KeyboardInterrupt, BrokenPipeError, OSError, MemoryError)
+STOPS = frozenset({"build_stopped", "undo_stopped", "batch_stopped"})  # codes of a requested stop
 
 
 def exit_code_for(state: AppState, error: BaseException) -> int:
@@ -55,7 +56,9 @@ def report_error(state: AppState, error: McbError) -> None:
     if state.json:
         sys.stderr.write(json.dumps({"error": error.to_json()}) + "\n")
         return
-    state.terminal().error(error.message, error.hint)
+    # A stop someone asked for (Ctrl-C, an MCP call's time limit) is no error: it says where it stopped.
+    label = "stopped" if error.code in STOPS else "error"
+    state.terminal().error(error.message, error.hint, label=label)
 
 
 def describe_os_error(error: OSError) -> str:

@@ -10,8 +10,9 @@ from typing import Annotated
 import typer
 
 from mcb.state import AppState
-from mcb.summaries import cli_summary
+from mcb.summaries import PLACEMENT_FIELDS, cli_summary
 from mcb.terminal import Terminal
+from mcb.waiting import DEFAULT as WAIT
 
 
 def summarised(tool: str):
@@ -269,11 +270,33 @@ UpgradeMcVersionOpt = Annotated[
         "without a DataVersion).",
     ),
 ]
-ReplaceUnknownOpt = Annotated[
+# The placement of a schematic file (mcb.building.placement.PlacementOptions), in the words of its one model.
+TargetOpt = Annotated[str | None, typer.Option("--target", metavar="X,Y,Z", help=PLACEMENT_FIELDS["target"])]
+RotationOpt = Annotated[
+    int, typer.Option("--rotation", autocompletion=complete_rotation, help=PLACEMENT_FIELDS["rotation"])
+]
+MirrorOpt = Annotated[
     str | None,
+    typer.Option("--mirror", metavar="AXIS", autocompletion=complete_axis, help=PLACEMENT_FIELDS["mirror"]),
+]
+SkipAirOpt = Annotated[bool, typer.Option("--skip-air", help=PLACEMENT_FIELDS["skip_air"])]
+KeepExistingOpt = Annotated[bool, typer.Option("--keep-existing", help=PLACEMENT_FIELDS["keep_existing"])]
+DropExtrasOpt = Annotated[bool, typer.Option("--drop-extras", help=PLACEMENT_FIELDS["drop_extras"])]
+ReplaceUnknownOpt = Annotated[
+    str | None, typer.Option("--replace-unknown", metavar="BLOCK", help=PLACEMENT_FIELDS["replace_unknown"])
+]
+# How long a write waits for each operation (mcb.waiting.WaitPolicy).
+WAIT_TIMEOUT = WAIT.timeout
+WaitTimeoutOpt = Annotated[
+    float,
     typer.Option(
-        "--replace-unknown",
-        metavar="BLOCK",
-        help="Put BLOCK where the file has a block the target release does not know (default: refuse, naming them).",
+        "--wait-timeout",
+        metavar="SECONDS",
+        min=0.1,
+        help="Seconds to wait for each operation to end (it goes on running after: `mcb status ID --wait`).",
     ),
+]
+IntervalOpt = Annotated[
+    float,
+    typer.Option("--interval", metavar="SECONDS", min=0.02, help="Shortest pause between status polls."),
 ]

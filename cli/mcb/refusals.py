@@ -181,6 +181,18 @@ ROWS: tuple[_Row, ...] = (
     ),
     _row(
         "invalid_request",
+        "Undo requires a terminal, durable, reconciled operation",
+        Remedy(
+            "an operation that is still running, was interrupted by a restart, or was abandoned by an administrator "
+            "has no undo of its own; `mcb build FILE --undo` restores a build's positions from what mcb recorded",
+            words="the plugin cannot undo this operation (it is still running, interrupted, or abandoned)",
+            kind="conflict",
+            reason="undo_not_possible",
+            next_call="operation_status",
+        ),
+    ),
+    _row(
+        "invalid_request",
         "Recovery mask changed",
         Remedy(
             "review the operation again (`mcb recovery review OPERATION_ID`, admin) and use the new digest",
@@ -674,6 +686,22 @@ def explain(method: str, code: str, message: str) -> Explained:
     if code in CAMERA_WORKER_CODES:
         return Explained(code, CAPTURE_FAILED, {})
     return Explained(code, _GENERAL, {})
+
+
+# Why the plugin refuses an operation's undo where mcb can restore from its own record instead (mcb.batch.undo).
+_UNDO_REFUSALS = {
+    "undo_conflict": "a block it wrote was changed later (a player, or another operation)",
+    "undo_not_possible": "the plugin cannot undo it (interrupted by a restart, or abandoned)",
+}
+
+
+def undo_refused(error) -> str | None:
+    """Why ``operation_undo_prepare`` refused, in words, when a restore from mcb's record can do instead; None for
+    any other failure."""
+    details = getattr(error, "details", None) or {}
+    if details.get("method") != "operation_undo_prepare":
+        return None
+    return _UNDO_REFUSALS.get(details.get("reason"))
 
 
 def plain_positions(text: str) -> str:

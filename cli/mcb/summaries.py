@@ -7,6 +7,20 @@ Plain data, imported by the command modules as they define their commands: nothi
 
 from __future__ import annotations
 
+# The placement of a schematic file (mcb.building.placement.PlacementOptions): one sentence per field, the same
+# for `mcb build`/`verify`/`materials` options, batch `schematic` steps and the MCP tools' arguments.
+PLACEMENT_FIELDS: dict[str, str] = {
+    "target": "Where the file's anchor goes, x,y,z (its paste offset applies, as WorldEdit's).",
+    "rotation": "Clockwise degrees seen from above, after the mirror: 0, 90, 180 or 270.",
+    "mirror": "Mirror east-west (x) or north-south (z) before turning.",
+    "skip_air": "Leave the world as it is where the file has air.",
+    "keep_existing": "Place only where the world is air now.",
+    "drop_extras": "Build block states without block-entity data and entities (a file with either is refused "
+    "otherwise).",
+    "replace_unknown": "A block state to put where the file has a block the target release does not know "
+    "(default: refuse, naming them).",
+}
+
 SUMMARIES: dict[str, str] = {
     # offline
     "schem_validate": "Check schematics (Sponge, Litematica, structure .nbt, legacy .schematic) the way the server "

@@ -195,8 +195,8 @@ class Terminal:
     def warn(self, message: str) -> None:
         self._status("warning: ", "yellow", message)
 
-    def error(self, message: str, hint: str | None = None) -> None:
-        self._status("error: ", "bold red", message)
+    def error(self, message: str, hint: str | None = None, *, label: str = "error") -> None:
+        self._status(f"{label}: ", "bold red" if label == "error" else "yellow", message)
         if hint:
             self._status("hint: ", "cyan", hint)
 
@@ -268,12 +268,12 @@ class OperationProgress:
 
         self._progress, self._task, self._label, self._plain = progress, task, label, plain
         self._clock = time.monotonic
-        self._last_line = self._clock()
+        self._last_line = None  # the first view is shown at once
 
     def show(self, view) -> None:
         if self._plain:
             now = self._clock()
-            if now - self._last_line >= PLAIN_PROGRESS_INTERVAL:
+            if self._last_line is None or now - self._last_line >= PLAIN_PROGRESS_INTERVAL:
                 self._last_line = now
                 from mcb.wording import progress_line
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from buildkit import CORPUS_DIR, file_cells, world_at
 
+from mcb.batch.model import parse_batch
 from mcb.batch.runner import BatchRunner
-from mcb.batch.schematic import one_step_batch
 from mcb.batch.state import BatchState
 from mcb.client import McbClient
 
@@ -43,7 +43,8 @@ class EditingClient(McbClient):
 
 def run_build(client, tmp_path, file, target, **fields):
     state_path = tmp_path / "b.state.json"
-    batch = one_step_batch(file, {"target": list(target), **fields}, state_path)
+    step = {"name": "build", "kind": "schematic", "file": str(file), "target": list(target), **fields}
+    batch = parse_batch({"version": 1, "steps": [step]}, tmp_path / "b.json")
     state = BatchState.load(state_path, server=client.server, project_id=client.project_id)
     events = []
     runner = BatchRunner(client, batch, state, retry_failed=True, on_event=lambda e, n, d: events.append((e, d)))

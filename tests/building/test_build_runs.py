@@ -119,7 +119,7 @@ def test_a_batch_file_builds_a_schematic_step_and_undoes_it_as_one(wide_mcb, wid
     assert [s["result"] for s in rerun.json()["steps"]] == ["already_done", "already_done"]
     assert operations(wide_client) == 2
     table = wide_mcb("batch", batch).stdout  # a schematic step's operations and writes in the summary table
-    assert f"1 operation (build {steps[0]['build_id']})" in table and f"{steps[0]['written']:,} positions" in table
+    assert "1 operation " in table and f"{steps[0]['written']:,} positions" in table
 
 
 def _corpus(small: bool) -> list:

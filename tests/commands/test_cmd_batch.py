@@ -101,7 +101,7 @@ def test_batch_runs_every_step_and_resumes_as_a_no_op(mcb, tmp_path):
     assert "[4/5] undo-floor: undo" in result.stderr
     state_file = tmp_path / "castle.batch.state.json"
     assert report["state_file"] == str(state_file) and state_file.exists()
-    recorded = json.loads(state_file.read_text())["steps"]["walls"]
+    (recorded,) = json.loads(state_file.read_text())["steps"]["walls"]["plans"]  # the step's one plan entry
     assert recorded["idempotency_key"] == "mcb-" + recorded["plan"]["plan_id"] and recorded["operation_id"]
     again = mcb("batch", batch, "--json").json()
     assert [s["result"] for s in again["steps"]] == ["already_done"] * 5
@@ -181,7 +181,7 @@ def test_batch_resumes_after_a_lost_connection(mcb, tmp_path, rpc_env, monkeypat
     state = json.loads((tmp_path / "castle.batch.state.json").read_text())
     monkeypatch.setenv("MCB_SERVER", rpc_env.url)
     assert first.exit_code == 6
-    assert state["steps"]["floor"]["phase"] == "applying"  # key recorded, answer lost
+    assert state["steps"]["floor"]["plans"][0]["phase"] == "applying"  # key recorded, answer lost
     state["server"] = rpc_env.url  # the same server, reached directly this time
     (tmp_path / "castle.batch.state.json").write_text(json.dumps(state))
     second = mcb("batch", batch, "--json")
@@ -193,7 +193,9 @@ def test_batch_resumes_after_a_lost_connection(mcb, tmp_path, rpc_env, monkeypat
 def test_batch_interrupted_at_every_boundary_equals_an_uninterrupted_run(tmp_path):
     """Ctrl-C at every phase boundary of every step (including just after build_apply was sent), resumed each
     time: the final world and the operation count match an uninterrupted run."""
-    from mcb.batch import BatchRunner, BatchState, load_batch, state_path_for
+    from mcb.batch.model import load_batch
+    from mcb.batch.runner import BatchRunner
+    from mcb.batch.state import BatchState, state_path_for
     from mcb.client import McbClient
     from mcb.server.testing import run_server
 
@@ -225,8 +227,8 @@ def test_batch_interrupted_at_every_boundary_equals_an_uninterrupted_run(tmp_pat
                     interrupted_at.add((event, name))
                     raise Interrupt
 
-            def apply_then_crash(*args):
-                status = real_apply(*args)  # the server has it; the process dies before recording the answer
+            def apply_then_crash(*args, **kwargs):
+                status = real_apply(*args, **kwargs)  # the server has it; the process dies before recording the answer
                 boundary("apply_sent", current["step"])
                 return status
 
@@ -241,19 +243,19 @@ def test_batch_interrupted_at_every_boundary_equals_an_uninterrupted_run(tmp_pat
                     continue
                 break
             assert report.ok
-            per_step = {"start", "prepared", "applying", "apply_sent", "started", "finished"}
+            per_step = {"start", "prepared", "applying", "apply_sent", "resend", "resume", "finished"}
             for step in STEPS:
                 assert per_step <= {event for event, name in interrupted_at if name == step["name"]}
             assert snapshot(client) == expected
 
 
 def test_a_second_concurrent_run_of_the_same_batch_is_refused(mcb, tmp_path):
-    from mcb.batch import exclusive_run, state_path_for
+    from mcb.batch.state import exclusive_run, state_path_for
 
     batch = write_batch(tmp_path, STEPS[:1])
     with exclusive_run(state_path_for(batch)):  # as if another `mcb batch` were running
         refused = mcb("batch", batch)
-    assert refused.exit_code == 7 and "another `mcb batch`" in refused.stderr
+    assert refused.exit_code == 7 and "another mcb run is writing this batch" in refused.stderr
     assert mcb("context", "--json").json()["operations_total"] == 0
     assert mcb("batch", batch).exit_code == 0
 
@@ -289,12 +291,13 @@ def test_build_asset_and_batch_import_rotate_stairs(mcb, tmp_path):
     assert list(back) == ["minecraft:oak_stairs[facing=south,half=bottom,shape=straight,waterlogged=false]"]
 
 
-def test_batch_prepares_again_when_a_recorded_plan_expired_before_apply(tmp_path, monkeypatch):
-    """Interrupted between prepare and apply for longer than the plan TTL: the re-run prepares afresh (the server
-    proves the key was never used by answering "Plan expired") and applies exactly once."""
-    from mcb.batch import BatchRunner, BatchState, load_batch, state_path_for
+def test_a_plan_prepared_but_never_sent_is_prepared_again_and_applied_once(tmp_path):
+    """Interrupted between prepare and apply (the plan may have expired by the next run): the re-run drops the plan
+    it never sent — no key left for it, so no operation can exist — prepares afresh and applies exactly once."""
+    from mcb.batch.model import load_batch
+    from mcb.batch.runner import BatchRunner
+    from mcb.batch.state import BatchState, state_path_for
     from mcb.client import McbClient
-    from mcb.server import plans
     from mcb.server.testing import run_server
 
     class Interrupt(BaseException):
@@ -305,7 +308,6 @@ def test_batch_prepares_again_when_a_recorded_plan_expired_before_apply(tmp_path
             raise Interrupt
 
     batch_path = write_batch(tmp_path, STEPS[:1])
-    monkeypatch.setattr(plans, "PLAN_TTL_MS", 1)  # the local server's 10-minute TTL, shortened for this test
     with run_server(tmp_path / "server", tick_ms=1) as server:
         with McbClient(server.url, agent_token=server.agent_token, player_id="console") as client:
 
@@ -317,20 +319,19 @@ def test_batch_prepares_again_when_a_recorded_plan_expired_before_apply(tmp_path
                 runner(on_event=stop_after_prepare).run()
             except Interrupt:
                 pass
-            stale_plan = json.loads(state_path_for(batch_path).read_text())["steps"]["walls"]["plan"]["plan_id"]
-            time.sleep(0.01)
-            monkeypatch.setattr(plans, "PLAN_TTL_MS", 600_000)
-            events = []
-            report = runner(on_event=lambda event, name, details: events.append(event)).run()
-            assert report.ok and "expired" in events
-            assert report.steps[0].record["plan"]["plan_id"] != stale_plan
+            stale_plan = json.loads(state_path_for(batch_path).read_text())["steps"]["walls"]["plans"][0]["plan"]
+            report = runner().run()
+            assert report.ok
+            entries = report.steps[0].record["plans"]
+            assert [e["phase"] for e in entries] == ["dropped", "done"] and entries[0]["plan"] == stale_plan
+            assert "idempotency_key" not in entries[0]
             assert client.project_context().operations_total == 1
 
 
-def test_a_step_whose_operation_an_administrator_abandoned_says_so_on_the_next_run(mcb, tmp_path, monkeypatch):
-    """The server dies mid-apply; on restart the step's operation is recovery_required. Once an administrator has
-    abandoned it, the next run reads its status again and reports what happened (world unchanged: --retry-failed),
-    not the stale 'review it'; --retry-failed then builds it."""
+def test_a_step_a_server_restart_interrupted_is_settled_by_the_same_command(mcb, tmp_path, monkeypatch):
+    """The server dies mid-apply; on restart the step's operation is recovery_required. Without the administrator
+    token the same command says what happened and names the one command that settles it; once that has run, the
+    same batch command goes on and completes the step (the world is read afresh: nothing is written twice)."""
     import os
     import subprocess
     import sys
@@ -351,6 +352,7 @@ def test_a_step_whose_operation_an_administrator_abandoned_says_so_on_the_next_r
             "MCB_PLAYER_ID": "console",
             "NO_COLOR": "1",
         }
+        env.pop("MCB_TOKEN", None)
         first = subprocess.Popen(
             [sys.executable, "-m", "mcb", "batch", str(batch)],
             env=env,
@@ -363,7 +365,8 @@ def test_a_step_whose_operation_an_administrator_abandoned_says_so_on_the_next_r
         with McbClient(server.url, agent_token=server.agent_token, player_id="console") as client:
             while time.monotonic() < deadline:
                 if operation is None and state_file.exists():
-                    operation = json.loads(state_file.read_text())["steps"].get("big", {}).get("operation_id")
+                    entries = json.loads(state_file.read_text())["steps"].get("big", {}).get("plans") or [{}]
+                    operation = entries[0].get("operation_id")
                 if operation and client.operation_status(operation).written > 0:
                     break
                 time.sleep(0.05)
@@ -373,16 +376,18 @@ def test_a_step_whose_operation_an_administrator_abandoned_says_so_on_the_next_r
         server = spawn_server(data, tick_ms=5, port=port)
         monkeypatch.setenv("MCB_SERVER", server.url)
         monkeypatch.setenv("MCB_AGENT_TOKEN", server.agent_token)
+        monkeypatch.delenv("MCB_TOKEN")
         stuck = mcb("batch", batch)
-        assert stuck.exit_code != 0 and "recovery_required" in stuck.stderr, stuck.stderr
-        with McbClient(server.url, admin_token=server.admin_token, player_id="console") as admin:
-            digest = admin.call("recovery_review", {"operation_id": operation})["currentDigest"]
-            admin.call("recovery_abandon", {"operation_id": operation, "expected_digest": digest})
-        after = mcb("batch", batch)
-        assert after.exit_code != 0 and "abandoned" in after.stderr and "--retry-failed" in after.stderr
-        assert "mcb recovery review" not in after.stderr, after.stderr
-        retried = mcb("batch", batch, "--retry-failed", "--json")
-        assert retried.exit_code == 0, retried.stderr
-        assert [step["result"] for step in retried.json()["steps"]] == ["applied"]
+        assert stuck.exit_code == 7 and "interrupted by a server restart" in stuck.stderr, stuck.stderr
+        assert f"`mcb recovery abandon {operation}`" in stuck.stderr
+        monkeypatch.setenv("MCB_TOKEN", server.admin_token)
+        settled = mcb("recovery", "abandon", operation, "--yes")
+        assert settled.exit_code == 0, settled.stderr
+        monkeypatch.delenv("MCB_TOKEN")
+        after = mcb("batch", batch, "--json")
+        assert after.exit_code == 0, after.stderr
+        assert [step["result"] for step in after.json()["steps"]] == ["applied"]
+        with McbClient(server.url, agent_token=server.agent_token, player_id="console") as client:
+            assert client.region_inspect((0, 100, 0), (9, 109, 9)).palette == {"minecraft:stone_bricks": 1000}
     finally:
         server.kill()

@@ -121,22 +121,27 @@ def test_undo_apply_rerun_after_lost_answers_makes_exactly_one_undo(cli, rpc_env
 
 def test_a_remembered_plan_the_server_does_not_know_is_prepared_anew(mcb, rpc_env, tmp_path):
     """E.g. the server's data was reset: build_apply answers "Unknown plan", so no operation can exist for it."""
+    from mcb.batch.log import PlanLog
+    from mcb.batch.single import WRITE, single_state_path
+    from mcb.batch.state import BatchState
+    from mcb.client import McbClient
     from mcb.client.models import PlanSummary
-    from mcb.client.workflow import ApplyMemory, request_fingerprint
 
     recipe = box_recipe(0, 100, 0)
     path = tmp_path / "r.json"
     path.write_text(json.dumps(recipe))
-    fingerprint = request_fingerprint(
-        rpc_env.url, None, "console", {"build": {"recipe": recipe, "dependencies": [], "part_id": None}}
-    )
-    memory = ApplyMemory(fingerprint)
-    memory.remember(PlanSummary(plan_id="00000000-0000-0000-0000-000000000001", plan_hash="0" * 64), "mcb-gone")
+    with McbClient(rpc_env.url, agent_token=rpc_env.agent_token, player_id="console") as client:
+        state_path = single_state_path(client, {"build": {"recipe": recipe, "dependencies": [], "part_id": None}})
+        state = BatchState.load(state_path, server=client.server, project_id=None)
+    state_path.parent.mkdir(parents=True, exist_ok=True)
+    log = PlanLog(state, WRITE)  # what an earlier run recorded before its build_apply's answer was lost
+    entry = log.add(PlanSummary(plan_id="00000000-0000-0000-0000-000000000001", plan_hash="0" * 64))
+    log.update(entry, phase="applying", idempotency_key="mcb-gone")
     result = mcb("build", path, "--json")
     assert result.exit_code == 0, result.stderr
     assert "repeating build_apply with the same idempotency key mcb-gone" in result.stderr  # it did try first
     assert result.json()["operation"]["status"] == "applied"
-    assert memory.recall() is None and _operations(rpc_env).operations_total == 1
+    assert not state_path.exists() and _operations(rpc_env).operations_total == 1
 
 
 def test_an_unwritable_state_dir_warns_and_still_builds(mcb, rpc_env, tmp_path, monkeypatch):

@@ -27,6 +27,7 @@ def test_build_summary_then_undo_by_build_id(mcb):
     built = mcb("build", C4, "--target", "0,80,30", "--drop-extras")
     assert built.exit_code == 0, built.stderr
     assert "14 block entities of" in built.stderr and "are not built" in built.stderr
+    assert "--extras-function PATH writes them" in built.stderr
     build_id = next(line.split()[1] for line in built.stdout.splitlines() if line.startswith("build:"))
     assert "result:     applied" in built.stdout and "1 plan, 3,778 positions written" in built.stdout
     assert f"mcb build --undo --build-id {build_id}" in built.stdout
@@ -37,7 +38,11 @@ def test_build_summary_then_undo_by_build_id(mcb):
     assert undone.json() == {
         "build_id": build_id,
         "undone_operations": 1,
+        "restored_operations": 0,
         "restored": 3778,
+        "kept": [],
+        "data_not_restorable": [],
+        "not_recorded": [],
         "state_file": undone.json()["state_file"],
     }
     assert mcb("verify", C4, "--target", "0,80,30").exit_code == 1  # gone again

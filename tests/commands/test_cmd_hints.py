@@ -52,4 +52,4 @@ def test_recovery_required_names_the_real_operation(cli, tmp_path, monkeypatch):
         recipe.write_text(json.dumps(box_recipe(20, 100, 20)))
         result = cli("build", str(recipe))
         assert result.exit_code == 7, result.stderr
-        assert f"mcb recovery review {operation}" in result.stderr and "OPERATION_ID" not in result.stderr
+        assert f"mcb recovery abandon {operation}" in result.stderr and "OPERATION_ID" not in result.stderr

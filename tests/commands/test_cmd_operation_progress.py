@@ -13,7 +13,8 @@ from ptykit import stderr_on_a_terminal
 from rpc_testkit import box_recipe
 
 from mcb.client.models import OperationStatus
-from mcb.client.progress import OperationTracker, plan_seconds
+from mcb.client.operations import plan_seconds
+from mcb.client.progress import OperationTracker
 
 
 def status(state: str, message: str = "", processed: int = 0, total: int = 4096) -> OperationStatus:
@@ -60,7 +61,7 @@ def test_piped_or_no_color_progress_is_plain_lines_that_move_during_preflight(cl
         monkeypatch.setenv("MCB_PLAYER_ID", "console")
         result = cli("build", str(recipe))
     assert result.exit_code == 0, result.stderr
-    lines = [line for line in result.stderr.splitlines() if line.startswith("operation ")]
+    lines = [line for line in result.stderr.splitlines() if line.startswith("build: ")]
     assert any("preflight" in line for line in lines), result.stderr
     percent = [int(m.group(1)) for line in lines if "preflight" in line for m in [re.search(r"\((\d+)%\)", line)] if m]
     assert any(p > 0 for p in percent), lines  # the bar moves before anything is written

@@ -30,16 +30,19 @@ def applied_batch(run, tmp_path, monkeypatch):
         yield batch, state, json.loads(state.read_text())
 
 
+def _entry(steps) -> dict:
+    return steps["a"]["plans"][0]  # the step's one plan entry
+
+
 DAMAGE = {
     "record_string": lambda steps: steps.__setitem__("a", "x"),
     "record_null": lambda steps: steps.__setitem__("a", None),
-    "plan_string": lambda steps: steps["a"].update(phase="prepared", plan="x", operation_id=None, idempotency_key=None),
-    "plan_without_hash": lambda steps: steps["a"].update(
-        phase="prepared", plan={"plan_id": 5}, operation_id=None, idempotency_key=None
-    ),
-    "status_string": lambda steps: steps["a"].update(status="x"),
-    "failed_status_wrong": lambda steps: steps["a"].update(phase="failed", status={"status": 5}),
-    "operation_id_list": lambda steps: steps["a"].update(phase="started", operation_id=[1]),
+    "plans_string": lambda steps: steps["a"].update(plans="x"),
+    "plan_string": lambda steps: _entry(steps).update(phase="prepared", plan="x", operation_id=None),
+    "plan_without_hash": lambda steps: _entry(steps).update(phase="prepared", plan={"plan_id": 5}, operation_id=None),
+    "status_string": lambda steps: _entry(steps).update(status="x"),
+    "failed_status_wrong": lambda steps: _entry(steps).update(phase="failed", status={"status": 5}),
+    "operation_id_list": lambda steps: _entry(steps).update(phase="started", operation_id=[1]),
     "phase_number": lambda steps: steps["a"].update(phase=5),
 }
 

@@ -1,73 +1,39 @@
-"""Batch step kinds: a registry where a new kind is one pydantic model plus one prepare function.
+"""Batch step kinds: a registry where a kind is one pydantic model plus a function that gives its plan source.
 
-A prepare function gets a :class:`StepContext` and the validated step, and returns the server's plan summary (or
-``None`` when there is nothing to change). The runner does everything else: recording, applying with a stable
-idempotency key, waiting, resuming. To add a kind (e.g. terrain tiles)::
+Every step runs on the one engine (:mod:`mcb.batch.engine`): a ``recipe``, ``import`` or ``terrain_tile`` step is a
+log of one plan (:class:`mcb.batch.sources.OnePlan`), a ``schematic`` step a log of many
+(:class:`mcb.batch.schematic.SchematicSource`), an ``undo`` step the undo of another step's log
+(:class:`mcb.batch.undo.UndoSource`). To add a kind::
 
-    from mcb.batch.kinds import BaseStep, register_step_kind
+    class WallStep(BaseStep):
+        kind: Literal["wall"]
+        length: int
 
-    class TerrainTileStep(BaseStep):
-        kind: Literal["terrain_tile"]
-        recipe: str | dict
-        tile_index: int
+    @register_step_kind(WallStep)
+    def wall_source(ctx, step, log):
+        return OnePlan(lambda: ctx.client.build_prepare(wall_recipe(step.length)))
 
-    @register_step_kind(TerrainTileStep)
-    def prepare_terrain_tile(ctx, step):
-        preview = ctx.client.terrain_preview(ctx.load_json(step.recipe))
-        return ctx.client.terrain_prepare(preview.terrain_id, step.tile_index).plan()
-
-Every kind is defined in this module, so loading a batch knows them all; the terrain tile loop that reuses the
-``terrain_tile`` kind is :mod:`mcb.batch.tiles`.
+Every kind is defined in this module, so loading a batch knows them all.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from mcb.batch.log import PlanLog
+from mcb.batch.sources import OnePlan
+from mcb.building.placement_options import PlacementOptions, Vec3Input
 from mcb.client.methods import McbClient
 from mcb.client.models import PlanSummary, TerrainPreview
 from mcb.errors import InputError
 from mcb.terrain.limits import TERRAIN_ID_PATTERN
 
 STEP_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
-
-
-class Position(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    x: int
-    y: int
-    z: int
-
-
-def _position(value: Any) -> Any:
-    if isinstance(value, (list, tuple)) and len(value) == 3:
-        return {"x": value[0], "y": value[1], "z": value[2]}
-    return value
-
-
-# A position is written {"x":..,"y":..,"z":..} or [x, y, z] in batch files.
-PositionInput = Annotated[
-    Position,
-    BeforeValidator(_position),
-    WithJsonSchema(
-        {
-            "anyOf": [
-                {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "required": ["x", "y", "z"],
-                    "properties": {"x": {"type": "integer"}, "y": {"type": "integer"}, "z": {"type": "integer"}},
-                },
-                {"type": "array", "minItems": 3, "maxItems": 3, "items": {"type": "integer"}},
-            ],
-        }
-    ),
-]
 
 
 class BaseStep(BaseModel):
@@ -83,7 +49,7 @@ class RecipeStep(BaseStep):
 
     kind: Literal["recipe"]
     recipe: str | dict = Field(description="Recipe file (relative to the batch file) or an inline recipe object.")
-    dependencies: list[PositionInput] = Field(default_factory=list, description="Read dependencies [x,y,z] or {x,y,z}.")
+    dependencies: list[Vec3Input] = Field(default_factory=list, description="Read dependencies [x,y,z] or {x,y,z}.")
     part: str | None = Field(default=None, description="Restrict writes to this part id's exact mask.")
 
 
@@ -92,7 +58,7 @@ class ImportStep(BaseStep):
 
     kind: Literal["import"]
     asset: str = Field(description="Asset id (from `mcb asset list`).")
-    target: PositionInput = Field(description="Anchor position [x,y,z] or {x,y,z}.")
+    target: Vec3Input = Field(description="Anchor position [x,y,z] or {x,y,z}.")
     rotation: Literal[0, 90, 180, 270] = 0
 
 
@@ -119,59 +85,41 @@ class TerrainTileStep(BaseStep):
         return self
 
 
-class SchematicStep(BaseStep):
+class SchematicStep(PlacementOptions, BaseStep):
     """Build a schematic file of any size: tile by tile, only what differs, in as few plans as the server allows."""
 
+    model_config = ConfigDict(extra="forbid", frozen=False)
     kind: Literal["schematic"]
     file: str = Field(
         description="Schematic file (relative to the batch file): Sponge .schem, Litematica "
         ".litematic, structure .nbt or legacy .schematic."
     )
-    target: PositionInput = Field(description="Where the file's anchor goes [x,y,z] or {x,y,z}.")
-    rotation: Literal[0, 90, 180, 270] = Field(default=0, description="Clockwise degrees seen from above.")
-    mirror: Literal["x", "z"] | None = Field(
-        default=None, description="Mirror east-west (x) or north-south (z) before turning."
-    )
-    skip_air: bool = Field(default=False, description="Leave the world as it is where the file has air.")
-    keep_existing: bool = Field(default=False, description="Place only where the world is air now.")
-    drop_extras: bool = Field(
-        default=False,
-        description="Build block states without block-entity data and "
-        "entities (a file with either is refused otherwise).",
-    )
-    replace_unknown: str | None = Field(
-        default=None,
-        description="A block state to put where the file has a "
-        "block the target release does not know (refused otherwise).",
-    )
-
-    def placement_options(self):
-        from mcb.building.placement import PlacementOptions
-
-        return PlacementOptions(
-            target=(self.target.x, self.target.y, self.target.z),
-            rotation=self.rotation,
-            mirror=self.mirror,
-            skip_air=self.skip_air,
-            keep_existing=self.keep_existing,
-            drop_extras=self.drop_extras,
-            replace_unknown=self.replace_unknown,
-        )
 
 
 class UndoStep(BaseStep):
-    """Revert an earlier step of this batch (`operation_undo_prepare`)."""
+    """Revert an earlier step of this batch: its operations newest first (`operation_undo_prepare`, or a restore
+    from what mcb recorded where the plugin refuses)."""
 
     kind: Literal["undo"]
-    step: str = Field(description="Name of an earlier step whose operation is reverted.")
+    step: str = Field(description="Name of an earlier step whose operations are reverted.")
 
 
 @dataclass
 class StepContext:
     client: McbClient
     base_dir: Path
-    operation_of: Callable[[str], str | None]  # step name -> recorded operation id
-    placements: dict = field(default_factory=dict)  # (file, options) -> a placement the caller loaded already
+    state: Any  # the batch's BatchState
+    _project: Any = None
+
+    def project(self):
+        """The server's ``project_context`` (its area, max_plan_blocks), asked once per run."""
+        if self._project is None:
+            self._project = self.client.project_context()
+        return self._project
+
+    @property
+    def capacity(self) -> int:
+        return self.project().max_plan_blocks or 4096
 
     def load_json(self, value: str | dict) -> Any:
         if isinstance(value, dict):
@@ -182,17 +130,14 @@ class StepContext:
         return parse_json_input(read_input_text(path, "step file"), "step file", str(path))
 
 
-PrepareFunction = Callable[[StepContext, Any], PlanSummary | None]
-# A kind of many plans runs itself: (runner, step, definition, record) -> StepReport (mcb.batch.runner).
-RunFunction = Callable[[Any, Any, str, dict | None], Any]
+SourceFunction = Callable[[StepContext, Any, PlanLog], Any]  # -> a PlanSource (mcb.batch.engine)
 
 
 @dataclass
 class StepKind:
     name: str
     model: type[BaseStep]
-    prepare: PrepareFunction | None = None
-    run: RunFunction | None = None
+    source: SourceFunction
     identity: Callable[[StepContext, Any], str] | None = None  # what else makes a step "the same" (file content)
 
 
@@ -203,36 +148,31 @@ def _kind_name(model: type[BaseStep]) -> str:
     return model.model_fields["kind"].annotation.__args__[0]
 
 
-def register_step_kind(model: type[BaseStep]) -> Callable[[PrepareFunction], PrepareFunction]:
-    def decorator(prepare: PrepareFunction) -> PrepareFunction:
-        STEP_KINDS[_kind_name(model)] = StepKind(_kind_name(model), model, prepare)
-        return prepare
+def register_step_kind(model: type[BaseStep], identity=None) -> Callable[[SourceFunction], SourceFunction]:
+    def decorator(source: SourceFunction) -> SourceFunction:
+        STEP_KINDS[_kind_name(model)] = StepKind(_kind_name(model), model, source, identity)
+        return source
 
     return decorator
 
 
-def register_multi_plan_kind(model: type[BaseStep], run: RunFunction, identity=None) -> None:
-    STEP_KINDS[_kind_name(model)] = StepKind(_kind_name(model), model, run=run, identity=identity)
+def _xyz(position) -> dict:
+    x, y, z = position
+    return {"x": x, "y": y, "z": z}
 
 
 @register_step_kind(RecipeStep)
-def prepare_recipe(ctx: StepContext, step: RecipeStep) -> PlanSummary:
-    recipe = ctx.load_json(step.recipe)
-    deps = [p.model_dump() for p in step.dependencies]
-    return ctx.client.build_prepare(recipe, dependencies=deps, part_id=step.part)
+def recipe_source(ctx: StepContext, step: RecipeStep, log: PlanLog) -> OnePlan:
+    def prepare() -> PlanSummary:
+        recipe = ctx.load_json(step.recipe)
+        return ctx.client.build_prepare(recipe, dependencies=[_xyz(p) for p in step.dependencies], part_id=step.part)
+
+    return OnePlan(prepare)
 
 
 @register_step_kind(ImportStep)
-def prepare_import(ctx: StepContext, step: ImportStep) -> PlanSummary:
-    return ctx.client.schematic_import_prepare(step.asset, step.target.model_dump(), step.rotation)
-
-
-@register_step_kind(UndoStep)
-def prepare_undo(ctx: StepContext, step: UndoStep) -> PlanSummary:
-    operation_id = ctx.operation_of(step.step)
-    if operation_id is None:
-        raise InputError(f"step {step.step!r} has no finished operation to undo (it did not run or is still running)")
-    return ctx.client.operation_undo_prepare(operation_id)
+def import_source(ctx: StepContext, step: ImportStep, log: PlanLog) -> OnePlan:
+    return OnePlan(lambda: ctx.client.schematic_import_prepare(step.asset, _xyz(step.target), step.rotation))
 
 
 def register_recipe(client: McbClient, recipe: dict, expected_id: str | None = None) -> TerrainPreview:
@@ -255,17 +195,14 @@ def prepare_tile(client: McbClient, terrain_id: str, tile_index: int) -> PlanSum
 
 
 @register_step_kind(TerrainTileStep)
-def prepare_terrain_tile(ctx: StepContext, step: TerrainTileStep) -> PlanSummary | None:
-    terrain_id = step.terrain_id
-    if step.recipe is not None:
-        terrain_id = register_recipe(ctx.client, ctx.load_json(step.recipe), step.terrain_id).terrain_id
-    return prepare_tile(ctx.client, terrain_id, step.tile_index)
+def terrain_tile_source(ctx: StepContext, step: TerrainTileStep, log: PlanLog) -> OnePlan:
+    def prepare() -> PlanSummary | None:
+        terrain_id = step.terrain_id
+        if step.recipe is not None:
+            terrain_id = register_recipe(ctx.client, ctx.load_json(step.recipe), step.terrain_id).terrain_id
+        return prepare_tile(ctx.client, terrain_id, step.tile_index)
 
-
-def _run_schematic(runner, step, definition, record):
-    from mcb.batch.schematic import run_schematic_step
-
-    return run_schematic_step(runner, step, definition, record)
+    return OnePlan(prepare)
 
 
 def _schematic_identity(ctx: StepContext, step: SchematicStep) -> str:
@@ -274,4 +211,26 @@ def _schematic_identity(ctx: StepContext, step: SchematicStep) -> str:
     return file_identity(ctx.base_dir / step.file)
 
 
-register_multi_plan_kind(SchematicStep, _run_schematic, _schematic_identity)
+@register_step_kind(SchematicStep, identity=_schematic_identity)
+def schematic_source(ctx: StepContext, step: SchematicStep, log: PlanLog):
+    from mcb.batch.schematic import SchematicSource
+    from mcb.building.placement import check_fits, load_placement
+
+    options = PlacementOptions.of(step)
+    placement = load_placement((ctx.base_dir / step.file).resolve(), options)
+    check_fits(placement, ctx.project().region)
+    log.set(file=str(step.file), placement=options.to_json(), dropped=placement.dropped or None)
+    return SchematicSource(ctx.client, placement, log, capacity=ctx.capacity)
+
+
+@register_step_kind(UndoStep)
+def undo_source(ctx: StepContext, step: UndoStep, log: PlanLog):
+    from mcb.batch.undo import UndoSource
+
+    target = PlanLog(ctx.state, step.step)
+    if not any(e.get("operation_id") and e.get("phase") in ("done", "failed") for e in target.entries):
+        raise InputError(
+            f"step {step.step!r} has no finished operation to undo (it did not run or is still running)",
+            code="nothing_to_undo",
+        )
+    return UndoSource(ctx.client, target, PlanLog(ctx.state, step.name), capacity=ctx.capacity)

@@ -1,6 +1,6 @@
 """What a build will do, before it does anything (``mcb build FILE --dry-run``).
 
-The estimate reads the world exactly as the build will (tile by tile, summary first), packs the same plans and
+The estimate reads the world exactly as the build will (each tile once, two reads in flight), packs the same plans and
 prepares none of them: positions to change, how many of those replace a block (by block, so a user sees what a paste
 would destroy), plans, the plugin's time at 20 TPS, and the journal it will add (1.5-2 MB per 4,096 positions).
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from mcb.building.planner import BuildPlanner
-from mcb.client.progress import plan_seconds
+from mcb.client.operations import build_seconds, plan_seconds
 
 JOURNAL_BYTES_PER_POSITION = (1.5e6 / 4096, 2.0e6 / 4096)  # formats-and-building §C
 
@@ -21,14 +21,17 @@ def estimate_build(client, placement, *, capacity: int = 4096, on_plan=None) -> 
     seconds = 0.0
     largest = 0
     replaced: Counter = Counter()
-    while (plan := planner.next_plan()) is not None:
-        plans += 1
-        positions += len(plan)
-        seconds += plan_seconds(len(plan))
-        largest = max(largest, plan.size)
-        replaced.update(plan.replaced(planner.table))
-        if on_plan is not None:
-            on_plan(plans, positions, planner)
+    try:
+        while (plan := planner.next_plan()) is not None:
+            plans += 1
+            positions += len(plan)
+            seconds += plan_seconds(len(plan))
+            largest = max(largest, plan.size)
+            replaced.update(plan.replaced(planner.table))
+            if on_plan is not None:
+                on_plan(plans, positions, planner)
+    finally:
+        planner.close()
     box = placement.world_box()
     return {
         "positions_to_change": positions,
@@ -50,13 +53,11 @@ def file_estimate(placement, capacity: int = 4096) -> dict:
     """What the file alone says (no reads): the most positions a build can change, its plans and time."""
     counts = placement.placed_counts()
     blocks = counts["blocks"]
-    full, rest = divmod(blocks, capacity)
-    seconds = full * plan_seconds(capacity) + (plan_seconds(rest) if rest else 0)
     return {
         "cells": counts["cells"],
         "blocks": blocks,
-        "plans": full + (1 if rest else 0),
-        "seconds_at_20_tps": round(seconds, 1),
+        "plans": -(-blocks // capacity),
+        "seconds_at_20_tps": round(build_seconds(blocks, capacity), 1),
     }
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mcb.building.reading import ReadCounter, StateTable, read_large_box
+from mcb.building.reading import WorldReader
 
 Vec3 = tuple[int, int, int]
 
@@ -26,8 +26,9 @@ def region_schematic(
     from mcb.blocks.registry import load_registry
     from mcb.schematics.model import Schematic
 
-    table, counter = StateTable(), ReadCounter()
-    world = read_large_box(client, table, low, high, counter, on_read=on_read)
+    reader = WorldReader(client)
+    table, counter = reader.table, reader.counter
+    world = reader.read_large_box(low, high, on_read=on_read)
     used, blocks = np.unique(world.codes, return_inverse=True)
     blocks = blocks.reshape(world.codes.shape).astype(np.int32)
     origin = origin or low

@@ -20,39 +20,11 @@ import numpy as np
 
 from mcb.blocks.state import AIR_STATES
 from mcb.building.passes import build_pass, partner_offset
-from mcb.errors import InputError, UsageError
+from mcb.building.placement_options import PlacementOptions, Vec3Input  # noqa: F401 (the one model, here too)
+from mcb.errors import InputError
 from mcb.wording import plural, shown
 
 Vec3 = tuple[int, int, int]
-
-
-@dataclass(frozen=True)
-class PlacementOptions:
-    target: Vec3
-    rotation: int = 0
-    mirror: str | None = None
-    skip_air: bool = False
-    keep_existing: bool = False
-    drop_extras: bool = False
-    replace_unknown: str | None = None  # a state for blocks the target release does not know (else refused)
-
-    def __post_init__(self):
-        if self.rotation not in (0, 90, 180, 270):
-            raise UsageError(f"--rotation must be 0, 90, 180 or 270, not {self.rotation}")
-        if self.mirror not in (None, "x", "z"):
-            raise UsageError(f"--mirror must be x or z, not {self.mirror!r}")
-
-    def to_json(self) -> dict:
-        x, y, z = self.target
-        return {
-            "target": {"x": x, "y": y, "z": z},
-            "rotation": self.rotation,
-            "mirror": self.mirror,
-            "skip_air": self.skip_air,
-            "keep_existing": self.keep_existing,
-            "drop_extras": self.drop_extras,
-            "replace_unknown": self.replace_unknown,
-        }
 
 
 @dataclass

@@ -3,10 +3,14 @@
     planner = BuildPlanner(client, placement, capacity=4096)
     while (plan := planner.next_plan()) is not None:
         summary = client.build_prepare(**plan.params(planner.table))
+    planner.close()
 
 A cursor is ``(pass, tile index)``; ``plan.start`` is where its first position's tile was, ``plan.end`` where its
 last one's. Once a plan has applied, every tile before its ``end`` is built, so a later run (or a re-plan after a
 conflict) walks again from there: reading first makes positions already written drop out by themselves.
+
+What is left to change (:meth:`BuildPlanner.remaining`) starts at the positions the file places and only shrinks:
+a tile not read yet counts every position it owns, a read one exactly the positions that differ.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import numpy as np
 
 from mcb.building.boxes import merge_boxes, prepare_params, request_size
 from mcb.building.passes import PASS_NAMES
-from mcb.building.reading import StateTable
+from mcb.building.reading import StateTable, WorldReader
 from mcb.building.tiles import Changes, TileWalker
 
 REQUEST_LIMIT = 1_000_000  # bytes of one build_prepare request; the server takes at most 1 MiB (protocol §1.2)
@@ -51,30 +55,31 @@ class PlannedChanges:
 
 
 class BuildPlanner:
-    def __init__(
-        self,
-        client,
-        placement,
-        *,
-        capacity: int = 4096,
-        cursor: Cursor = (0, 0),
-        request_limit: int = REQUEST_LIMIT,
-        walker: TileWalker | None = None,
-    ):
-        self.walker = walker or TileWalker(client, placement)
+    def __init__(self, client, placement, *, capacity: int = 4096, cursor: Cursor = (0, 0),
+                 request_limit: int = REQUEST_LIMIT, reader: WorldReader | None = None,
+                 start: bool = True):  # fmt: skip
+        self.walker = TileWalker(client, placement, reader=reader)
         self.table = self.walker.table
         self.capacity = capacity
         self.request_limit = request_limit
         self.tiles_read = 0
-        self.read_air = self.read_air_changes = 0  # placed air cells in the tiles read, and how many changed
-        self.rewind(cursor)
-
-    def rewind(self, cursor: Cursor) -> None:
-        """Walk again from ``cursor`` (what is pending is read afresh)."""
-        self.position = tuple(cursor)
+        self.position: Cursor = tuple(cursor)
         self.pending: list[tuple[Cursor, Changes]] = []
         self.serial = 0
-        self.walker.forget()
+        if start:  # else the first rewind starts reading
+            self.walker.start(self.position)
+
+    def rewind(self, cursor: Cursor, *, world_changed: bool = True) -> None:
+        """Walk again from ``cursor``; what is pending is dropped and, when the world changed, read afresh."""
+        self.position = tuple(cursor)
+        self.pending = []
+        if world_changed:
+            self.walker.forget(self.position)
+        else:
+            self.walker.start(self.position)
+
+    def close(self) -> None:
+        self.walker.close()
 
     @property
     def done(self) -> bool:
@@ -84,34 +89,40 @@ class BuildPlanner:
         return sum(len(c) for _, c in self.pending)
 
     def next_plan(self) -> PlannedChanges | None:
-        """Read tiles until a plan is full (or the walk ends) and return it; None when nothing is left."""
+        """Diff tiles until a plan is full (or the walk ends) and return it; None when nothing is left."""
         while self.pending_count() < self.capacity and self.position[0] < len(PASS_NAMES):
-            self._read_next()
+            self._walk_next()
         if not self.pending:
             return None
         return self._take()
 
+    def _unwalked(self):
+        """(pass, tile) of every step still ahead of the walk that owns positions."""
+        pass_no, index = self.position
+        walker = self.walker
+        for p in range(pass_no, len(PASS_NAMES)):
+            for tile in walker.tiles[index if p == pass_no else 0 :]:
+                if walker.owned[tile.index, p]:
+                    yield p, tile
+
+    def remaining(self) -> tuple[int, bool]:
+        """(positions left to change, whether that is an upper bound): pending positions, the exact changes of tiles
+        read, every owned position of tiles not read yet."""
+        total, estimated = self.pending_count(), False
+        for pass_no, tile in self._unwalked():
+            exact = self.walker.exact_count(pass_no, tile)
+            if exact is None:
+                total += int(self.walker.owned[tile.index, pass_no])
+                estimated = True
+            else:
+                total += exact
+        return total, estimated
+
     def all_read(self) -> bool:
-        """Every tile with cells to place has been read: what is left to change is known, not estimated."""
-        pass_no, tile = self.position
-        if pass_no >= len(PASS_NAMES):
-            return True
-        counts = self.walker.pass_counts
-        return not (counts[0, tile:, pass_no].any() or counts[0, :, pass_no + 1 :].any())
+        """Every tile still ahead has been read: what is left to change is known, not estimated."""
+        return all(self.walker.reads.has(tile.index) for _, tile in self._unwalked())
 
-    def remaining_blocks(self) -> int:
-        """The positions left to change in the tiles not read yet, estimated: their placed non-air cells (exact on
-        empty land), plus their placed air cells at the share of air cells that replaced a block in the tiles read
-        so far (the world decides; so the total a bar shows settles early instead of growing tile by tile)."""
-        pass_no, tile = self.position
-        if pass_no >= len(PASS_NAMES):
-            return 0
-        counts = self.walker.pass_counts
-        cells, solid = (int(counts[k, tile:, pass_no].sum() + counts[k, :, pass_no + 1 :].sum()) for k in (0, 1))
-        share = self.read_air_changes / self.read_air if self.read_air else 0.0
-        return solid + round((cells - solid) * min(1.0, share))
-
-    def _read_next(self) -> None:
+    def _walk_next(self) -> None:
         pass_no, index = self.position
         walker = self.walker
         while index < len(walker.tiles) and not walker.has_cells(pass_no, index):
@@ -122,25 +133,14 @@ class BuildPlanner:
         self.serial += 1
         changes = walker.changes(pass_no, walker.tiles[index], self.serial)
         self.tiles_read += 1
-        cells, solid = (int(walker.pass_counts[k, index, pass_no]) for k in (0, 1))
-        self.read_air += cells - solid  # what the tiles read so far showed of air cells that change the world
-        self.read_air_changes += max(0, len(changes) - solid)
         self.position = (pass_no, index + 1)
         if len(changes):
             self.pending.append(((pass_no, index), changes))
 
     def _take(self) -> PlannedChanges:
         changes = Changes.concat([c for _, c in self.pending])
-        count = min(self.capacity, len(changes))
-        name_lengths = np.array([len(n) for n in self.table.names], dtype=np.int64)
-        while True:
-            count = _whole_pairs(changes.unit, count)
-            part = changes.slice(0, count)
-            boxes = merge_boxes(part.x, part.y, part.z, part.want)
-            size = request_size(boxes, part.x, part.y, part.z, part.have, len(part.snapshots), name_lengths)
-            if size <= self.request_limit or count <= 1:
-                break
-            count = max(1, int(count * self.request_limit / size * 0.97))
+        part, boxes, size = first_plan(changes, self.table, self.capacity, self.request_limit)
+        count = len(part)
         start, end, left, used = self.pending[0][0], None, [], 0
         for cursor, tile_changes in self.pending:
             if used >= count:
@@ -152,6 +152,21 @@ class BuildPlanner:
             used += len(tile_changes)
         self.pending = left
         return PlannedChanges(part, boxes, size, start, end)
+
+
+def first_plan(changes: Changes, table: StateTable, capacity: int, request_limit: int = REQUEST_LIMIT):
+    """``(part, boxes, request bytes)``: the first changes that fit one plan — at most ``capacity`` positions, a
+    request under ``request_limit`` bytes, and never the two halves of a pair apart."""
+    count = min(capacity, len(changes))
+    name_lengths = np.array([len(n) for n in table.names], dtype=np.int64)
+    while True:
+        count = _whole_pairs(changes.unit, count)
+        part = changes.slice(0, count)
+        boxes = merge_boxes(part.x, part.y, part.z, part.want)
+        size = request_size(boxes, part.x, part.y, part.z, part.have, len(part.snapshots), name_lengths)
+        if size <= request_limit or count <= 1:
+            return part, boxes, size
+        count = max(1, int(count * request_limit / size * 0.97))
 
 
 def _whole_pairs(unit: np.ndarray, count: int) -> int:

@@ -1,8 +1,13 @@
-"""Read the world box by box with ``region_inspect`` (protocol §3.4), reading no more than needed.
+"""The one reader of the world: ``region_inspect`` box by box (protocol §3.4), two requests in flight.
 
-The ``summary`` detail comes first: a box holding one state without a block entity (all air, say) needs nothing
-more. Only other boxes are read again with ``blocks`` detail, which carries each position's state and, where a block
-entity stands, its ``snapshot_id`` (what ``expected_blocks`` must repeat, §4.7).
+Verify, export, the dry run and a build's planning all read through :class:`WorldReader`: boxes of at most 4,096
+cells, each read once, in the order asked, ``in_flight`` at a time — the plugin runs two requests at once and each
+waits a tick or two for the main thread (formats-and-building §C2), so two in flight halve the wait.
+
+A box is read with ``blocks`` detail (each position's state and, where a block entity stands, its ``snapshot_id``,
+which ``expected_blocks`` must repeat, §4.7), except where a ``summary`` is likely to say "one state" and so save
+the bytes of 4,096 entries: above a box that held one state (air over flat land, stone under it). A summary that
+finds more than one state costs a second read; that is rare by this rule.
 
 States are kept as small integer codes of one :class:`StateTable` per build, so comparing the world with a file is an
 array comparison.
@@ -10,6 +15,10 @@ array comparison.
 
 from __future__ import annotations
 
+import threading
+from collections import deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -19,24 +28,30 @@ from mcb.blocks.state import AIR_STATES
 from mcb.errors import ServerError
 
 MAX_READ_CELLS = 4096  # region_inspect's fixed limit (§3.4)
+IN_FLIGHT = 2  # the plugin's HTTP executor runs two requests at once (§C2)
 Vec3 = tuple[int, int, int]
+Box = tuple[Vec3, Vec3]
 
 
 class StateTable:
-    """Block-state strings <-> int codes; code 0 is ``minecraft:air``."""
+    """Block-state strings <-> int codes; code 0 is ``minecraft:air``. Safe to share between reading threads."""
 
     def __init__(self):
         self.names: list[str] = []
         self._codes: dict[str, int] = {}
         self._air: list[bool] = []
+        self._lock = threading.Lock()
         self.code("minecraft:air")
 
     def code(self, name: str) -> int:
         code = self._codes.get(name)
         if code is None:
-            code = self._codes[name] = len(self.names)
-            self.names.append(name)
-            self._air.append(name in AIR_STATES)
+            with self._lock:
+                code = self._codes.get(name)
+                if code is None:
+                    self._air.append(name in AIR_STATES)
+                    self.names.append(name)
+                    code = self._codes[name] = len(self.names) - 1
         return code
 
     def codes(self, names) -> np.ndarray:
@@ -44,7 +59,7 @@ class StateTable:
 
     def air_mask(self) -> np.ndarray:
         """bool per code: is it one of the three airs."""
-        return np.array(self._air, dtype=bool)
+        return np.array(self._air[: len(self.names)], dtype=bool)
 
 
 @dataclass
@@ -55,8 +70,7 @@ class WorldRead:
     hi: Vec3
     codes: np.ndarray
     snapshots: dict = field(default_factory=dict)  # (x, y, z) -> snapshot_id where a block entity stands
-    requests: int = 0
-    detailed: bool = False
+    uniform: bool = False  # one state, no block entity
 
 
 @dataclass
@@ -69,78 +83,114 @@ class ReadCounter:
         return {"summary_reads": self.summary, "block_reads": self.blocks, "cells_read": self.cells}
 
 
-def read_box(client, table: StateTable, lo: Vec3, hi: Vec3, counter: ReadCounter | None = None) -> WorldRead:
-    """The world's states in ``lo .. hi`` (inclusive, at most 4096 cells): summary first, blocks when needed."""
-    shape = (hi[1] - lo[1] + 1, hi[2] - lo[2] + 1, hi[0] - lo[0] + 1)
-    volume = shape[0] * shape[1] * shape[2]
-    if volume > MAX_READ_CELLS:
-        raise ValueError(f"read of {volume} cells")
-    uniform = read_uniform(client, table, lo, hi, counter)
-    if uniform is not None:
-        return WorldRead(lo, hi, np.full(shape, uniform, dtype=np.int32), requests=1)
-    return read_blocks(client, table, lo, hi, counter)
+def box_shape(lo: Vec3, hi: Vec3) -> tuple[int, int, int]:
+    """[y, z, x] shape of the inclusive box ``lo .. hi``."""
+    return (hi[1] - lo[1] + 1, hi[2] - lo[2] + 1, hi[0] - lo[0] + 1)
 
 
-def read_uniform(client, table: StateTable, lo: Vec3, hi: Vec3, counter: ReadCounter | None = None) -> int | None:
-    """The one state (code) of a box that holds one state without a block entity, from a ``summary`` read; None
-    when it holds more (or a block entity, whose snapshot id only a ``blocks`` read gives)."""
-    summary = client.call("region_inspect", {"min": _pos(lo), "max": _pos(hi), "detail": "summary"})
-    if counter is not None:
-        counter.summary += 1
-    palette = summary.get("palette") if isinstance(summary, dict) else None
-    if not isinstance(palette, dict):
-        raise ServerError("region_inspect: the answer has no palette", code="invalid_response")
-    if len(palette) == 1:
-        (state,) = palette
-        if not has_block_entity(state.partition("[")[0]):
-            return table.code(state)
-    return None
+class WorldReader:
+    """Reads boxes of the world for one build (or verify, or export), sharing one :class:`StateTable`."""
+
+    def __init__(self, client, table: StateTable | None = None, *, in_flight: int = IN_FLIGHT,
+                 counter: ReadCounter | None = None):  # fmt: skip
+        self.client = client
+        self.table = table or StateTable()
+        self.in_flight = max(1, in_flight)
+        self.counter = counter or ReadCounter()
+        self._one_state_tops: set[tuple[int, int, int]] = set()  # (x, z, top y) of boxes that held one state
+        self._lock = threading.Lock()
+
+    def read(self, boxes: Iterable[Box]) -> Iterator[WorldRead]:
+        """Each box (``lo, hi`` inclusive, at most 4,096 cells), in the order given, ``in_flight`` at a time. Stop
+        iterating whenever you like: what is still in flight is waited for, nothing more is sent."""
+        if self.in_flight == 1:
+            for lo, hi in boxes:
+                yield self.read_box(lo, hi)
+            return
+        pool = ThreadPoolExecutor(self.in_flight, thread_name_prefix="mcb-read")
+        pending: deque = deque()
+        try:
+            for lo, hi in boxes:
+                pending.append(pool.submit(self.read_box, lo, hi))
+                if len(pending) >= self.in_flight:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def read_box(self, lo: Vec3, hi: Vec3) -> WorldRead:
+        """The world's states in ``lo .. hi`` (inclusive, at most 4,096 cells)."""
+        shape = box_shape(lo, hi)
+        if shape[0] * shape[1] * shape[2] > MAX_READ_CELLS:
+            raise ValueError(f"read of {shape[0] * shape[1] * shape[2]} cells")
+        if (lo[0], lo[2], lo[1] - 1) in self._one_state_tops:
+            code = self._summary(lo, hi)
+            if code is not None:
+                self._note(lo, hi, True)
+                return WorldRead(lo, hi, np.full(shape, code, dtype=np.int32), uniform=True)
+        read = self._blocks(lo, hi, shape)
+        read.uniform = not read.snapshots and bool((read.codes == read.codes.flat[0]).all())
+        self._note(lo, hi, read.uniform)
+        return read
+
+    def _note(self, lo: Vec3, hi: Vec3, one_state: bool) -> None:
+        if one_state:
+            with self._lock:
+                self._one_state_tops.add((lo[0], lo[2], hi[1]))
+
+    def _summary(self, lo: Vec3, hi: Vec3) -> int | None:
+        """The one state (code) of a box that holds one state without a block entity; None when it holds more (or
+        a block entity, whose snapshot id only a ``blocks`` read gives)."""
+        answer = self.client.call("region_inspect", {"min": _pos(lo), "max": _pos(hi), "detail": "summary"})
+        with self._lock:
+            self.counter.summary += 1
+        palette = answer.get("palette") if isinstance(answer, dict) else None
+        if not isinstance(palette, dict):
+            raise ServerError("region_inspect: the answer has no palette", code="invalid_response")
+        if len(palette) == 1:
+            (state,) = palette
+            if not has_block_entity(state.partition("[")[0]):
+                return self.table.code(state)
+        return None
+
+    def _blocks(self, lo: Vec3, hi: Vec3, shape) -> WorldRead:
+        volume = shape[0] * shape[1] * shape[2]
+        answer = self.client.call("region_inspect", {"min": _pos(lo), "max": _pos(hi), "detail": "blocks"})
+        blocks = answer.get("blocks") if isinstance(answer, dict) else None
+        if not isinstance(blocks, list) or len(blocks) != volume:
+            raise ServerError(
+                f"region_inspect: expected {volume} blocks, got {len(blocks) if isinstance(blocks, list) else 'none'}",
+                code="invalid_response",
+            )
+        with self._lock:
+            self.counter.blocks += 1
+            self.counter.cells += volume
+        codes = self.table.codes([entry["state"] for entry in blocks]).reshape(shape)  # y, then z, then x (§3.4)
+        snapshots = {}
+        for entry in blocks:
+            snapshot = entry.get("snapshot_id")
+            if snapshot:
+                pos = entry["pos"]
+                snapshots[(pos["x"], pos["y"], pos["z"])] = snapshot
+        return WorldRead(lo, hi, codes, snapshots)
+
+    def read_large_box(self, lo: Vec3, hi: Vec3, on_read=None) -> WorldRead:
+        """A box of any size, read in pieces of at most 16³ cells, bottom-up; ``on_read(piece)`` after each."""
+        codes = np.zeros(box_shape(lo, hi), dtype=np.int32)
+        snapshots: dict = {}
+        for part in self.read(split_box(lo, hi)):
+            ys = slice(part.lo[1] - lo[1], part.hi[1] - lo[1] + 1)
+            zs = slice(part.lo[2] - lo[2], part.hi[2] - lo[2] + 1)
+            xs = slice(part.lo[0] - lo[0], part.hi[0] - lo[0] + 1)
+            codes[ys, zs, xs] = part.codes
+            snapshots.update(part.snapshots)
+            if on_read is not None:
+                on_read(part)
+        return WorldRead(lo, hi, codes, snapshots)
 
 
-def read_blocks(client, table: StateTable, lo: Vec3, hi: Vec3, counter: ReadCounter | None = None) -> WorldRead:
-    """Every state of a box (at most 4096 cells) with ``blocks`` detail, and the block entities' snapshot ids."""
-    shape = (hi[1] - lo[1] + 1, hi[2] - lo[2] + 1, hi[0] - lo[0] + 1)
-    volume = shape[0] * shape[1] * shape[2]
-    answer = client.call("region_inspect", {"min": _pos(lo), "max": _pos(hi), "detail": "blocks"})
-    blocks = answer.get("blocks") if isinstance(answer, dict) else None
-    if not isinstance(blocks, list) or len(blocks) != volume:
-        raise ServerError(
-            f"region_inspect: expected {volume} blocks, got {len(blocks) if isinstance(blocks, list) else 'none'}",
-            code="invalid_response",
-        )
-    if counter is not None:
-        counter.blocks += 1
-        counter.cells += volume
-    codes = table.codes([entry["state"] for entry in blocks]).reshape(shape)  # y, then z, then x (§3.4)
-    snapshots = {}
-    for entry in blocks:
-        snapshot = entry.get("snapshot_id")
-        if snapshot:
-            pos = entry["pos"]
-            snapshots[(pos["x"], pos["y"], pos["z"])] = snapshot
-    return WorldRead(lo, hi, codes, snapshots, requests=2, detailed=True)
-
-
-def read_large_box(
-    client, table: StateTable, lo: Vec3, hi: Vec3, counter: ReadCounter | None = None, on_read=None
-) -> WorldRead:
-    """Like :func:`read_box` for a box of any size: read in slabs of at most 4096 cells, bottom-up."""
-    shape = (hi[1] - lo[1] + 1, hi[2] - lo[2] + 1, hi[0] - lo[0] + 1)
-    codes = np.zeros(shape, dtype=np.int32)
-    snapshots: dict = {}
-    for part_lo, part_hi in split_box(lo, hi):
-        part = read_box(client, table, part_lo, part_hi, counter)
-        ys = slice(part_lo[1] - lo[1], part_hi[1] - lo[1] + 1)
-        zs = slice(part_lo[2] - lo[2], part_hi[2] - lo[2] + 1)
-        xs = slice(part_lo[0] - lo[0], part_hi[0] - lo[0] + 1)
-        codes[ys, zs, xs] = part.codes
-        snapshots.update(part.snapshots)
-        if on_read is not None:
-            on_read(part)
-    return WorldRead(lo, hi, codes, snapshots)
-
-
-def split_box(lo: Vec3, hi: Vec3, tile: int = 16):
+def split_box(lo: Vec3, hi: Vec3, tile: int = 16) -> Iterator[Box]:
     """``(lo, hi)`` pieces of at most 16 x 16 x 16 cells covering the box, bottom-up (y, then z, then x)."""
     for y in range(lo[1], hi[1] + 1, tile):
         for z in range(lo[2], hi[2] + 1, tile):

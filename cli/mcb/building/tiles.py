@@ -1,21 +1,25 @@
-"""Tiles of a placement, and what differs in each: the read-and-diff half of a build (and of ``mcb verify``).
+"""Tiles of a placement, the world under each (read once, ahead of the walk), and what differs in each: the
+read-and-diff half of a build and of its dry run.
 
 Tiles are disjoint 16 x 16 x 16 boxes of the placed cells (region_inspect reads at most 4096 cells), walked
 bottom-up: by layer, then z, then x. Two-block things are never split: the half in the later tile (above, south or
-east) belongs to the tile of the earlier half, which reads it with a small extra read; its own tile leaves it out.
+east) belongs to the tile of the earlier half; its own tile leaves it out.
 
-``TileWalker.changes(pass_no, tile)`` reads the world under one tile and returns the positions of that pass whose
-state differs from the file, with the states read there (the plan's ``expected_blocks``).
+:class:`TileReads` reads every tile with placed cells in the background through the one :class:`WorldReader` (two
+requests in flight), in walk order from the build's cursor, while plans are prepared and applied. Each pass of the
+walk (:mod:`mcb.building.passes`) looks at its own positions only, and no pass writes another's, so one read of a
+tile serves all three.
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from mcb.building.passes import PASS_NAMES
-from mcb.building.reading import ReadCounter, StateTable, WorldRead, read_blocks, read_box, read_uniform
+from mcb.building.reading import Box, StateTable, WorldRead, WorldReader
 
 TILE = 16
 Vec3 = tuple[int, int, int]
@@ -63,27 +67,24 @@ class Changes:
         snapshots: dict = {}
         for part in parts:
             snapshots.update(part.snapshots)
-        return cls(
-            *(np.concatenate([getattr(p, name) for p in parts]) for name in ("x", "y", "z", "want", "have", "unit")),
-            snapshots,
-        )
+        names = ("x", "y", "z", "want", "have", "unit")
+        return cls(*(np.concatenate([getattr(p, name) for p in parts]) for name in names), snapshots)
 
     def slice(self, start: int, stop: int | None = None) -> Changes:
-        part = Changes(
-            self.x[start:stop],
-            self.y[start:stop],
-            self.z[start:stop],
-            self.want[start:stop],
-            self.have[start:stop],
-            self.unit[start:stop],
-        )
+        return self.take(slice(start, stop))
+
+    def take(self, which) -> Changes:
+        """The changes at ``which`` (a slice, an index array or a bool mask), snapshots kept for them."""
+        part = Changes(self.x[which], self.y[which], self.z[which], self.want[which], self.have[which],
+                       self.unit[which])  # fmt: skip
         if self.snapshots:
-            part.snapshots = {
-                p: s
-                for p in zip(part.x.tolist(), part.y.tolist(), part.z.tolist())
-                if (s := self.snapshots.get(p)) is not None
-            }
+            part.snapshots = {p: s for p in zip(part.x.tolist(), part.y.tolist(), part.z.tolist())
+                              if (s := self.snapshots.get(p)) is not None}  # fmt: skip
         return part
+
+    def with_serial(self, serial: int) -> Changes:
+        """The same changes with their units moved into walk step ``serial`` (units of two tiles never meet)."""
+        return Changes(self.x, self.y, self.z, self.want, self.have, self.unit + (serial << 20), self.snapshots)
 
 
 def tile_grid(placement, size: int = TILE) -> list[Tile]:
@@ -99,34 +100,145 @@ def tile_grid(placement, size: int = TILE) -> list[Tile]:
     return tiles
 
 
+class TileReads:
+    """The world under each tile, read once in the background, in the order the walk will want it.
+
+    ``get(i)`` waits for tile ``i`` (reading it at once if no prefetch is on its way to it); ``forget(indices, then)``
+    drops reads the world has moved past and prefetches ``then`` afresh; ``close()`` stops reading."""
+
+    def __init__(self, reader: WorldReader, boxes: dict[int, Box]):
+        self.reader, self.boxes = reader, boxes
+        self.cache: dict[int, WorldRead] = {}
+        self.queued: set[int] = set()
+        self.error: BaseException | None = None
+        self.generation = 0
+        self.cond = threading.Condition()
+
+    def prefetch(self, order: list[int]) -> None:
+        with self.cond:
+            self.generation += 1
+            self.error = None
+            order = [i for i in order if i not in self.cache and i in self.boxes]
+            self.queued = set(order)
+            generation = self.generation
+        if order:
+            threading.Thread(target=self._run, args=(generation, order), name="mcb-prefetch", daemon=True).start()
+
+    def _run(self, generation: int, order: list[int]) -> None:
+        reads = self.reader.read(self.boxes[i] for i in order)
+        try:
+            for index, read in zip(order, reads):
+                with self.cond:
+                    if generation != self.generation:
+                        return
+                    self.cache[index] = read
+                    self.queued.discard(index)
+                    self.cond.notify_all()
+        except BaseException as error:  # handed to the walk, which raises it where the user sees it
+            with self.cond:
+                if generation == self.generation:
+                    self.error = error
+                    self.queued.clear()
+                    self.cond.notify_all()
+        finally:
+            reads.close()
+
+    def has(self, index: int) -> bool:
+        return index in self.cache
+
+    def get(self, index: int) -> WorldRead:
+        with self.cond:
+            while index not in self.cache:
+                if self.error is not None:
+                    error, self.error = self.error, None
+                    raise error
+                if index not in self.queued:
+                    break
+                self.cond.wait(0.5)
+            else:
+                return self.cache[index]
+        read = self.reader.read_box(*self.boxes[index])  # nothing on its way to it: read it now
+        with self.cond:
+            self.cache[index] = read
+        return read
+
+    def forget(self, indices, then: list[int]) -> None:
+        with self.cond:
+            for index in indices:
+                self.cache.pop(index, None)
+        self.prefetch(then)
+
+    def close(self) -> None:
+        with self.cond:
+            self.generation += 1
+            self.queued.clear()
+            self.cond.notify_all()
+
+
 class TileWalker:
     """Reads and diffs tiles of one placement against the world behind ``client``."""
 
-    def __init__(self, client, placement, table: StateTable | None = None):
+    def __init__(self, client, placement, table: StateTable | None = None, reader: WorldReader | None = None):
         self.client = client
         self.placement = placement
-        self.table = table or StateTable()
+        self.reader = reader or WorldReader(client, table)
+        self.table = self.reader.table
+        self.counter = self.reader.counter
         self.want_codes = self.table.codes(placement.states)
         self.tiles = tile_grid(placement)
-        self.counter = ReadCounter()
         self.has_pairs = bool(placement.partner.any())
-        self.pass_counts = self._pass_counts()
-        self.uniform: dict[int, int] = {}  # tile index -> the one state a summary read found there
+        self.placed = np.zeros(len(self.tiles), dtype=bool)  # tiles with any placed cell: the ones to read
+        self.owned = self._owned_counts()
+        self.reads = TileReads(self.reader, {t.index: self.world_box(t) for t in self.tiles if self.placed[t.index]})
+        self._exact: dict[tuple[int, int], Changes] = {}  # (pass, tile) -> changes, once computed
 
-    def _pass_counts(self) -> np.ndarray:
-        """Placed cells of each pass in each tile, and of them the non-air ones ((2, tiles, 3))."""
-        counts = np.zeros((2, len(self.tiles), len(PASS_NAMES)), dtype=np.int64)
+    def world_box(self, tile: Tile) -> Box:
+        ox, oy, oz = self.placement.origin
+        return ((ox + tile.lo[0], oy + tile.lo[1], oz + tile.lo[2]),
+                (ox + tile.hi[0] - 1, oy + tile.hi[1] - 1, oz + tile.hi[2] - 1))  # fmt: skip
+
+    def _owned_counts(self) -> np.ndarray:
+        """(tiles, passes): the positions each tile owns in each pass — its placed cells, less the halves an earlier
+        tile writes, plus the halves it writes for a later one. A tile's changes are at most these."""
+        counts = np.zeros((len(self.tiles), len(PASS_NAMES)), dtype=np.int64)
         placement = self.placement
         for tile in self.tiles:
             ys, zs, xs = tile.slices()
             indices = placement.blocks[ys, zs, xs][placement.placed_mask(ys, zs, xs)]
-            counts[0, tile.index] = np.bincount(placement.pass_of[indices], minlength=3)
-            solid = indices[~placement.air[indices]]
-            counts[1, tile.index] = np.bincount(placement.pass_of[solid], minlength=3)
+            counts[tile.index] = np.bincount(placement.pass_of[indices], minlength=len(PASS_NAMES))
+            self.placed[tile.index] = len(indices) > 0
+            if self.has_pairs and placement.partner[indices].any():
+                for pass_no in range(len(PASS_NAMES)):
+                    if counts[tile.index, pass_no]:
+                        mask, pulled, _ = self.cells(pass_no, tile)
+                        counts[tile.index, pass_no] = int(mask.sum()) + len(pulled)
         return counts
 
     def has_cells(self, pass_no: int, index: int) -> bool:
-        return bool(self.pass_counts[0, index, pass_no])
+        return bool(self.owned[index, pass_no])
+
+    def start(self, cursor: tuple[int, int]) -> None:
+        """Read ahead from ``cursor`` (pass, tile): the tiles from there, then those before it a later pass needs."""
+        self.reads.prefetch(self._order(cursor))
+
+    def forget(self, cursor: tuple[int, int]) -> None:
+        """The world changed under the walk at ``cursor``: read its tiles from there afresh."""
+        later = [t.index for t in self.tiles if t.index >= cursor[1]]
+        for key in [k for k in self._exact if k[1] >= cursor[1]]:
+            del self._exact[key]
+        self.reads.forget(later, self._order(cursor))
+
+    def _order(self, cursor: tuple[int, int]) -> list[int]:
+        pass_no, index = cursor
+        if pass_no >= len(PASS_NAMES):
+            return []
+        order = [t.index for t in self.tiles[index:] if self.placed[t.index]]
+        if pass_no + 1 < len(PASS_NAMES):
+            order += [t.index for t in self.tiles[:index] if self.placed[t.index]]
+        return order
+
+    def close(self) -> None:
+        self.reads.close()
 
     # -- one tile -------------------------------------------------------------------------------------------------
     def cells(self, pass_no: int | None, tile: Tile):
@@ -180,145 +292,104 @@ class TileWalker:
         ]
 
     def changes(self, pass_no: int, tile: Tile, serial: int = 0) -> Changes:
-        """Read the world under the tile's cells of ``pass_no`` and return the positions that differ, in build
-        order with each pair's halves next to each other (``serial`` keeps units of different tiles apart)."""
+        """The positions of ``pass_no`` the tile owns whose state in the world differs from the file, in build order
+        with each pair's halves next to each other (``serial`` keeps units of different tiles apart)."""
+        key = (pass_no, tile.index)
+        found = self._exact.pop(key, None)
+        if found is None:
+            found = self._diff(pass_no, tile)
+        return found.with_serial(serial)
+
+    def exact_count(self, pass_no: int, tile: Tile) -> int | None:
+        """How many positions of ``pass_no`` the tile changes, once the world under it (and under the halves it
+        pulls) has been read; None before."""
+        key = (pass_no, tile.index)
+        if key not in self._exact:
+            if not self.reads.has(tile.index):
+                return None
+            _, pulled, _ = self.cells(pass_no, tile)
+            if any(not self.reads.has(self._tile_of(cell)) for cell in pulled):
+                return None
+            self._exact[key] = self._diff(pass_no, tile)
+        return len(self._exact[key])
+
+    def _diff(self, pass_no: int, tile: Tile) -> Changes:
         mask, pulled, anchors = self.cells(pass_no, tile)
         parts = []
         if mask.any():
-            parts.append(self._diff_tile(tile, mask, anchors, serial))
+            parts.append(self._diff_tile(tile, mask, anchors))
         if pulled:
-            parts.append(self._diff_pulled(tile, pulled, serial))
+            parts.append(self._diff_pulled(pulled))
         changes = Changes.concat(parts)
         if len(changes) > 1 and (pulled or anchors):
-            changes = _take(changes, np.argsort(changes.unit, kind="stable"))
+            changes = changes.take(np.argsort(changes.unit, kind="stable"))
         return changes
 
-    def _diff_tile(self, tile: Tile, mask, anchors: dict, serial: int) -> Changes:
+    def _diff_tile(self, tile: Tile, mask, anchors: dict) -> Changes:
         placement = self.placement
         ys, zs, xs = tile.slices()
-        box = _bbox(mask)
-        (by0, bz0, bx0), (by1, bz1, bx1) = box
-        ox, oy, oz = placement.origin
-        world = self.read_tile(
-            tile,
-            (ox + tile.lo[0] + bx0, oy + tile.lo[1] + by0, oz + tile.lo[2] + bz0),
-            (ox + tile.lo[0] + bx1 - 1, oy + tile.lo[1] + by1 - 1, oz + tile.lo[2] + bz1 - 1),
-        )
-        sub_mask = mask[by0:by1, bz0:bz1, bx0:bx1]
-        want = self.want_codes[placement.blocks[ys, zs, xs][by0:by1, bz0:bz1, bx0:bx1]]
-        changed = sub_mask & (world.codes != want)
-        changed &= self._writable(world.codes)
+        world = self.reads.get(tile.index)
+        want = self.want_codes[placement.blocks[ys, zs, xs]]
+        changed = mask & (world.codes != want) & self._writable(world.codes)
         ly, lz, lx = np.nonzero(changed)
         shape = mask.shape
-        flat = ((ly + by0) * shape[1] + (lz + bz0)) * shape[2] + (lx + bx0)
+        flat = (ly * shape[1] + lz) * shape[2] + lx
         unit = flat.astype(np.int64) * 2
         if anchors:
             for i, f in enumerate(flat.tolist()):
                 anchor = anchors.get(f)
                 if anchor is not None:
                     unit[i] = anchor * 2 + (f != anchor)
-        x = lx + tile.lo[0] + bx0 + placement.origin[0]
-        y = ly + tile.lo[1] + by0 + placement.origin[1]
-        z = lz + tile.lo[2] + bz0 + placement.origin[2]
+        ox, oy, oz = placement.origin
         result = Changes(
-            x.astype(np.int64),
-            y.astype(np.int64),
-            z.astype(np.int64),
+            (lx + tile.lo[0] + ox).astype(np.int64),
+            (ly + tile.lo[1] + oy).astype(np.int64),
+            (lz + tile.lo[2] + oz).astype(np.int64),
             want[changed].astype(np.int64),
             world.codes[changed].astype(np.int64),
-            unit + (serial << 20),
+            unit,
         )
         result.snapshots = _snapshots_at(world, result)
         return result
 
-    def _diff_pulled(self, tile: Tile, pulled: list, serial: int) -> Changes:
-        """The later halves of pairs whose earlier half is in this tile (local coordinates in ``pulled``): one
-        thin read per upper face of the tile."""
+    def _tile_of(self, cell) -> int:
+        """The index of the tile holding local cell ``(x, y, z, ...)``."""
+        lo, hi = self.placement.lo, self.placement.hi
+        nx = -(-(hi[0] - lo[0]) // TILE)
+        nz = -(-(hi[2] - lo[2]) // TILE)
+        tx, ty, tz = ((cell[i] - lo[i]) // TILE for i in range(3))
+        return (ty * nz + tz) * nx + tx
+
+    def _diff_pulled(self, pulled: list) -> Changes:
+        """The later halves of pairs whose earlier half is in this tile (local coordinates in ``pulled``), looked up
+        in the reads of the tiles they stand in."""
         placement = self.placement
         ox, oy, oz = placement.origin
-        faces: dict[int, list] = {}
-        for cell in pulled:
-            faces.setdefault(next(i for i in range(3) if cell[i] >= tile.hi[i]), []).append(cell)
         rows = []
-        for cells in faces.values():
-            lo = tuple(min(c[i] for c in cells) for i in range(3))
-            hi = tuple(max(c[i] for c in cells) for i in range(3))
-            world = self.read((lo[0] + ox, lo[1] + oy, lo[2] + oz), (hi[0] + ox, hi[1] + oy, hi[2] + oz))
-            writable = self._writable(world.codes)
-            for x, y, z, anchor in cells:
-                have = int(world.codes[y - lo[1], z - lo[2], x - lo[0]])
-                want = int(self.want_codes[int(placement.blocks[y, z, x])])
-                if have != want and writable[y - lo[1], z - lo[2], x - lo[0]]:
-                    snapshot = world.snapshots.get((x + ox, y + oy, z + oz))
-                    rows.append((x + ox, y + oy, z + oz, want, have, anchor * 2 + 1, snapshot))
+        for x, y, z, anchor in pulled:
+            world = self.reads.get(self._tile_of((x, y, z)))
+            at = (y + oy - world.lo[1], z + oz - world.lo[2], x + ox - world.lo[0])
+            have = int(world.codes[at])
+            want = int(self.want_codes[int(placement.blocks[y, z, x])])
+            if have != want and self._writable(world.codes[at]):
+                snapshot = world.snapshots.get((x + ox, y + oy, z + oz))
+                rows.append((x + ox, y + oy, z + oz, want, have, anchor * 2 + 1, snapshot))
         if not rows:
             return Changes.empty()
         columns = list(zip(*rows))
-        result = Changes(
-            *(np.array(columns[i], dtype=np.int64) for i in range(5)),
-            np.array(columns[5], dtype=np.int64) + (serial << 20),
-        )
+        result = Changes(*(np.array(columns[i], dtype=np.int64) for i in range(6)))
         result.snapshots = {(r[0], r[1], r[2]): r[6] for r in rows if r[6]}
         return result
 
-    def _writable(self, world_codes: np.ndarray) -> np.ndarray:
+    def _writable(self, world_codes):
         """Where a build may write: everywhere, or with keep_existing only where the world is air now."""
         if not self.placement.options.keep_existing:
-            return np.ones(world_codes.shape, dtype=bool)
+            return np.ones(np.shape(world_codes), dtype=bool)
         return self.table.air_mask()[world_codes]
-
-    def read(self, lo: Vec3, hi: Vec3) -> WorldRead:
-        return read_box(self.client, self.table, lo, hi, self.counter)
-
-    def read_tile(self, tile: Tile, lo: Vec3, hi: Vec3) -> WorldRead:
-        """The world in ``lo .. hi`` (inside ``tile``): a summary of the whole tile first — one state there
-        answers every later pass too, since no pass writes another's positions — then blocks where needed."""
-        shape = (hi[1] - lo[1] + 1, hi[2] - lo[2] + 1, hi[0] - lo[0] + 1)
-        code = self.uniform.get(tile.index)
-        if code is None:
-            ox, oy, oz = self.placement.origin
-            code = read_uniform(
-                self.client,
-                self.table,
-                (ox + tile.lo[0], oy + tile.lo[1], oz + tile.lo[2]),
-                (ox + tile.hi[0] - 1, oy + tile.hi[1] - 1, oz + tile.hi[2] - 1),
-                self.counter,
-            )
-            if code is not None:
-                self.uniform[tile.index] = code
-        if code is not None:
-            return WorldRead(lo, hi, np.full(shape, code, dtype=np.int32))
-        return read_blocks(self.client, self.table, lo, hi, self.counter)
-
-    def forget(self) -> None:
-        """Read afresh from now on (after the world changed under a plan)."""
-        self.uniform.clear()
-
-
-def _take(changes: Changes, order: np.ndarray) -> Changes:
-    return Changes(
-        changes.x[order],
-        changes.y[order],
-        changes.z[order],
-        changes.want[order],
-        changes.have[order],
-        changes.unit[order],
-        changes.snapshots,
-    )
-
-
-def _bbox(mask: np.ndarray) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
-    ys = np.flatnonzero(mask.any(axis=(1, 2)))
-    zs = np.flatnonzero(mask.any(axis=(0, 2)))
-    xs = np.flatnonzero(mask.any(axis=(0, 1)))
-    return (int(ys[0]), int(zs[0]), int(xs[0])), (int(ys[-1]) + 1, int(zs[-1]) + 1, int(xs[-1]) + 1)
 
 
 def _snapshots_at(world: WorldRead, changes: Changes) -> dict:
     if not world.snapshots:
         return {}
-    return {
-        p: s
-        for p in zip(changes.x.tolist(), changes.y.tolist(), changes.z.tolist())
-        if (s := world.snapshots.get(p)) is not None
-    }
+    return {p: s for p in zip(changes.x.tolist(), changes.y.tolist(), changes.z.tolist())
+            if (s := world.snapshots.get(p)) is not None}  # fmt: skip

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mcb.building.reading import StateTable, read_box
-from mcb.building.tiles import TileWalker
+from mcb.building.reading import StateTable, WorldReader
+from mcb.building.tiles import tile_grid
 from mcb.reports.model import Diagnostic, FileReport, Severity
 from mcb.wording import plural
 
@@ -32,6 +32,7 @@ class Verification:
     ignored: int = 0
     counts: dict = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
     first: dict = field(default_factory=lambda: {kind: [] for kind in KINDS})
+    reads: dict = field(default_factory=dict)  # summary_reads, block_reads, cells_read
 
     @property
     def differences(self) -> int:
@@ -39,23 +40,32 @@ class Verification:
 
 
 def verify_placement(client, placement, *, ignore=(), first: int = 20, on_tile=None) -> Verification:
-    """Read every tile of ``placement`` and classify each placed cell against the world."""
-    table = StateTable()
-    walker = TileWalker(client, placement, table)
+    """Read every tile of ``placement`` (each once, two reads in flight) and classify each placed cell against the
+    world. ``on_tile(cells_read, cells_to_read, counter)`` after each tile."""
+    reader = WorldReader(client)
+    table = reader.table
+    want_codes = table.codes(placement.states)
     ignored_names = {name if ":" in name else f"minecraft:{name}" for name in ignore}
     result = Verification()
-    ox, oy, oz = placement.origin
-    for tile in walker.tiles:
+    tiles = []
+    for tile in tile_grid(placement):
         ys, zs, xs = tile.slices()
         mask = placement.placed_mask(ys, zs, xs)
         if mask.any():
-            want = walker.want_codes[placement.blocks[ys, zs, xs]]
-            lo = (ox + tile.lo[0], oy + tile.lo[1], oz + tile.lo[2])
-            hi = (ox + tile.hi[0] - 1, oy + tile.hi[1] - 1, oz + tile.hi[2] - 1)
-            world = read_box(client, table, lo, hi, walker.counter)
-            _classify(result, table, mask, want, world.codes, lo, ignored_names, first)
+            tiles.append((tile, mask))
+    ox, oy, oz = placement.origin
+    boxes = [((ox + t.lo[0], oy + t.lo[1], oz + t.lo[2]), (ox + t.hi[0] - 1, oy + t.hi[1] - 1, oz + t.hi[2] - 1))
+             for t, _ in tiles]  # fmt: skip
+    cells = sum(int(np.prod(m.shape)) for _, m in tiles)
+    done = 0
+    for (tile, mask), world in zip(tiles, reader.read(boxes)):
+        ys, zs, xs = tile.slices()
+        want = want_codes[placement.blocks[ys, zs, xs]]
+        _classify(result, table, mask, want, world.codes, world.lo, ignored_names, first)
+        done += mask.size
         if on_tile is not None:
-            on_tile(tile.index + 1, len(walker.tiles), walker.counter)
+            on_tile(done, cells, reader.counter)
+    result.reads = reader.counter.to_json()
     return result
 
 

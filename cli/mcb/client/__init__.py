@@ -2,7 +2,8 @@
 
 Entry points:
 - :class:`mcb.client.methods.McbClient` — ``client.call(method, params)`` plus one typed helper per RPC method;
-- :mod:`mcb.client.workflow` — ``run_plan`` / ``apply_plan`` / ``wait_for_operation`` / ``outcome_error``;
+- :mod:`mcb.client.operations` — ``follow_operation`` (at the plugin's pace) / ``outcome_error``; every write runs on
+  the one engine of :mod:`mcb.batch`;
 - :mod:`mcb.client.models` — pydantic models of every result, wire names kept.
 """
 

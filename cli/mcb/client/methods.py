@@ -118,6 +118,11 @@ class McbClient:
                 body["project_id"] = self.project_id
         return self.transport.call(method, body, self._token(method, admin), timeout=timeout)
 
+    @property
+    def has_admin(self) -> bool:
+        """Whether the administrator capability is available (recovery, chat)."""
+        return bool(self._admin_token)
+
     def _token(self, method: str, admin: bool | None) -> str:
         want_admin = requires_admin(method) if admin is None else admin
         if want_admin:
@@ -191,10 +196,13 @@ class McbClient:
             params["expected_blocks"] = expected_blocks
         return _typed(m.PlanSummary, "build_prepare", self.call("build_prepare", params))
 
-    def build_apply(self, plan_id: str, plan_hash: str, idempotency_key: str) -> m.OperationStatus:
-        """Start (or, with a key already used for this plan, look up) the operation for a plan."""
+    def build_apply(
+        self, plan_id: str, plan_hash: str, idempotency_key: str, *, timeout: float | None = None
+    ) -> m.OperationStatus:
+        """Start (or, with a key already used for this plan, look up) the operation for a plan. ``timeout`` bounds
+        the call with its retries: a world busy with another operation is asked again until then (one policy)."""
         params = {"plan_id": plan_id, "plan_hash": plan_hash, "idempotency_key": idempotency_key}
-        return _typed(m.OperationStatus, "build_apply", self.call("build_apply", params))
+        return _typed(m.OperationStatus, "build_apply", self.call("build_apply", params, timeout=timeout))
 
     def operation_status(self, operation_id: str) -> m.OperationStatus:
         return _typed(

@@ -17,14 +17,6 @@ PREFLIGHT = re.compile(r"Preflight (\d+)/(\d+)")
 PREFLIGHT_SHARE, WRITE_SHARE = 0.25, 0.5  # the audit is the last quarter (4 * ceil(N/128) + 1 ticks, §C)
 
 
-def plan_seconds(positions: int, tick_seconds: float = 0.05) -> float:
-    """The plugin's time for one plan of ``positions`` at 20 TPS: preflight, stage + commit and audit of 128 per
-    tick, plus one flush (formats-and-building §C: 4096 positions ≈ 6.5 s)."""
-    if positions <= 0:
-        return tick_seconds
-    return (4 * -(-positions // 128) + 1) * tick_seconds
-
-
 @dataclass
 class ProgressView:
     """One snapshot of long work for a face to draw."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import sys
 import time
 from pathlib import Path
 from typing import Annotated
@@ -18,7 +19,7 @@ from mcb.commands.rpc_support import (
     show_status,
     write_text_atomic,
 )
-from mcb.errors import NetworkError, ServerError, UsageError
+from mcb.errors import InputError, NetworkError, ServerError, UsageError
 from mcb.options import JsonOpt, summarised
 from mcb.wording import plural, shown
 
@@ -241,9 +242,9 @@ def recovery_next_step(review) -> str:
         found = f"of {plural(review.positions, 'position')} it may have written: " + ", ".join(parts)
     return (
         f"{found}\n"
-        f"next: `mcb recovery abandon {op} --digest {review.currentDigest}` (admin) keeps the world as it is "
-        "now and ends the operation as failed (it can no longer be undone); new builds run again once no "
-        "operation needs recovery"
+        f"next: `mcb recovery abandon {op}` (admin) keeps the world as it is now and ends the operation as "
+        "failed (the plugin can no longer undo it); the command that started it then goes on, and new builds run "
+        "again once no operation needs recovery"
     )
 
 
@@ -251,24 +252,42 @@ def recovery_next_step(review) -> str:
 def recovery_abandon(
     ctx: typer.Context,
     operation_id: Annotated[str, typer.Argument(help="An operation in recovery_required.")],
-    digest: Annotated[str, typer.Option("--digest", help="currentDigest printed by `mcb recovery review`.")],
+    digest: Annotated[
+        str | None,
+        typer.Option("--digest", help="currentDigest from `mcb recovery review` (default: review it now)."),
+    ] = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask before abandoning.")] = False,
     json_: JsonOpt = False,
 ) -> None:
-    """Give up on an interrupted operation without touching the world (`recovery_abandon`, admin).
+    """Give up on an interrupted operation without touching the world (`recovery_review` +
+    `recovery_abandon`, admin).
 
-    The server refuses if the blocks changed since the review that produced --digest. The operation becomes
-    `failed` and can never be undone.
+    Without --digest it reviews the operation first and shows what it found (positions as the operation wrote
+    them, as before it, changed by someone else), asks on a terminal, then abandons exactly what it reviewed.
+    The operation becomes `failed` and the plugin can no longer undo it; `mcb build FILE --undo` still
+    restores a build's positions from what mcb recorded. The same `mcb build` or `mcb batch` command that
+    started it then goes on. --json prints the operation's status.
 
     Examples:
 
-        digest=$(mcb recovery review 0b6d...-uuid --json | jq -r .currentDigest)
+        mcb recovery abandon 0b6d...-uuid
 
-        mcb recovery abandon 0b6d...-uuid --digest "$digest"
+        mcb recovery abandon 0b6d...-uuid --yes --json
+
+        mcb recovery abandon 0b6d...-uuid --digest 7d0c...e6
     """
-    if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+    if digest is not None and (len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest)):
         raise UsageError("--digest must be the 64-character lowercase hex currentDigest from `mcb recovery review`")
     term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
+        if digest is None:
+            review = client.recovery_review(operation_id)
+            term.info(recovery_next_step(review).splitlines()[0])
+            if not yes and sys.stdin.isatty() and sys.stderr.isatty():
+                if not typer.confirm(f"Abandon operation {operation_id} (the world stays as it is)?", err=True):
+                    raise InputError("nothing was abandoned (not confirmed)", code="not_confirmed",
+                                     hint="add --yes to abandon without asking")  # fmt: skip
+            digest = review.currentDigest
         result = client.recovery_abandon(operation_id, digest)
     term.emit(result.wire(), lambda: show_status(term, result))
 

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from mcb.commands.rpc_support import EXIT_CODES_HELP, id_table, json_terminal, open_client
-from mcb.options import JsonOpt
+from mcb.options import WAIT_TIMEOUT, JsonOpt, WaitTimeoutOpt
 
 
 def batch(
@@ -27,9 +27,7 @@ def batch(
         bool, typer.Option("--restart", help="Ignore the state file (kept as .bak) and run every step again.")
     ] = False,
     check: Annotated[bool, typer.Option("--check", help="Only validate the batch file and list its steps.")] = False,
-    wait_timeout: Annotated[
-        float, typer.Option("--wait-timeout", help="Seconds to wait for each operation.", min=0.1)
-    ] = 600.0,
+    wait_timeout: WaitTimeoutOpt = WAIT_TIMEOUT,
     json_: JsonOpt = False,
 ) -> None:
     """Run the steps of a batch file in order: recipe builds, schematic imports, undo of earlier steps.
@@ -48,7 +46,12 @@ def batch(
 
         mcb batch castle.batch.json --check
     """
-    from mcb.batch import BatchRunner, BatchState, exclusive_run, load_batch, state_path_for
+    from mcb.batch.engine import StopRequest
+    from mcb.batch.model import load_batch
+    from mcb.batch.runner import BatchRunner
+    from mcb.batch.state import BatchState, exclusive_run, state_path_for
+    from mcb.commands.rpc_support import ctrl_c, event_line
+    from mcb.waiting import WaitPolicy
 
     term = json_terminal(ctx, json_)
     plan = load_batch(file)
@@ -66,50 +69,29 @@ def batch(
     state_path = state_path_for(plan.path)
     total = len(plan.steps)
     positions = {s.name: i + 1 for i, s in enumerate(plan.steps)}
-
-    current: dict = {}  # the step under way and its operation, for a Ctrl-C
+    many = {s.name for s in plan.steps if s.kind == "schematic"}  # steps of many plans: the bar shows their plans
 
     def on_event(event: str, name: str, details: dict) -> None:
-        if event == "start" or current.get("step") != name:
-            current.clear()
-            current["step"] = name
-        if details.get("operation_id"):
-            current["operation_id"] = details["operation_id"]
-        line = f"[{positions[name]}/{total}] {name}: {describe_event(event, details)}"
-        if "positions" in details or event == "replan":  # one plan of a step of many: the bar says it
-            (term.warn if event == "replan" else term.debug)(line)
-        else:
-            term.info(line)
+        prefix = f"[{positions[name]}/{total}] {name}: "
+        line = event_line(event, details, f"`mcb batch {file}`")
+        if line is not None and line[0] != "debug":  # re-reads, resumed and settled operations, restores
+            getattr(term, line[0])(prefix + line[1])
+        elif event in _TEMPLATES:
+            many_plans = name in many and event in ("prepared", "applying", "started", "finished")
+            (term.debug if many_plans else term.info)(prefix + describe_event(event, details))
 
+    stop = StopRequest()
     with exclusive_run(state_path), open_client(ctx, term) as client:
         if restart and state_path.exists():
             backup = state_path.with_name(state_path.name + ".bak")
             state_path.replace(backup)
             term.warn(f"previous state moved to {backup}; every step runs again")
         state = BatchState.load(state_path, server=client.server, project_id=client.project_id)
-        from mcb.client.progress import OperationViews
-
-        views = OperationViews()
-        with term.operation_progress("batch") as bar:
-
-            def on_progress(name: str, status) -> None:
-                bar.show(views(status))
-
-            runner = BatchRunner(
-                client,
-                plan,
-                state,
-                continue_on_error=continue_on_error,
-                retry_failed=retry_failed,
-                wait_timeout=wait_timeout,
-                on_event=on_event,
-                on_progress=on_progress,
-                on_view=lambda name, view: bar.show(view),
-            )
-            try:
-                report = runner.run()
-            except KeyboardInterrupt:
-                raise _interrupted(file, state_path, current) from None
+        with term.operation_progress("batch") as bar, ctrl_c(stop, term):
+            runner = BatchRunner(client, plan, state, continue_on_error=continue_on_error, retry_failed=retry_failed,
+                                 wait=WaitPolicy(timeout=wait_timeout), on_event=on_event, stop=stop,
+                                 on_view=lambda name, view: bar.show(view))  # fmt: skip
+            report = runner.run()
 
     def human() -> None:
         id_table(
@@ -133,39 +115,23 @@ def batch(
         )
 
 
-def _interrupted(file: Path, state_path: Path, current: dict):
-    """Ctrl-C stops mcb, not the operation under way: name it and say how to pick the batch up again."""
-    from mcb.client.errors import Interrupted
-
-    resume = f"`mcb batch {file}` resumes (progress is saved in {state_path})"
-    operation_id, step = current.get("operation_id"), current.get("step")
-    if operation_id:
-        return Interrupted(
-            f"interrupted: stopped waiting for operation {operation_id} (step {step!r}); Ctrl-C does not cancel it",
-            hint=f"{resume}; `mcb status {operation_id}` shows it, `mcb cancel {operation_id}` stops it",
-            details={"operation_id": operation_id, "step": step, "state_file": str(state_path)},
-        )
-    where = f" during step {step!r}" if step else ""
-    return Interrupted(f"interrupted{where}", hint=resume, details={"step": step, "state_file": str(state_path)})
+_TEMPLATES = {
+    "start": "{kind}",
+    "skip": "already done ({reason}), skipped",
+    "prepared": "plan {plan_id} ({blocks} to change)",
+    "expired": "plan {plan_id} expired before it was applied; preparing again",
+    "applying": "applying with idempotency key {idempotency_key}",
+    "started": "operation {operation_id}",
+    "finished": "{status} ({progress})",
+    "nothing": "nothing to change",
+    "error": "error: {message}",
+}
 
 
 def describe_event(event: str, details: dict) -> str:
     """One progress line (after the ``[i/n] step:`` prefix) for a runner event."""
     if event == "start":
         return details["kind"] + (f": {details['description']}" if details.get("description") else "")
-    templates = {
-        "skip": "already done ({reason}), skipped",
-        "prepared": "plan {plan_id} ({blocks} to change)",
-        "expired": "plan {plan_id} expired before it was applied; preparing again",
-        "applying": "applying with idempotency key {idempotency_key}",
-        "started": "operation {operation_id}",
-        "resume": "resuming operation {operation_id}",
-        "finished": "{status} ({progress})",
-        "nothing": "nothing to change",
-        "replan": "re-reading near {tile} ({why})",
-        "cancel": "cancelling operation {operation_id}",
-        "error": "error: {message}",
-    }
     from mcb.wording import plural, positions_written
 
     if event == "finished":
@@ -173,37 +139,31 @@ def describe_event(event: str, details: dict) -> str:
             **details,
             "progress": positions_written(details.get("written"), details.get("total"), details.get("processed")),
         }
-        if details.get("result") == "nothing_to_change":
+        if details.get("status") == "applied" and details.get("written") == 0:
             details["status"] = "nothing to change"
     elif event == "skip":
         details = {**details, "reason": str(details.get("reason")).replace("_", " ")}
     elif event == "prepared":
         details = {**details, "blocks": plural(details["changed_blocks"], "block")}
-    return templates.get(event, event).format(**details)
+    return _TEMPLATES.get(event, event).format(**details)
 
 
 def _operation_and_written(step) -> tuple[str, str]:
-    """A step's operation and what it wrote; a schematic step has one operation per plan: counted, with its build."""
-    if step.record.get("plans") is None:
-        return step.record.get("operation_id") or "", _written(step.record)
-    from mcb.wording import plural
+    """A step's operation and what it wrote; a step of many plans (a schematic, an undo of one) counts them."""
+    from mcb.wording import plural, positions_written
 
     data = step.to_json()
     if not data["plans"]:
         return "", ""
-    return (
-        f"{plural(data['plans'], 'operation')} (build {data['build_id']})",
-        f"{plural(data['written'], 'position')} written",
-    )
+    if data["plans"] == 1 and step.kind not in ("schematic", "undo"):
+        return data["operation_id"], positions_written(data["written"], data["total_changes"], _processed(step))
+    build = f" (build {data['build_id']})" if data.get("build_id") else ""
+    return f"{plural(data['plans'], 'operation')}{build}", f"{plural(data['written'], 'position')} written"
 
 
-def _written(record: dict) -> str:
-    status = record.get("status") or {}
-    if not status:
-        return ""
-    from mcb.wording import positions_written
-
-    return positions_written(status.get("written"), status.get("total_changes"), status.get("processed"))
+def _processed(step) -> int | None:
+    entries = [e for e in step.record.get("plans") or [] if e.get("status")]
+    return entries[-1]["status"].get("processed") if entries else None
 
 
 def register(app: typer.Typer) -> None:

@@ -1,14 +1,12 @@
 """`mcb build FILE --target X,Y,Z` for a schematic file: estimate, build, resume and undo (the face only; the
-engine is :mod:`mcb.batch.schematic` on the batch machinery)."""
+engine is :mod:`mcb.batch.file_build` on the one engine)."""
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
 import sys
 
-from mcb.commands.rpc_support import open_client
+from mcb.commands.rpc_support import ctrl_c, open_client, placement_options, write_events
 from mcb.errors import InputError, UsageError
 from mcb.wording import duration, plural, shown
 
@@ -29,27 +27,11 @@ def is_schematic_file(source: str) -> bool:
     return head in (b"\x1f\x8b", b"\x0a\x00")
 
 
-def run_schematic_build(
-    ctx,
-    term,
-    file: str | None,
-    *,
-    target: str | None,
-    rotation: int,
-    mirror: str | None,
-    skip_air: bool,
-    keep_existing: bool,
-    drop_extras: bool,
-    replace_unknown: str | None,
-    dry_run: bool,
-    undo: bool,
-    build_id: str | None,
-    yes: bool,
-    wait_timeout: float,
-) -> None:
-    from mcb.batch.file_build import open_file_build
-    from mcb.building.placement import PlacementOptions
-    from mcb.commands.rpc_support import parse_position
+def run_schematic_build(ctx, term, file: str | None, *, target: str | None, rotation: int, mirror: str | None,
+                        skip_air: bool, keep_existing: bool, drop_extras: bool, replace_unknown: str | None,
+                        dry_run: bool, undo: bool, build_id: str | None, yes: bool, wait_timeout: float,
+                        extras_function: str | None = None) -> None:  # fmt: skip
+    from mcb.batch.file_build import file_build_id, open_file_build
 
     if file is None:  # --undo --build-id ID
         if not (undo and build_id):
@@ -61,35 +43,40 @@ def run_schematic_build(
             "a schematic build needs --target x,y,z (where the file's anchor goes)",
             hint=f"e.g. mcb build {shown(file)} --target 0,64,0 --dry-run",
         )
-    anchor = parse_position(target, "--target")
-    options = PlacementOptions(
-        target=(anchor["x"], anchor["y"], anchor["z"]),
-        rotation=rotation,
-        mirror=mirror,
-        skip_air=skip_air,
-        keep_existing=keep_existing,
-        drop_extras=drop_extras,
-        replace_unknown=replace_unknown,
-    )
+    options = placement_options(target, rotation, mirror, skip_air=skip_air, keep_existing=keep_existing,
+                                drop_extras=drop_extras, replace_unknown=replace_unknown)  # fmt: skip
     with open_client(ctx, term) as client:
-        build = open_file_build(client, file, options, check_area=not undo)
+        if undo:  # the build's id names it: the file need not be read, nor its extras dropped again
+            return _undo(term, client, file_build_id(client, file, options), yes, wait_timeout)
+        build = open_file_build(client, file, options)
         placement = build.placement
         for line in placement.upgrade.lines() if placement.upgrade is not None else []:
             term.info(f"{shown(file)}: {line}")
-        if placement.dropped:
+        if placement.dropped and not extras_function:
             one = sum(placement.dropped.values()) == 1
             term.warn(
-                f"--drop-extras: {_extras(placement.dropped)} of {shown(file)} {'is' if one else 'are'} not built"
+                f"--drop-extras: {_extras(placement.dropped)} of {shown(file)} {'is' if one else 'are'} not built; "
+                "--extras-function PATH writes them as a datapack function that puts them back"
             )
-        if undo:
-            return _undo(term, client, build.build_id, yes, wait_timeout)
         if dry_run:
             return _dry_run(term, build)
+        resuming = build.resuming()
+        if resuming is not None:
+            term.info(_resuming_words(resuming))
         if not yes and not _confirmed(term, placement, build.capacity):
             raise InputError(
                 "nothing was built (not confirmed)", code="not_confirmed", hint="add --yes to build without asking"
             )
-        _build(term, build, wait_timeout)
+        _build(term, build, wait_timeout, extras_function)
+
+
+def _resuming_words(resuming: dict) -> str:
+    done, total = resuming["plans_done"], resuming["plans"]
+    of = f" of {total:,}" if total else ""
+    words = f"resuming: {done:,}{of} plans done"
+    if resuming["in_flight"]:
+        words += f", {plural(resuming['in_flight'], 'operation')} of an earlier run to settle first"
+    return words
 
 
 def _extras(dropped: dict) -> str:
@@ -108,11 +95,11 @@ def _confirmed(term, placement, capacity: int) -> bool:
     from mcb.building.estimate import file_estimate
 
     guess = file_estimate(placement, capacity)
-    box = placement.world_box()
+    air = guess["cells"] - guess["blocks"]
     sys.stderr.write(
-        f"build {shown(placement.path)}: up to {guess['blocks']:,} blocks in {_box(box)}, at most "
-        f"{plural(guess['plans'], 'plan')} on empty land (about {duration(guess['seconds_at_20_tps'])} "
-        f"at 20 TPS)\n"
+        f"build {shown(placement.path)} in {_box(placement.world_box())}: up to {plural(guess['cells'], 'position')} "
+        f"to change ({guess['blocks']:,} blocks, {air:,} air); on empty land {plural(guess['plans'], 'plan')}, about "
+        f"{duration(guess['seconds_at_20_tps'])} at 20 TPS (--dry-run reads the world and says exactly)\n"
     )
     import typer
 
@@ -133,14 +120,9 @@ def _dry_run(term, build) -> None:
     with term.operation_progress("reading") as bar:
 
         def on_plan(plans, positions, planner) -> None:
-            bar.show(
-                ProgressView(
-                    done=0,
-                    total=None,
-                    written=0,
-                    phase=f"{plural(plans, 'plan')}, {positions:,} positions to change so far",
-                )
-            )
+            left, estimated = planner.remaining()
+            bar.show(ProgressView(done=positions, total=positions + left, written=positions, estimated=estimated,
+                                  noun="positions to change found", phase=f"{plural(plans, 'plan')} so far"))  # fmt: skip
 
         data = build.estimate(on_plan=on_plan)
     area = build.area
@@ -151,51 +133,26 @@ def _dry_run(term, build) -> None:
             ("build", f"{build.build_id} (dry run: nothing was written)"),
             ("file", shown(build.path)),
             ("box", _box(build.placement.world_box()) + (f", inside {area.text()}" if area is not None else "")),
-            (
-                "to change",
-                f"{data['positions_to_change']:,} positions, {data['replaces_blocks']:,} of them replace a block",
-            ),
-            ("plans", f"{data['plans']} (at most {build.capacity:,} positions each)"),
+            ("to change", f"{plural(data['positions_to_change'], 'position')}, {data['replaces_blocks']:,} of them "
+                          "replace a block"),
+            ("plans", f"{data['plans']:,} (at most {build.capacity:,} positions each)"),
             ("time", f"about {duration(data['seconds_at_20_tps'])} at 20 TPS"),
             ("journal", f"{journal['low'] / 1e6:,.1f}-{journal['high'] / 1e6:,.1f} MB added to the plugin's journal"),
-        ]
+        ]  # fmt: skip
         term.kv(pairs)
         if data["replaced"]:
-            term.table(
-                ["replaced block", "positions"],
-                [(state, f"{count:,}") for state, count in list(data["replaced"].items())[:20]],
-            )
+            rows = list(data["replaced"].items())
+            term.table(["replaced block", "positions"], [(state, f"{count:,}") for state, count in rows[:20]])
+            if len(rows) > 20:
+                term.info(f"showing 20 of {len(rows):,} replaced blocks (--json lists all)")
 
     term.emit(data, human)
 
 
 # -- the build ------------------------------------------------------------------------------------------------------
-@contextlib.contextmanager
-def ctrl_c(stop, term):
-    """Ctrl-C once: stop at the next plan boundary; twice: cancel the running operation too; a third time: now."""
-
-    def handler(signum, frame) -> None:
-        stop.press()
-        if stop.presses == 1:
-            term.warn("stopping after the plan under way (Ctrl-C again cancels it)")
-        elif stop.presses == 2:
-            term.warn("cancelling the running operation")
-        else:
-            raise KeyboardInterrupt
-
-    try:
-        previous = signal.signal(signal.SIGINT, handler)
-    except ValueError:  # not the main thread: Ctrl-C keeps its default
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-def _build(term, build, wait_timeout: float) -> None:
-    from mcb.batch.plans import StopRequest
+def _build(term, build, wait_timeout: float, extras_function: str | None) -> None:
+    from mcb.batch.engine import StopRequest
+    from mcb.waiting import WaitPolicy
 
     stop = StopRequest()
     term.info(
@@ -203,53 +160,47 @@ def _build(term, build, wait_timeout: float) -> None:
         f"(state {shown(build.state_path)})"
     )
     with term.operation_progress(f"build {build.build_id}") as bar, ctrl_c(stop, term):
-        data, error = build.run(
-            stop=stop,
-            on_view=bar.show,
-            wait_timeout=wait_timeout,
-            on_event=lambda event, details: _event(term, event, details),
-        )
+        data, error = build.run(stop=stop, on_view=bar.show, wait=WaitPolicy(timeout=wait_timeout),
+                                on_event=write_events(term))  # fmt: skip
+    if extras_function and error is None:
+        data["extras_function"] = _write_extras(build, extras_function)
 
     def human() -> None:
         result = data["result"].replace("_", " ")
-        if data["result"] == "error" and error is not None:
-            result = f"stopped ({error.code})"
+        if error is not None and data["result"] != "stopped":
+            result = f"{result} ({error.code})"
+        this_run = f"{plural(data['plans'], 'plan')}, {plural(data['written'], 'position')} written"
+        if data["positions"] > data["written"]:
+            this_run += f" ({data['positions'] - data['written']:,} already held their block)"
         term.kv(
             [
                 ("build", build.build_id),
                 ("result", result),
-                (
-                    "this run",
-                    f"{plural(data['plans'], 'plan')}, {data['written']:,} positions written in "
-                    f"{duration(data['seconds'])}",
-                ),
-                (
-                    "operations",
-                    f"{data['build_operations']} in all; undo them with `mcb build --undo --build-id {build.build_id}`",
-                ),
+                ("this run", f"{this_run} in {duration(data['seconds'])}"),
+                ("operations", f"{plural(data['build_operations'], 'operation')} in all; undo them with "
+                               f"`mcb build --undo --build-id {build.build_id}`"),
             ]
-        )
+        )  # fmt: skip
+        if data.get("extras_function"):
+            term.info(data["extras_function"]["how"])
 
     term.emit(data, human)
     if error is not None:
         raise error
 
 
-def _event(term, event: str, details: dict) -> None:
-    if event == "replan":
-        term.warn(f"re-reading near {details['tile']} ({details['why']})")
-    elif event == "resume":
-        term.info(f"an earlier run left operation {details['operation_id']} in flight: waiting for it first")
-    elif event in ("prepared", "finished"):
-        from mcb.commands.batch import describe_event
+def _write_extras(build, path: str) -> dict:
+    from mcb.schematics.extras import write_extras_function
 
-        term.debug(describe_event(event, details))
+    options = build.options
+    return write_extras_function(build.path, options.target, options.rotation, options.mirror, path)
 
 
 # -- undo ---------------------------------------------------------------------------------------------------------
 def _undo(term, client, build_id: str, yes: bool, wait_timeout: float) -> None:
+    from mcb.batch.engine import StopRequest
     from mcb.batch.file_build import recorded_undo_count, undo_file_build
-    from mcb.batch.plans import StopRequest
+    from mcb.waiting import WaitPolicy
 
     count = recorded_undo_count(client, build_id)
     if count and not yes and sys.stdin.isatty() and sys.stderr.isatty():
@@ -263,21 +214,38 @@ def _undo(term, client, build_id: str, yes: bool, wait_timeout: float) -> None:
             )
     stop = StopRequest()
     with term.operation_progress(f"undo {build_id}") as bar, ctrl_c(stop, term):
-        data = undo_file_build(
-            client,
-            build_id,
-            stop=stop,
-            on_view=bar.show,
-            wait_timeout=wait_timeout,
-            on_event=lambda event, details: _event(term, event, details),
-        )
-    term.emit(
-        data,
-        lambda: term.kv(
-            [
-                ("build", build_id),
-                ("undone", plural(data["undone_operations"], "operation")),
-                ("restored", f"{data['restored']:,} positions"),
-            ]
-        ),
-    )
+        data = undo_file_build(client, build_id, stop=stop, on_view=bar.show, wait=WaitPolicy(timeout=wait_timeout),
+                               on_event=write_events(term))  # fmt: skip
+    term.emit(data, lambda: _show_undo(term, build_id, data))
+
+
+def _show_undo(term, build_id: str, data: dict) -> None:
+    pairs = [
+        ("build", build_id),
+        ("undone", f"{plural(data['undone_operations'], 'operation')} by the plugin, "
+                   f"{plural(data['restored_operations'], 'operation')} restored by mcb"),
+        ("restored", plural(data["restored"], "position")),
+    ]  # fmt: skip
+    if data["kept"]:
+        pairs.append(("kept", f"{plural(len(data['kept']), 'position')} someone else changed since the build"))
+    if data["data_not_restorable"]:
+        pairs.append(("data lost", f"{plural(len(data['data_not_restorable']), 'block entity', 'block entities')} "
+                                   "got their state back, not their content"))  # fmt: skip
+    if data["not_recorded"]:
+        pairs.append(("not restored", f"{plural(len(data['not_recorded']), 'operation')} built by an older mcb "
+                                      "(nothing recorded to restore from)"))  # fmt: skip
+    term.kv(pairs)
+    for label, rows in (("kept", data["kept"]), ("data not restorable", data["data_not_restorable"])):
+        if rows:
+            shown_rows = rows[:20]
+            term.table(
+                [label, "now" if label == "kept" else "state", "build wrote" if label == "kept" else "operation"],
+                [(_at(r["pos"]), r.get("now", r.get("state")), r.get("wrote", r.get("operation_id")))
+                 for r in shown_rows],
+            )  # fmt: skip
+            if len(rows) > 20:
+                term.info(f"showing 20 of {len(rows):,} ({label}); --json lists all")
+
+
+def _at(pos: dict) -> str:
+    return f"{pos['x']},{pos['y']},{pos['z']}"

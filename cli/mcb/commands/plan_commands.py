@@ -25,13 +25,9 @@ from mcb.commands.rpc_support import (
     write_json_atomic,
 )
 from mcb.errors import InputError, UsageError
-from mcb.options import JsonOpt, summarised
-from mcb.wording import plural, positions_written
+from mcb.options import WAIT, WAIT_TIMEOUT, IntervalOpt, JsonOpt, WaitTimeoutOpt, summarised
+from mcb.wording import positions_written
 
-WaitTimeoutOpt = Annotated[
-    float, typer.Option("--wait-timeout", metavar="SECONDS", help="Seconds to wait for a terminal status.", min=0.1)
-]
-IntervalOpt = Annotated[float, typer.Option("--interval", help="Seconds between status polls.", min=0.02)]
 OutputPlanOpt = Annotated[
     Path | None, typer.Option("--output", "-o", help="Save the plan summary (for `mcb apply FILE`).")
 ]
@@ -164,8 +160,8 @@ def apply(
     wait: Annotated[
         bool, typer.Option("--wait", help="Wait until the operation is terminal (progress on stderr).")
     ] = False,
-    timeout: WaitTimeoutOpt = 600.0,
-    interval: IntervalOpt = 0.1,
+    timeout: WaitTimeoutOpt = WAIT_TIMEOUT,
+    interval: IntervalOpt = WAIT.interval,
     json_: JsonOpt = False,
 ) -> None:
     """Prints the operation status. The idempotency key defaults to `mcb-<plan id>` and is printed on stderr: running the same command again
@@ -178,7 +174,7 @@ def apply(
         mcb apply 3f1c...-uuid 9ab2...hash --idempotency-key my-key-1 --json
     """
     from mcb.client.errors import Interrupted
-    from mcb.client.workflow import default_idempotency_key, resume_hint
+    from mcb.client.operations import default_idempotency_key, resume_hint
     from mcb.errors import NetworkError
     from mcb.redact import redact_url
 
@@ -222,8 +218,8 @@ def status(
     ctx: typer.Context,
     operation_id: Annotated[str, typer.Argument(help="Operation id (from `mcb apply` or `mcb context`).")],
     wait: Annotated[bool, typer.Option("--wait", help="Poll until the status is terminal.")] = False,
-    timeout: WaitTimeoutOpt = 600.0,
-    interval: IntervalOpt = 0.1,
+    timeout: WaitTimeoutOpt = WAIT_TIMEOUT,
+    interval: IntervalOpt = WAIT.interval,
     json_: JsonOpt = False,
 ) -> None:
     """--wait polls until the operation is terminal. With --wait the exit code says how it ended: 0 applied, 7 conflict or recovery_required, 1 failed or
@@ -251,10 +247,7 @@ def status(
 def cancel(
     ctx: typer.Context,
     operation_id: Annotated[str, typer.Argument(help="Operation id (from `mcb apply` or `mcb context`).")],
-    timeout: Annotated[
-        float,
-        typer.Option("--wait-timeout", metavar="SECONDS", min=0.1, help="Seconds to wait for the operation to stop."),
-    ] = 60.0,
+    timeout: WaitTimeoutOpt = WAIT_TIMEOUT,
     json_: JsonOpt = False,
 ) -> None:
     """mcb waits until it has stopped, then says how it ended, what it wrote and the `mcb undo` that reverts it.
@@ -266,15 +259,16 @@ def cancel(
 
         mcb cancel 0b6d...-uuid --json && mcb undo 0b6d...-uuid --apply
     """
-    from mcb.client.workflow import wait_for_operation
+    from mcb.client.operations import follow_operation
     from mcb.errors import NetworkError
+    from mcb.waiting import WaitPolicy
 
     term = json_terminal(ctx, json_)
     with open_client(ctx, term) as client:
         with spinner_after(term, "waiting for the server to cancel"):
             first = client.operation_cancel(operation_id)
             try:
-                result = wait_for_operation(client, operation_id, timeout=timeout, interval=0.1, first=first)
+                result = follow_operation(client, operation_id, WaitPolicy(timeout=timeout), first=first)
             except NetworkError as error:
                 if error.code == "wait_timeout":
                     error.message = f"cancel requested, but {error.message}"
@@ -308,7 +302,7 @@ def undo(
     operation_id: Annotated[str, typer.Argument(help="Operation to revert.")],
     apply_: Annotated[bool, typer.Option("--apply", help="Also apply the undo plan and wait for it.")] = False,
     output: OutputPlanOpt = None,
-    timeout: WaitTimeoutOpt = 600.0,
+    timeout: WaitTimeoutOpt = WAIT_TIMEOUT,
     json_: JsonOpt = False,
 ) -> None:
     """Without --apply this prints the undo plan (apply it with `mcb apply`). With --apply it applies the plan with
@@ -320,7 +314,7 @@ def undo(
 
         mcb undo 0b6d...-uuid --apply
     """
-    from mcb.client.workflow import ApplyMemory, apply_once, raise_for_outcome, request_fingerprint
+    from mcb.commands.build import write_one_plan
 
     term = json_terminal(ctx, json_)
     check_output(output)
@@ -338,42 +332,8 @@ def undo(
             term.emit(plan.wire(), lambda: show_plan(term, plan))
             return
         # Like `mcb build`: a re-run after a lost answer resumes the undo it sent instead of preparing another.
-        memory = ApplyMemory(
-            request_fingerprint(client.server, client.project_id, client.player_id, {"undo": operation_id}),
-            on_unsaved=term.warn,
-        )
-
-        def on_prepared(plan, key) -> None:
-            term.info(f"undo plan {plan.plan_id}: {plural(plan.changed_blocks, 'block')}; idempotency key: {key}")
-
-        def on_resume(remembered) -> None:
-            term.info(
-                f"an earlier run sent undo plan {remembered.plan.plan_id} without seeing the end; repeating "
-                f"build_apply with the same idempotency key {remembered.idempotency_key}"
-            )
-
-        with spinner_after(term, "waiting for the server (undo prepare, apply)"):
-            outcome = apply_once(
-                client,
-                memory,
-                prepare,
-                command=f"mcb undo {operation_id} --apply",
-                on_prepared=on_prepared,
-                on_resume=on_resume,
-            )
-        outcome.status = wait_with_progress(
-            term,
-            client,
-            outcome.status.operation_id,
-            timeout=timeout,
-            interval=0.1,
-            first=outcome.status,
-            rerun=f"`mcb undo {operation_id} --apply`",
-        )
-        memory.forget()
-    plan, final = outcome.plan, outcome.status
-    term.emit(outcome.to_json(), lambda: (show_plan(term, plan), show_status(term, final)))
-    raise_for_outcome(final)
+        write_one_plan(term, client, {"undo": operation_id}, prepare, timeout=timeout,
+                       command=f"mcb undo {operation_id} --apply")  # fmt: skip
 
 
 def register(app: typer.Typer) -> None:

@@ -14,7 +14,7 @@ import typer
 
 from mcb.errors import UsageError, exit_codes_epilog
 from mcb.options import app_state, terminal
-from mcb.wording import EMPTY_TABLE, positions_written
+from mcb.wording import EMPTY_TABLE, plural, positions_written
 
 EXIT_CODES_HELP = exit_codes_epilog()
 
@@ -53,7 +53,7 @@ def open_client(ctx: typer.Context, term=None):
     try:
         yield client
     except ConflictError as error:
-        from mcb.client.workflow import recovery_hint
+        from mcb.client.operations import recovery_hint
 
         recovery_hint(client, error)
         raise
@@ -178,29 +178,30 @@ def show_status(term, status) -> None:
 
 
 def wait_with_progress(
-    term, client, operation_id: str, *, timeout: float, interval: float, first=None, rerun: str | None = None
-):
+    term, client, operation_id: str, *, timeout: float, interval: float | None = None, first=None,
+    rerun: str | None = None,
+):  # fmt: skip
     """Wait for a terminal status with progress on stderr (a bar on a TTY, else plain periodic lines).
 
     Ctrl-C stops the waiting, not the operation: it exits 130 naming the operation and the command that resumes
     waiting (``rerun``, e.g. "the same `mcb build` command", is offered as well).
     """
     from mcb.client.errors import Interrupted
+    from mcb.client.operations import follow_operation
     from mcb.client.progress import OperationViews
-    from mcb.client.workflow import wait_for_operation
+    from mcb.waiting import WaitPolicy
 
     last = {"status": first}
     views = OperationViews()
+    policy = WaitPolicy(timeout=timeout) if interval is None else WaitPolicy(timeout=timeout, interval=interval)
     with term.operation_progress(f"operation {operation_id[:8]}") as bar:
 
-        def on_progress(status) -> None:
+        def on_status(status) -> None:
             last["status"] = status
             bar.show(views(status))
 
         try:
-            return wait_for_operation(
-                client, operation_id, timeout=timeout, interval=interval, on_progress=on_progress, first=first
-            )
+            return follow_operation(client, operation_id, policy, on_status=on_status, first=first)
         except KeyboardInterrupt:
             seen = last["status"]
             where = ""
@@ -215,9 +216,107 @@ def wait_with_progress(
             ) from None
 
 
+@contextlib.contextmanager
+def ctrl_c(stop, term):
+    """Ctrl-C during a write on the engine: once, stop after the plan under way; twice, cancel it too; a third
+    time, now (exit 130). Every long write of mcb takes Ctrl-C this way."""
+    import signal
+
+    def handler(signum, frame) -> None:
+        stop.press()
+        if stop.presses == 1:
+            term.warn("stopping after the plan under way (Ctrl-C again cancels it)")
+        elif stop.presses == 2:
+            term.warn("cancelling the running operation")
+        else:
+            raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGINT, handler)
+    except ValueError:  # not the main thread: Ctrl-C keeps its default
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def write_events(term, command: str = "the same command"):
+    """What a write on the engine tells a person as it goes (stderr): re-reads, resumed operations, an interrupted
+    operation settled, undos the plugin refused; the routine steps at -v."""
+
+    def on_event(event: str, details: dict) -> None:
+        line = event_line(event, details, command)
+        if line is None:
+            return
+        level, text = line
+        getattr(term, level)(text)
+
+    return on_event
+
+
+def event_line(event: str, details: dict, command: str = "the same command") -> tuple[str, str] | None:
+    """(terminal level, words) of one engine event, or None for events a person need not see."""
+    op = details.get("operation_id")
+    if event == "replan":
+        return "warn", f"re-reading near {details['tile']} ({details['why']})"
+    if event == "resend":
+        return "info", (
+            f"an earlier run sent plan {details['plan_id']} without seeing the end; repeating build_apply with the "
+            f"same idempotency key {details['idempotency_key']} instead of preparing again"
+        )
+    if event == "resume":
+        return "info", f"an earlier run left operation {op} in flight: waiting for it first"
+    if event == "recovery":
+        found = (
+            f"of {plural(details['positions'], 'position')} it may have written, {details['matchesAfter']:,} as it "
+            f"wrote them, {details['matchesBefore']:,} as before, {details['foreignStates']:,} changed by someone else"
+        )
+        return "warn", (
+            f"operation {op} was interrupted by a server restart ({found}); abandoning it with the administrator "
+            "token: the world stays as it is and this run reads it afresh"
+        )
+    if event == "abandoned":
+        return "info", f"operation {op} abandoned (it can no longer be undone by the plugin; mcb restores it)"
+    if event == "restore":
+        return "warn", f"the plugin cannot undo operation {op} ({details['why']}): restoring what mcb recorded instead"
+    if event == "not_recorded":
+        return "warn", f"operation {op}: mcb recorded nothing of what it wrote (an older mcb built it); it stays"
+    if event == "cancel":
+        return "warn", f"cancelling operation {op}"
+    if event in ("prepared", "finished", "started", "expired"):
+        from mcb.commands.batch import describe_event
+
+        return "debug", describe_event(event, details)
+    return None
+
+
+def placement_options(target: str | None, rotation: int, mirror: str | None, *, skip_air: bool = False,
+                      keep_existing: bool = False, drop_extras: bool = False, replace_unknown: str | None = None):  # fmt: skip
+    """The one placement model (:class:`mcb.building.placement.PlacementOptions`) from the command line's options;
+    a value it cannot take is a usage error naming the option."""
+    from mcb.building.placement_options import PlacementOptions
+
+    if target is None:
+        raise UsageError("a schematic needs --target x,y,z (where the file's anchor goes)")
+    if rotation not in (0, 90, 180, 270):
+        raise UsageError(f"--rotation must be 0, 90, 180 or 270, not {rotation}")
+    if mirror not in (None, "x", "z"):
+        raise UsageError(f"--mirror must be x or z, not {mirror!r}")
+    if replace_unknown is not None and not replace_unknown.strip():
+        raise UsageError("--replace-unknown needs a block state, e.g. minecraft:stone")
+    anchor = parse_position(target, "--target")
+    optional = {"mirror": mirror, "replace_unknown": replace_unknown}
+    return PlacementOptions(
+        target=(anchor["x"], anchor["y"], anchor["z"]), rotation=rotation, skip_air=skip_air,
+        keep_existing=keep_existing, drop_extras=drop_extras, **{k: v for k, v in optional.items() if v is not None},
+    )  # fmt: skip
+
+
 def finish_status(term, status) -> None:
     """Print a (terminal) status, then raise the error that gives the right exit code if it did not apply."""
-    from mcb.client.workflow import raise_for_outcome
+    from mcb.client.operations import raise_for_outcome
 
     term.emit(status.wire(), lambda: show_status(term, status))
     raise_for_outcome(status)
@@ -234,6 +333,9 @@ __all__ = [
     "parse_position",
     "read_json_source",
     "check_output",
+    "ctrl_c",
+    "placement_options",
+    "write_events",
     "show_plan",
     "show_status",
     "terminal",

@@ -7,7 +7,18 @@ from typing import Annotated
 
 import typer
 
-from mcb.options import ExcludeOpt, FormatOpt, GlobOpt, JobsOpt, JsonOpt, StrictOpt, summarised, terminal
+from mcb.options import (
+    WAIT_TIMEOUT,
+    ExcludeOpt,
+    FormatOpt,
+    GlobOpt,
+    JobsOpt,
+    JsonOpt,
+    StrictOpt,
+    WaitTimeoutOpt,
+    summarised,
+    terminal,
+)
 from mcb.terrain.limits import DEFAULT_RESOLUTION, DEFAULT_TILE_BUDGET, RESOLUTION_MAX, RESOLUTION_MIN
 from mcb.wording import plural, shown
 
@@ -252,7 +263,7 @@ def prepare(
         Path | None, typer.Option("--state", help="Resume file for --all --apply (default terrain-<id12>.state.json).")
     ] = None,
     start: Annotated[int, typer.Option("--start", min=0, help="First tile for --all.")] = 0,
-    wait_timeout: Annotated[float, typer.Option("--wait-timeout", min=1, help="Seconds to wait per tile.")] = 600,
+    wait_timeout: WaitTimeoutOpt = WAIT_TIMEOUT,
     json_: JsonOpt = False,
 ) -> None:
     """With --apply, also applies them. One TILE prints its plan, or "empty" when nothing would change. --all --apply runs every tile in order:
@@ -310,8 +321,8 @@ def _load_plain_recipe(path: Path) -> dict:
 
 def _prepare_one(term, client, terrain_id, tile, recipe_obj, apply, wait_timeout) -> None:
     from mcb.batch.kinds import register_recipe
-    from mcb.client.workflow import apply_plan
-    from mcb.commands.rpc_support import finish_status, show_plan, wait_with_progress
+    from mcb.commands.build import write_one_plan
+    from mcb.commands.rpc_support import show_plan
 
     if recipe_obj is not None:
         register_recipe(client, recipe_obj, terrain_id)
@@ -324,43 +335,38 @@ def _prepare_one(term, client, terrain_id, tile, recipe_obj, apply, wait_timeout
         term.emit(result.wire(), lambda: show_plan(term, plan))
         return
     term.info(f"tile {tile}: {plural(plan.changed_blocks, 'block')} to change; applying")
-    started = apply_plan(client, plan, wait=False)
-    finish_status(
-        term, wait_with_progress(term, client, started.operation_id, timeout=wait_timeout, interval=0.1, first=started)
+    prepared = [plan]  # the plan just prepared; an expired one is prepared again
+    write_one_plan(
+        term,
+        client,
+        {"terrain_tile": [terrain_id, tile]},
+        lambda: prepared.pop() if prepared else client.terrain_prepare(terrain_id, tile).plan(),
+        timeout=wait_timeout,
+        command=f"mcb terrain prepare {terrain_id} {tile} --apply",
+        status_only=True,
     )
 
 
 def _prepare_all(term, client, terrain_id, recipe_obj, state, start, apply, wait_timeout) -> None:
-    from mcb.batch.tiles import run_all_tiles
+    from mcb.batch.engine import StopRequest
+    from mcb.batch.terrain_run import run_all_tiles
+    from mcb.commands.rpc_support import ctrl_c
+    from mcb.waiting import WaitPolicy
 
     state_path = state or Path(f"terrain-{terrain_id[:12]}.state.json")
 
-    def on_tile(index, report) -> None:
+    def on_tile(index: int, result: str, fields: dict) -> None:
         from mcb.wording import positions_written
 
-        status = report.record.get("status") or {}
-        progress = positions_written(status.get("written"), status.get("total_changes"), status.get("processed"))
-        term.info(f"tile {index}: {report.result}" + (f" ({progress})" if status.get("written") is not None else ""))
+        progress = positions_written(fields.get("written"), fields.get("total_changes"), fields.get("processed"))
+        term.info(f"tile {index}: {result.replace('_', ' ')}" + (f" ({progress})" if fields.get("written") is not None
+                                                                   else ""))  # fmt: skip
 
-    from mcb.client.progress import OperationViews
-
-    views = OperationViews()
-    with term.operation_progress("terrain") as bar:
-
-        def on_progress(name: str, status) -> None:
-            bar.show(views(status))
-
-        summary = run_all_tiles(
-            client,
-            terrain_id,
-            state_path,
-            recipe=recipe_obj,
-            start=start,
-            dry_run=not apply,
-            on_tile=on_tile,
-            wait_timeout=wait_timeout,
-            on_progress=on_progress,
-        )
+    stop = StopRequest()
+    with term.operation_progress("terrain") as bar, ctrl_c(stop, term):
+        summary = run_all_tiles(client, terrain_id, state_path, recipe=recipe_obj, start=start, dry_run=not apply,
+                                on_tile=on_tile, wait=WaitPolicy(timeout=wait_timeout), stop=stop,
+                                on_view=bar.show)  # fmt: skip
     error = summary.pop("error")
     if not apply:
         summary.pop("state_file")
@@ -373,7 +379,7 @@ def _prepare_all(term, client, terrain_id, recipe_obj, state, start, apply, wait
             [
                 ("terrain id", terrain_id),
                 ("status", summary["status"]),
-                ("tiles", ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "none"),
+                ("tiles", ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in sorted(counts.items())) or "none"),
                 *([("state file", summary["state_file"])] if apply else []),
             ]
         )

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from mcb.commands.terrain import OutputOpt
-from mcb.options import JsonOpt, summarised, terminal
+from mcb.options import WAIT_TIMEOUT, JsonOpt, WaitTimeoutOpt, summarised, terminal
 from mcb.wording import shown
 
 
@@ -17,7 +17,7 @@ def brush(
     brush_file: Annotated[str, typer.Argument(metavar="BRUSH.json", help="Brush JSON file ('-' = stdin).")],
     output: OutputOpt = None,
     apply: Annotated[bool, typer.Option("--apply", help="Apply the prepared plan and wait.")] = False,
-    wait_timeout: Annotated[float, typer.Option("--wait-timeout", min=1, help="Seconds to wait.")] = 600,
+    wait_timeout: WaitTimeoutOpt = WAIT_TIMEOUT,
     json_: JsonOpt = False,
 ) -> None:
     """Prints changed columns, raised/lowered volume and the plan; -o writes the BEFORE / AFTER / HEIGHT CHANGE
@@ -29,8 +29,7 @@ def brush(
 
         mcb terrain brush stroke.json --apply --json
     """
-    from mcb.client.workflow import apply_plan
-    from mcb.commands.rpc_support import check_output, finish_status, open_client, wait_with_progress, write_text_atomic
+    from mcb.commands.rpc_support import check_output, open_client, write_text_atomic
     from mcb.commands.stdio import output_target
     from mcb.errors import InputError
     from mcb.terrain.brush import parse_brush
@@ -58,11 +57,18 @@ def brush(
             term.emit(result, lambda: _show_brush(term, result))
             return
         _show_brush(term, result, stream=term.info)
-        started = apply_plan(client, plan, wait=False)
-        finish_status(
-            term,
-            wait_with_progress(term, client, started.operation_id, timeout=wait_timeout, interval=0.1, first=started),
-        )
+        from mcb.commands.build import write_one_plan
+
+        prepared = [plan]  # an expired plan is prepared again from the same stroke
+        stroke = to_plain(obj)
+
+        def prepare():
+            if prepared:
+                return prepared.pop()
+            return TerrainPlan.model_validate(client.call("terrain_brush_prepare", {"brush": stroke})).plan()
+
+        write_one_plan(term, client, {"brush": stroke}, prepare, timeout=wait_timeout,
+                       command=f"mcb terrain brush {brush_file} --apply", status_only=True)  # fmt: skip
 
 
 _BRUSH_KEYS = (

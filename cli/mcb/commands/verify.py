@@ -6,31 +6,25 @@ from typing import Annotated
 
 import typer
 
-from mcb.commands.rpc_support import EXIT_CODES_HELP, json_terminal, open_client, parse_position
-from mcb.options import FormatOpt, JsonOpt, ReplaceUnknownOpt, complete_axis, complete_rotation
+from mcb.commands.rpc_support import EXIT_CODES_HELP, json_terminal, open_client
+from mcb.options import (
+    FormatOpt,
+    JsonOpt,
+    MirrorOpt,
+    ReplaceUnknownOpt,
+    RotationOpt,
+    SkipAirOpt,
+    TargetOpt,
+)
 
 
 def verify(
     ctx: typer.Context,
     file: Annotated[str, typer.Argument(metavar="FILE", help="Schematic file (.schem, .litematic, .nbt, .schematic).")],
-    target: Annotated[
-        str, typer.Option("--target", metavar="X,Y,Z", help="Where the file's anchor went (as for `mcb build`).")
-    ],
-    rotation: Annotated[
-        int,
-        typer.Option(
-            "--rotation", autocompletion=complete_rotation, help="Clockwise degrees the build used: 0, 90, 180, 270."
-        ),
-    ] = 0,
-    mirror: Annotated[
-        str | None,
-        typer.Option(
-            "--mirror", metavar="AXIS", autocompletion=complete_axis, help="Mirror axis the build used: x or z."
-        ),
-    ] = None,
-    skip_air: Annotated[
-        bool, typer.Option("--skip-air", help="The build left the world where the file has air: do not compare those.")
-    ] = False,
+    target: TargetOpt = None,
+    rotation: RotationOpt = 0,
+    mirror: MirrorOpt = None,
+    skip_air: SkipAirOpt = False,
     drop_extras: Annotated[
         bool,
         typer.Option("--drop-extras", help="Accepted as `mcb build` takes it (verify compares block states only)."),
@@ -61,46 +55,33 @@ def verify(
 
         mcb verify ship.schem --target 0,64,0 --format junit > verify.xml
     """
-    from mcb.building.placement import PlacementOptions, check_fits, load_placement
+    from mcb.building.placement import check_fits, load_placement
     from mcb.building.verify import verification_report, verify_placement
     from mcb.client.progress import ProgressView
     from mcb.commands.reporting import choose_format
+    from mcb.commands.rpc_support import placement_options
     from mcb.errors import FindingsError
     from mcb.reports.formatters import render_reports
     from mcb.wording import plural, shown
 
     term = json_terminal(ctx, json_)
     fmt = choose_format(term, format_)
-    anchor = parse_position(target, "--target")
-    options = PlacementOptions(
-        target=(anchor["x"], anchor["y"], anchor["z"]),
-        rotation=rotation,
-        mirror=mirror,
-        skip_air=skip_air,
-        drop_extras=True,
-        replace_unknown=replace_unknown,
-    )
+    options = placement_options(target, rotation, mirror, skip_air=skip_air, drop_extras=True,
+                                replace_unknown=replace_unknown)  # fmt: skip
     with open_client(ctx, term) as client:
         placement = load_placement(file, options)
         check_fits(placement, client.project_context().region)
         with term.operation_progress("verify") as bar:
 
             def on_tile(done: int, total: int, counter) -> None:
-                bar.show(
-                    ProgressView(
-                        done=done,
-                        total=total,
-                        written=counter.cells or 0,
-                        noun="cells read",
-                        phase=f"tile {done}/{total}",
-                    )
-                )
+                bar.show(ProgressView(done=done, total=total, written=done, noun="cells read", phase="reading"))
 
             result = verify_placement(client, placement, ignore=ignore or (), on_tile=on_tile)
     box = placement.world_box()
     facts = {**options.to_json(), "box": None if box is None else [list(box[0]), list(box[1])]}
     facts.pop("drop_extras")
     facts.pop("keep_existing")
+    facts["reads"] = result.reads
     if placement.dropped.get("block_entities"):
         facts["block_entities_not_compared"] = placement.dropped["block_entities"]
     report = verification_report(result, file, facts)

@@ -13,12 +13,13 @@ from __future__ import annotations
 import time
 from typing import Literal
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
+from mcb.building.placement_options import PlacementOptions
 from mcb.mcp.actions import Action, Cancelled, Context, Hints, Outcome, Refusal
 from mcb.mcp.tools.adapters import Arguments, Path_, existing_input, new_output, refusal_from
 from mcb.mcp.tools.rpc_arguments import Position
-from mcb.summaries import SUMMARIES
+from mcb.summaries import PLACEMENT_FIELDS, SUMMARIES
 
 MAX_BUILD_WAIT = 600  # seconds one schem_build call may build before it answers "running"
 PLAN_MARGIN_S = 8.0  # a plan of 4096 positions takes about 6.5 s at 20 TPS: stop asking for more this early
@@ -27,30 +28,16 @@ BUILD_HINTS = Hints(read_only=False, destructive=True, idempotent=True, open_wor
 EXPORT_HINTS = Hints(read_only=False, destructive=True, idempotent=True, open_world=True)
 
 
-class SchemBuildArgs(Arguments):
+class SchemBuildArgs(Arguments, PlacementOptions):
+    """The placement fields (target, rotation, mirror, skip_air, ...) are the one placement model's; the target is
+    an {x, y, z} object here."""
+
+    model_config = ConfigDict(extra="forbid", frozen=False)
     path: Path_ = Field(
         description="Schematic file: Sponge .schem, Litematica .litematic, structure .nbt or legacy "
         ".schematic, any size."
     )
-    target: Position = Field(description="Where the file's anchor goes (its paste offset applies, as WorldEdit's).")
-    rotation: Literal[0, 90, 180, 270] = Field(0, description="Clockwise degrees seen from above, after mirror.")
-    mirror: Literal["x", "z"] = Field(None, description="Mirror east-west (x) or north-south (z) first.")
-    skip_air: bool = Field(False, description="Leave the world as it is where the file has air.")
-    keep_existing: bool = Field(False, description="Place only where the world is air now.")
-    drop_extras: bool = Field(
-        False,
-        description="Build block states without block-entity data and entities (a "
-        "file with either is refused otherwise).",
-    )
-    replace_unknown: str = Field(
-        None,
-        min_length=1,
-        max_length=1024,
-        description=(
-            "A block state to put where the file has a block the target release does not know; default: refuse, "
-            "naming them."
-        ),
-    )
+    target: Position = Field(description=PLACEMENT_FIELDS["target"])
     dry_run: bool = Field(
         False,
         description="Only estimate: positions to change, blocks replaced, plans, time at "
@@ -96,27 +83,19 @@ class _Reporter:
 
 
 def run_schem_build(args: SchemBuildArgs, ctx: Context) -> Outcome:
-    from mcb.batch.file_build import open_file_build, undo_file_build
-    from mcb.batch.plans import StopRequest
-    from mcb.building.placement import PlacementOptions
+    from mcb.batch.engine import StopRequest
+    from mcb.batch.file_build import file_build_id, open_file_build, undo_file_build
 
     existing_input(args.path, "path")
     client = _client(ctx, args)
-    options = PlacementOptions(
-        target=(args.target.x, args.target.y, args.target.z),
-        rotation=args.rotation,
-        mirror=args.mirror,
-        skip_air=args.skip_air,
-        keep_existing=args.keep_existing,
-        drop_extras=args.drop_extras,
-        replace_unknown=args.replace_unknown,
-    )
+    options = PlacementOptions.of(args)
     stop = StopRequest()
     reporter = _Reporter(ctx, stop, args.wait_seconds)
     with _refusals(ctx, args):
-        build = open_file_build(client, str(args.path), options, check_area=not args.undo)
-        if args.undo:
-            return Outcome(undo_file_build(client, build.build_id, stop=stop, on_view=reporter))
+        if args.undo:  # the build's id names it: the file is not read again, nor its extras refused
+            return Outcome(undo_file_build(client, file_build_id(client, str(args.path), options), stop=stop,
+                                           on_view=reporter))  # fmt: skip
+        build = open_file_build(client, str(args.path), options)
         if args.dry_run:
             return Outcome(build.estimate())
         data, error = build.run(stop=stop, on_view=reporter)

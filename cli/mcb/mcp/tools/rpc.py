@@ -190,7 +190,8 @@ def run_build_apply(args: BuildApplyArgs, ctx: Context) -> Outcome:
 
 def _wait(args: BuildApplyArgs, ctx: Context, started):
     """Poll with the CLI's own loop; progress per poll that advanced, a cancel stops the waiting only (MCP-48)."""
-    from mcb.client.workflow import wait_for_operation
+    from mcb.client.operations import follow_operation
+    from mcb.waiting import WaitPolicy
 
     last = {"status": started, "done": None}
 
@@ -214,9 +215,9 @@ def _wait(args: BuildApplyArgs, ctx: Context, started):
 
     def send(client):
         try:
-            return wait_for_operation(
-                client, started.operation_id, timeout=args.wait_seconds, on_progress=on_progress, first=started
-            )
+            # A cancelled call must stop soon: look at least every 0.2 s (the plugin's pace paces the rest).
+            policy = WaitPolicy(timeout=args.wait_seconds, progress_every=0.2)
+            return follow_operation(client, started.operation_id, policy, on_status=on_progress, first=started)
         except McbError as error:
             if error.code == "wait_timeout":  # not a failure: the operation runs on; say how to follow it
                 return last["status"]

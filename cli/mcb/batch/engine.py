@@ -1,0 +1,434 @@
+"""The one engine: every write mcb makes runs here, as the entries of a plan log (:mod:`mcb.batch.log`).
+
+    engine = Engine(client, PlanLog(state, "build"), wait=WaitPolicy(), stop=StopRequest(), on_view=bar.show)
+    outcome = engine.run(source)         # a PlanSource: one recipe, a schematic walk, terrain tiles, an undo
+
+A run first settles what an earlier run left in flight (re-sending ``build_apply`` with the recorded key returns the
+existing operation; an operation a server restart interrupted is reviewed and abandoned with the administrator
+capability, or named with the one command that does it). Then it asks its source for plans: prepares the next
+while one applies (when the source allows), applies with a key recorded first, follows the operation at the plugin's
+pace, and lets the source decide what a conflict or an expired plan means. Ctrl-C once stops at the next plan
+boundary; twice also cancels the operation under way (:class:`StopRequest`).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from mcb.batch.log import PlanLog
+from mcb.client.models import OperationStatus, PlanSummary
+from mcb.client.operations import (
+    build_seconds,
+    default_idempotency_key,
+    follow_operation,
+    never_started,
+    outcome_error,
+    plan_seconds,
+    plan_ticks,
+    recovery_hint,
+    resume_hint,
+)
+from mcb.client.progress import OperationTracker, ProgressView, RateClock
+from mcb.errors import ConflictError, McbError, NetworkError
+from mcb.waiting import WaitPolicy
+
+EventSink = Callable[[str, dict], None]
+NEXT, FAIL = "next", "fail"  # what a source makes of an ended entry
+
+
+class StopRequest:
+    """Ctrl-C as a request: once, stop at the next plan boundary; twice, cancel the running operation too."""
+
+    def __init__(self):
+        self.presses = 0
+
+    def press(self) -> None:
+        self.presses += 1
+
+    @property
+    def stop(self) -> bool:
+        return self.presses >= 1
+
+    @property
+    def cancel(self) -> bool:
+        return self.presses >= 2
+
+
+@dataclass
+class Prepared:
+    """A plan a source prepared, and what its log entry records besides it (positions, cursor, kind, ...)."""
+
+    plan: PlanSummary
+    fields: dict = field(default_factory=dict)
+
+
+@dataclass
+class Remaining:
+    """What a source has not prepared yet: positions (an upper bound while ``estimated``)."""
+
+    positions: int = 0
+    estimated: bool = False
+
+
+class PlanSource(Protocol):
+    ahead: bool  # may the next plan be prepared while one applies (their positions never meet)
+    capacity: int  # positions of a full plan
+    event: EventSink  # set by the engine
+
+    def next_plan(self, *, beside: bool) -> Prepared | None:
+        """The next plan, prepared; None when there is none (now: ``beside`` an apply it may wait for its end)."""
+
+    def on_settled(self, entry: dict, final: OperationStatus) -> str:
+        """An entry an earlier run left in flight has ended: NEXT or FAIL."""
+
+    def on_finished(self, entry: dict, final: OperationStatus | None) -> str:
+        """An entry of this run has ended (None: dropped before any operation started): NEXT (go on; the source may
+        have rewound) or FAIL."""
+
+    def remaining(self) -> Remaining:
+        """Positions not in any plan yet."""
+
+    def more(self) -> bool:
+        """Might the source have another plan (a run stopped now would leave work undone)?"""
+
+
+@dataclass
+class RunOutcome:
+    result: str = "applied"  # applied | nothing_to_change | stopped | failed
+    plans: int = 0  # plans that ended in this run (settled ones included)
+    written: int = 0
+    positions: int = 0  # positions of those plans
+    operations: list[str] = field(default_factory=list)
+    error: McbError | None = None
+    last: OperationStatus | None = None  # the status of the last entry that ended
+
+    def to_json(self) -> dict:
+        return {"plans": self.plans, "written": self.written, "positions": self.positions,
+                "operations": self.operations}  # fmt: skip
+
+
+class Engine:
+    def __init__(
+        self,
+        client,
+        log: PlanLog,
+        *,
+        wait: WaitPolicy | None = None,
+        stop: StopRequest | None = None,
+        on_event: EventSink | None = None,
+        on_view: Callable[[ProgressView], None] | None = None,
+    ):
+        self.client, self.log = client, log
+        self.wait = wait or WaitPolicy()
+        self.stop = stop or StopRequest()
+        self.event: EventSink = on_event or (lambda name, details: None)
+        self._view = on_view
+        self.outcome = RunOutcome()
+        self.ahead: tuple[dict, int] | None = None  # (entry, positions) prepared while the current plan applies
+        self.deferred: McbError | None = None  # raised by preparing beside an apply: raised once that apply ends
+        self.current: tuple[dict, OperationTracker] | None = None
+        self.cancel_sent = False
+        self.clock = RateClock()
+        self.tick = None  # seconds per server tick, learned from plans that ended (the dry run assumes 0.05)
+
+    # -- the run --------------------------------------------------------------------------------------------------
+    def run(self, source: PlanSource) -> RunOutcome:
+        self.source = source
+        source.event = self.event
+        if not self.settle():
+            return self.outcome
+        completed = False
+        try:
+            while True:
+                if self.stop.stop:
+                    completed = self.ahead is None and not self.source.more()
+                    break
+                entry = self._take_ahead() or self._prepare(beside=False)
+                if entry is None:
+                    completed = True
+                    break
+                if not self.apply(entry):
+                    break
+        finally:
+            if self.ahead is not None:
+                self._drop(self.ahead[0], "the run stopped before applying it")
+                self.ahead = None
+        if self.outcome.result == "applied":
+            if not completed:
+                self.outcome.result = "stopped"
+            elif not self.outcome.plans:
+                self.outcome.result = "nothing_to_change"
+        return self.outcome
+
+    def _take_ahead(self) -> dict | None:
+        entry, self.ahead = (self.ahead or (None, 0))[0], None
+        return entry
+
+    def _prepare(self, *, beside: bool) -> dict | None:
+        prepared = self.source.next_plan(beside=beside)
+        if prepared is None:
+            return None
+        entry = self.log.add(prepared.plan, **prepared.fields)
+        self.event(
+            "prepared",
+            {"plan_id": prepared.plan.plan_id, "changed_blocks": prepared.plan.changed_blocks,
+             "positions": prepared.fields.get("positions", prepared.plan.changed_blocks)},
+        )  # fmt: skip
+        return entry
+
+    def apply(self, entry: dict) -> bool:
+        """Apply one prepared entry and follow it to its end; False when the run must stop."""
+        status = self.start(entry)
+        if status is None:  # it expired (or was otherwise refused) before any operation started
+            self.event("expired", {"plan_id": entry["plan"]["plan_id"]})
+            return self._decide(entry, None)
+        positions = _positions(entry)
+        self.event("started", {"operation_id": status.operation_id, "positions": positions})
+        self.current = (entry, OperationTracker())
+        self.cancel_sent = False
+        started = time.monotonic()
+        final = follow_operation(self.client, status.operation_id, self.wait, on_status=self._on_status, first=status)
+        self.current = None
+        if final.status == "recovery_required":
+            final = self.recover(entry, final)
+        if final.status == "applied" and final.total_changes:
+            self.tick = (time.monotonic() - started) / plan_ticks(final.total_changes)
+        self._ended(entry, final)
+        if self.deferred is not None and final.status == "applied":
+            error, self.deferred = self.deferred, None
+            raise error
+        if final.status != "applied" and self.ahead is not None:  # the walk goes back before it
+            self._drop(self.ahead[0], f"re-planning after {final.status}")
+            self.ahead = None
+        if final.status == "cancelled" and self.stop.cancel:
+            self.outcome.result = "stopped"
+            return False
+        return self._decide(entry, final)
+
+    def _decide(self, entry: dict, final: OperationStatus | None) -> bool:
+        verdict = self.source.on_finished(entry, final)
+        if final is not None:
+            self.log.update(entry, seen=True)
+        if verdict == NEXT:
+            return True
+        self.outcome.result = "failed"
+        self.outcome.error = outcome_error(final) if final is not None else None
+        return False
+
+    def _ended(self, entry: dict, final: OperationStatus) -> None:
+        phase = "done" if final.status == "applied" else "failed"
+        self.log.update(entry, phase=phase, status=final.wire(), result=final.status)
+        positions = self._count(entry, final)
+        self.event(
+            "finished",
+            {"status": final.status, "written": final.written, "total": final.total_changes,
+             "processed": final.processed, "operation_id": final.operation_id, "positions": positions},
+        )  # fmt: skip
+
+    def _count(self, entry: dict, final: OperationStatus) -> int:
+        positions = _positions(entry)
+        self.outcome.plans += 1
+        self.outcome.written += final.written
+        self.outcome.positions += positions
+        self.outcome.operations.append(final.operation_id)
+        self.outcome.last = final
+        return positions
+
+    # -- build_apply with the recorded key ------------------------------------------------------------------------
+    def start(self, entry: dict) -> OperationStatus | None:
+        """``build_apply`` for a recorded plan with its recorded key (chosen and saved first): the operation's first
+        status (the existing one when the key was used before), or None when the server proves no operation started
+        or can start for the plan. A world busy with another operation is asked again until the wait's timeout."""
+        plan = PlanSummary.model_validate(entry["plan"])
+        key = entry.get("idempotency_key")
+        if key is None:
+            key = default_idempotency_key(plan.plan_id)
+            self.log.update(entry, phase="applying", idempotency_key=key)
+            self.event("applying", {"idempotency_key": key})
+        try:
+            status = self.client.build_apply(plan.plan_id, plan.plan_hash, key, timeout=self.wait.timeout)
+        except McbError as error:
+            if never_started(error):
+                self._drop(entry, error.details.get("reason") or error.code)
+                return None
+            if isinstance(error, NetworkError):
+                error.hint = resume_hint("run the same command again", plan.plan_id, key, error)
+                error.details.update(plan_id=plan.plan_id, idempotency_key=key)
+            recovery_hint(self.client, error)
+            raise
+        self.log.update(entry, phase="started", operation_id=status.operation_id)
+        return status
+
+    def _drop(self, entry: dict, reason: str) -> None:
+        if entry.get("phase") in ("prepared", "applying"):
+            self.log.update(entry, phase="dropped", reason=reason)
+
+    # -- following ------------------------------------------------------------------------------------------------
+    def _on_status(self, status: OperationStatus) -> None:
+        entry, tracker = self.current
+        if self.stop.cancel and not self.cancel_sent and not status.terminal:
+            self.cancel_sent = True
+            self.event("cancel", {"operation_id": status.operation_id})
+            try:
+                self.client.operation_cancel(status.operation_id)
+            except McbError:
+                self.cancel_sent = False  # again at the next status
+        self._show(status, entry, tracker)
+        if status.terminal or self.ahead is not None or self.deferred is not None or self.stop.stop:
+            return
+        if not self.source.ahead:
+            return
+        try:
+            ahead = self._prepare(beside=True)
+        except McbError as error:  # raised once the running plan has ended and is recorded
+            self.deferred = error
+            return
+        if ahead is not None:
+            self.ahead = (ahead, _positions(ahead))
+
+    def _show(self, status: OperationStatus, entry: dict, tracker: OperationTracker, prefix: str = "") -> None:
+        if self._view is None:
+            return
+        fraction = tracker.update(status)
+        positions = _positions(entry)
+        ahead = self.ahead[1] if self.ahead is not None else 0
+        left = self.source.remaining()
+        done = self.outcome.positions + fraction * positions
+        total = self.outcome.positions + positions + ahead + left.positions
+        plan = self.outcome.plans + 1
+        capacity = max(1, self.source.capacity)
+        plans = plan + (1 if ahead else 0) + math.ceil(left.positions / capacity)
+        tick = self.tick or 0.05
+        eta = (
+            plan_seconds(positions, tick) * (1 - fraction)
+            + (plan_seconds(ahead, tick) if ahead else 0.0)
+            + build_seconds(left.positions, capacity, tick)
+        )
+        view = self.clock.view(
+            done,
+            total,
+            written=self.outcome.written + status.written,
+            phase=prefix + tracker.phase,
+            plan=plan,
+            plans=plans,
+            operation_id=status.operation_id,
+            estimated=left.estimated,
+        )
+        view.eta = eta
+        self._view(view)
+
+    # -- an earlier run's entries ---------------------------------------------------------------------------------
+    def settle(self) -> bool:
+        """Finish what an earlier run left in flight before anything new: drop plans never sent, re-send
+        ``build_apply`` with the recorded key where it may have been sent, follow every operation that may still
+        run, and settle one a restart interrupted. False when the source says the run ends there."""
+        for entry in list(self.log.entries):
+            if entry.get("phase") in ("done", "failed") and not entry.get("seen"):
+                # It ended, but the run that saw it end stopped before its source heard of it.
+                final = OperationStatus.model_validate(entry["status"])
+                self._count(entry, final)
+                if not self._settled(entry, final):
+                    return False
+                continue
+            if entry.get("phase") not in ("prepared", "applying", "started"):
+                continue
+            if entry["phase"] == "prepared":
+                self._drop(entry, "an earlier run stopped before applying it")
+                continue
+            status = None
+            if entry["phase"] == "applying":
+                self.event("resend", {"plan_id": entry["plan"]["plan_id"], "idempotency_key": entry["idempotency_key"]})
+                status = self.start(entry)
+                if status is None:
+                    continue
+            self.event("resume", {"operation_id": entry["operation_id"], "positions": _positions(entry)})
+            tracker = OperationTracker()
+            self.current = (entry, tracker)
+            final = follow_operation(
+                self.client,
+                entry["operation_id"],
+                self.wait,
+                first=status,
+                on_status=lambda s, entry=entry, tracker=tracker: self._settling(s, entry, tracker),
+            )
+            self.current = None
+            if final.status == "recovery_required":
+                final = self.recover(entry, final)
+            self._ended(entry, final)
+            if not self._settled(entry, final):
+                return False
+        return True
+
+    def _settled(self, entry: dict, final: OperationStatus) -> bool:
+        verdict = self.source.on_settled(entry, final)
+        self.log.update(entry, seen=True)
+        if verdict == FAIL:
+            self.outcome.result = "failed"
+            self.outcome.error = outcome_error(final)
+            return False
+        return True
+
+    def _settling(self, status: OperationStatus, entry: dict, tracker: OperationTracker) -> None:
+        if self.stop.cancel and not self.cancel_sent and not status.terminal:
+            self.cancel_sent = True
+            self.event("cancel", {"operation_id": status.operation_id})
+            try:
+                self.client.operation_cancel(status.operation_id)
+            except McbError:
+                self.cancel_sent = False
+        self._show(status, entry, tracker, prefix="resuming ")
+
+    def recover(self, entry: dict, final: OperationStatus) -> OperationStatus:
+        """An operation of this log that a server restart interrupted (§5.6): with the administrator capability,
+        review it and abandon it — the world stays as it is, the source reads it afresh — and go on; without it,
+        stop and name the one command that does it."""
+        operation_id = final.operation_id
+        if not getattr(self.client, "has_admin", False):
+            raise ConflictError(
+                f"operation {operation_id} of this run was interrupted by a server restart and waits for an "
+                "administrator's review (recovery_required); nothing is written until then",
+                code="recovery_required",
+                hint=f"an administrator runs `mcb recovery abandon {operation_id}` (it reviews the operation and keeps "
+                "the world as it is), then run the same command again: it goes on from there",
+                details={"operation_id": operation_id, "reason": "recovery_required"},
+            )
+        review = self.client.recovery_review(operation_id)
+        self.event("recovery", {"operation_id": operation_id, **review.wire()})
+        status = self.client.recovery_abandon(operation_id, review.currentDigest)
+        self.event("abandoned", {"operation_id": operation_id})
+        return status
+
+
+def _positions(entry: dict) -> int:
+    return int(entry.get("positions", (entry.get("plan") or {}).get("changed_blocks", 0)) or 0)
+
+
+def stopped_error(outcome: RunOutcome, state_path=None) -> McbError:
+    """The error of a run that stopped at a plan boundary when asked to (exit 130, "stopped:")."""
+    from mcb.client.errors import Interrupted
+    from mcb.wording import plural
+
+    return Interrupted(
+        f"stopped at a plan boundary after {plural(outcome.plans, 'plan')} ({plural(outcome.written, 'position')} "
+        "written in this run)",
+        code="build_stopped",
+        hint="run the same command again: it reads the world afresh and goes on from where it stopped",
+        details={"state_file": str(state_path)} if state_path is not None else {},
+    )
+
+
+__all__ = [
+    "FAIL",
+    "NEXT",
+    "Engine",
+    "PlanSource",
+    "Prepared",
+    "Remaining",
+    "RunOutcome",
+    "StopRequest",
+    "stopped_error",
+]
