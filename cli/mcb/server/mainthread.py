@@ -58,17 +58,24 @@ class MainThread:
     def paced(self) -> bool:
         return self.interval > 0
 
+    @property
+    def waiting(self) -> int:
+        """Hops handed over and not yet let in."""
+        return len(self._tickets)
+
     # -- from RPC threads -----------------------------------------------------------------------------------------
     @contextlib.contextmanager
     def hop(self, wait_s: float):
         """Run the body on the main thread: at the next tick boundary when paced, holding ``lock``. Waiting longer
-        than ``wait_s`` in all raises ``timeout`` (the plugin's ``Future.get(20, SECONDS)``). A hop inside a hop runs
-        at once (the body is already on the main thread)."""
+        than ``wait_s`` in all raises ``timeout`` (the plugin's ``Future.get(20, SECONDS)``), and so does a hop after
+        :meth:`stop`. A hop inside a hop runs at once (the body is already on the main thread)."""
         if getattr(self._local, "inside", False):
             yield
             return
+        if self._stop.is_set():  # shutting down: the journal is about to close; nobody waits for this answer
+            raise RpcError("timeout", "TimeoutException")
         deadline = time.monotonic() + wait_s
-        ticket = self._hand_over(deadline) if self.paced and not self._stop.is_set() else None
+        ticket = self._hand_over(deadline) if self.paced else None
         try:
             if not self.lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
                 raise RpcError("timeout", "TimeoutException")
