@@ -91,6 +91,17 @@ class Rpc:
         result = self.call("region_inspect", min=pos(*low), max=pos(*high), detail="blocks")
         return {(b["pos"]["x"], b["pos"]["y"], b["pos"]["z"]): b["state"] for b in result["blocks"]}
 
+    def step_until(self, operation_id, message, steps: int = 10) -> dict:
+        """With the apply held (``test_hold_apply``): let the engine through one step at a time until the status
+        message is ``message``; returns that status. Each step runs in the hook's tick, before the status read."""
+        for _ in range(steps):
+            self.admin("test_hold_apply", held=True, steps=1)
+            status = self.call("operation_status", operation_id=operation_id)
+            if status["message"] == message:
+                return status
+            assert status["status"] in ("queued", "applying"), status
+        raise AssertionError(f"never saw {message!r}")
+
     def set_blocks(self, *pairs):
         return self.admin("test_set_blocks", blocks=[{"pos": pos(*p), "state": s} for p, s in pairs])
 

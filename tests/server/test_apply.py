@@ -321,28 +321,19 @@ def test_new_world_epoch_makes_old_plans_version_mismatch(rpc):
 
 @pytest.fixture
 def stepwise(tmp_path):
-    """Ticks slow enough (150 ms) to act between two engine steps."""
-    with run_server(tmp_path / "stepwise", tick_ms=150) as handle:
+    """The apply held (test_hold_apply): the test lets the engine through one step at a time and acts between two."""
+    with run_server(tmp_path / "stepwise", tick_ms=5) as handle:
         client = Rpc(handle)
+        client.admin("test_hold_apply", held=True)
         yield client
         client.close()
 
 
-def _wait_for_message(client, op, message):
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        status = client.call("operation_status", operation_id=op)
-        if status["message"] == message:
-            return status
-        assert status["status"] in ("queued", "applying"), status
-        time.sleep(0.005)
-    raise AssertionError(f"never saw {message!r}")
-
-
 def test_change_while_intent_is_staged_conflicts_before_any_write(stepwise):
     op = stepwise.apply(stepwise.prepare([box((0, 70, 0), (3, 70, 0), STONE)]), "i")["operation_id"]
-    _wait_for_message(stepwise, op, "Intent staged; no blocks written")
+    stepwise.step_until(op, "Intent staged; no blocks written")
     stepwise.set_blocks(((3, 70, 0), "minecraft:glass"))
+    stepwise.admin("test_hold_apply", held=False)
     final = stepwise.wait(op)
     assert (final["status"], final["message"], final["written"]) == (
         "conflict",
@@ -360,8 +351,9 @@ def test_change_while_intent_is_staged_conflicts_before_any_write(stepwise):
 
 def test_change_after_the_last_slice_fails_the_final_audit(stepwise):
     op = stepwise.apply(stepwise.prepare([box((0, 70, 0), (3, 70, 0), STONE)]), "f")["operation_id"]
-    _wait_for_message(stepwise, op, "Slice written; awaiting durable receipt")
+    stepwise.step_until(op, "Slice written; awaiting durable receipt")
     stepwise.set_blocks(((1, 70, 0), "minecraft:glass"))
+    stepwise.admin("test_hold_apply", held=False)
     final = stepwise.wait(op)
     assert (final["status"], final["message"], final["written"]) == (
         "conflict",

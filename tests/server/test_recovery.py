@@ -173,8 +173,9 @@ def test_recovery_guard_and_an_operation_interrupted_before_any_write(tmp_path):
     from mcb.server.testing import run_server
 
     data = tmp_path / "d"
-    with run_server(data, tick_ms=10_000) as first:  # the engine never gets to step: the op stays queued
+    with run_server(data) as first:
         client = Rpc(first)
+        client.admin("test_hold_apply", held=True)  # the engine never gets to step: the op stays queued
         plan = client.prepare([box((40, 70, 0), (41, 70, 0), STONE)])
         op = client.apply(plan, "q")["operation_id"]
         client.close()

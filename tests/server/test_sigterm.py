@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import signal
 import sqlite3
-import time
 
 import pytest
 from server_rpc import Rpc, box, pos
@@ -18,20 +17,16 @@ STONE = "minecraft:stone"
 TWO_SLICES = [box((0, 70, 0), (15, 70, 15), STONE)]  # 256 blocks: slices of 128
 STAGED = "Intent staged; no blocks written"
 INTERRUPTED = "Interrupted operation: inspect before/after/current; automatic replay is disabled"
-TICK_MS = 500  # an engine step every half second: a wide window (the test polls every 5 ms) between staging a
-# slice and writing it
 
 
 def _stop_while_staged(data_dir, stop) -> tuple[str, int]:
-    """Start an apply, wait until its first slice is staged (intent on disk, no block written), then ``stop``."""
-    server = spawn_server(data_dir, tick_ms=TICK_MS, ground="flat")
+    """Start an apply, step it until its first slice is staged (intent on disk, no block written), then ``stop``."""
+    server = spawn_server(data_dir, tick_ms=5, ground="flat")
     client = Rpc(server)
     try:
+        client.admin("test_hold_apply", held=True)  # the engine moves only when the test lets it
         op = client.apply(client.prepare(TWO_SLICES), "sigterm-key")["operation_id"]
-        deadline = time.monotonic() + 30
-        while (status := client.call("operation_status", operation_id=op))["message"] != STAGED:
-            assert status["status"] in ("queued", "applying") and time.monotonic() < deadline, status
-            time.sleep(0.005)
+        status = client.step_until(op, STAGED)
         assert status["written"] == 0
         stop(server)
         return op, server.process.wait(timeout=30)

@@ -1,5 +1,5 @@
 """Slow and greedy clients over real sockets (issue 13 item 2): the request head and the body each have an overall
-deadline, idle connections hold no thread, and work beyond the worker bound is answered `busy` at once.
+deadline, and idle connections hold no thread. (Work beyond the handler pool: tests/server/test_pace.py.)
 
 The deadlines are shortened through the fixtures (`Limits`, `--head-timeout`) so the suite stays fast; the figures
 for 1,000 idle and 50 dribbling connections are in benchmarks/bench_server.py.
@@ -25,7 +25,7 @@ DEADLINE = 0.3
 
 @pytest.fixture
 def quick(tmp_path):
-    limits = Limits(head_timeout=DEADLINE, body_timeout=DEADLINE, workers=2, queue=1)
+    limits = Limits(head_timeout=DEADLINE, body_timeout=DEADLINE)
     with run_server(tmp_path / "quick", tick_ms=5, limits=limits) as handle:
         yield handle
 
@@ -122,44 +122,6 @@ def test_an_idle_keep_alive_connection_is_closed_after_the_head_deadline(quick):
         assert answer.startswith(b"HTTP/1.1 200")
         assert _closed_by_server(sock)
         assert DEADLINE * 0.8 <= time.monotonic() - started < DEADLINE + 3
-
-
-def test_work_beyond_the_worker_bound_is_answered_busy_at_once(quick):
-    """Two workers and a queue of one: with the world lock held, three requests wait and the fourth is busy."""
-    results: list[httpx.Response] = []
-
-    def call():
-        results.append(
-            httpx.post(
-                quick.url + "/v1/rpc",
-                timeout=30,
-                headers={"Authorization": f"Bearer {quick.agent_token}"},
-                json={"method": "project_context", "params": {"player_id": "console"}},
-            )
-        )
-
-    waiting = [threading.Thread(target=call) for _ in range(3)]
-    with quick.state.lock:  # stands in for a long main-thread task
-        for thread in waiting:
-            thread.start()
-        deadline = time.monotonic() + 10
-        while quick.httpd.in_work < 3 and time.monotonic() < deadline:
-            time.sleep(0.01)
-        started = time.monotonic()
-        busy = httpx.post(
-            quick.url + "/v1/rpc",
-            timeout=10,
-            headers={"Authorization": f"Bearer {quick.agent_token}"},
-            json={"method": "project_context", "params": {"player_id": "console"}},
-        )
-        assert time.monotonic() - started < 2
-        assert busy.status_code == 400
-        assert busy.json() == {"ok": False, "error": {"code": "busy", "message": "Server is at capacity; retry"}}
-        health = httpx.get(quick.url + "/health", timeout=5)  # answered by the loop itself, never queued
-        assert health.status_code == 200
-    for thread in waiting:
-        thread.join(timeout=30)
-    assert [r.status_code for r in results] == [200, 200, 200]
 
 
 def test_pipelined_requests_are_answered_in_order(quick):

@@ -35,7 +35,10 @@ def serve(
     tick_ms: Annotated[
         int,
         typer.Option(
-            "--tick-ms", metavar="MS", help="Milliseconds between engine steps; 0 = as fast as possible.", min=0
+            "--tick-ms",
+            metavar="MS",
+            help="The tick: world work and engine steps wait for it (50 = Paper's 20 TPS); 0 = instant.",
+            min=0,
         ),
     ] = 50,
     test_hooks: Annotated[

@@ -22,14 +22,19 @@ for ``permission_denied``, 400 otherwise; messages are cut at 600 characters). A
 ``invalid_request`` with ``str(exc)`` (like the plugin's fallback), so raise ``RpcError`` for anything a client
 should see. ``params`` still contains ``player_id``/``project_id``; ignore unknown keys.
 
-``register_method(name, handler, *, admin_only=False, scoped=True, main_thread=True, admin_message=None)``
-- ``scoped``: the §1.6 scope check runs first (unknown project → ``permission_denied`` ...). chat_poll/chat_reply
-  are registered with ``scoped=False``.
+``register_method(name, handler, *, admin_only=False, scoped=True, main_thread=True, admin_message=None,
+journal_latch=False)``
+- ``scoped``: the §1.6 scope check runs first, on the main thread (unknown project → ``permission_denied`` ...).
+  chat_poll/chat_reply are registered with ``scoped=False``.
 - ``admin_only``: non-admin → 403 ``permission_denied`` with ``admin_message``. Any ``chat_*`` name is refused for
   the agent token before dispatch ("Chat routing requires the administrator capability").
-- ``main_thread``: the handler runs holding ``ctx.state.lock`` (an RLock standing in for the Minecraft main thread;
-  waiting > 20 s gives ``timeout``). Keep it ``True`` for anything that reads or writes the world, plans, parts or
-  operations. Pure lookups (material catalog) may use ``False``.
+- ``main_thread``: the handler runs on the emulated Minecraft main thread, holding ``ctx.state.lock``: with
+  ``--tick-ms N`` it waits for the next tick boundary (a hop; see :mod:`mcb.server.mainthread`), and waiting > 20 s
+  gives ``timeout``. Keep it ``True`` for anything that reads or writes the world, plans, parts or operations. Pure
+  lookups (material catalog) use ``False``; so does a handler that first does RPC-thread work (compiling, reading a
+  file) and then hops itself with ``with ctx.state.main_thread():``.
+- ``journal_latch``: the plugin's third hop for the calls that write the journal (build_prepare and the like); see
+  :func:`mcb.server.dispatch.register_method`.
 
 ``register_context_field(key, provider)``: ``provider(state) -> value`` fills one ``project_context`` key (the
 peripheral module supplies ``material_catalog`` this way; the core has a zero placeholder until it does).
@@ -81,7 +86,8 @@ ServerState (``ctx.state``)
   ``cancel``); chat_poll/chat_reply (peripheral) consume it. Setting ``last_poll_ms`` arms the §1.7 chat-silence
   auto-cancel in the tick loop (only when local automation is off).
 - ``pause_writes()`` (``/ai stop``), ``engine.cancel_all()``, ``writes_paused``.
-- ``owner_online`` / ``writes_paused`` flags (test hooks flip them); ``lock`` (the main-thread RLock).
+- ``owner_online`` / ``writes_paused`` flags (test hooks flip them); ``lock`` (the main-thread RLock: holding it
+  stalls the main thread, which tests use to pile requests up); ``main_thread()`` (one hop, a context manager).
 
 Helpers re-exported here: ``required_string``, ``optional_string``, ``integer_param``, ``pos_param``,
 ``loose_pos``, ``loose_int``, ``blockpos_text``, ``pos_json``, ``region_json``, ``now_ms``, ``invalid``.

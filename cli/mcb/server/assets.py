@@ -215,7 +215,9 @@ def schematic_import_prepare(ctx, params):
     states = asset_codec.rotated_palette(schem, rotation, state)
     changes = [(place(cell, schem.offset, rotation, target), states[index]) for cell, index in asset_codec.cells(schem)]
     with state.main_thread():  # the file was read on the RPC thread, as in the plugin; the plan is main-thread work
-        return state.create_plan("import", changes)
+        summary = state.create_plan("import", changes)
+        state.latch_journal()
+    return summary
 
 
 def place(cell, offset, rotation: int, target) -> tuple[int, int, int]:

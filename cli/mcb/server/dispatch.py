@@ -42,6 +42,7 @@ class MethodSpec:
     scoped: bool = True
     main_thread: bool = True
     admin_message: str = "Recovery requires explicit administrator capability"
+    journal_latch: bool = False
 
 
 _METHODS: dict[str, MethodSpec] = {}
@@ -55,14 +56,26 @@ def register_method(
     scoped: bool = True,
     main_thread: bool = True,
     admin_message: str | None = None,
+    journal_latch: bool = False,
 ) -> None:
     """Add (or replace) an RPC method.
 
+    Hops to the emulated Minecraft main thread (each waits for the next tick boundary; see
+    :mod:`mcb.server.mainthread`): a scoped method's scope check is one, its ``main_thread`` work another, and a
+    ``journal_latch`` method a third.
+
     - ``admin_only``: non-admin callers get 403 ``permission_denied`` (``admin_message``; ``chat_*`` names are
       refused for non-admins earlier anyway, with the chat message).
-    - ``scoped``: run the §1.6 ``player_id``/``project_id`` check first (every method except chat_poll/chat_reply).
-    - ``main_thread``: run while holding ``state.lock`` (the emulated Minecraft main thread, 20 s wait then
-      ``timeout``). Pure functions that never touch the world or journal may pass ``False``.
+    - ``scoped``: run the §1.6 ``player_id``/``project_id`` check first, on the main thread (every method except
+      chat_poll/chat_reply).
+    - ``main_thread``: run the handler on the main thread, holding ``state.lock`` (20 s wait then ``timeout``).
+      ``False``: it runs on the RPC thread, and one that touches the world takes its own hop with
+      ``with ctx.state.main_thread():`` (build_prepare compiles its recipe first, as the plugin does). Pure
+      functions that never touch the world or journal just pass ``False``.
+    - ``journal_latch``: one of the plugin's prepare-like calls that write the journal and clear its latch in a
+      third hop (build_prepare, build_apply, operation_undo_prepare, schematic_import_prepare, recovery_abandon).
+      The work hop ends with ``state.latch_journal()`` (done here for a ``main_thread`` handler; a handler with its
+      own hop calls it last thing in that hop) and a successful call then makes the third hop.
     """
     _METHODS[name] = MethodSpec(
         name,
@@ -71,6 +84,7 @@ def register_method(
         scoped,
         main_thread,
         admin_message or "Recovery requires explicit administrator capability",
+        journal_latch,
     )
 
 
@@ -123,19 +137,23 @@ def dispatch(state: ServerState, method: str, params: dict, *, is_admin: bool) -
         if spec.admin_only and not is_admin:
             raise RpcError("permission_denied", spec.admin_message)
         return _run(state, spec, ctx, params)
-    with state.main_thread():
+    with state.main_thread():  # hop 1: the scope check
         ctx.player_id, ctx.project_id = state.check_scope(params)
         if spec is None:
             raise RpcError("unsupported_method", f"Method not implemented: {method}")
         if spec.admin_only and not is_admin:
             raise RpcError("permission_denied", spec.admin_message)
-        if spec.main_thread:
-            return spec.handler(ctx, params)
-    return spec.handler(ctx, params)
+    return _run(state, spec, ctx, params)
 
 
 def _run(state: ServerState, spec: MethodSpec, ctx: RequestContext, params: dict) -> dict:
     if spec.main_thread:
-        with state.main_thread():
-            return spec.handler(ctx, params)
-    return spec.handler(ctx, params)
+        with state.main_thread():  # hop 2: the work
+            result = spec.handler(ctx, params)
+            if spec.journal_latch:
+                state.latch_journal()
+    else:
+        result = spec.handler(ctx, params)
+    if spec.journal_latch:
+        state.release_journal_latch()  # hop 3
+    return result

@@ -122,18 +122,24 @@ class Engine:
         self.refresh_latch()
 
     # -- tick -----------------------------------------------------------------------------------------------------
-    def step(self) -> bool:
-        """Run at most one step; returns False when there was nothing to do."""
+    def step(self, *, finishing: bool = False) -> bool:
+        """Run at most one step (the apply tick task); returns False when there was nothing to do. It does nothing
+        while the journal is busy or latched, or while a test holds the apply (``finishing`` at shutdown ignores the
+        latch and the hold)."""
         state = self.state
         if not state.lock.acquire(timeout=1):
             return False
         try:
             if state.io_busy or state.halted:
                 return False
+            if not finishing and (state.journal_latch or (state.apply_held and state.apply_steps <= 0)):
+                return False
             self._chat_silence_rule()
             op = self.active()
             if op is None:
                 return False
+            if state.apply_held and not finishing:
+                state.apply_steps -= 1
             self._dirty = {}
             try:
                 self._advance(op, state.plans[op.plan_id])
@@ -170,7 +176,7 @@ class Engine:
         op = self.active()
         if op is None or op.pending is None:
             return False
-        return self.step()
+        return self.step(finishing=True)
 
     def _chat_silence_rule(self) -> None:
         chat = self.state.chat_queue

@@ -14,6 +14,10 @@ from players and ``/ai`` commands, so clients can test conflicts, undo ownership
 - ``test_set_area {min, max}`` — ``/ai area`` (refused with ``busy`` while an operation runs). Result: the Region.
 - ``test_new_world_epoch {}`` — a new ``world-epoch`` (as after a world reset); older plans then fail the guard
   with ``version_mismatch``. Result ``{world_epoch}``.
+- ``test_hold_apply {held:bool, steps?:int}`` — not an in-game action: while held, the apply tick task does nothing
+  (an operation stays where it is, as on a stalled server), except ``steps`` more steps (default 0), one per tick.
+  Reads and other hops go on at the tick's pace. Lets a test act between two engine steps without racing the tick.
+  Result ``{held, steps}``.
 """
 
 from __future__ import annotations
@@ -117,6 +121,16 @@ def new_world_epoch(ctx, params):
     return {"world_epoch": state.world.epoch}
 
 
+def hold_apply(ctx, params):
+    state = ctx.state
+    state.apply_held = _flag(params, "held")
+    steps = loose_int(params.get("steps", 0), "steps must be an integer")
+    if steps < 0:
+        raise invalid("steps must be 0 or more")
+    state.apply_steps = steps
+    return {"held": state.apply_held, "steps": state.apply_steps}
+
+
 def _flag(params, key) -> bool:
     value = params.get(key)
     if not isinstance(value, bool):
@@ -134,6 +148,7 @@ def register_methods() -> None:
         ("test_set_chunk_loaded", set_chunk_loaded),
         ("test_set_area", set_area),
         ("test_new_world_epoch", new_world_epoch),
+        ("test_hold_apply", hold_apply),
     ]:
         register_method(
             name,

@@ -2,8 +2,9 @@
 
 One asyncio loop on its own thread owns every connection. It reads a request's head, then its body, each within an
 overall deadline (a client that dribbles bytes is cut off; an idle connection costs a socket, never a thread), and
-hands the complete request to a bounded pool of worker threads. Beyond the pool and its queue a request is answered
-``busy`` at once instead of waiting (the plugin's pool of 4 threads and 32 queued requests drops the connection).
+hands the complete request to the plugin's handler pool (:mod:`mcb.server.pool`: 2 threads at once, 32 waiting, 2
+more threads only when the queue is full). Beyond that the connection is dropped without an answer, as the plugin's
+JDK server does.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import socket
 import sys
 import threading
 import traceback
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from http import HTTPStatus
 
@@ -23,6 +23,7 @@ from mcb.fileio import SERVER_REQUEST_BYTES as MAX_BODY  # the one definition of
 from mcb.server.dispatch import dispatch
 from mcb.server.errors import RpcError, error_body, http_status
 from mcb.server.http_requests import MAX_LINE, Refused, Request, drain, read_body, read_head
+from mcb.server.pool import HandlerPool, Rejected
 
 # numbers that remember their literal text (terrain_id hashes numbers exactly as they arrived)
 from mcb.terrain.jsontext import LiteralFloat, parse_int_literal
@@ -36,12 +37,15 @@ JSON_TYPE = "application/json; charset=utf-8"
 
 @dataclass(frozen=True)
 class Limits:
-    """How much any one client may hold: deadlines in seconds, requests in work at once, open connections."""
+    """How much any one client may hold: deadlines in seconds, the handler pool (the plugin's executor), open
+    connections."""
 
     head_timeout: float = 10.0  # from waiting for a request (accept, or the previous answer) to its blank line
     body_timeout: float = 10.0  # from the blank line to the body's last byte; also bounds writing the answer
-    workers: int = 8  # threads running handlers
-    queue: int = 32  # requests waiting for a worker; one more is answered busy
+    workers: int = 2  # threads running handlers (the executor's core)
+    queue: int = 32  # requests waiting for a worker
+    extra_workers: int = 2  # threads started only when the queue is full; one request more is dropped unanswered
+    keep_alive: float = 30.0  # an extra thread ends after idling this long
     max_connections: int = 4096  # beyond this (or the file limit) a new connection gets busy and is closed
 
 
@@ -80,9 +84,10 @@ class RpcHttpServer:
         files = _open_file_limit()
         if files is not None:  # keep some descriptors for the journal, assets and the listener itself
             self.limits = replace(self.limits, max_connections=max(1, min(self.limits.max_connections, files - 64)))
-        self.pool = ThreadPoolExecutor(max_workers=self.limits.workers, thread_name_prefix="mcb-rpc")
+        limits = self.limits
+        self.pool = HandlerPool(limits.workers, limits.extra_workers, limits.queue, limits.keep_alive)
         self.connections = 0
-        self.in_work = 0  # requests handed to the pool and not yet answered
+        self.in_work = 0  # requests handed to the pool and not yet answered (running or waiting)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
         self._started = threading.Event()
@@ -107,7 +112,7 @@ class RpcHttpServer:
 
     def server_close(self) -> None:
         self.socket.close()
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.pool.shutdown()
 
     async def _serve(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -179,6 +184,10 @@ class RpcHttpServer:
             return False
         if isinstance(answer, _Work):  # the handler's own time is not the client's: no deadline here
             answer = await self._work(answer)
+            if answer is None:  # the pool is full: the plugin's JDK server drops the connection unanswered
+                self._log(peer, request.request_line, "dropped")
+                writer.transport.abort()
+                return False
         status, body, content_type, keep = answer
         keep = keep and request.keep_alive
         self._log(peer, request.request_line, status)
@@ -232,13 +241,15 @@ class RpcHttpServer:
             return self._error("budget_exceeded", "Request exceeds 1 MiB", keep)
         return _Work(body, is_admin)
 
-    async def _work(self, work: _Work) -> tuple[int, bytes, str, bool]:
-        if self.in_work >= self.limits.workers + self.limits.queue:
-            return self._error("busy", BUSY_MESSAGE, True)
+    async def _work(self, work: _Work) -> tuple[int, bytes, str, bool] | None:
+        """The handler's answer, or None when the pool refused the request."""
+        try:
+            future = self.pool.submit(self._handle, work.body, work.is_admin)
+        except Rejected:
+            return None
         self.in_work += 1
         try:
-            loop = asyncio.get_running_loop()
-            status, payload = await loop.run_in_executor(self.pool, self._handle, work.body, work.is_admin)
+            status, payload = await asyncio.wrap_future(future)
         finally:
             self.in_work -= 1
         return status, payload, JSON_TYPE, True

@@ -172,13 +172,15 @@ def build_prepare(ctx, params):
     if part_id is not None:
         part_id = required_string(params, "part_id")
     with state.main_thread():  # steps 1-2 ran on the request thread, like the plugin's RPC thread
-        return state.create_plan(
+        summary = state.create_plan(
             "build",
             zip(compiled.positions, compiled.states),
             dependencies=dependencies,
             part_id=part_id,
             expected_blocks=params.get("expected_blocks"),
         )
+        state.latch_journal()
+    return summary
 
 
 def _dependencies(raw) -> list:
@@ -245,16 +247,17 @@ def register_methods() -> None:
     for name, handler in [
         ("project_context", project_context),
         ("region_inspect", region_inspect),
-        ("region_changes", region_changes),
-        ("build_apply", build_apply),
         ("operation_status", operation_status),
         ("operation_cancel", operation_cancel),
-        ("operation_undo_prepare", operation_undo_prepare),
     ]:
         register_method(name, handler)
-    register_method("build_prepare", build_prepare, main_thread=False)  # compiles before taking the lock
+    register_method("region_changes", region_changes, main_thread=False)  # a fixed answer after the scope check
+    register_method("build_apply", build_apply, journal_latch=True)
+    register_method("operation_undo_prepare", operation_undo_prepare, journal_latch=True)
+    # compiles on the RPC thread, then hops itself
+    register_method("build_prepare", build_prepare, main_thread=False, journal_latch=True)
     register_method("recovery_review", recovery_review, admin_only=True)
-    register_method("recovery_abandon", recovery_abandon, admin_only=True)
+    register_method("recovery_abandon", recovery_abandon, admin_only=True, journal_latch=True)
 
 
 __all__ = ["register_methods"]

@@ -251,12 +251,10 @@ def chat_poll(ctx, params):
     queue = state.chat_queue
     with queue.lock:
         leased_open = [m for m in queue.messages if m["id"] in queue.leased]
-        if queue.client_id is not None and queue.client_id != client_id and leased_open:
-            # A different bridge took over while work was in flight: drop it, pause writes, cancel operations.
+        takeover = queue.client_id is not None and queue.client_id != client_id and bool(leased_open)
+        if takeover:  # a different bridge took over while work was in flight: drop that work
             queue.messages = [m for m in queue.messages if m["id"] not in queue.leased]
             queue.leased.clear()
-            state.writes_paused = True
-            state.engine.cancel_all()
             _delivered(state).extend(
                 {"playerId": m["playerId"], "text": "Bridge restarted; send your request again"} for m in leased_open
             )
@@ -264,7 +262,11 @@ def chat_poll(ctx, params):
         queue.last_poll_ms = now_ms()
         batch = [m for m in queue.messages if m["id"] not in queue.leased][:CHAT_BATCH]
         queue.leased.update(m["id"] for m in batch)
-        return {"messages": [dict(m) for m in batch]}
+    if takeover:  # ... and pause writes, cancel operations (the server lock after the queue's, never inside it)
+        with state.lock:
+            state.writes_paused = True
+            state.engine.cancel_all()
+    return {"messages": [dict(m) for m in batch]}
 
 
 def chat_reply(ctx, params):
@@ -311,15 +313,13 @@ def register_methods() -> None:
         ("camera_capture", camera_capture),
     ]:
         register_method(name, handler)
-    # File work runs off the emulated main thread, as in the plugin; these take the lock for the world parts.
-    for name, handler in [
-        ("asset_list", assets.asset_list),
-        ("schematic_export", assets.schematic_export),
-        ("schematic_import_prepare", assets.schematic_import_prepare),
-    ]:
-        register_method(name, handler, main_thread=False)
-    register_method("chat_poll", chat_poll, admin_only=True, scoped=False)
-    register_method("chat_reply", chat_reply, admin_only=True, scoped=False)
+    # File work runs off the emulated main thread, as in the plugin; these hop to it for the world parts.
+    register_method("asset_list", assets.asset_list, main_thread=False)
+    register_method("schematic_export", assets.schematic_export, main_thread=False)
+    register_method("schematic_import_prepare", assets.schematic_import_prepare, main_thread=False, journal_latch=True)
+    # the chat queue is the bridge's, not the world's: no hop (its own lock; a takeover takes the server lock)
+    register_method("chat_poll", chat_poll, admin_only=True, scoped=False, main_thread=False)
+    register_method("chat_reply", chat_reply, admin_only=True, scoped=False, main_thread=False)
     hook_message = "Test hooks require the administrator capability"
     for name, handler in [
         ("test_camera_save", hook_camera_save),

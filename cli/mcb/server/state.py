@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import threading
-import time
 from pathlib import Path
 
 from mcb.server.chatqueue import ChatQueue
@@ -12,6 +10,7 @@ from mcb.server.config import ServerConfig, Tokens, load_config, load_tokens, sa
 from mcb.server.engine import Engine
 from mcb.server.errors import RpcError
 from mcb.server.journal import Journal
+from mcb.server.mainthread import MainThread
 from mcb.server.parts import PartStore
 from mcb.server.plans import Plan, prepare_plan
 from mcb.server.snapshots import Snapshots
@@ -27,7 +26,10 @@ class ServerState:
         self.tokens: Tokens = load_tokens(self.data_dir)
         self.lock = threading.RLock()
         self.idle = threading.Condition(self.lock)
-        self.io_busy = False
+        self.io_busy = False  # the engine is writing a step to the journal
+        self.journal_latch = False  # a prepare-like call's work is done and its third hop not yet run (paced only)
+        self.apply_held = False  # test hook: the apply tick does nothing ...
+        self.apply_steps = 0  # ... but this many more steps
         self.halted = False
         self.owner_online = True
         self.writes_paused = False
@@ -39,9 +41,7 @@ class ServerState:
         self.engine = Engine(self)
         self._registry = None
         self.snapshots = Snapshots(lambda: self.registry)
-        self._wake = threading.Event()
-        self._stop = threading.Event()
-        self._ticker: threading.Thread | None = None
+        self.main = MainThread(self.lock, self.config.tick_ms, self.engine.step)
         self._restore()
 
     def _restore(self) -> None:
@@ -53,15 +53,29 @@ class ServerState:
         self.engine.restore(loaded)
 
     # -- main thread ----------------------------------------------------------------------------------------------
-    @contextlib.contextmanager
     def main_thread(self):
-        """Hold the lock that stands in for the Minecraft main thread (20 s wait, then ``timeout``)."""
-        if not self.lock.acquire(timeout=MAIN_THREAD_WAIT_S):
-            raise RpcError("timeout", "TimeoutException")
+        """One hop to the emulated Minecraft main thread (a context manager; see :mod:`mcb.server.mainthread`): the
+        body runs at the next tick boundary (at once with ``tick_ms`` 0) holding ``lock``; a wait beyond 20 s gives
+        ``timeout``."""
+        return self.main.hop(MAIN_THREAD_WAIT_S)
+
+    def latch_journal(self) -> None:
+        """At the end of a prepare-like call's work hop (on the main thread): hold the journal latch (``busy`` for
+        other prepare-like calls, no engine step) until :meth:`release_journal_latch`, the plugin's third hop."""
+        if self.main.paced:
+            self.journal_latch = True
+
+    def release_journal_latch(self) -> None:
+        """The third hop of build_prepare, build_apply, operation_undo_prepare, schematic_import_prepare and
+        recovery_abandon. Its work is done whatever happens here: a hop that times out still clears the latch."""
+        if not self.main.paced:
+            return
         try:
-            yield
-        finally:
-            self.lock.release()
+            with self.main_thread():
+                self.journal_latch = False
+                self.idle.notify_all()
+        except RpcError:
+            self.journal_latch = False
 
     def wait_until_idle(self) -> None:
         """Block (holding the lock) until no journal step is in flight; used before edits outside the engine."""
@@ -88,7 +102,7 @@ class ServerState:
     def available(self) -> None:
         if self.halted:
             raise RpcError("recovery_required", "Journal unavailable")
-        if self.io_busy:
+        if self.io_busy or self.journal_latch:
             raise RpcError("busy", "A journal step is in progress; retry")
 
     def guard(self, plan: Plan | None, *, mode: str) -> None:
@@ -182,34 +196,19 @@ class ServerState:
 
     # -- tick loop ------------------------------------------------------------------------------------------------
     def wake(self) -> None:
-        self._wake.set()
+        self.main.wake()
 
     def start(self) -> None:
-        self._ticker = threading.Thread(target=self._tick_loop, name="mcb-tick", daemon=True)
-        self._ticker.start()
-
-    def _tick_loop(self) -> None:
-        interval = max(0, self.config.tick_ms) / 1000.0
-        while not self._stop.is_set():
-            worked = self.engine.step()
-            if worked:
-                if interval:
-                    self._stop.wait(interval)
-                else:
-                    time.sleep(0)
-            else:
-                self._wake.wait(interval or 0.05)
-                self._wake.clear()
+        self.main.start()
 
     def close(self) -> None:
-        """Stop the tick loop after its current step, finish a staged slice (see ``Engine.finish_slice``), close
-        the journal. The operation itself is left as it is: a restart turns it into ``recovery_required``."""
-        self._stop.set()
-        self._wake.set()
-        if self._ticker is not None:
-            self._ticker.join(timeout=30)  # a step in flight ends with its transaction
-        if self._ticker is None or not self._ticker.is_alive():
+        """Stop the tick loop after its current tick (a step in flight ends with its transaction; hops still
+        waiting get ``timeout``), finish a staged slice (see ``Engine.finish_slice``), close the journal. The
+        operation itself is left as it is: a restart turns it into ``recovery_required``."""
+        if self.main.stop(timeout=30):
             self.engine.finish_slice()
+        with self.lock:
+            self.journal.close()
         with self.lock:
             self.journal.close()
 
