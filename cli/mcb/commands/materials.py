@@ -155,7 +155,8 @@ def _print_text(term, data: dict) -> None:
             more = ", ..." if len(world["in_the_way"]) > 5 else ""
             term.line(f"in the way: {plural(world['in_the_way_total'], 'block')} ({first}{more})")
         if world["other_state"]:
-            term.line(f"other state: {plural(world['other_state'], 'position')} hold the block turned or set otherwise")
+            verb = "holds" if world["other_state"] == 1 else "hold"
+            term.line(f"other state: {plural(world['other_state'], 'position')} {verb} the block with other properties")
         columns = ["item", "needed", "in place", "to place", "stacks", "shulker boxes"]
         rows = [
             [r["item"], f"{r['needed']:,}", f"{r['in_place']:,}", f"{r['count']:,}", stacks_text(r), r["shulker_boxes"]]
