@@ -47,14 +47,12 @@ class Materials:
 
 def count_materials(placement, *, world=None, on_tile=None) -> Materials:
     """The items ``placement`` takes; with ``world`` (an RPC client), also what its world holds already."""
-    box = placement.world_box()
+    box = placement.world_box() if world is not None else None  # offline the target is not a place in a world
     options = {
-        "target": {"x": placement.options.target[0], "y": placement.options.target[1], "z": placement.options.target[2]}
-        if world is not None
-        else None,
+        "target": dict(zip("xyz", placement.options.target)) if world is not None else None,
         "rotation": placement.options.rotation,
         "mirror": placement.options.mirror,
-        "box": None if box is None or world is None else [list(box[0]), list(box[1])],
+        "box": None if box is None else [list(box[0]), list(box[1])],
     }
     result = Materials(placement.path, placement.upgrade.release, options)
     counts = _cells_per_state(placement)

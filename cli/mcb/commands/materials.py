@@ -99,7 +99,7 @@ def materials(
         with open_client(ctx, term) as client:
             placement = load_placement(file, options)
             check_fits(placement, client.project_context().region)
-            result = _count_with_progress(term, placement, client, count_materials)
+            result = _count_with_progress(term, placement, client)
     top = top or None
     if fmt == "json":
         term.json(materials_json(result, top))
@@ -109,7 +109,9 @@ def materials(
         _print_text(term, materials_json(result, top))
 
 
-def _count_with_progress(term, placement, client, count_materials):
+def _count_with_progress(term, placement, client):
+    """Count against the world, tiles read shown on stderr as `mcb verify` shows them."""
+    from mcb.building.materials import count_materials
     from mcb.client.progress import ProgressView
 
     with term.operation_progress("materials") as bar:
