@@ -37,6 +37,9 @@ SUMMARIES: dict[str, str] = {
     "target release.",
     "schem_render": "Draw a schematic as a PNG: a top-down map shaded by height, an isometric view from the "
     "south-east, or both.",
+    "schem_materials": "List the items a schematic takes to build, counted as Litematica's material list counts "
+    "them, in stacks and shulker boxes; placed at a target in the live world, only what is still to place there, "
+    "and what stands in the way.",
     "recipe_lint": "Check build recipes the way the server will: JSON syntax, the recipe schema, block states, "
     "bounds and every budget.",
     "recipe_compile": "Compile a recipe offline exactly as build_prepare does: block count, bounds, palette, "
@@ -84,6 +87,7 @@ CLI_COMMANDS: dict[str, str] = {
     "schem_mirror": "schem mirror",
     "schem_convert": "schem convert",
     "schem_render": "schem render",
+    "schem_materials": "materials",
     "recipe_lint": "recipe lint",
     "recipe_compile": "recipe compile",
     "block_check": "block check",

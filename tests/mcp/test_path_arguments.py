@@ -34,6 +34,7 @@ def valid_calls(out: Path) -> dict[str, dict]:
         "schem_mirror": {"path": str(HOUSE), "axis": "x", "output": str(out)},
         "schem_convert": {"path": str(HOUSE), "output": str(out)},
         "schem_render": {"path": str(HOUSE)},
+        "schem_materials": {"path": str(HOUSE)},
         "recipe_lint": {"paths": [str(RECIPE)]},
         "recipe_compile": {"path": str(RECIPE), "output": str(out)},
         "terrain_preview_offline": {"path": str(TERRAIN)},

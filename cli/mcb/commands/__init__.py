@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "Schematics offline, in every format (Sponge .schem v1-v3, Litematica .litematic, "
         "structure .nbt, legacy .schematic): validate, inspect, convert, rotate, mirror, render.",
     ),
+    "materials": ("materials", OFFLINE, cli_summary("schem_materials")),
     "recipe": (
         "recipe",
         OFFLINE,

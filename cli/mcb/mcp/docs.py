@@ -88,6 +88,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "schem_mirror": {"path": "schematics/house.schem", "axis": "x", "output": "house-mirrored.schem"},
     "schem_convert": {"path": "schematics/house.schem", "output": "house-v3.schem", "format": "v3"},
     "schem_render": {"path": "schematics/house.schem", "view": "iso", "max_side": 512},
+    "schem_materials": {"path": "schematics/house.schem", "limit": 20},
     "recipe_lint": {"paths": ["recipes/"], "mcp_bridge": True},
     "recipe_compile": {"path": "recipes/colonnade.json", "png": True},
     "block_check": {"states": ["minecraft:oak_stairs[facing=north,half=top]"]},

@@ -1,5 +1,6 @@
 """The offline tools: schematics (their adapters in schematics.py), recipes, block states and terrain previews, no
-server needed (spec §2.2), and the table of all eleven.
+server needed (spec §2.2), and the table of all twelve (schem_materials reads the live world too when given a
+target).
 
 Each ``run`` is a thin adapter over the core function the matching `mcb` command calls, with the same argument
 rules (the core's own checks); what differs is only the face: results are dicts with
@@ -35,6 +36,7 @@ from mcb.mcp.tools.adapters import (
     refusing,
     report_page,
 )
+from mcb.mcp.tools.materials import MATERIALS_HINTS, MaterialsArgs, schem_materials
 from mcb.mcp.tools.schematics import (
     ConvertArgs,
     InfoArgs,
@@ -313,6 +315,20 @@ OFFLINE_ACTIONS: list[Action] = [
         RenderArgs,
         READER,
         schem_render,
+        "schematics",
+    ),
+    described(
+        "schem_materials",
+        "List schematic materials",
+        (
+            "Without target no server is needed; with target the file is placed as schem_build places it and the "
+            "world is read (no operation): each item has needed, in_place and count (still to place), and world "
+            "lists the blocks in the way. Items are paginated with offset/limit, most to gather first. Next: "
+            "schem_build to place it."
+        ),
+        MaterialsArgs,
+        MATERIALS_HINTS,
+        schem_materials,
         "schematics",
     ),
     described(
