@@ -77,25 +77,17 @@ def _cells_per_state(placement) -> np.ndarray:
 
 def world_states(client, placement, on_tile=None) -> Iterator[tuple[np.ndarray, np.ndarray, list[str]]]:
     """The world behind ``client`` under ``placement``, tile by tile: ``(want, have, names)``, the state codes the
-    file places and the world holds at each placed cell, and the state of each code. The only place this module
-    reads the world; ``on_tile(done, total, counter)`` after each tile (counter: the reads so far)."""
-    from mcb.building.reading import StateTable, read_box
-    from mcb.building.tiles import TileWalker
+    file places and the world holds at each placed cell, and the state of each code (the one reader: each tile once,
+    two reads in flight). ``on_tile(done, total, counter)`` after each tile (counter: the reads so far)."""
+    from mcb.building.reading import WorldReader
+    from mcb.building.tiles import placed_tiles, tile_grid
 
-    table = StateTable()
-    walker = TileWalker(client, placement, table)
-    ox, oy, oz = placement.origin
-    for tile in walker.tiles:
-        ys, zs, xs = tile.slices()
-        mask = placement.placed_mask(ys, zs, xs)
-        if mask.any():
-            want = walker.want_codes[placement.blocks[ys, zs, xs]]
-            lo = (ox + tile.lo[0], oy + tile.lo[1], oz + tile.lo[2])
-            hi = (ox + tile.hi[0] - 1, oy + tile.hi[1] - 1, oz + tile.hi[2] - 1)
-            world = read_box(client, table, lo, hi, walker.counter)
-            yield want[mask], world.codes[mask], table.names
+    reader = WorldReader(client)
+    total = len(tile_grid(placement))
+    for tile, mask, want, world in placed_tiles(reader, placement):
+        yield want[mask], world.codes[mask], reader.table.names
         if on_tile is not None:
-            on_tile(tile.index + 1, len(walker.tiles), walker.counter)
+            on_tile(tile.index + 1, total, reader.counter)
 
 
 def _subtract_world(result: Materials, client, placement, on_tile) -> None:

@@ -100,6 +100,25 @@ def tile_grid(placement, size: int = TILE) -> list[Tile]:
     return tiles
 
 
+def placed_tiles(reader: WorldReader, placement):
+    """Every tile of ``placement`` with placed cells, with the world under it, each read once (two reads in flight):
+    ``(tile, mask, want, world)`` — the placed cells (bool [y, z, x]), the state codes the file places there and the
+    world's read of the tile's box. Verify and the material list compare the two."""
+    want_codes = reader.table.codes(placement.states)
+    tiles = []
+    for tile in tile_grid(placement):
+        ys, zs, xs = tile.slices()
+        mask = placement.placed_mask(ys, zs, xs)
+        if mask.any():
+            tiles.append((tile, mask))
+    ox, oy, oz = placement.origin
+    boxes = [((ox + t.lo[0], oy + t.lo[1], oz + t.lo[2]), (ox + t.hi[0] - 1, oy + t.hi[1] - 1, oz + t.hi[2] - 1))
+             for t, _ in tiles]  # fmt: skip
+    for (tile, mask), world in zip(tiles, reader.read(boxes)):
+        ys, zs, xs = tile.slices()
+        yield tile, mask, want_codes[placement.blocks[ys, zs, xs]], world
+
+
 class TileReads:
     """The world under each tile, read once in the background, in the order the walk will want it.
 

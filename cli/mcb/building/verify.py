@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mcb.building.reading import StateTable, WorldReader
-from mcb.building.tiles import tile_grid
+from mcb.building.tiles import placed_tiles, tile_grid
 from mcb.reports.model import Diagnostic, FileReport, Severity
 from mcb.wording import plural
 
@@ -43,30 +43,27 @@ def verify_placement(client, placement, *, ignore=(), first: int = 20, on_tile=N
     """Read every tile of ``placement`` (each once, two reads in flight) and classify each placed cell against the
     world. ``on_tile(cells_read, cells_to_read, counter)`` after each tile."""
     reader = WorldReader(client)
-    table = reader.table
-    want_codes = table.codes(placement.states)
     ignored_names = {name if ":" in name else f"minecraft:{name}" for name in ignore}
     result = Verification()
-    tiles = []
-    for tile in tile_grid(placement):
-        ys, zs, xs = tile.slices()
-        mask = placement.placed_mask(ys, zs, xs)
-        if mask.any():
-            tiles.append((tile, mask))
-    ox, oy, oz = placement.origin
-    boxes = [((ox + t.lo[0], oy + t.lo[1], oz + t.lo[2]), (ox + t.hi[0] - 1, oy + t.hi[1] - 1, oz + t.hi[2] - 1))
-             for t, _ in tiles]  # fmt: skip
-    cells = sum(int(np.prod(m.shape)) for _, m in tiles)
+    cells = _placed_box_cells(placement)
     done = 0
-    for (tile, mask), world in zip(tiles, reader.read(boxes)):
-        ys, zs, xs = tile.slices()
-        want = want_codes[placement.blocks[ys, zs, xs]]
-        _classify(result, table, mask, want, world.codes, world.lo, ignored_names, first)
+    for _tile, mask, want, world in placed_tiles(reader, placement):
+        _classify(result, reader.table, mask, want, world.codes, world.lo, ignored_names, first)
         done += mask.size
         if on_tile is not None:
             on_tile(done, cells, reader.counter)
     result.reads = reader.counter.to_json()
     return result
+
+
+def _placed_box_cells(placement) -> int:
+    """Cells of the tiles that hold placed cells (what verify reads)."""
+    total = 0
+    for tile in tile_grid(placement):
+        ys, zs, xs = tile.slices()
+        if placement.placed_mask(ys, zs, xs).any():
+            total += (ys.stop - ys.start) * (zs.stop - zs.start) * (xs.stop - xs.start)
+    return total
 
 
 def _classify(result: Verification, table: StateTable, mask, want, have, lo, ignored: set, first: int) -> None:

@@ -6,8 +6,8 @@ from typing import Annotated
 
 import typer
 
-from mcb.commands.rpc_support import EXIT_CODES_HELP, json_terminal, open_client, parse_position
-from mcb.options import JsonOpt, ReplaceUnknownOpt, complete_axis, complete_rotation, summarised
+from mcb.commands.rpc_support import EXIT_CODES_HELP, json_terminal, open_client
+from mcb.options import JsonOpt, MirrorOpt, ReplaceUnknownOpt, RotationOpt, TargetOpt, summarised
 from mcb.wording import plural, shown
 
 FORMATS = ("text", "json", "csv")
@@ -21,22 +21,9 @@ def _complete_format(incomplete: str) -> list[str]:
 def materials(
     ctx: typer.Context,
     file: Annotated[str, typer.Argument(metavar="FILE", help="Schematic file (.schem, .litematic, .nbt, .schematic).")],
-    target: Annotated[
-        str | None,
-        typer.Option(
-            "--target",
-            metavar="X,Y,Z",
-            help="Where the file's anchor goes (as for `mcb build`): subtract what the world holds there.",
-        ),
-    ] = None,
-    rotation: Annotated[
-        int,
-        typer.Option("--rotation", autocompletion=complete_rotation, help="Clockwise degrees: 0, 90, 180, 270."),
-    ] = 0,
-    mirror: Annotated[
-        str | None,
-        typer.Option("--mirror", metavar="AXIS", autocompletion=complete_axis, help="Mirror axis first: x or z."),
-    ] = None,
+    target: TargetOpt = None,
+    rotation: RotationOpt = 0,
+    mirror: MirrorOpt = None,
     replace_unknown: ReplaceUnknownOpt = None,
     format_: Annotated[
         str | None,
@@ -78,21 +65,16 @@ def materials(
         mcb materials ship.schem --target 0,64,0 --json
     """
     from mcb.building.materials import count_materials, materials_csv, materials_json
-    from mcb.building.placement import PlacementOptions, check_fits, load_placement
+    from mcb.building.placement import check_fits, load_placement
+    from mcb.commands.rpc_support import placement_options
     from mcb.errors import UsageError
 
     term = json_terminal(ctx, json_)
     fmt = format_ or ("json" if term.json_mode else "text")
     if fmt not in FORMATS:
         raise UsageError(f"--format must be text, json or csv, not {fmt!r}", hint="see `mcb materials --help`")
-    anchor = parse_position(target, "--target") if target is not None else {"x": 0, "y": 0, "z": 0}
-    options = PlacementOptions(
-        target=(anchor["x"], anchor["y"], anchor["z"]),
-        rotation=rotation,
-        mirror=mirror,
-        drop_extras=True,  # a material list counts block states; chest contents are not building material
-        replace_unknown=replace_unknown,
-    )
+    # a material list counts block states: chest contents are not building material (drop_extras)
+    options = placement_options(target or "0,0,0", rotation, mirror, drop_extras=True, replace_unknown=replace_unknown)
     if target is None:
         result = count_materials(load_placement(file, options))
     else:
@@ -117,11 +99,7 @@ def _count_with_progress(term, placement, client):
     with term.operation_progress("materials") as bar:
 
         def on_tile(done: int, total: int, counter) -> None:
-            bar.show(
-                ProgressView(
-                    done=done, total=total, written=counter.cells or 0, noun="cells read", phase=f"tile {done}/{total}"
-                )
-            )
+            bar.show(ProgressView(done=done, total=total, written=done, noun="tiles read", phase="reading"))
 
         return count_materials(placement, world=client, on_tile=on_tile)
 

@@ -10,6 +10,7 @@ from pydantic import Field
 from mcb.mcp.actions import Context, Hints, Outcome
 from mcb.mcp.tools.adapters import Arguments, Offset, Path_, existing_input, page, refusing
 from mcb.mcp.tools.rpc_arguments import Position
+from mcb.summaries import PLACEMENT_FIELDS
 
 # Reads only; with a target it reads the live world (open world), offline it reads the file alone.
 MATERIALS_HINTS = Hints(read_only=True, destructive=False, idempotent=True, open_world=True)
@@ -22,15 +23,9 @@ class MaterialsArgs(Arguments):
         description="Where the file's anchor goes in the live world (as for schem_build): count only what is still "
         "to place there. Default: no world is read.",
     )
-    rotation: Literal[0, 90, 180, 270] = Field(0, description="Clockwise degrees seen from above, after mirror.")
-    mirror: Literal["x", "z"] = Field(None, description="Mirror east-west (x) or north-south (z) first.")
-    replace_unknown: str = Field(
-        None,
-        min_length=1,
-        max_length=1024,
-        description="A block state to count where the file has a block the target release does not know; default: "
-        "refuse, naming them.",
-    )
+    rotation: Literal[0, 90, 180, 270] = Field(0, description=PLACEMENT_FIELDS["rotation"])
+    mirror: Literal["x", "z"] = Field(None, description=PLACEMENT_FIELDS["mirror"])
+    replace_unknown: str = Field(None, min_length=1, max_length=1024, description=PLACEMENT_FIELDS["replace_unknown"])
     offset: Offset
     limit: int = Field(100, ge=1, le=2000, description="Items per page, most to gather first.")
 
@@ -41,13 +36,9 @@ def schem_materials(args: MaterialsArgs, ctx: Context) -> Outcome:
 
     source = existing_input(args.path, "path")
     anchor = (args.target.x, args.target.y, args.target.z) if args.target is not None else (0, 0, 0)
-    options = PlacementOptions(
-        target=anchor,
-        rotation=args.rotation,
-        mirror=args.mirror,
-        drop_extras=True,
-        replace_unknown=args.replace_unknown,
-    )
+    given = {"mirror": args.mirror, "replace_unknown": args.replace_unknown}
+    options = PlacementOptions(target=anchor, rotation=args.rotation, drop_extras=True,
+                               **{k: v for k, v in given.items() if v is not None})  # fmt: skip
     ctx.check_cancelled()
     with refusing("path", usage_field="replace_unknown"):
         placement = load_placement(source, options)
