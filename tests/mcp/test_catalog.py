@@ -34,6 +34,7 @@ schem_info               T F T F
 schem_rotate             F T T F
 schem_mirror             F T T F
 schem_convert            F T T F
+schem_extras             F T T F
 schem_render             T F T F
 recipe_lint              T F T F
 recipe_compile           F T T F
@@ -76,6 +77,7 @@ OFFLINE = [
     "schem_rotate",
     "schem_mirror",
     "schem_convert",
+    "schem_extras",
     "schem_render",
     "recipe_lint",
     "recipe_compile",
@@ -96,8 +98,8 @@ def test_names_come_in_the_fixed_order_and_the_list_is_stable(mcp_process):
     tools = listed(mcp)
     names = [tool["name"] for tool in tools]
     assert names[:19] == RPC_ORDER
-    assert sorted(names[19:30]) == sorted(OFFLINE) and names[30:32] == ["schem_build", "region_export"]
-    assert names[32] == "tool_batch" and len(names) == 33
+    assert sorted(names[19:31]) == sorted(OFFLINE) and names[31:33] == ["schem_build", "region_export"]
+    assert names[33] == "tool_batch" and len(names) == 34
     first = mcp.raw[-1]
     mcp.request("tools/list", id=mcp._next_id)  # same id as the first list, so the bytes can match exactly
     assert mcp.raw[-1] == first

@@ -1,5 +1,5 @@
 """The offline tools: schematics (their adapters in schematics.py), recipes, block states and terrain previews, no
-server needed (spec §2.2), and the table of all eleven.
+server needed (spec §2.2), and the table of all twelve.
 
 Each ``run`` is a thin adapter over the core function the matching `mcb` command calls, with the same argument
 rules (the core's own checks); what differs is only the face: results are dicts with
@@ -37,12 +37,14 @@ from mcb.mcp.tools.adapters import (
 )
 from mcb.mcp.tools.schematics import (
     ConvertArgs,
+    ExtrasArgs,
     InfoArgs,
     MirrorArgs,
     RenderArgs,
     RotateArgs,
     ValidateArgs,
     schem_convert,
+    schem_extras,
     schem_info,
     schem_mirror,
     schem_render,
@@ -301,6 +303,19 @@ OFFLINE_ACTIONS: list[Action] = [
         ConvertArgs,
         WRITER,
         schem_convert,
+        "schematics",
+    ),
+    described(
+        "schem_extras",
+        "Write schematic extras",
+        (
+            "Give the build's target, rotation and mirror (as schem_build). Writes output atomically (an existing "
+            "file only with overwrite); the summary counts what was written, left out, upgraded and kept as written. "
+            "Run the function once after the build (its header says how). Next: schem_build, then the function."
+        ),
+        ExtrasArgs,
+        WRITER,
+        schem_extras,
         "schematics",
     ),
     described(
