@@ -259,3 +259,24 @@ def test_worldedit_frames_stored_at_their_block_corner_turn_with_their_block(cor
     assert frames[0].startswith("summon minecraft:glow_item_frame 123.5 73.5 179.5 {Facing:2b,")
     assert "block_pos:[I;123,73,179]" in frames[0] and "UUID" not in frames[0] and "TileX" not in frames[0]
     assert summary["entities"] == {"in_file": 8, "written": 8, "left_out": []}
+
+
+def test_a_painting_two_blocks_wide_hangs_on_the_same_wall_blocks_when_mirrored(tmp_path):
+    """The game saves a painting at its centre and hangs it by the block half a block to its left: a 2-wide painting
+    facing south on blocks x = 0, 1 (its centre x = 1.0) mirrored across x covers x = 2, 1, so its block is x = 1."""
+    painting = _entity(
+        (1.0, 1.5, 1.03125),
+        "minecraft:painting",
+        facing=Byte(0),
+        variant=String("minecraft:pool"),
+        UUID=IntArray([1, 2, 3, 4]),
+    )
+    path = _v2(tmp_path / "art.schem", data_version=4903, block_entities=[], entities=[painting], cells={})
+    commands, _ = extras_commands(path, (0, 0, 0), mirror="x")  # offset (-1, 0, -2) -> (-1, 0, -2): 3-wide box
+    assert commands == [
+        'summon minecraft:painting 0.5 1.5 -0.5 {facing:0b,variant:"minecraft:pool",block_pos:[I;0,1,-1],'
+        "Pos:[0.5d,1.5d,-0.5d]}"
+    ]
+    turned, _ = extras_commands(path, (0, 0, 0), rotation=90)  # facing west: its left is south, +z
+    # centre (1.0, 1.5, 1.03125) -> (2.96875, 1.5, 1.0): block (2, 1, 1.0 - 1); + origin (-1, 0, -1): (1, 1, -1)
+    assert turned[0].startswith("summon minecraft:painting 1.5 1.5 -0.5 {facing:1b,")

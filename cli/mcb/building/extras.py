@@ -51,8 +51,11 @@ def write_extras_function(
 
     ``target``: ``(x, y, z)`` or ``{"x", "y", "z"}``, the anchor as ``mcb build --target``; ``rotation`` 0/90/180/270
     and ``mirror`` None/"x"/"z" as ``mcb build``. ``output``: the ``.mcfunction`` to write (atomically;
-    :data:`mcb.fileio.STDOUT` for stdout). Reads the file fully (block-entity contents included), so it works
-    after or before a build. Raises ``InputError`` for a file that is no schematic and ``UsageError`` for a bad
+    :data:`mcb.fileio.STDOUT` for stdout), refused before any reading when it cannot be written. Reads the file
+    fully (block-entity contents included; a build's own read skips them), so it works after or before a build.
+    The commands cover every block entity of the file whose block has one in 26.2, whatever ``--skip-air`` or
+    ``--keep-existing`` did: with ``--keep-existing`` a position the build left as it was gets the file's data when
+    its block takes it. Raises ``InputError`` for a file that is no schematic and ``UsageError`` for a bad
     rotation, mirror or target. The summary::
 
         {"file", "output", "function": "namespace:name" when output sits in a datapack's function folder, else null,
@@ -67,10 +70,10 @@ def write_extras_function(
     from mcb.building.extras_file import function_id, function_text
     from mcb.fileio import write_atomic, writing
 
-    commands, summary = extras_commands(path, target, rotation, mirror, registry=registry)
-    summary["output"] = str(output)
-    summary["function"] = function_id(output)
     with writing(output) as where:
+        commands, summary = extras_commands(path, target, rotation, mirror, registry=registry)
+        summary["output"] = str(output)
+        summary["function"] = function_id(output)
         write_atomic(where, function_text(commands, summary))
     return summary
 
@@ -185,10 +188,10 @@ def _prepared_entities(schem, upgrade: ExtrasUpgrade) -> tuple[list[Entity], Cou
             left["without an id"] += 1
         elif entity.id in _SUMMONABLE_NOT:
             left[f"{entity.id} (cannot be summoned)"] += 1
-        elif entity.id in HANGING:
+        elif entity.id in HANGING and not _centred_painting(entity):
             cell = _hanging_block(entity, schem)
             kept.append(replace(entity, pos=tuple(c + 0.5 for c in cell)))
-        else:
+        else:  # a painting saved by the game turns by its centre: a mirror moves its block within its width
             kept.append(entity)
     return kept, left
 
@@ -203,11 +206,28 @@ def _hanging_block(entity: Entity, schem) -> tuple[int, int, int]:
         cell = tuple(int(s) - m for s, m in zip(stored, world_min))
         if all(abs(c + 0.5 - p) <= 1.5 for c, p in zip(cell, entity.pos)):
             return cell  # type: ignore[return-value]
+    return tuple(math.floor(p) for p in entity.pos)  # type: ignore[return-value]
+
+
+def _painting_facing(entity: Entity) -> int:
+    data = entity.data or {}
+    return int(data.get("facing", data.get("Facing", 0))) % 4
+
+
+def _centred_painting(entity: Entity) -> bool:
+    """A painting at the position the game saves: its centre, 1/32 of a block off the wall it hangs on."""
     if entity.id != "minecraft:painting":
+        return False
+    depth = entity.pos[2] if _painting_facing(entity) in (0, 2) else entity.pos[0]  # south/north: z; west/east: x
+    return min(abs(depth - math.floor(depth) - edge) for edge in (0.03125, 0.96875)) < 1e-3
+
+
+def hanging_block(entity: Entity) -> tuple[int, int, int]:
+    """The block a hanging entity (turned already) is summoned in: the block of its position, or for a painting's
+    centre, the block the game anchors it by (half a block to its left, and down, along an even width or height)."""
+    if not _centred_painting(entity):
         return tuple(math.floor(p) for p in entity.pos)  # type: ignore[return-value]
-    # A painting's position is its centre: half a block off its block along an even width or height.
-    facing = data.get("facing", data.get("Facing", 0))
-    left = _CCW.get(int(facing), (1, 0))
+    left = _CCW[_painting_facing(entity)]
     x, y, z = entity.pos
     return (_painting_axis(x, left[0]), _painting_axis(y, 1), _painting_axis(z, left[1]))
 
@@ -277,8 +297,10 @@ class _Writer:
 
     def entity(self, entity: Entity, data, origin, left: Counter) -> None:
         x, y, z = (o + p for o, p in zip(origin, entity.pos))
-        if entity.id in HANGING:
-            data["block_pos"] = IntArray((math.floor(x), math.floor(y), math.floor(z)))
+        if entity.id in HANGING:  # summoned at the centre of its block, which it then hangs by
+            block = [o + c for o, c in zip(origin, hanging_block(entity))]
+            x, y, z = (c + 0.5 for c in block)
+            data["block_pos"] = IntArray(block)
             data["Pos"] = List([Double(x), Double(y), Double(z)], TAG_DOUBLE)
         try:
             text = to_snbt(data) if data else ""

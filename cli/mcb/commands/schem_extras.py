@@ -55,9 +55,9 @@ def extras(
 
         mcb schem extras house.schem --target 100,64,200 -o house.mcfunction
 
-        mcb schem extras ship.schem --target 0,64,0 --rotation 90 -o ship.mcfunction
+        mcb schem extras ship.nbt --target 0,64,0 --rotation 90 -o ship.mcfunction
 
-        mcb schem extras ship.schem --target 0,64,0 --mirror x -o ship.mcfunction
+        mcb schem extras ship.nbt --target 0,64,0 --mirror x -o ship.mcfunction
 
         mcb schem extras house.schem --target 0,64,0 -o extras.mcfunction --json
     """
