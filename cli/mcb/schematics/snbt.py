@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 
 import numpy as np
 
@@ -30,11 +31,24 @@ from mcb.schematics.nbt import (
     TAG_LONG_ARRAY,
     TAG_SHORT,
     TAG_STRING,
+    Byte,
+    ByteArray,
+    Compound,
+    Double,
+    Float,
+    Int,
+    IntArray,
+    List,
+    Long,
+    LongArray,
+    Short,
+    String,
     tag_type,
 )
 
 _BARE_KEY = re.compile(r"[0-9A-Za-z_.+-]+")
 _ESCAPES = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
+_SPECIAL = {mark: re.compile(f"[\\\\\\x00-\\x1f\\x7f{mark}]") for mark in "\"'"}  # what a quoted string escapes
 _SUFFIX = {TAG_BYTE: "b", TAG_SHORT: "s", TAG_INT: "", TAG_LONG: "L"}
 _ARRAY = {TAG_BYTE_ARRAY: ("B", "b"), TAG_INT_ARRAY: ("I", ""), TAG_LONG_ARRAY: ("L", "L")}
 
@@ -53,20 +67,22 @@ def to_snbt(value) -> str:
 def quote(text: str) -> str:
     """A quoted SNBT string: double quotes unless the text has more of them than single quotes."""
     mark = "'" if text.count('"') > text.count("'") else '"'
-    out = [mark]
-    for ch in text:
-        if ch == mark:
-            out.append("\\" + ch)
-        elif ch in _ESCAPES:
-            out.append(_ESCAPES[ch])
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\x{ord(ch):02x}")
-        else:
-            out.append(ch)
-    out.append(mark)
-    return "".join(out)
+    special = _SPECIAL[mark]
+    if special.search(text) is None:  # the common case: nothing to escape
+        return mark + text + mark
+    return mark + special.sub(_escaped, text) + mark
 
 
+def _escaped(match: re.Match) -> str:
+    ch = match.group()
+    if ch in _ESCAPES:
+        return _ESCAPES[ch]
+    if ch in "'\"":
+        return "\\" + ch
+    return f"\\x{ord(ch):02x}"
+
+
+@lru_cache(maxsize=4096)
 def key(name: str) -> str:
     """A compound key as SNBT writes it: bare when it is only letters, digits and ``_-.+``, else quoted."""
     return name if _BARE_KEY.fullmatch(name) else quote(name)
@@ -92,35 +108,70 @@ def _kind(value) -> int:
 
 
 def _write(value, out: list[str]) -> None:
-    kind = _kind(value)
-    if kind == TAG_COMPOUND:
-        out.append("{")
-        for index, (name, item) in enumerate(value.items()):
-            if index:
-                out.append(",")
-            out.append(key(str(name)))
-            out.append(":")
-            _write(item, out)
-        out.append("}")
-    elif kind == TAG_LIST:
-        out.append("[")
-        for index, item in enumerate(value):
-            if index:
-                out.append(",")
-            _write(item, out)
-        out.append("]")
-    elif kind == TAG_STRING:
-        out.append(quote(str(value)))
-    elif kind in _SUFFIX:
-        out.append(f"{int(value)}{_SUFFIX[kind]}")
-    elif kind in (TAG_FLOAT, TAG_DOUBLE):
-        out.append(_decimal(float(value), kind))
-    elif kind in _ARRAY:
-        letter, suffix = _ARRAY[kind]
+    write = _BY_CLASS.get(type(value))
+    if write is None:
+        write = _BY_KIND[_kind(value)]
+    write(value, out)
+
+
+def _compound(value, out: list[str]) -> None:
+    out.append("{")
+    first = True
+    for name, item in value.items():
+        if not first:
+            out.append(",")
+        first = False
+        out.append(key(str(name)))
+        out.append(":")
+        _write(item, out)
+    out.append("}")
+
+
+def _list(value, out: list[str]) -> None:
+    out.append("[")
+    for index, item in enumerate(value):
+        if index:
+            out.append(",")
+        _write(item, out)
+    out.append("]")
+
+
+def _string(value, out: list[str]) -> None:
+    out.append(quote(str(value)))
+
+
+def _whole(suffix: str):
+    return lambda value, out: out.append(f"{int(value)}{suffix}")
+
+
+def _real(kind: int):
+    return lambda value, out: out.append(_decimal(float(value), kind))
+
+
+def _array(kind: int):
+    letter, suffix = _ARRAY[kind]
+
+    def write(value, out: list[str]) -> None:
         numbers = value if kind != TAG_BYTE_ARRAY else np.frombuffer(bytes(value), dtype=np.int8).tolist()
         out.append(f"[{letter};" + ",".join(f"{int(n)}{suffix}" for n in numbers) + "]")
-    else:  # pragma: no cover - every tag type is handled above
-        raise TypeError(f"no SNBT form for tag type {kind}")
+
+    return write
+
+
+_BY_KIND = {
+    TAG_COMPOUND: _compound,
+    TAG_LIST: _list,
+    TAG_STRING: _string,
+    **{kind: _whole(suffix) for kind, suffix in _SUFFIX.items()},
+    TAG_FLOAT: _real(TAG_FLOAT),
+    TAG_DOUBLE: _real(TAG_DOUBLE),
+    **{kind: _array(kind) for kind in _ARRAY},
+}
+# The tag classes by their own type: one dict lookup per value instead of the checks of _kind.
+_BY_CLASS = {
+    cls: _BY_KIND[cls.tag_id]
+    for cls in (Byte, Short, Int, Long, Float, Double, String, ByteArray, IntArray, LongArray, List, Compound)
+}
 
 
 def _decimal(number: float, kind: int) -> str:
