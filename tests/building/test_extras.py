@@ -280,3 +280,22 @@ def test_a_painting_two_blocks_wide_hangs_on_the_same_wall_blocks_when_mirrored(
     turned, _ = extras_commands(path, (0, 0, 0), rotation=90)  # facing west: its left is south, +z
     # centre (1.0, 1.5, 1.03125) -> (2.96875, 1.5, 1.0): block (2, 1, 1.0 - 1); + origin (-1, 0, -1): (1, 1, -1)
     assert turned[0].startswith("summon minecraft:painting 1.5 1.5 -0.5 {facing:1b,")
+
+
+def test_a_legacy_file_has_its_1_12_data_read_as_such(corpus):
+    """Schematica, Minecraft 1.12 or older: item frames faced four ways then (0-3: south, west, north, east) and six
+    since 1.13; items of numeric ids cannot be named today and are counted, not guessed."""
+    commands, summary = extras_commands(corpus / "legacy_schematic4j_12727.schematic", (0, 64, 0))
+    assert summary["data_version"] == {"file": None, "read_as": 1343}
+    upgraded = {e["change"]: e["count"] for e in summary["upgraded"]}
+    assert upgraded["item frames from four facings into six (Minecraft 1.13)"] == 47
+    assert upgraded["paintings from Motive into variant (Minecraft 1.19)"] == 2
+    assert {
+        "what": "items from before Minecraft 1.13 (numeric ids and damage values)",
+        "outcome": "left out",
+        "count": 1,
+    } in summary["not_upgraded"]
+    assert summary["entities"] == {"in_file": 73, "written": 73, "left_out": []}
+    frames = [c for c in commands if c.startswith("summon minecraft:item_frame ")]
+    assert len(frames) == 47 and all("{Motion:" in c and "Facing:" in c for c in frames)
+    assert not any("Facing:0b" in c or "Facing:1b" in c for c in frames)  # none on a floor or ceiling in 1.12

@@ -60,7 +60,8 @@ def write_extras_function(
 
         {"file", "output", "function": "namespace:name" when output sits in a datapack's function folder, else null,
          "target": {"x", "y", "z"}, "rotation", "mirror", "release": "26.2",
-         "data_version": {"file", "read_as"}, "commands", "longest_command", "limit": 32500,
+         "data_version": {"file" (null when the file has none), "read_as"}, "commands", "longest_command",
+         "limit": 32500,
          "block_entities": {"in_file", "written", "defaults_only", "left_out": [{"reason", "count"}]},
          "entities": {"in_file", "written", "left_out": [{"reason", "count"}]},
          "box": {"min": {x, y, z}, "max": {x, y, z}} of the positions written, or null,
@@ -90,7 +91,7 @@ def extras_commands(
     if mirror not in (None, "x", "z"):
         raise UsageError(f"--mirror must be x or z, not {mirror!r}")
     registry = registry if registry is not None else load_registry(None)
-    schem, since = _read(path, registry)
+    schem, since, said = _read(path, registry)
     upgrade = ExtrasUpgrade(since, registry.data_version, Tally())
     block_entities, be_left = _placed_block_entities(schem, registry)
     entities, entity_left = _prepared_entities(schem, upgrade)
@@ -112,7 +113,7 @@ def extras_commands(
         "rotation": rotation,
         "mirror": mirror,
         "release": registry.release,
-        "data_version": {"file": schem.data_version, "read_as": since},
+        "data_version": {"file": said, "read_as": since},
         "commands": len(writer.commands),
         "longest_command": max((len(c) for c in writer.commands), default=0),
         "limit": MAX_COMMAND,
@@ -138,8 +139,9 @@ def _target(target) -> tuple[int, int, int]:
 
 
 def _read(path, registry):
-    """The model with every block entity's and entity's contents, palette upgraded (unknown blocks only noted),
-    and the DataVersion its data is read as (a legacy file's data is 1.12's, whatever its converted states)."""
+    """(the model with every block entity's and entity's contents, palette upgraded (unknown blocks only noted);
+    the DataVersion its data is read as (a legacy file's data is 1.12's, whatever its converted states); the
+    file's own DataVersion, None when it has none)."""
     from mcb.blocks.releases import KNOWN_RELEASES
     from mcb.schematics.document import load_document
     from mcb.schematics.formats import from_document
@@ -147,10 +149,10 @@ def _read(path, registry):
 
     schem = from_document(load_document(path))
     upgraded, report = upgrade_schematic(schem, registry, strict=False)
-    upgraded.data_version = schem.data_version  # the file's own, for the summary
+    said = None if schem.source.format == "legacy" or schem.source.data_version_assumed else schem.data_version
     if schem.source.format == "legacy":
-        return upgraded, KNOWN_RELEASES["1.12.2"]
-    return upgraded, int(report.data_version.get("read_as") or 0)
+        return upgraded, KNOWN_RELEASES["1.12.2"], said
+    return upgraded, int(report.data_version.get("read_as") or 0), said
 
 
 def _placed_block_entities(schem, registry) -> tuple[list, Counter]:
