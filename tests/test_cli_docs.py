@@ -133,8 +133,9 @@ def test_every_registered_command_is_listed_in_the_light_table():
         assert names <= set(COMMANDS), f"mcb.commands.{module} registers {sorted(names - set(COMMANDS))}"
     folder = Path(mcb.commands.__file__).parent
     with_register = {path.stem for path in folder.glob("*.py") if "\ndef register(" in path.read_text()}
-    # schem_edit and terrain_brush add commands to the groups that mcb.commands.schem and .terrain register.
-    assert with_register - {"schem_edit", "terrain_brush"} <= modules, (
+    # schem_edit, schem_extras and terrain_brush add commands to the groups that mcb.commands.schem and .terrain
+    # register.
+    assert with_register - {"schem_edit", "schem_extras", "terrain_brush"} <= modules, (
         "a command module is missing from mcb.commands.COMMANDS"
     )
 

@@ -35,6 +35,9 @@ SUMMARIES: dict[str, str] = {
     "schem_convert": "Rewrite a schematic in any format as Sponge v2 in the server's exact layout (WorldEdit's "
     "absolute Offset normalised), Sponge v3, Litematica or a structure .nbt, states upgraded to the "
     "target release.",
+    "schem_extras": "Write the block-entity and entity data a build of a schematic leaves out (container items, "
+    "sign text, item frames, armour stands) as a datapack function of vanilla commands, at the build's target, "
+    "rotation and mirror, upgraded to the target release.",
     "schem_render": "Draw a schematic as a PNG: a top-down map shaded by height, an isometric view from the "
     "south-east, or both.",
     "schem_materials": "List the items a schematic takes to build, counted as Litematica's material list counts "
@@ -88,6 +91,7 @@ CLI_COMMANDS: dict[str, str] = {
     "schem_convert": "schem convert",
     "schem_render": "schem render",
     "schem_materials": "materials",
+    "schem_extras": "schem extras",
     "recipe_lint": "recipe lint",
     "recipe_compile": "recipe compile",
     "block_check": "block check",

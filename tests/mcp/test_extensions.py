@@ -43,7 +43,7 @@ def test_the_example_package_installed_is_listed_and_callable(mcp_process, examp
     work.mkdir()
     mcp = start(mcp_process, example_site)
     listed = names(mcp)
-    assert listed[-2:] == ["example_count", "example_echo"] and listed[33] == "tool_batch"
+    assert listed[-2:] == ["example_count", "example_echo"] and listed[34] == "tool_batch"
     echoed = mcp.call("example_echo", {"text": "hello"})["result"]
     assert echoed["structuredContent"] == {"text": "hello"} and echoed["isError"] is False
     counted = mcp.call("example_count", {"directory": str(work), "count": 2})["result"]["structuredContent"]
@@ -109,7 +109,7 @@ def test_broken_extensions_register_nothing_and_never_stop_the_server(mcp_proces
     add_distribution(site, "greedy-tools", "0.3", {"greedy": "mcb_greedy:Greedy"}, {"mcb_greedy": GREEDY})
     mcp = start(mcp_process, site)
     listed = names(mcp)
-    assert len(listed) == 34 and not [name for name in listed if name.startswith(("broken_", "half_", "schem_x"))]
+    assert len(listed) == 35 and not [name for name in listed if name.startswith(("broken_", "half_", "schem_x"))]
     reports = extensions(mcp)
     assert {name: report["status"] for name, report in reports.items()} == {
         "broken": "failed",

@@ -67,13 +67,14 @@ def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def test_the_twelve_offline_tools_in_the_spec_order():
+def test_the_thirteen_offline_tools_in_the_spec_order():
     assert list(ACTIONS) == [
         "schem_validate",
         "schem_info",
         "schem_rotate",
         "schem_mirror",
         "schem_convert",
+        "schem_extras",
         "schem_render",
         "schem_materials",
         "recipe_lint",
@@ -83,7 +84,7 @@ def test_the_twelve_offline_tools_in_the_spec_order():
         "terrain_preview_offline",
     ]
     writers = {name for name, action in ACTIONS.items() if not action.hints.read_only}
-    assert writers == {"schem_rotate", "schem_mirror", "schem_convert", "recipe_compile"}
+    assert writers == {"schem_rotate", "schem_mirror", "schem_convert", "schem_extras", "recipe_compile"}
     # schem_materials reads the live world when given a target; every other offline tool reads only files
     assert [action.name for action in OFFLINE_ACTIONS if action.hints.open_world] == ["schem_materials"]
 
@@ -226,10 +227,25 @@ def test_mirror_geometric_matches_the_cli(cli, tmp_path):
     assert (tmp_path / "m.schem").read_bytes() == (tmp_path / "c.schem").read_bytes()
 
 
+def test_extras_writes_the_cli_function_and_its_summary(cli, corpus, tmp_path):
+    source = corpus / "v2_nucleation_Evaluator_entities.schem"
+    ctx = RecordingContext()
+    arguments = {"path": str(source), "target": {"x": 5, "y": 70, "z": -3}, "rotation": 270, "mirror": "z"}
+    data = call("schem_extras", {**arguments, "output": str(tmp_path / "mcp.mcfunction")}, ctx).data
+    expected = cli_json(
+        cli, "schem", "extras", str(source), "--target", "5,70,-3", "--rotation", "270", "--mirror", "z",
+        "-o", str(tmp_path / "cli.mcfunction"),
+    )  # fmt: skip
+    assert {k: v for k, v in data.items() if k != "output"} == {k: v for k, v in expected.items() if k != "output"}
+    assert (tmp_path / "mcp.mcfunction").read_text() == (tmp_path / "cli.mcfunction").read_text()
+    assert ctx.files == [tmp_path / "mcp.mcfunction"] and data["commands"] == 318
+
+
 WRITERS = {  # every offline tool with an output: its arguments but the output
     "schem_rotate": {"path": str(HOUSE), "degrees": 90},
     "schem_mirror": {"path": str(HOUSE), "axis": "x"},
     "schem_convert": {"path": str(HOUSE)},
+    "schem_extras": {"path": str(HOUSE), "target": {"x": 0, "y": 64, "z": 0}},
     "recipe_compile": {"path": str(ROOT / "recipes" / "silo.json")},
 }
 

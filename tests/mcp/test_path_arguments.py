@@ -35,6 +35,7 @@ def valid_calls(out: Path) -> dict[str, dict]:
         "schem_convert": {"path": str(HOUSE), "output": str(out)},
         "schem_render": {"path": str(HOUSE)},
         "schem_materials": {"path": str(HOUSE)},
+        "schem_extras": {"path": str(HOUSE), "target": {"x": 0, "y": 64, "z": 0}, "output": str(out)},
         "recipe_lint": {"paths": [str(RECIPE)]},
         "recipe_compile": {"path": str(RECIPE), "output": str(out)},
         "terrain_preview_offline": {"path": str(TERRAIN)},

@@ -36,7 +36,7 @@ def test_sdk_session_end_to_end(tmp_path, server_env):
         return names, described, rendered, refused, rotated, context, resource
 
     names, described, rendered, refused, rotated, context, resource = run_sdk(body, env=server_env, cwd=tmp_path)
-    assert names[0] == "project_context" and "tool_batch" in names and len(names) == 34
+    assert names[0] == "project_context" and "tool_batch" in names and len(names) == 35
     assert described.is_error is False and structured(described)["id"] == "minecraft:oak_stairs"
     assert rendered.is_error is False
     image = rendered.content[1]

@@ -26,7 +26,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "schem",
         OFFLINE,
         "Schematics offline, in every format (Sponge .schem v1-v3, Litematica .litematic, "
-        "structure .nbt, legacy .schematic): validate, inspect, convert, rotate, mirror, render.",
+        "structure .nbt, legacy .schematic): validate, inspect, convert, rotate, mirror, render, and the data a "
+        "build leaves out (extras).",
     ),
     "materials": ("materials", OFFLINE, cli_summary("schem_materials")),
     "recipe": (

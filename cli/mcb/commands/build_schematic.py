@@ -43,8 +43,11 @@ def run_schematic_build(ctx, term, file: str | None, *, target: str | None, rota
             "a schematic build needs --target x,y,z (where the file's anchor goes)",
             hint=f"e.g. mcb build {shown(file)} --target 0,64,0 --dry-run",
         )
+    # With --extras-function the block entities and entities are kept, in the function: the build needs no
+    # --drop-extras to go ahead without them.
     options = placement_options(target, rotation, mirror, skip_air=skip_air, keep_existing=keep_existing,
-                                drop_extras=drop_extras, replace_unknown=replace_unknown)  # fmt: skip
+                                drop_extras=drop_extras or bool(extras_function),
+                                replace_unknown=replace_unknown)  # fmt: skip
     with open_client(ctx, term) as client:
         if undo:  # the build's id names it: the file need not be read, nor its extras dropped again
             return _undo(term, client, file_build_id(client, file, options), yes, wait_timeout)
@@ -60,6 +63,10 @@ def run_schematic_build(ctx, term, file: str | None, *, target: str | None, rota
             )
         if dry_run:
             return _dry_run(term, build)
+        if extras_function:  # before the build: a path that cannot be written is refused before any write
+            extras = _write_extras(build, extras_function)
+            for line in _extras_lines(extras):
+                term.info(line)
         resuming = build.resuming()
         if resuming is not None:
             term.info(_resuming_words(resuming))
@@ -67,7 +74,7 @@ def run_schematic_build(ctx, term, file: str | None, *, target: str | None, rota
             raise InputError(
                 "nothing was built (not confirmed)", code="not_confirmed", hint="add --yes to build without asking"
             )
-        _build(term, build, wait_timeout, extras_function)
+        _build(term, build, wait_timeout, extras if extras_function else None)
 
 
 def _resuming_words(resuming: dict) -> str:
@@ -150,7 +157,7 @@ def _dry_run(term, build) -> None:
 
 
 # -- the build ------------------------------------------------------------------------------------------------------
-def _build(term, build, wait_timeout: float, extras_function: str | None) -> None:
+def _build(term, build, wait_timeout: float, extras: dict | None) -> None:
     from mcb.batch.engine import StopRequest
     from mcb.waiting import WaitPolicy
 
@@ -162,8 +169,8 @@ def _build(term, build, wait_timeout: float, extras_function: str | None) -> Non
     with term.operation_progress(f"build {build.build_id}") as bar, ctrl_c(stop, term):
         data, error = build.run(stop=stop, on_view=bar.show, wait=WaitPolicy(timeout=wait_timeout),
                                 on_event=write_events(term))  # fmt: skip
-    if extras_function and error is None:
-        data["extras_function"] = _write_extras(build, extras_function)
+    if extras is not None:
+        data["extras_function"] = extras
 
     def human() -> None:
         result = data["result"].replace("_", " ")
@@ -181,8 +188,8 @@ def _build(term, build, wait_timeout: float, extras_function: str | None) -> Non
                                f"`mcb build --undo --build-id {build.build_id}`"),
             ]
         )  # fmt: skip
-        if data.get("extras_function"):
-            term.info(data["extras_function"]["how"])
+        if extras is not None:
+            term.info(_extras_lines(extras)[0])
 
     term.emit(data, human)
     if error is not None:
@@ -190,10 +197,16 @@ def _build(term, build, wait_timeout: float, extras_function: str | None) -> Non
 
 
 def _write_extras(build, path: str) -> dict:
-    from mcb.schematics.extras import write_extras_function
+    from mcb.building.extras import write_extras_function
 
     options = build.options
     return write_extras_function(build.path, options.target, options.rotation, options.mirror, path)
+
+
+def _extras_lines(summary: dict) -> list[str]:
+    from mcb.building.extras_file import summary_lines
+
+    return summary_lines(summary)
 
 
 # -- undo ---------------------------------------------------------------------------------------------------------

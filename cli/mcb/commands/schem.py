@@ -26,7 +26,7 @@ from mcb.wording import plural, shown
 
 schem_app = typer.Typer(
     help="Schematics offline, in every format (Sponge .schem v1-v3, Litematica .litematic, structure .nbt, legacy "
-    ".schematic): validate, inspect, convert, rotate, mirror, render.",
+    ".schematic): validate, inspect, convert, rotate, mirror, render, and the data a build leaves out (extras).",
     no_args_is_help=True,
 )
 
@@ -303,8 +303,10 @@ def convert(
 
 
 def register(app: typer.Typer) -> None:
-    """Add the `mcb schem` group; rotate/mirror/render come from mcb.commands.schem_edit."""
-    from mcb.commands import schem_edit
+    """Add the `mcb schem` group; rotate/mirror/render come from mcb.commands.schem_edit, extras from
+    mcb.commands.schem_extras."""
+    from mcb.commands import schem_edit, schem_extras
 
     app.add_typer(schem_app, name="schem")
     schem_edit.register(app)
+    schem_extras.register(app)

@@ -87,6 +87,12 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "schem_rotate": {"path": "schematics/house.schem", "degrees": 90, "output": "house-90.schem"},
     "schem_mirror": {"path": "schematics/house.schem", "axis": "x", "output": "house-mirrored.schem"},
     "schem_convert": {"path": "schematics/house.schem", "output": "house-v3.schem", "format": "v3"},
+    "schem_extras": {
+        "path": "schematics/house.schem",
+        "target": {"x": 0, "y": 64, "z": 0},
+        "rotation": 90,
+        "output": "house-extras.mcfunction",
+    },
     "schem_render": {"path": "schematics/house.schem", "view": "iso", "max_side": 512},
     "schem_materials": {"path": "schematics/house.schem", "limit": 20},
     "recipe_lint": {"paths": ["recipes/"], "mcp_bridge": True},

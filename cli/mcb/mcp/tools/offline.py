@@ -1,6 +1,6 @@
 """The offline tools: schematics (their adapters in schematics.py), recipes, block states and terrain previews, no
-server needed (spec §2.2), and the table of all twelve (schem_materials reads the live world too when given a
-target).
+server needed (spec §2.2), and the table of all thirteen (schem_materials reads the live world too when
+given a target).
 
 Each ``run`` is a thin adapter over the core function the matching `mcb` command calls, with the same argument
 rules (the core's own checks); what differs is only the face: results are dicts with
@@ -39,12 +39,14 @@ from mcb.mcp.tools.adapters import (
 from mcb.mcp.tools.materials import MATERIALS_HINTS, MaterialsArgs, schem_materials
 from mcb.mcp.tools.schematics import (
     ConvertArgs,
+    ExtrasArgs,
     InfoArgs,
     MirrorArgs,
     RenderArgs,
     RotateArgs,
     ValidateArgs,
     schem_convert,
+    schem_extras,
     schem_info,
     schem_mirror,
     schem_render,
@@ -303,6 +305,19 @@ OFFLINE_ACTIONS: list[Action] = [
         ConvertArgs,
         WRITER,
         schem_convert,
+        "schematics",
+    ),
+    described(
+        "schem_extras",
+        "Write schematic extras",
+        (
+            "Give the build's target, rotation and mirror (as schem_build). Writes output atomically (an existing "
+            "file only with overwrite); the summary counts what was written, left out, upgraded and kept as written. "
+            "Run the function once after the build (its header says how). Next: schem_build, then the function."
+        ),
+        ExtrasArgs,
+        WRITER,
+        schem_extras,
         "schematics",
     ),
     described(

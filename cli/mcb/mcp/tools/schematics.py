@@ -1,5 +1,5 @@
 """The offline schematic tools (schem_validate, schem_info, schem_rotate, schem_mirror, schem_convert,
-schem_render): thin adapters over the core functions the `mcb schem` commands call, with the same argument rules
+schem_extras, schem_render): thin adapters over the core functions the `mcb schem` commands call, with the same argument rules
 (mcb.schematics.edit_request, the core's own checks). Their descriptions are in the table of offline.py."""
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from mcb.mcp.tools.adapters import (
     refusing,
     report_page,
 )
+from mcb.mcp.tools.rpc_arguments import Position
 from mcb.schematics.render_limits import SCALE_MAX, SCALE_MIN
 
 
@@ -229,6 +230,33 @@ def schem_convert(args: ConvertArgs, ctx: Context) -> Outcome:
     ctx.check_cancelled()
     ctx.progress(1, 1, "written")
     return Outcome(result)
+
+
+class ExtrasArgs(Arguments):
+    path: Path_ = Field(description="Schematic in any format (Sponge, Litematica, structure .nbt, legacy).")
+    target: Position = Field(description="Where the build put the file's anchor (as schem_build's target).")
+    rotation: Literal[0, 90, 180, 270] = Field(0, description="The build's clockwise degrees seen from above.")
+    mirror: Literal["x", "z"] = Field(
+        None, description="The build's mirror (east-west x, north-south z), before turning."
+    )
+    output: Path_ = Field(description="The .mcfunction file to write (atomically).")
+    overwrite: bool = Field(False, description="Replace output when it exists.")
+
+
+def schem_extras(args: ExtrasArgs, ctx: Context) -> Outcome:
+    source = existing_input(args.path, "path")
+    target = new_output(ctx, args.output, inputs=[source], overwrite=args.overwrite)
+    ctx.check_cancelled()
+    ctx.progress(0, 1, "writing the function")
+    from mcb.building.extras import write_extras_function
+
+    with refusing("path"):
+        summary = write_extras_function(
+            source, (args.target.x, args.target.y, args.target.z), args.rotation, args.mirror, target
+        )
+    ctx.check_cancelled()
+    ctx.progress(1, 1, "written")
+    return Outcome(summary)
 
 
 class RenderArgs(Arguments):
