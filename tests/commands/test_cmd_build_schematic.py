@@ -97,3 +97,24 @@ def test_a_turned_build_of_a_file_with_a_mods_properties_builds_what_schem_rotat
     assert "dropped minecraft:birch_fence's properties north_east" in built.stderr
     again = mcb("build", turned, "--target", "0,90,30", "--drop-extras", "--dry-run", "--json")
     assert again.json()["positions_to_change"] == 0  # the same blocks, the same states
+
+
+def test_extras_function_keeps_what_the_build_cannot_place(mcb, tmp_path):
+    """A file with block entities builds without --drop-extras when --extras-function writes their content: the
+    function is written first (its path checked before any write) and named in the summary."""
+    chests = CORPUS / "v2_nucleation_new_chest_test.schem"  # six chests, five with something in them
+    function = tmp_path / "pack" / "data" / "castle" / "function" / "chests.mcfunction"
+    function.parent.mkdir(parents=True)
+    built = mcb("build", chests, "--target", "0,80,30", "--extras-function", function, "--json")
+    assert built.exit_code == 0, built.stderr
+    data = built.json()
+    assert data["result"] == "applied" and data["extras_function"]["function"] == "castle:chests"
+    assert data["extras_function"]["block_entities"] == {"in_file": 6, "written": 5, "defaults_only": 1,
+                                                        "left_out": []}  # fmt: skip
+    commands = [line for line in function.read_text().splitlines() if line and not line.startswith("#")]
+    assert len(commands) == data["extras_function"]["commands"] == 5
+    assert all(line.startswith("data merge block ") for line in commands)
+    assert "--drop-extras" not in built.stderr and "run it with /function castle:chests" in built.stderr
+    missing = tmp_path / "missing" / "x.mcfunction"
+    refused = mcb("build", chests, "--target", "0,80,60", "--extras-function", missing)
+    assert refused.exit_code == 1 and mcb("context", "--json").json()["operations_total"] == 1

@@ -87,7 +87,9 @@ OFFLINE = [
     "block_describe",
     "terrain_preview_offline",
 ]
-TOOLS_LIST_BUDGET = 72 * 1024  # the whole tools/list line: 53 KB on 2026-12-01, 67 KB with schem_materials and schem_extras
+TOOLS_LIST_BUDGET = (
+    72 * 1024
+)  # the whole tools/list line: 53 KB on 2026-12-01, 67 KB with schem_materials and schem_extras
 
 
 def listed(mcp) -> list[dict]:
