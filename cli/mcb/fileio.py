@@ -71,8 +71,12 @@ def regular_file_size(path: Path) -> int:
     except OSError as error:
         raise InputError(f"{path}: cannot read ({error.strerror or error})", code="file.unreadable") from None
     if not stat.S_ISREG(info.st_mode):
-        what = "is a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-        raise InputError(f"{path}: {what}", code="file.not_regular")
+        folder = stat.S_ISDIR(info.st_mode)
+        raise InputError(
+            f"{path}: {'is a directory' if folder else 'not a regular file'}",
+            code="file.not_regular",
+            hint="give one file in it, not the folder" if folder else None,
+        )
     return info.st_size
 
 
