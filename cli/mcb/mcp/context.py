@@ -133,7 +133,7 @@ def client_factory(settings_loader: Callable[[], Any]) -> Callable[[], Any]:
         # MCP-56: busy is retried until the tool call's own deadline. MCP-57: the bridge's answer limits.
         return McbClient.from_settings(
             settings.model_copy(update={"admin_token": None}),
-            retry=RetryPolicy(replays=0, fresh_read_budget=True),
+            retry=RetryPolicy(replays=0, fresh_read_budget=True, busy_to_cap=True),
             ends_by=deadline,
             response_limit=bridge_response_limit,
         )
