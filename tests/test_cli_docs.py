@@ -162,3 +162,10 @@ def test_exit_codes_are_said_the_same_everywhere(cli):
         assert f"Exit codes: {every}" in text, path
     text = " ".join(cli("config", "show", "--help", env={"COLUMNS": "200"}).stdout.split())
     assert "Exit codes: 0 ok · 2 usage · 3 config" in text
+
+
+def test_the_command_list_says_export_writes_a_local_file_with_o(cli):
+    """`mcb --help` lists export with both of its ways: the library and -o FILE (any size)."""
+    listed = " ".join(cli("--help", env={"COLUMNS": "200"}).stdout.replace("│", " ").split())
+    assert "export Save a box of the live world as a schematic: in the server's library" in listed
+    assert "or with -o FILE as a local file of any size." in listed

@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -30,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from checkout_kit import checkout_copy
 from interrupt_kit import INTERRUPTIBLE
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -144,9 +144,9 @@ def test_the_readme_has_examples():
 
 
 def _scratch_copy(target: Path) -> Path:
-    ignore = shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.egg-info", ".pytest_cache", "build")
-    shutil.copytree(ROOT, target, ignore=ignore, symlinks=True)
-    return target
+    """The README is walked on a fresh clone: tracked files only, not what earlier walks left (out/, the batch's
+    state file, which would resume against another server)."""
+    return checkout_copy(target, ROOT)
 
 
 def _environment(home: Path, server=None) -> dict:
@@ -297,3 +297,34 @@ def test_every_readme_command_runs_as_documented(tmp_path):
     assert not failures, "README examples that do not work as written:\n" + "\n".join(failures)
     left = _not_ignored(repo, _files(repo) - before)
     assert not left, f"README examples leave files git would list as untracked in a fresh clone: {left}"
+
+
+@pytest.mark.parametrize("xdg", [False, True], ids=["home", "XDG_DATA_HOME"])
+def test_the_profiles_token_file_is_the_one_mcb_serve_prints(tmp_path, xdg):
+    """The README's `mcb config init --token-file ...` names the file a default `mcb serve` prints as its
+    `tokens:` line, with and without XDG_DATA_HOME."""
+    import shlex
+
+    init = next(e for e in readme_examples(README.read_text(encoding="utf-8")) if "--token-file" in e.command)
+    home = tmp_path / "home"
+    home.mkdir()
+    env = _environment(home)
+    if xdg:
+        env["XDG_DATA_HOME"] = str(tmp_path / "xdg-data")
+    words = shlex.split(init.command)  # the quotes go, the ${...} stays: bash expands it as the reader's shell does
+    named = {
+        subprocess.run(
+            ["bash", "-c", f'printf %s "{words[words.index(flag) + 1]}"'], env=env, capture_output=True
+        ).stdout.decode()
+        for flag in ("--token-file", "--agent-token-file")
+    }
+    process = subprocess.Popen(
+        ["mcb", "serve", "--port", "0"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        printed = next(line for line in process.stderr if line.startswith("tokens: "))
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=20)
+    assert named == {printed.split()[1]}
+    assert Path(printed.split()[1]).is_file()

@@ -366,6 +366,32 @@ def read_token_file(path: Path, json_key: str) -> str:
     return text
 
 
+def refused_token_hint(settings: Settings, admin: bool) -> str:
+    """What to do when the server refuses a token as invalid: name where the token came from (a profile's token
+    file, the environment, a local `mcb serve`'s file) and where a fresh one is, a local `mcb serve`'s token file
+    (the one it prints when it starts) or the plugin's config.yml."""
+    name = "admin_token" if admin or settings.agent_token is None else "agent_token"
+    source = settings.sources.get(name, "default")
+    key, env = ("token_file", ENV["admin_token"]) if name == "admin_token" else ("agent_token_file", ENV[name])
+    local = _local_tokens_path()
+    serve = "the `tokens:` file `mcb serve` printed when it started" + (
+        f" (its default data folder has {local})" if local is not None and str(local) not in source else ""
+    )
+    if source.startswith("env "):
+        fix = f"set {env} to the token in {serve}, or unset it"
+    else:
+        other, other_key = (
+            ("agent_token", "agent_token_file") if name == "admin_token" else ("admin_token", "token_file")
+        )
+        keys = [key] + ([other_key] if settings.sources.get(other) == source else [])  # one file for both
+        fix = f"point the profile at {serve}: " + " and ".join(f"`mcb config set {k} FILE`" for k in keys)
+    return (
+        f"the server refused the {name.replace('_', ' ')} from {source}: it belongs to another server or an "
+        f"earlier start; {fix}; for the plugin, its {'admin' if name == 'admin_token' else 'agent'}-token in "
+        "config.yml"
+    )
+
+
 def _local_tokens_path() -> Path | None:
     for folder in local_server_data_dirs():
         candidate = folder / LOCAL_TOKENS_FILE

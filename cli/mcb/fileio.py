@@ -12,7 +12,7 @@ import os
 import stat
 import tempfile
 from collections.abc import Callable
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 
@@ -71,8 +71,12 @@ def regular_file_size(path: Path) -> int:
     except OSError as error:
         raise InputError(f"{path}: cannot read ({error.strerror or error})", code="file.unreadable") from None
     if not stat.S_ISREG(info.st_mode):
-        what = "is a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-        raise InputError(f"{path}: {what}", code="file.not_regular")
+        folder = stat.S_ISDIR(info.st_mode)
+        raise InputError(
+            f"{path}: {'is a directory' if folder else 'not a regular file'}",
+            code="file.not_regular",
+            hint="give one file in it, not the folder" if folder else None,
+        )
     return info.st_size
 
 
@@ -140,25 +144,38 @@ def check_output_path(path: str | os.PathLike) -> None:
         raise FileNotFoundError(errno.ENOENT, "no such directory", str(directory))
 
 
-_BEFORE_REPLACE: contextvars.ContextVar[Callable[[], None] | None] = contextvars.ContextVar(
+_BEFORE_REPLACE: contextvars.ContextVar[tuple[Callable[[], None], Callable] | None] = contextvars.ContextVar(
     "mcb_before_replace", default=None
 )
 
 
 @contextmanager
-def cancellable_writes(check: Callable[[], None]):
+def cancellable_writes(check: Callable[[], None], renaming: Callable | None = None):
     """Inside the block, every atomic write of this thread calls ``check()`` before it starts and again just before
     its rename: an exception from it (a cancelled call) leaves the target exactly as it was and removes the temp
     file, so a write cancelled at any time leaves no trace (mcb mcp, MCP-49).
 
-        with cancellable_writes(ctx.check_cancelled):
+    ``renaming``: a context manager factory held around the rename itself, which checks too; a cancel from another
+    thread that takes the same lock comes either before the check (the rename is called off) or after the rename
+    (the file is replaced), never between the two (mcb.mcp.context.CallContext.renaming).
+
+        with cancellable_writes(ctx.check_cancelled, ctx.renaming):
             transform_file(path, path, degrees=90)   # in place: the old bytes stay unless it completes
     """
-    token = _BEFORE_REPLACE.set(check)
+    token = _BEFORE_REPLACE.set((check, renaming or _checked(check)))
     try:
         yield
     finally:
         _BEFORE_REPLACE.reset(token)
+
+
+def _checked(check: Callable[[], None]) -> Callable:
+    @contextmanager
+    def renaming():
+        check()
+        yield
+
+    return renaming
 
 
 def write_atomic(
@@ -170,9 +187,9 @@ def write_atomic(
     :data:`STDOUT` writes the bytes to stdout instead (and returns it). Inside :func:`cancellable_writes` the
     write may be called off until the moment of the rename.
     """
-    before_replace = _BEFORE_REPLACE.get()
-    if before_replace is not None:
-        before_replace()
+    hooks = _BEFORE_REPLACE.get()
+    if hooks is not None:
+        hooks[0]()
     payload = data.encode("utf-8") if isinstance(data, str) else data
     if path is STDOUT:
         import sys
@@ -212,9 +229,8 @@ def write_atomic(
             if fsync:
                 os.fsync(handle.fileno())
         os.chmod(temp, mode)
-        if before_replace is not None:
-            before_replace()
-        os.replace(temp, target)
+        with hooks[1]() if hooks is not None else nullcontext():
+            os.replace(temp, target)
     except BaseException:
         try:
             os.unlink(temp)
@@ -315,12 +331,13 @@ def parse_json_input(
         raise InputError(f"{what} {name} is not usable JSON: nesting too deep") from None
 
 
-def loads_json(text: str):
+def loads_json(text: str, *, parse_int=None):
     """The one strict JSON reader: ``json.loads`` refusing what is not JSON although Python reads it (``NaN``,
-    ``Infinity``) and numbers beyond a double (``1e400``), each with a ValueError that says so."""
+    ``Infinity``) and numbers beyond a double (``1e400``), each with a ValueError that says so. ``parse_int``:
+    json's hook for integer literals (mcb mcp keeps one too long for Python as a number its arguments refuse)."""
     import json
 
-    return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+    return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float, parse_int=parse_int)
 
 
 def _no_constant(name: str):

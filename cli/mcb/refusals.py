@@ -397,6 +397,7 @@ ROWS: tuple[_Row, ...] = (
             "the server refused the token: set MCB_AGENT_TOKEN (MCB_TOKEN for admin commands) to the plugin's token "
             "from its config.yml",
             kind="auth",
+            reason="invalid_token",
             restart_with="set MCB_AGENT_TOKEN to the plugin's agent-token (config.yml), then restart mcb mcp",
         ),
     ),

@@ -157,9 +157,14 @@ class Terminal:
             console.width = narrow
 
     def kv(self, pairs: Sequence[tuple[str, Any]]) -> None:
-        """Aligned ``key: value`` lines on stdout."""
+        """Aligned ``key: value`` lines on stdout; an integer value is a count and is shown with thousands
+        separators (``4,096``)."""
+        from numbers import Integral
+
         width = max((len(k) for k, _ in pairs), default=0)
         for key, value in pairs:
+            if isinstance(value, Integral) and not isinstance(value, bool):
+                value = f"{value:,}"
             self.line(f"{key + ':':<{width + 1}} {value}")
 
     def emit(self, data: Any, human: Any = None) -> None:

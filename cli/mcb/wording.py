@@ -32,6 +32,30 @@ def plural(count: int, noun: str, many: str | None = None) -> str:
     return f"{shown_count} {many or _IRREGULAR.get(noun) or noun + 's'}"
 
 
+def tally(counts, shown: int = 4, name=str) -> str:
+    """The first ``shown`` of ``counts`` (``{id: count}`` or ``(id, count)`` pairs, most common first) and what the
+    list leaves out, so the counts listed always add up to the whole:
+
+    ``tally({"sign": 352, "barrel": 156, "bed": 74}, 2)`` → "sign x352, barrel x156 and 74 more of 1 other id".
+    ``name`` turns an id into its shown form (e.g. :func:`shown`)."""
+    pairs = list(counts.items() if hasattr(counts, "items") else counts)
+    text = ", ".join(f"{name(key)} x{count:,}" for key, count in pairs[:shown])
+    rest = pairs[shown:]
+    if rest:
+        text += f" and {sum(count for _, count in rest):,} more of {plural(len(rest), 'other id')}"
+    return text
+
+
+def listed(items, shown: int, more: str = "more") -> str:
+    """``listed(["a", "b", "c", "d"], 2)`` → "a, b and 2 more": the first ``shown`` items and how many are left
+    out."""
+    items = list(items)
+    text = ", ".join(str(item) for item in items[:shown])
+    if len(items) > shown:
+        text += f" and {len(items) - shown:,} {more}"
+    return text
+
+
 def positions_written(written: int | None, total: int | None, processed: int | None = None) -> str:
     """An operation's progress in words.
 

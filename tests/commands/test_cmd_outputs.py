@@ -110,7 +110,7 @@ WRITERS = {
 @pytest.mark.parametrize("writer", WRITERS)
 def test_every_schematic_writer_refuses_an_unwritable_output_with_one_code(cli, inputs, tmp_path, writer, where, code):
     out = {
-        "missing folder": tmp_path / "nowhere" / "x.out",
+        "missing folder": tmp_path / "nowhere" / ("x.png" if writer == "render" else "x.schem"),
         "a directory": tmp_path,
         "a full device": Path("/dev/full"),
     }[where]

@@ -36,3 +36,46 @@ def test_the_numbers_in_the_sentence_add_up(written, skipped, left):
     assert (f"{skipped:,} already matched" in text) == (skipped > 0)
     assert (f"{left:,} not reached" in text) == (left > 0)
     assert "/" not in text
+
+
+@given(st.lists(st.integers(1, 10**7), min_size=0, max_size=12), st.integers(0, 6))
+def test_a_tally_says_what_it_leaves_out_so_its_counts_add_up(counts, shown):
+    """Counted back from the text: the listed counts and "N more of K other ids" add up to the whole."""
+    import re
+
+    from mcb.wording import tally
+
+    pairs = [(f"id{i}", n) for i, n in enumerate(counts)]
+    text = tally(pairs, shown)
+    listed = [int(n.replace(",", "")) for n in re.findall(r" x(\d{1,3}(?:,\d{3})*)", text)]
+    rest = re.search(r" and ([\d,]+) more of ([\d,]+) other ids?$", text)
+    assert listed == counts[:shown]
+    if len(counts) > shown:
+        assert rest and int(rest.group(1).replace(",", "")) == sum(counts[shown:])
+        assert int(rest.group(2)) == len(counts) - shown
+    else:
+        assert rest is None and "more" not in text
+    assert all(re.fullmatch(r"\d{1,3}(,\d{3})*", n) for n in re.findall(r"[\d,]*\d", text.replace("id", "#")))
+
+
+def test_a_list_cut_short_says_how_many_it_left_out():
+    from mcb.wording import listed
+
+    assert listed(["a", "b", "c", "d"], 2) == "a, b and 2 more"
+    assert listed(["a", "b"], 2) == "a, b"
+    assert listed(map(str, range(1500)), 1, "others") == "0 and 1,499 others"
+
+
+def test_a_key_value_count_has_thousands_separators(capsys):
+    """`term.kv` shows an integer value as a count (`max plan blocks: 4,096`), text as it is."""
+    import numpy as np
+
+    from mcb.terminal import Terminal
+
+    Terminal(no_color=True).kv([("blocks", 54273), ("cells", np.int64(2770852)), ("flag", True), ("text", "4096")])
+    assert capsys.readouterr().out.splitlines() == [
+        "blocks: 54,273",
+        "cells:  2,770,852",
+        "flag:   True",
+        "text:   4096",
+    ]

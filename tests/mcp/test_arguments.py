@@ -132,3 +132,25 @@ def test_no_agent_token_means_a_refusal_with_restart_with(mcp_process, live_serv
     assert "MCB_AGENT_TOKEN" in error["restart_with"]
     assert mcp.close() == 0
     assert live_server.admin_token not in mcp.stderr() and live_server.admin_token.encode() not in b"".join(mcp.raw)
+
+
+def test_an_integer_of_thousands_of_digits_is_refused_in_plain_words(proxied):
+    """A 5,000-digit literal is valid JSON that Python will not convert (its 4,300-digit guard): the call is
+    refused naming the argument, before any request, not answered with Python's words or a parse error."""
+    mcp, proxy = proxied
+    digits = "9" * 5000
+    steps = '{"steps":[{"tool":"region_inspect","arguments":{"min":{"x":0,"y":0,"z":0},"max":{"x":X,"y":1,"z":1}}}]}'
+    for number, (name, arguments, pointer) in enumerate(
+        [
+            ("region_inspect", '{"min":{"x":-X,"y":0,"z":0},"max":{"x":1,"y":1,"z":1}}', "/min/x"),
+            ("tool_batch", steps, "/steps/0/arguments/max/x"),
+        ],
+        start=900,
+    ):
+        params = f'{{"name":"{name}","arguments":{arguments.replace("X", digits)}}}'
+        mcp.write(f'{{"jsonrpc":"2.0","id":{number},"method":"tools/call","params":{params}}}\n')
+        error = refusal(mcp.wait_for(number))
+        assert error["code"] == "invalid_argument" and error["problems"][0]["pointer"] == pointer, error
+        assert f"{pointer[1:]}: a number of {len(digits):,} digits is out of range" in error["message"]
+        assert "sys.set_int_max_str_digits" not in str(error) and "4300" not in str(error)
+    assert rpc_requests(proxy) == []

@@ -61,3 +61,76 @@ def test_a_cancelled_rewrite_leaves_the_file_byte_identical(mcp_process, tmp_pat
     assert sorted(path.name for path in tmp_path.iterdir()) == sorted([*before, "queued.schem"])  # no temp file
     assert mcp.close() == 0
     assert [line for line in mcp.raw if b'"id":5' in line] == []  # a cancelled call is never answered
+
+
+def test_a_cancel_during_the_rename_waits_for_it_and_comes_too_late(tmp_path, monkeypatch):
+    """D1's race, made to happen: a cancel sent while the rename runs waits for it, then finds the file replaced
+    and does not cancel (the call answers); a cancel before the rename calls it off (the file stays)."""
+    import os
+    import threading
+
+    from mcb.fileio import cancellable_writes, write_atomic
+    from mcb.mcp.actions import Cancelled
+    from mcb.mcp.context import CallContext
+
+    target = tmp_path / "file.schem"
+    target.write_bytes(b"old")
+    context = CallContext(progress_token=None, notify=lambda message: None, make_client=lambda: None)
+    outcome: dict = {}
+    rename = os.replace
+
+    def replace_while_cancelled(source, destination):
+        canceller = threading.Thread(target=lambda: outcome.update(cancelled=context.cancel_unless_replaced()))
+        canceller.start()
+        canceller.join(timeout=0.2)
+        outcome["waited"] = canceller.is_alive()  # it waits for the rename
+        rename(source, destination)
+        outcome["thread"] = canceller
+
+    monkeypatch.setattr(os, "replace", replace_while_cancelled)
+    with cancellable_writes(context.check_cancelled, context.renaming):
+        write_atomic(target, b"new")
+    outcome["thread"].join(timeout=5)
+    assert outcome == {"waited": True, "cancelled": False, "thread": outcome["thread"]}
+    assert target.read_bytes() == b"new" and not context.cancelled.is_set()
+
+    monkeypatch.setattr(os, "replace", rename)
+    again = CallContext(progress_token=None, notify=lambda message: None, make_client=lambda: None)
+    assert again.cancel_unless_replaced() is True
+    with pytest.raises(Cancelled), cancellable_writes(again.check_cancelled, again.renaming):
+        write_atomic(target, b"newer")
+    assert target.read_bytes() == b"new" and sorted(p.name for p in tmp_path.iterdir()) == ["file.schem"]
+
+
+def test_a_cancel_a_few_ms_after_an_in_place_rotate_is_answered_exactly_when_the_file_changed(mcp_process, tmp_path):
+    """D1 end to end, over a sweep of delays: the call is either cancelled (no answer, the file byte-identical)
+    or answered (the file rotated), never silent with the file rewritten."""
+    import time
+
+    mcp = mcp_process()
+    mcp.initialize()
+    original = SMALL.read_bytes()
+    shutil.copy(SMALL, tmp_path / "other.schem")
+    for attempt in range(40):
+        shutil.copy(SMALL, tmp_path / "small.schem")
+        request = 100 + attempt
+        mcp.write(
+            {
+                "jsonrpc": "2.0",
+                "id": request,
+                "method": "tools/call",
+                "params": {
+                    "name": "schem_rotate",
+                    "arguments": {"path": "small.schem", "degrees": 90, "in_place": True},
+                },
+            }
+        )
+        time.sleep(attempt / 2000)  # 0 .. 20 ms
+        mcp.write({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": request}})
+        queued = {"path": "other.schem", "degrees": 180, "output": "queued.schem", "overwrite": True}
+        probe = mcp.call("schem_rotate", queued, timeout=60)  # writes run one at a time: this one after it
+        assert probe["result"]["isError"] is False
+        answered = any(f'"id":{request},'.encode() in line for line in mcp.raw)
+        changed = (tmp_path / "small.schem").read_bytes() != original
+        assert answered == changed, (attempt, answered, changed)
+    assert mcp.close() == 0

@@ -203,6 +203,29 @@ def test_every_argument_states_its_type_and_required_strings_are_never_empty():
             assert prop.get("default", 0) is not None, (tool["name"], name)
             if name in schema.get("required", []) and prop["type"] == "string":
                 assert prop.get("minLength", 0) >= 1, (tool["name"], name)
+        # nested objects' properties too (a brush's amount, height, smooth_radius were anyOf integer/null)
+        for model, definition in schema.get("$defs", {}).items():
+            for name, prop in definition.get("properties", {}).items():
+                assert isinstance(prop.get("type"), str), (tool["name"], model, name, prop)
+                assert prop.get("default", 0) is not None, (tool["name"], model, name)
+
+
+def test_a_brushs_optional_fields_are_left_out_not_null(mcp_process):
+    """They are typed integer and published without a null branch: null is refused, as the server refuses it
+    (before any request: no server is needed)."""
+    mcp = mcp_process()
+    mcp.initialize()
+    brush = {
+        "min": {"x": 0, "y": 60, "z": 0},
+        "max": {"x": 8, "y": 70, "z": 8},
+        "center": {"x": 4, "z": 4},
+        "radius": 3,
+        "action": "smooth",
+        "amount": None,
+    }
+    refused = mcp.call("terrain_brush_prepare", {"brush": brush})["result"]
+    error = refusal_of(refused["structuredContent"]["error"])
+    assert refused["isError"] is True and error["code"] == "invalid_argument" and error["pointer"] == "/brush/amount"
 
 
 def test_an_optional_argument_is_left_out_not_null(mcp_process):

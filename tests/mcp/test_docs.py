@@ -101,18 +101,9 @@ def _documented_calls() -> list[tuple[int, dict]]:
 
 
 def test_every_offline_example_line_of_the_doc_works_from_a_fresh_copy(mcp_process, tmp_path):
-    import shutil
+    from checkout_kit import checkout_copy
 
-    root = DOC.parents[1]
-    repo = tmp_path / "repo"
-    shutil.copytree(
-        root,
-        repo,
-        symlinks=True,
-        ignore=shutil.ignore_patterns(
-            ".git", ".venv*", ".bench-*", "__pycache__", "*.egg-info", ".pytest_cache", "build"
-        ),
-    )
+    repo = checkout_copy(tmp_path / "repo", DOC.parents[1])  # a fresh clone's files, not a user's leftovers
     rpc = {action.name for action in load_catalog(no_extensions=True).actions if action.group == "rpc"}
     calls = [(number, call) for number, call in _documented_calls() if call["name"] not in rpc]
     offline = {a.name for a in load_catalog(no_extensions=True).actions} - rpc

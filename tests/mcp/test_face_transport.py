@@ -182,6 +182,29 @@ def test_a_busy_server_is_retried_until_the_tools_deadline_then_refused_busy(liv
     assert 1.5 <= elapsed < 2.0 and len(_calls(proxy, "build_apply")) >= 10
 
 
+def test_a_busy_read_is_retried_until_the_tools_deadline_too(live_server, monkeypatch):
+    """MCP-56 for reads: their request budget (15 s; here 0.4 s) is shorter than the tool call's deadline (35 s;
+    here 2 s), and busy is retried until the latter, as for writes, not given up when the request's own budget
+    ends."""
+    from mcb.config import load_settings
+    from mcb.mcp.context import client_factory
+
+    body = json.dumps({"ok": False, "error": {"code": "busy", "message": "A journal step is in progress; retry"}})
+    with FaultProxy(live_server.url, _only("project_context", ("respond", 400, body.encode()))) as proxy:
+        monkeypatch.setenv("MCB_SERVER", proxy.url)
+        monkeypatch.setenv("MCB_AGENT_TOKEN", live_server.agent_token)
+        monkeypatch.setenv("MCB_PLAYER_ID", "console")
+        short = client_factory(lambda: load_settings(timeout=0.4))
+        session, call = in_process_session(short, {"project_context": 2.0})
+        started = time.monotonic()
+        result = call(1, "project_context", {})
+        elapsed = time.monotonic() - started
+        session.close()
+    error = refusal_of(result["structuredContent"]["error"])
+    assert (error["code"], error["retry_after_ms"]) == ("busy", 100) and "transport" not in error
+    assert 1.5 <= elapsed < 2.0 and len(_calls(proxy, "project_context")) >= 10
+
+
 BOX = {"min": {"x": 0, "y": 100, "z": 0}, "max": {"x": 1, "y": 100, "z": 0}}
 
 

@@ -165,3 +165,26 @@ def test_a_build_outside_the_project_area_names_target_and_the_target_that_fits(
     assert {key: error["retry_with"]["target"][key] for key in "yz"} == {"y": 80, "z": 30}
     estimate = mcp.call("schem_build", {**far, **error["retry_with"]})["result"]
     assert estimate["isError"] is False, estimate
+
+
+def test_region_export_checks_the_name_and_the_box_before_reading(mcp_process, live_server, tmp_path):
+    """A name that is no output format is refused as schem_convert refuses it (it used to write Sponge data named
+    .schematic); a box far outside the area is refused as such, not as `internal` after a MemoryError."""
+    mcp = start(mcp_process, live_server, tmp_path)
+    small = {"min": {"x": 0, "y": 60, "z": 0}, "max": {"x": 3, "y": 63, "z": 3}}
+    for name in ("x.schematic", "x.jpg"):
+        refused = mcp.call("region_export", {**small, "output": name})["result"]
+        error = refusal_of(refused["structuredContent"]["error"])
+        assert refused["isError"] and error["code"] == "invalid_argument" and error["field"] == "output", error
+        assert not (tmp_path / name).exists()
+    chosen = mcp.call("region_export", {**small, "output": "x.bin", "format": "sponge3"})["result"]
+    assert chosen["isError"] is False and chosen["structuredContent"]["format"] == "sponge3"
+    named = mcp.call("region_export", {**small, "output": "y.nbt"})["result"]
+    assert named["isError"] is False and named["structuredContent"]["format"] == "structure"
+    started = time.monotonic()
+    huge = {"min": {"x": -30_000_000, "y": 0, "z": -30_000_000}, "max": {"x": 30_000_000, "y": 10, "z": 30_000_000}}
+    refused = mcp.call("region_export", {**huge, "output": "huge.schem"})["result"]
+    error = refusal_of(refused["structuredContent"]["error"])
+    assert time.monotonic() - started < 5 and refused["isError"]
+    assert error["code"] != "internal" and "leaves the project area -64,0,-64 .. 64,128,64" in error["message"]
+    assert error["field"] == "min" and not (tmp_path / "huge.schem").exists()

@@ -20,7 +20,7 @@ COMMANDS = {
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_an_empty_box_is_a_clean_error(cli, tmp_path, command):
-    source, output = tmp_path / "empty.schem", tmp_path / "out.bin"
+    source, output = tmp_path / "empty.schem", tmp_path / "out.schem"
     source.write_bytes(EMPTY)
     argv = [a.format(src=source, out=output) for a in COMMANDS[command]]
     plain = cli(*argv)

@@ -26,6 +26,7 @@ def region_schematic(
     from mcb.blocks.registry import load_registry
     from mcb.schematics.model import Schematic
 
+    check_export_box(client, low, high)
     reader = WorldReader(client)
     table, counter = reader.table, reader.counter
     world = reader.read_large_box(low, high, on_read=on_read)
@@ -55,6 +56,42 @@ def region_schematic(
         **counter.to_json(),
     }
     return schem, facts
+
+
+def check_export_box(client, low: Vec3, high: Vec3) -> None:
+    """Refuse, before anything is read or allocated, a box outside the project area (one ``project_context``) or
+    larger than a schematic mcb reads back (:class:`mcb.schematics.nbt.ReadLimits`' cell limit)."""
+    from mcb.errors import InputError
+    from mcb.schematics.nbt import ReadLimits
+    from mcb.wording import plural
+
+    region = client.project_context().region
+    if region is not None:
+        area = (region.min.x, region.min.y, region.min.z), (region.max.x, region.max.y, region.max.z)
+        outside = [a for a in range(3) if low[a] < area[0][a] or high[a] > area[1][a]]
+        if outside:
+            corner = "min" if any(low[a] < area[0][a] for a in outside) else "max"
+            raise InputError(
+                f"the box {_xyz(low)} .. {_xyz(high)} leaves the project area {_xyz(area[0])} .. {_xyz(area[1])} "
+                f"on {' and '.join('xyz'[a] for a in outside)}: nothing was read",
+                code="out_of_bounds",
+                hint="keep the corners inside the project area (`mcb context` shows it)",
+                details={"field": corner, "area": [list(area[0]), list(area[1])]},
+            )
+    cells = (high[0] - low[0] + 1) * (high[1] - low[1] + 1) * (high[2] - low[2] + 1)
+    limit = ReadLimits().max_cells
+    if cells > limit:
+        raise InputError(
+            f"the box {_xyz(low)} .. {_xyz(high)} holds {plural(cells, 'cell')}, more than a schematic mcb reads "
+            f"back ({limit:,}): nothing was read",
+            code="export.too_large",
+            hint="export it in parts of at most that many cells",
+            details={"field": "max", "cells": cells, "limit": limit},
+        )
+
+
+def _xyz(pos) -> str:
+    return ",".join(str(v) for v in pos)
 
 
 def export_region(

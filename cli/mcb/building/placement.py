@@ -177,10 +177,13 @@ _SIDES = (("west (-x)", "east (+x)"), ("down (-y)", "up (+y)"), ("north (-z)", "
 
 
 def check_fits(placement: Placement, region) -> None:
-    """Refuse (before any write) a build whose box leaves the project area ``region`` (a client Region)."""
+    """Refuse (before any write) a build whose box leaves the project area ``region`` (a client Region): one
+    larger than the area on some axis (no target helps), one reaching below the world's floor or above its top
+    (no area helps), else one that sticks out (another target helps)."""
     box = placement.world_box()
     if box is None or region is None:
         return
+    floor, top = -64, 319  # the overworld's build height (Minecraft 1.18+); a project area lies inside it
     low = (region.min.x, region.min.y, region.min.z)
     high = (region.max.x, region.max.y, region.max.z)
     out = []
@@ -190,14 +193,42 @@ def check_fits(placement: Placement, region) -> None:
             out.append(f"{plural(below, 'block')} {_SIDES[axis][0]}")
         if above > 0:
             out.append(f"{plural(above, 'block')} {_SIDES[axis][1]}")
-    if out:
-        raise InputError(
-            f"the build's box {_text(box[0])} .. {_text(box[1])} does not fit the project area "
-            f"{_text(low)} .. {_text(high)}: it sticks out {', '.join(out)}; nothing was written",
-            code="out_of_bounds",
-            details={"box": [list(box[0]), list(box[1])], "area": [list(low), list(high)]},
-            hint="choose another --target, or ask the owner to enlarge the area (/ai area)",
+    if not out:
+        return
+    size = [box[1][a] - box[0][a] + 1 for a in range(3)]
+    room = [high[a] - low[a] + 1 for a in range(3)]
+    larger = [a for a in range(3) if size[a] > room[a]]
+    details = {"box": [list(box[0]), list(box[1])], "area": [list(low), list(high)]}
+    where = f"the build's box {_text(box[0])} .. {_text(box[1])}"
+    if larger:
+        axes = " and ".join("xyz"[a] for a in larger)
+        details["larger_than_area"] = ["xyz"[a] for a in larger]
+        union = [min(low[a], box[0][a]) for a in range(3)], [max(high[a], box[1][a]) for a in range(3)]
+        union[0][1], union[1][1] = max(union[0][1], floor), min(union[1][1], top)
+        message = (
+            f"the build is {size[0]:,} x {size[1]:,} x {size[2]:,} blocks (W x H x L), larger than the project area "
+            f"{room[0]:,} x {room[1]:,} x {room[2]:,} on {axes}: no --target puts it inside; nothing was written"
         )
+        hint = (
+            "ask the owner to enlarge the area (/ai area); a local `mcb serve` takes it at start: "
+            f"`mcb serve --region {_text(union[0])},{_text(union[1])}` holds it at this --target"
+        )
+    elif box[0][1] < floor or box[1][1] > top:
+        details["world_height"] = [floor, top]
+        if box[0][1] < floor:
+            reach, move = f"y={box[0][1]}, below the world's floor (y={floor})", low[1] - box[0][1]
+        else:
+            reach, move = f"y={box[1][1]}, above the world's top (y={top})", high[1] - box[1][1]
+        message = f"{where} reaches {reach}: no project area holds it there; nothing was written"
+        direction = "raise" if move > 0 else "lower"
+        hint = f"{direction} --target's y by at least {abs(move):,}, into the project area (y {low[1]} .. {high[1]})"
+    else:
+        message = (
+            f"{where} does not fit the project area {_text(low)} .. {_text(high)}: it sticks out {', '.join(out)}; "
+            "nothing was written"
+        )
+        hint = "choose another --target, or ask the owner to enlarge the area (/ai area; `mcb serve --region`)"
+    raise InputError(message, code="out_of_bounds", details=details, hint=hint)
 
 
 def _text(pos) -> str:

@@ -41,29 +41,17 @@ class Verification:
 
 def verify_placement(client, placement, *, ignore=(), first: int = 20, on_tile=None) -> Verification:
     """Read every tile of ``placement`` (each once, two reads in flight) and classify each placed cell against the
-    world. ``on_tile(cells_read, cells_to_read, counter)`` after each tile."""
+    world. ``on_tile(tiles_compared, tiles_to_compare, counter)`` after each tile."""
     reader = WorldReader(client)
     ignored_names = {name if ":" in name else f"minecraft:{name}" for name in ignore}
     result = Verification()
-    cells = _placed_box_cells(placement)
-    done = 0
-    for _tile, mask, want, world in placed_tiles(reader, placement):
+    total = sum(1 for tile in tile_grid(placement) if placement.placed_mask(*tile.slices()).any())
+    for done, (_tile, mask, want, world) in enumerate(placed_tiles(reader, placement), 1):
         _classify(result, reader.table, mask, want, world.codes, world.lo, ignored_names, first)
-        done += mask.size
         if on_tile is not None:
-            on_tile(done, cells, reader.counter)
+            on_tile(done, total, reader.counter)
     result.reads = reader.counter.to_json()
     return result
-
-
-def _placed_box_cells(placement) -> int:
-    """Cells of the tiles that hold placed cells (what verify reads)."""
-    total = 0
-    for tile in tile_grid(placement):
-        ys, zs, xs = tile.slices()
-        if placement.placed_mask(ys, zs, xs).any():
-            total += (ys.stop - ys.start) * (zs.stop - zs.start) * (xs.stop - xs.start)
-    return total
 
 
 def _classify(result: Verification, table: StateTable, mask, want, have, lo, ignored: set, first: int) -> None:

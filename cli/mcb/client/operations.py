@@ -153,8 +153,10 @@ def recovery_hint(client, error: McbError) -> None:
         return  # keep the generic hint: looking it up failed too
     stuck = [op.operation_id for op in operations if op.status == "recovery_required"]
     if stuck:
-        error.hint = "an interrupted operation needs an administrator: " + "; ".join(
-            f"`mcb recovery abandon {op_id}`" for op_id in stuck[:3]
+        from mcb.wording import listed, plural
+
+        error.hint = f"{plural(len(stuck), 'interrupted operation')} for an administrator to settle: " + listed(
+            (f"`mcb recovery abandon {op_id}`" for op_id in stuck), 3, "more (`mcb context` lists them)"
         )
         error.details["operations"] = stuck
 

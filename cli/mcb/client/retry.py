@@ -5,7 +5,8 @@ Nothing more is ever sent again than this:
 - a connection that could not be opened is tried again twice (after 50 ms, then 250 ms): nothing was sent, so any
   method is safe (a server restarting);
 - a transient refusal (``busy`` "A journal step is in progress", ``invalid_request`` "busy: ..."; mcb.refusals
-  marks them) is sent again every 50-100 ms until the call's deadline: the server refused before doing anything;
+  marks them) is sent again every 50-100 ms until the call's deadline: the server refused before doing anything
+  (``busy_to_cap``, mcb mcp: until the tool call's deadline, a read's as a write's, MCP-56);
 - a read (but ``camera_capture``, which moves the camera) is asked again once after its answer was lost;
 - ``build_apply`` is sent again after a lost answer with the same params, hence the same idempotency key, up to
   ``replays`` times: the server returns the existing operation instead of starting a second one;
@@ -39,6 +40,7 @@ class RetryPolicy:
     fresh_read_budget: bool = False  # a read's one repeat gets a budget of its own
     min_budget: float = 0.5  # a repeat with less time left than this could only time out
     busy_room: float = 0.1  # a busy retry needs this long left for its (quick) answer
+    busy_to_cap: bool = False  # busy is retried until the cap (the tool call's deadline), past the call's budget
 
     def start(self, method: str, budget: float, *, cap: float | None = None) -> Attempts:
         """The retries of one call of ``method`` that may take ``budget`` seconds, and never run past ``cap``
@@ -97,8 +99,11 @@ class Attempts:
     def after_busy(self) -> float | None:
         """The pause before sending a transiently refused request again, or None once the deadline comes."""
         pause = random.uniform(*self.policy.busy_pause)
-        if self.left() <= pause + self.policy.busy_room:
+        until = self.cap if self.policy.busy_to_cap and self.cap is not None else self.deadline
+        if until - time.monotonic() <= pause + self.policy.busy_room:
             return None
+        if until != self.deadline:  # nothing happened on the server: the next send gets its own budget again
+            self.deadline = self._bounded(max(self.deadline, time.monotonic() + pause + self.budget))
         self.retries += 1
         return pause
 

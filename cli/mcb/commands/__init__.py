@@ -58,7 +58,12 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "apply": ("plan_commands", WRITE, cli_summary("build_apply")),
     "cancel": ("plan_commands", WRITE, cli_summary("operation_cancel")),
     "undo": ("plan_commands", WRITE, cli_summary("operation_undo_prepare")),
-    "export": ("export", WRITE, cli_summary("schematic_export")),
+    "export": (
+        "export",
+        WRITE,
+        "Save a box of the live world as a schematic: in the server's library (`schematic_export`), or with "
+        "-o FILE as a local file of any size.",
+    ),
     "import-prepare": ("library_commands", WRITE, cli_summary("schematic_import_prepare")),
     "build": (
         "build",

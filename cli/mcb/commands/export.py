@@ -52,7 +52,8 @@ def export(
     writes one file atomically. Block entities keep their states; their data cannot be read over the protocol
     (only a hash), so they are counted in a warning. Without -o the server saves the box (at most
     max_plan_blocks cells, no block entities) in its library. --json prints the asset, or {"file", "format",
-    "size", "cells", "palette", "block_entities", ...} with -o.
+    "size", "cells", "palette", "block_entities", ...} with -o (block_entities: how many the box holds; the file
+    has their blocks, not their data).
 
     Examples:
 
@@ -131,12 +132,20 @@ def _export_file(ctx, term, name, low, high, anchor, output: Path, fmt: str) -> 
                 ("format", fmt),
                 ("size", f"{size['width']}×{size['height']}×{size['length']}"),
                 ("palette", plural(result["palette"], "state")),
-                ("block entities", result["block_entities"]),
-                ("reads", f"{result['summary_reads']} summary, {result['block_reads']} with blocks"),
+                ("block entities", _block_entities(result["block_entities"])),
+                ("reads", f"{result['summary_reads']:,} summary, {result['block_reads']:,} with blocks"),
             ]
         ),
     )
 
 
+def _block_entities(in_box: int) -> str:
+    """The file holds none: the box's are written as their block states (their data is not readable)."""
+    return f"none in the file (the box's {in_box:,} written as block states only)" if in_box else "none"
+
+
 def register(app: typer.Typer) -> None:
-    app.command("export", epilog=EXIT_CODES_HELP)(export)
+    from mcb.commands import COMMANDS
+
+    # the listing names both ways: the library (schematic_export's summary opens the help) and -o (region_export)
+    app.command("export", epilog=EXIT_CODES_HELP, short_help=COMMANDS["export"][2])(export)

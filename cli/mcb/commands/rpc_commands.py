@@ -59,21 +59,16 @@ def context(ctx: typer.Context, json_: JsonOpt = False) -> None:
                 ("epoch", result.world_epoch),
                 ("project area", result.region.text() if result.region else "?"),
                 ("max plan blocks", result.max_plan_blocks),
-                (
-                    "materials",
-                    f"{catalog.materials} ({catalog.blocks} blocks, {catalog.items} items), catalog {catalog.version}"
-                    if catalog
-                    else "?",
-                ),
-                ("parts", result.parts_total),
-                ("operations", result.operations_total),
+                ("materials", _materials(catalog) if catalog else "?"),
+                ("parts", _listed_of(result.parts_total, len(result.parts), "listed below")),
+                ("operations", _listed_of(result.operations_total, len(result.operations), "most recent below")),
             ]
         )
         if result.parts:
             id_table(
                 term,
                 ["part", "name", "blocks", "protected"],
-                [(p.part_id, p.name, p.block_count, "yes" if p.protected else "") for p in result.parts],
+                [(p.part_id, p.name, f"{p.block_count:,}", "yes" if p.protected else "") for p in result.parts],
             )
         if result.operations:
             id_table(
@@ -115,7 +110,7 @@ def inspect(
 
         term.line(f"{result.region.text()}: {plural(total, 'block')}, {plural(len(result.palette), 'state')}")
         palette = sorted(result.palette.items(), key=lambda kv: (-kv[1], kv[0]))
-        id_table(term, ["count", "state"], [(count, state) for state, count in palette])
+        id_table(term, ["count", "state"], [(f"{count:,}", state) for state, count in palette])
         if blocks:
             id_table(term, ["pos", "state"], [(b.pos.text(), b.state) for b in result.blocks])
 
@@ -198,6 +193,24 @@ def register(app: typer.Typer) -> None:
         ("rpc", rpc),
     ):
         app.command(name, epilog=EXIT_CODES_HELP)(function)
+
+
+def _materials(catalog) -> str:
+    """Every catalog material is a block, an item or both (protocol §3.2), so the two kinds overlap: say by how
+    much, or the three numbers do not add up."""
+    both = catalog.blocks + catalog.items - catalog.materials
+    text = f"{catalog.materials:,} ({catalog.blocks:,} blocks, {catalog.items:,} items"
+    if both > 0:
+        text += f"; {both:,} are both"
+    return f"{text}), catalog {catalog.version}"
+
+
+def _listed_of(total: int, listed: int, which: str) -> str:
+    """``81 (the 20 most recent below)`` when the answer lists fewer than there are (protocol §3.1 caps the
+    lists at 64 parts and 20 operations)."""
+    if listed >= total:
+        return f"{total:,}"
+    return f"{total:,} (the {listed:,} {which})" if listed else f"{total:,} (none listed)"
 
 
 def _written(operation) -> str:

@@ -40,7 +40,7 @@ def open_client(ctx: typer.Context, term=None):
     A ``recovery_required`` refusal escaping the block gets a hint naming the operation to review.
     """
     from mcb.client import McbClient
-    from mcb.errors import ConflictError
+    from mcb.errors import AuthError, ConflictError
     from mcb.redact import redact_url
 
     settings = load_settings(ctx)
@@ -56,6 +56,13 @@ def open_client(ctx: typer.Context, term=None):
         from mcb.client.operations import recovery_hint
 
         recovery_hint(client, error)
+        raise
+    except AuthError as error:
+        if (error.details or {}).get("reason") == "invalid_token":  # the refusal table's row for a stale token
+            from mcb.client.methods import requires_admin
+            from mcb.config import refused_token_hint
+
+            error.hint = refused_token_hint(settings, requires_admin(error.details.get("method", "")))
         raise
     finally:
         client.close()

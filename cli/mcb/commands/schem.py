@@ -22,7 +22,7 @@ from mcb.options import (
     summarised,
     terminal,
 )
-from mcb.wording import plural, shown
+from mcb.wording import plural, shown, tally
 
 schem_app = typer.Typer(
     help="Schematics offline, in every format (Sponge .schem v1-v3, Litematica .litematic, structure .nbt, legacy "
@@ -163,13 +163,15 @@ def _walk_tail(term, walked: dict) -> None:
 def _print_info(term, data: dict) -> None:
     size = data["size"]
     server = data["server"]
-    verdict = "accepted" if server["accepted"] else f"rejected: {server['message']}"
-    if not server["accepted"]:
-        if data["kind"] != "sponge":
-            verdict = "rejected: its import takes only Sponge v2 files of at most 4096 cells"
-        verdict += f" (target {server['target']['release']}); `mcb build FILE` builds it through the plugin"
+    target = server["target"]["release"]
+    if server["accepted"]:
+        verdict = f"accepted (target {target})"
     else:
-        verdict += f" (target {server['target']['release']})"
+        # the first refusal with its cause and detail, as `schem validate` words it, so it agrees with the rows above
+        reason = server["reason"] or server["message"]
+        if data["kind"] != "sponge":
+            reason = "its import takes only Sponge v2 files of at most 4,096 cells"
+        verdict = f"rejected (target {target}): {reason}; `mcb build FILE` builds it through the plugin"
     if data["kind"] == "legacy":
         version = "none (Minecraft 1.12 or older: its numeric ids are read as 1.13 states)"
     elif data["data_version"] is None:
@@ -204,7 +206,7 @@ def _print_info(term, data: dict) -> None:
         )
     if data["palettes"] > 1:
         rows.append(("palettes", f"{data['palettes']} (the first is read)"))
-    rows += [("non-air blocks", data["non_air_blocks"])]
+    rows += [("non-air blocks", f"{data['non_air_blocks']:,}")]
     if data["void_cells"]:
         rows.append(("left unchanged", plural(data["void_cells"], "cell")))
     rows += [
@@ -228,13 +230,13 @@ def _print_info(term, data: dict) -> None:
         + (f", the {len(data['palette'])} most common" if len(data["palette"]) < total else "")
         + ")"
     )
-    term.table(["state", "count"], [(p["state"], p["count"]) for p in data["palette"]], title=title)
+    term.table(["state", "count"], [(p["state"], f"{p['count']:,}") for p in data["palette"]], title=title)
 
 
 def _counts(group: dict) -> str:
     if not group["count"]:
         return "none"
-    return f"{group['count']} (" + ", ".join(f"{shown(k)} x{n}" for k, n in list(group["by_id"].items())[:4]) + ")"
+    return f"{group['count']:,} ({tally(group['by_id'], 4, shown)})"
 
 
 @schem_app.command("convert")

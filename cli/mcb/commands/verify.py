@@ -66,6 +66,7 @@ def verify(
 
     term = json_terminal(ctx, json_)
     fmt = choose_format(term, format_)
+    _refuse_folder(file, target)
     options = placement_options(target, rotation, mirror, skip_air=skip_air, drop_extras=True,
                                 replace_unknown=replace_unknown)  # fmt: skip
     with open_client(ctx, term) as client:
@@ -74,7 +75,7 @@ def verify(
         with term.operation_progress("verify") as bar:
 
             def on_tile(done: int, total: int, counter) -> None:
-                bar.show(ProgressView(done=done, total=total, written=done, noun="cells read", phase="reading"))
+                bar.show(ProgressView(done=done, total=total, written=done, noun="tiles compared"))
 
             result = verify_placement(client, placement, ignore=ignore or (), on_tile=on_tile)
     box = placement.world_box()
@@ -93,6 +94,32 @@ def verify(
             code="verify.differs",
             hint=f"`mcb build {shown(file)}` with the same --target and options writes them",
         )
+
+
+def _refuse_folder(file: str, target: str) -> None:
+    """verify compares one file: a folder gets the command to run for a file in it."""
+    from pathlib import Path
+
+    from mcb.errors import InputError
+    from mcb.schematics.walk import SCHEMATIC_GLOBS
+    from mcb.wording import plural, shown
+
+    folder = Path(file)
+    if file == "-" or not folder.is_dir():
+        return
+    found = sorted({p for pattern in SCHEMATIC_GLOBS for p in folder.glob(pattern) if p.is_file()})
+    if found:
+        hint = (
+            f"it holds {plural(len(found), 'schematic')}; pass one, e.g. "
+            f"`mcb verify {shown(found[0])} --target {target}` (with the options its build used)"
+        )
+    else:
+        hint = "pass the schematic file the build placed (.schem, .litematic, .nbt or .schematic)"
+    raise InputError(
+        f"{shown(file)} is a folder: verify compares the world with one schematic file",
+        code="file.not_regular",
+        hint=hint,
+    )
 
 
 _RULES = {

@@ -128,6 +128,7 @@ def parse_arguments(action: Action, arguments: dict[str, Any], *, root: Path | N
     Refusal naming every problem; paths are checked against ``root``."""
     from pydantic import ValidationError
 
+    _refuse_too_long_numbers(action, arguments)
     normalized = integral_floats_to_ints(arguments)
     if action.schema is not None:
         problems = _problems(action, normalized)
@@ -142,6 +143,22 @@ def parse_arguments(action: Action, arguments: dict[str, Any], *, root: Path | N
         except ValidationError as error:
             raise invalid_argument(action, normalized, error.errors(include_url=False)) from None
     return guard_paths(parsed, root, action) if root is not None else parsed
+
+
+def _refuse_too_long_numbers(action: Action, arguments: Any, location: tuple = ()) -> None:
+    """An integer literal of thousands of digits (mcb.mcp.framing.TooLongNumber) is out of every range: refused
+    naming where it is, in plain words."""
+    from mcb.mcp.framing import TooLongNumber
+
+    if isinstance(arguments, TooLongNumber):
+        problem = f"a number of {arguments.digits:,} digits is out of range"
+        raise invalid_argument(action, {}, [{"loc": location, "type": "number_too_long", "msg": problem}])
+    if isinstance(arguments, dict):
+        for key, value in arguments.items():
+            _refuse_too_long_numbers(action, value, (*location, key))
+    elif isinstance(arguments, list):
+        for index, value in enumerate(arguments):
+            _refuse_too_long_numbers(action, value, (*location, index))
 
 
 class SchemaArguments(dict):

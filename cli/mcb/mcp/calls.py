@@ -41,6 +41,10 @@ class _Call:
     context: CallContext
     started: float = 0.0  # time.monotonic() when the call began to run
     answered: bool = False  # a reply (or the deadline's refusal) went out; at most one per call
+    # an offline tool's cancel that comes after it replaced a file is too late: the call answers (its output is its
+    # work); an RPC tool's writes are its bookkeeping (a build's state file) and a batch's cancel stops it before
+    # its next step, finished steps staying: those cancel whenever it comes
+    answers_once_written: bool = True
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def claim_reply(self) -> bool:
@@ -70,7 +74,7 @@ class Calls:
             make_client=session.make_client,
             max_result_bytes=session.options.max_result_bytes,
         )
-        call = _Call(request_id, context)
+        call = _Call(request_id, context, answers_once_written=action.group not in ("rpc", "batch"))
         key = json.dumps(request_id)
         with self._lock:
             self._running[key] = call
@@ -93,7 +97,8 @@ class Calls:
         parsed = parse_arguments(action, arguments, root=self.session.options.root)
         for path in written_files(action, parsed):
             context.created(path)
-        with cancellable_writes(context.check_cancelled):  # a cancel comes before any file is replaced (MCP-49)
+        # a cancel comes before any file is replaced, or after, never during (MCP-49)
+        with cancellable_writes(context.check_cancelled, context.renaming):
             outcome = action.run(parsed, context)
         if getattr(context, "repeats", 0):  # MCP-55: a read that succeeded after being sent again says so
             outcome.meta.setdefault("mcb/transport", {"repeats": context.repeats})
@@ -221,8 +226,12 @@ class Calls:
         with call.lock:  # a cancelled call is never answered, not even by its deadline (MCP-47)
             if call.answered:
                 return
+            if not call.answers_once_written:
+                call.context.cancel()
+            elif not call.context.cancel_unless_replaced():
+                log.info("cancel for call %s came after it replaced a file: it answers", request_id)
+                return
             call.answered = True
-        call.context.cancel()
         log.info("cancel requested for call %s", request_id)
 
 

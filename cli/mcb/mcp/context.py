@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -27,6 +28,8 @@ class CallContext:
         max_result_bytes: int = 64 * 1024,
     ) -> None:
         self.cancelled = threading.Event()
+        self._renaming = threading.Lock()  # held around an atomic write's check and rename (see renaming())
+        self.replaced_files = False  # an atomic write of this call has replaced its target
         self.max_result_bytes = max_result_bytes
         self._token = progress_token
         self._notify = notify
@@ -54,9 +57,30 @@ class CallContext:
 
     def cancel(self) -> None:
         """Stop the call from another thread: its next check raises Cancelled and an HTTP exchange in flight
-        ends at once (MCP-47/48); nothing is sent again after that."""
-        self.cancelled.set()
+        ends at once (MCP-47/48); nothing is sent again after that. A rename under way finishes first."""
+        with self._renaming:
+            self.cancelled.set()
         self._stop_client()
+
+    def cancel_unless_replaced(self) -> bool:
+        """:meth:`cancel`, unless a file of this call has been replaced already: then False, and the call goes on
+        to its answer (its work is done and shows; MCP lets a finished request ignore a cancel)."""
+        with self._renaming:
+            if self.replaced_files:
+                return False
+            self.cancelled.set()
+        self._stop_client()
+        return True
+
+    @contextlib.contextmanager
+    def renaming(self):
+        """Around an atomic write's rename (mcb.fileio.cancellable_writes): the cancel check and the rename are one
+        step to a cancel from another thread, which comes before it (the rename is called off) or after it (the
+        file is replaced), never between (D1: a cancel a few ms after an in-place rotate rewrote it anyway)."""
+        with self._renaming:
+            self.check_cancelled()
+            yield
+            self.replaced_files = True
 
     def _stop_client(self) -> None:
         transport = getattr(self._client, "transport", None)
@@ -133,7 +157,7 @@ def client_factory(settings_loader: Callable[[], Any]) -> Callable[[], Any]:
         # MCP-56: busy is retried until the tool call's own deadline. MCP-57: the bridge's answer limits.
         return McbClient.from_settings(
             settings.model_copy(update={"admin_token": None}),
-            retry=RetryPolicy(replays=0, fresh_read_budget=True),
+            retry=RetryPolicy(replays=0, fresh_read_budget=True, busy_to_cap=True),
             ends_by=deadline,
             response_limit=bridge_response_limit,
         )

@@ -48,6 +48,26 @@ def legal_id(value: Any) -> bool:
     return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
 
 
+class TooLongNumber(float):
+    """An integer literal longer than Python converts (``sys.get_int_max_str_digits()``, 4,300 digits): kept as an
+    infinite number, so it is no legal id or token, and a tool call holding it is refused naming the argument
+    (:func:`mcb.mcp.arguments.parse_arguments`), never with Python's words about its conversion limit."""
+
+    digits: int
+
+    def __new__(cls, text: str):
+        number = super().__new__(cls, "-inf" if text.startswith("-") else "inf")
+        number.digits = len(text.lstrip("-"))
+        return number
+
+
+def _integer(text: str):
+    import sys
+
+    limit = sys.get_int_max_str_digits()
+    return TooLongNumber(text) if limit and len(text.lstrip("-")) > limit else int(text)
+
+
 def decode_line(raw: bytes) -> Decoded:
     line = raw.rstrip(b"\n").rstrip(b"\r")
     if not line.strip():
@@ -61,7 +81,7 @@ def decode_line(raw: bytes) -> Decoded:
         )
     try:
         text = line.decode("utf-8")
-        value = loads_json(text)
+        value = loads_json(text, parse_int=_integer)
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
         return Decoded(error=error_response(None, PARSE_ERROR, f"Parse error: {_reason(error)}"))
     if isinstance(value, list):

@@ -28,6 +28,7 @@ def _server_verdict(source, mc_version, document=None) -> dict:
     return {
         "accepted": verdict.accepted,
         "message": verdict.message,
+        "reason": verdict.findings[0].text() if verdict.findings else None,
         "rule": verdict.rule,
         "exact_server_message": verdict.exact if not verdict.accepted else None,
         "target": {"release": registry.release, "data_version": registry.data_version},

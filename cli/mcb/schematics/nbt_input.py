@@ -47,7 +47,7 @@ class Input:
                 hint="the file is truncated or corrupt",
             )
         raise self.fail(
-            f"{what} goes beyond the {self.limits.max_inflated} byte inflated-size limit",
+            f"{what} goes beyond the {self.limits.max_inflated:,} byte inflated-size limit",
             "nbt.limit.inflated",
             hint="the file is corrupt or a decompression bomb",
         )
@@ -154,5 +154,5 @@ class Input:
         self.pos += 4
         if n < 0:
             raise self.fail(f"negative {what} length {n}", "nbt.length.negative")
-        self.check_room(n * unit, f"{what} length {n}")
+        self.check_room(n * unit, f"{what} length {n:,}")
         return n

@@ -47,7 +47,8 @@ def output_format(
     requested: str | None, output, schem: Schematic | None, *, default: str | None = None, option: str = "--to"
 ) -> str:
     """The format to write: ``requested``, else what ``output``'s extension names, else ``default``, else the
-    input's own format (a legacy file, which mcb does not write, becomes Sponge v3). ``option``: the face's name
+    input's own format (a legacy file, which mcb does not write, becomes Sponge v3). Without ``requested`` a name
+    whose extension is no format mcb writes (``.schematic``, ``.jpg``) is refused. ``option``: the face's name
     for ``requested``, as the hint names it."""
     if requested is not None:
         return requested
@@ -60,6 +61,12 @@ def output_format(
         )
     if suffix in _BY_EXTENSION:
         return _BY_EXTENSION[suffix]
+    if suffix and suffix != ".schem":  # out/x.jpg would hold schematic data under a picture's name
+        raise UsageError(
+            f"{PurePath(str(output)).name}: {suffix} is not a schematic format mcb writes",
+            hint=f"name it .schem (Sponge), .litematic or .nbt (structure), or choose the format with {option}",
+            details={"field": "output"},
+        )
     if default is not None:
         return default
     source = schem.source

@@ -32,13 +32,7 @@ def _diagnostic(rule: str, severity: Severity, message: str, file: str, pointer=
 
 
 def _from_server(finding: server.ServerFinding, file: str) -> Diagnostic:
-    if finding.cause:  # lead with the real reason; the server's own words stay, quoted
-        text = f'{finding.cause}; server: "{finding.message}"'
-    else:
-        text = f'server: "{finding.message}"' if finding.exact else finding.message
-    if finding.detail:
-        text += f" ({finding.detail})"
-    return _diagnostic(finding.rule, Severity.ERROR, text, file, finding.pointer, finding.hint)
+    return _diagnostic(finding.rule, Severity.ERROR, finding.text(), file, finding.pointer, finding.hint)
 
 
 def resolve_target(profile: str, mc_version: str | int | None, file_data_version: int | None):
@@ -312,7 +306,7 @@ def _offset_warning(doc: Document, file: str) -> list[Diagnostic]:
             "sponge.offset.worldedit",
             Severity.WARNING,
             f"Offset {stored} is WorldEdit's absolute world position of the schematic; the server reads Offset as the "
-            f"paste offset and would put the min corner at anchor + {stored}, about {distance} blocks from where "
+            f"paste offset and would put the min corner at anchor + {stored}, about {distance:,} blocks from where "
             f"WorldEdit pastes it (anchor + WEOffset {we})",
             file,
             doc.pointer("Offset"),

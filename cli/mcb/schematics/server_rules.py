@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from mcb.errors import InputError
 from mcb.schematics.document import Document, load_document, read_source
 from mcb.schematics.nbt import ReadLimits, tag_type
-from mcb.wording import plural
+from mcb.wording import listed, plural
 
 MAX_COMPRESSED = 1_048_576
 MAX_INFLATED = 4_194_304
@@ -61,6 +61,14 @@ class ServerFinding:
     detail: str | None = None  # our extra explanation shown next to the server's words
     cause: str | None = None  # the real reason in our words, when the server's words hide it (shown first)
 
+    def text(self) -> str:
+        """The finding in words: the real cause first, the server's own words quoted, our detail after."""
+        if self.cause:
+            text = f'{self.cause}; server: "{self.message}"'
+        else:
+            text = f'server: "{self.message}"' if self.exact else self.message
+        return text + (f" ({self.detail})" if self.detail else "")
+
 
 @dataclass
 class ServerVerdict:
@@ -82,7 +90,7 @@ def stream_findings(data_size: int, compressed: bool) -> list[ServerFinding]:
                 "server.size.compressed",
                 "Compressed asset exceeds 1 MiB",
                 "/",
-                detail=f"the file is {data_size} bytes; the limit is {MAX_COMPRESSED}",
+                detail=f"the file is {data_size:,} bytes; the limit is {MAX_COMPRESSED:,}",
             )
         )
     if not compressed:
@@ -108,7 +116,7 @@ def nbt_findings(doc: Document) -> list[ServerFinding]:
                 "server.size.inflated",
                 "Inflated schematic exceeds 4 MiB",
                 "/",
-                detail=f"the NBT is {s.inflated_size} bytes; the limit is {MAX_INFLATED}",
+                detail=f"the NBT is {s.inflated_size:,} bytes; the limit is {MAX_INFLATED:,}",
             )
         )
     if s.root_name not in ("", "Schematic"):
@@ -126,7 +134,7 @@ def nbt_findings(doc: Document) -> list[ServerFinding]:
                 "server.nbt.trailing",
                 "Trailing NBT data is not accepted",
                 "/",
-                detail=f"{s.trailing_nbt_bytes} bytes follow the root compound",
+                detail=f"{plural(s.trailing_nbt_bytes, 'byte')} follow the root compound",
             )
         )
     limits = [
@@ -139,7 +147,7 @@ def nbt_findings(doc: Document) -> list[ServerFinding]:
         if value > limit:
             found.append(
                 ServerFinding(
-                    rule, f"NBT limit exceeded: {text.format(value)} (server limit {limit})", "/", exact=False
+                    rule, f"NBT limit exceeded: {text.format(f'{value:,}')} (server limit {limit:,})", "/", exact=False
                 )
             )
     for where in s.duplicate_names[:5]:
@@ -190,7 +198,7 @@ def schematic_findings(
                 "server.fields.unsupported",
                 "Unsupported schematic fields (biomes/custom data are not imported)",
                 "/",
-                detail="unsupported root tags: " + ", ".join(unknown[:8]),
+                detail="unsupported root tags: " + listed(unknown, 8),
                 hint=CONVERT_HINT if doc.version in (1, 3) or "Schematic" in unknown else None,
                 cause=_version_cause(doc),
             )
@@ -464,12 +472,12 @@ def _unreadable(error: InputError) -> ServerFinding:
             "server.size.inflated",
             "Inflated schematic exceeds 4 MiB",
             "/",
-            detail=f"inflated size above {MAX_INFLATED} bytes",
+            detail=f"inflated size above {MAX_INFLATED:,} bytes",
         )
     if rule == "nbt.limit.tags":
         return ServerFinding(
             "server.nbt.tags",
-            f"NBT limit exceeded: more than {MAX_TAGS} tags (server limit {MAX_TAGS})",
+            f"NBT limit exceeded: more than {MAX_TAGS:,} tags (server limit {MAX_TAGS:,})",
             "/",
             exact=False,
         )

@@ -157,11 +157,13 @@ class BrushModel(_Strict):
     center: PointXZ
     radius: Annotated[int, Field(ge=1, le=16)]
     action: Literal["raise", "lower", "flatten", "smooth"]
-    amount: Annotated[int | None, Field(ge=1, le=32, description="Only and required for raise/lower.")] = None
-    height: Annotated[int | None, Field(ge=-4096, le=4096, description="Only and required for flatten.")] = None
+    # amount, height and smooth_radius are left out when they do not apply, never null (the server refuses
+    # "amount": null): typed int with no null branch, so the schemas say "type": "integer" at the top (MCP-22)
+    amount: Annotated[int, Field(ge=1, le=32, description="Only and required for raise/lower.")] = None
+    height: Annotated[int, Field(ge=-4096, le=4096, description="Only and required for flatten.")] = None
     strength: Annotated[float, Field(ge=0, le=1)] = 1.0
     falloff: Annotated[float, Field(ge=0, le=1, description="Fraction of the radius used for the soft edge.")] = 0.5
-    smooth_radius: Annotated[int | None, Field(ge=1, le=3, description="Only for smooth (default 1).")] = None
+    smooth_radius: Annotated[int, Field(ge=1, le=3, description="Only for smooth (default 1).")] = None
     preserve: Annotated[list[PreserveBox], Field(max_length=64)] = []
 
 
@@ -179,12 +181,8 @@ def terrain_recipe_schema() -> dict:
 def brush_schema() -> dict:
     """JSON Schema (draft 2020-12) published as ``recipes/brush.schema.json``."""
     schema = _publish(BrushModel, "https://mcb.invalid/schemas/brush.schema.json")
-    # Optional keys must not be null on the wire ("amount": null is refused by the server).
-    for key in ("amount", "height", "smooth_radius"):
-        prop = schema["properties"][key]
-        branch = next(b for b in prop.pop("anyOf") if b.get("type") != "null")
-        prop.update(branch)
-        prop.pop("default", None)
+    for key in ("amount", "height", "smooth_radius"):  # left out when they do not apply: no null default
+        schema["properties"][key].pop("default", None)
 
     def forbid(*keys):
         return {"not": {"anyOf": [{"required": [k]} for k in keys]}}

@@ -119,7 +119,11 @@ class RegionExportArgs(Arguments):
     min: Position = Field(description="Lowest corner.")
     max: Position = Field(description="Highest corner (any size: it is read tile by tile).")
     output: Path_ = Field(description="File to write (atomically).")
-    format: Literal["sponge2", "sponge3", "litematic", "structure"] = Field("sponge2", description="File format.")
+    format: Literal["sponge2", "sponge3", "litematic", "structure"] = Field(
+        None,
+        description="File format; default: the output's extension (.litematic, .nbt), else sponge2. A name with "
+        "another extension (.schematic, .png) is refused unless format is given.",
+    )
     origin: Position = Field(None, description="Paste anchor (default: min).")
     name: str = Field(None, min_length=1, max_length=64, description="Name stored in the file.")
     overwrite: bool = Field(False, description="Replace output if it exists.")
@@ -138,6 +142,7 @@ def run_region_export(args: RegionExportArgs, ctx: Context) -> Outcome:
             retry_with={"min": args.max.wire(), "max": args.min.wire()},
         )
     output = new_output(ctx, args.output, overwrite=args.overwrite)
+    fmt = _export_format(args)
     client = _client(ctx, args)
     cells = (high[0] - low[0] + 1) * (high[1] - low[1] + 1) * (high[2] - low[2] + 1)
     done = {"cells": 0, "at": 0.0}
@@ -151,13 +156,26 @@ def run_region_export(args: RegionExportArgs, ctx: Context) -> Outcome:
 
     origin = (args.origin.x, args.origin.y, args.origin.z) if args.origin else None
     with _refusals(ctx, args, field="output"):
-        data = export_region(client, low, high, output, args.format, origin=origin, name=args.name, on_read=on_read)
+        data = export_region(client, low, high, output, fmt, origin=origin, name=args.name, on_read=on_read)
     if data["block_entities"]:
+        from mcb.wording import plural
+
         data["warning"] = (
-            f"{data['block_entities']} block entities exported as block states only: their data "
-            "cannot be read over the protocol"
+            f"{plural(data['block_entities'], 'block entity', 'block entities')} exported as block states only: "
+            "their data cannot be read over the protocol"
         )
     return Outcome(data)
+
+
+def _export_format(args: RegionExportArgs) -> str:
+    """The format `mcb export -o` and `schem convert` would choose for this name (one rule, outputs.py)."""
+    from mcb.errors import UsageError
+    from mcb.schematics.outputs import output_format
+
+    try:
+        return output_format(args.format, args.output, None, default="sponge2", option="format")
+    except UsageError as error:
+        raise refusal_from(error, "output") from None
 
 
 # -- errors ---------------------------------------------------------------------------------------------------------
