@@ -53,14 +53,14 @@ def test_the_material_counts_add_up(mcb, rpc_env):
 
 def test_context_says_how_many_operations_it_lists(mcb, rpc_env):
     """The answer lists the 20 most recent operations (protocol §3.1): 23 applied here, 3 of them named parts."""
-    from mcb.client.workflow import wait_for_operation
+    from mcb.client.operations import follow_operation
 
     made = 23
     with _client(rpc_env) as client:
         for index in range(made):
             plan = client.build_prepare(box_recipe(-60 + index, 100, 0, size=1))
             status = client.build_apply(plan.plan_id, plan.plan_hash, f"count-{index}")
-            wait_for_operation(client, status.operation_id, first=status)
+            follow_operation(client, status.operation_id, first=status)
             if index < 3:
                 client.part_define(f"part {index}", status.operation_id)
     result = mcb("context")
