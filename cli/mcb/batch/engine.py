@@ -33,6 +33,7 @@ from mcb.client.operations import (
     resume_hint,
 )
 from mcb.client.progress import OperationTracker, ProgressView, RateClock
+from mcb.client.transport import DEFAULT_TIMEOUT
 from mcb.errors import ConflictError, McbError, NetworkError
 from mcb.waiting import WaitPolicy
 
@@ -250,7 +251,11 @@ class Engine:
             self.log.update(entry, phase="applying", idempotency_key=key)
             self.event("applying", {"idempotency_key": key})
         try:
-            status = self.client.build_apply(plan.plan_id, plan.plan_hash, key, timeout=self.wait.timeout)
+            # A world busy with another operation is asked again for as long as an operation is waited for (a
+            # --timeout the user set stays the budget of every call).
+            configured = getattr(getattr(self.client, "transport", None), "timeout", None)
+            budget = None if configured else max(self.wait.timeout, DEFAULT_TIMEOUT)
+            status = self.client.build_apply(plan.plan_id, plan.plan_hash, key, timeout=budget)
         except McbError as error:
             if never_started(error):
                 self._drop(entry, error.details.get("reason") or error.code)
