@@ -22,7 +22,7 @@ import gc
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from mcb.errors import InputError
+from mcb.schematics.nbt_input import NbtError  # noqa: F401  (re-exported: the reader's one error)
 from mcb.schematics.nbt_tags import (  # noqa: F401  (re-exported: the tag types are part of this module's API)
     TAG_BYTE,
     TAG_BYTE_ARRAY,
@@ -57,17 +57,6 @@ from mcb.schematics.nbt_tags import (  # noqa: F401  (re-exported: the tag types
     tag_type,
 )
 from mcb.schematics.nbt_walker import RAW, Walker  # noqa: F401  (RAW is part of this module's API)
-
-
-class NbtError(InputError):
-    """Malformed or hostile NBT; ``rule`` is a stable diagnostic id, ``pointer`` the NBT path where it happened."""
-
-    kind = "invalid_nbt"
-
-    def __init__(self, message: str, *, rule: str, pointer: str | None = None, hint: str | None = None):
-        super().__init__(message, hint=hint, code=rule)
-        self.rule = rule
-        self.pointer = pointer
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """The input side of the NBT reader: a buffer inflated lazily from gzip (or raw bytes), with every read checked
 against what can still arrive under the inflated-size cap (a decompression bomb is refused after a few kilobytes).
 
-:class:`Input` is the base of :class:`mcb.schematics.nbt_walker.Walker`; both are private to :mod:`mcb.schematics.nbt`.
+:class:`Input` is the base of :class:`mcb.schematics.nbt_walker.Walker`; both are private to :mod:`mcb.schematics.nbt`,
+which re-exports :class:`NbtError`, the one error every part of the reader raises.
 """
 
 from __future__ import annotations
@@ -9,7 +10,20 @@ from __future__ import annotations
 import struct
 import zlib
 
+from mcb.errors import InputError
+
 _INT = struct.Struct(">i")
+
+
+class NbtError(InputError):
+    """Malformed or hostile NBT; ``rule`` is a stable diagnostic id, ``pointer`` the NBT path where it happened."""
+
+    kind = "invalid_nbt"
+
+    def __init__(self, message: str, *, rule: str, pointer: str | None = None, hint: str | None = None):
+        super().__init__(message, hint=hint, code=rule)
+        self.rule = rule
+        self.pointer = pointer
 
 
 class Input:
@@ -26,9 +40,7 @@ class Input:
         self.pos = 0
         self.mark: int | None = None  # input offset from which refills keep the bytes (a RAW container's start)
 
-    def fail(self, message: str, rule: str, hint: str | None = None):
-        from mcb.schematics.nbt import NbtError
-
+    def fail(self, message: str, rule: str, hint: str | None = None) -> NbtError:
         return NbtError(message, rule=rule, pointer="/" + "/".join(map(str, self.path)), hint=hint)
 
     def room(self) -> int:

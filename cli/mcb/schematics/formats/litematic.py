@@ -150,7 +150,6 @@ def read_litematic(doc) -> Schematic:
         compressed_size=doc.stats.compressed_size,
         inflated_size=doc.stats.inflated_size,
         data_version_assumed=data_version is None,
-        sub_version=fields.integer(root, "SubVersion", required=False),
         regions=[{"name": r["name"], "position": list(r["position"]), "size": list(r["size"])} for r in regions],
         notes=[
             f"regions overlap ({', '.join(overlaps)} over earlier ones): the later region's blocks win, an "
