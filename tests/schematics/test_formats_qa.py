@@ -183,7 +183,7 @@ def test_structure_blocks_are_packed_byte_for_byte_as_tags_would_encode_them(cor
     from mcb.schematics.formats import read_any
     from mcb.schematics.formats.structure import structure_tree
     from mcb.schematics.model import BlockEntity
-    from mcb.schematics.writer import encode_nbt
+    from mcb.schematics.nbt_encoder import encode_nbt
 
     tower = read_any(SAMPLES / "watchtower.litematic")  # cells left unchanged, a chest
     y, z, x = (int(v) for v in np.argwhere(tower.void)[0])

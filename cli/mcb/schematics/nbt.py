@@ -1,4 +1,4 @@
-"""The one NBT reader: a bounded, streaming walker over big-endian Java NBT (the encoder is :mod:`.writer`).
+"""The one NBT reader: a bounded, streaming walker over big-endian Java NBT (the encoder is :mod:`.nbt_encoder`).
 
 Bounded *while reading*: the compressed input is capped before inflating; gzip is inflated chunk by chunk as the
 walker needs bytes, with a hard cap on the inflated size; every declared string/array/list length is checked

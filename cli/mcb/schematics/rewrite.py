@@ -37,10 +37,9 @@ def transform_file(
     uses the schematic's DataVersion. ``output`` may equal ``source`` (in-place edit). ``document``: ``source``
     already read by :func:`mcb.schematics.document.load_document`.
     """
-    from mcb.schematics.document import load_document
-    from mcb.schematics.formats import from_document
-    from mcb.schematics.outputs import format_losses, name_mismatch, output_format
-    from mcb.schematics.sponge import refuse_duplicate_names
+    from mcb.schematics.document import load_document, refuse_duplicate_names
+    from mcb.schematics.formats import from_document, name_mismatch, output_format
+    from mcb.schematics.formats.losses import format_losses
     from mcb.schematics.upgrade import check_replacement, target_registry, upgrade_schematic
 
     check_replacement(replace_unknown, mc_version)
@@ -105,22 +104,23 @@ def _in_place_format(source, output, schem: Schematic, requested: str | None) ->
     import os
 
     from mcb.fileio import is_dash
-    from mcb.schematics.outputs import LABELS, output_format
+    from mcb.schematics.formats import by_name, output_format, source_format
 
     if is_dash(source) or is_dash(output) or os.path.abspath(source) != os.path.abspath(output):
         return None
-    if schem.source.format == "legacy":
+    read_as = source_format(schem.source)
+    if not read_as.writable and not set(read_as.extensions) & set(by_name(read_as.rewritten_as).extensions):
         raise UsageError(
-            "--in-place cannot rewrite a legacy .schematic file: mcb does not write that format",
+            f"--in-place cannot rewrite a {read_as.label} file: mcb does not write that format",
             hint="write the result as a new file with -o NAME.schem (or .litematic, .nbt)",
             details={"field": "in_place"},
         )
     own = output_format(None, None, schem)
     if requested is not None and requested != own:
+        mine, theirs = by_name(own).label, by_name(requested).label
         raise UsageError(
-            f"--in-place keeps the file's format ({LABELS[own]}); --to {requested} would put "
-            f"{LABELS[requested]} data under its old name",
-            hint=f"write the {LABELS[requested]} file with -o NEW_NAME, or leave out --to",
+            f"--in-place keeps the file's format ({mine}); --to {requested} would put {theirs} data under its old name",
+            hint=f"write the {theirs} file with -o NEW_NAME, or leave out --to",
             details={"field": "in_place"},
         )
     return own

@@ -29,9 +29,9 @@ RULES: dict[str, str] = {
     "gzip.corrupt": "The gzip data is corrupt",
     "gzip.truncated": "The gzip stream is cut off",
     # what the file is
-    "sponge.format.litematica": "A Litematica file, not a Sponge schematic",
+    "sponge.format.litematic": "A Litematica file, not a Sponge schematic",
     "sponge.format.structure": "A vanilla structure .nbt file, not a Sponge schematic",
-    "sponge.format.mcedit": "A legacy MCEdit .schematic, not a Sponge schematic",
+    "sponge.format.legacy": "A legacy MCEdit .schematic, not a Sponge schematic",
     "sponge.format.unknown": "NBT that is not a Sponge schematic",
     "sponge.version.unsupported": "Not Sponge v2 (the server imports only v2); convert it",
     # other formats (spec profile): read into the model and upgraded to the checked release

@@ -187,7 +187,7 @@ def _other_format(doc: Document, file: str, registry) -> list[Diagnostic]:
                 error.hint,
             )
         ]
-    found = [_diagnostic("schem.format.other", Severity.NOTE, f"this is a {doc.label}", file, "/", BUILD_HINT)]
+    found = [_diagnostic("schem.format.other", Severity.NOTE, f"this is a {doc.label} file", file, "/", BUILD_HINT)]
     _, upgrade = upgrade_schematic(schem, registry, strict=False)
     if upgrade.data_version.get("note"):
         found.append(
@@ -248,7 +248,7 @@ def _facts(doc: Document) -> dict:
     body = doc.body
     facts: dict = {
         "format": doc.label,
-        "kind": doc.format_kind,
+        "kind": doc.kind,
         "version": doc.version,
         "compressed": doc.stats.compressed,
         "bytes": len(doc.data),
@@ -264,7 +264,7 @@ def _facts(doc: Document) -> dict:
         facts["release"] = release_name(int(data_version))
     if doc.kind == "sponge" and all(isinstance(body.get(k), int) for k in ("Width", "Height", "Length")):
         facts["size"] = [int(body[k]) & 0xFFFF for k in ("Width", "Height", "Length")]
-    elif doc.kind == "mcedit":
+    elif doc.kind == "legacy":
         facts["data_version"] = 1519  # the 1.13 states its ids are read as
     return facts
 

@@ -72,7 +72,7 @@ class InfoArgs(Arguments):
 
 
 def schem_info(args: InfoArgs, ctx: Context) -> Outcome:
-    from mcb.schematics.inspect import describe_schematic
+    from mcb.schematics.info import describe_schematic
 
     with refusing("path", usage_field="mc_version"):
         data = describe_schematic(existing_input(args.path, "path"), args.mc_version)
@@ -204,13 +204,13 @@ class ConvertArgs(Arguments):
 
 
 def schem_convert(args: ConvertArgs, ctx: Context) -> Outcome:
-    from mcb.schematics.outputs import parse_format
+    from mcb.schematics.formats import parse_format
 
     source = existing_input(args.path, "path")
     target = new_output(ctx, args.output, inputs=[source], overwrite=args.overwrite)
     ctx.check_cancelled()
     ctx.progress(0, 1, "converting")
-    from mcb.schematics.inspect import convert_schematic
+    from mcb.schematics.convert import convert_schematic
 
     try:
         with refusing("path", usage_field="mc_version"):

@@ -63,7 +63,7 @@ def legacy_table() -> dict:
         return json.loads(gzip.decompress(handle.read()))
 
 
-def read_legacy(doc) -> Schematic:
+def read_legacy(doc, options=None) -> Schematic:
     """The model of a recognised legacy document (states of Minecraft 1.13)."""
     fields = Fields(doc, "legacy")
     root = doc.root

@@ -13,6 +13,7 @@ import struct
 
 import numpy as np
 
+from mcb.schematics.formats import ReadOptions
 from mcb.schematics.formats.common import Fields, compound_from_state, dense_palette, state_from_compound, without
 from mcb.schematics.model import BlockEntity, Entity, Schematic, SourceInfo
 from mcb.schematics.nbt import TAG_COMPOUND, TAG_LIST, Compound, Double, Encoded, Int, List, String, tag_type
@@ -21,8 +22,9 @@ STRUCTURE_VOID = "minecraft:structure_void"
 AIR = "minecraft:air"
 
 
-def read_structure(doc, palette_index: int = 0) -> Schematic:
-    """The model of a recognised structure document; ``palette_index`` picks one of ``palettes``."""
+def read_structure(doc, options: ReadOptions | None = None) -> Schematic:
+    """The model of a recognised structure document; ``options.palette_index`` picks one of ``palettes``."""
+    palette_index = options.palette_index if options is not None else 0
     fields = Fields(doc, "structure")
     root = doc.root
     data_version = fields.integer(root, "DataVersion", required=False)
@@ -144,12 +146,15 @@ def _entity(fields: Fields, entry, i: int) -> Entity:
 
 def structure_tree(schem: Schematic) -> tuple[str, Compound]:
     """(root name, root compound) of ``schem`` as a structure: void cells are left out of ``blocks``."""
+    from mcb.schematics.formats.losses import writable_parts
+
     palette, cells = dense_palette(schem.blocks, schem.palette, schem.void)
     flat = cells.ravel()
     keep = np.ones(flat.size, dtype=bool) if schem.void is None else ~schem.void.ravel()
-    entries = _blocks_payload(np.flatnonzero(keep), flat, schem)
+    block_entities, kept_entities = writable_parts(schem, "structure")  # the rest said by format_losses
+    entries = _blocks_payload(np.flatnonzero(keep), flat, schem, block_entities)
     entities = List((), TAG_COMPOUND)
-    for entity in schem.entities:
+    for entity in kept_entities:
         nbt = Compound(id=String(entity.id)) if entity.id else Compound()
         nbt.update(without(entity.data or {}, "Pos", "id"))
         block = [Int(int(np.floor(p))) for p in entity.pos]
@@ -171,9 +176,9 @@ _PLAIN_ENTRY = np.dtype(
 )
 
 
-def _blocks_payload(kept: np.ndarray, flat: np.ndarray, schem: Schematic) -> Encoded:
+def _blocks_payload(kept: np.ndarray, flat: np.ndarray, schem: Schematic, block_entities: list) -> Encoded:
     """The encoded ``blocks`` list: every kept cell in index order, with ``nbt`` where a block entity stands."""
-    from mcb.schematics.writer import encode_nbt
+    from mcb.schematics.nbt_encoder import encode_nbt
 
     width, length = schem.width, schem.length
     records = np.zeros(kept.size, dtype=_PLAIN_ENTRY)
@@ -185,7 +190,7 @@ def _blocks_payload(kept: np.ndarray, flat: np.ndarray, schem: Schematic) -> Enc
     records["pos"][:, 2] = (kept // width) % length
     # the end byte stays 0: TAG_End
     by_index = {}
-    for be in schem.block_entities:
+    for be in block_entities:
         x, y, z = be.pos
         if 0 <= x < width and 0 <= z < length and 0 <= y < schem.height:
             by_index[(y * length + z) * width + x] = be
