@@ -18,6 +18,7 @@ from pydantic import Field
 from mcb.mcp.actions import Action, Cancelled, Context, Hints, Outcome, Refusal
 from mcb.mcp.tools.adapters import Arguments, Path_, existing_input, new_output, refusal_from
 from mcb.mcp.tools.rpc_arguments import Position
+from mcb.schematics.formats import writable_names
 from mcb.summaries import SUMMARIES
 
 MAX_BUILD_WAIT = 600  # seconds one schem_build call may build before it answers "running"
@@ -140,7 +141,7 @@ class RegionExportArgs(Arguments):
     min: Position = Field(description="Lowest corner.")
     max: Position = Field(description="Highest corner (any size: it is read tile by tile).")
     output: Path_ = Field(description="File to write (atomically).")
-    format: Literal["sponge2", "sponge3", "litematic", "structure"] = Field("sponge2", description="File format.")
+    format: Literal[tuple(writable_names())] = Field("sponge2", description="File format.")
     origin: Position = Field(None, description="Paste anchor (default: min).")
     name: str = Field(None, min_length=1, max_length=64, description="Name stored in the file.")
     overwrite: bool = Field(False, description="Replace output if it exists.")

@@ -27,6 +27,7 @@ from mcb.mcp.tools.adapters import (
     refusing,
     report_page,
 )
+from mcb.schematics.formats import format_words
 from mcb.schematics.render_limits import SCALE_MAX, SCALE_MIN
 
 
@@ -80,7 +81,7 @@ def schem_info(args: InfoArgs, ctx: Context) -> Outcome:
     return Outcome({**data, **page(palette, args.offset, args.limit, "palette")})
 
 
-SchematicFormat = Literal["sponge2", "sponge3", "litematic", "structure", "v2", "v3"]
+SchematicFormat = Literal[tuple(format_words())]  # the registry's writable names and their short aliases
 ReplaceUnknown = Annotated[
     str,
     Field(

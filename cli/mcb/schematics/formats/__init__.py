@@ -245,6 +245,11 @@ def writable_names() -> list[str]:
     return [fmt.name for fmt in FORMATS if fmt.writable]
 
 
+def format_words() -> list[str]:
+    """The writable names and their short aliases (``v2``, ``v3``): what a typed argument offers."""
+    return writable_names() + [alias for fmt in FORMATS if fmt.writable for alias in fmt.aliases if alias[:1] == "v"]
+
+
 def schematic_globs() -> list[str]:
     """``*.schem``, ``*.litematic``, ...: the names a folder walk reads."""
     return [f"*{ext}" for ext in dict.fromkeys(ext for fmt in FORMATS for ext in fmt.extensions)]
