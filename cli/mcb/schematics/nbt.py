@@ -54,6 +54,7 @@ from mcb.schematics.nbt_tags import (  # noqa: F401  (re-exported: the tag types
     String,
     decode_mutf8,
     encode_mutf8,
+    is_list_of,
     tag_type,
 )
 from mcb.schematics.nbt_walker import RAW, Walker  # noqa: F401  (RAW is part of this module's API)

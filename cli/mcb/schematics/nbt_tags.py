@@ -115,6 +115,12 @@ def tag_type(value) -> int:
     return getattr(value, "tag_id", -1)
 
 
+def is_list_of(value, *subtypes: int) -> bool:
+    """A list tag whose elements are of one of ``subtypes``. An empty list of any element type is an empty list:
+    MCEdit writes an empty ``TileEntities`` as a list of Byte, and readers take it as no entries."""
+    return tag_type(value) == TAG_LIST and (not value or value.subtype in subtypes)
+
+
 def decode_mutf8(raw: bytes) -> tuple[str, bool]:
     """Java modified UTF-8 -> str. Returns (text, was_plain_utf8) where the flag marks 4-byte UTF-8 sequences,
     which Java's readUTF refuses but some old writers produced. Raises UnicodeDecodeError on garbage."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from mcb.errors import InputError
 from mcb.reports.model import Diagnostic, Severity
 from mcb.schematics.document import DUPLICATE_NAME, Document
-from mcb.schematics.nbt import IntArray, String, tag_type
+from mcb.schematics.nbt import TAG_COMPOUND, IntArray, String, is_list_of, tag_type
 from mcb.wording import plural
 
 INT_TAGS = (1, 2, 3, 4)
@@ -281,7 +281,7 @@ class _Checker:
     def entry_list(self, entries, where):
         if entries is None:
             return []
-        if tag_type(entries) != 9 or entries.subtype not in (0, 10):
+        if not is_list_of(entries, TAG_COMPOUND):
             self.error("sponge.field.type", "must be a List of Compounds", *where)
             return []
         return enumerate(entries)

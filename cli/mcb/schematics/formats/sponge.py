@@ -16,7 +16,20 @@ from mcb.schematics.cells import decode_cells
 from mcb.schematics.document import Document, SchematicError, load_document, not_sponge_error, with_file
 from mcb.schematics.formats import ReadOptions
 from mcb.schematics.model import BlockEntity, Entity, Schematic, SourceInfo
-from mcb.schematics.nbt import Byte, Compound, Int, IntArray, Long, ReadLimits, Short, String, gc_paused, tag_type
+from mcb.schematics.nbt import (
+    TAG_COMPOUND,
+    Byte,
+    Compound,
+    Int,
+    IntArray,
+    Long,
+    ReadLimits,
+    Short,
+    String,
+    gc_paused,
+    is_list_of,
+    tag_type,
+)
 
 DATA_VERSION_1_13_2 = 1631  # what WorldEdit assumes for v1 files without DataVersion
 WE_OFFSET_KEYS = ("WEOffsetX", "WEOffsetY", "WEOffsetZ")
@@ -242,7 +255,7 @@ class _Builder:
     def entries(self, tag, *where) -> list[Compound]:
         if tag is None:
             return []
-        if tag_type(tag) != 9 or tag.subtype not in (0, 10):
+        if not is_list_of(tag, TAG_COMPOUND):
             raise self.fail("must be a list of compounds", "sponge.field.type", *where)
         return list(tag)
 

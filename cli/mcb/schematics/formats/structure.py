@@ -16,7 +16,18 @@ import numpy as np
 from mcb.schematics.formats import ReadOptions
 from mcb.schematics.formats.common import Fields, compound_from_state, dense_palette, state_from_compound, without
 from mcb.schematics.model import BlockEntity, Entity, Schematic, SourceInfo
-from mcb.schematics.nbt import TAG_COMPOUND, TAG_LIST, Compound, Double, Encoded, Int, List, String, tag_type
+from mcb.schematics.nbt import (
+    TAG_COMPOUND,
+    TAG_LIST,
+    Compound,
+    Double,
+    Encoded,
+    Int,
+    List,
+    String,
+    is_list_of,
+    tag_type,
+)
 
 STRUCTURE_VOID = "minecraft:structure_void"
 AIR = "minecraft:air"
@@ -118,7 +129,7 @@ def _palette(fields: Fields, root, index: int) -> tuple[list[str], int]:
             state_from_compound(fields, e, "palette", i) for i, e in enumerate(fields.compounds(root, "palette"))
         ], 1
     palettes = fields.get(root, "palettes", (TAG_LIST,))
-    if palettes.subtype not in (0, TAG_LIST) or not palettes:
+    if not palettes or not is_list_of(palettes, TAG_LIST):
         raise fields.fail("palettes must be a non-empty list of palettes", "field.type", "palettes")
     if not 0 <= index < len(palettes):
         raise fields.fail(
@@ -128,7 +139,7 @@ def _palette(fields: Fields, root, index: int) -> tuple[list[str], int]:
             hint=f"choose 0 to {len(palettes) - 1}",
         )
     chosen = palettes[index]
-    if chosen.subtype not in (0, TAG_COMPOUND):
+    if not is_list_of(chosen, TAG_COMPOUND):
         raise fields.fail("a palette must be a list of compounds", "field.type", "palettes", index)
     return [state_from_compound(fields, e, "palettes", index, i) for i, e in enumerate(chosen)], len(palettes)
 
