@@ -120,3 +120,31 @@ def test_an_empty_list_of_bytes_is_an_empty_list_in_every_reader_and_command(cli
     assert "list of compounds" not in spec.stdout, spec.stdout
     converted = cli("schem", "convert", str(path), "-o", str(tmp_path / "out.litematic"))
     assert converted.exit_code == 0, converted.stderr
+
+
+def test_a_known_id_with_an_unknown_data_value_reads_as_the_blocks_default_state(cli, tmp_path):
+    # Before: a chest of data 0 (MCEdit writes them; the game reads a north-facing chest) was "unknown block
+    # legacy:block_54", and so were ids 50, 61, 62, 65, 68, 75, 76, 90, 130, 146 and 177 with some data values.
+    chest = tmp_path / "chest.schematic"
+    item = [("id", STRING, "minecraft:stone"), ("Count", BYTE, 3), ("Slot", BYTE, 0), ("Damage", SHORT, 0)]
+    chest_entity = [*_xyz(0, 0, 0), ("id", STRING, "minecraft:chest"), ("Items", LIST, (COMPOUND, [item]))]
+    chest.write_bytes(legacy_file(blocks=(54, 0), data=(0, 0), tile_entities=(COMPOUND, [chest_entity])))
+    schem = read_any(chest)
+    assert schem.state_at(0, 0, 0) == "minecraft:chest[facing=north,type=single]"
+    assert [be.id for be in schem.block_entities] == ["minecraft:chest"]
+    info = json.loads(cli("schem", "info", str(chest), "--json").stdout)
+    assert info["upgrade"]["unknown"] == []
+    (said,) = [c for c in info["upgrade"]["conversions"] if "data value 0 of block id 54" in c["change"]]
+    assert said["cells"] == 1 and "minecraft:chest[facing=north,type=single]" in said["change"]
+    assert cli("schem", "convert", str(chest), "-o", str(tmp_path / "chest.schem"), "--to", "sponge3").exit_code == 0
+
+    ids = (50, 54, 61, 62, 65, 68, 75, 76, 90, 130, 146, 177)
+    every = tmp_path / "every.schematic"
+    every.write_bytes(legacy_file(blocks=ids, data=(0,) * len(ids), size=(len(ids), 1, 1)))
+    states = [state.split("[")[0] for state, _ in read_any(every).palette_counts()]
+    expected = "torch chest furnace ladder wall_sign redstone_torch nether_portal ender_chest trapped_chest"
+    assert {s.partition(":")[2] for s in states} == {*expected.split(), "white_wall_banner"}
+
+    unknown = tmp_path / "unknown.schematic"
+    unknown.write_bytes(legacy_file(blocks=(1, 253), data=(0, 0)))  # 253: no 1.12 block
+    assert "legacy:block_253" in read_any(unknown).palette
