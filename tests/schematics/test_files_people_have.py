@@ -148,3 +148,22 @@ def test_a_known_id_with_an_unknown_data_value_reads_as_the_blocks_default_state
     unknown = tmp_path / "unknown.schematic"
     unknown.write_bytes(legacy_file(blocks=(1, 253), data=(0, 0)))  # 253: no 1.12 block
     assert "legacy:block_253" in read_any(unknown).palette
+
+
+def test_the_worldedit_offset_warning_names_only_the_offset_a_file_has(tmp_path):
+    # Before: a file without Offset was told "Offset [0, 0, 0] is WorldEdit's absolute world position".
+    from schem_nbt_bytes import v2_entries
+
+    from mcb.schematics.rules import validate_schematic
+
+    we = ("Metadata", COMPOUND, [("WEOffsetX", INT, -3), ("WEOffsetY", INT, 0), ("WEOffsetZ", INT, 2)])
+    without = tmp_path / "without.schem"
+    without.write_bytes(document([e for e in v2_entries(extra=[we]) if e[0] != "Offset"]))
+    stored = tmp_path / "stored.schem"
+    stored.write_bytes(document(v2_entries(extra=[we], offset=(100, 64, -20))))
+    for profile in ("server", "spec"):
+        (missing,) = [d for d in validate_schematic(without, profile=profile).diagnostics if "offset" in d.rule]
+        assert "Offset [0, 0, 0]" not in missing.message and missing.message.startswith("the file has no Offset")
+        assert "WEOffset [-3, 0, 2]" in missing.message and "about 3 blocks" in missing.message
+        (real,) = [d for d in validate_schematic(stored, profile=profile).diagnostics if "offset" in d.rule]
+        assert real.message.startswith("Offset [100, 64, -20] is WorldEdit's absolute world position")

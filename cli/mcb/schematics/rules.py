@@ -303,10 +303,24 @@ def _offset_warning(doc: Document, file: str) -> list[Diagnostic]:
     if not isinstance(meta, dict) or not all(isinstance(meta.get(f"WEOffset{a}"), int) for a in "XYZ"):
         return []
     we = [int(meta[f"WEOffset{a}"]) for a in "XYZ"]
-    stored = [int(v) for v in offset] if tag_type(offset) == 11 and len(offset) == 3 else [0, 0, 0]
+    if offset is not None and (tag_type(offset) != 11 or len(offset) != 3):
+        return []  # a malformed Offset has its own finding
+    stored = [int(v) for v in offset] if offset is not None else [0, 0, 0]
     if stored == we:
         return []
     distance = max(abs(s - w) for s, w in zip(stored, we))
+    if offset is None:  # nothing to call WorldEdit's: the server pastes at the anchor itself
+        return [
+            _diagnostic(
+                "sponge.offset.worldedit",
+                Severity.WARNING,
+                f"the file has no Offset, so the server puts its min corner at the anchor, about {distance} blocks "
+                f"from where WorldEdit pastes it (anchor + WEOffset {we})",
+                file,
+                doc.pointer("Metadata"),
+                "normalise it: `mcb schem convert FILE -o OUT.schem` writes Offset = WEOffset",
+            )
+        ]
     return [
         _diagnostic(
             "sponge.offset.worldedit",
