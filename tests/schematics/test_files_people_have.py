@@ -167,3 +167,46 @@ def test_the_worldedit_offset_warning_names_only_the_offset_a_file_has(tmp_path)
         assert "WEOffset [-3, 0, 2]" in missing.message and "about 3 blocks" in missing.message
         (real,) = [d for d in validate_schematic(stored, profile=profile).diagnostics if "offset" in d.rule]
         assert real.message.startswith("Offset [100, 64, -20] is WorldEdit's absolute world position")
+
+
+def test_every_refusal_names_its_file_and_calls_a_file_what_it_is(cli, tmp_path):
+    from schem_nbt_bytes import v2_entries
+
+    from mcb.errors import InputError
+    from mcb.schematics.document import load_document
+    from mcb.schematics.nbt import ReadLimits
+
+    photo = tmp_path / "photo.schem"  # before: build called it "recipe photo.schem is not UTF-8 text"
+    photo.write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01" + bytes(64))
+    for args in (("build", str(photo), "--target", "0,64,0"), ("verify", str(photo), "--target", "0,64,0")):
+        said = cli(*args)
+        assert said.exit_code == 1 and said.stderr.startswith(f"error: {photo}: this is a JPEG image, not a schematic")
+    folder = tmp_path / "builds"  # before: "recipe builds is a directory"
+    folder.mkdir()
+    said = cli("build", str(folder), "--target", "0,64,0")
+    assert said.exit_code == 1 and said.stderr.startswith(f"error: {folder}: is a directory, not a schematic or recipe")
+
+    cut = tmp_path / "cut.litematic"
+    cut.write_bytes(litematic_file()[:40])
+    said = cli("schem", "info", str(cut))
+    assert said.stderr.startswith(f"error: {cut}: ") and "hint: the file ends early" in said.stderr
+
+    no_palette = tmp_path / "no_palette.schem"  # before: "Palette is missing" named no file
+    no_palette.write_bytes(document([e for e in v2_entries() if e[0] not in ("Palette", "PaletteMax")]))
+    for args in (("schem", "info"), ("schem", "render"), ("build",)):
+        extra = {"schem render": ("-o", str(tmp_path / "p.png")), "build": ("--target", "0,64,0")}.get(" ".join(args))
+        said = cli(*args, str(no_palette), *(extra or ()))
+        assert said.stderr.startswith(f"error: {no_palette}: Palette is missing"), said.stderr
+
+    with pytest.raises(InputError) as big:  # before: "file is N bytes, above the ... limit" named no file
+        load_document(no_palette, ReadLimits(max_compressed=16))
+    assert big.value.message.startswith(f"{no_palette}: the file is ") and "above the 16 bytes mcb reads" in (
+        big.value.message
+    )
+
+    unknown = tmp_path / "unknown.schematic"  # before: "1 block unknown in Minecraft 26.2" named no file
+    unknown.write_bytes(legacy_file(blocks=(1, 253), data=(0, 0)))
+    for command in ("convert", "rotate"):
+        extra = ("-d", "90") if command == "rotate" else ()
+        said = cli("schem", command, str(unknown), *extra, "-o", str(tmp_path / "u.schem"))
+        assert said.stderr.startswith(f"error: {unknown}: 1 block unknown in Minecraft"), said.stderr

@@ -144,7 +144,7 @@ def test_a_block_entity_outside_the_box_is_refused_or_said_never_written_unreada
 def test_counts_of_one_read_right_in_refusals_and_warnings(cli, tmp_path):
     fixture = str(SAMPLES / "rotation_fixture.schem")
     unknown = cli("schem", "convert", fixture, "-o", str(tmp_path / "old.schem"), "--mc-version", "1.16")
-    assert "error: 1 block unknown in Minecraft 1.16: minecraft:crafter (1 cell)" in unknown.stderr
+    assert f"error: {fixture}: 1 block unknown in Minecraft 1.16: minecraft:crafter (1 cell)" in unknown.stderr
     mirrored = cli("schem", "mirror", fixture, "-a", "x", "-o", str(tmp_path / "m.schem"))
     assert "warning: 3 block states come out geometrically wrong" in mirrored.stderr
 

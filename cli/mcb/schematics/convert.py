@@ -8,7 +8,7 @@ from collections import Counter
 
 from mcb.errors import InputError
 from mcb.fileio import write_atomic, writing
-from mcb.schematics.document import load_document, refuse_duplicate_names
+from mcb.schematics.document import load_document, refuse_duplicate_names, with_file
 from mcb.schematics.formats import from_document
 from mcb.schematics.info import format_label, server_verdict
 from mcb.schematics.model import Schematic
@@ -65,8 +65,8 @@ def convert_schematic(
     default for a ``.schem`` output), sponge3, litematic or structure (None: by ``output``'s extension).
 
     States are upgraded to ``mc_version`` (default: the file's own release; legacy files: the default release),
-    and the result says what the upgrade changed. The conversion refuses (InputError, exit 1) when the target
-    would lose data, unless ``drop_extras``; the result says what was dropped.
+    and the result says what the upgrade changed. The conversion refuses (InputError, exit 1, naming ``source``)
+    when the target would lose data, unless ``drop_extras``; the result says what was dropped.
     """
     from mcb.schematics.formats import by_name, encode_any, name_mismatch, output_format, writable_names
     from mcb.schematics.formats.losses import format_losses
@@ -74,29 +74,30 @@ def convert_schematic(
 
     check_replacement(replace_unknown, mc_version)
     doc = load_document(source)
-    refuse_duplicate_names(doc)
-    schem = from_document(doc)
-    fmt = output_format(fmt, output, schem, default="sponge2")  # convert's own default: the server's format
-    losses = conversion_losses(schem, fmt)
-    if losses and not drop_extras:
-        keeping = [other for other in writable_names() if other != fmt and not conversion_losses(schem, other)]
-        keep = f"keep everything with --to {' or '.join(keeping)}, or " if keeping else ""
-        raise InputError(
-            f"conversion to {by_name(fmt).label} would lose data: " + "; ".join(losses),
-            hint=f"{keep}drop it on purpose with --drop-extras",
-            code="schem.convert.lossy",
-            details={"losses": losses, "lossless_formats": keeping},
-        )
-    if losses:
-        _drop_extras(schem, fmt)
-    notes = [loss["detail"] for loss in format_losses(schem, fmt) if not loss["data"]]
-    mismatch = name_mismatch(fmt, output)
-    if mismatch:
-        notes.insert(0, mismatch)
-    registry = target_registry(schem, mc_version)
-    before = schem.source
-    schem, upgrade = upgrade_schematic(schem, registry, replace_unknown=replace_unknown)
-    payload = encode_any(schem, fmt)
+    with with_file(doc.path):  # until the output is written, what the file holds is at fault: errors name it
+        refuse_duplicate_names(doc)
+        schem = from_document(doc)
+        fmt = output_format(fmt, output, schem, default="sponge2")  # convert's own default: the server's format
+        losses = conversion_losses(schem, fmt)
+        if losses and not drop_extras:
+            keeping = [other for other in writable_names() if other != fmt and not conversion_losses(schem, other)]
+            keep = f"keep everything with --to {' or '.join(keeping)}, or " if keeping else ""
+            raise InputError(
+                f"conversion to {by_name(fmt).label} would lose data: " + "; ".join(losses),
+                hint=f"{keep}drop it on purpose with --drop-extras",
+                code="schem.convert.lossy",
+                details={"losses": losses, "lossless_formats": keeping},
+            )
+        if losses:
+            _drop_extras(schem, fmt)
+        notes = [loss["detail"] for loss in format_losses(schem, fmt) if not loss["data"]]
+        mismatch = name_mismatch(fmt, output)
+        if mismatch:
+            notes.insert(0, mismatch)
+        registry = target_registry(schem, mc_version)
+        before = schem.source
+        schem, upgrade = upgrade_schematic(schem, registry, replace_unknown=replace_unknown)
+        payload = encode_any(schem, fmt)
     with writing(output) as target:
         write_atomic(target, payload)
     result = {

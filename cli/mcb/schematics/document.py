@@ -105,17 +105,11 @@ def read_source(source: str | os.PathLike | bytes, limits: ReadLimits) -> tuple[
     size = regular_file_size(path)
     try:
         if size > limits.max_compressed:
-            raise NbtError(
-                f"file is {size} bytes, above the {limits.max_compressed} byte limit",
-                rule="nbt.limit.compressed",
-                pointer="/",
-            )
+            raise too_big(path, size, limits)
         with path.open("rb") as handle:
             data = handle.read(min(size, limits.max_compressed) + 1)  # never a cap-sized buffer for a small file
         if len(data) > limits.max_compressed:
-            raise NbtError(
-                f"file is larger than the {limits.max_compressed} byte limit", rule="nbt.limit.compressed", pointer="/"
-            )
+            raise too_big(path, len(data), limits)
         return data, str(path)
     except FileNotFoundError:  # gone since the stat
         raise InputError(f"{path}: no such file", code="file.missing", hint="check the path") from None
@@ -123,6 +117,51 @@ def read_source(source: str | os.PathLike | bytes, limits: ReadLimits) -> tuple[
         raise InputError(f"{path}: permission denied", code="file.unreadable") from None
     except OSError as error:
         raise InputError(f"{path}: cannot read ({error.strerror or error})", code="file.unreadable") from None
+
+
+def too_big(path, size: int, limits: ReadLimits) -> NbtError:
+    from mcb.wording import plural
+
+    return NbtError(
+        f"{path}: the file is {plural(size, 'byte')}, above the {plural(limits.max_compressed, 'byte')} mcb reads",
+        rule="nbt.limit.compressed",
+        pointer="/",
+        hint="a schematic this big holds more than mcb loads: split it into smaller schematics",
+    )
+
+
+# (magic bytes, what a file that starts with them is): what people mistake for a schematic
+_MAGIC = (
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (b"GIF8", "a GIF image"),
+    (b"PK\x03\x04", "a ZIP archive"),
+    (b"%PDF", "a PDF document"),
+    (b"7z\xbc\xaf", "a 7-Zip archive"),
+    (b"\xfd7zXZ", "an xz archive"),
+    (b"BZh", "a bzip2 archive"),
+    (b"\x28\xb5\x2f\xfd", "a zstd archive"),
+    (b"Rar!", "a RAR archive"),
+)
+
+
+def what_file_is(data: bytes) -> str | None:
+    """What a file that is not NBT seems to be (``a JPEG image``, ``JSON text``), or None."""
+    for magic, what in _MAGIC:
+        if data.startswith(magic):
+            return what
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "a WebP image"
+    head = data[:4096]
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError as error:
+        if error.start < len(head) - 3:  # not a character cut at the end of the sample
+            return None
+        text = head[: error.start].decode("utf-8")
+    if text and all(ch.isprintable() or ch in "\t\r\n" for ch in text.lstrip("\ufeff")):
+        return "JSON text" if text.lstrip("\ufeff \t\r\n")[:1] in ("{", "[") else "a text file"
+    return None
 
 
 def _keep_for_validation(path: list[str]) -> bool:
@@ -147,9 +186,11 @@ def load_document(
     except NbtError as error:
         if path is None:  # bytes: the caller names the file
             raise
-        raise NbtError(
-            f"{path}: {error.message}", rule=error.rule, pointer=error.pointer, hint=error.hint or NOT_A_SCHEMATIC_HINT
-        ) from None
+        message, hint = error.message, error.hint or NOT_A_SCHEMATIC_HINT
+        what = what_file_is(data) if error.rule == "nbt.root.type" else None
+        if what is not None:
+            message, hint = f"this is {what}, not a schematic ({message})", NOT_A_SCHEMATIC_HINT
+        raise NbtError(f"{path}: {message}", rule=error.rule, pointer=error.pointer, hint=hint) from None
     document = recognise(root, stats, data, path)
     document.limits = limits
     return document

@@ -13,6 +13,7 @@ import zlib
 from mcb.errors import InputError
 
 _INT = struct.Struct(">i")
+TRUNCATED_HINT = "the file ends early: it was cut short while being saved, copied or downloaded; get it again"
 
 
 class NbtError(InputError):
@@ -56,7 +57,7 @@ class Input:
             raise self.fail(
                 f"{what} does not fit in the remaining input",
                 "nbt.length.overflow",
-                hint="the file is truncated or corrupt",
+                hint="the file is truncated or corrupt: get it again",
             )
         raise self.fail(
             f"{what} goes beyond the {self.limits.max_inflated} byte inflated-size limit",
@@ -83,7 +84,7 @@ class Input:
                 hint="the file is corrupt or a decompression bomb",
             )
         if not chunk and not inflater.eof and not self.pending:
-            raise self.fail("gzip stream is truncated", "gzip.truncated")
+            raise self.fail("gzip stream is truncated", "gzip.truncated", TRUNCATED_HINT)
         return chunk
 
     def need(self, n: int) -> None:
@@ -91,7 +92,7 @@ class Input:
         if self.pos + n <= len(self.buf):
             return
         if self.inflater is None:
-            raise self.fail("NBT data is truncated", "nbt.truncated")
+            raise self.fail("NBT data is truncated", "nbt.truncated", TRUNCATED_HINT)
         self.check_room(n, f"a value of {n} bytes")
         start = self.pos if self.mark is None else self.mark - self.base
         parts = [self.buf[start:]]
@@ -100,7 +101,7 @@ class Input:
         while have < n:
             chunk = self.inflate(max(n - have, self.limits.inflate_step))
             if not chunk:
-                raise self.fail("NBT data is truncated (gzip stream ended early)", "nbt.truncated")
+                raise self.fail("NBT data is truncated (gzip stream ended early)", "nbt.truncated", TRUNCATED_HINT)
             parts.append(chunk)
             have += len(chunk)
         self.base += start
@@ -130,7 +131,7 @@ class Input:
         while n:
             chunk = self.inflate(max(n, self.limits.inflate_step))
             if not chunk:
-                raise self.fail("NBT data is truncated (gzip stream ended early)", "nbt.truncated")
+                raise self.fail("NBT data is truncated (gzip stream ended early)", "nbt.truncated", TRUNCATED_HINT)
             if parts is not None:
                 parts.append(memoryview(chunk)[:n])
             if len(chunk) > n:

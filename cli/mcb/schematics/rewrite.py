@@ -37,7 +37,7 @@ def transform_file(
     uses the schematic's DataVersion. ``output`` may equal ``source`` (in-place edit). ``document``: ``source``
     already read by :func:`mcb.schematics.document.load_document`.
     """
-    from mcb.schematics.document import load_document, refuse_duplicate_names
+    from mcb.schematics.document import load_document, refuse_duplicate_names, with_file
     from mcb.schematics.formats import from_document, name_mismatch, output_format
     from mcb.schematics.formats.losses import format_losses
     from mcb.schematics.upgrade import check_replacement, target_registry, upgrade_schematic
@@ -48,29 +48,31 @@ def transform_file(
         # (the 256^3 corpus file's 10^6 item tags are never built). Private to this rewrite: the model it builds
         # never leaves this function.
         document = load_document(source, keep=_contents_as_bytes)
-    refuse_duplicate_names(document)
-    schem = from_document(document, compact=True)  # the cells are only moved and written: uint16 fits
-    document = None  # its tree (a 17 MB BlockData among it) is not needed while the result is encoded
-    in_place = _in_place_format(source, output, schem, fmt)
-    written = in_place or output_format(fmt, output, schem)
-    if _needs_contents(schem, written, mirror_axis, rules):
-        schem = from_document(load_document(source), compact=True)
-    registry = target_registry(schem, mc_version)
-    schem, upgrade = upgrade_schematic(schem, registry, replace_unknown=replace_unknown)
-    move = _mirroring(schem, mirror_axis) if mirror_axis is not None else _rotation(schem, degrees or 0)
-    result, transformed = _apply(schem, move, rules, registry, contiguous=False)  # only written, never edited
-    losses = format_losses(result, written)
-    lost = [loss["detail"] for loss in losses if loss["data"]]
-    if in_place and lost:  # the file itself would be replaced by less than it holds
-        raise InputError(
-            "--in-place would lose data: " + "; ".join(lost),
-            code="schem.edit.lossy",
-            hint="write the result as a new file with -o NEW_NAME (the original stays as it is)",
-            details={"losses": lost, "field": "in_place"},
-        )
-    mismatch = name_mismatch(written, output)
-    if mismatch:
-        losses.append({"what": "name", "count": 1, "data": False, "detail": mismatch})
+    path = document.path
+    with with_file(path):  # until the output is written, what the file holds is at fault: errors name it
+        refuse_duplicate_names(document)
+        schem = from_document(document, compact=True)  # the cells are only moved and written: uint16 fits
+        document = None  # its tree (a 17 MB BlockData among it) is not needed while the result is encoded
+        in_place = _in_place_format(source, output, schem, fmt)
+        written = in_place or output_format(fmt, output, schem)
+        if _needs_contents(schem, written, mirror_axis, rules):
+            schem = from_document(load_document(source), compact=True)
+        registry = target_registry(schem, mc_version)
+        schem, upgrade = upgrade_schematic(schem, registry, replace_unknown=replace_unknown)
+        move = _mirroring(schem, mirror_axis) if mirror_axis is not None else _rotation(schem, degrees or 0)
+        result, transformed = _apply(schem, move, rules, registry, contiguous=False)  # only written, never edited
+        losses = format_losses(result, written)
+        lost = [loss["detail"] for loss in losses if loss["data"]]
+        if in_place and lost:  # the file itself would be replaced by less than it holds
+            raise InputError(
+                "--in-place would lose data: " + "; ".join(lost),
+                code="schem.edit.lossy",
+                hint="write the result as a new file with -o NEW_NAME (the original stays as it is)",
+                details={"losses": lost, "field": "in_place"},
+            )
+        mismatch = name_mismatch(written, output)
+        if mismatch:
+            losses.append({"what": "name", "count": 1, "data": False, "detail": mismatch})
     _write_atomically(result, output, written)
     changed = len(set(result.palette) - set(schem.palette))  # states the transform produced anew
     turns = 0 if mirror_axis is not None else (degrees or 0) // 90
