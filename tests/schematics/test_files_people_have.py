@@ -35,15 +35,15 @@ def _xyz(x, y, z):
     return [("x", INT, x), ("y", INT, y), ("z", INT, z)]
 
 
-def litematic_file(*, tile_entities=EMPTY_BYTES, entities=EMPTY_BYTES, ticks=EMPTY_BYTES):
-    """One 2 x 1 x 1 Litematica region of stone (index 1 of [air, stone]: bits 01 01 = 5)."""
+def litematic_file(*, tile_entities=EMPTY_BYTES, entities=EMPTY_BYTES, ticks=EMPTY_BYTES, block="minecraft:stone"):
+    """One 2 x 1 x 1 Litematica region of ``block`` (index 1 of [air, block]: bits 01 01 = 5)."""
     region = [
         ("Position", COMPOUND, _xyz(0, 0, 0)),
         ("Size", COMPOUND, _xyz(2, 1, 1)),
         (
             "BlockStatePalette",
             LIST,
-            (COMPOUND, [[("Name", STRING, "minecraft:air")], [("Name", STRING, "minecraft:stone")]]),
+            (COMPOUND, [[("Name", STRING, "minecraft:air")], [("Name", STRING, block)]]),
         ),
         ("BlockStates", LONGS, [5]),
         ("TileEntities", LIST, tile_entities),
@@ -210,3 +210,50 @@ def test_every_refusal_names_its_file_and_calls_a_file_what_it_is(cli, tmp_path)
         extra = ("-d", "90") if command == "rotate" else ()
         said = cli("schem", command, str(unknown), *extra, "-o", str(tmp_path / "u.schem"))
         assert said.stderr.startswith(f"error: {unknown}: 1 block unknown in Minecraft"), said.stderr
+
+
+def test_a_block_entity_without_an_id_is_named_after_its_block_or_reported_and_never_written_as_empty(cli, tmp_path):
+    # Before: a Litematica tile entity without `id` was written as Id:"" (passing spec validation) and shown as
+    # "( x1)" by info.
+    from mcb.schematics.formats.sponge import read_schematic
+
+    chest = [*_xyz(0, 0, 0), ("Items", LIST, (COMPOUND, []))]
+    path = tmp_path / "chest.litematic"
+    path.write_bytes(litematic_file(tile_entities=(COMPOUND, [chest]), block="minecraft:chest"))
+    schem = read_any(path)
+    assert [(be.pos, be.id) for be in schem.block_entities] == [((0, 0, 0), "minecraft:chest")]
+    assert any("named after their block: minecraft:chest x1" in note for note in schem.source.notes)
+    out = tmp_path / "chest.schem"
+    assert cli("schem", "convert", str(path), "-o", str(out), "--to", "sponge3").exit_code == 0
+    assert [be.id for be in read_schematic(out).block_entities] == ["minecraft:chest"]
+
+    stone = tmp_path / "stone.litematic"
+    stone.write_bytes(litematic_file(tile_entities=(COMPOUND, [[*_xyz(1, 0, 0), ("Items", LIST, (COMPOUND, []))]])))
+    info = json.loads(cli("schem", "info", str(stone), "--json").stdout)
+    assert info["block_entities"]["by_id"] == {"(no id)": 1}
+    assert any("1 block entity without an id on a block with no block entity" in n for n in info["upgrade"]["notes"])
+    refused = cli("schem", "convert", str(stone), "-o", str(tmp_path / "s.schem"), "--to", "sponge3")
+    assert refused.exit_code == 1 and "1 block entity without an id (block entities at 1,0,0)" in refused.stderr
+    dropped = cli("schem", "convert", str(stone), "-o", str(tmp_path / "s.schem"), "--to", "sponge3", "--drop-extras")
+    assert dropped.exit_code == 0 and read_schematic(tmp_path / "s.schem").block_entities == []
+    spec = json.loads(cli("schem", "validate", str(stone), "--profile", "spec", "--json").stdout)
+    assert any("without an id" in d["message"] for d in spec["files"][0]["diagnostics"])
+
+
+def test_the_spec_profile_flags_ids_that_are_not_resource_locations(tmp_path):
+    # A WorldEdit file had the block entity id "minecraft:skull" with the quotes in it.
+    from schem_nbt_bytes import v2_entries
+
+    from mcb.schematics.rules import validate_schematic
+
+    entity = [("Pos", INTS, [0, 0, 0]), ("Id", STRING, '"minecraft:skull"')]
+    mob = [("Pos", LIST, (DOUBLE, [0.5, 0.0, 0.5])), ("Id", STRING, "")]
+    extra = [("BlockEntities", LIST, (COMPOUND, [entity])), ("Entities", LIST, (COMPOUND, [mob]))]
+    path = tmp_path / "quoted.schem"
+    path.write_bytes(document(v2_entries(extra=extra)))
+    found = {d.rule: d for d in validate_schematic(path, profile="spec").diagnostics}
+    assert found["sponge.block_entity.id"].message == (
+        "block entity Id '\"minecraft:skull\"' is not a resource location: the game skips it"
+    )
+    assert found["sponge.block_entity.id"].pointer == "/BlockEntities/0/Id"
+    assert found["sponge.entity.id"].message == "entity has an empty Id: the game skips it"

@@ -94,8 +94,8 @@ def describe_schematic(path: str | os.PathLike, mc_version: str | int | None = N
         "void_cells": int(schem.void.sum()) if schem.void is not None else 0,
         "palette_size": len(counts),
         "palette": shown,
-        "block_entities": {"count": len(schem.block_entities), "by_id": dict(schem.block_entity_ids().most_common())},
-        "entities": {"count": len(schem.entities), "by_id": dict(Counter(e.id for e in schem.entities).most_common())},
+        "block_entities": _by_id(schem.block_entities),
+        "entities": _by_id(schem.entities),
         "biomes": None
         if schem.biome_palette is None
         else {"palette": list(schem.biome_palette), "layers": int(schem.biomes.shape[0])},
@@ -105,6 +105,14 @@ def describe_schematic(path: str | os.PathLike, mc_version: str | int | None = N
         "upgrade": upgrade.to_json(),
         "server": server_verdict(doc.data, mc_version, doc),
     }
+
+
+def _by_id(items) -> dict:
+    """``{"count", "by_id"}``, most common first; items without an id under ``(no id)``."""
+    return {"count": len(items), "by_id": dict(Counter(item.id or NO_ID for item in items).most_common())}
+
+
+NO_ID = "(no id)"
 
 
 def palette_counts(schem: Schematic) -> list[dict]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections import Counter
 from pathlib import Path
 
 from mcb.errors import InputError, UsageError
@@ -239,6 +240,30 @@ def _other_format(doc: Document, file: str, registry) -> list[Diagnostic]:
             )
         )
     found += [_diagnostic("schem.read.note", Severity.NOTE, note, file, "/") for note in upgrade.notes]
+    return found + _id_findings(schem, file)
+
+
+def _id_findings(schem, file: str) -> list[Diagnostic]:
+    """Ids the game cannot read, of a model's block entities and entities (one finding per id)."""
+    from mcb.schematics.block_entities import is_resource_location
+    from mcb.wording import plural
+
+    found = []
+    for items, what in ((schem.block_entities, "block entity"), (schem.entities, "entity")):
+        # a block entity without an id is a read note already (named after its block, or not writable)
+        bad = Counter(item.id for item in items if not is_resource_location(item.id) and (item.id or what == "entity"))
+        for ident, count in bad.items():
+            text = "without an id" if not ident else f"id {ident!r} is not a resource location"
+            found.append(
+                _diagnostic(
+                    "schem.id.invalid",
+                    Severity.WARNING,
+                    f"{plural(count, what, what.replace('entity', 'entities'))}: {text}: the game skips it",
+                    file,
+                    "/",
+                    "an id is namespace:path of a-z, 0-9 and _ - . / (e.g. minecraft:chest)",
+                )
+            )
     return found
 
 

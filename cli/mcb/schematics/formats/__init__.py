@@ -350,13 +350,16 @@ def from_document(doc: Document, *, palette_index: int = 0, compact: bool = Fals
     """The model of a document already read (any recognised format); raises ``InputError`` subclasses with
     ``rule``, their message naming the file. ``palette_index``: one of a structure file's ``palettes``;
     ``compact``: Sponge cells may come as uint16."""
+    from mcb.schematics.block_entities import name_block_entities
     from mcb.schematics.document import not_a_schematic_error, with_file
     from mcb.schematics.nbt import gc_paused
 
     if doc.format is None:
         raise not_a_schematic_error(doc)
     with gc_paused(), with_file(doc.path):
-        return doc.format.read(doc, ReadOptions(palette_index=palette_index, compact=compact))
+        schem = doc.format.read(doc, ReadOptions(palette_index=palette_index, compact=compact))
+    name_block_entities(schem)  # a writer that left the id out: the block says it
+    return schem
 
 
 def read_any(
