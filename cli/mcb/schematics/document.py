@@ -12,7 +12,7 @@ from pathlib import Path
 
 from mcb.errors import InputError
 from mcb.fileio import is_dash, read_stdin, regular_file_size
-from mcb.schematics.formats import SchematicFormat, detect
+from mcb.schematics.formats import FORMATS, SchematicFormat, detect
 from mcb.schematics.nbt import Compound, NbtError, ReadLimits, ReadStats, read_nbt
 
 # Lists whose entries' contents validation only checks, never reads (their payload is opaque to every rule): an
@@ -86,6 +86,10 @@ class Document:
             return f"Sponge v{self.version}" if self.version is not None else "Sponge (no Version tag)"
         return self.format.label
 
+
+# Root lists of one-shaped compounds some format reads as columns (a structure's blocks), whatever the file turns out
+# to be: the format is known only once the root is read.
+COLUMN_LISTS = frozenset(name for fmt in FORMATS for name in fmt.columns)
 
 DUPLICATE_NAME = "a compound names the same tag twice (readers keep one of them; the server refuses the file)"
 
@@ -182,7 +186,7 @@ def load_document(
     limits = limits or ReadLimits()
     data, path = read_source(source, limits)
     try:
-        root, stats = read_nbt(data, limits, keep=_keep_for_validation if fast else keep)
+        root, stats = read_nbt(data, limits, keep=_keep_for_validation if fast else keep, columns=COLUMN_LISTS)
     except NbtError as error:
         if path is None:  # bytes: the caller names the file
             raise

@@ -53,12 +53,12 @@ _SCALAR_FMT = {1: ">b", 2: ">h", 3: ">i", 4: ">q", 5: ">f", 6: ">d"}
 
 class EncodedPieces:
     """A payload already encoded as pieces (the 12.9 MB of a big build's block entities): copied into the output
-    piece by piece instead of being joined first."""
+    piece by piece instead of being joined first. ``tags`` and ``depth``: as :class:`tree_facts` counts them."""
 
-    __slots__ = ("tag_id", "pieces")
+    __slots__ = ("tag_id", "pieces", "tags", "depth")
 
-    def __init__(self, tag_id: int, pieces: list[bytes]):
-        self.tag_id, self.pieces = tag_id, pieces
+    def __init__(self, tag_id: int, pieces: list[bytes], tags: int = 1, depth: int = 1):
+        self.tag_id, self.pieces, self.tags, self.depth = tag_id, pieces, tags, depth
 
 
 def encode_payload(out: list[bytes], tid: int, value) -> None:
@@ -117,6 +117,25 @@ def _named(out: list[bytes], name: str, value) -> None:
             _HEADERS[(tid, name)] = header
     out.append(header)
     encode_payload(out, tid, value)
+
+
+def tree_facts(value) -> tuple[int, int]:
+    """(tags, depth) of a tree as mcb's reader counts them when it reads the encoded tree back: every named tag and
+    every list element is a tag; depth counts the levels of lists and compounds (the root compound is 1)."""
+    tid = _infer(value)
+    if tid == 10 or tid == 9:
+        if type(value) in (Encoded, EncodedPieces):
+            return value.tags, value.depth
+        items = value.values() if tid == 10 else value
+        if tid == 9 and _list_subtype(value) not in (9, 10):  # scalars, strings or arrays: one tag each
+            return 1 + len(value), 1
+        tags, depth = 1, 0
+        for item in items:
+            below = tree_facts(item)
+            tags += below[0]
+            depth = max(depth, below[1])
+        return tags, depth + 1
+    return 1, 0
 
 
 def encode_nbt(root: dict, root_name: str = "") -> bytes:

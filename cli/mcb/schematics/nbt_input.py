@@ -107,6 +107,26 @@ class Input:
         self.base += start
         self.buf, self.pos = b"".join(parts), self.pos - start
 
+    def fill(self, n: int) -> int:
+        """Make up to ``n`` bytes from the current position available, as :meth:`need` does, and return how many
+        are: fewer only where the input ends, or where the inflated-size cap would."""
+        have = len(self.buf) - self.pos
+        if have >= n or self.inflater is None:
+            return min(n, have)
+        n = min(n, max(self.room(), 0))
+        start = self.pos if self.mark is None else self.mark - self.base
+        parts = [self.buf[start:]]
+        got = have
+        while got < n:
+            chunk = self.inflate(max(n - got, self.limits.inflate_step))
+            if not chunk:
+                break
+            parts.append(chunk)
+            got += len(chunk)
+        self.base += start
+        self.buf, self.pos = b"".join(parts), self.pos - start
+        return min(n, got)
+
     def take(self, n: int) -> bytes:
         self.need(n)
         start = self.pos

@@ -149,12 +149,13 @@ def _surrogates(ch: str) -> str:
 
 class Encoded:
     """A list or compound kept as its encoded payload bytes (immutable, compared and hashed by its bytes): what a
-    reader hands a rewrite that copies block-entity contents without looking into them; the writer copies it."""
+    reader hands a rewrite that copies block-entity contents without looking into them; the writer copies it.
+    ``tags`` and ``depth`` are what reading it counts (itself included: a reader's limits apply to them)."""
 
-    __slots__ = ("tag_id", "payload")
+    __slots__ = ("tag_id", "payload", "tags", "depth")
 
-    def __init__(self, tag_id: int, payload: bytes):
-        self.tag_id, self.payload = tag_id, payload
+    def __init__(self, tag_id: int, payload: bytes, tags: int = 1, depth: int = 1):
+        self.tag_id, self.payload, self.tags, self.depth = tag_id, payload, tags, depth
 
     def __eq__(self, other):
         return type(other) is Encoded and other.tag_id == self.tag_id and other.payload == self.payload

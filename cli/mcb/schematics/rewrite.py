@@ -38,7 +38,7 @@ def transform_file(
     already read by :func:`mcb.schematics.document.load_document`.
     """
     from mcb.schematics.document import load_document, refuse_duplicate_names, with_file
-    from mcb.schematics.formats import from_document, name_mismatch, output_format
+    from mcb.schematics.formats import encode_any, from_document, name_mismatch, output_format
     from mcb.schematics.formats.losses import format_losses
     from mcb.schematics.upgrade import check_replacement, target_registry, upgrade_schematic
 
@@ -73,7 +73,8 @@ def transform_file(
         mismatch = name_mismatch(written, output)
         if mismatch:
             losses.append({"what": "name", "count": 1, "data": False, "detail": mismatch})
-    _write_atomically(result, output, written)
+        payload = encode_any(result, written)  # refused here if mcb could not read it back
+    _write_atomically(payload, output)
     changed = len(set(result.palette) - set(schem.palette))  # states the transform produced anew
     turns = 0 if mirror_axis is not None else (degrees or 0) // 90
     other = "geometric" if rules == "vanilla" else "vanilla"
@@ -191,10 +192,9 @@ def rule_set_differences(
     return sorted({state for state, a, b in zip(palette, mine, theirs) if a != b})
 
 
-def _write_atomically(schem: Schematic, output, fmt: str) -> None:
-    """The codec writes via a temp file in the same directory + ``os.replace``; refused as every writer refuses."""
-    from mcb.fileio import writing
-    from mcb.schematics.formats import write_any
+def _write_atomically(payload: bytes, output) -> None:
+    """Via a temp file in the same directory + ``os.replace``; refused as every writer refuses."""
+    from mcb.fileio import write_atomic, writing
 
     with writing(output) as target:
-        write_any(schem, target, fmt)
+        write_atomic(target, payload)

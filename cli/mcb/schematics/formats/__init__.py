@@ -73,8 +73,10 @@ class SchematicFormat:
     writer: str | None = None  # "module:function", function(schem) -> (root name, root); None: mcb does not write it
     cannot_hold: tuple[str, ...] = ()  # kinds of losses.LOSSES: what of the model the format has no place for
     rewritten_as: str | None = None  # a read-only format: what an edit of such a file writes instead
-    columns: tuple[str, ...] = ()  # root lists of one-shaped entries read as columns (see nbt.COLUMNS)
+    columns: tuple[str, ...] = ()  # root lists of one-shaped compounds read as columns (mcb.schematics.nbt_columns)
     about: str = ""  # what else people should know of it, said beside the label
+    cell_tags: int = 0  # tags its file spends on each placed cell, at least (a write limit is checked with it first)
+    cell_bytes: int = 0  # bytes of NBT its file spends on each placed cell, at least
 
     @property
     def writable(self) -> bool:
@@ -204,6 +206,8 @@ STRUCTURE = SchematicFormat(
     writer="mcb.schematics.formats.structure:structure_tree",
     cannot_hold=("anchor", "outside_block_entities", "biomes", "without_id"),
     columns=("blocks",),
+    cell_tags=6,  # {state, pos: [x, y, z]} and the entry itself
+    cell_bytes=36,
 )
 LEGACY = SchematicFormat(
     "legacy",

@@ -32,7 +32,7 @@ from mcb.schematics.nbt import (
     gc_paused,
     tag_type,
 )
-from mcb.schematics.nbt_encoder import EncodedPieces, encode_nbt, encode_payload
+from mcb.schematics.nbt_encoder import EncodedPieces, encode_nbt, encode_payload, tree_facts
 
 SERVER_AUTHOR = "minecraft-builder-mcp"
 
@@ -88,16 +88,19 @@ def _block_entity_list(block_entities, version: int) -> EncodedPieces:
     append = out.append
     memo: dict = {}
     pack = _POS.pack
+    tags, depth = 1, 1  # the list; then each entry as tree_facts counts it
     for be in block_entities:
         data = be.data
         key = (be.id, *data, *map(id, data.values())) if isinstance(data, dict) else (be.id, id(data))
         found = memo.get(key)
         if found is None:
             encoded: list[bytes] = []
-            encode_payload(encoded, 10, _entry(IntArray((0, 0, 0)), be.id, data, version))
-            found = b"".join(encoded)[len(_POS_HEAD) + _POS.size :], data
+            entry = _entry(IntArray((0, 0, 0)), be.id, data, version)
+            encode_payload(encoded, 10, entry)
+            found = b"".join(encoded)[len(_POS_HEAD) + _POS.size :], data, tree_facts(entry)
             if len(memo) < _MEMO_LIMIT:
                 memo[key] = found
+        tags, depth = tags + found[2][0], max(depth, 1 + found[2][1])
         try:
             append(_POS_HEAD + pack(*be.pos))
         except (struct.error, TypeError):  # not three int32s: let the general encoder convert or refuse it
@@ -106,7 +109,7 @@ def _block_entity_list(block_entities, version: int) -> EncodedPieces:
             append(b"".join(encoded))
             continue
         append(found[0])
-    return EncodedPieces(TAG_LIST, out)
+    return EncodedPieces(TAG_LIST, out, tags, depth)
 
 
 def _entry(pos, ident: str, data, version: int) -> Compound:
