@@ -4,6 +4,7 @@ read and edit (1.13 states, parsed once per palette entry; a position outside th
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 import numpy as np
 
@@ -18,7 +19,11 @@ class Cells:
         self.schem = schem
         self.index = {state: i for i, state in enumerate(schem.palette)}
         self.parsed: dict[int, BlockState] = {}
+        self.by_state: dict[BlockState, int] = {}  # palette index of a state set before
         self.counts = counts
+        self.size = schem.size
+        schem.blocks = np.ascontiguousarray(schem.blocks, dtype=np.int32)
+        self.flat = memoryview(schem.blocks.reshape(-1))  # reads and set() share the one buffer
         self.names = [state.split("[", 1)[0].partition(":")[2] for state in schem.palette]
         # Where the few blocks a completion needs stand (``interesting``: by id without namespace), found in one pass
         # over the cells, by palette index
@@ -32,10 +37,12 @@ class Cells:
                 self.found[index].append((i % width, i // (width * length), (i // width) % length))
 
     def state(self, x: int, y: int, z: int) -> BlockState | None:
-        s = self.schem
-        if not (0 <= x < s.width and 0 <= y < s.height and 0 <= z < s.length):
+        width, height, length = self.size
+        if not (0 <= x < width and 0 <= y < height and 0 <= z < length):
             return None
-        return self.parsed_at(int(s.blocks[y, z, x]))
+        index = self.flat[(y * length + z) * width + x]  # a Python int from the live cells, no numpy scalar
+        found = self.parsed.get(index)
+        return found if found is not None else self.parsed_at(index)
 
     def parsed_at(self, index: int) -> BlockState:
         if index not in self.parsed:
@@ -43,11 +50,16 @@ class Cells:
         return self.parsed[index]
 
     def set(self, x: int, y: int, z: int, state: BlockState) -> None:
-        text = str(state)
-        if text not in self.index:
-            self.index[text] = len(self.schem.palette)
-            self.schem.palette.append(text)
-        self.schem.blocks[y, z, x] = self.index[text]
+        index = self.by_state.get(state)
+        if index is None:
+            text = str(state)
+            index = self.index.get(text)
+            if index is None:
+                index = self.index[text] = len(self.schem.palette)
+                self.schem.palette.append(text)
+                self.parsed[index] = state
+            self.by_state[state] = index
+        self.schem.blocks[y, z, x] = index
 
     def where(self, test) -> list[tuple[int, int, int]]:
         """(x, y, z) of every cell of the read whose state passes ``test`` (of the interesting blocks), in the cells'
@@ -56,6 +68,7 @@ class Cells:
         return sorted(found, key=lambda pos: (pos[1], pos[2], pos[0]))
 
 
+@lru_cache(maxsize=8192)  # the same few states change the same few ways, cell after cell
 def with_values(state: BlockState, **values: str) -> BlockState:
     """``state`` with some property values changed (the others, and their order, kept)."""
     props = dict(state.properties)

@@ -35,6 +35,8 @@ Each cell whose shape this changed is counted once, in one "shapes derived" conv
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from mcb.blocks.state import BlockState
 from mcb.schematics.formats.legacy_cells import Cells, with_values
 
@@ -90,6 +92,7 @@ def _id(state: BlockState | None) -> str:
     return state.id if state is not None else "air"
 
 
+@lru_cache(maxsize=4096)  # per distinct state: a file has few
 def is_full(state: BlockState | None) -> bool:
     """A whole cube (every face full)."""
     name = _id(state)
@@ -106,6 +109,7 @@ def _leaves_or_glass(name: str) -> bool:
     return name.endswith(("_leaves", "_stained_glass", "shulker_box")) or name in _EXEMPT
 
 
+@lru_cache(maxsize=4096)  # per distinct state: a file has few
 def solid_face(state: BlockState | None, face: str) -> bool:
     """Whether ``state`` shows a full, solid face on its side ``face`` (north ... down)."""
     name = _id(state)
@@ -132,6 +136,7 @@ def solid_face(state: BlockState | None, face: str) -> bool:
     return is_full(state)
 
 
+@lru_cache(maxsize=4096)  # per distinct state: a file has few
 def _joins_solid(state: BlockState | None, face: str) -> bool:
     """A solid face a fence, pane or wall joins: not one of the exempt blocks."""
     return solid_face(state, face) and not _leaves_or_glass(_id(state))
@@ -161,12 +166,14 @@ def _wall_side(here: BlockState, there: BlockState | None, side: str) -> bool:
     return _id(there).endswith("_wall") or _gate_across(there, side) or _joins_solid(there, OPPOSITE[side])
 
 
+@lru_cache(maxsize=4096)  # per distinct state: a file has few
 def _conductor(state: BlockState | None) -> bool:
     """A full opaque block that carries power (the game's "normal cube")."""
     name = _id(state)
     return is_full(state) and not (name in _NOT_CONDUCTING or name.endswith(("_leaves", "_stained_glass")))
 
 
+@lru_cache(maxsize=4096)  # per distinct state: a file has few
 def _top_solid(state: BlockState | None) -> bool:
     """Wire can lie on its top."""
     name = _id(state)
@@ -214,8 +221,7 @@ class _Shapes:
 
 
 _SHAPED = frozenset(
-    "iron_bars redstone_wire tripwire vine chorus_plant grass_block podzol mycelium pumpkin_stem melon_stem chest "
-    "trapped_chest".split()
+    "iron_bars redstone_wire tripwire vine chorus_plant pumpkin_stem melon_stem chest trapped_chest".split()
 )
 
 
@@ -335,10 +341,16 @@ def _chorus(shapes: _Shapes) -> None:
 
 
 def _snowy(shapes: _Shapes) -> None:
-    ground = ("grass_block", "podzol", "mycelium")
-    for x, y, z, here in shapes.each(lambda s: s.id in ground):
-        snowy = _id(shapes.at(x, y, z, "up")) in ("snow", "snow_block")
-        shapes.put("snowy grass", x, y, z, here, with_values(here, snowy=str(snowy).lower()))
+    """The one family found with numpy: ground is common (thousands of grass blocks), snow on it rare."""
+    import numpy as np
+
+    schem = shapes.cells.schem
+    names = [state.split("[", 1)[0].partition(":")[2] for state in schem.palette]
+    ground = np.array([name in ("grass_block", "podzol", "mycelium") for name in names])
+    snow = np.array([name in ("snow", "snow_block") for name in names])
+    for y, z, x in np.argwhere(ground[schem.blocks[:-1]] & snow[schem.blocks[1:]]).tolist():
+        here = shapes.cells.state(x, y, z)
+        shapes.put("snowy grass", x, y, z, here, with_values(here, snowy="true"))
 
 
 def _stems(shapes: _Shapes) -> None:
