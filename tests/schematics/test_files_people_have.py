@@ -184,7 +184,10 @@ def test_every_refusal_names_its_file_and_calls_a_file_what_it_is(cli, tmp_path)
     folder = tmp_path / "builds"  # before: "recipe builds is a directory"
     folder.mkdir()
     said = cli("build", str(folder), "--target", "0,64,0")
-    assert said.exit_code == 1 and said.stderr.startswith(f"error: {folder}: is a directory, not a schematic or recipe")
+    assert said.exit_code == 1 and said.stderr.splitlines() == [
+        f"error: {folder} is a directory, not a file",
+        "hint: name one file: a schematic (.schem, .litematic, .nbt or .schematic) or a recipe (.json)",
+    ]
 
     cut = tmp_path / "cut.litematic"
     cut.write_bytes(litematic_file()[:40])

@@ -23,7 +23,7 @@ def is_schematic_file(source: str) -> bool:
 
     if os.path.isdir(source):
         raise InputError(
-            f"{source}: is a directory, not a schematic or recipe file",
+            f"{source} is a directory, not a file",
             code="file.not_regular",
             hint=f"name one file: a schematic ({extensions_text()}) or a recipe (.json)",
         )
