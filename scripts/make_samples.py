@@ -18,9 +18,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "cli"))
 
 from mcb.blocks.registry import load_registry  # noqa: E402
+from mcb.schematics.formats.sponge_writer import encode_schematic  # noqa: E402
 from mcb.schematics.model import BlockEntity, Schematic  # noqa: E402
 from mcb.schematics.nbt import Byte, Compound, List, String  # noqa: E402
-from mcb.schematics.writer import encode_schematic  # noqa: E402
 
 DATE_MS = 1_780_000_000_000  # fixed, so rebuilding gives identical bytes
 REGISTRY = load_registry("26.2")
@@ -171,7 +171,7 @@ def watchtower_litematic() -> bytes:
     from mcb.schematics.formats.common import compound_from_state
     from mcb.schematics.formats.litematic import bits_for, pack_indices
     from mcb.schematics.nbt import TAG_COMPOUND, TAG_LONG_ARRAY, Int, Long, NumericArray
-    from mcb.schematics.writer import encode_nbt
+    from mcb.schematics.nbt_encoder import encode_nbt
 
     def region(position, size, grid: Grid, entities=()):
         bits = bits_for(len(grid.palette))
@@ -244,7 +244,7 @@ def cabin_schematic() -> bytes:
     import gzip
 
     from mcb.schematics.nbt import TAG_COMPOUND, ByteArray, Int, Short
-    from mcb.schematics.writer import encode_nbt
+    from mcb.schematics.nbt_encoder import encode_nbt
 
     width, height, length = 7, 5, 6
     ids = np.zeros((height, length, width), dtype=np.uint8)
@@ -306,8 +306,9 @@ def cabin_schematic() -> bytes:
 def build() -> dict[str, bytes]:
     import gzip
 
+    from mcb.schematics.formats.sponge_writer import build_tree
     from mcb.schematics.nbt import Int
-    from mcb.schematics.writer import build_tree, encode_nbt
+    from mcb.schematics.nbt_encoder import encode_nbt
 
     samples = {
         "house.schem": encode_schematic(house(), 2),

@@ -70,9 +70,9 @@ def complete_axis(incomplete: str) -> list[str]:
 
 
 def complete_schematic_format(incomplete: str) -> list[str]:
-    from mcb.schematics.outputs import FORMATS
+    from mcb.schematics.formats import writable_names
 
-    return _starting_with(list(FORMATS), incomplete)
+    return _starting_with(writable_names(), incomplete)
 
 
 def complete_view(incomplete: str) -> list[str]:

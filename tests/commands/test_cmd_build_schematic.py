@@ -68,7 +68,7 @@ def test_a_broken_or_missing_schematic_is_named_with_a_next_step(mcb, tmp_path):
         assert result.exit_code == 1 and "Traceback" not in result.stderr
         assert result.stderr.splitlines() == [
             f"error: {cut}: gzip stream is truncated",
-            "hint: a schematic is an NBT file (usually gzip-compressed), e.g. a Sponge .schem from WorldEdit",
+            "hint: the file ends early: it was cut short while being saved, copied or downloaded; get it again",
         ]
     missing = mcb("build", files / "gone.schem", "--target", "0,80,30")
     assert missing.exit_code == 1

@@ -79,7 +79,8 @@ def test_written_file_names_are_shown_escaped(cli, named):
 
 def test_data_from_inside_a_file_is_shown_escaped_in_tables(cli, tmp_path):
     """Palette states and block-entity ids come from the file too: info's table and counts escape them."""
-    from mcb.schematics.sponge import read_schematic, write_schematic
+    from mcb.schematics.formats.sponge import read_schematic
+    from mcb.schematics.formats.sponge_writer import write_schematic
 
     schem = read_schematic(HOUSE)
     schem.palette[0] = "minecraft:stone\x1b]0;owned\x07"

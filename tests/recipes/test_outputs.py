@@ -17,8 +17,8 @@ def write(path: Path, value) -> Path:
 
 def test_schem_round_trip_places_every_block_and_air_elsewhere(cli, tmp_path):
     from mcb.blocks.registry import load_registry
+    from mcb.schematics.formats.sponge import read_schematic
     from mcb.schematics.server_rules import check_server_subset
-    from mcb.schematics.sponge import read_schematic
 
     source = write(
         tmp_path / "hut.json",

@@ -36,6 +36,10 @@ def payload(tag: int, value) -> bytes:
         return compound_body(value)
     if tag == 11:
         return struct.pack(">i", len(value)) + b"".join(struct.pack(">i", v) for v in value)
+    if tag == 12:
+        return struct.pack(">i", len(value)) + b"".join(struct.pack(">q", v) for v in value)
+    if tag == 5:
+        return struct.pack(">f", value)
     raise ValueError(tag)
 
 

@@ -11,9 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from schem_nbt_bytes import compound_body, name, payload
 
+from mcb.schematics.formats.sponge import read_schematic
+from mcb.schematics.formats.sponge_writer import encode_schematic
 from mcb.schematics.model import BlockEntity, Schematic
 from mcb.schematics.nbt import Byte, Compound, Double, Int, String
-from mcb.schematics.sponge import encode_schematic, read_schematic
 
 # (tag, value) pairs that compare equal in Python but encode differently are the dangerous ones for a memo.
 VALUES = [(3, 0), (1, 0), (6, 0.0), (6, -0.0), (8, "a"), (8, "b"), (3, 1), (1, 1)]

@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcb.schematics import cells
-from mcb.schematics.cells import decode_cells, decode_varints, encode_cells, encode_varints, first_seen_in
+from mcb.schematics.cells import decode_cells, encode_cells, first_seen_in
+from mcb.schematics.varint import decode_varints, encode_varints
 
 STATES = ["minecraft:air", "minecraft:stone", "minecraft:dirt", "minecraft:stone", "minecraft:glass"]
 

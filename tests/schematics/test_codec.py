@@ -12,11 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schem_nbt_bytes import name, payload, reference_varints
 
-from mcb.schematics.cells import decode_varints, encode_varints
+from mcb.schematics.formats.sponge import read_schematic
+from mcb.schematics.formats.sponge_writer import encode_schematic, write_schematic
 from mcb.schematics.model import BlockEntity, Entity, Schematic
 from mcb.schematics.nbt import Compound, Int, List, String, decode_mutf8, encode_mutf8, read_nbt
-from mcb.schematics.sponge import encode_schematic, read_schematic, write_schematic
-from mcb.schematics.varint import SMALL_STREAM, used_values
+from mcb.schematics.varint import SMALL_STREAM, decode_varints, encode_varints, used_values
 
 STATES = [
     "minecraft:stone",

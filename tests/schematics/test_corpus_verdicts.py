@@ -9,8 +9,8 @@ import pytest
 
 from mcb.errors import InputError
 from mcb.reports.model import Severity
+from mcb.schematics.formats.sponge import read_schematic
 from mcb.schematics.rules import validate_schematic
-from mcb.schematics.sponge import read_schematic
 
 # file -> rule of the first error under the server profile (README "upstream codec" column); None = accepted.
 # Litematica and structure files get the server's rule too (its first refusal), their format named as the cause.
@@ -90,7 +90,7 @@ def test_another_tools_format_gets_the_servers_rule_with_its_format_as_the_cause
     kind = {
         "litematic_": "Litematica",
         "notsponge": "Litematica",
-        "nbt_": "vanilla structure",
+        "nbt_": "structure .nbt",
         "legacy_": "legacy .schematic",
     }[next(p for p in ("litematic_", "notsponge", "nbt_", "legacy_") if name.startswith(p))]
     assert len(server) == 1 and server[0].message.startswith(f"this is a {kind}"), server
@@ -237,7 +237,7 @@ def test_spec_profile_finds_each_bad_block_entity_among_thousands(tmp_path):
     import gzip
 
     from mcb.schematics.nbt import ByteArray, Compound, Int, IntArray, List, Short, String
-    from mcb.schematics.writer import encode_nbt
+    from mcb.schematics.nbt_encoder import encode_nbt
 
     size = 20
     entries = []

@@ -7,10 +7,12 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mcb.schematics.formats import encode_any, read_any
+from mcb.schematics.formats import encode_any, read_any, writable_names
+from mcb.schematics.formats.losses import format_losses
 from mcb.schematics.model import BlockEntity, Entity, Schematic
 from mcb.schematics.nbt import Compound, Int, String
-from mcb.schematics.outputs import FORMATS, format_losses
+
+FORMATS = writable_names()
 
 STATES = (
     [

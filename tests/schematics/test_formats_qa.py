@@ -144,7 +144,7 @@ def test_a_block_entity_outside_the_box_is_refused_or_said_never_written_unreada
 def test_counts_of_one_read_right_in_refusals_and_warnings(cli, tmp_path):
     fixture = str(SAMPLES / "rotation_fixture.schem")
     unknown = cli("schem", "convert", fixture, "-o", str(tmp_path / "old.schem"), "--mc-version", "1.16")
-    assert "error: 1 block unknown in Minecraft 1.16: minecraft:crafter (1 cell)" in unknown.stderr
+    assert f"error: {fixture}: 1 block unknown in Minecraft 1.16: minecraft:crafter (1 cell)" in unknown.stderr
     mirrored = cli("schem", "mirror", fixture, "-a", "x", "-o", str(tmp_path / "m.schem"))
     assert "warning: 3 block states come out geometrically wrong" in mirrored.stderr
 
@@ -183,7 +183,7 @@ def test_structure_blocks_are_packed_byte_for_byte_as_tags_would_encode_them(cor
     from mcb.schematics.formats import read_any
     from mcb.schematics.formats.structure import structure_tree
     from mcb.schematics.model import BlockEntity
-    from mcb.schematics.writer import encode_nbt
+    from mcb.schematics.nbt_encoder import encode_nbt
 
     tower = read_any(SAMPLES / "watchtower.litematic")  # cells left unchanged, a chest
     y, z, x = (int(v) for v in np.argwhere(tower.void)[0])

@@ -12,7 +12,7 @@ import pytest
 from mcb.errors import InputError
 from mcb.reports.model import FileReport
 from mcb.schematics.formats import read_any
-from mcb.schematics.inspect import describe_schematic
+from mcb.schematics.info import describe_schematic
 from mcb.schematics.nbt import ReadLimits
 from mcb.schematics.rules import validate_schematic
 

@@ -7,10 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from schem_nbt_bytes import document
 
+from mcb.schematics.formats.sponge import read_schematic
+from mcb.schematics.formats.sponge_writer import encode_schematic
 from mcb.schematics.model import BlockEntity
 from mcb.schematics.nbt import Compound, String
 from mcb.schematics.rewrite import transform_file
-from mcb.schematics.sponge import encode_schematic, read_schematic
 from mcb.schematics.transform import mirror_schematic, rotate_schematic
 
 W, H, L = 5, 2, 3

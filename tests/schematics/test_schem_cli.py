@@ -7,7 +7,7 @@ import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from mcb.schematics.sponge import read_schematic
+from mcb.schematics.formats.sponge import read_schematic
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "schematics"

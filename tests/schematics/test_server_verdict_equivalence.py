@@ -23,7 +23,7 @@ from schem_nbt_bytes import document, v2_entries
 
 from mcb.blocks.registry import load_registry
 from mcb.errors import InputError
-from mcb.schematics.inspect import describe_schematic
+from mcb.schematics.info import describe_schematic
 from mcb.schematics.rules import validate_schematic
 from mcb.schematics.server_rules import check_server_subset
 from mcb.server.testing import run_server

@@ -12,7 +12,7 @@ from PIL import Image
 
 from mcb.blocks.registry import load_registry
 from mcb.blocks.transform import rotate_state
-from mcb.schematics.sponge import read_schematic
+from mcb.schematics.formats.sponge import read_schematic
 
 CHESTS = "v2_nucleation_new_chest_test.schem"  # v2 with double chests and block entities
 TEXAS = "v3_nucleation_uss-texas.schem"  # v3

@@ -95,7 +95,7 @@ def load_placement(path: str | os.PathLike, options: PlacementOptions, registry=
     # path, so an unreadable or malformed file is named in the error, with what a schematic is.
     document = load_document(path, fast=True)
     data = document.data
-    if document.kind == "mcedit":
+    if document.kind == "legacy":
         document = load_document(data)
     schem = from_document(document)
     dropped = _check_extras(schem, str(path), options.drop_extras)

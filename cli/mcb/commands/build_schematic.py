@@ -12,17 +12,26 @@ from mcb.wording import duration, plural, shown
 
 
 def is_schematic_file(source: str) -> bool:
-    """A schematic is NBT (gzip or raw compound); a recipe is JSON. The content decides; only a file that cannot
-    be read is told by its name, so that `x.schem` missing is not reported as a missing recipe."""
+    """A schematic is NBT (gzip or raw compound) or a file named like one (the format registry's extensions); a
+    recipe is JSON. So `x.schem` missing, unreadable or holding a JPEG is reported by the schematic reader, which
+    says what it is, not as a recipe that is not UTF-8. A folder is neither: InputError."""
     if source == "-":
         return False
+    from mcb.schematics.formats import extensions_text, named_by
+
+    if os.path.isdir(source):
+        raise InputError(
+            f"{source} is a directory, not a file",
+            code="file.not_regular",
+            hint=f"name one file: a schematic ({extensions_text()}) or a recipe (.json)",
+        )
+    if named_by(source):
+        return True
     try:
         with open(source, "rb") as handle:
             head = handle.read(2)
-    except OSError:  # the schematic or the recipe path reports the unreadable file
-        from mcb.schematics.walk import SCHEMATIC_GLOBS  # "*.schem", ...: the walks' one list of extensions
-
-        return "*" + os.path.splitext(source)[1].lower() in SCHEMATIC_GLOBS
+    except OSError:  # the recipe path reports the unreadable file
+        return False
     # gzip, or an uncompressed root compound (tag 10, then a name length whose high byte is 0): JSON has no NUL
     return head in (b"\x1f\x8b", b"\x0a\x00")
 

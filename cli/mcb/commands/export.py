@@ -11,11 +11,11 @@ import typer
 from mcb.commands.rpc_support import EXIT_CODES_HELP, check_output, json_terminal, open_client, parse_position
 from mcb.errors import UsageError
 from mcb.options import JsonOpt, summarised
-from mcb.schematics.outputs import FORMATS
+from mcb.schematics.formats import writable_names
 
 
 def _complete_format(incomplete: str) -> list[str]:
-    return [name for name in FORMATS if name.startswith(incomplete)]
+    return [name for name in writable_names() if name.startswith(incomplete)]
 
 
 @summarised("schematic_export")
@@ -89,10 +89,10 @@ def export(
             ),
         )
         return
-    if format_ is not None and format_ not in FORMATS:
-        raise UsageError(f"unknown --format {format_!r}", hint="choose one of: " + ", ".join(FORMATS))
+    from mcb.schematics.formats import output_format, parse_format
+
+    format_ = parse_format(format_, option="--format")
     check_output(output)
-    from mcb.schematics.outputs import output_format
 
     # as `schem convert -o` does: a file named .litematic or .nbt is written in that format unless --format says
     fmt = output_format(format_, output, None, default="sponge2", option="--format")

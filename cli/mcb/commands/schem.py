@@ -122,7 +122,7 @@ def info(
 
         mcb schem info house.schem --json | jq .palette
     """
-    from mcb.schematics.inspect import describe_schematic
+    from mcb.schematics.info import describe_schematic
     from mcb.schematics.walk import each_schematic, is_single_file
 
     term = terminal(ctx, json_)
@@ -276,8 +276,8 @@ def convert(
     """
     from mcb.commands.stdio import output_target
     from mcb.fileio import refuse_input_as_output
-    from mcb.schematics.inspect import convert_schematic
-    from mcb.schematics.outputs import parse_format
+    from mcb.schematics.convert import convert_schematic
+    from mcb.schematics.formats import parse_format
 
     term = terminal(ctx, json_)
     fmt = parse_format(to)

@@ -101,20 +101,20 @@ def _refuse_folder(file: str, target: str) -> None:
     from pathlib import Path
 
     from mcb.errors import InputError
-    from mcb.schematics.walk import SCHEMATIC_GLOBS
+    from mcb.schematics.formats import extensions_text, schematic_globs
     from mcb.wording import plural, shown
 
     folder = Path(file)
     if file == "-" or not folder.is_dir():
         return
-    found = sorted({p for pattern in SCHEMATIC_GLOBS for p in folder.glob(pattern) if p.is_file()})
+    found = sorted({p for pattern in schematic_globs() for p in folder.glob(pattern) if p.is_file()})
     if found:
         hint = (
             f"it holds {plural(len(found), 'schematic')}; pass one, e.g. "
             f"`mcb verify {shown(found[0])} --target {target}` (with the options its build used)"
         )
     else:
-        hint = "pass the schematic file the build placed (.schem, .litematic, .nbt or .schematic)"
+        hint = f"pass the schematic file the build placed ({extensions_text()})"
     raise InputError(
         f"{shown(file)} is a folder: verify compares the world with one schematic file",
         code="file.not_regular",

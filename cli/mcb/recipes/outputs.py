@@ -29,7 +29,7 @@ def write_outputs(
         write_png(recipe_picture(compiled, data_version, view, scale), png)
         written["png"] = str(png)
     if schem is not None:
-        from mcb.schematics.sponge import write_schematic
+        from mcb.schematics.formats.sponge_writer import write_schematic
 
         write_schematic(schematic, schem, version=2, name=_asset_name(name or schem.stem), author="mcb")
         written["schematic"] = str(schem)

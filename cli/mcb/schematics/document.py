@@ -1,4 +1,4 @@
-"""Loading a file into an NBT document and recognising what it is (Sponge v1/v2/v3, Litematica, structure, ...).
+"""Loading a file into an NBT document and recognising what it is (:func:`mcb.schematics.formats.detect`).
 
 The format is decided by content, never by file extension (corpus: a Litematica file named ``.schem``).
 """
@@ -6,11 +6,13 @@ The format is decided by content, never by file extension (corpus: a Litematica 
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcb.errors import InputError
 from mcb.fileio import is_dash, read_stdin, regular_file_size
+from mcb.schematics.formats import FORMATS, SchematicFormat, detect
 from mcb.schematics.nbt import Compound, NbtError, ReadLimits, ReadStats, read_nbt
 
 # Lists whose entries' contents validation only checks, never reads (their payload is opaque to every rule): an
@@ -31,23 +33,19 @@ class SchematicError(InputError):
         self.pointer = pointer
 
 
-# Recognised kinds as the commands' JSON names them (the model's ``source.format``, ``--to``'s words).
-KIND_OF = {"sponge": "sponge", "litematica": "litematic", "structure": "structure", "mcedit": "legacy"}
-
-
 @dataclass
 class Document:
     """A parsed NBT file plus what it was recognised as.
 
-    ``body`` is the compound holding the schematic fields: the root for v1/v2 (and the non-conforming "v3" whose
-    fields sit in the root), ``root['Schematic']`` for v3. ``kind`` is ``sponge``, ``litematica``, ``structure``,
-    ``mcedit`` or ``unknown``; ``version`` the Sponge ``Version`` tag (None when absent or not an int).
+    ``format`` is the record whose content test the root passed (None: NBT of no schematic format). ``body`` is
+    the compound holding the schematic fields: the root, or a Sponge v3 file's ``root['Schematic']``;
+    ``version`` the Sponge ``Version`` tag (None when absent or not an int).
     """
 
     root: Compound
     body: Compound
     stats: ReadStats
-    kind: str
+    format: SchematicFormat | None
     version: int | None
     data: bytes
     path: str | None
@@ -70,26 +68,28 @@ class Document:
         return self.body_pointer + "".join(f"/{p}" for p in parts)
 
     @property
+    def kind(self) -> str:
+        """``sponge``, ``litematic``, ``structure``, ``legacy`` (the format's family), or ``unknown``."""
+        return self.format.kind if self.format is not None else "unknown"
+
+    @property
     def is_v3(self) -> bool:
         """Sponge v3 by its Version, its layout (a nonconforming v3) or its wrapper (the ``Schematic`` compound)."""
         return self.version == 3 or self.nonconforming_v3 or self.body_pointer == "/Schematic"
 
     @property
-    def format_kind(self) -> str:
-        """The kind every command's JSON names: ``sponge``, ``litematic``, ``structure``, ``legacy`` or ``unknown``."""
-        return KIND_OF.get(self.kind, self.kind)
-
-    @property
     def label(self) -> str:
-        if self.kind != "sponge":
-            return {
-                "litematica": "Litematica schematic",
-                "structure": "vanilla structure (.nbt)",
-                "mcedit": "legacy .schematic (MCEdit/Schematica)",
-                "unknown": "unknown NBT",
-            }[self.kind]
-        return f"Sponge v{self.version}" if self.version is not None else "Sponge (no Version tag)"
+        """What the file is, for people: ``Sponge v2``, ``Litematica``, ``unknown NBT``, ..."""
+        if self.format is None:
+            return "unknown NBT"
+        if self.kind == "sponge":
+            return f"Sponge v{self.version}" if self.version is not None else "Sponge (no Version tag)"
+        return self.format.label
 
+
+# Root lists of one-shaped compounds some format reads as columns (a structure's blocks), whatever the file turns out
+# to be: the format is known only once the root is read.
+COLUMN_LISTS = frozenset(name for fmt in FORMATS for name in fmt.columns)
 
 DUPLICATE_NAME = "a compound names the same tag twice (readers keep one of them; the server refuses the file)"
 
@@ -109,17 +109,11 @@ def read_source(source: str | os.PathLike | bytes, limits: ReadLimits) -> tuple[
     size = regular_file_size(path)
     try:
         if size > limits.max_compressed:
-            raise NbtError(
-                f"file is {size} bytes, above the {limits.max_compressed} byte limit",
-                rule="nbt.limit.compressed",
-                pointer="/",
-            )
+            raise too_big(path, size, limits)
         with path.open("rb") as handle:
             data = handle.read(min(size, limits.max_compressed) + 1)  # never a cap-sized buffer for a small file
         if len(data) > limits.max_compressed:
-            raise NbtError(
-                f"file is larger than the {limits.max_compressed} byte limit", rule="nbt.limit.compressed", pointer="/"
-            )
+            raise too_big(path, len(data), limits)
         return data, str(path)
     except FileNotFoundError:  # gone since the stat
         raise InputError(f"{path}: no such file", code="file.missing", hint="check the path") from None
@@ -127,6 +121,51 @@ def read_source(source: str | os.PathLike | bytes, limits: ReadLimits) -> tuple[
         raise InputError(f"{path}: permission denied", code="file.unreadable") from None
     except OSError as error:
         raise InputError(f"{path}: cannot read ({error.strerror or error})", code="file.unreadable") from None
+
+
+def too_big(path, size: int, limits: ReadLimits) -> NbtError:
+    from mcb.wording import plural
+
+    return NbtError(
+        f"{path}: the file is {plural(size, 'byte')}, above the {plural(limits.max_compressed, 'byte')} mcb reads",
+        rule="nbt.limit.compressed",
+        pointer="/",
+        hint="a schematic this big holds more than mcb loads: split it into smaller schematics",
+    )
+
+
+# (magic bytes, what a file that starts with them is): what people mistake for a schematic
+_MAGIC = (
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (b"GIF8", "a GIF image"),
+    (b"PK\x03\x04", "a ZIP archive"),
+    (b"%PDF", "a PDF document"),
+    (b"7z\xbc\xaf", "a 7-Zip archive"),
+    (b"\xfd7zXZ", "an xz archive"),
+    (b"BZh", "a bzip2 archive"),
+    (b"\x28\xb5\x2f\xfd", "a zstd archive"),
+    (b"Rar!", "a RAR archive"),
+)
+
+
+def what_file_is(data: bytes) -> str | None:
+    """What a file that is not NBT seems to be (``a JPEG image``, ``JSON text``), or None."""
+    for magic, what in _MAGIC:
+        if data.startswith(magic):
+            return what
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "a WebP image"
+    head = data[:4096]
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError as error:
+        if error.start < len(head) - 3:  # not a character cut at the end of the sample
+            return None
+        text = head[: error.start].decode("utf-8")
+    if text and all(ch.isprintable() or ch in "\t\r\n" for ch in text.lstrip("\ufeff")):
+        return "JSON text" if text.lstrip("\ufeff \t\r\n")[:1] in ("{", "[") else "a text file"
+    return None
 
 
 def _keep_for_validation(path: list[str]) -> bool:
@@ -147,13 +186,15 @@ def load_document(
     limits = limits or ReadLimits()
     data, path = read_source(source, limits)
     try:
-        root, stats = read_nbt(data, limits, keep=_keep_for_validation if fast else keep)
+        root, stats = read_nbt(data, limits, keep=_keep_for_validation if fast else keep, columns=COLUMN_LISTS)
     except NbtError as error:
         if path is None:  # bytes: the caller names the file
             raise
-        raise NbtError(
-            f"{path}: {error.message}", rule=error.rule, pointer=error.pointer, hint=error.hint or NOT_A_SCHEMATIC_HINT
-        ) from None
+        message, hint = error.message, error.hint or NOT_A_SCHEMATIC_HINT
+        what = what_file_is(data) if error.rule == "nbt.root.type" else None
+        if what is not None:
+            message, hint = f"this is {what}, not a schematic ({message})", NOT_A_SCHEMATIC_HINT
+        raise NbtError(f"{path}: {message}", rule=error.rule, pointer=error.pointer, hint=hint) from None
     document = recognise(root, stats, data, path)
     document.limits = limits
     return document
@@ -163,28 +204,18 @@ NOT_A_SCHEMATIC_HINT = "a schematic is an NBT file (usually gzip-compressed), e.
 
 
 def recognise(root: Compound, stats: ReadStats, data: bytes, path: str | None) -> Document:
-    def doc(kind: str, body: Compound = root, version: int | None = None, **extra) -> Document:
-        return Document(root, body, stats, kind, version, data, path, **extra)
-
-    if "Regions" in root and ("MinecraftDataVersion" in root or "Metadata" in root):
-        return doc("litematica")
-    if "size" in root and "blocks" in root and ("palette" in root or "palettes" in root):
-        return doc("structure")
-    if "Materials" in root and "Blocks" in root and "Palette" not in root:
-        return doc("mcedit")
-    inner = root.get("Schematic")
-    if isinstance(inner, dict) and ("Version" in inner or "Blocks" in inner or "Width" in inner):
-        return doc("sponge", inner, _int(inner.get("Version")), body_pointer="/Schematic")
-    version = _int(root.get("Version"))
-    if isinstance(root.get("Blocks"), dict) and "BlockData" not in root:
-        return doc("sponge", root, version, nonconforming_v3=True)
-    if any(key in root for key in ("BlockData", "Palette", "Width", "Version")):
-        return doc("sponge", root, version)
-    return doc("unknown")
-
-
-def _int(value) -> int | None:
-    return int(value) if isinstance(value, int) and getattr(value, "tag_id", 3) in (1, 2, 3, 4) else None
+    fmt, layout = detect(root)
+    return Document(
+        root,
+        layout.body,
+        stats,
+        fmt,
+        layout.version,
+        data,
+        path,
+        body_pointer=layout.pointer,
+        nonconforming_v3=layout.nonconforming_v3,
+    )
 
 
 BUILD_HINT = (
@@ -194,19 +225,53 @@ BUILD_HINT = (
 
 
 def not_sponge_error(document: Document) -> SchematicError:
-    hint = (
-        BUILD_HINT
-        if document.kind != "unknown"
-        else (
+    """A file of another format (or of none) where only Sponge will do (the server's import, validation)."""
+    from mcb.schematics.formats import extensions_text
+
+    if document.format is None:
+        what = "an unknown NBT"
+        hint = (
             "expected a schematic: Sponge .schem (Version, Width/Height/Length, Palette, BlockData), Litematica "
-            ".litematic, structure .nbt or legacy .schematic"
+            f".litematic, structure .nbt or legacy .schematic ({extensions_text()})"
         )
-    )
+    else:
+        what, hint = f"a {document.label} file", BUILD_HINT
     keys = ",".join(sorted(document.root)[:6])
-    article = "an" if document.label[0] in "uM" else "a"  # an unknown NBT, an MCEdit file
     return SchematicError(
-        f"this is {article} {document.label}, not a Sponge schematic (root keys: {keys})",
+        f"this is {what}, not a Sponge schematic (root keys: {keys})",
         rule=f"sponge.format.{document.kind}",
         pointer="/",
         hint=hint,
     )
+
+
+def not_a_schematic_error(document: Document) -> SchematicError:
+    """NBT that no format reads, named."""
+    error = not_sponge_error(document)
+    error.message = error.message.replace("not a Sponge schematic", "not a schematic")
+    if document.path is not None:
+        error.message = f"{document.path}: {error.message}"
+    return error
+
+
+@contextmanager
+def with_file(path: str | None):
+    """Every error raised inside names the file ``path`` (prefixed once, where a reader did not name it)."""
+    try:
+        yield
+    except InputError as error:
+        if path is not None and not error.message.startswith(f"{path}: "):
+            error.message = f"{path}: {error.message}"
+        raise
+
+
+def refuse_duplicate_names(doc: Document) -> None:
+    """A rewrite (rotate, mirror, convert) would keep one of two values without a word: refuse the file as the
+    server and both validation profiles do (rule ``nbt.duplicate``, at the first duplicate)."""
+    if doc.stats.duplicate_names:
+        raise SchematicError(
+            f"{doc.path or 'the file'}: {DUPLICATE_NAME}",
+            rule="nbt.duplicate",
+            pointer=doc.stats.duplicate_names[0],
+            hint="mcb cannot tell which of the two values is meant: fix it where it was written",
+        )

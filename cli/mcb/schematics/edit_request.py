@@ -11,7 +11,7 @@ from pathlib import Path
 from mcb.blocks.transform import MIRROR_AXES, ROTATIONS, RULE_SETS
 from mcb.errors import InputError, UsageError
 from mcb.fileio import is_dash, refuse_input_as_output, regular_file_size
-from mcb.schematics.outputs import parse_format
+from mcb.schematics.formats import parse_format
 
 
 def check_edit_request(

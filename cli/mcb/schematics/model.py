@@ -1,4 +1,5 @@
-"""In-memory model of a Sponge schematic, independent of the file version it came from.
+"""The one in-memory model of a schematic, whatever format and version the file was (see
+:mod:`mcb.schematics.formats`).
 
 Coordinates: +X east, +Y up, +Z south (Minecraft). Every position in the model is **local**: relative to the
 schematic's minimum corner (local (0,0,0)), whatever the file stored. The reader normalises producer quirks
@@ -77,7 +78,6 @@ class SourceInfo:
     nonconforming_v3: bool = False  # "v3" fields placed directly in the root (schematic4j fixture)
     data_version_assumed: bool = False  # no DataVersion tag (v1): data_version is WorldEdit's 1.13.2 guess
     format: str = "sponge"  # sponge | litematic | structure | legacy
-    sub_version: int | None = None  # Litematica SubVersion
     regions: list[dict] | None = None  # Litematica regions as stored: {name, position, size}
     palettes: int = 1  # structure files: how many palettes the file offers (one was read)
     notes: list[str] = field(default_factory=list)  # what reading had to decide (overlaps, duplicates, ...)

@@ -1,4 +1,4 @@
-"""The one NBT reader: a bounded, streaming walker over big-endian Java NBT (the encoder is :mod:`.writer`).
+"""The one NBT reader: a bounded, streaming walker over big-endian Java NBT (the encoder is :mod:`.nbt_encoder`).
 
 Bounded *while reading*: the compressed input is capped before inflating; gzip is inflated chunk by chunk as the
 walker needs bytes, with a hard cap on the inflated size; every declared string/array/list length is checked
@@ -22,7 +22,7 @@ import gc
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from mcb.errors import InputError
+from mcb.schematics.nbt_input import NbtError  # noqa: F401  (re-exported: the reader's one error)
 from mcb.schematics.nbt_tags import (  # noqa: F401  (re-exported: the tag types are part of this module's API)
     TAG_BYTE,
     TAG_BYTE_ARRAY,
@@ -54,36 +54,44 @@ from mcb.schematics.nbt_tags import (  # noqa: F401  (re-exported: the tag types
     String,
     decode_mutf8,
     encode_mutf8,
+    is_list_of,
     tag_type,
 )
 from mcb.schematics.nbt_walker import RAW, Walker  # noqa: F401  (RAW is part of this module's API)
 
-
-class NbtError(InputError):
-    """Malformed or hostile NBT; ``rule`` is a stable diagnostic id, ``pointer`` the NBT path where it happened."""
-
-    kind = "invalid_nbt"
-
-    def __init__(self, message: str, *, rule: str, pointer: str | None = None, hint: str | None = None):
-        super().__init__(message, hint=hint, code=rule)
-        self.rule = rule
-        self.pointer = pointer
+# What one cell may cost, by which every cap of the reader scales with the cell limit: one policy for reading and
+# writing (a writer refuses what these refuse, mcb.schematics.formats.limits). A structure .nbt spends 6 tags and 36
+# bytes of NBT on a cell, Sponge and Litematica a few bytes and no tag; at the default cell limit that is 64 MiB of
+# file, 512 MiB of NBT (the 1 GB decompression bomb of the corpus stays refused) and 33,554,432 tags.
+COMPRESSED_PER_CELL = 2
+INFLATED_PER_CELL = 16
+TAGS_PER_CELL = 1
 
 
 @dataclass(frozen=True)
 class ReadLimits:
-    """Hard safety caps of the reader (not the server's rules, which are checked as diagnostics)."""
+    """Hard safety caps of the reader (not the server's rules, which are checked as diagnostics). The size caps
+    left unset scale with ``max_cells`` (``ReadLimits(max_cells=1000)`` is a consistent, smaller reader)."""
 
-    max_compressed: int = 64 * 1024 * 1024
-    max_inflated: int = 512 * 1024 * 1024
-    max_depth: int = 200  # far above real files (~10) and the server (16); keeps recursion shallow
-    max_tags: int = 5_000_000
     # The most cells a reader puts into the model: 2^25, twice the largest real build in the corpus (256^3); a
     # declared size beyond it is refused before anything that size is allocated (128 MiB of int32 indices).
     max_cells: int = 1 << 25
+    max_compressed: int = None  # type: ignore[assignment]  # bytes of the file: COMPRESSED_PER_CELL per cell
+    max_inflated: int = None  # type: ignore[assignment]  # bytes of NBT: INFLATED_PER_CELL per cell
+    max_tags: int = None  # type: ignore[assignment]  # TAGS_PER_CELL per cell
+    max_depth: int = 200  # far above real files (~10) and the server (16); keeps recursion shallow
     # Bytes asked of zlib per inflate step: a bomb's refusal holds a few MiB, not bigger steps and their joins
     # (a tiny step makes every read cross a refill: the tests use it).
     inflate_step: int = 1 << 20
+
+    def __post_init__(self):
+        for name, per_cell in (
+            ("max_compressed", COMPRESSED_PER_CELL),
+            ("max_inflated", INFLATED_PER_CELL),
+            ("max_tags", TAGS_PER_CELL),
+        ):
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, per_cell * self.max_cells)
 
 
 @dataclass
@@ -122,12 +130,16 @@ def is_gzip(data: bytes) -> bool:
     return data[:2] == b"\x1f\x8b"
 
 
-def read_nbt(data: bytes, limits: ReadLimits | None = None, keep=None) -> tuple[Compound, ReadStats]:
+def read_nbt(
+    data: bytes, limits: ReadLimits | None = None, keep=None, *, columns=frozenset()
+) -> tuple[Compound, ReadStats]:
     """Parse one NBT document (gzip or raw, detected by magic) into (root compound, stats).
 
     ``keep(path)`` (optional; ``path`` is the live list of names, and list indices as ints, from the root) is
     asked for every list or compound inside a kept compound: True builds it, False walks it with every check and
     leaves it out of the tree, and :data:`RAW` walks it the same way and keeps its encoded bytes (:class:`Encoded`).
+    ``columns``: names of root lists of compounds that are read as columns where they are built
+    (:class:`~mcb.schematics.nbt_columns.ColumnList`: a structure's ``blocks``).
     """
     limits = limits or ReadLimits()
     stats = ReadStats(compressed=is_gzip(data), compressed_size=len(data))
@@ -139,7 +151,7 @@ def read_nbt(data: bytes, limits: ReadLimits | None = None, keep=None) -> tuple[
         )
     if not data:
         raise NbtError("file is empty", rule="nbt.empty", pointer="/")
-    walker = Walker(data, stats.compressed, limits, stats, keep)
+    walker = Walker(data, stats.compressed, limits, stats, keep, frozenset(columns))
     with gc_paused():
         first = walker.u8()
         if first != TAG_COMPOUND:

@@ -1,7 +1,8 @@
 """The input side of the NBT reader: a buffer inflated lazily from gzip (or raw bytes), with every read checked
 against what can still arrive under the inflated-size cap (a decompression bomb is refused after a few kilobytes).
 
-:class:`Input` is the base of :class:`mcb.schematics.nbt_walker.Walker`; both are private to :mod:`mcb.schematics.nbt`.
+:class:`Input` is the base of :class:`mcb.schematics.nbt_walker.Walker`; both are private to :mod:`mcb.schematics.nbt`,
+which re-exports :class:`NbtError`, the one error every part of the reader raises.
 """
 
 from __future__ import annotations
@@ -9,7 +10,21 @@ from __future__ import annotations
 import struct
 import zlib
 
+from mcb.errors import InputError
+
 _INT = struct.Struct(">i")
+TRUNCATED_HINT = "the file ends early: it was cut short while being saved, copied or downloaded; get it again"
+
+
+class NbtError(InputError):
+    """Malformed or hostile NBT; ``rule`` is a stable diagnostic id, ``pointer`` the NBT path where it happened."""
+
+    kind = "invalid_nbt"
+
+    def __init__(self, message: str, *, rule: str, pointer: str | None = None, hint: str | None = None):
+        super().__init__(message, hint=hint, code=rule)
+        self.rule = rule
+        self.pointer = pointer
 
 
 class Input:
@@ -26,9 +41,7 @@ class Input:
         self.pos = 0
         self.mark: int | None = None  # input offset from which refills keep the bytes (a RAW container's start)
 
-    def fail(self, message: str, rule: str, hint: str | None = None):
-        from mcb.schematics.nbt import NbtError
-
+    def fail(self, message: str, rule: str, hint: str | None = None) -> NbtError:
         return NbtError(message, rule=rule, pointer="/" + "/".join(map(str, self.path)), hint=hint)
 
     def room(self) -> int:
@@ -44,7 +57,7 @@ class Input:
             raise self.fail(
                 f"{what} does not fit in the remaining input",
                 "nbt.length.overflow",
-                hint="the file is truncated or corrupt",
+                hint="the file is truncated or corrupt: get it again",
             )
         raise self.fail(
             f"{what} goes beyond the {self.limits.max_inflated:,} byte inflated-size limit",
@@ -71,7 +84,7 @@ class Input:
                 hint="the file is corrupt or a decompression bomb",
             )
         if not chunk and not inflater.eof and not self.pending:
-            raise self.fail("gzip stream is truncated", "gzip.truncated")
+            raise self.fail("gzip stream is truncated", "gzip.truncated", TRUNCATED_HINT)
         return chunk
 
     def need(self, n: int) -> None:
@@ -79,7 +92,7 @@ class Input:
         if self.pos + n <= len(self.buf):
             return
         if self.inflater is None:
-            raise self.fail("NBT data is truncated", "nbt.truncated")
+            raise self.fail("NBT data is truncated", "nbt.truncated", TRUNCATED_HINT)
         self.check_room(n, f"a value of {n} bytes")
         start = self.pos if self.mark is None else self.mark - self.base
         parts = [self.buf[start:]]
@@ -88,11 +101,31 @@ class Input:
         while have < n:
             chunk = self.inflate(max(n - have, self.limits.inflate_step))
             if not chunk:
-                raise self.fail("NBT data is truncated (gzip stream ended early)", "nbt.truncated")
+                raise self.fail("NBT data is truncated (gzip stream ended early)", "nbt.truncated", TRUNCATED_HINT)
             parts.append(chunk)
             have += len(chunk)
         self.base += start
         self.buf, self.pos = b"".join(parts), self.pos - start
+
+    def fill(self, n: int) -> int:
+        """Make up to ``n`` bytes from the current position available, as :meth:`need` does, and return how many
+        are: fewer only where the input ends, or where the inflated-size cap would."""
+        have = len(self.buf) - self.pos
+        if have >= n or self.inflater is None:
+            return min(n, have)
+        n = min(n, max(self.room(), 0))
+        start = self.pos if self.mark is None else self.mark - self.base
+        parts = [self.buf[start:]]
+        got = have
+        while got < n:
+            chunk = self.inflate(max(n - got, self.limits.inflate_step))
+            if not chunk:
+                break
+            parts.append(chunk)
+            got += len(chunk)
+        self.base += start
+        self.buf, self.pos = b"".join(parts), self.pos - start
+        return min(n, got)
 
     def take(self, n: int) -> bytes:
         self.need(n)
@@ -118,7 +151,7 @@ class Input:
         while n:
             chunk = self.inflate(max(n, self.limits.inflate_step))
             if not chunk:
-                raise self.fail("NBT data is truncated (gzip stream ended early)", "nbt.truncated")
+                raise self.fail("NBT data is truncated (gzip stream ended early)", "nbt.truncated", TRUNCATED_HINT)
             if parts is not None:
                 parts.append(memoryview(chunk)[:n])
             if len(chunk) > n:

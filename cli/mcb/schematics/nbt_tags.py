@@ -115,6 +115,12 @@ def tag_type(value) -> int:
     return getattr(value, "tag_id", -1)
 
 
+def is_list_of(value, *subtypes: int) -> bool:
+    """A list tag whose elements are of one of ``subtypes``. An empty list of any element type is an empty list:
+    MCEdit writes an empty ``TileEntities`` as a list of Byte, and readers take it as no entries."""
+    return tag_type(value) == TAG_LIST and (not value or value.subtype in subtypes)
+
+
 def decode_mutf8(raw: bytes) -> tuple[str, bool]:
     """Java modified UTF-8 -> str. Returns (text, was_plain_utf8) where the flag marks 4-byte UTF-8 sequences,
     which Java's readUTF refuses but some old writers produced. Raises UnicodeDecodeError on garbage."""
@@ -143,12 +149,13 @@ def _surrogates(ch: str) -> str:
 
 class Encoded:
     """A list or compound kept as its encoded payload bytes (immutable, compared and hashed by its bytes): what a
-    reader hands a rewrite that copies block-entity contents without looking into them; the writer copies it."""
+    reader hands a rewrite that copies block-entity contents without looking into them; the writer copies it.
+    ``tags`` and ``depth`` are what reading it counts (itself included: a reader's limits apply to them)."""
 
-    __slots__ = ("tag_id", "payload")
+    __slots__ = ("tag_id", "payload", "tags", "depth")
 
-    def __init__(self, tag_id: int, payload: bytes):
-        self.tag_id, self.payload = tag_id, payload
+    def __init__(self, tag_id: int, payload: bytes, tags: int = 1, depth: int = 1):
+        self.tag_id, self.payload, self.tags, self.depth = tag_id, payload, tags, depth
 
     def __eq__(self, other):
         return type(other) is Encoded and other.tag_id == self.tag_id and other.payload == self.payload

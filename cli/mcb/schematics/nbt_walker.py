@@ -38,6 +38,7 @@ from mcb.schematics.nbt_tags import (
 )
 
 RAW = "raw"  # an answer of keep(path): keep the container as its encoded bytes (an Encoded value), checked all the same
+COLUMNS = "columns"  # a root list named in read_nbt's ``columns``: read as columns (nbt_columns.ColumnList)
 
 _SIZE = {TAG_BYTE: 1, TAG_SHORT: 2, TAG_INT: 4, TAG_LONG: 8, TAG_FLOAT: 4, TAG_DOUBLE: 8}
 _SCALAR = {
@@ -63,13 +64,15 @@ _PACKED_FROM = 64  # int and long arrays longer than this are kept as their byte
 class Walker(Input):
     """Recursive descent over the input; ``keep(path)`` chooses which containers are built."""
 
-    def __init__(self, data: bytes, compressed: bool, limits, stats, keep):
+    def __init__(self, data: bytes, compressed: bool, limits, stats, keep, columns=frozenset()):
         super().__init__(data, compressed, limits, stats)
         self.keep = keep
+        self.columns = columns  # names of root lists read as columns (nbt_columns)
         self.texts: dict[bytes, str] = {}
         self.strings: dict[bytes, String] = {}  # the same texts as String values, shared (they are immutable)
         self.scalars = {tag: (*shape, {}) for tag, shape in _SCALAR.items()}  # + the values built so far, by bytes
         self.seen: dict[tuple, list[tuple]] = {}  # skipped containers by (tag, name): (Encoded, facts of the walk)
+        self.walked_depth = 0  # levels of the container skipped() walked last (itself included)
 
     # --- primitives -------------------------------------------------------------------------------------------
     def string(self) -> str:
@@ -259,12 +262,19 @@ class Walker(Input):
             self.pos = pos
             if tag == TAG_LIST or tag == TAG_COMPOUND:
                 wanted = True if not build or keep is None else keep(path)
+                if depth == 1 and build and tag == TAG_LIST and name in self.columns and wanted is True:
+                    wanted = COLUMNS
                 if wanted is True:
                     value = self.payload(tag, depth, build)
                     if build:
                         result[name] = value
                 elif wanted == RAW:
                     result[name] = self.encoded(tag, depth, name)
+                elif wanted == COLUMNS:
+                    from mcb.schematics.nbt_columns import read_columns
+
+                    self.count()
+                    result[name] = read_columns(self, depth + 1)
                 else:
                     self.skipped(tag, depth, name)
             else:
@@ -285,11 +295,14 @@ class Walker(Input):
         equals a container seen before: one shared object, its hash computed once)."""
         start = self.base + self.pos
         outer, self.mark = self.mark, start if self.mark is None else self.mark
+        tags = self.stats.tag_count
         try:
             same = self.skipped(tag, depth, name)
         finally:
             self.mark = outer
-        return same if same is not None else Encoded(tag, self.buf[start - self.base : self.pos])
+        if same is not None:
+            return same
+        return Encoded(tag, self.buf[start - self.base : self.pos], self.stats.tag_count - tags, self.walked_depth)
 
     def skipped(self, tag: int, depth: int, name: str) -> Encoded | None:
         """Walk a container the caller does not keep; return the remembered one it equals (or now is), if any.
@@ -326,23 +339,33 @@ class Walker(Input):
             self.payload(tag, depth, False)
         finally:
             facts = (stats.tag_count - outer[0], stats.max_depth - depth, stats.max_list_length, stats.max_string_bytes)
+            self.walked_depth = facts[1]
             stats.max_depth = max(stats.max_depth, outer[1])
             stats.max_list_length = max(stats.max_list_length, outer[2])
             stats.max_string_bytes = max(stats.max_string_bytes, outer[3])
         clean = len(stats.duplicate_names) == outer[4] and stats.non_mutf8_strings == outer[5]
         size = self.base + self.pos - start
         if clean and len(seen) < 16 and size <= 65536 and start >= self.base:  # still in the buffer
-            seen.append((Encoded(tag, self.buf[start - self.base : self.pos]), size, *facts))
+            seen.append((Encoded(tag, self.buf[start - self.base : self.pos], facts[0], facts[1]), size, *facts))
             return seen[-1][0]
 
     def list(self, depth: int, build: bool) -> List | None:
         self.enter(depth)
+        subtype, n = self.list_header()
+        return self.list_items(subtype, n, depth, build)
+
+    def list_header(self) -> tuple[int, int]:
+        """(element type, length) of the list that starts here, checked."""
         subtype = self.u8()
         if subtype > TAG_LONG_ARRAY:
             raise self.fail(f"unknown list element type {subtype}", "nbt.tag.unknown")
         n = self.length(_SIZE.get(subtype, 1 if subtype else 0), "list")
         if n > self.stats.max_list_length:
             self.stats.max_list_length = n
+        return subtype, n
+
+    def list_items(self, subtype: int, n: int, depth: int, build: bool) -> List | None:
+        """The ``n`` elements of a list whose header was read (``depth``: the list's own)."""
         if subtype == TAG_END:
             if n:
                 raise self.fail("non-empty list of element type End", "nbt.list.end")

@@ -207,9 +207,8 @@ def write_png(image, path: str | os.PathLike) -> Path:
 
 def render_png(source, view: str = "both", scale: int | None = None) -> tuple[bytes, dict]:
     """Read a schematic file and render it; (PNG bytes, summary). The MCP tool sends the bytes as an image."""
-    from mcb.schematics.document import load_document
+    from mcb.schematics.document import load_document, refuse_duplicate_names
     from mcb.schematics.formats import from_document
-    from mcb.schematics.sponge import refuse_duplicate_names
 
     # Only blocks are drawn: the validators' read (block-entity and entity contents walked and checked, not built;
     # this model never leaves this function). A tag named twice is refused: a picture of one of the two values

@@ -37,10 +37,9 @@ def transform_file(
     uses the schematic's DataVersion. ``output`` may equal ``source`` (in-place edit). ``document``: ``source``
     already read by :func:`mcb.schematics.document.load_document`.
     """
-    from mcb.schematics.document import load_document
-    from mcb.schematics.formats import from_document
-    from mcb.schematics.outputs import format_losses, name_mismatch, output_format
-    from mcb.schematics.sponge import refuse_duplicate_names
+    from mcb.schematics.document import load_document, refuse_duplicate_names, with_file
+    from mcb.schematics.formats import encode_any, from_document, name_mismatch, output_format
+    from mcb.schematics.formats.losses import format_losses
     from mcb.schematics.upgrade import check_replacement, target_registry, upgrade_schematic
 
     check_replacement(replace_unknown, mc_version)
@@ -49,30 +48,33 @@ def transform_file(
         # (the 256^3 corpus file's 10^6 item tags are never built). Private to this rewrite: the model it builds
         # never leaves this function.
         document = load_document(source, keep=_contents_as_bytes)
-    refuse_duplicate_names(document)
-    schem = from_document(document, compact=True)  # the cells are only moved and written: uint16 fits
-    document = None  # its tree (a 17 MB BlockData among it) is not needed while the result is encoded
-    in_place = _in_place_format(source, output, schem, fmt)
-    written = in_place or output_format(fmt, output, schem)
-    if _needs_contents(schem, written, mirror_axis, rules):
-        schem = from_document(load_document(source), compact=True)
-    registry = target_registry(schem, mc_version)
-    schem, upgrade = upgrade_schematic(schem, registry, replace_unknown=replace_unknown)
-    move = _mirroring(schem, mirror_axis) if mirror_axis is not None else _rotation(schem, degrees or 0)
-    result, transformed = _apply(schem, move, rules, registry, contiguous=False)  # only written, never edited
-    losses = format_losses(result, written)
-    lost = [loss["detail"] for loss in losses if loss["data"]]
-    if in_place and lost:  # the file itself would be replaced by less than it holds
-        raise InputError(
-            "--in-place would lose data: " + "; ".join(lost),
-            code="schem.edit.lossy",
-            hint="write the result as a new file with -o NEW_NAME (the original stays as it is)",
-            details={"losses": lost, "field": "in_place"},
-        )
-    mismatch = name_mismatch(written, output)
-    if mismatch:
-        losses.append({"what": "name", "count": 1, "data": False, "detail": mismatch})
-    _write_atomically(result, output, written)
+    path = document.path
+    with with_file(path):  # until the output is written, what the file holds is at fault: errors name it
+        refuse_duplicate_names(document)
+        schem = from_document(document, compact=True)  # the cells are only moved and written: uint16 fits
+        document = None  # its tree (a 17 MB BlockData among it) is not needed while the result is encoded
+        in_place = _in_place_format(source, output, schem, fmt)
+        written = in_place or output_format(fmt, output, schem)
+        if _needs_contents(schem, written, mirror_axis, rules):
+            schem = from_document(load_document(source), compact=True)
+        registry = target_registry(schem, mc_version)
+        schem, upgrade = upgrade_schematic(schem, registry, replace_unknown=replace_unknown)
+        move = _mirroring(schem, mirror_axis) if mirror_axis is not None else _rotation(schem, degrees or 0)
+        result, transformed = _apply(schem, move, rules, registry, contiguous=False)  # only written, never edited
+        losses = format_losses(result, written)
+        lost = [loss["detail"] for loss in losses if loss["data"]]
+        if in_place and lost:  # the file itself would be replaced by less than it holds
+            raise InputError(
+                "--in-place would lose data: " + "; ".join(lost),
+                code="schem.edit.lossy",
+                hint="write the result as a new file with -o NEW_NAME (the original stays as it is)",
+                details={"losses": lost, "field": "in_place"},
+            )
+        mismatch = name_mismatch(written, output)
+        if mismatch:
+            losses.append({"what": "name", "count": 1, "data": False, "detail": mismatch})
+        payload = encode_any(result, written)  # refused here if mcb could not read it back
+    _write_atomically(payload, output)
     changed = len(set(result.palette) - set(schem.palette))  # states the transform produced anew
     turns = 0 if mirror_axis is not None else (degrees or 0) // 90
     other = "geometric" if rules == "vanilla" else "vanilla"
@@ -105,22 +107,23 @@ def _in_place_format(source, output, schem: Schematic, requested: str | None) ->
     import os
 
     from mcb.fileio import is_dash
-    from mcb.schematics.outputs import LABELS, output_format
+    from mcb.schematics.formats import by_name, output_format, source_format
 
     if is_dash(source) or is_dash(output) or os.path.abspath(source) != os.path.abspath(output):
         return None
-    if schem.source.format == "legacy":
+    read_as = source_format(schem.source)
+    if not read_as.writable and not set(read_as.extensions) & set(by_name(read_as.rewritten_as).extensions):
         raise UsageError(
-            "--in-place cannot rewrite a legacy .schematic file: mcb does not write that format",
+            f"--in-place cannot rewrite a {read_as.label} file: mcb does not write that format",
             hint="write the result as a new file with -o NAME.schem (or .litematic, .nbt)",
             details={"field": "in_place"},
         )
     own = output_format(None, None, schem)
     if requested is not None and requested != own:
+        mine, theirs = by_name(own).label, by_name(requested).label
         raise UsageError(
-            f"--in-place keeps the file's format ({LABELS[own]}); --to {requested} would put "
-            f"{LABELS[requested]} data under its old name",
-            hint=f"write the {LABELS[requested]} file with -o NEW_NAME, or leave out --to",
+            f"--in-place keeps the file's format ({mine}); --to {requested} would put {theirs} data under its old name",
+            hint=f"write the {theirs} file with -o NEW_NAME, or leave out --to",
             details={"field": "in_place"},
         )
     return own
@@ -189,10 +192,9 @@ def rule_set_differences(
     return sorted({state for state, a, b in zip(palette, mine, theirs) if a != b})
 
 
-def _write_atomically(schem: Schematic, output, fmt: str) -> None:
-    """The codec writes via a temp file in the same directory + ``os.replace``; refused as every writer refuses."""
-    from mcb.fileio import writing
-    from mcb.schematics.formats import write_any
+def _write_atomically(payload: bytes, output) -> None:
+    """Via a temp file in the same directory + ``os.replace``; refused as every writer refuses."""
+    from mcb.fileio import write_atomic, writing
 
     with writing(output) as target:
-        write_any(schem, target, fmt)
+        write_atomic(target, payload)

@@ -29,9 +29,9 @@ RULES: dict[str, str] = {
     "gzip.corrupt": "The gzip data is corrupt",
     "gzip.truncated": "The gzip stream is cut off",
     # what the file is
-    "sponge.format.litematica": "A Litematica file, not a Sponge schematic",
+    "sponge.format.litematic": "A Litematica file, not a Sponge schematic",
     "sponge.format.structure": "A vanilla structure .nbt file, not a Sponge schematic",
-    "sponge.format.mcedit": "A legacy MCEdit .schematic, not a Sponge schematic",
+    "sponge.format.legacy": "A legacy MCEdit .schematic, not a Sponge schematic",
     "sponge.format.unknown": "NBT that is not a Sponge schematic",
     "sponge.version.unsupported": "Not Sponge v2 (the server imports only v2); convert it",
     # other formats (spec profile): read into the model and upgraded to the checked release
@@ -113,6 +113,9 @@ RULES: dict[str, str] = {
     "sponge.block_entity.shape": "A block entity without Pos (Int_Array[3]) or Id",
     "sponge.block_entity.outside": "A block entity outside the box",
     "sponge.block_entity.legacy_key": "v2 file using the v1 key TileEntities",
+    "sponge.block_entity.id": "A block entity Id that is not a resource location (the game skips it)",
+    "sponge.entity.id": "An entity Id that is not a resource location (the game skips it)",
+    "schem.id.invalid": "A block entity or entity id that is not a resource location (the game skips it)",
     "sponge.entity.shape": "An entity without Pos (3 doubles) or Id",
     "sponge.entity.absolute_pos": "Entity Pos is an absolute world position (WorldEdit v2 habit)",
     "sponge.entity.outside": "An entity outside the box",

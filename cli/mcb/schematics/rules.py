@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections import Counter
 from pathlib import Path
 
 from mcb.errors import InputError, UsageError
@@ -181,7 +182,7 @@ def _other_format(doc: Document, file: str, registry) -> list[Diagnostic]:
                 error.hint,
             )
         ]
-    found = [_diagnostic("schem.format.other", Severity.NOTE, f"this is a {doc.label}", file, "/", BUILD_HINT)]
+    found = [_diagnostic("schem.format.other", Severity.NOTE, f"this is a {doc.label} file", file, "/", BUILD_HINT)]
     _, upgrade = upgrade_schematic(schem, registry, strict=False)
     if upgrade.data_version.get("note"):
         found.append(
@@ -233,6 +234,30 @@ def _other_format(doc: Document, file: str, registry) -> list[Diagnostic]:
             )
         )
     found += [_diagnostic("schem.read.note", Severity.NOTE, note, file, "/") for note in upgrade.notes]
+    return found + _id_findings(schem, file)
+
+
+def _id_findings(schem, file: str) -> list[Diagnostic]:
+    """Ids the game cannot read, of a model's block entities and entities (one finding per id)."""
+    from mcb.schematics.block_entities import is_resource_location
+    from mcb.wording import plural
+
+    found = []
+    for items, what in ((schem.block_entities, "block entity"), (schem.entities, "entity")):
+        # a block entity without an id is a read note already (named after its block, or not writable)
+        bad = Counter(item.id for item in items if not is_resource_location(item.id) and (item.id or what == "entity"))
+        for ident, count in bad.items():
+            text = "without an id" if not ident else f"id {ident!r} is not a resource location"
+            found.append(
+                _diagnostic(
+                    "schem.id.invalid",
+                    Severity.WARNING,
+                    f"{plural(count, what, what.replace('entity', 'entities'))}: {text}: the game skips it",
+                    file,
+                    "/",
+                    "an id is namespace:path of a-z, 0-9 and _ - . / (e.g. minecraft:chest)",
+                )
+            )
     return found
 
 
@@ -242,7 +267,7 @@ def _facts(doc: Document) -> dict:
     body = doc.body
     facts: dict = {
         "format": doc.label,
-        "kind": doc.format_kind,
+        "kind": doc.kind,
         "version": doc.version,
         "compressed": doc.stats.compressed,
         "bytes": len(doc.data),
@@ -258,7 +283,7 @@ def _facts(doc: Document) -> dict:
         facts["release"] = release_name(int(data_version))
     if doc.kind == "sponge" and all(isinstance(body.get(k), int) for k in ("Width", "Height", "Length")):
         facts["size"] = [int(body[k]) & 0xFFFF for k in ("Width", "Height", "Length")]
-    elif doc.kind == "mcedit":
+    elif doc.kind == "legacy":
         facts["data_version"] = 1519  # the 1.13 states its ids are read as
     return facts
 
@@ -297,10 +322,24 @@ def _offset_warning(doc: Document, file: str) -> list[Diagnostic]:
     if not isinstance(meta, dict) or not all(isinstance(meta.get(f"WEOffset{a}"), int) for a in "XYZ"):
         return []
     we = [int(meta[f"WEOffset{a}"]) for a in "XYZ"]
-    stored = [int(v) for v in offset] if tag_type(offset) == 11 and len(offset) == 3 else [0, 0, 0]
+    if offset is not None and (tag_type(offset) != 11 or len(offset) != 3):
+        return []  # a malformed Offset has its own finding
+    stored = [int(v) for v in offset] if offset is not None else [0, 0, 0]
     if stored == we:
         return []
     distance = max(abs(s - w) for s, w in zip(stored, we))
+    if offset is None:  # nothing to call WorldEdit's: the server pastes at the anchor itself
+        return [
+            _diagnostic(
+                "sponge.offset.worldedit",
+                Severity.WARNING,
+                f"the file has no Offset, so the server puts its min corner at the anchor, about {distance} blocks "
+                f"from where WorldEdit pastes it (anchor + WEOffset {we})",
+                file,
+                doc.pointer("Metadata"),
+                "normalise it: `mcb schem convert FILE -o OUT.schem` writes Offset = WEOffset",
+            )
+        ]
     return [
         _diagnostic(
             "sponge.offset.worldedit",

@@ -440,9 +440,9 @@ def check_server_subset(
     findings += more
     verdict = _verdict(findings)
     if verdict.accepted and build_model:
-        from mcb.schematics.sponge import schematic_from_document
+        from mcb.schematics.formats.sponge import read_sponge
 
-        schem = schematic_from_document(doc)  # accepted: no block entities or entities were left out
+        schem = read_sponge(doc)  # accepted: no block entities or entities were left out
         schem.palette = [canonical.get(s, s) for s in schem.palette]
         # The server reads Offset as the paste offset and ignores WorldEdit's WEOffset (spec §A.6).
         schem.offset = schem.source.stored_offset or (0, 0, 0)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from mcb.errors import InputError
 from mcb.reports.model import Diagnostic, Severity
+from mcb.schematics.block_entities import is_resource_location
 from mcb.schematics.document import DUPLICATE_NAME, Document
-from mcb.schematics.nbt import IntArray, String, tag_type
+from mcb.schematics.nbt import TAG_COMPOUND, IntArray, String, is_list_of, tag_type
 from mcb.wording import plural
 
 INT_TAGS = (1, 2, 3, 4)
@@ -226,7 +227,7 @@ class _Checker:
             pos, ident = entry.get("Pos"), entry.get("Id")
             if type(pos) is IntArray and len(pos) == 3 and type(ident) is String:  # the common case, quickly
                 x, y, z = pos
-                if 0 <= x < width and 0 <= y < height and 0 <= z < length:
+                if 0 <= x < width and 0 <= y < height and 0 <= z < length and is_resource_location(ident):
                     continue
             self.block_entity(i, pos, ident, size, where)
 
@@ -244,6 +245,21 @@ class _Checker:
                 i,
                 "Pos",
             )
+        if tag_type(ident) == 8:
+            self.id_check("sponge.block_entity.id", "block entity", str(ident), *where, i, "Id")
+
+    def id_check(self, rule: str, what: str, ident: str, *where) -> None:
+        """An id the game cannot read as a resource location: the game skips the entry (WorldEdit once wrote
+        ``"minecraft:skull"`` with the quotes in it)."""
+        if is_resource_location(ident):
+            return
+        text = "has an empty Id" if not ident else f"Id {ident!r} is not a resource location"
+        self.warn(
+            rule,
+            f"{what} {text}: the game skips it",
+            *where,
+            hint="an id is namespace:path of a-z, 0-9 and _ - . / (e.g. minecraft:chest)",
+        )
 
     def entities(self, entries, size):
         stored = self.body.get("Offset")
@@ -252,6 +268,7 @@ class _Checker:
             if tag_type(pos) != 9 or len(pos) != 3 or pos.subtype != 6 or tag_type(ident) != 8:
                 self.error("sponge.entity.shape", "entity needs Pos (List of 3 Doubles) and Id (String)", "Entities", i)
                 continue
+            self.id_check("sponge.entity.id", "entity", str(ident), "Entities", i, "Id")
             inside = all(0 <= float(p) <= s for p, s in zip(pos, size))
             if inside:
                 continue
@@ -281,7 +298,7 @@ class _Checker:
     def entry_list(self, entries, where):
         if entries is None:
             return []
-        if tag_type(entries) != 9 or entries.subtype not in (0, 10):
+        if not is_list_of(entries, TAG_COMPOUND):
             self.error("sponge.field.type", "must be a List of Compounds", *where)
             return []
         return enumerate(entries)

@@ -12,8 +12,6 @@ from pathlib import Path
 from mcb.errors import InputError
 from mcb.reports.model import FileReport
 
-SCHEMATIC_GLOBS = ["*.schem", "*.litematic", "*.nbt", "*.schematic"]
-
 
 def walk_schematics(
     paths, *, globs: list[str] | None = None, excludes: list[str] | None = None, glob_hint: bool = False
@@ -23,9 +21,10 @@ def walk_schematics(
     named-by-nothing NBT found while walking (see :func:`mark_not_schematics`). Raises InputError naming the
     folders when the walk finds no file at all (``glob_hint``: its hint names the caller's --glob)."""
     from mcb.reports.runner import collect_files
+    from mcb.schematics.formats import schematic_globs
 
     passed_by: list = []
-    files = collect_files(paths, globs or SCHEMATIC_GLOBS, exclude=excludes or (), passed_by=passed_by)
+    files = collect_files(paths, globs or schematic_globs(), exclude=excludes or (), passed_by=passed_by)
     reason = "matches no --glob pattern" if globs else "not a schematic file name"
     skipped = [FileReport(str(path), facts={"skipped": reason}) for path in passed_by]
     if not files:
@@ -34,6 +33,7 @@ def walk_schematics(
 
 
 def nothing_found(paths, skipped: list[FileReport], *, glob_hint: bool = False) -> InputError:
+    from mcb.schematics.formats import extensions_text
     from mcb.wording import plural
 
     folders = [str(p) for p in paths if Path(p).is_dir()] or [str(p) for p in paths]
@@ -41,7 +41,7 @@ def nothing_found(paths, skipped: list[FileReport], *, glob_hint: bool = False) 
     return InputError(
         f"no schematic found in {', '.join(folders)}{passed}",
         code="schem.walk.empty",
-        hint="point at files or folders of .schem, .litematic, .nbt or .schematic files"
+        hint=f"point at files or folders of {extensions_text()} files"
         + (" (--glob PATTERN picks other names)" if glob_hint else ""),
         details={"paths": folders, "skipped": len(skipped)},
     )

@@ -54,8 +54,8 @@ def record(asset_id: str, schem, data: bytes) -> dict:
 
 def encode_export(*, size, offset, cells: list[str], data_version: int, name: str, author: str, date_ms: int) -> bytes:
     """File bytes of an export: ``cells`` are canonical states in y, z, x order (§6.3)."""
+    from mcb.schematics.formats.sponge_writer import encode_schematic
     from mcb.schematics.model import Schematic
-    from mcb.schematics.writer import encode_schematic
 
     width, height, length = size
     index: dict[str, int] = {}

@@ -19,6 +19,7 @@ from mcb.building.placement_options import PlacementOptions
 from mcb.mcp.actions import Action, Cancelled, Context, Hints, Outcome, Refusal
 from mcb.mcp.tools.adapters import Arguments, Path_, existing_input, new_output, refusal_from
 from mcb.mcp.tools.rpc_arguments import Position
+from mcb.schematics.formats import writable_names
 from mcb.summaries import PLACEMENT_FIELDS, SUMMARIES
 
 MAX_BUILD_WAIT = 600  # seconds one schem_build call may build before it answers "running"
@@ -119,7 +120,7 @@ class RegionExportArgs(Arguments):
     min: Position = Field(description="Lowest corner.")
     max: Position = Field(description="Highest corner (any size: it is read tile by tile).")
     output: Path_ = Field(description="File to write (atomically).")
-    format: Literal["sponge2", "sponge3", "litematic", "structure"] = Field(
+    format: Literal[tuple(writable_names())] = Field(
         None,
         description="File format; default: the output's extension (.litematic, .nbt), else sponge2. A name with "
         "another extension (.schematic, .png) is refused unless format is given.",
@@ -168,9 +169,9 @@ def run_region_export(args: RegionExportArgs, ctx: Context) -> Outcome:
 
 
 def _export_format(args: RegionExportArgs) -> str:
-    """The format `mcb export -o` and `schem convert` would choose for this name (one rule, outputs.py)."""
+    """The format `mcb export -o` and `schem convert` would choose for this name (one rule, the format registry)."""
     from mcb.errors import UsageError
-    from mcb.schematics.outputs import output_format
+    from mcb.schematics.formats import output_format
 
     try:
         return output_format(args.format, args.output, None, default="sponge2", option="format")

@@ -28,6 +28,7 @@ from mcb.mcp.tools.adapters import (
     report_page,
 )
 from mcb.mcp.tools.rpc_arguments import Position
+from mcb.schematics.formats import format_words
 from mcb.schematics.render_limits import SCALE_MAX, SCALE_MIN
 
 
@@ -73,7 +74,7 @@ class InfoArgs(Arguments):
 
 
 def schem_info(args: InfoArgs, ctx: Context) -> Outcome:
-    from mcb.schematics.inspect import describe_schematic
+    from mcb.schematics.info import describe_schematic
 
     with refusing("path", usage_field="mc_version"):
         data = describe_schematic(existing_input(args.path, "path"), args.mc_version)
@@ -81,7 +82,7 @@ def schem_info(args: InfoArgs, ctx: Context) -> Outcome:
     return Outcome({**data, **page(palette, args.offset, args.limit, "palette")})
 
 
-SchematicFormat = Literal["sponge2", "sponge3", "litematic", "structure", "v2", "v3"]
+SchematicFormat = Literal[tuple(format_words())]  # the registry's writable names and their short aliases
 ReplaceUnknown = Annotated[
     str,
     Field(
@@ -205,13 +206,13 @@ class ConvertArgs(Arguments):
 
 
 def schem_convert(args: ConvertArgs, ctx: Context) -> Outcome:
-    from mcb.schematics.outputs import parse_format
+    from mcb.schematics.formats import parse_format
 
     source = existing_input(args.path, "path")
     target = new_output(ctx, args.output, inputs=[source], overwrite=args.overwrite)
     ctx.check_cancelled()
     ctx.progress(0, 1, "converting")
-    from mcb.schematics.inspect import convert_schematic
+    from mcb.schematics.convert import convert_schematic
 
     try:
         with refusing("path", usage_field="mc_version"):

@@ -16,6 +16,7 @@ from mcb.schematics.nbt import (
     TAG_STRING,
     Compound,
     String,
+    is_list_of,
     tag_type,
 )
 
@@ -56,7 +57,7 @@ class Fields:
         value = container.get(key) if isinstance(container, dict) else None
         if value is None:
             return []
-        if tag_type(value) != TAG_LIST or value.subtype not in (0, TAG_COMPOUND):
+        if not is_list_of(value, TAG_COMPOUND):
             raise self.fail(f"{key} must be a list of compounds", "field.type", *where, key)
         return list(value)
 

@@ -5,7 +5,9 @@ Facts (spec formats-and-building.md §A.3): ``Blocks`` holds one id byte per cel
 bits), ``AddBlocks`` the high 4 bits of ids above 255 (the even cell in the low nibble, as WorldEdit reads it); cell
 ``i = (y * Length + z) * Width + x``. ``SchematicaMapping`` names the ids the saving game used (a modded game assigned
 its own). ``id:data`` becomes a 1.13 state through the packaged table (:mod:`mcb.schematics.data`, generated from
-minecraft-data by ``scripts/gen_legacy.py``); later renames are the upgrade's job, as for any file of an old release.
+minecraft-data by ``scripts/gen_legacy.py``); a data value the block never used reads as the block's default state,
+as the game's own 1.13 upgrade reads it (counted); later renames are the upgrade's job, as for any file of an old
+release.
 
 1.13 moved some content from block entities into states: flower-pot plants, bed and banner colours, skull types and
 note-block pitches are converted from the block entity where the file has it. The numeric format never stored
@@ -63,7 +65,7 @@ def legacy_table() -> dict:
         return json.loads(gzip.decompress(handle.read()))
 
 
-def read_legacy(doc) -> Schematic:
+def read_legacy(doc, options=None) -> Schematic:
     """The model of a recognised legacy document (states of Minecraft 1.13)."""
     fields = Fields(doc, "legacy")
     root = doc.root
@@ -186,24 +188,49 @@ class _States:
                 )
                 return name if ":" in name else f"legacy:{name}"
             block = vanilla
-        states = self.table["states"]
-        found = states.get(f"{block}:{data}")
+        found = self.table["states"].get(f"{block}:{data}")
         if found is not None:
             return found
-        fallback = states.get(f"{block}:0")
-        if fallback is not None:
+        default = default_state(block)
+        if default is not None:
             self.conversions.append(
                 {
-                    "change": f"data value {data} of block id {block} is unknown: read as {fallback}",
+                    "change": f"data value {data} of block id {block} is unknown: read as {default}, the block's "
+                    "default (as the game's 1.13 upgrade reads it)",
                     "cells": cells,
                     "carried": False,
                 }
             )
-            return fallback
+            return default
         self.conversions.append(
             {"change": f"block id {block} (data {data}) is no 1.12 block", "cells": cells, "carried": False}
         )
         return f"legacy:block_{block}"
+
+
+@cache
+def default_state(block: int) -> str | None:
+    """The 1.13 state of numeric id ``block``'s 1.12 default state, or None for an id no 1.12 block has.
+
+    The game's 1.13 upgrade reads a data value the block never used as the block's default state. The table has
+    the default's data value: 0 for most blocks; the dozen ids whose 0 is unused (chests, furnaces, ladders, wall
+    signs and banners, torches, portals) store their default elsewhere, and it is found by what the game's 1.12
+    defaults are: a torch stands (no facing), a block that faces sideways faces north, a portal runs along x."""
+    states = legacy_table()["states"]
+    known = sorted((int(key.partition(":")[2]), state) for key, state in states.items() if key.startswith(f"{block}:"))
+    if not known:
+        return None
+    if known[0][0] == 0:
+        return known[0][1]
+    for test in (
+        lambda s: "facing=" not in s and "axis=" not in s,
+        lambda s: "facing=north" in s,
+        lambda s: "axis=x" in s,
+    ):
+        for _, state in known:
+            if test(state):
+                return state
+    return known[0][1]
 
 
 def _entity_id(value) -> str:

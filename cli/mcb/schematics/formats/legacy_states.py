@@ -1,4 +1,5 @@
-"""Completing the 1.13 states of a legacy read: content 1.12 kept in block entities, and halves it kept apart.
+"""Completing the 1.13 states of a legacy read: content 1.12 kept in block entities, halves it kept apart, and the
+shapes it derived from neighbours (:mod:`.legacy_shapes`).
 
 :func:`complete_states` edits the model in place and returns what it did as conversions
 (``{"change", "cells", "carried"}``), so a read says what it converted and what it could not carry.
@@ -8,9 +9,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-import numpy as np
-
-from mcb.blocks.state import BlockState, parse_state
+from mcb.blocks.state import BlockState
+from mcb.schematics.formats.legacy_cells import Cells, with_values
+from mcb.schematics.formats.legacy_shapes import derive_shapes, shaped
 from mcb.schematics.model import Schematic
 
 COLOURS = (
@@ -40,62 +41,8 @@ SKULLS = (
     ("dragon_head", "dragon_wall_head"),
 )
 TALL_PLANTS = {"sunflower", "lilac", "tall_grass", "large_fern", "rose_bush", "peony"}
-CLOCKWISE = {"north": "east", "east": "south", "south": "west", "west": "north"}
-STEP = {"north": (0, -1), "south": (0, 1), "east": (1, 0), "west": (-1, 0)}
-# The numeric format never stored these; they come out at their 1.13 defaults.
-DEFAULTED = (
-    ("_fence", "fence connections"),
-    ("_pane", "glass pane connections"),
-    ("iron_bars", "iron bar connections"),
-    ("_wall", "wall connections"),
-    ("redstone_wire", "redstone wire connections"),
-    ("tripwire", "tripwire connections"),
-    ("_stairs", "stair corner shapes"),
-    ("fire", "fire faces"),
-    ("chorus_plant", "chorus plant connections"),
-)
-
-
-class _Cells:
-    """Cell edits by position, adding states to the palette as needed."""
-
-    def __init__(self, schem: Schematic, counts: list[int]):
-        self.schem = schem
-        self.index = {state: i for i, state in enumerate(schem.palette)}
-        self.parsed: dict[int, BlockState] = {}
-        self.counts = counts
-        self.names = [state.split("[", 1)[0].partition(":")[2] for state in schem.palette]
-        # Where the few blocks this module completes stand, found in one pass over the cells, by palette index
-        interesting = np.array([_interesting(name) for name in self.names] or [False])
-        self.found: dict[int, list[tuple[int, int, int]]] = {int(i): [] for i in np.flatnonzero(interesting)}
-        if self.found:
-            flat = schem.blocks.ravel()
-            at = np.flatnonzero(interesting[flat])
-            width, length = schem.width, schem.length
-            for i, index in zip(at.tolist(), flat[at].tolist()):
-                self.found[index].append((i % width, i // (width * length), (i // width) % length))
-
-    def state(self, x: int, y: int, z: int) -> BlockState | None:
-        s = self.schem
-        if not (0 <= x < s.width and 0 <= y < s.height and 0 <= z < s.length):
-            return None
-        return self.parsed_at(int(s.blocks[y, z, x]))
-
-    def parsed_at(self, index: int) -> BlockState:
-        if index not in self.parsed:
-            self.parsed[index] = parse_state(self.schem.palette[index])
-        return self.parsed[index]
-
-    def set(self, x: int, y: int, z: int, state: BlockState) -> None:
-        text = str(state)
-        if text not in self.index:
-            self.index[text] = len(self.schem.palette)
-            self.schem.palette.append(text)
-        self.schem.blocks[y, z, x] = self.index[text]
-
-    def where(self, test) -> list[tuple[int, int, int]]:
-        """(x, y, z) of every cell of the read whose state passes ``test`` (one of :func:`_interesting`'s)."""
-        return sorted(pos for i, found in self.found.items() if test(self.parsed_at(i)) for pos in found)
+# The numeric format never stored these and no shape is derived for them: they come out at their 1.13 defaults.
+DEFAULTED = (("fire", "fire faces"),)
 
 
 def _interesting(name: str) -> bool:
@@ -117,15 +64,9 @@ def _interesting(name: str) -> bool:
     )
 
 
-def _with(state: BlockState, **values: str) -> BlockState:
-    props = dict(state.properties)
-    props.update(values)
-    return BlockState(state.name, tuple(props.items()))
-
-
 def complete_states(schem: Schematic, counts: list[int]) -> list[dict]:
     """``counts``: cells per palette entry of the read (``schem``'s palette as read)."""
-    cells = _Cells(schem, counts)
+    cells = Cells(schem, counts, lambda name: _interesting(name) or shaped(name))
     done: Counter = Counter()
     missed: Counter = Counter()
     kept = []
@@ -138,7 +79,9 @@ def complete_states(schem: Schematic, counts: list[int]) -> list[dict]:
     _missing_block_entities(cells, schem, missed)
     _doors(cells, done, missed)
     _tall_plants(cells, done, missed)
-    _chests(cells, done)
+    derived, families = derive_shapes(cells, schem.block_entities)
+    if derived:
+        done[f"shapes derived from their neighbours, as Minecraft 1.12 showed them ({', '.join(families)})"] = derived
     for name, count in zip(cells.names, counts):
         what = next((what for suffix, what in DEFAULTED if name.endswith(suffix)), None)
         if count and what is not None:
@@ -148,7 +91,7 @@ def complete_states(schem: Schematic, counts: list[int]) -> list[dict]:
     ]
 
 
-def _from_block_entity(cells: _Cells, be, state: BlockState, done: Counter) -> bool:
+def _from_block_entity(cells: Cells, be, state: BlockState, done: Counter) -> bool:
     """Move what 1.13 keeps in the state out of a 1.12 block entity; True when the block entity is used up."""
     x, y, z = be.pos
     data = be.data
@@ -162,7 +105,7 @@ def _from_block_entity(cells: _Cells, be, state: BlockState, done: Counter) -> b
     if name == "note_block" and be.id.endswith("noteblock"):
         note = data.get("note")
         if isinstance(note, int) and 0 <= int(note) <= 24:
-            cells.set(x, y, z, _with(state, note=str(int(note))))
+            cells.set(x, y, z, with_values(state, note=str(int(note))))
             done["note block pitches: from the block entity into the state"] += 1
         return True
     if name.endswith("_bed") and isinstance(data.get("color"), int) and 0 <= int(data["color"]) < 16:
@@ -216,7 +159,7 @@ def _without(data, *keys):
     return without(data, *keys)
 
 
-def _missing_block_entities(cells: _Cells, schem: Schematic, missed: Counter) -> None:
+def _missing_block_entities(cells: Cells, schem: Schematic, missed: Counter) -> None:
     """Blocks whose 1.13 state needed their 1.12 block entity, where the file has none."""
     with_entity = {be.pos for be in schem.block_entities}
     checks = (
@@ -236,19 +179,19 @@ def _missing_block_entities(cells: _Cells, schem: Schematic, missed: Counter) ->
             missed[what] += count
 
 
-def _doors(cells: _Cells, done: Counter, missed: Counter) -> None:
+def _doors(cells: Cells, done: Counter, missed: Counter) -> None:
     """1.12 stored a door's facing and open in its lower half, its hinge and powered in the upper one."""
     for x, y, z in cells.where(lambda s: s.id.endswith("_door") and s.get("half") == "lower"):
         lower, upper = cells.state(x, y, z), cells.state(x, y + 1, z)
         if upper is None or upper.name != lower.name or upper.get("half") != "upper":
             missed["door lower halves without their upper half: hinge left at the default"] += 1
             continue
-        cells.set(x, y, z, _with(lower, hinge=upper.get("hinge"), powered=upper.get("powered")))
-        cells.set(x, y + 1, z, _with(upper, facing=lower.get("facing"), open=lower.get("open")))
+        cells.set(x, y, z, with_values(lower, hinge=upper.get("hinge"), powered=upper.get("powered")))
+        cells.set(x, y + 1, z, with_values(upper, facing=lower.get("facing"), open=lower.get("open")))
         done["doors: each half completed from the other"] += 2
 
 
-def _tall_plants(cells: _Cells, done: Counter, missed: Counter) -> None:
+def _tall_plants(cells: Cells, done: Counter, missed: Counter) -> None:
     """1.12 stored which tall plant it was in the lower half only."""
     for x, y, z in cells.where(lambda s: s.id in TALL_PLANTS and s.get("half") == "upper"):
         below = cells.state(x, y - 1, z)
@@ -257,29 +200,3 @@ def _tall_plants(cells: _Cells, done: Counter, missed: Counter) -> None:
             done["tall plant tops: named after their lower half"] += 1
         else:
             missed["tall plant tops without their lower half: left sunflowers"] += 1
-
-
-def _chests(cells: _Cells, done: Counter) -> None:
-    """Two side-by-side chests of one kind facing one way were one double chest in 1.12; 1.13 states which half."""
-    paired: set[tuple[int, int, int]] = set()
-    for x, y, z in cells.where(lambda s: s.id in ("chest", "trapped_chest") and s.get("type") == "single"):
-        if (x, y, z) in paired:
-            continue
-        here = cells.state(x, y, z)
-        facing = here.get("facing")
-        if facing not in CLOCKWISE:
-            continue
-        dx, dz = STEP[CLOCKWISE[facing]]  # a left half's partner stands clockwise of its facing
-        there = cells.state(x + dx, y, z + dz)
-        if (
-            there is None
-            or there.name != here.name
-            or there.get("facing") != facing
-            or there.get("type") != "single"
-            or (x + dx, y, z + dz) in paired
-        ):
-            continue
-        cells.set(x, y, z, _with(here, type="left"))
-        cells.set(x + dx, y, z + dz, _with(there, type="right"))
-        paired |= {(x, y, z), (x + dx, y, z + dz)}
-        done["double chests: halves paired (1.12 joined neighbouring chests itself)"] += 2

@@ -13,6 +13,8 @@ overlap, the later region's non-air cells win (a warning says so).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from mcb.schematics.formats.common import Fields, compound_from_state, dense_palette, state_from_compound, without
@@ -90,7 +92,7 @@ def region_box(position, size) -> tuple[tuple[int, int, int], tuple[int, int, in
     return low, tuple(abs(s) for s in size)  # type: ignore[return-value]
 
 
-def read_litematic(doc) -> Schematic:
+def read_litematic(doc, options=None) -> Schematic:
     """The model of a recognised Litematica document."""
     fields = Fields(doc, "litematic")
     root = doc.root
@@ -105,11 +107,11 @@ def read_litematic(doc) -> Schematic:
     data_version = fields.integer(root, "MinecraftDataVersion", required=False)
     regions_tag = fields.get(root, "Regions", (TAG_COMPOUND,))
     regions = [_read_region(fields, name, tag) for name, tag in regions_tag.items()]
-    regions = [r for r in regions if r["volume"]]
+    regions = [r for r in regions if r.volume]
     if not regions:
         raise fields.fail("the schematic has no region with cells", "regions.empty", "Regions")
-    low = tuple(min(r["low"][a] for r in regions) for a in range(3))
-    high = tuple(max(r["low"][a] + r["dims"][a] for r in regions) for a in range(3))
+    low = tuple(min(r.low[a] for r in regions) for a in range(3))
+    high = tuple(max(r.low[a] + r.dims[a] for r in regions) for a in range(3))
     dims = tuple(h - lo for h, lo in zip(high, low))
     fields.check_cells(dims, "Regions")
     width, height, length = dims
@@ -121,25 +123,25 @@ def read_litematic(doc) -> Schematic:
     block_entities: list[BlockEntity] = []
     entities: list[Entity] = []
     for region in regions:
-        for state in region["palette"]:
+        for state in region.palette:
             if state not in index_of:
                 index_of[state] = len(palette)
                 palette.append(state)
-        remap = np.array([index_of[state] for state in region["palette"]], dtype=np.int32)
-        x0, y0, z0 = (region["low"][a] - low[a] for a in range(3))
-        rx, ry, rz = region["dims"]
+        remap = np.array([index_of[state] for state in region.palette], dtype=np.int32)
+        x0, y0, z0 = (region.low[a] - low[a] for a in range(3))
+        rx, ry, rz = region.dims
         cells = remap[_cells(fields, region)].reshape(ry, rz, rx)
         window = (slice(y0, y0 + ry), slice(z0, z0 + rz), slice(x0, x0 + rx))
         taken = ~void[window]
         if taken.any():
-            overlaps.append(region["name"])
+            overlaps.append(region.name)
             keep = taken & (cells == index_of[AIR])  # an earlier region's block stays under this one's air
             cells = np.where(keep, blocks[window], cells)
         blocks[window] = cells
         void[window] = False
-        for i, entry in enumerate(region["tile_entities"]):
+        for i, entry in enumerate(region.tile_entities):
             block_entities.append(_block_entity(fields, region, entry, (x0, y0, z0), i))
-        for i, entry in enumerate(region["entities"]):
+        for i, entry in enumerate(region.entities):
             entities.append(_entity(fields, region, entry, low, i))
     metadata = root.get("Metadata")
     source = SourceInfo(
@@ -150,8 +152,7 @@ def read_litematic(doc) -> Schematic:
         compressed_size=doc.stats.compressed_size,
         inflated_size=doc.stats.inflated_size,
         data_version_assumed=data_version is None,
-        sub_version=fields.integer(root, "SubVersion", required=False),
-        regions=[{"name": r["name"], "position": list(r["position"]), "size": list(r["size"])} for r in regions],
+        regions=[{"name": r.name, "position": list(r.position), "size": list(r.size)} for r in regions],
         notes=[
             f"regions overlap ({', '.join(overlaps)} over earlier ones): the later region's blocks win, an "
             "earlier region's block stays where the later one has air"
@@ -175,66 +176,92 @@ def read_litematic(doc) -> Schematic:
     )
 
 
-def _read_region(fields: Fields, name: str, tag) -> dict:
+@dataclass
+class Region:
+    """One region as stored: its name, ``Position`` and ``Size`` (negative along an axis whose cells run back from
+    ``Position``), palette, packed ``BlockStates`` and its block entities and entities (raw compounds)."""
+
+    name: str
+    position: tuple[int, int, int]
+    size: tuple[int, int, int]
+    palette: list[str]
+    states: object  # the BlockStates long array (None for a region without cells)
+    tile_entities: list
+    entities: list
+
+    @property
+    def where(self) -> tuple[str, str]:
+        """The NBT path of the region, for messages."""
+        return ("Regions", self.name)
+
+    @property
+    def low(self) -> tuple[int, int, int]:
+        return region_box(self.position, self.size)[0]
+
+    @property
+    def dims(self) -> tuple[int, int, int]:
+        return region_box(self.position, self.size)[1]
+
+    @property
+    def volume(self) -> int:
+        x, y, z = self.dims
+        return x * y * z
+
+
+def _read_region(fields: Fields, name: str, tag) -> Region:
     where = ("Regions", name)
     if tag_type(tag) != TAG_COMPOUND:
         raise fields.fail("a region must be a compound", "field.type", *where)
     position = fields.xyz(tag, "Position", *where)
     size = fields.xyz(tag, "Size", *where)
-    low, dims = region_box(position, size)
-    volume = fields.check_cells(dims, *where)
+    volume = fields.check_cells(region_box(position, size)[1], *where)
     palette = [
         state_from_compound(fields, entry, *where, "BlockStatePalette", i)
         for i, entry in enumerate(fields.compounds(tag, "BlockStatePalette", *where))
     ]
     if volume and not palette:
         raise fields.fail("BlockStatePalette is empty", "palette.empty", *where, "BlockStatePalette")
-    states = fields.get(tag, "BlockStates", (TAG_LONG_ARRAY,), *where, required=bool(volume))
-    return {
-        "name": name,
-        "position": position,
-        "size": size,
-        "low": low,
-        "dims": dims,
-        "volume": volume,
-        "palette": palette,
-        "states": states,
-        "where": where,
-        "tile_entities": fields.compounds(tag, "TileEntities", *where),
-        "entities": fields.compounds(tag, "Entities", *where),
-    }
+    return Region(
+        name,
+        position,
+        size,
+        palette,
+        fields.get(tag, "BlockStates", (TAG_LONG_ARRAY,), *where, required=bool(volume)),
+        fields.compounds(tag, "TileEntities", *where),
+        fields.compounds(tag, "Entities", *where),
+    )
 
 
-def _cells(fields: Fields, region: dict) -> np.ndarray:
-    bits = bits_for(len(region["palette"]))
-    volume = region["volume"]
+def _cells(fields: Fields, region: Region) -> np.ndarray:
+    bits = bits_for(len(region.palette))
+    volume = region.volume
     expected = -(-volume * bits // 64)
-    longs = region["states"]
+    longs = region.states
     if len(longs) != expected:
         raise fields.fail(
             f"BlockStates holds {len(longs)} longs; {volume} cells of {bits} bits need {expected}",
             "blockstates.length",
-            *region["where"],
+            *region.where,
             "BlockStates",
         )
     words = longs.numpy() if hasattr(longs, "numpy") else np.array(longs, dtype=">i8")
     values = unpack_indices(words.astype(np.int64).view(np.uint64), bits, volume)
-    if values.size and int(values.max()) >= len(region["palette"]):
-        bad = int(values[values >= len(region["palette"])][0])
+    if values.size and int(values.max()) >= len(region.palette):
+        bad = int(values[values >= len(region.palette)][0])
         raise fields.fail(
             f"BlockStates refers to palette index {bad}, which the palette "
-            f"({len(region['palette'])} entries) does not define",
+            f"({len(region.palette)} entries) does not define",
             "blockstates.index",
-            *region["where"],
+            *region.where,
             "BlockStates",
         )
     return values
 
 
-def _block_entity(fields: Fields, region: dict, entry, shift, i: int) -> BlockEntity:
-    where = (*region["where"], "TileEntities", i)
+def _block_entity(fields: Fields, region: Region, entry, shift, i: int) -> BlockEntity:
+    where = (*region.where, "TileEntities", i)
     x, y, z = (fields.integer(entry, axis, *where) for axis in "xyz")
-    rx, ry, rz = region["dims"]
+    rx, ry, rz = region.dims
     if not (0 <= x < rx and 0 <= y < ry and 0 <= z < rz):
         raise fields.fail(
             f"block entity at {x},{y},{z} lies outside its region ({rx} x {ry} x {rz})", "block_entity.position", *where
@@ -247,11 +274,11 @@ def _block_entity(fields: Fields, region: dict, entry, shift, i: int) -> BlockEn
     )
 
 
-def _entity(fields: Fields, region: dict, entry, low, i: int) -> Entity:
-    where = (*region["where"], "Entities", i)
+def _entity(fields: Fields, region: Region, entry, low, i: int) -> Entity:
+    where = (*region.where, "Entities", i)
     pos = fields.triple(fields.get(entry, "Pos", (9,), *where), *where, "Pos", floats=True)
     ident = entry.get("id", entry.get("Id"))
-    local = tuple(p + (o - lo) for p, o, lo in zip(pos, region["position"], low))  # integers first: exact
+    local = tuple(p + (o - lo) for p, o, lo in zip(pos, region.position, low))  # integers first: exact
     return Entity(local, str(ident) if ident is not None else "", without(entry, "Pos", "id", "Id"))  # type: ignore[arg-type]
 
 
@@ -265,10 +292,10 @@ def litematic_tree(
     schem: Schematic, *, name: str | None = None, author: str | None = None, date_ms: int | None = None
 ) -> tuple[str, Compound]:
     """(root name, root compound) of ``schem`` as one Litematica region covering the whole box (void cells are
-    air: the format has no "leave unchanged" cell; :func:`mcb.schematics.formats.losses` says so first)."""
+    air: the format has no "leave unchanged" cell; :func:`mcb.schematics.formats.losses.format_losses` says so first)."""
     import time
 
-    from mcb.schematics.outputs import outside_block_entities
+    from mcb.schematics.formats.losses import writable_parts
 
     used, cells = dense_palette(schem.blocks, schem.palette, schem.void)
     palette = [AIR, *(state for state in used if state != AIR)]  # Litematica puts air first; readers rely on it
@@ -278,7 +305,7 @@ def litematic_tree(
     if schem.void is not None:
         indices[schem.void.ravel()] = 0
     bits = bits_for(len(palette))
-    outside = {id(be) for be in outside_block_entities(schem)}  # said by format_losses; readers refuse them
+    block_entities, entities = writable_parts(schem, "litematic")  # the rest said by format_losses
     meta_in = schem.metadata if isinstance(schem.metadata, dict) else {}
     region_name = str(name or meta_in.get("Name") or "Main")
     now = int(date_ms if date_ms is not None else time.time() * 1000)
@@ -288,8 +315,8 @@ def litematic_tree(
         Size=size,
         BlockStatePalette=List([compound_from_state(s) for s in palette], TAG_COMPOUND),
         BlockStates=NumericArray(TAG_LONG_ARRAY, pack_indices(indices, bits).astype(">i8").tobytes()),
-        TileEntities=List([_tile_entity(be) for be in schem.block_entities if id(be) not in outside], TAG_COMPOUND),
-        Entities=List([_entity_entry(e, schem.offset) for e in schem.entities], TAG_COMPOUND),
+        TileEntities=List([_tile_entity(be) for be in block_entities], TAG_COMPOUND),
+        Entities=List([_entity_entry(e, schem.offset) for e in entities], TAG_COMPOUND),
         PendingBlockTicks=List((), TAG_COMPOUND),
         PendingFluidTicks=List((), TAG_COMPOUND),
     )

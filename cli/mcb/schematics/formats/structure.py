@@ -13,16 +13,28 @@ import struct
 
 import numpy as np
 
+from mcb.schematics.formats import ReadOptions
 from mcb.schematics.formats.common import Fields, compound_from_state, dense_palette, state_from_compound, without
-from mcb.schematics.model import BlockEntity, Entity, Schematic, SourceInfo
-from mcb.schematics.nbt import TAG_COMPOUND, TAG_LIST, Compound, Double, Encoded, Int, List, String, tag_type
+from mcb.schematics.formats.structure_blocks import place_blocks
+from mcb.schematics.model import Entity, Schematic, SourceInfo
+from mcb.schematics.nbt import (
+    TAG_COMPOUND,
+    TAG_LIST,
+    Compound,
+    Double,
+    Encoded,
+    Int,
+    List,
+    String,
+    is_list_of,
+)
 
-STRUCTURE_VOID = "minecraft:structure_void"
 AIR = "minecraft:air"
 
 
-def read_structure(doc, palette_index: int = 0) -> Schematic:
-    """The model of a recognised structure document; ``palette_index`` picks one of ``palettes``."""
+def read_structure(doc, options: ReadOptions | None = None) -> Schematic:
+    """The model of a recognised structure document; ``options.palette_index`` picks one of ``palettes``."""
+    palette_index = options.palette_index if options is not None else 0
     fields = Fields(doc, "structure")
     root = doc.root
     data_version = fields.integer(root, "DataVersion", required=False)
@@ -32,42 +44,8 @@ def read_structure(doc, palette_index: int = 0) -> Schematic:
     fields.check_cells(size, "size")
     width, height, length = size
     palette, count = _palette(fields, root, palette_index)
-    blocks = np.zeros((height, length, width), dtype=np.int32)
-    void = np.ones((height, length, width), dtype=bool)
-    block_entities: dict[tuple[int, int, int], BlockEntity] = {}
-    repeated = 0
-    for i, entry in enumerate(fields.compounds(root, "blocks")):
-        where = ("blocks", i)
-        state = fields.integer(entry, "state", *where)
-        if not 0 <= state < len(palette):
-            raise fields.fail(
-                f"state {state} is not an index of the palette ({len(palette)} entries)",
-                "blocks.state",
-                *where,
-                "state",
-            )
-        x, y, z = fields.triple(fields.get(entry, "pos", (TAG_LIST,), *where), *where, "pos")
-        if not (0 <= x < width and 0 <= y < height and 0 <= z < length):
-            raise fields.fail(
-                f"block at {x},{y},{z} lies outside the {width} x {height} x {length} size",
-                "blocks.position",
-                *where,
-                "pos",
-            )
-        if not void[y, z, x]:
-            repeated += 1  # the game places the list in order: the later entry wins
-        blocks[y, z, x] = state
-        void[y, z, x] = palette[state] == STRUCTURE_VOID
-        nbt = entry.get("nbt")
-        if nbt is not None:
-            if tag_type(nbt) != TAG_COMPOUND:
-                raise fields.fail("nbt must be a compound", "field.type", *where, "nbt")
-            ident = nbt.get("id")
-            block_entities[(x, y, z)] = BlockEntity(
-                (x, y, z), str(ident) if ident is not None else "", without(nbt, "id", "x", "y", "z")
-            )
-        else:
-            block_entities.pop((x, y, z), None)
+    placed = place_blocks(fields, root, palette, size)
+    blocks, void, repeated = placed.blocks, placed.void, placed.repeated
     entities = [_entity(fields, entry, i) for i, entry in enumerate(fields.compounds(root, "entities"))]
     notes = []
     if repeated:
@@ -96,7 +74,7 @@ def read_structure(doc, palette_index: int = 0) -> Schematic:
         palette=palette,
         blocks=blocks,
         data_version=data_version if data_version is not None else 0,
-        block_entities=list(block_entities.values()),
+        block_entities=placed.block_entities,
         entities=entities,
         metadata=Compound(),
         source=source,
@@ -116,7 +94,7 @@ def _palette(fields: Fields, root, index: int) -> tuple[list[str], int]:
             state_from_compound(fields, e, "palette", i) for i, e in enumerate(fields.compounds(root, "palette"))
         ], 1
     palettes = fields.get(root, "palettes", (TAG_LIST,))
-    if palettes.subtype not in (0, TAG_LIST) or not palettes:
+    if not palettes or not is_list_of(palettes, TAG_LIST):
         raise fields.fail("palettes must be a non-empty list of palettes", "field.type", "palettes")
     if not 0 <= index < len(palettes):
         raise fields.fail(
@@ -126,7 +104,7 @@ def _palette(fields: Fields, root, index: int) -> tuple[list[str], int]:
             hint=f"choose 0 to {len(palettes) - 1}",
         )
     chosen = palettes[index]
-    if chosen.subtype not in (0, TAG_COMPOUND):
+    if not is_list_of(chosen, TAG_COMPOUND):
         raise fields.fail("a palette must be a list of compounds", "field.type", "palettes", index)
     return [state_from_compound(fields, e, "palettes", index, i) for i, e in enumerate(chosen)], len(palettes)
 
@@ -144,12 +122,15 @@ def _entity(fields: Fields, entry, i: int) -> Entity:
 
 def structure_tree(schem: Schematic) -> tuple[str, Compound]:
     """(root name, root compound) of ``schem`` as a structure: void cells are left out of ``blocks``."""
+    from mcb.schematics.formats.losses import writable_parts
+
     palette, cells = dense_palette(schem.blocks, schem.palette, schem.void)
     flat = cells.ravel()
     keep = np.ones(flat.size, dtype=bool) if schem.void is None else ~schem.void.ravel()
-    entries = _blocks_payload(np.flatnonzero(keep), flat, schem)
+    block_entities, kept_entities = writable_parts(schem, "structure")  # the rest said by format_losses
+    entries = _blocks_payload(np.flatnonzero(keep), flat, schem, block_entities)
     entities = List((), TAG_COMPOUND)
-    for entity in schem.entities:
+    for entity in kept_entities:
         nbt = Compound(id=String(entity.id)) if entity.id else Compound()
         nbt.update(without(entity.data or {}, "Pos", "id"))
         block = [Int(int(np.floor(p))) for p in entity.pos]
@@ -171,9 +152,13 @@ _PLAIN_ENTRY = np.dtype(
 )
 
 
-def _blocks_payload(kept: np.ndarray, flat: np.ndarray, schem: Schematic) -> Encoded:
+_PLAIN_TAGS = 6  # a plain entry as the reader counts it: the compound, state, pos and its 3 ints
+_PLAIN_DEPTH = 2  # the compound and its pos list
+
+
+def _blocks_payload(kept: np.ndarray, flat: np.ndarray, schem: Schematic, block_entities: list) -> Encoded:
     """The encoded ``blocks`` list: every kept cell in index order, with ``nbt`` where a block entity stands."""
-    from mcb.schematics.writer import encode_nbt
+    from mcb.schematics.nbt_encoder import encode_nbt, tree_facts
 
     width, length = schem.width, schem.length
     records = np.zeros(kept.size, dtype=_PLAIN_ENTRY)
@@ -185,12 +170,13 @@ def _blocks_payload(kept: np.ndarray, flat: np.ndarray, schem: Schematic) -> Enc
     records["pos"][:, 2] = (kept // width) % length
     # the end byte stays 0: TAG_End
     by_index = {}
-    for be in schem.block_entities:
+    for be in block_entities:
         x, y, z = be.pos
         if 0 <= x < width and 0 <= z < length and 0 <= y < schem.height:
             by_index[(y * length + z) * width + x] = be
     spots = np.searchsorted(kept, sorted(by_index))
     pieces, start = [struct.pack(">bi", TAG_COMPOUND, kept.size)], 0
+    tags, depth = 1 + _PLAIN_TAGS * kept.size, 1 + _PLAIN_DEPTH if kept.size else 1  # the list, its plain entries
     for spot in spots.tolist():
         if spot >= kept.size or int(kept[spot]) not in by_index:  # a block entity on a cell left unchanged
             continue
@@ -202,6 +188,8 @@ def _blocks_payload(kept: np.ndarray, flat: np.ndarray, schem: Schematic) -> Enc
         x, y, z = (int(v) for v in records["pos"][spot])
         entry = Compound(state=Int(int(flat[index])), pos=List([Int(x), Int(y), Int(z)], 3), nbt=nbt)
         pieces.append(encode_nbt(entry, "")[3:])  # the payload: no tag id, no (empty) name
+        facts = tree_facts(entry)
+        tags, depth = tags - _PLAIN_TAGS + facts[0], max(depth, 1 + facts[1])
         start = spot + 1
     pieces.append(records[start:].tobytes())
-    return Encoded(TAG_LIST, b"".join(pieces))
+    return Encoded(TAG_LIST, b"".join(pieces), tags, depth)

@@ -1,10 +1,7 @@
-"""Sponge schematic codec: read v1/v2/v3 (gzip or raw) into :class:`~mcb.schematics.model.Schematic`, write v2/v3.
+"""Reading Sponge v1/v2/v3 files (gzip or raw) into :class:`~mcb.schematics.model.Schematic`; the writer is
+:mod:`mcb.schematics.formats.sponge_writer`.
 
-Public API::
-
-    read_schematic(source, limits=None) -> Schematic          # path, or the file's bytes
-    encode_schematic(schem, version=2, **options) -> bytes    # see mcb.schematics.writer
-    write_schematic(schem, path, version=2, **options) -> Path  # atomic (temp file + os.replace)
+    read_schematic(source, limits=None) -> Schematic          # path, or the file's bytes; Sponge only
 
 Every failure is an ``InputError`` subclass (``SchematicError``/``NbtError``) with ``rule`` and ``pointer``.
 """
@@ -16,36 +13,28 @@ import os
 import numpy as np
 
 from mcb.schematics.cells import decode_cells
-from mcb.schematics.document import DUPLICATE_NAME, Document, SchematicError, load_document, not_sponge_error
+from mcb.schematics.document import Document, SchematicError, load_document, not_sponge_error, with_file
+from mcb.schematics.formats import ReadOptions
 from mcb.schematics.model import BlockEntity, Entity, Schematic, SourceInfo
-from mcb.schematics.nbt import Byte, Compound, Int, IntArray, Long, ReadLimits, Short, String, gc_paused, tag_type
-from mcb.schematics.writer import encode_schematic, write_schematic
-
-__all__ = [
-    "read_schematic",
-    "schematic_from_document",
-    "encode_schematic",
-    "write_schematic",
-    "SchematicError",
-    "ReadLimits",
-]
+from mcb.schematics.nbt import (
+    TAG_COMPOUND,
+    Byte,
+    Compound,
+    Int,
+    IntArray,
+    Long,
+    ReadLimits,
+    Short,
+    String,
+    gc_paused,
+    is_list_of,
+    tag_type,
+)
 
 DATA_VERSION_1_13_2 = 1631  # what WorldEdit assumes for v1 files without DataVersion
 WE_OFFSET_KEYS = ("WEOffsetX", "WEOffsetY", "WEOffsetZ")
 INT_TAGS = (1, 2, 3, 4)
 _INT_CLASSES = (Byte, Short, Int, Long)  # the integer tag types (a palette index is one)
-
-
-def refuse_duplicate_names(doc: Document) -> None:
-    """A rewrite (rotate, mirror, convert) would keep one of two values without a word: refuse the file as the
-    server and both validation profiles do (rule ``nbt.duplicate``, at the first duplicate)."""
-    if doc.stats.duplicate_names:
-        raise SchematicError(
-            f"{doc.path or 'the file'}: {DUPLICATE_NAME}",
-            rule="nbt.duplicate",
-            pointer=doc.stats.duplicate_names[0],
-            hint="mcb cannot tell which of the two values is meant: fix it where it was written",
-        )
 
 
 def read_schematic(
@@ -56,16 +45,16 @@ def read_schematic(
     ``compact=True`` may give ``blocks``/``biomes`` as uint16 rather than the model's int32, for callers that only
     move and write the cells (rotate/mirror): half the memory to fill.
     """
-    return schematic_from_document(load_document(source, limits), compact=compact)
+    return read_sponge(load_document(source, limits), ReadOptions(compact=compact))
 
 
-def schematic_from_document(doc: Document, *, compact: bool = False) -> Schematic:
-    """The model of a recognised document (read without ``fast``, or with no block entities and entities: a fast
-    read leaves their contents out)."""
+def read_sponge(doc: Document, options: ReadOptions | None = None) -> Schematic:
+    """The model of a recognised Sponge document (read without ``fast``, or with no block entities and entities: a
+    fast read leaves their contents out); ``options.compact``: see :func:`read_schematic`."""
     if doc.kind != "sponge":
         raise not_sponge_error(doc)
-    with gc_paused():
-        return _Builder(doc, compact).build()
+    with gc_paused(), with_file(doc.path):
+        return _Builder(doc, bool(options and options.compact)).build()
 
 
 class _Builder:
@@ -266,7 +255,7 @@ class _Builder:
     def entries(self, tag, *where) -> list[Compound]:
         if tag is None:
             return []
-        if tag_type(tag) != 9 or tag.subtype not in (0, 10):
+        if not is_list_of(tag, TAG_COMPOUND):
             raise self.fail("must be a list of compounds", "sponge.field.type", *where)
         return list(tag)
 
