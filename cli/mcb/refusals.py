@@ -76,8 +76,9 @@ _POS = r"BlockPos\[x=(?P<x>-?\d+), y=(?P<y>-?\d+), z=(?P<z>-?\d+)\]"
 _BLOCKPOS = re.compile(r"BlockPos\[x=(-?\d+), y=(-?\d+), z=(-?\d+)\]")
 
 RECOVERY = (
-    "an interrupted operation needs an administrator's review: {project_context} shows it, then "
-    "`mcb recovery review OPERATION_ID` (admin); writes stay refused until then"
+    "an operation a server restart interrupted waits for an administrator: {project_context} shows it, and "
+    "`mcb recovery abandon OPERATION_ID` (admin) reviews it and keeps the world as it is; writes stay refused until "
+    "then, and the build or batch that started it goes on after"
 )
 OWNER = (
     "make sure the project owner is online with minecraftbuilder.use and that MCB_PLAYER_ID is the owner's "
@@ -123,7 +124,7 @@ ROWS: tuple[_Row, ...] = (
             kind="conflict",
             code="recovery_required",
             reason="recovery_required",
-            no_remedy="admin recovery is not exposed over MCP",
+            no_remedy="an administrator settles it outside MCP",
         ),
     ),
     _row(
@@ -487,7 +488,7 @@ ROWS: tuple[_Row, ...] = (
         ),
     ),
     _row(
-        "recovery_required", None, Remedy(RECOVERY, kind="conflict", no_remedy="admin recovery is not exposed over MCP")
+        "recovery_required", None, Remedy(RECOVERY, kind="conflict", no_remedy="an administrator settles it outside MCP")
     ),
     _row(
         "cancelled",

@@ -12,6 +12,7 @@ probe after a transport failure.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from mcb.mcp.actions import Refusal
@@ -113,7 +114,15 @@ def refusal_for(error: Exception, method: str, arguments: dict | None = None, *,
             remedy=error.hint or "see the message",
             data={"no_remedy": error.hint or error.message},
         )
-    return _refusal(error.code, error.message, explain(method, error.code, error.message))
+    known = explain(method, error.code, error.message)
+    operation = str(details.get("operation_id", ""))
+    if _UUID.fullmatch(operation):  # the operation the refusal is about (mcb's own record names it)
+        return _refusal(error.code, error.message, known,
+                        text=remedy_text(known.remedy, known.values).replace("OPERATION_ID", operation))  # fmt: skip
+    return _refusal(error.code, error.message, known)
+
+
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
 def default_refusal(
