@@ -138,10 +138,10 @@ def texas(work: Path, tick_ms: int, target, baseline_src: str | None) -> None:
     print(f"USS Texas, {changed:,} blocks on empty land, mcb serve --tick-ms {tick_ms}")
     print(f"  server's own apply time       : {own:8.1f} s (same {len(sizes)} plans back to back; model {model:.1f} s)")
     sources = {"this mcb": None, **({"baseline": str(Path(baseline_src).resolve())} if baseline_src else {})}
-    for label, source in sources.items():
-        server = spawn_server(work / f"build-{len(label)}", tick_ms=tick_ms, ground="flat", region=AREA)
+    for number, (label, source) in enumerate(sources.items()):
+        server = spawn_server(work / f"build-{number}", tick_ms=tick_ms, ground="flat", region=AREA)
         try:
-            env = {**env_for(server), "XDG_STATE_HOME": str(work / f"state-{len(label)}")}
+            env = {**env_for(server), "XDG_STATE_HOME": str(work / f"state-{number}")}
             if source:
                 env["PYTHONPATH"] = source
             wall, cpu, rss, out, err = measured(
@@ -163,7 +163,7 @@ def texas(work: Path, tick_ms: int, target, baseline_src: str | None) -> None:
             f"(target <= 1.10x); client CPU {cpu:.1f} s, peak RSS {rss:.0f} MiB"
         )
         print(f"    reads                       : {result['reads']}")
-        print(f"    operation_status polls      : {polls:8d} = {polls / result['plans']:.1f} a plan")
+        print(f"    operation_status polls      : {polls:8d} = {polls / max(1, result['plans']):.1f} a plan")
 
 
 def large_planning(work: Path) -> None:
