@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from robustness_helpers import one_error_line
+from hostile_kit import one_error_line
 
 
 def test_recipe_fmt_keeps_a_lone_surrogate_escape(run, hostile):

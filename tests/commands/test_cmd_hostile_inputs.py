@@ -10,7 +10,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from robustness_helpers import DEEP, one_error_line
+from hostile_kit import DEEP, one_error_line
 
 RECIPE = {
     "version": 1,

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from robustness_helpers import one_error_line
+from hostile_kit import one_error_line
 
 ROOT = Path(__file__).resolve().parents[2]
 
