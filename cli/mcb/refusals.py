@@ -488,7 +488,9 @@ ROWS: tuple[_Row, ...] = (
         ),
     ),
     _row(
-        "recovery_required", None, Remedy(RECOVERY, kind="conflict", no_remedy="an administrator settles it outside MCP")
+        "recovery_required",
+        None,
+        Remedy(RECOVERY, kind="conflict", no_remedy="an administrator settles it outside MCP"),
     ),
     _row(
         "cancelled",
