@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -285,6 +286,7 @@ DropExtrasOpt = Annotated[bool, typer.Option("--drop-extras", help=PLACEMENT_FIE
 ReplaceUnknownOpt = Annotated[
     str | None, typer.Option("--replace-unknown", metavar="BLOCK", help=PLACEMENT_FIELDS["replace_unknown"])
 ]
+PngOutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Write the PNG image here.")]
 # How long a write waits for each operation (mcb.waiting.WaitPolicy).
 WAIT_TIMEOUT = WAIT.timeout
 WaitTimeoutOpt = Annotated[

@@ -183,7 +183,8 @@ def write_one_plan(term, client, request: dict, prepare, *, timeout: float, comm
     from mcb.batch.single import run_single
     from mcb.client.models import OperationStatus, PlanSummary
     from mcb.client.operations import raise_for_outcome, resume_hint
-    from mcb.commands.rpc_support import ctrl_c, finish_status, write_events
+    from mcb.commands.events import write_events
+    from mcb.commands.rpc_support import ctrl_c, finish_status
     from mcb.errors import NetworkError
     from mcb.waiting import WaitPolicy
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 import sys
 
-from mcb.commands.rpc_support import ctrl_c, open_client, placement_options, write_events
+from mcb.commands.events import write_events
+from mcb.commands.rpc_support import ctrl_c, open_client, placement_options
 from mcb.errors import InputError, UsageError
 from mcb.wording import duration, plural, shown
 

@@ -14,6 +14,7 @@ from mcb.options import (
     GlobOpt,
     JobsOpt,
     JsonOpt,
+    PngOutputOpt,
     StrictOpt,
     WaitTimeoutOpt,
     summarised,
@@ -47,7 +48,6 @@ ResolutionOpt = Annotated[
         help="Samples per axis, 32..256, at most one per block (offline default 256, server default 128).",
     ),
 ]
-OutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Write the PNG image here.")]
 
 
 @terrain_app.command("lint")
@@ -107,7 +107,7 @@ def lint(
 def preview(
     ctx: typer.Context,
     recipe: RecipeArg,
-    output: OutputOpt = None,
+    output: PngOutputOpt = None,
     offline: Annotated[bool, typer.Option("--offline", help="Compute locally, no server needed.")] = False,
     resolution: ResolutionOpt = None,
     budget: BudgetOpt = DEFAULT_TILE_BUDGET,
