@@ -15,9 +15,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from mcb.batch.engine import Engine, StopRequest, stopped_error
+from mcb.batch.engine import Engine
 from mcb.batch.log import PlanLog
 from mcb.batch.schematic import BUILD_STEP, SchematicSource, build_identity, build_state_path
+from mcb.batch.source import StopRequest, stopped_error
 from mcb.batch.state import BatchState, exclusive_run
 from mcb.batch.undo import UndoSource, undo_summary, undoable
 from mcb.errors import InputError, McbError

@@ -13,10 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mcb.batch.engine import Engine, StopRequest, stopped_error
+from mcb.batch.engine import Engine
 from mcb.batch.kinds import STEP_KINDS, BaseStep, StepContext
 from mcb.batch.log import PlanLog
 from mcb.batch.model import Batch
+from mcb.batch.source import StopRequest, stopped_error
 from mcb.batch.state import BatchState
 from mcb.client.errors import Interrupted
 from mcb.client.models import OperationStatus

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mcb.batch.engine import FAIL, NEXT, Prepared, Remaining
+from mcb.batch.source import FAIL, NEXT, Prepared, Remaining
 from mcb.client.models import OperationStatus, PlanSummary
 from mcb.client.operations import abandoned
 from mcb.errors import McbError, ServerError

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from mcb.batch.engine import Engine, StopRequest, stopped_error
+from mcb.batch.engine import Engine
 from mcb.batch.kinds import register_recipe
 from mcb.batch.log import PlanLog
+from mcb.batch.source import StopRequest, stopped_error
 from mcb.batch.sources import TerrainTiles, is_past_last_tile
 from mcb.batch.state import BatchState, exclusive_run
 from mcb.client.models import Region

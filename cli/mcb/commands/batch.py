@@ -46,9 +46,9 @@ def batch(
 
         mcb batch castle.batch.json --check
     """
-    from mcb.batch.engine import StopRequest
     from mcb.batch.model import load_batch
     from mcb.batch.runner import BatchRunner
+    from mcb.batch.source import StopRequest
     from mcb.batch.state import BatchState, exclusive_run, state_path_for
     from mcb.commands.events import _TEMPLATES, describe_event, event_line
     from mcb.commands.rpc_support import ctrl_c

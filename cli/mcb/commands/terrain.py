@@ -348,7 +348,7 @@ def _prepare_one(term, client, terrain_id, tile, recipe_obj, apply, wait_timeout
 
 
 def _prepare_all(term, client, terrain_id, recipe_obj, state, start, apply, wait_timeout) -> None:
-    from mcb.batch.engine import StopRequest
+    from mcb.batch.source import StopRequest
     from mcb.batch.terrain_run import run_all_tiles
     from mcb.commands.rpc_support import ctrl_c
     from mcb.waiting import WaitPolicy

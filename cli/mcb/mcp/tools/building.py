@@ -84,8 +84,8 @@ class _Reporter:
 
 
 def run_schem_build(args: SchemBuildArgs, ctx: Context) -> Outcome:
-    from mcb.batch.engine import StopRequest
     from mcb.batch.file_build import file_build_id, open_file_build, undo_file_build
+    from mcb.batch.source import StopRequest
 
     existing_input(args.path, "path")
     client = _client(ctx, args)
