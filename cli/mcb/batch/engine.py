@@ -124,9 +124,10 @@ class Engine:
         if final.status == "applied" and final.total_changes:
             self.tick = (time.monotonic() - started) / plan_ticks(final.total_changes)
         self._ended(entry, final)
-        if self.deferred is not None and final.status == "applied":
+        if self.deferred is not None:
             error, self.deferred = self.deferred, None
-            raise error
+            if final.status == "applied":
+                raise error  # else the walk goes back before it anyway, and prepares that plan again
         if final.status != "applied" and self.ahead is not None:  # the walk goes back before it
             self._drop(self.ahead[0], f"re-planning after {final.status}")
             self.ahead = None
