@@ -77,7 +77,7 @@ class FileBuild:
         """Build (or resume, or build again what differs): ``(the --json result, the error that ended it)``."""
         self.state_path.parent.mkdir(parents=True, exist_ok=True)
         started = time.monotonic()
-        with exclusive_run(self.state_path):
+        with exclusive_run(self.state_path, f"build {self.build_id}"):
             state = BatchState.load(self.state_path, server=self.client.server, project_id=self.client.project_id)
             state.data["build_id"] = self.build_id
             log = PlanLog(state, BUILD_STEP)
@@ -201,7 +201,7 @@ def undo_file_build(client, build_id: str, *, stop: StopRequest | None = None, o
         )
     if capacity is None:
         capacity = client.project_context().max_plan_blocks or 4096
-    with exclusive_run(state_path):
+    with exclusive_run(state_path, f"build {build_id}"):
         state = BatchState.load(state_path, server=client.server, project_id=client.project_id)
         build_log, undo_log = PlanLog(state, BUILD_STEP), PlanLog(state, BUILD_STEP, "undo")
         if not build_log.entries:

@@ -41,7 +41,7 @@ def run_all_tiles(client, terrain_id: str, state_path: Path, *, recipe: dict | N
             _check_envelope(preview.bounds, context.region)
     if dry_run:
         return _dry_run(client, terrain_id, start, tile_count)
-    with exclusive_run(state_path):
+    with exclusive_run(state_path, "this terrain run"):
         state = BatchState.load(state_path, server=client.server, project_id=client.project_id)
         state.data.setdefault("terrain_id", terrain_id)
         if state.data["terrain_id"] != terrain_id:
