@@ -159,7 +159,7 @@ def test_in_place(cli, corpus, tmp_path):
     "args,code,message",
     [
         (["-d", "45", "-o", "x.schem"], 2, "90, 180 or 270"),
-        (["-d", "90"], 2, "missing -o"),
+        (["-d", "90"], 2, "missing --output"),
         (["-d", "90", "-o", "x.schem", "--in-place"], 2, "not both"),
         (["-d", "90", "-o", "x.schem", "--rules", "worldedit"], 2, "unknown rule set"),
         (["-d", "90", "-o", "x.schem", "--format", "v9"], 2, "unknown schematic format"),

@@ -14,8 +14,6 @@ from mcb.client.models import OperationStatus, PlanSummary
 from mcb.client.operations import abandoned
 from mcb.errors import McbError, ServerError
 
-OUTSIDE_TERRAIN = "Tile index outside terrain"
-
 
 def prepare_again(final: OperationStatus | None) -> bool:
     """Did the plan not (fully) happen for a reason that preparing it again mends: it expired before any operation
@@ -136,8 +134,5 @@ class TerrainTiles:
 
 
 def is_past_last_tile(error: McbError | None) -> bool:
-    return (
-        isinstance(error, ServerError)
-        and error.code == "invalid_request"
-        and error.details.get("server_message") == OUTSIDE_TERRAIN
-    )
+    """The server's "Tile index outside terrain" (the refusal table's reason): the tile before was the last."""
+    return isinstance(error, ServerError) and error.details.get("reason") == "tile_outside_terrain"

@@ -130,7 +130,7 @@ class BatchState:
         except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:  # RecursionError: deep nesting
             raise InputError(
                 f"state file {path} is unreadable: {error}",
-                hint="restore it, or start over with --restart (steps already applied would run again)",
+                hint="restore it, or start over with {restart} (steps already applied would run again)",
             ) from None
         if not isinstance(data, dict) or data.get("format") != STATE_FORMAT or not isinstance(data.get("steps"), dict):
             raise InputError(f"{path} is not an mcb batch state file")
@@ -140,13 +140,13 @@ class BatchState:
             if problem:
                 raise InputError(
                     f"{path}: the record of step {name!r} is damaged: {problem}",
-                    hint="restore the file, or start over with --restart (steps already applied would run again)",
+                    hint="restore the file, or start over with {restart} (steps already applied would run again)",
                 )
         if data.get("server") != server or data.get("project_id") != project_id:
             raise ConfigError(
                 f"{path} belongs to server {data.get('server')} {_project(data.get('project_id'))}, "
                 f"not {server} {_project(project_id)}",
-                hint="use the same --server/profile as the first run, or --restart to begin again",
+                hint="use the same {server} and {profile} as the first run, or {restart} to begin again",
             )
         return cls(path, data)
 

@@ -216,7 +216,7 @@ def abandoned(status: OperationStatus) -> bool:
 def resume_hint(rerun: str, plan_id: str, key: str, error: Exception | None = None) -> str:
     """``rerun`` is the instruction, e.g. "run `mcb apply plan.json` again"; ``error`` the failure, when known."""
     if getattr(error, "request_started", True) is False:  # connection refused / connect timeout: no byte left
-        return f"nothing was sent; start the server or check --server, then {rerun}"
+        return f"nothing was sent; start the server or check {{server}}, then {rerun}"
     return (
         f"whether the operation started is unknown; {rerun}: it repeats build_apply for plan {plan_id} with the "
         f"same idempotency key {key}, which returns the existing operation instead of starting a second one"
