@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from mcb.errors import ConfigError, ConflictError, InputError
-from mcb.fileio import write_atomic
+from mcb.fileio import loads_json, write_atomic
 
 STATE_FORMAT = 1
 
@@ -126,7 +126,7 @@ class BatchState:
         if not path.exists():
             return cls(path, {"format": STATE_FORMAT, "server": server, "project_id": project_id, "steps": {}})
         try:
-            data = json.loads(path.read_text("utf-8"))
+            data = loads_json(path.read_text("utf-8"))
         except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:  # RecursionError: deep nesting
             raise InputError(
                 f"state file {path} is unreadable: {error}",
