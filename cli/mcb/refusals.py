@@ -695,6 +695,18 @@ def explain(method: str, code: str, message: str) -> Explained:
     return Explained(code, _GENERAL, {})
 
 
+# Why a `failed` operation failed, read from its status message (protocol §5.3), where mcb acts on it: a plan that
+# expired before it applied, and an operation an administrator abandoned after a restart, wrote nothing it asked for.
+_FAILED = (("Plan expired", "plan_expired"), ("Administrator abandoned", "abandoned"))
+
+
+def failure_reason(status: str, message: str) -> str | None:
+    """``plan_expired`` or ``abandoned`` for an operation that ended ``failed`` with such a message, else None."""
+    if status != "failed":
+        return None
+    return next((reason for prefix, reason in _FAILED if message.startswith(prefix)), None)
+
+
 # Why the plugin refuses an operation's undo where mcb can restore from its own record instead (mcb.batch.undo).
 _UNDO_REFUSALS = {
     "undo_conflict": "a block it wrote was changed later (a player, or another operation)",

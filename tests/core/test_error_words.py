@@ -111,3 +111,33 @@ def test_a_global_setting_is_named_with_its_environment_variable(cli, monkeypatc
 def test_what_the_user_typed_is_not_read_as_a_template(cli):
     result = cli("schem", "rotate", str(LEGACY), "-o", "x.schem", "-d", "90", "{output}")
     assert result.exit_code == 2 and "{output}" in result.stderr and "--output" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    "method,code,message,reason",
+    [
+        ("terrain_prepare", "invalid_request", "Tile index outside terrain", "tile_outside_terrain"),
+        (
+            "recovery_review",
+            "permission_denied",
+            "Recovery requires explicit administrator capability",
+            "admin_required",
+        ),
+        ("chat_poll", "permission_denied", "Chat routing requires the administrator capability", "admin_required"),
+        ("build_apply", "permission_denied", "Player is not the project owner", None),
+    ],
+)
+def test_the_server_words_mcb_acts_on_are_read_once_by_the_table(method, code, message, reason):
+    """The terrain run ends at the last tile, and `mcb rpc` suggests --admin, by these reasons (no text matching)."""
+    from mcb.client.errors import error_from_envelope
+
+    assert error_from_envelope(method, code, message).details.get("reason") == reason
+
+
+def test_why_an_operation_failed_is_read_by_the_table():
+    from mcb.refusals import failure_reason
+
+    assert failure_reason("failed", "Plan expired; prepare from fresh state") == "plan_expired"
+    assert failure_reason("failed", "Administrator abandoned uncertain history; world unchanged") == "abandoned"
+    assert failure_reason("failed", "World write failed: disk full") is None
+    assert failure_reason("cancelled", "Plan expired") is None

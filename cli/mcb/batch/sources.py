@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 from mcb.batch.engine import FAIL, NEXT, Prepared, Remaining
 from mcb.client.models import OperationStatus, PlanSummary
-from mcb.client.operations import abandoned
 from mcb.errors import McbError, ServerError
+from mcb.refusals import failure_reason
 
 
 def prepare_again(final: OperationStatus | None) -> bool:
@@ -20,7 +20,7 @@ def prepare_again(final: OperationStatus | None) -> bool:
     started, expired while queued, or an administrator abandoned its operation after a restart?"""
     if final is None:
         return True
-    return (final.status == "failed" and final.message.startswith("Plan expired")) or abandoned(final)
+    return failure_reason(final.status, final.message) in {"plan_expired", "abandoned"}
 
 
 class OnePlan:

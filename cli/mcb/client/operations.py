@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from mcb.client.models import OperationStatus
 from mcb.errors import ConflictError, McbError, NetworkError
+from mcb.refusals import failure_reason
 from mcb.waiting import DEFAULT as DEFAULT_WAIT
 from mcb.waiting import WaitPolicy
 from mcb.wording import positions_written
@@ -210,7 +211,7 @@ def never_started(error: McbError) -> bool:
 
 def abandoned(status: OperationStatus) -> bool:
     """An operation an administrator abandoned after a restart: failed, its writes kept, never undoable (§5.6)."""
-    return status.status == "failed" and status.message.startswith("Administrator abandoned")
+    return failure_reason(status.status, status.message) == "abandoned"
 
 
 def resume_hint(rerun: str, plan_id: str, key: str, error: Exception | None = None) -> str:
