@@ -108,6 +108,17 @@ def test_a_global_setting_is_named_with_its_environment_variable(cli, monkeypatc
     assert "check MCB_SERVER" in remedy_text(NOT_REACHED) and "--server" not in remedy_text(NOT_REACHED)
 
 
+def test_mcb_mcp_says_the_tables_not_reached_when_nothing_listens():
+    from mcb.client.errors import TransportError
+    from mcb.mcp.refusals import remedy_text, transport_refusal
+    from mcb.refusals import NOT_REACHED
+
+    error = TransportError("refused", method="project_context", request_started=False, reason="io_error")
+    refusal = transport_refusal(error, "project_context", {}, server="http://127.0.0.1:9")
+    assert refusal.data["plugin"] == "gone" and refusal.remedy == remedy_text(NOT_REACHED)
+    assert refusal.data["restart_with"] == NOT_REACHED.restart_with
+
+
 def test_what_the_user_typed_is_not_read_as_a_template(cli):
     result = cli("schem", "rotate", str(LEGACY), "-o", "x.schem", "-d", "90", "{output}")
     assert result.exit_code == 2 and "{output}" in result.stderr and "--output" not in result.stderr

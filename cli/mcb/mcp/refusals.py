@@ -252,8 +252,8 @@ def transport_refusal(error, method: str, arguments: dict, *, server: str | None
         remedy = unknown_outcome(method, arguments)
     elif method == "camera_capture" and facts["outcome_unknown"]:
         remedy = unknown_outcome(method, arguments)
-    elif not facts["request_started"] or plugin["plugin"] == "gone":
-        remedy = NOT_REACHED  # the CLI's words for the same case, with this face's restart_with
+    elif plugin["plugin"] == "gone":  # nothing listens (a read, or nothing sent): the CLI's words, and restart_with
+        remedy = NOT_REACHED
     else:
         remedy = Remedy("nothing changed on the server; send the same call again in a moment", retry_after_ms=1000)
     what = "no answer in time" if code == "timeout" else "no complete answer"
