@@ -13,7 +13,6 @@ config file (`mcb config init|use|set`) is :mod:`mcb.config_edit`'s, with the ch
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import stat
@@ -26,6 +25,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, SecretStr
 
 from mcb.errors import ConfigError
+from mcb.fileio import loads_json
 
 DEFAULT_SERVER = "http://127.0.0.1:8765"
 DEFAULT_PLAYER_ID = "console"  # the local-automation principal; `mcb serve` accepts it
@@ -370,7 +370,7 @@ def read_token_file(path: Path, json_key: str) -> str:
         raise ConfigError(f"token file {path} cannot be read as UTF-8 text") from None
     if text.startswith("{"):
         try:
-            data = json.loads(text)
+            data = loads_json(text)
         except (ValueError, RecursionError):  # RecursionError: nesting deeper than the stack
             raise ConfigError(f"token file {path} looks like JSON but does not parse") from None
         token = data.get(json_key) if isinstance(data, dict) else None

@@ -230,10 +230,17 @@ JobsOpt = Annotated[
 
 
 def app_state(ctx: typer.Context) -> AppState:
-    """The root's :class:`AppState`, from any (sub)command context."""
+    """The root's :class:`AppState`, from any (sub)command context; it keeps the deepest command seen, whose
+    flags name the arguments in errors (mcb.boundary.cli_words)."""
     root = ctx.find_root()
     if not isinstance(root.obj, AppState):
         root.obj = AppState()
+    chain = []
+    while ctx is not None:
+        chain.append(ctx.command)
+        ctx = ctx.parent
+    if len(chain) > len(root.obj.commands):
+        root.obj.commands = tuple(chain)
     return root.obj
 
 

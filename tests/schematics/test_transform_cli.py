@@ -194,7 +194,7 @@ def test_an_in_place_edit_that_would_lose_data_is_refused_and_the_file_kept(cli,
     "args,code,message",
     [
         (["-d", "45", "-o", "x.schem"], 2, "90, 180 or 270"),
-        (["-d", "90"], 2, "missing -o"),
+        (["-d", "90"], 2, "missing --output"),
         (["-d", "90", "-o", "x.schem", "--in-place"], 2, "not both"),
         (["-d", "90", "-o", "x.schem", "--rules", "worldedit"], 2, "unknown rule set"),
         (["-d", "90", "-o", "x.schem", "--format", "v9"], 2, "unknown schematic format"),

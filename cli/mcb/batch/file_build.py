@@ -197,7 +197,7 @@ def undo_file_build(client, build_id: str, *, stop: StopRequest | None = None, o
         raise InputError(
             f"no build {build_id} is recorded here ({shown(state_path)})",
             code="unknown_build",
-            hint="use the FILE, --target and placement options of the build, or the build id it printed",
+            hint="use the FILE, {target} and placement options of the build, or the build id it printed",
         )
     if capacity is None:
         capacity = client.project_context().max_plan_blocks or 4096

@@ -129,7 +129,7 @@ class BatchRunner:
         if record is not None and record.get("definition") != definition:
             error = ConflictError(
                 f"step {name!r} changed since it was started or applied",
-                hint="give the changed step a new name, or run with --restart to begin again",
+                hint="give the changed step a new name, or run with {restart} to begin again",
             )
             return StepReport(name, step.kind, "error", record, error)
         if record is not None and record.get("phase") == "done":
@@ -200,6 +200,6 @@ def _recorded_failure(record: dict) -> McbError:
     if entries:
         error = outcome_error(OperationStatus.model_validate(entries[-1]["status"]))
         if error is not None:
-            error.hint = (error.hint or "") + "; re-run with --retry-failed to prepare it again"
+            error.hint = (error.hint_template or "") + "; re-run with {retry_failed} to prepare it again"
             return error
-    return McbError("step failed in an earlier run", hint="re-run with --retry-failed to prepare it again")
+    return McbError("step failed in an earlier run", hint="re-run with {retry_failed} to prepare it again")

@@ -47,7 +47,8 @@ def run_all_tiles(client, terrain_id: str, state_path: Path, *, recipe: dict | N
         if state.data["terrain_id"] != terrain_id:
             raise InputError(
                 f"{state_path} belongs to terrain {state.data['terrain_id']}",
-                hint="use another --state file for another recipe",
+                hint="use another {state} file for another recipe",
+                details={"field": "state"},
             )
         _check_budget(state, context.max_plan_blocks)
         log = PlanLog(state, TILES)
@@ -63,7 +64,7 @@ def run_all_tiles(client, terrain_id: str, state_path: Path, *, recipe: dict | N
         except McbError as failure:
             error = failure
             if error.code == "not_found" and recipe is None:
-                error.hint = "the server forgot the recipe (restart or 32 newer previews): pass --recipe FILE"
+                error.hint = "the server forgot the recipe (restart or 32 newer previews): pass {recipe=FILE}"
     tiles = [t if t["tile"] in source.visited or t["result"] not in DONE else {**t, "result": "already_done"}
              for t in sorted(log.record.get("tiles", []), key=lambda t: t["tile"])]  # fmt: skip
     return {"status": "stopped" if error is not None else "completed", "terrain_id": terrain_id,
@@ -78,7 +79,7 @@ def _check_budget(state: BatchState, budget: int | None) -> None:
             f"{state.path} was started with tile budget {saved}; the server now uses {budget}, "
             "which numbers the tiles differently",
             code="tile_budget_changed",
-            hint="restore the server's max-plan-blocks, or start a new --state file",
+            hint="restore the server's max-plan-blocks, or start a new {state} file",
         )
     if saved is None and budget is not None:
         state.data["tile_budget"] = budget

@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from mcb.client.models import OperationStatus
 from mcb.errors import ConflictError, McbError, NetworkError
+from mcb.refusals import failure_reason
 from mcb.waiting import DEFAULT as DEFAULT_WAIT
 from mcb.waiting import WaitPolicy
 from mcb.wording import positions_written
@@ -214,13 +215,13 @@ def never_started(error: McbError) -> bool:
 
 def abandoned(status: OperationStatus) -> bool:
     """An operation an administrator abandoned after a restart: failed, its writes kept, never undoable (§5.6)."""
-    return status.status == "failed" and status.message.startswith("Administrator abandoned")
+    return failure_reason(status.status, status.message) == "abandoned"
 
 
 def resume_hint(rerun: str, plan_id: str, key: str, error: Exception | None = None) -> str:
     """``rerun`` is the instruction, e.g. "run `mcb apply plan.json` again"; ``error`` the failure, when known."""
     if getattr(error, "request_started", True) is False:  # connection refused / connect timeout: no byte left
-        return f"nothing was sent; start the server or check --server, then {rerun}"
+        return f"nothing was sent; start the server or check {{server}}, then {rerun}"
     return (
         f"whether the operation started is unknown; {rerun}: it repeats build_apply for plan {plan_id} with the "
         f"same idempotency key {key}, which returns the existing operation instead of starting a second one"

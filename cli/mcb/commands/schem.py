@@ -45,8 +45,8 @@ def validate(
     mc_version: McVersionOpt = None,
     format_: FormatOpt = None,
     strict: StrictOpt = False,
-    glob: GlobOpt = None,
-    exclude: ExcludeOpt = None,
+    globs: GlobOpt = None,
+    excludes: ExcludeOpt = None,
     jobs: JobsOpt = None,
     json_: JsonOpt = False,
 ) -> None:
@@ -76,8 +76,8 @@ def validate(
         mc_version=mc_version,
         format_=format_,
         strict=strict,
-        glob=glob,
-        exclude=exclude,
+        glob=globs,
+        exclude=excludes,
         jobs=jobs,
     )
 

@@ -61,8 +61,8 @@ def lint(
     ],
     fmt: FormatOpt = None,
     strict: StrictOpt = False,
-    glob: GlobOpt = None,
-    exclude: ExcludeOpt = None,
+    globs: GlobOpt = None,
+    excludes: ExcludeOpt = None,
     jobs: JobsOpt = None,
     json_: JsonOpt = False,
 ) -> None:
@@ -88,7 +88,7 @@ def lint(
 
     term = terminal(ctx, json_)
     fmt_name = choose_format(term, fmt)
-    files = collect_recipe_files(paths, glob or ["*.json"], list(exclude or []))
+    files = collect_recipe_files(paths, globs or ["*.json"], list(excludes or []))
     reports = check_files(files, lint_file, jobs=jobs, progress=term.progress)
     print_reports(
         term,
