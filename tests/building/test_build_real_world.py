@@ -114,6 +114,37 @@ def test_a_block_entity_the_build_replaced_gets_its_state_back_and_is_named(quic
     assert world_at(client, want)[chest_at] == chest
 
 
+def test_undo_after_an_edit_at_the_areas_edge_restores_inside_the_area(tmp_path):
+    """The default area ends at x=64, inside a 16³ tile: the restore reads only the positions' box, not the whole
+    tile past the area (the read was refused and the undo stopped)."""
+    from mcb.server.testing import spawn_server
+
+    server = spawn_server(tmp_path / "edge", tick_ms=0)
+    cube = CORPUS_DIR / "v3_nucleation_test_cube.schem"  # 3³, paste offset -3,0,-1: x 62..64 at target x 65
+    try:
+        client = client_of(server)
+        want = file_cells(cube, (65, 70, 0))
+        assert max(x for x, _, _ in want) == 64 == client.project_context().region.max.x
+        before = world_at(client, want)
+        args = ["build", cube, "--target", "65,70,0", "--yes"]
+        assert mcb(server, *args).returncode == 0
+        edited = first_plan_block(want)
+        client.call("test_set_blocks", {"blocks": [{"pos": dict(zip("xyz", edited)), "state": GOLD}]},
+                    admin=True, scoped=False)  # fmt: skip
+        undo = mcb(server, *args, "--undo", "--json")
+        assert undo.returncode == 0, undo.stderr
+        assert json.loads(undo.stdout)["kept"][0]["now"] == GOLD
+        assert world_at(client, want) == {**before, edited: GOLD}
+    finally:
+        server.stop()
+
+
+def test_undo_and_dry_run_together_are_refused_before_anything(quick):
+    refused = mcb(quick, *build_args((0, 100, 0)), "--undo", "--dry-run")
+    assert refused.returncode == 2 and "give one of them" in refused.stderr
+    assert client_of(quick).project_context().operations_total == 0
+
+
 def _kill_mid_build(server, target) -> tuple[subprocess.Popen, str]:
     """Start the build, kill -9 the server once an operation after the first has written something; the build
     process then ends (exit 6). Returns the process and the operation that was under way."""

@@ -167,6 +167,41 @@ def test_a_build_outside_the_project_area_names_target_and_the_target_that_fits(
     assert estimate["isError"] is False, estimate
 
 
+def test_a_server_that_does_not_answer_is_refused_with_the_same_call_to_send_again(mcp_process, tmp_path):
+    from mcb.server.testing import spawn_server
+
+    server = spawn_server(tmp_path / "gone", tick_ms=0)
+    mcp = start(mcp_process, server, tmp_path)
+    server.stop()
+    refused = mcp.call("schem_build", {**ARGS, "wait_seconds": 10}, timeout=60)["result"]
+    error = refusal_of(refused["structuredContent"]["error"])
+    assert refused["isError"] and error["retry_with"] == {} and "writing nothing twice" in error["remedy"], error
+
+
+def test_a_build_larger_than_the_area_offers_no_target(mcp_process, live_server, tmp_path):
+    mcp = start(mcp_process, live_server, tmp_path)
+    shutil.copy(CORPUS / "v3_nucleation_uss-texas.schem", tmp_path / "texas.schem")  # 175 wide; the area is 129
+    refused = mcp.call("schem_build", {"path": "texas.schem", "target": {"x": 0, "y": 10, "z": 0}, "dry_run": True})
+    error = refusal_of(refused["result"]["structuredContent"]["error"])
+    assert error["field"] == "target" and "retry_with" not in error and "enlarge the area" in error["remedy"]
+
+
+def test_undo_with_dry_run_is_refused_and_a_long_undo_goes_on_in_calls(mcp_process, paced, tmp_path):
+    mcp = start(mcp_process, paced, tmp_path)
+    refused = mcp.call("schem_build", {**ARGS, "undo": True, "dry_run": True})["result"]
+    error = refusal_of(refused["structuredContent"]["error"])
+    assert error["field"] == "dry_run" and error["retry_with"] == {"dry_run": False} and operations(paced) == 0
+    built = mcp.call("schem_build", {**ARGS, "wait_seconds": 120}, timeout=120)["result"]["structuredContent"]
+    assert built["result"] == "applied"
+    first = mcp.call("schem_build", {**ARGS, "undo": True, "wait_seconds": 10}, timeout=60)["result"]
+    data = first["structuredContent"]
+    assert first["isError"] is False and data["result"] == "running", data
+    assert data["next_call"]["arguments"]["undo"] is True and 0 < data["undone_operations"] < 8
+    rest = mcp.call("schem_build", {**data["next_call"]["arguments"], "wait_seconds": 120}, timeout=120)["result"]
+    assert rest["structuredContent"]["result"] == "undone", rest
+    assert rest["structuredContent"]["undone_operations"] == 8  # the whole undo's count, over both calls
+
+
 def test_region_export_checks_the_name_and_the_box_before_reading(mcp_process, live_server, tmp_path):
     """A name that is no output format is refused as schem_convert refuses it (it used to write Sponge data named
     .schematic); a box far outside the area is refused as such, not as `internal` after a MemoryError."""

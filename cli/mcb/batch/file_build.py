@@ -237,5 +237,5 @@ def stopped_undo(summary: dict, state_path: Path) -> McbError:
         f"stopped after undoing {plural(done, 'operation')}",
         code="undo_stopped",
         hint="run the same command again to undo the rest",
-        details={"state_file": str(state_path)},
+        details={"state_file": str(state_path), "summary": summary},
     )

@@ -229,8 +229,8 @@ def check_fits(placement: Placement, region) -> None:
         )
         hint = "choose another {target}, or ask the owner to enlarge the area (/ai area; `mcb serve --region`)"
     details["field"] = "target"
-    moved = _target_inside(placement.options.target, box, (low, high))
-    if moved is not None:  # the same build, moved the least that puts it inside
+    moved = None if larger else _target_inside(placement.options.target, box, (low, high))
+    if moved is not None:  # the same build, moved the least that puts it inside (none helps a larger build)
         details["retry_with"] = {"target": dict(zip("xyz", moved))}
     raise InputError(message, code="out_of_bounds", details=details, hint=hint)
 

@@ -35,9 +35,13 @@ def restore_changes(reader: WorldReader, expected) -> Restore:
     keys = np.stack([ys // TILE, zs // TILE, xs // TILE], axis=1)
     tiles, which = np.unique(keys, axis=0, return_inverse=True)
     which = which.reshape(-1)
-    boxes = [((int(tx) * TILE, int(ty) * TILE, int(tz) * TILE),
-              (int(tx) * TILE + TILE - 1, int(ty) * TILE + TILE - 1, int(tz) * TILE + TILE - 1))
-             for ty, tz, tx in tiles.tolist()]  # fmt: skip
+    # Each 16³ tile's read shrunk to the box of the positions in it: a whole tile can reach past the project area
+    # (whose edges need not lie on the 16 grid); the positions never do.
+    boxes = []
+    for index in range(len(tiles)):
+        at = which == index
+        boxes.append(((int(xs[at].min()), int(ys[at].min()), int(zs[at].min())),
+                      (int(xs[at].max()), int(ys[at].max()), int(zs[at].max()))))  # fmt: skip
     now = np.zeros(n, dtype=np.int64)
     snapshots: dict = {}
     for index, read in enumerate(reader.read(boxes)):

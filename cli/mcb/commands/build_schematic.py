@@ -43,6 +43,9 @@ def run_schematic_build(ctx, term, file: str | None, *, target: str | None, rota
                         extras_function: str | None = None) -> None:  # fmt: skip
     from mcb.batch.file_build import file_build_id, open_file_build
 
+    if undo and dry_run:
+        raise UsageError("--dry-run estimates a build and --undo reverts one: give one of them",
+                         hint="--undo alone asks before it undoes anything")  # fmt: skip
     if file is None:  # --undo --build-id ID
         if not (undo and build_id):
             raise UsageError("give FILE --target x,y,z, or --undo --build-id ID")

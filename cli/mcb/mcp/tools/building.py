@@ -29,10 +29,9 @@ BUILD_HINTS = Hints(read_only=False, destructive=True, idempotent=True, open_wor
 EXPORT_HINTS = Hints(read_only=False, destructive=True, idempotent=True, open_world=True)
 
 
+# The placement fields (target, rotation, mirror, skip_air, ...) are the one placement model's; the target is an
+# {x, y, z} object here.
 class SchemBuildArgs(Arguments, PlacementOptions):
-    """The placement fields (target, rotation, mirror, skip_air, ...) are the one placement model's; the target is
-    an {x, y, z} object here."""
-
     model_config = ConfigDict(extra="forbid", frozen=False)
     path: Path_ = Field(
         description="Schematic file: Sponge .schem, Litematica .litematic, structure .nbt or legacy "
@@ -84,36 +83,53 @@ class _Reporter:
 
 
 def run_schem_build(args: SchemBuildArgs, ctx: Context) -> Outcome:
-    from mcb.batch.file_build import file_build_id, open_file_build, undo_file_build
+    from mcb.batch.file_build import file_build_id, open_file_build
     from mcb.batch.source import StopRequest
 
     existing_input(args.path, "path")
+    if args.undo and args.dry_run:
+        raise Refusal("invalid_argument", "dry_run estimates a build and undo reverts one: nothing was done",
+                      field="dry_run", remedy="give one of them: undo alone reverts the build",
+                      retry_with={"dry_run": False})  # fmt: skip
     client = _client(ctx, args)
     options = PlacementOptions.of(args)
     stop = StopRequest()
     reporter = _Reporter(ctx, stop, args.wait_seconds)
     with _refusals(ctx, args):
         if args.undo:  # the build's id names it: the file is not read again, nor its extras refused
-            return Outcome(undo_file_build(client, file_build_id(client, str(args.path), options), stop=stop,
-                                           on_view=reporter))  # fmt: skip
-        build = open_file_build(client, str(args.path), options)
-        if args.dry_run:
-            return Outcome(build.estimate())
-        data, error = build.run(stop=stop, on_view=reporter)
+            data, error = _undo(client, file_build_id(client, str(args.path), options), stop, reporter)
+        else:
+            build = open_file_build(client, str(args.path), options)
+            if args.dry_run:
+                return Outcome(build.estimate())
+            data, error = build.run(stop=stop, on_view=reporter)
     if reporter.cancelled:
         raise Cancelled()
-    if error is not None and error.code == "build_stopped":
+    if error is not None and error.code in ("build_stopped", "undo_stopped"):  # the call's time: it goes on
         data.pop("error", None)
         data["result"] = "running"
         data["next_call"] = {
             "tool": "schem_build",
             "arguments": args.model_dump(mode="json", exclude_none=True),
-            "reason": "the build goes on from its last applied plan",
+            "reason": "the " + ("undo" if args.undo else "build") + " goes on from its last applied plan",
         }
         return Outcome(data)
     if error is not None:
         raise _refusal(error, ctx, args)
     return Outcome(data)
+
+
+def _undo(client, build_id: str, stop, reporter):
+    """The undo's summary and the error that ended it (None when done): a stop at the call's time is no failure."""
+    from mcb.batch.file_build import undo_file_build
+    from mcb.errors import McbError
+
+    try:
+        return {**undo_file_build(client, build_id, stop=stop, on_view=reporter), "result": "undone"}, None
+    except McbError as error:
+        if error.code != "undo_stopped":
+            raise
+        return {"build_id": build_id, **error.details["summary"]}, error
 
 
 class RegionExportArgs(Arguments):
@@ -209,18 +225,26 @@ class _refusals:
 
 def _refusal(error, ctx: Context, args, field: str = "path") -> Refusal:
     """The file's own faults name the argument; the server's and the network's go through the one table."""
-    from mcb.errors import InputError
+    from mcb.errors import InputError, NetworkError
     from mcb.mcp.refusals import refusal_for
 
     ctx.check_cancelled()  # a cancelled call answers nothing
     if isinstance(error, (InputError, OSError)):  # its field and retry_with (drop_extras, a target inside) are kept
         return refusal_from(error, field)
-    return refusal_for(
+    refusal = refusal_for(
         error,
         "schem_build" if field == "path" else "region_export",
         args.model_dump(mode="json", exclude_none=True),
         server=getattr(ctx, "server", None),
     )
+    if isinstance(error, NetworkError) and field == "path":  # every plan is recorded before its request leaves
+        refusal.retry_with = {}
+        refusal.data.pop("outcome_unknown", None)
+        refusal.remedy = (
+            "the build's record names every plan it sent: once the server answers again, the identical call "
+            "settles what was in flight and goes on, writing nothing twice; project_context says when it is back"
+        )
+    return refusal
 
 
 BUILD_ACTIONS: list[Action] = [
