@@ -20,6 +20,8 @@ from test_rpc_tools import box  # noqa: E402
 
 from mcb.client.retry import RetryPolicy  # noqa: E402
 
+CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
+
 
 def _calls(proxy, method):
     return [r for r in proxy.requests if isinstance(r.get("json"), dict) and r["json"].get("method") == method]
@@ -248,3 +250,28 @@ def test_a_read_that_timed_out_is_repeated_once_with_a_fresh_deadline(live_serve
         assert len(_calls(proxy, "region_inspect")) == 2
     error = caught.value
     assert error.reason == "deadline" and error.repeated and error.waited_ms >= 2 * budget * 1000
+
+
+def test_a_batch_waits_as_long_as_its_steps_may(tmp_path, monkeypatch):
+    """tool_batch's deadline is the sum of its steps' (each as for its own call), never less than the face's
+    default (30 s, here 0.5 s): a schem_build step, which may build for wait_seconds, was cut at the default."""
+    from mcb.client import McbClient
+    from mcb.mcp import calls
+    from mcb.server.testing import spawn_server
+
+    monkeypatch.setattr(calls, "DEFAULT_DEADLINE_S", 0.5)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    server = spawn_server(tmp_path / "paced", tick_ms=40, max_plan_blocks=512)
+    try:
+        session, call = in_process_session(
+            lambda deadline=None: McbClient(server.url, agent_token=server.agent_token, player_id="console"), {}
+        )
+        step = {"path": str(CORPUS / "v2_nucleation_c4_ai_last_played.schem"), "target": {"x": 0, "y": 80, "z": 30},
+                "drop_extras": True, "wait_seconds": 10}  # fmt: skip
+        result = call(1, "tool_batch", {"steps": [{"tool": "schem_build", "arguments": step}]})
+        session.close()
+    finally:
+        server.stop()
+    assert result["isError"] is False, result
+    built = result["structuredContent"]["results"][0]
+    assert built["ok"] and built["result"]["result"] == "running", built

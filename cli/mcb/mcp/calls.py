@@ -108,14 +108,23 @@ class Calls:
             outcome, cap_bytes=self.session.options.max_result_bytes, arguments=arguments, tool=action.name
         )
 
-    def deadline_for(self, action: Action) -> float:
+    def deadline_for(self, action: Action, arguments: dict | None = None) -> float:
         if action.deadline_s is not None:
             return action.deadline_s
+        if action.group == "batch":  # its steps run one after another, each under its own call's deadline
+            steps = (arguments or {}).get("steps")
+            if isinstance(steps, list):
+                return max(DEFAULT_DEADLINE_S, sum(self._step_deadline(step) for step in steps))
         if action.name == "camera_capture":
             return CAMERA_DEADLINE_S
         if action.group == "rpc" and action.hints.read_only:
             return READ_DEADLINE_S
         return DEFAULT_DEADLINE_S
+
+    def _step_deadline(self, step: Any) -> float:
+        name = step.get("tool") if isinstance(step, dict) else None
+        action = self.session.served.visible_names.get(name) if isinstance(name, str) else None
+        return DEFAULT_DEADLINE_S if action is None or action.group == "batch" else self.deadline_for(action)
 
     def _deadline_passed(self, call: _Call, action: Action, arguments: dict, seconds: float, modern: bool) -> None:
         """The call ran out of time: refuse it now; the work stops at its next check and its answer is dropped."""
@@ -162,7 +171,7 @@ class Calls:
         context = call.context
         result: dict | None = None
         failure: Refusal | None = None
-        seconds = self.deadline_for(action)
+        seconds = self.deadline_for(action, arguments)
         call.started = time.monotonic()
         context.deadline = call.started + seconds - min(REPLY_MARGIN_S, seconds / 10)
         timer = threading.Timer(seconds, self._deadline_passed, (call, action, arguments, seconds, modern))

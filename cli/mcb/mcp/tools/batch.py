@@ -166,7 +166,8 @@ def make_batch_action(runner: StepRunner) -> Action:
         title="Run several tools",
         description=(
             "Run up to 32 tool calls in order: {steps: [{tool, arguments}], stop_on_error}. Every step is checked first "
-            "(a bad step refuses the whole batch and nothing runs); each then runs as a full call of its own, with no "
+            "(a bad step refuses the whole batch and nothing runs); each then runs as a full call of its own (the batch "
+            "may take as long as their deadlines together), with no "
             "automatic repeat and nothing made atomic. By default the first failure stops the batch (status stopped); "
             "stop_on_error false carries on (status partial). Returns per-step results; step images follow in the "
             "content, results[i].images holding their content indexes. Next: the follow_up of the last step."
