@@ -78,6 +78,10 @@ class _Row:
 _POS = r"BlockPos\[x=(?P<x>-?\d+), y=(?P<y>-?\d+), z=(?P<z>-?\d+)\]"
 _BLOCKPOS = re.compile(r"BlockPos\[x=(-?\d+), y=(-?\d+), z=(-?\d+)\]")
 
+CHANGING = (
+    "find what edits that area (a player, a farm, another build), then run it again: it reads the world afresh and "
+    "goes on from there"
+)
 RECOVERY = (
     "an operation a server restart interrupted waits for an administrator: {project_context} shows it, and "
     "`mcb recovery abandon OPERATION_ID` (admin) reviews it and keeps the world as it is; writes stay refused until "
@@ -602,6 +606,43 @@ ROWS: tuple[_Row, ...] = (
             "is {server} pointing at the minecraft-builder plugin or `mcb serve`?",
             restart_with="point MCB_SERVER at the minecraft-builder plugin or `mcb serve`",
         ),
+    ),
+    # -- mcb's own long runs (a build, an undo, a batch, a terrain run): each goes on from its record when run again
+    _row(
+        "build_stopped",
+        None,
+        Remedy(
+            "run it again: it reads the world afresh and goes on from where it stopped", kind="conflict", retry_with={}
+        ),  # fmt: skip
+    ),
+    _row(
+        "undo_stopped",
+        None,
+        Remedy("run it again to undo the rest", kind="conflict", retry_with={}),
+    ),
+    _row(
+        "batch_stopped",
+        None,
+        Remedy("run it again: it goes on from this step", kind="conflict", retry_with={}),
+    ),
+    _row(
+        "locked",
+        None,
+        Remedy(
+            "wait for it to finish; running it again afterwards goes on safely from where it is",
+            kind="conflict",
+            retry_after_ms=5000,
+        ),  # fmt: skip
+    ),
+    _row(
+        "build_conflict",
+        None,
+        Remedy(CHANGING, kind="conflict", retry_with={}),
+    ),
+    _row(
+        "undo_conflict",
+        None,
+        Remedy(CHANGING, kind="conflict", retry_with={}),
     ),
     _row(
         "request_too_large",

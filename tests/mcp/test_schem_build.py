@@ -314,3 +314,24 @@ def test_a_build_a_restart_interrupted_goes_on_once_an_administrator_settled_it(
         assert palette == {"minecraft:air": 16**3}
     finally:
         server.kill()
+
+
+def test_a_build_another_run_is_writing_is_refused_with_a_time_to_call_again(mcp_process, live_server, tmp_path,
+                                                                              monkeypatch):  # fmt: skip
+    """mcb's own codes have the table's machine remedy too (they used to come with no_remedy)."""
+    from mcb.batch.file_build import file_build_id
+    from mcb.batch.schematic import build_state_path
+    from mcb.batch.state import exclusive_run
+    from mcb.building.placement import PlacementOptions
+
+    mcp = start(mcp_process, live_server, tmp_path)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    client = McbClient(live_server.url, agent_token=live_server.agent_token, player_id="console")
+    build_id = file_build_id(client, str(tmp_path / C4), PlacementOptions(target=(0, 80, 30), drop_extras=True))
+    path = build_state_path(build_id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with exclusive_run(path, f"build {build_id}"):
+        refused = mcp.call("schem_build", {**ARGS, "wait_seconds": 10})["result"]
+    error = refusal_of(refused["structuredContent"]["error"])
+    assert error["code"] == "locked" and f"another mcb run is writing build {build_id}" in error["message"]
+    assert error["retry_after_ms"] == 5000 and "no_remedy" not in error and operations(live_server) == 0

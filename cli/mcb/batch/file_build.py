@@ -22,6 +22,7 @@ from mcb.batch.source import StopRequest, stopped_error
 from mcb.batch.state import BatchState, exclusive_run
 from mcb.batch.undo import UndoSource, undo_summary, undoable
 from mcb.errors import InputError, McbError
+from mcb.refusals import code_hint
 from mcb.waiting import WaitPolicy
 from mcb.wording import plural, shown
 
@@ -236,6 +237,6 @@ def stopped_undo(summary: dict, state_path: Path) -> McbError:
     return Interrupted(
         f"stopped after undoing {plural(done, 'operation')}",
         code="undo_stopped",
-        hint="run the same command again to undo the rest",
+        hint=code_hint("undo_stopped"),
         details={"state_file": str(state_path), "summary": summary},
     )

@@ -23,6 +23,7 @@ from mcb.client.errors import Interrupted
 from mcb.client.models import OperationStatus
 from mcb.client.operations import outcome_error
 from mcb.errors import ConflictError, McbError
+from mcb.refusals import code_hint
 from mcb.waiting import WaitPolicy
 
 EventSink = Callable[[str, str, dict], None]  # (event, step name, details)
@@ -103,7 +104,7 @@ class BatchRunner:
             if not stopped and self.stop.stop:  # Ctrl-C: the step under way finished its plan; start no other
                 reports.append(StepReport(step.name, step.kind, "not_run", error=Interrupted(
                     f"stopped before step {step.name!r}", code="batch_stopped",
-                    hint="run the same command again: it goes on from this step")))  # fmt: skip
+                    hint=code_hint("batch_stopped"))))  # fmt: skip
                 stopped = True
                 continue
             if stopped:

@@ -28,6 +28,7 @@ from mcb.building.planner import BuildPlanner
 from mcb.client.models import OperationStatus
 from mcb.client.operations import outcome_error
 from mcb.errors import ConflictError, InputError
+from mcb.refusals import code_hint
 
 BUILD_STEP = "build"
 MAX_REPLANS = 3
@@ -160,8 +161,7 @@ class SchematicSource:
                 f"{self.max_replans} fresh reads and plans",
                 code="build_conflict",
                 details=details,
-                hint="find what edits that area (a player, a farm, another build), then run the same command "
-                "again: it reads the world afresh and goes on from there",
+                hint=code_hint("build_conflict"),
             )
         self.event("replan", {"why": why, "tile": self.tile_text(cursor)})
         self.planner.rewind(cursor)

@@ -10,6 +10,7 @@ from typing import Protocol
 
 from mcb.client.models import OperationStatus, PlanSummary
 from mcb.errors import McbError
+from mcb.refusals import code_hint
 
 EventSink = Callable[[str, dict], None]
 NEXT, FAIL = "next", "fail"  # what a source makes of an ended entry
@@ -95,6 +96,6 @@ def stopped_error(outcome: RunOutcome, state_path=None) -> McbError:
         f"stopped at a plan boundary after {plural(outcome.plans, 'plan')} ({plural(outcome.written, 'position')} "
         "written in this run)",
         code="build_stopped",
-        hint="run the same command again: it reads the world afresh and goes on from where it stopped",
+        hint=code_hint("build_stopped"),
         details={"state_file": str(state_path)} if state_path is not None else {},
     )

@@ -16,6 +16,7 @@ from typing import Any
 
 from mcb.errors import ConfigError, ConflictError, InputError
 from mcb.fileio import loads_json, write_atomic
+from mcb.refusals import code_hint
 
 STATE_FORMAT = 1
 
@@ -52,7 +53,7 @@ def exclusive_run(state_path: Path, what: str = "this batch", *, tolerant: bool 
                 f"another mcb run is writing {what} now (lock {lock_path})",
                 code="locked",
                 details={"lock": str(lock_path)},
-                hint="wait for it to finish; running it again afterwards goes on safely from where it is",
+                hint=code_hint("locked"),
             ) from None
         try:
             yield

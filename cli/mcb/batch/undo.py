@@ -23,7 +23,7 @@ from mcb.building.restore import Restore, restore_changes
 from mcb.client.models import OperationStatus
 from mcb.client.operations import abandoned
 from mcb.errors import ConflictError, McbError
-from mcb.refusals import undo_refused
+from mcb.refusals import code_hint, undo_refused
 
 MAX_RESTORE_READS = 3  # fresh reads of one operation's positions after its restore plans meet changes
 
@@ -136,8 +136,7 @@ class UndoSource:
                 f"the world keeps changing where operation {self.source['operation_id']} wrote ({why}); stopped "
                 f"after {self.reads} fresh reads",
                 code="undo_conflict",
-                hint="find what edits that area (a player, a farm, another build), then run the same command again: "
-                "it reads the world afresh and goes on from there",
+                hint=code_hint("undo_conflict"),
             )
         self.event("replan", {"why": why, "tile": f"the positions of operation {self.source['operation_id']}"})
         self._start_restore(None)

@@ -157,8 +157,8 @@ def _refusal(
     fields.pop("retry_with", None)
     field_name = field_name if field_name is not None else remedy.field
     sentence = text or remedy_text(remedy, known.values)
-    if field_name is not None or retry_with:
-        fields.pop("no_remedy", None)  # naming the argument at fault, or a narrowing retry, is a remedy
+    if field_name is not None or retry_with is not None:
+        fields.pop("no_remedy", None)  # the argument at fault, or a retry (the same call: {}), is a remedy
     elif not _MACHINE_REMEDIES & set(fields):
         fields["no_remedy"] = sentence  # MCP-32: every refusal carries one; a code nobody foresaw says why not
     return Refusal(
