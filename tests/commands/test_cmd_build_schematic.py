@@ -135,3 +135,15 @@ def test_undo_needs_no_drop_extras_and_a_second_run_meets_the_builds_lock(mcb):
     undone = mcb("build", C4, "--target", "0,80,30", "--undo", "--yes", "--json")  # no --drop-extras
     assert undone.exit_code == 0, undone.stderr
     assert undone.json()["build_id"] == build_id and undone.json()["undone_operations"] == 1
+
+
+def test_what_the_upgrade_changed_is_in_the_json_too(mcb):
+    """A file without a DataVersion read for 26.2: the note on stderr, the report in the --json answer (dry run and
+    build)."""
+    old = CORPUS / "v1_schematic4j_sponge-v1.schem"
+    for extra in (["--dry-run"], ["--yes"]):
+        result = mcb("build", old, "--target", "0,80,30", "--drop-extras", "--json", *extra)
+        assert result.exit_code == 0, result.stderr
+        upgrade = result.json()["upgrade"]
+        assert upgrade["release"] == "26.2" and upgrade["data_version"]["read_as"] == 2724
+        assert upgrade["data_version"]["note"] in result.stderr

@@ -45,6 +45,9 @@ class FileBuild:
         data = {"build_id": self.build_id, "file": self.path, **self.options.to_json()}
         if self.placement.dropped:
             data["dropped"] = self.placement.dropped
+        upgrade = self.placement.upgrade
+        if upgrade is not None and upgrade.lines():  # what reading the file for this release changed
+            data["upgrade"] = upgrade.to_json()
         return data
 
     def estimate(self, on_plan=None) -> dict:
