@@ -47,7 +47,8 @@ def run_build(client, tmp_path, file, target, **fields):
     batch = parse_batch({"version": 1, "steps": [step]}, tmp_path / "b.json")
     state = BatchState.load(state_path, server=client.server, project_id=client.project_id)
     events = []
-    runner = BatchRunner(client, batch, state, retry_failed=True, on_event=lambda e, n, d: events.append((e, d)))
+    runner = BatchRunner(client, batch, state, retry_failed=True, on_event=lambda e, n, d: events.append((e, d)),
+                         on_view=lambda name, view: events.append(("view", view)))  # fmt: skip
     return runner.run().steps[0], state.step("build"), events
 
 
@@ -72,6 +73,10 @@ def test_a_block_changed_under_a_plan_is_read_again_and_planned_afresh(wide_serv
     want = file_cells(TEXAS, (-87, 64, -15))
     assert world_at(client, want) == want  # the player's block was read, and replaced by the file's
     assert written(record) == 54273  # each position once: the conflicting plan wrote nothing before it stopped
+    views = [d for e, d in events if e == "view"]
+    totals = [view.total for view in views]
+    assert views and totals == sorted(totals, reverse=True), totals  # the plan planned again is not counted twice
+    assert views[-1].done == views[-1].total == 54273
 
 
 def test_a_tile_that_keeps_changing_stops_the_build_and_says_where(wide_server, tmp_path):

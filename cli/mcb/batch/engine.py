@@ -59,6 +59,10 @@ class Engine:
         self.current: tuple[dict, OperationTracker] | None = None
         self.cancel_sent = False
         self.clock = RateClock()
+        # Positions the view counts done: an applied plan's all, another's only those written (the source plans
+        # the rest again, so they are counted once, in its remaining).
+        self.counted = 0
+        self.shown_total: int | None = None
         self.tick = None  # seconds per server tick, learned from plans that ended (the dry run assumes 0.05)
 
     # -- the run --------------------------------------------------------------------------------------------------
@@ -161,6 +165,7 @@ class Engine:
         self.outcome.plans += 1
         self.outcome.written += final.written
         self.outcome.positions += positions
+        self.counted += positions if final.status == "applied" else min(positions, final.written)
         self.outcome.operations.append(final.operation_id)
         self.outcome.last = final
         return positions
@@ -222,8 +227,11 @@ class Engine:
         positions = _positions(entry)
         ahead = self.ahead[1] if self.ahead is not None else 0
         left = self.source.remaining()
-        done = self.outcome.positions + fraction * positions
-        total = self.outcome.positions + positions + ahead + left.positions
+        done = self.counted + fraction * positions
+        total = self.counted + positions + ahead + left.positions
+        if self.shown_total is not None:  # a total only shrinks: a player's few edits are counted when written
+            total = max(math.ceil(done), min(total, self.shown_total))
+        self.shown_total = total
         plan = self.outcome.plans + 1
         capacity = max(1, self.source.capacity)
         plans = plan + (1 if ahead else 0) + math.ceil(left.positions / capacity)

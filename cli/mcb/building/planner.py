@@ -106,13 +106,14 @@ class BuildPlanner:
                     yield p, tile
 
     def remaining(self) -> tuple[int, bool]:
-        """(positions left to change, whether that is an upper bound): pending positions, the exact changes of tiles
-        read, every owned position of tiles not read yet."""
+        """(positions left to change, whether that is an estimate): pending positions, the exact changes of tiles
+        read, every owned position of tiles not read yet (or, for a tile read before the world changed, its count
+        then)."""
         total, estimated = self.pending_count(), False
         for pass_no, tile in self._unwalked():
             exact = self.walker.exact_count(pass_no, tile)
             if exact is None:
-                total += int(self.walker.owned[tile.index, pass_no])
+                total += self.walker.estimate_count(pass_no, tile)
                 estimated = True
             else:
                 total += exact

@@ -210,6 +210,7 @@ class TileWalker:
         self.owned = self._owned_counts()
         self.reads = TileReads(self.reader, {t.index: self.world_box(t) for t in self.tiles if self.placed[t.index]})
         self._exact: dict[tuple[int, int], Changes] = {}  # (pass, tile) -> changes, once computed
+        self._last: dict[tuple[int, int], int] = {}  # (pass, tile) -> its count when last read: kept by forget
 
     def world_box(self, tile: Tile) -> Box:
         ox, oy, oz = self.placement.origin
@@ -317,6 +318,7 @@ class TileWalker:
         found = self._exact.pop(key, None)
         if found is None:
             found = self._diff(pass_no, tile)
+            self._last[key] = len(found)
         return found.with_serial(serial)
 
     def exact_count(self, pass_no: int, tile: Tile) -> int | None:
@@ -330,7 +332,13 @@ class TileWalker:
             if any(not self.reads.has(self._tile_of(cell)) for cell in pulled):
                 return None
             self._exact[key] = self._diff(pass_no, tile)
+            self._last[key] = len(self._exact[key])
         return len(self._exact[key])
+
+    def estimate_count(self, pass_no: int, tile: Tile) -> int:
+        """Before a tile is read (again): its count when last read (the world changed there only by a few edits),
+        else every position of ``pass_no`` it owns."""
+        return self._last.get((pass_no, tile.index), int(self.owned[tile.index, pass_no]))
 
     def _diff(self, pass_no: int, tile: Tile) -> Changes:
         mask, pulled, anchors = self.cells(pass_no, tile)
