@@ -48,7 +48,10 @@ def _list_subtype(value) -> int:
     return _infer(value[0]) if len(value) else 0
 
 
-_SCALAR_FMT = {1: ">b", 2: ">h", 3: ">i", 4: ">q", 5: ">f", 6: ">d"}
+_SCALAR_PACK = {
+    tid: struct.Struct(code).pack for tid, code in ((1, ">b"), (2, ">h"), (3, ">i"), (4, ">q"), (5, ">f"), (6, ">d"))
+}
+_LEAF = (1, 0)  # (tags, depth) of a scalar, string or array
 
 
 class EncodedPieces:
@@ -61,32 +64,61 @@ class EncodedPieces:
         self.tag_id, self.pieces, self.tags, self.depth = tag_id, pieces, tags, depth
 
 
-def encode_payload(out: list[bytes], tid: int, value) -> None:
-    """Append the encoded payload of ``value`` (tag ``tid``: no id, no name) to ``out``."""
-    if type(value) is EncodedPieces:
+def encode_payload(out: list[bytes], tid: int, value) -> tuple[int, int]:
+    """Append the encoded payload of ``value`` (tag ``tid``: no id, no name) to ``out``; its (tags, depth) as
+    :func:`tree_facts` counts them (one walk where a writer needs both)."""
+    pack = _SCALAR_PACK.get(tid)
+    if pack is not None:
+        out.append(pack(value))
+        return _LEAF
+    kind = type(value)
+    if kind is EncodedPieces:
         out += value.pieces
-        return
-    if type(value) is Encoded:  # a container read as its bytes and never looked into: copied
+        return value.tags, value.depth
+    if kind is Encoded:  # a container read as its bytes and never looked into: copied
         out.append(value.payload)
-        return
-    fmt = _SCALAR_FMT.get(tid)
-    if fmt:
-        out.append(struct.pack(fmt, value))
-    elif tid == 8:
-        raw = encode_mutf8(str(value))
-        if len(raw) > 0xFFFF:
-            raise ValueError("NBT string longer than 65535 bytes")
-        out.append(struct.pack(">H", len(raw)) + raw)
-    elif tid == 10:
+        return value.tags, value.depth
+    if tid == 8:
+        out.append(_string(value))
+        return _LEAF
+    if tid == 10:
+        # _named inlined, scalars and strings first: the bulk of a big build's block entities (10^6 item tags)
+        tags, depth = 1, 0
         for key, item in value.items():
-            _named(out, str(key), item)
+            item_tid = getattr(item, "tag_id", None)
+            if type(item_tid) is not int or item_tid <= 0:
+                item_tid = _infer(item)
+            header = _HEADERS.get((item_tid, key)) or _header(item_tid, str(key))
+            pack = _SCALAR_PACK.get(item_tid)
+            if pack is not None:
+                out.append(header + pack(item))
+                tags += 1
+            elif item_tid == 8:
+                out.append(header + _string(item))
+                tags += 1
+            else:
+                out.append(header)
+                below = encode_payload(out, item_tid, item)
+                tags += below[0]
+                if below[1] > depth:
+                    depth = below[1]
         out.append(b"\x00")
-    elif tid == 9:
+        return tags, depth + 1
+    if tid == 9:
         sub = _list_subtype(value)
         out.append(struct.pack(">bi", sub, len(value)))
+        if sub != 9 and sub != 10:  # scalars, strings or arrays: one tag each
+            for item in value:
+                encode_payload(out, sub, item)
+            return 1 + len(value), 1
+        tags, depth = 1, 0
         for item in value:
-            encode_payload(out, sub, item)
-    elif tid == 7:
+            below = encode_payload(out, sub, item)
+            tags += below[0]
+            if below[1] > depth:
+                depth = below[1]
+        return tags, depth + 1
+    if tid == 7:
         # bytes (and ByteArray) go into the output as they are: BlockData of a 256^3 build is 17 MB, not worth copying
         raw = (
             value
@@ -95,28 +127,50 @@ def encode_payload(out: list[bytes], tid: int, value) -> None:
         )
         out.append(struct.pack(">i", len(raw)))
         out.append(raw)
-    elif tid in (11, 12) and type(value) is NumericArray:  # read as its bytes: written as they were
+    elif tid in (11, 12) and kind is NumericArray:  # read as its bytes: written as they were
         out.append(struct.pack(">i", len(value)) + value.raw)
     elif tid in (11, 12):
         arr = np.asarray(value, dtype=">i4" if tid == 11 else ">i8")
         out.append(struct.pack(">i", arr.size) + arr.tobytes())
     else:
         raise ValueError(f"cannot encode tag type {tid}")
+    return _LEAF
 
 
 _HEADERS: dict[tuple[int, str], bytes] = {}
+_STRINGS: dict[str, bytes] = {}
+_REMEMBERED = 4096  # tag names and short strings (ids, names) repeat: each encoded once, up to this many
 
 
-def _named(out: list[bytes], name: str, value) -> None:
-    tid = _infer(value)
-    header = _HEADERS.get((tid, name))
-    if header is None:
-        raw = encode_mutf8(name)
-        header = struct.pack(">bH", tid, len(raw)) + raw
-        if len(_HEADERS) < 4096:  # tag names repeat: encode each once
-            _HEADERS[(tid, name)] = header
-    out.append(header)
-    encode_payload(out, tid, value)
+def _header(tid: int, name: str) -> bytes:
+    """Tag id and name of a named tag."""
+    raw = encode_mutf8(name)
+    header = struct.pack(">bH", tid, len(raw)) + raw
+    if len(_HEADERS) < _REMEMBERED:
+        _HEADERS[(tid, name)] = header
+    return header
+
+
+def _string(value) -> bytes:
+    """A string payload: its length and modified UTF-8."""
+    found = _STRINGS.get(value) if isinstance(value, str) else None
+    if found is not None:
+        return found
+    raw = encode_mutf8(str(value))
+    if len(raw) > 0xFFFF:
+        raise ValueError("NBT string longer than 65535 bytes")
+    found = struct.pack(">H", len(raw)) + raw
+    if len(raw) <= 64 and len(_STRINGS) < _REMEMBERED:
+        _STRINGS[str(value)] = found
+    return found
+
+
+def _named(out: list[bytes], name: str, value) -> tuple[int, int]:
+    tid = getattr(value, "tag_id", None)
+    if type(tid) is not int or tid <= 0:
+        tid = _infer(value)
+    out.append(_HEADERS.get((tid, name)) or _header(tid, name))
+    return encode_payload(out, tid, value)
 
 
 def tree_facts(value) -> tuple[int, int]:

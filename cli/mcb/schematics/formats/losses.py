@@ -32,14 +32,24 @@ def _void(schem: Schematic, label: str) -> dict | None:
     import numpy as np
 
     void = int(np.count_nonzero(schem.void)) if schem.void is not None else 0
+    return _void_as_air(void, f"{label} has no 'leave unchanged' cell")
+
+
+def _region_void(schem: Schematic, label: str) -> dict | None:
+    """Litematica leaves the cells outside its regions unchanged, not those inside one."""
+    from mcb.schematics.formats.litematic_writer import void_written_as_air
+
+    return _void_as_air(void_written_as_air(schem), f"a {label} region has no 'leave unchanged' cell")
+
+
+def _void_as_air(void: int, why: str) -> dict | None:
     if not void:
         return None
     return {
         "what": "void cells",
         "count": void,
         "data": True,
-        "detail": f"{plural(void, 'cell')} the file leaves unchanged are written as air ({label} has no "
-        "'leave unchanged' cell)",
+        "detail": f"{plural(void, 'cell')} the file leaves unchanged are written as air ({why})",
     }
 
 
@@ -116,6 +126,7 @@ def _without_id(schem: Schematic, label: str) -> dict | None:
 
 LOSSES = {
     "void": _void,
+    "region_void": _region_void,
     "anchor": _anchor,
     "outside_block_entities": _outside,
     "biomes": _biomes,

@@ -32,7 +32,7 @@ from mcb.schematics.nbt import (
     gc_paused,
     tag_type,
 )
-from mcb.schematics.nbt_encoder import EncodedPieces, encode_nbt, encode_payload, tree_facts
+from mcb.schematics.nbt_encoder import EncodedPieces, encode_nbt, encode_payload
 
 SERVER_AUTHOR = "minecraft-builder-mcp"
 
@@ -96,8 +96,8 @@ def _block_entity_list(block_entities, version: int) -> EncodedPieces:
         if found is None:
             encoded: list[bytes] = []
             entry = _entry(IntArray((0, 0, 0)), be.id, data, version)
-            encode_payload(encoded, 10, entry)
-            found = b"".join(encoded)[len(_POS_HEAD) + _POS.size :], data, tree_facts(entry)
+            facts = encode_payload(encoded, 10, entry)
+            found = b"".join(encoded)[len(_POS_HEAD) + _POS.size :], data, facts
             if len(memo) < _MEMO_LIMIT:
                 memo[key] = found
         tags, depth = tags + found[2][0], max(depth, 1 + found[2][1])
