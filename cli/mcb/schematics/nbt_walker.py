@@ -58,6 +58,12 @@ _LIST_CODE = {TAG_BYTE: "b", TAG_SHORT: "h", TAG_INT: "i", TAG_LONG: "q", TAG_FL
 _THREE_INTS = struct.Struct(">3i")
 _SHORT_ARRAYS = {unit: [struct.Struct(f">{n}{code}") for n in range(17)] for unit, code in ((4, "i"), (8, "q"))}
 _TEXTS = 8192  # distinct short strings remembered (tag names and ids repeat a lot)
+# Compounds of plain values inside lists, remembered by their bytes (the items in a build's barrels repeat: 221,204
+# items, 60 distinct, in the 256^3 corpus file): a byte-identical one is the remembered one's copy, not walked again.
+_LEAVES = 4096  # compounds remembered
+_LEAF_KEY = 16  # bytes that find the candidates (a leaf's first bytes), and the least a remembered leaf holds
+_LEAF_BYTES = 512  # the most
+_LEAF_VALUES = frozenset({Byte, Short, Int, Long, Float, Double, String, ByteArray, IntArray, LongArray, NumericArray})
 _PACKED_FROM = 64  # int and long arrays longer than this are kept as their bytes (NumericArray)
 
 
@@ -72,6 +78,10 @@ class Walker(Input):
         self.strings: dict[bytes, String] = {}  # the same texts as String values, shared (they are immutable)
         self.scalars = {tag: (*shape, {}) for tag, shape in _SCALAR.items()}  # + the values built so far, by bytes
         self.seen: dict[tuple, list[tuple]] = {}  # skipped containers by (tag, name): (Encoded, facts of the walk)
+        self.leaves: dict[
+            bytes, list[list]
+        ] = {}  # built leaf compounds by their first bytes: [payload, it, tags, hits]
+        self.leaf_count, self.leaves_full = 0, False
         self.walked_depth = 0  # levels of the container skipped() walked last (itself included)
 
     # --- primitives -------------------------------------------------------------------------------------------
@@ -178,8 +188,12 @@ class Walker(Input):
         if depth > stats.max_depth:
             self.enter(depth)
         result = Compound() if build else None
-        names: set[str] = set()
+        # the names read so far, for duplicates: a built compound's own keys (and the names of containers left out of
+        # it), a skipped one's in a set
+        names: dict | set = result if build else set()
+        left_out: set[str] | None = None
         path, keep, texts, strings, max_tags = self.path, self.keep, self.texts, self.strings, self.limits.max_tags
+        scalars = self.scalars
         buf, pos = self.buf, self.pos
         avail = len(buf)
         while True:
@@ -209,9 +223,10 @@ class Walker(Input):
                 name = self.string()
                 buf, pos = self.buf, self.pos
                 avail = len(buf)
-            if name in names:
+            if name in names or (left_out is not None and name in left_out):
                 stats.duplicate_names.append("/" + "/".join(map(str, [*path, name])))
-            names.add(name)
+            if not build:
+                names.add(name)
             if tag < TAG_BYTE_ARRAY or tag == TAG_STRING:  # the bulk of all tags
                 stats.tag_count += 1
                 if stats.tag_count > max_tags:
@@ -232,7 +247,7 @@ class Walker(Input):
                     if build:
                         result[name] = value
                     continue
-                size, unpack, cls, seen = self.scalars[tag]
+                size, unpack, cls, seen = scalars[tag]
                 if pos + size > avail:
                     path.append(name)
                     self.pos = pos
@@ -277,6 +292,9 @@ class Walker(Input):
                     result[name] = read_columns(self, depth + 1)
                 else:
                     self.skipped(tag, depth, name)
+                    if build:
+                        left_out = left_out or set()
+                        left_out.add(name)
             else:
                 stats.tag_count += 1
                 if stats.tag_count > max_tags:
@@ -387,10 +405,66 @@ class Walker(Input):
                 stats.tag_count += 1
                 if stats.tag_count > max_tags:
                     raise self.fail(f"more than {max_tags} tags", "nbt.limit.tags")
-                value = self.compound(depth + 1, build)
+                if build:
+                    value = self.leaf(depth + 1)
+                    if value is None:
+                        start = self.base + self.pos
+                        facts = (stats.tag_count, stats.non_mutf8_strings, len(stats.duplicate_names))
+                        value = self.compound(depth + 1, build)
+                        self.remember(value, start, facts)
+                else:
+                    value = self.compound(depth + 1, build)
             else:
                 value = self.payload(subtype, depth, build)
             if build:
                 items.append(value)
         path.pop()
         return items
+
+    def leaf(self, depth: int) -> Compound | None:
+        """A copy of the remembered leaf compound whose bytes come next (its walk's facts added), or None."""
+        buf, pos = self.buf, self.pos
+        candidates = self.leaves.get(buf[pos : pos + _LEAF_KEY])
+        if candidates is None:
+            return None
+        stats = self.stats
+        for entry in candidates:
+            payload, known, tags, _ = entry
+            if buf.startswith(payload, pos):
+                if stats.tag_count + tags > self.limits.max_tags or depth > self.limits.max_depth:
+                    return None  # the walk says where the limit is passed
+                if depth > stats.max_depth:
+                    stats.max_depth = depth
+                stats.tag_count += tags
+                self.pos = pos + len(payload)
+                entry[3] += 1
+                return Compound(known)  # its values are immutable: shared, as every repeated scalar is
+        return None
+
+    def remember(self, value: Compound, start: int, facts: tuple[int, int, int]) -> None:
+        """Remember a compound just built from ``start`` (``facts``: the tag count, non-MUTF-8 strings and duplicate
+        names before it) when it holds only plain values, was read cleanly (nothing a later occurrence would count
+        again) and its bytes are still in the buffer."""
+        stats = self.stats
+        size = self.base + self.pos - start
+        if (
+            not _LEAF_KEY <= size <= _LEAF_BYTES
+            or start < self.base
+            or stats.non_mutf8_strings != facts[1]
+            or len(stats.duplicate_names) != facts[2]
+            or any(type(item) not in _LEAF_VALUES for item in value.values())
+        ):
+            return
+        if self.leaf_count >= _LEAVES:  # full: forget the ones never met again (block entities at their positions)
+            if self.leaves_full:
+                return
+            self.leaves = {key: kept for key, found in self.leaves.items() if (kept := [e for e in found if e[3]])}
+            self.leaf_count = sum(map(len, self.leaves.values()))
+            if self.leaf_count >= _LEAVES // 2:  # mostly met again: keep these, remember no more
+                self.leaves_full = True
+                return
+        payload = self.buf[start - self.base : self.pos]
+        candidates = self.leaves.setdefault(payload[:_LEAF_KEY], [])
+        if len(candidates) < 8:
+            candidates.append([payload, value, stats.tag_count - facts[0], 0])  # the last: times met again
+            self.leaf_count += 1
