@@ -2,6 +2,7 @@
 gzip container every schematic writer puts it in.
 
     raw = encode_nbt(root, root_name)     # uncompressed
+    raw, (tags, depth) = encode_counted(root, root_name)   # and what a reader counts of it
     data = compress(raw)                  # gzip at the level below
 
 Tags are :mod:`mcb.schematics.nbt_tags` values; plain Python values are given a tag by their type. A container read
@@ -127,8 +128,9 @@ def encode_payload(out: list[bytes], tid: int, value) -> tuple[int, int]:
         )
         out.append(struct.pack(">i", len(raw)))
         out.append(raw)
-    elif tid in (11, 12) and kind is NumericArray:  # read as its bytes: written as they were
-        out.append(struct.pack(">i", len(value)) + value.raw)
+    elif tid in (11, 12) and kind is NumericArray:  # read as its bytes: written as they were (not copied here)
+        out.append(struct.pack(">i", len(value)))
+        out.append(value.raw)
     elif tid in (11, 12):
         arr = np.asarray(value, dtype=">i4" if tid == 11 else ">i8")
         out.append(struct.pack(">i", arr.size) + arr.tobytes())
@@ -194,9 +196,14 @@ def tree_facts(value) -> tuple[int, int]:
 
 def encode_nbt(root: dict, root_name: str = "") -> bytes:
     """Uncompressed big-endian NBT of one root compound."""
+    return encode_counted(root, root_name)[0]
+
+
+def encode_counted(root: dict, root_name: str = "") -> tuple[bytes, tuple[int, int]]:
+    """:func:`encode_nbt` and the tree's (tags, depth) as :func:`tree_facts` counts them, in one walk."""
     out: list[bytes] = []
-    _named(out, root_name, root if tag_type(root) == 10 else Compound(root))
-    return b"".join(out)
+    facts = _named(out, root_name, root if tag_type(root) == 10 else Compound(root))
+    return b"".join(out), facts
 
 
 # gzip level: WorldEdit's 6 for everything the server could import (<= 4 MiB of NBT, where the 1 MiB compressed

@@ -104,6 +104,13 @@ def _tag_words(tags: tuple[int, ...]) -> str:
 
 def state_from_compound(fields: Fields, entry, *where) -> str:
     """``Name`` + ``Properties`` as a block-state string, properties in the file's order."""
+    if type(entry) is Compound:  # the common shape first: a palette of 617 entries in one pass each
+        name, properties = entry.get("Name"), entry.get("Properties")
+        if type(name) is String:
+            if properties is None or (type(properties) is Compound and not properties):
+                return str(name)
+            if type(properties) is Compound and all(type(value) is String for value in properties.values()):
+                return f"{name}[{','.join([f'{key}={value}' for key, value in properties.items()])}]"
     name = fields.get(entry, "Name", (TAG_STRING,), *where)
     properties = entry.get("Properties") if isinstance(entry, dict) else None
     if properties is None or not properties:

@@ -133,10 +133,12 @@ def litematic_tree(
     tags = Compound()
     non_air = 0
     for i, region in enumerate(regions):
-        # a block entity goes to the last region holding its block (whose cell wins where regions overlap), an
-        # entity to the last holding its block, else the first
-        mine = [be for be in block_entities if _last_holder(regions, be.pos) == i]
-        theirs = [e for e in entities if max(_last_holder(regions, [int(p // 1) for p in e.pos]), 0) == i]
+        if len(regions) == 1:  # the box: every block entity written sits in it
+            mine, theirs = block_entities, entities
+        else:  # a block entity goes to the last region holding its block (whose cell wins where regions overlap),
+            # an entity to the last holding its block, else the first
+            mine = [be for be in block_entities if _last_holder(regions, be.pos) == i]
+            theirs = [e for e in entities if max(_last_holder(regions, [int(p // 1) for p in e.pos]), 0) == i]
         tags[region.name], count = _region_tag(schem, region, mine, theirs)
         non_air += count
     meta_in = schem.metadata if isinstance(schem.metadata, dict) else {}
@@ -164,8 +166,6 @@ def litematic_tree(
 
 
 def _last_holder(regions: list[OutRegion], pos) -> int:
-    if len(regions) == 1:
-        return 0 if regions[0].holds(pos) else -1
     return next((i for i in range(len(regions) - 1, -1, -1) if regions[i].holds(pos)), -1)
 
 
@@ -180,12 +180,13 @@ def _region_tag(schem: Schematic, region: OutRegion, block_entities, entities) -
         schem.blocks[window], schem.palette, schem.void[window] if schem.void is not None else None
     )
     words = pack_indices(indices, bits_for(len(palette)))
+    words.byteswap(inplace=True)  # big-endian, as NBT stores them (the packer's own array: no copy)
     offset = tuple(p - o for p, o in zip(region.position, schem.offset))  # Position in the model's frame
     tag = Compound(
         Position=_xyz(region.position),
         Size=_xyz(region.size),
         BlockStatePalette=List([compound_from_state(state) for state in palette], TAG_COMPOUND),
-        BlockStates=NumericArray(TAG_LONG_ARRAY, words.astype(">i8").tobytes()),
+        BlockStates=NumericArray(TAG_LONG_ARRAY, words.tobytes()),
         TileEntities=tile_entity_list(block_entities, region.low),
         Entities=List([_entity_entry(e, offset) for e in entities], TAG_COMPOUND),
         PendingBlockTicks=List((), TAG_COMPOUND),

@@ -18,8 +18,13 @@ if TYPE_CHECKING:
 
 def outside_block_entities(schem: Schematic) -> list:
     """Block entities whose position lies outside the box (a Sponge file may hold them; no block carries them)."""
-    size = schem.size
-    return [be for be in schem.block_entities if not all(0 <= int(p) < n for p, n in zip(be.pos, size))]
+    width, height, length = schem.size
+    outside = []
+    for be in schem.block_entities:  # 42,010 in a big build: no generator per entry
+        x, y, z = be.pos
+        if not (0 <= int(x) < width and 0 <= int(y) < height and 0 <= int(z) < length):
+            outside.append(be)
+    return outside
 
 
 def without_id(items) -> list:
