@@ -82,6 +82,7 @@ class Walker(Input):
             bytes, list[list]
         ] = {}  # built leaf compounds by their first bytes: [payload, it, tags, hits]
         self.leaf_count, self.leaves_full = 0, False
+        self.leaf_lists: dict[tuple, list[tuple]] = {}  # lists of leaf compounds by (length, first bytes)
         self.walked_depth = 0  # levels of the container skipped() walked last (itself included)
 
     # --- primitives -------------------------------------------------------------------------------------------
@@ -396,6 +397,12 @@ class Walker(Input):
                 return None
             cls = _SCALAR[subtype][2]
             return List(map(cls, struct.unpack(f">{n}{code}", self.take(_SIZE[subtype] * n))), subtype)
+        if build and subtype == TAG_COMPOUND and n:  # a list of leaf compounds byte for byte as one read before
+            known = self.leaf_list(n, depth + 1)
+            if known is not None:
+                return known
+            list_start = self.base + self.pos
+            list_facts = (self.stats.tag_count, self.stats.non_mutf8_strings, len(self.stats.duplicate_names))
         items = List((), subtype) if build else None
         path, stats, max_tags = self.path, self.stats, self.limits.max_tags
         path.append("")
@@ -419,7 +426,45 @@ class Walker(Input):
             if build:
                 items.append(value)
         path.pop()
+        if build and subtype == TAG_COMPOUND and n:
+            self.remember_list(items, list_start, list_facts)
         return items
+
+    def leaf_list(self, n: int, depth: int) -> List | None:
+        """Copies of the leaf compounds of the remembered list of ``n`` whose bytes come next, or None."""
+        buf, pos = self.buf, self.pos
+        candidates = self.leaf_lists.get((n, buf[pos : pos + _LEAF_KEY]))
+        if candidates is None:
+            return None
+        stats = self.stats
+        for payload, known, tags in candidates:
+            if buf.startswith(payload, pos):
+                if stats.tag_count + tags > self.limits.max_tags or depth > self.limits.max_depth:
+                    return None  # the walk says where the limit is passed
+                if depth > stats.max_depth:
+                    stats.max_depth = depth
+                stats.tag_count += tags
+                self.pos = pos + len(payload)
+                return List([Compound(item) for item in known], TAG_COMPOUND)
+        return None
+
+    def remember_list(self, items: List, start: int, facts: tuple[int, int, int]) -> None:
+        """Remember a list of leaf compounds just built (as :meth:`remember` remembers one)."""
+        stats = self.stats
+        size = self.base + self.pos - start
+        if (
+            len(self.leaf_lists) >= _LEAVES
+            or not _LEAF_KEY <= size <= 64 * _LEAF_BYTES
+            or start < self.base
+            or stats.non_mutf8_strings != facts[1]
+            or len(stats.duplicate_names) != facts[2]
+            or any(type(value) not in _LEAF_VALUES for item in items for value in item.values())
+        ):
+            return
+        payload = self.buf[start - self.base : self.pos]
+        candidates = self.leaf_lists.setdefault((len(items), payload[:_LEAF_KEY]), [])
+        if len(candidates) < 8:
+            candidates.append((payload, list(items), stats.tag_count - facts[0]))
 
     def leaf(self, depth: int) -> Compound | None:
         """A copy of the remembered leaf compound whose bytes come next (its walk's facts added), or None."""
