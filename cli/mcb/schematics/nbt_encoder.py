@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import gzip
 import struct
+from collections.abc import Callable
 
 import numpy as np
 
-from mcb.schematics.nbt_tags import Compound, Encoded, NumericArray, encode_mutf8, tag_type
+from mcb.schematics.nbt_tags import TAG_COMPOUND, Compound, Encoded, List, NumericArray, encode_mutf8, tag_type
 
 
 def _infer(value):
@@ -63,6 +64,56 @@ class EncodedPieces:
 
     def __init__(self, tag_id: int, pieces: list[bytes], tags: int = 1, depth: int = 1):
         self.tag_id, self.pieces, self.tags, self.depth = tag_id, pieces, tags, depth
+
+
+class EncodingMemo:
+    """Encodings of block-entity data (a big build has 42,010 block entities, a few hundred different ones), each
+    made once: remembered by the id, the tag names and the identity of the values (the reader shares equal values),
+    and then by the same with lists of compounds looked into (it builds a repeated inventory's items as copies
+    sharing their values). Every entry holds the data of its key, so no id in a key is reused meanwhile."""
+
+    def __init__(self, limit: int = 4096):
+        self.found: dict[tuple, tuple] = {}
+        self.limit = limit
+
+    def get(self, ident: str, data, encode: Callable[..., tuple[bytes, tuple[int, int]]], *args) -> tuple:
+        """(bytes, facts, data) of ``data``: remembered, else ``encode(*args)``."""
+        found = self.found
+        if not isinstance(data, dict):  # None, or contents kept as their bytes
+            key = (ident, id(data))
+            known = found.get(key)
+            if known is None:
+                known = (*encode(*args), data)
+                self._keep(key, known)
+            return known
+        shallow = (ident, *data, *map(id, data.values()))
+        known = found.get(shallow)
+        if known is not None:
+            return known
+        deep = (ident, *self._looked_into(data))
+        known = found.get(deep)
+        if known is None:
+            known = (*encode(*args), data)
+            self._keep(deep, known)
+        self._keep(shallow, (known[0], known[1], data))
+        return known
+
+    def _keep(self, key: tuple, value: tuple) -> None:
+        if len(self.found) < self.limit:
+            self.found[key] = value
+
+    @staticmethod
+    def _looked_into(data) -> list:
+        parts: list = []
+        for key, value in data.items():
+            parts.append(key)
+            if type(value) is List and value.subtype == TAG_COMPOUND:
+                parts.append(
+                    tuple([(*item, *map(id, item.values())) if type(item) is Compound else id(item) for item in value])
+                )
+            else:
+                parts.append(id(value))
+        return parts
 
 
 def encode_payload(out: list[bytes], tid: int, value) -> tuple[int, int]:

@@ -38,7 +38,7 @@ from mcb.schematics.nbt import (
     NumericArray,
     String,
 )
-from mcb.schematics.nbt_encoder import EncodedPieces, encode_payload
+from mcb.schematics.nbt_encoder import EncodedPieces, EncodingMemo, encode_payload
 
 COMPONENTS_DATA_VERSION = 3837  # 1.20.5: item data became components; Litematica marks such files Version 7
 TALL_WORLDS = 2860  # 1.18: Litematica files of 1.18 to 1.20.4 are Version 6; older releases' Litematica reads 5
@@ -216,38 +216,35 @@ def region_palette(cells: np.ndarray, palette: list[str], void: np.ndarray | Non
 # Int tags x, y and z of a block entity: a header each (tag 3, name length 1, the name) and the value
 _XYZ_TAGS = struct.Struct(">4si4si4si")
 _X, _Y, _Z = (b"\x03\x00\x01" + axis for axis in (b"x", b"y", b"z"))
-_MEMO_LIMIT = 4096
 
 
 def tile_entity_list(block_entities: list[BlockEntity], low) -> EncodedPieces:
     """The encoded ``TileEntities`` list payload: x, y, z from the region's minimum corner ``low``, then ``id`` and
-    the data. Everything after the position is encoded once per distinct (id, data), told apart by the data's tag
-    names and the identity of its values (the reader shares equal values; the memo holds the data, so no id in it
-    is reused meanwhile), and copied behind each position; the bytes are those of each entry encoded on its own."""
+    the data. Everything after the position is encoded once per distinct (id, data) (:class:`EncodingMemo`) and
+    copied behind each position; the bytes are those of each entry encoded on its own."""
     out = [struct.pack(">bi", TAG_COMPOUND, len(block_entities))]
     append, pack = out.append, _XYZ_TAGS.pack
-    memo: dict = {}
+    memo = EncodingMemo()
     tags, depth = 1, 1  # the list's own; then each entry's as tree_facts counts it
     lx, ly, lz = low
     for be in block_entities:
-        data = be.data
-        key = (be.id, *data, *map(id, data.values())) if isinstance(data, dict) else (be.id, id(data))
-        found = memo.get(key)
-        if found is None:
-            rest = Compound(id=String(be.id)) if be.id else Compound()
-            rest.update(without(data or {}, "x", "y", "z", "id"))
-            encoded: list[bytes] = []
-            below = encode_payload(encoded, TAG_COMPOUND, rest)
-            found = b"".join(encoded), data, (below[0] + 3, below[1])  # + the three position tags
-            if len(memo) < _MEMO_LIMIT:
-                memo[key] = found
+        encoded, (below, deepest), _ = memo.get(be.id, be.data, _rest, be)
         x, y, z = be.pos
         append(pack(_X, x - lx, _Y, y - ly, _Z, z - lz))
-        append(found[0])
-        tags += found[2][0]
-        if found[2][1] + 1 > depth:
-            depth = found[2][1] + 1
+        append(encoded)
+        tags += below + 3  # and the three position tags
+        if deepest + 1 > depth:
+            depth = deepest + 1
     return EncodedPieces(TAG_LIST, out, tags, depth)
+
+
+def _rest(be: BlockEntity) -> tuple[bytes, tuple[int, int]]:
+    """A block entity's entry after its position (the rest of the compound payload) and its (tags, depth)."""
+    rest = Compound(id=String(be.id)) if be.id else Compound()
+    rest.update(without(be.data or {}, "x", "y", "z", "id"))
+    encoded: list[bytes] = []
+    facts = encode_payload(encoded, TAG_COMPOUND, rest)
+    return b"".join(encoded), facts
 
 
 def _entity_entry(entity: Entity, offset) -> Compound:
