@@ -193,3 +193,19 @@ def test_block_entities_are_encoded_byte_for_byte_as_tags_would_encode_them(corp
     facts = encode_payload(expected, 9, plain)
     assert b"".join(pieces.pieces) == b"".join(expected)
     assert (pieces.tags, pieces.depth) == facts == tree_facts(plain)
+
+
+@pytest.mark.parametrize("name", ["v3_nucleation_uss-texas.schem", "v2_schematic4j_interieur-exterieur.schem"])
+def test_a_palette_is_encoded_byte_for_byte_as_its_compounds_would_be(corpus, name):
+    from mcb.schematics.formats.common import compound_from_state, encoded_states
+    from mcb.schematics.nbt import TAG_COMPOUND, List
+    from mcb.schematics.nbt_encoder import encode_payload, tree_facts
+
+    palette = read_any(corpus / name).palette
+    for states in (palette, palette[:1], []):
+        plain = List([compound_from_state(state) for state in states], TAG_COMPOUND)
+        expected: list[bytes] = []
+        encode_payload(expected, 9, plain)
+        encoded = encoded_states(states)
+        assert b"".join(encoded.pieces) == b"".join(expected)
+        assert (encoded.tags, encoded.depth) == tree_facts(plain)

@@ -131,7 +131,7 @@ def encode_payload(out: list[bytes], tid: int, value) -> tuple[int, int]:
         out.append(value.payload)
         return value.tags, value.depth
     if tid == 8:
-        out.append(_string(value))
+        out.append(string_payload(value))
         return _LEAF
     if tid == 10:
         # _named inlined, scalars and strings first: the bulk of a big build's block entities (10^6 item tags)
@@ -146,7 +146,7 @@ def encode_payload(out: list[bytes], tid: int, value) -> tuple[int, int]:
                 out.append(header + pack(item))
                 tags += 1
             elif item_tid == 8:
-                out.append(header + _string(item))
+                out.append(header + string_payload(item))
                 tags += 1
             else:
                 out.append(header)
@@ -204,8 +204,8 @@ def _header(tid: int, name: str) -> bytes:
     return header
 
 
-def _string(value) -> bytes:
-    """A string payload: its length and modified UTF-8."""
+def string_payload(value) -> bytes:
+    """A string payload: its length and modified UTF-8 (short ones remembered)."""
     found = _STRINGS.get(value) if isinstance(value, str) else None
     if found is not None:
         return found

@@ -3,6 +3,8 @@ written as NBT compounds (``Name`` + ``Properties``, as Litematica and structure
 
 from __future__ import annotations
 
+import struct
+
 import numpy as np
 
 from mcb.schematics.document import Document, SchematicError
@@ -134,6 +136,34 @@ def compound_from_state(state: str) -> Compound:
     if parsed.properties:
         entry["Properties"] = Compound((key, String(value)) for key, value in parsed.properties)
     return entry
+
+
+_NAME = b"\x08\x00\x04Name"
+_PROPERTIES = b"\x0a\x00\x0aProperties"
+
+
+def encoded_states(states: list[str]):
+    """The encoded payload of a list of :func:`compound_from_state` compounds (a Litematica region's
+    ``BlockStatePalette``), written straight from each state's parts: the bytes and counts of encoding those
+    compounds, without building them."""
+    from mcb.blocks.state import parse_state
+    from mcb.schematics.nbt_encoder import EncodedPieces, string_payload
+
+    pieces = [struct.pack(">bi", TAG_COMPOUND, len(states))]
+    tags, depth = 1 + 2 * len(states), 2 if states else 1  # the list, each entry and its Name
+    for state in states:
+        parsed = parse_state(state)
+        piece = [_NAME, string_payload(parsed.name)]
+        if parsed.properties:
+            tags += 1 + len(parsed.properties)
+            depth = 3
+            piece.append(_PROPERTIES)
+            for key, value in parsed.properties:
+                piece += (b"\x08", string_payload(key), string_payload(value))
+            piece.append(b"\x00")
+        piece.append(b"\x00")
+        pieces.append(b"".join(piece))
+    return EncodedPieces(TAG_LIST, pieces, tags, depth)
 
 
 def without(data, *keys: str) -> Compound:

@@ -23,7 +23,7 @@ import numpy as np
 
 from mcb.schematics.cells import first_seen_order
 from mcb.schematics.formats.bit_packing import bits_for, pack_indices
-from mcb.schematics.formats.common import compound_from_state, without
+from mcb.schematics.formats.common import encoded_states, without
 from mcb.schematics.formats.litematic import AIR, region_box
 from mcb.schematics.model import BlockEntity, Entity, Schematic
 from mcb.schematics.nbt import (
@@ -185,7 +185,7 @@ def _region_tag(schem: Schematic, region: OutRegion, block_entities, entities) -
     tag = Compound(
         Position=_xyz(region.position),
         Size=_xyz(region.size),
-        BlockStatePalette=List([compound_from_state(state) for state in palette], TAG_COMPOUND),
+        BlockStatePalette=encoded_states(palette),
         BlockStates=NumericArray(TAG_LONG_ARRAY, words.tobytes()),
         TileEntities=tile_entity_list(block_entities, region.low),
         Entities=List([_entity_entry(e, offset) for e in entities], TAG_COMPOUND),
