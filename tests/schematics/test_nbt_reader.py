@@ -250,7 +250,7 @@ def test_repeated_item_compounds_read_as_a_walk_of_every_one_reads_them(monkeypa
     # the reader remembers compounds of plain values inside lists, and lists of them, by their bytes (a big build's
     # barrels hold the same items thousands of times); a repeat must give what walking it gives: its own compounds,
     # the same counts, every duplicate name and non-MUTF-8 string recorded again, a limit passed at the same tag
-    from mcb.schematics import nbt_walker
+    from mcb.schematics import nbt_memos
 
     data = _barrels(items, copies=20)
 
@@ -262,7 +262,7 @@ def test_repeated_item_compounds_read_as_a_walk_of_every_one_reads_them(monkeypa
         return plain(root), stats
 
     remembered = outcome()
-    monkeypatch.setattr(nbt_walker, "_LEAVES", 0)
+    monkeypatch.setattr(nbt_memos, "_LEAVES", 0)
     assert remembered == outcome()
     if limits == ReadLimits():
         root, stats = read_nbt(data)
