@@ -173,7 +173,7 @@ class Memos:
             or start < self.base
             or stats.non_mutf8_strings != facts[1]
             or len(stats.duplicate_names) != facts[2]
-            or any(type(item) not in _LEAF_VALUES for item in value.values())
+            or not _LEAF_VALUES.issuperset(map(type, value.values()))
         ):
             return
         if self.leaf_count >= _LEAVES:  # full: forget the ones never met again (block entities at their positions)

@@ -59,6 +59,7 @@ _THREE_INTS = struct.Struct(">3i")
 _SHORT_ARRAYS = {unit: [struct.Struct(f">{n}{code}") for n in range(17)] for unit, code in ((4, "i"), (8, "q"))}
 _TEXTS = 8192  # distinct short strings remembered (tag names and ids repeat a lot)
 _PACKED_FROM = 64  # int and long arrays longer than this are kept as their bytes (NumericArray)
+_LOOK_FOR_REPEATS = 64  # compounds of a list looked up in the reader's memory until one is found (nbt_memos)
 
 
 class Walker(Input, Memos):
@@ -332,6 +333,7 @@ class Walker(Input, Memos):
                 return known
             list_start = self.base + self.pos
             list_facts = (self.stats.tag_count, self.stats.non_mutf8_strings, len(self.stats.duplicate_names))
+        looking = _LOOK_FOR_REPEATS  # elements left to look up before a list of different ones is walked plainly
         items = List((), subtype) if build else None
         path, stats, max_tags = self.path, self.stats, self.limits.max_tags
         path.append("")
@@ -341,13 +343,16 @@ class Walker(Input, Memos):
                 stats.tag_count += 1
                 if stats.tag_count > max_tags:
                     raise self.fail(f"more than {max_tags} tags", "nbt.limit.tags")
-                if build:
+                if build and looking:
                     value = self.leaf(depth + 1)
                     if value is None:
                         start = self.base + self.pos
                         facts = (stats.tag_count, stats.non_mutf8_strings, len(stats.duplicate_names))
                         value = self.compound(depth + 1, build)
                         self.remember(value, start, facts)
+                        looking -= 1
+                    else:
+                        looking = n  # repeats: look every element up
                 else:
                     value = self.compound(depth + 1, build)
             else:
