@@ -9,7 +9,9 @@ Nucleation ``load_from_file``) and write (mcb ``write_any(.., "litematic")``; Nu
 model read from that file. Every run is a fresh process of its side's interpreter, which first reads and writes a
 small file (the corpus's sliding door: what either library loads on first use is loaded), then measures:
 
-* ``op``: the operation alone, wall and CPU time (``time.process_time``: less moved by other load on the machine);
+* ``op``: the operation alone, wall and CPU time (``time.thread_time`` of the one thread either library reads and
+  writes in: less moved by other load on the machine, and without the CPU OpenBLAS's idle thread spins away for
+  a while after numpy is imported, which process time would add to mcb's side);
 * ``op peak``: the most memory the operation added above what the process held before it (VmHWM reset through
   ``/proc/self/clear_refs``);
 * ``process``: the whole process, start to exit, wall time (interpreter, imports, the small file, the read a write
@@ -84,12 +86,12 @@ save(load(small))
 schem = load(path) if op == "write" else None
 before = status("VmRSS")
 exact = reset_peak()
-started, cpu = time.perf_counter(), time.process_time()
+started, cpu = time.perf_counter(), time.thread_time()
 if op == "read":
     schem = load(path)
 else:
     save(schem)
-seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+seconds, cpu = time.perf_counter() - started, time.thread_time() - cpu
 print(json.dumps({"op_s": seconds, "op_cpu_s": cpu, "op_peak_kb": status("VmHWM") - before if exact else None}))
 """
 
