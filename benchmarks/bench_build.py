@@ -52,6 +52,7 @@ plans = positions = largest = 0
 while (plan := planner.next_plan()) is not None:
     body = encode_envelope({"method": "build_prepare", "params": plan.params(planner.table), "requestId": "r"})
     plans, positions, largest = plans + 1, positions + len(plan), max(largest, len(body))
+planner.close()
 print(json.dumps({"plans": plans, "positions": positions, "largest": largest,
                   "reads": planner.walker.counter.to_json(), "tiles": planner.tiles_read}))
 """
@@ -67,16 +68,19 @@ def env_for(server) -> dict:
     }
 
 
-def measured(args: list[str], env: dict) -> tuple[float, float, float, str]:
-    """(wall s, CPU s, peak RSS MiB, stdout) of one child process (os.wait4: that child's own rusage only)."""
+def measured(args: list[str], env: dict) -> tuple[float, float, float, str, str]:
+    """(wall s, CPU s, peak RSS MiB, stdout, stderr) of one child process (os.wait4: that child's own rusage)."""
     started = time.perf_counter()
-    child = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    out = child.stdout.read()
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - started
+    with tempfile.TemporaryFile("w+") as errors:
+        child = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=errors, text=True)
+        out = child.stdout.read()
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - started
+        errors.seek(0)
+        err = errors.read()
     if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"{args[2:5]} failed")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, out
+        raise SystemExit(f"{args[2:5]} failed: {err[-400:]}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, out, err
 
 
 def server_apply_time(server, target, tick_s: float) -> tuple[float, float, list[int]]:
@@ -94,6 +98,7 @@ def server_apply_time(server, target, tick_s: float) -> tuple[float, float, list
         params = plan.params(planner.table)
         prepared.append(client.build_prepare(params["recipe"], expected_blocks=params["expected_blocks"]))
         sizes.append(len(plan))
+    planner.close()
     total = 0.0
     for summary in prepared:
         started = time.perf_counter()
@@ -110,52 +115,61 @@ def main() -> None:
     parser.add_argument("--tick-ms", type=int, default=50)
     parser.add_argument("--skip-large", action="store_true", help="skip the 256^3 planning figure")
     parser.add_argument("--skip-texas", action="store_true", help="skip the Texas build at the plugin's pace")
+    parser.add_argument("--baseline-src", help="the cli/ folder of another mcb: its Texas build side by side")
     args = parser.parse_args()
     target = (-87, 64, -15)
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         if not args.skip_texas:
-            texas(work, args.tick_ms, target)
+            texas(work, args.tick_ms, target, args.baseline_src)
         if not args.skip_large:
             large_planning(work)
 
 
-def texas(work: Path, tick_ms: int, target) -> None:
+def texas(work: Path, tick_ms: int, target, baseline_src: str | None) -> None:
     baseline_server = spawn_server(work / "baseline", tick_ms=tick_ms, ground="flat", region=AREA)
     try:
         own, model, sizes = server_apply_time(baseline_server, target, tick_ms / 1000)
     finally:
         baseline_server.stop()
-    server = spawn_server(work / "build", tick_ms=tick_ms, ground="flat", region=AREA)
-    try:
-        env = {**env_for(server), "XDG_STATE_HOME": str(work / "state")}
-        wall, cpu, rss, out = measured(
-            [sys.executable, "-m", "mcb", "build", str(TEXAS), "--target", ",".join(map(str, target)), "--json"], env
-        )
-        result = json.loads(out)
-    finally:
-        server.stop()
     changed = 54273
     floor = math.ceil(changed / 4096)
     naive = math.ceil(175 * 53 * 31 / 4096)
     print(f"USS Texas, {changed:,} blocks on empty land, mcb serve --tick-ms {tick_ms}")
-    print(
-        f"  plans                         : {result['plans']:8d}   "
-        f"{result['plans'] / floor:.2f}x ceil(changed/4096) = {floor} (target <= {1.05 * floor + 1:.1f}); "
-        f"{result['plans'] / naive:.2f}x one plan per tile ({naive})"
-    )
     print(f"  server's own apply time       : {own:8.1f} s (same {len(sizes)} plans back to back; model {model:.1f} s)")
-    print(
-        f"  mcb build, whole process      : {wall:8.1f} s = {wall / own:.3f}x the server's own time "
-        f"(target <= 1.10x); client CPU {cpu:.1f} s, peak RSS {rss:.0f} MiB"
-    )
-    print(f"  reads                         : {result['reads']}")
+    sources = {"this mcb": None, **({"baseline": str(Path(baseline_src).resolve())} if baseline_src else {})}
+    for number, (label, source) in enumerate(sources.items()):
+        server = spawn_server(work / f"build-{number}", tick_ms=tick_ms, ground="flat", region=AREA)
+        try:
+            env = {**env_for(server), "XDG_STATE_HOME": str(work / f"state-{number}")}
+            if source:
+                env["PYTHONPATH"] = source
+            wall, cpu, rss, out, err = measured(
+                [sys.executable, "-m", "mcb", "-vv", "build", str(TEXAS), "--target", ",".join(map(str, target)),
+                 "--json"], env
+            )  # fmt: skip
+            result = json.loads(out)
+            polls = err.count("-> POST /v1/rpc operation_status ")  # -vv logs every request it sends
+        finally:
+            server.stop()
+        print(f"  {label}:")
+        print(
+            f"    plans                       : {result['plans']:8d}   "
+            f"{result['plans'] / floor:.2f}x ceil(changed/4096) = {floor} (target <= {1.05 * floor + 1:.1f}); "
+            f"{result['plans'] / naive:.2f}x one plan per tile ({naive})"
+        )
+        print(
+            f"    mcb build, whole process    : {wall:8.1f} s = {wall / own:.3f}x the server's own time "
+            f"(target <= 1.10x); client CPU {cpu:.1f} s, peak RSS {rss:.0f} MiB"
+        )
+        print(f"    reads                       : {result['reads']}")
+        print(f"    operation_status polls      : {polls:8d} = {polls / max(1, result['plans']):.1f} a plan")
 
 
 def large_planning(work: Path) -> None:
     large = spawn_server(work / "large", tick_ms=0, ground="flat", region=AREA)
     try:
-        wall, cpu, rss, out = measured(
+        wall, cpu, rss, out, _ = measured(
             [sys.executable, "-c", PLANNING, large.url, large.agent_token, "-29,292,-109", str(LARGE)], env_for(large)
         )
     finally:

@@ -22,7 +22,7 @@ from typer.core import TyperCommand, TyperGroup
 
 from mcb import __version__, boundary
 from mcb.commands import COMMANDS
-from mcb.errors import ExitCode, McbError, UsageError, exit_codes_epilog
+from mcb.errors import ExitCode, McbError, UsageError, escaped, exit_codes_epilog, face_words
 from mcb.options import (
     JsonOpt,
     NoColorOpt,
@@ -37,7 +37,7 @@ from mcb.state import AppState
 
 HELP_OPTION_NAMES = ["-h", "--help"]
 # The root's options that every command accepts as well (mcb.options declares them).
-GLOBAL_OPTIONS = ("--json", "--quiet", "--verbose", "--no-color", "--server", "--profile", "--timeout")
+GLOBAL_OPTIONS = boundary.GLOBAL_OPTIONS
 
 
 class McbGroup(TyperGroup):
@@ -74,11 +74,12 @@ class McbGroup(TyperGroup):
         state = AppState(json=flag_in(args, "--json"))
         if flag_in(args, "--no-color"):
             os.environ["NO_COLOR"] = "1"  # Rich, which prints Typer's help, honours NO_COLOR
-        with ending_errors(state):
+        with face_words(boundary.cli_words(state)), ending_errors(state):
             return super().make_context(info_name, args, parent=parent, **{**extra, "obj": state})
 
     def invoke(self, ctx):
-        with ending_errors(app_state(ctx)):
+        state = app_state(ctx)
+        with face_words(boundary.cli_words(state)), ending_errors(state):
             return super().invoke(ctx)
 
     def format_help(self, ctx, formatter):
@@ -106,10 +107,10 @@ def report_typer_error(state: AppState, error: typer.TyperException) -> int:
     message = error.format_message()
     context = getattr(error, "ctx", None)  # the command the mistake was made in, when Typer knows it
     hint = f"see `{context.command_path} --help`" if context is not None else "see `mcb --help`"
-    if error.exit_code == ExitCode.USAGE:
-        boundary.report_error(state, UsageError(message, hint=hint))
+    if error.exit_code == ExitCode.USAGE:  # Typer's words, with what the user typed: no template
+        boundary.report_error(state, UsageError(escaped(message), hint=hint))
     else:
-        boundary.report_error(state, McbError(message, hint=hint))
+        boundary.report_error(state, McbError(escaped(message), hint=hint))
     return int(error.exit_code)
 
 

@@ -11,9 +11,11 @@ import json
 import os
 import sys
 
-from mcb.errors import ExitCode, InputError, McbError
+from mcb.errors import ExitCode, InputError, McbError, Words, escaped
 from mcb.state import AppState
 
+# The root's options, which every command accepts too (mcb.app appends them to each command).
+GLOBAL_OPTIONS = ("--json", "--quiet", "--verbose", "--no-color", "--server", "--profile", "--timeout")
 CAUGHT = (McbError, KeyboardInterrupt, BrokenPipeError, OSError, MemoryError)
 STOPS = frozenset({"build_stopped", "undo_stopped", "batch_stopped"})  # codes of a requested stop
 
@@ -48,7 +50,7 @@ def exit_code_for(state: AppState, error: BaseException) -> int:
         )
         return int(ExitCode.FAILURE)
     # A path the user named cannot be read or written (a directory, a missing folder, no permission).
-    report_error(state, InputError(describe_os_error(error), code="file_error"))
+    report_error(state, InputError(escaped(describe_os_error(error)), code="file_error"))
     return int(ExitCode.FAILURE)
 
 
@@ -59,6 +61,51 @@ def report_error(state: AppState, error: McbError) -> None:
     # A stop someone asked for (Ctrl-C, an MCP call's time limit) is no error: it says where it stopped.
     label = "stopped" if error.code in STOPS else "error"
     state.terminal().error(error.message, error.hint, label=label)
+
+
+def cli_words(state: AppState) -> Words:
+    """The CLI's words for the names in an error's template (mcb.errors): a tool as the command that runs it
+    (`mcb context`), an argument as the flag of the command at work (``--drop-extras``; ``--to`` where a command
+    calls ``format`` so; ``-o FILE`` with a value, the switch alone for ``=true``), a global option with the
+    environment variable that sets it too (``--server / MCB_SERVER``)."""
+    return lambda name, value: _cli_words(state.commands, name, value)
+
+
+def command_name(tool: str) -> str:
+    """How the CLI names a tool: the command that runs it (`mcb context`)."""
+    from mcb.summaries import CLI_COMMANDS
+
+    return f"`mcb {CLI_COMMANDS.get(tool, tool)}`"
+
+
+def _cli_words(commands: tuple, name: str, value: str | None) -> str:
+    from mcb.summaries import SUMMARIES
+
+    if value is None and name in SUMMARIES:
+        return command_name(name)
+    spelled = "--" + name.replace("_", "-")
+    # The command at work first, then its groups and the root (whose global options the commands accept through
+    # hidden copies, mcb.app.finish); an option spelled like the name before one merely called so (`status`'s
+    # --wait-timeout is a parameter named timeout).
+    options = [
+        param
+        for command in commands
+        for param in getattr(command, "params", ())
+        if param.param_type_name == "option" and not param.name.startswith("global_")
+    ]
+    found = next((p for p in options if spelled in p.opts), None) or next((p for p in options if p.name == name), None)
+    if found is not None:
+        return _flag_words(found, value)
+    return spelled if value in (None, "true") else f"{spelled} {value}"
+
+
+def _flag_words(option, value: str | None) -> str:
+    if value is None:
+        envvar = option.envvar if option.opts[0] in GLOBAL_OPTIONS else None
+        return f"{option.opts[0]} / {envvar}" if isinstance(envvar, str) else option.opts[0]
+    if option.is_flag:
+        return option.secondary_opts[0] if value == "false" and option.secondary_opts else option.opts[0]
+    return f"{min(option.opts, key=len)} {value}"
 
 
 def describe_os_error(error: OSError) -> str:

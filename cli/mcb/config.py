@@ -13,7 +13,6 @@ config file (`mcb config init|use|set`) is :mod:`mcb.config_edit`'s, with the ch
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import stat
@@ -26,6 +25,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, SecretStr
 
 from mcb.errors import ConfigError
+from mcb.fileio import loads_json
 
 DEFAULT_SERVER = "http://127.0.0.1:8765"
 DEFAULT_PLAYER_ID = "console"  # the local-automation principal; `mcb serve` accepts it
@@ -175,124 +175,140 @@ def load_settings(
     ``tolerant`` (for `mcb config show`): a setting that cannot be used is left unset and described in
     ``Settings.problems`` instead of raising, so every other setting can still be shown.
     """
-    env = dict(os.environ if env is None else env)
-    values: dict[str, Any] = {}
-    sources: dict[str, str] = {}
-    files: dict[str, str] = {}
-    problems: list[dict[str, str]] = []
+    found = _Resolution(dict(os.environ if env is None else env), tolerant)
+    found.flags_and_environment(server, profile, timeout)
+    found.project_file(cwd)
+    section, profile_name = found.user_profile()
+    found.tokens(section, profile_name)
+    found.checked()
+    return Settings(**found.values, sources=found.sources, files=found.files, problems=found.problems)
 
-    def guarded(setting: str, source: str, step, default=None):
+
+class _Resolution:
+    """The settings as they are found, in precedence order: the first value put for a name wins."""
+
+    def __init__(self, env: dict[str, str], tolerant: bool):
+        self.env, self.tolerant = env, tolerant
+        self.values: dict[str, Any] = {}
+        self.sources: dict[str, str] = {}
+        self.files: dict[str, str] = {}
+        self.problems: list[dict[str, str]] = []
+
+    def guarded(self, setting: str, source: str, step, default=None):
         """``step()``, or in tolerant mode the problem recorded and ``default`` returned."""
         try:
             return step()
         except ConfigError as error:
-            if not tolerant:
+            if not self.tolerant:
                 raise
             problem = {"setting": setting, "source": source, "problem": error.message}
             if error.hint:
                 problem["hint"] = error.hint
-            problems.append(problem)
+            self.problems.append(problem)
             return default
 
-    def put(name: str, value: Any, source: str) -> None:
-        if value is not None and value != "" and name not in values:
-            values[name] = value
-            sources[name] = source
+    def put(self, name: str, value: Any, source: str) -> None:
+        if value is not None and value != "" and name not in self.values:
+            self.values[name] = value
+            self.sources[name] = source
 
-    # Typer fills --server/--profile from MCB_SERVER/MCB_PROFILE too; name the real source.
-    for name, flag_value in (("server", server), ("profile", profile)):
-        if flag_value is not None:
-            put(name, flag_value, f"env {ENV[name]}" if env.get(ENV[name]) == flag_value else f"flag --{name}")
-    put("timeout", timeout, "flag --timeout")
-    for name in ("server", "profile", "player_id", "project_id"):
-        put(name, env.get(ENV[name]), f"env {ENV[name]}")
+    def flags_and_environment(self, server: str | None, profile: str | None, timeout: float | None) -> None:
+        env = self.env
+        # Typer fills --server/--profile from MCB_SERVER/MCB_PROFILE too; name the real source.
+        for name, flag_value in (("server", server), ("profile", profile)):
+            if flag_value is not None:
+                source = f"env {ENV[name]}" if env.get(ENV[name]) == flag_value else f"flag --{name}"
+                self.put(name, flag_value, source)
+        self.put("timeout", timeout, "flag --timeout")
+        for name in ("server", "profile", "player_id", "project_id"):
+            self.put(name, env.get(ENV[name]), f"env {ENV[name]}")
 
-    project_path = find_project_file(cwd)
-    project: dict = {}
-    if project_path is not None:
-        files["project"] = str(project_path)
-        project = guarded("project file", str(project_path), lambda: _read_project(project_path), {})
+    def project_file(self, cwd: Path | None) -> None:
+        project_path = find_project_file(cwd)
+        if project_path is None:
+            return
+        self.files["project"] = str(project_path)
+        project = self.guarded("project file", str(project_path), lambda: _read_project(project_path), {})
         for name in PROJECT_KEYS:
-            put(name, project.get(name), f"project file {project_path}")
+            self.put(name, project.get(name), f"project file {project_path}")
 
-    user_path = user_config_path()
-    user: dict = guarded("user config", str(user_path), lambda: read_toml(user_path), {}) if user_path.is_file() else {}
-    if user:
-        files["user"] = str(user_path)
-    profiles = guarded("user config", str(user_path), lambda: profile_tables(user, user_path))
-    if profiles is None:  # a user config with a wrong shape: none of its values can be trusted
-        user, profiles = {}, {}
-    put("profile", user.get("profile"), f"user config {user_path}")
-    profile_name = values.get("profile")
-    if profile_name is None and "default" in profiles:
-        profile_name = "default"
-        put("profile", "default", f"user config {user_path}")
-    section: dict = {}
-    if profile_name is not None:
+    def user_profile(self) -> tuple[dict, str | None]:
+        """The user config's profile in effect: (its section, its name)."""
+        user_path = user_config_path()
+        user: dict = {}
+        if user_path.is_file():
+            user = self.guarded("user config", str(user_path), lambda: read_toml(user_path), {})
+        if user:
+            self.files["user"] = str(user_path)
+        profiles = self.guarded("user config", str(user_path), lambda: profile_tables(user, user_path))
+        if profiles is None:  # a user config with a wrong shape: none of its values can be trusted
+            user, profiles = {}, {}
+        self.put("profile", user.get("profile"), f"user config {user_path}")
+        profile_name = self.values.get("profile")
+        if profile_name is None and "default" in profiles:
+            profile_name = "default"
+            self.put("profile", "default", f"user config {user_path}")
+        if profile_name is None:
+            return {}, None
         if profile_name not in profiles:
 
             def unknown_profile():
                 raise ConfigError(f"unknown profile {profile_name!r}", hint=profiles_hint(profiles, user_path))
 
-            guarded("profile", sources.get("profile", "default"), unknown_profile)
+            self.guarded("profile", self.sources.get("profile", "default"), unknown_profile)
         section = profiles.get(profile_name, {})
         for name in ("server", "timeout", "player_id", "project_id"):
-            put(name, section.get(name), f"profile {profile_name!r} in {user_path}")
+            self.put(name, section.get(name), f"profile {profile_name!r} in {user_path}")
+        return section, profile_name
 
-    # Tokens: environment, then token files named by the profile, then a local `mcb serve`.
-    put("admin_token", env.get(ENV["admin_token"]), f"env {ENV['admin_token']}")
-    put("agent_token", env.get(ENV["agent_token"]), f"env {ENV['agent_token']}")
-    for name, key, json_key in (
-        ("admin_token", "token_file", "admin_token"),
-        ("agent_token", "agent_token_file", "agent_token"),
-    ):
-        if name not in values and section.get(key):
-            path = Path(os.path.expanduser(str(section[key])))
-            source = f"token file {path} (profile {profile_name!r})"
-            put(name, guarded(name, source, partial(read_token_file, path, json_key)), source)
+    def tokens(self, section: dict, profile_name: str | None) -> None:
+        """Tokens: the environment, then the token files the profile names, then a local `mcb serve`'s."""
+        env = self.env
+        self.put("admin_token", env.get(ENV["admin_token"]), f"env {ENV['admin_token']}")
+        self.put("agent_token", env.get(ENV["agent_token"]), f"env {ENV['agent_token']}")
+        for name, key in (("admin_token", "token_file"), ("agent_token", "agent_token_file")):
+            if name not in self.values and section.get(key):
+                path = Path(os.path.expanduser(str(section[key])))
+                source = f"token file {path} (profile {profile_name!r})"
+                self.put(name, self.guarded(name, source, partial(read_token_file, path, name)), source)
+        server_url = self.values.get("server", DEFAULT_SERVER)
+        if self.guarded("server", self.sources.get("server", "default"),
+                        lambda: check_server_url(server_url) or True) is None:  # fmt: skip
+            self.values.pop("server", None)
+            server_url = DEFAULT_SERVER
+        if (
+            "admin_token" not in self.values
+            and "agent_token" not in self.values
+            and _is_loopback(server_url)
+            and not any(p["setting"].endswith("_token") for p in self.problems)
+        ):
+            tokens_path = _local_tokens_path()
+            if tokens_path is not None:
+                source = f"local mcb serve {tokens_path}"
+                for name in ("admin_token", "agent_token"):
+                    self.put(name, self.guarded(name, source, partial(read_token_file, tokens_path, name)), source)
 
-    server_url = values.get("server", DEFAULT_SERVER)
-    if guarded("server", sources.get("server", "default"), lambda: check_server_url(server_url) or True) is None:
-        values.pop("server", None)
-        server_url = DEFAULT_SERVER
-    if (
-        "admin_token" not in values
-        and "agent_token" not in values
-        and _is_loopback(server_url)
-        and not any(p["setting"].endswith("_token") for p in problems)
-    ):
-        tokens_path = _local_tokens_path()
-        if tokens_path is not None:
-            source = f"local mcb serve {tokens_path}"
-            put(
-                "admin_token",
-                guarded("admin_token", source, lambda: read_token_file(tokens_path, "admin_token")),
-                source,
-            )
-            put(
-                "agent_token",
-                guarded("agent_token", source, lambda: read_token_file(tokens_path, "agent_token")),
-                source,
-            )
-
-    raw_timeout = values.get("timeout")
-    if raw_timeout is not None:
-        checked = guarded("timeout", sources["timeout"], lambda: checked_timeout(raw_timeout, sources["timeout"]))
-        if checked is None:
-            values.pop("timeout")
-        else:
-            values["timeout"] = checked
-    for name in ("admin_token", "agent_token"):
-        if name in values:
-            token = guarded(name, sources[name], partial(_checked_token, str(values[name]), sources[name]))
-            if token is None:
-                values.pop(name)
+    def checked(self) -> None:
+        """Each value found checked (a timeout's number, a token's characters) and given its type."""
+        values, sources = self.values, self.sources
+        raw_timeout = values.get("timeout")
+        if raw_timeout is not None:
+            checked = self.guarded("timeout", sources["timeout"],
+                                   lambda: checked_timeout(raw_timeout, sources["timeout"]))  # fmt: skip
+            if checked is None:
+                values.pop("timeout")
             else:
-                values[name] = SecretStr(token)
-    for name in ("player_id", "project_id", "server", "profile"):
-        if name in values:
-            values[name] = str(values[name])
-    return Settings(**values, sources=sources, files=files, problems=problems)
+                values["timeout"] = checked
+        for name in ("admin_token", "agent_token"):
+            if name in values:
+                token = self.guarded(name, sources[name], partial(_checked_token, str(values[name]), sources[name]))
+                if token is None:
+                    values.pop(name)
+                else:
+                    values[name] = SecretStr(token)
+        for name in ("player_id", "project_id", "server", "profile"):
+            if name in values:
+                values[name] = str(values[name])
 
 
 def _read_project(project_path: Path) -> dict:
@@ -354,7 +370,7 @@ def read_token_file(path: Path, json_key: str) -> str:
         raise ConfigError(f"token file {path} cannot be read as UTF-8 text") from None
     if text.startswith("{"):
         try:
-            data = json.loads(text)
+            data = loads_json(text)
         except (ValueError, RecursionError):  # RecursionError: nesting deeper than the stack
             raise ConfigError(f"token file {path} looks like JSON but does not parse") from None
         token = data.get(json_key) if isinstance(data, dict) else None

@@ -80,12 +80,10 @@ def regular_file_size(path: Path) -> int:
     return info.st_size
 
 
-def refuse_input_as_output(
-    output, inputs, *, option: str = "-o/--output", field: str = "output", hint: str = "write a new file"
-) -> None:
-    """A command never writes over a file it reads (only rotate/mirror --in-place do, on purpose): UsageError
-    naming ``option`` (the face's name for it; ``field`` goes in the details) when ``output`` is one of
-    ``inputs`` (the same file by any path: a link, ``./``, another spelling)."""
+def refuse_input_as_output(output, inputs, *, field: str = "output", hint: str = "write a new file") -> None:
+    """A command never writes over a file it reads (only rotate/mirror in place do, on purpose): UsageError
+    naming the argument ``field`` when ``output`` is one of ``inputs`` (the same file by any path: a link, ``./``,
+    another spelling)."""
     if output is None or output is STDOUT or not os.path.exists(output):
         return
     for source in inputs:
@@ -99,7 +97,7 @@ def refuse_input_as_output(
             from mcb.errors import UsageError
 
             raise UsageError(
-                f"{option} is the input file {source}: writing it would destroy what is read",
+                f"{{{field}}} is the input file {source}: writing it would destroy what is read",
                 hint=hint,
                 details={"field": field},
             )

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -229,10 +230,17 @@ JobsOpt = Annotated[
 
 
 def app_state(ctx: typer.Context) -> AppState:
-    """The root's :class:`AppState`, from any (sub)command context."""
+    """The root's :class:`AppState`, from any (sub)command context; it keeps the deepest command seen, whose
+    flags name the arguments in errors (mcb.boundary.cli_words)."""
     root = ctx.find_root()
     if not isinstance(root.obj, AppState):
         root.obj = AppState()
+    chain = []
+    while ctx is not None:
+        chain.append(ctx.command)
+        ctx = ctx.parent
+    if len(chain) > len(root.obj.commands):
+        root.obj.commands = tuple(chain)
     return root.obj
 
 
@@ -285,6 +293,7 @@ DropExtrasOpt = Annotated[bool, typer.Option("--drop-extras", help=PLACEMENT_FIE
 ReplaceUnknownOpt = Annotated[
     str | None, typer.Option("--replace-unknown", metavar="BLOCK", help=PLACEMENT_FIELDS["replace_unknown"])
 ]
+PngOutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Write the PNG image here.")]
 # How long a write waits for each operation (mcb.waiting.WaitPolicy).
 WAIT_TIMEOUT = WAIT.timeout
 WaitTimeoutOpt = Annotated[

@@ -5,17 +5,20 @@ with :func:`explain`; the CLI shows ``words`` (else the server's message) and ``
 a command (`mcb context`), and exits by ``kind``; `mcb mcp` sends the server's message, the same sentence as its
 ``remedy`` with the step named as a tool (project_context) and the machine fields (mcp-conventions §2.4, MCP-32).
 
-A hint is a template: ``{project_context}`` names a tool, in the words of the face that shows it; ``{pos}`` and
-``{limit}`` are numbers read from the server's message (digits only, so no outside text reaches a template,
-MCP-36). Positions always read ``x,y,z``, never Java's ``BlockPos[x=.., y=.., z=..]``.
+A hint is a template (mcb.errors): ``{project_context}`` names a tool and ``{server}`` a setting, each face in its
+own words; ``{pos}`` and ``{limit}`` are numbers read from the server's message (digits only, so no outside text
+reaches a template, MCP-36), filled in here. Positions always read ``x,y,z``, never Java's
+``BlockPos[x=.., y=.., z=..]``.
 
-No Typer, Rich or MCP here; nothing of mcb but :mod:`mcb.summaries` (command names) is imported.
+No Typer, Rich or MCP here; nothing of mcb but :mod:`mcb.errors` is imported.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+
+from mcb.errors import fill
 
 # Methods that change nothing in the world. A lost answer to one of them (but camera_capture) is asked again, and
 # after a failure nothing needs checking. camera_capture moves the camera and holds a 45 s lock: never repeated.
@@ -76,8 +79,9 @@ _POS = r"BlockPos\[x=(?P<x>-?\d+), y=(?P<y>-?\d+), z=(?P<z>-?\d+)\]"
 _BLOCKPOS = re.compile(r"BlockPos\[x=(-?\d+), y=(-?\d+), z=(-?\d+)\]")
 
 RECOVERY = (
-    "an interrupted operation needs an administrator's review: {project_context} shows it, then "
-    "`mcb recovery review OPERATION_ID` (admin); writes stay refused until then"
+    "an operation a server restart interrupted waits for an administrator: {project_context} shows it, and "
+    "`mcb recovery abandon OPERATION_ID` (admin) reviews it and keeps the world as it is; writes stay refused until "
+    "then, and the build or batch that started it goes on after"
 )
 OWNER = (
     "make sure the project owner is online with minecraftbuilder.use and that MCB_PLAYER_ID is the owner's "
@@ -123,7 +127,7 @@ ROWS: tuple[_Row, ...] = (
             kind="conflict",
             code="recovery_required",
             reason="recovery_required",
-            no_remedy="admin recovery is not exposed over MCP",
+            no_remedy="an administrator settles it outside MCP",
         ),
     ),
     _row(
@@ -274,6 +278,7 @@ ROWS: tuple[_Row, ...] = (
         Remedy(
             "tiles are numbered from 0 to tile_count - 1; {terrain_preview} reports tile_count",
             words="this terrain has no tile with that index",
+            reason="tile_outside_terrain",  # a run of every tile ends here when the count is unknown
             field="tile_index",
         ),
     ),
@@ -415,6 +420,16 @@ ROWS: tuple[_Row, ...] = (
         "Unknown capture",
         Remedy("the capture id is not one this server issued; start a new capture", kind="auth", field="capture_id"),
     ),
+    _row(
+        "permission_denied",
+        ".*administrator capability",
+        Remedy(
+            "this call needs the administrator token (MCB_TOKEN)",
+            kind="auth",
+            reason="admin_required",
+            no_remedy="administrator methods are not exposed over MCP",
+        ),
+    ),
     _row("permission_denied", None, Remedy(OWNER, kind="auth", restart_with=OWNER_RESTART)),
     _row(
         "stale_snapshot",
@@ -487,7 +502,9 @@ ROWS: tuple[_Row, ...] = (
         ),
     ),
     _row(
-        "recovery_required", None, Remedy(RECOVERY, kind="conflict", no_remedy="admin recovery is not exposed over MCP")
+        "recovery_required",
+        None,
+        Remedy(RECOVERY, kind="conflict", no_remedy="an administrator settles it outside MCP"),
     ),
     _row(
         "cancelled",
@@ -563,7 +580,7 @@ ROWS: tuple[_Row, ...] = (
         "method_not_allowed",
         None,
         Remedy(
-            "the server URL does not point at the plugin's RPC endpoint; check --server / MCB_SERVER",
+            "the server URL does not point at the plugin's RPC endpoint; check {server}",
             restart_with="point MCB_SERVER at the plugin (http://127.0.0.1:8765)",
         ),
     ),
@@ -582,7 +599,7 @@ ROWS: tuple[_Row, ...] = (
         "invalid_response",
         None,
         Remedy(
-            "is --server pointing at the minecraft-builder plugin or `mcb serve`?",
+            "is {server} pointing at the minecraft-builder plugin or `mcb serve`?",
             restart_with="point MCB_SERVER at the minecraft-builder plugin or `mcb serve`",
         ),
     ),
@@ -656,20 +673,12 @@ class Explained:
 
     @property
     def words(self) -> str | None:
-        return self.remedy.words.format_map(self.values) if self.remedy.words else None
+        return fill(self.remedy.words, self.values) if self.remedy.words else None
 
-    def hint(self, names) -> str:
-        """The next step, each {tool} named by ``names`` (a function of the tool's name)."""
-        return self.remedy.hint.format_map(_Names(self.values, names))
-
-
-class _Names(dict):
-    def __init__(self, values: dict[str, str], names) -> None:
-        super().__init__(values)
-        self._names = names
-
-    def __missing__(self, key: str) -> str:
-        return self._names(key)
+    @property
+    def hint(self) -> str:
+        """The next step, a template: its tools and settings are named by the face that shows it."""
+        return fill(self.remedy.hint, self.values)
 
 
 def explain(method: str, code: str, message: str) -> Explained:
@@ -687,6 +696,18 @@ def explain(method: str, code: str, message: str) -> Explained:
     if code in CAMERA_WORKER_CODES:
         return Explained(code, CAPTURE_FAILED, {})
     return Explained(code, _GENERAL, {})
+
+
+# Why a `failed` operation failed, read from its status message (protocol §5.3), where mcb acts on it: a plan that
+# expired before it applied, and an operation an administrator abandoned after a restart, wrote nothing it asked for.
+_FAILED = (("Plan expired", "plan_expired"), ("Administrator abandoned", "abandoned"))
+
+
+def failure_reason(status: str, message: str) -> str | None:
+    """``plan_expired`` or ``abandoned`` for an operation that ended ``failed`` with such a message, else None."""
+    if status != "failed":
+        return None
+    return next((reason for prefix, reason in _FAILED if message.startswith(prefix)), None)
 
 
 # Why the plugin refuses an operation's undo where mcb can restore from its own record instead (mcb.batch.undo).
@@ -716,27 +737,15 @@ def position_in(text: str) -> dict[str, int] | None:
     return {"x": int(found[1]), "y": int(found[2]), "z": int(found[3])} if found else None
 
 
-def command_name(tool: str) -> str:
-    """How the CLI names a tool in a hint: the command that runs it (`mcb context`)."""
-    from mcb.summaries import CLI_COMMANDS
-
-    return f"`mcb {CLI_COMMANDS.get(tool, tool)}`"
-
-
-def command_hint(remedy: Remedy) -> str:
-    """``remedy``'s next step as the CLI says it (tools named as commands)."""
-    return remedy.hint.format_map(_Names({}, command_name))
-
-
 def local_hint(method: str, code: str, message: str) -> str | None:
-    """The CLI's hint for a refusal mcb found itself, in the server's words (a brush checked before sending)."""
-    remedy = explain(method, code, message).remedy
-    return None if remedy.hint == _GENERAL.hint else command_hint(remedy)
+    """The hint for a refusal mcb found itself, in the server's words (a brush checked before sending)."""
+    known = explain(method, code, message)
+    return None if known.remedy.hint == _GENERAL.hint else known.hint
 
 
 def code_hint(code: str) -> str:
-    """The CLI's hint for one of mcb's own codes (invalid_response, request_too_large, ...)."""
-    return command_hint(explain("", code, "").remedy)
+    """The hint for one of mcb's own codes (invalid_response, request_too_large, ...)."""
+    return explain("", code, "").hint
 
 
 # -- a request that may or may not have reached the server: where a mutation that may have happened shows up --
@@ -787,8 +796,11 @@ def unknown_outcome(method: str, arguments: dict | None = None) -> Remedy:
     )
 
 
+# No connection could be opened (refused, or the connect timed out): nothing was sent, so nothing happened.
 NOT_REACHED = Remedy(
-    "nothing was sent: is the server running? check --server / MCB_SERVER (`mcb config show`)", kind="network"
+    "nothing was sent: is the server running? check {server} (`mcb config show`)",
+    kind="network",
+    restart_with="start the Minecraft server (or `mcb serve`) at MCB_SERVER, then call again",
 )
 
 

@@ -15,6 +15,7 @@ class AppState:
     server: str | None = None
     profile: str | None = None
     timeout: float | None = None
+    commands: tuple = ()  # the command at work, then its groups up to the root (for the words of its errors)
 
     def terminal(self, json_flag: bool = False) -> Terminal:
         return Terminal(json_mode=self.json or json_flag, verbosity=self.verbosity, no_color=self.no_color)

@@ -52,6 +52,15 @@ def test_check_reads_stdin(cli):
     assert result.stdout.splitlines() == ["minecraft:stone", "minecraft:oak_log[axis=y]"]
 
 
+def test_check_stdin_line_that_is_not_utf8(cli):
+    # A UTF-8 locale reads stdin strictly; one undecodable byte must be one invalid state, not a traceback.
+    result = cli("block", "check", "-", input=b"minecraft:stone\nminecraft:stone\xff\n")
+    assert "Traceback" not in result.stderr
+    assert result.exit_code == 1
+    assert "minecraft:stone" in result.stdout
+    assert "1 of 2 block states invalid" in result.stderr
+
+
 def test_check_mc_version(cli):
     assert cli("block", "check", "chain", "--mc-version", "1.21.8").exit_code == 0
     newer = cli("block", "check", "chain", "--mc-version", "1.21.9")

@@ -6,7 +6,7 @@ The servers trickle for 20 s and then hold the socket, so a client without a tot
 waits at least 20 s) instead of hanging the suite. Real sockets throughout; the client is not mocked.
 
 The calls get a short budget (BUDGET) so that the suite does not wait; SLACK is what a loaded machine may add.
-(The default /health budget is checked once, on a silent server: tests/qa/test_silent_server_budgets.py.)
+(The default /health budget is checked once, on a silent server: tests/client/test_silent_server_budgets.py.)
 """
 
 from __future__ import annotations

@@ -118,3 +118,20 @@ def test_extras_function_keeps_what_the_build_cannot_place(mcb, tmp_path):
     missing = tmp_path / "missing" / "x.mcfunction"
     refused = mcb("build", chests, "--target", "0,80,60", "--extras-function", missing)
     assert refused.exit_code == 1 and mcb("context", "--json").json()["operations_total"] == 1
+
+
+def test_undo_needs_no_drop_extras_and_a_second_run_meets_the_builds_lock(mcb):
+    """`--undo` finds the build by its file and placement without reading the file's extras again, and a second run
+    of a build under way (another terminal, another MCP session) is told that, not something about parts."""
+    from mcb.batch.schematic import build_state_path
+    from mcb.batch.state import exclusive_run
+
+    built = mcb("build", C4, "--target", "0,80,30", "--drop-extras", "--json")
+    assert built.exit_code == 0, built.stderr
+    build_id = built.json()["build_id"]
+    with exclusive_run(build_state_path(build_id), f"build {build_id}"):  # as if another run held it
+        second = mcb("build", C4, "--target", "0,80,30", "--drop-extras")
+    assert second.exit_code == 7 and f"another mcb run is writing build {build_id} now" in second.stderr
+    undone = mcb("build", C4, "--target", "0,80,30", "--undo", "--yes", "--json")  # no --drop-extras
+    assert undone.exit_code == 0, undone.stderr
+    assert undone.json()["build_id"] == build_id and undone.json()["undone_operations"] == 1

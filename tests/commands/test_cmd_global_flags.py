@@ -242,3 +242,12 @@ def test_a_closed_stdout_pipe_ends_quietly_with_0(args):
     finally:
         os.close(write_end)
     assert (done.returncode, done.stderr) == (0, "")
+
+
+def test_timeouts_that_are_not_finite_are_usage_errors_like_zero(cli):
+    zero = cli("--timeout", "0", "health")
+    assert zero.exit_code == 2 and "Invalid value for '--timeout'" in zero.stderr
+    for value in ("nan", "inf", "1e999"):
+        result = cli("--timeout", value, "health")
+        assert result.exit_code == 2, (value, result.stderr)
+        assert "Invalid value for '--timeout'" in result.stderr

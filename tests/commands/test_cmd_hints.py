@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from rpc_testkit import FaultProxy, box_recipe, interrupted_operation
+from rpc_testkit import FaultProxy, box_recipe, free_port, interrupted_operation
 
 
 def _method(request):
@@ -53,3 +53,17 @@ def test_recovery_required_names_the_real_operation(cli, tmp_path, monkeypatch):
         result = cli("build", str(recipe))
         assert result.exit_code == 7, result.stderr
         assert f"mcb recovery abandon {operation}" in result.stderr and "OPERATION_ID" not in result.stderr
+
+
+def test_apply_to_a_refused_connection_says_nothing_was_sent(cli, tmp_path):
+    plan = tmp_path / "plan2.json"
+    plan.write_text(json.dumps({"plan_id": "p1", "plan_hash": "h1"}))
+    env = {
+        "MCB_TOKEN": "t0ken-for-test",
+        "MCB_PLAYER_ID": "00000000-0000-0000-0000-000000000001",
+        "MCB_PROJECT_ID": "p",
+    }
+    result = cli("--server", f"http://127.0.0.1:{free_port()}", "--timeout", "2", "apply", str(plan), env=env)
+    assert result.exit_code == 6, result.stderr
+    assert "hint: nothing was sent; start the server or check --server" in result.stderr
+    assert "unknown" not in result.stderr

@@ -347,3 +347,17 @@ def test_camera_capture_writes_the_picture(mcb, tmp_path):
         tmp_path / "again.png",
     )
     assert human.exit_code == 0 and "wrote" in human.stdout and "320×180" in human.stdout
+
+
+def test_rpc_params_that_are_not_json_say_where_in_words(cli):
+    result = cli("rpc", "region_inspect", "{bad")
+    assert result.exit_code == 2
+    assert "error: PARAMS argument is not valid JSON at line 1, column 2: expecting property name" in result.stderr
+    assert "char 1" not in result.stderr
+
+
+def test_rpc_params_with_a_huge_number_say_it_is_too_long(cli):
+    result = cli("rpc", "region_inspect", '{"min":{"x":' + "9" * 5000 + "}}")
+    assert result.exit_code == 2
+    assert "a number with 5000 digits is too long" in result.stderr
+    assert "set_int_max_str_digits" not in result.stderr

@@ -53,7 +53,9 @@ def test_slow_prepare_spins_on_a_terminal_only(tmp_path):
         assert code == 0 and time.monotonic() - started > 1.5, tty_err
         assert pipe_code == 0, pipe_err
         assert uncoloured_code == 0, uncoloured_err
-        assert proxy.methods().count("build_prepare") == 3  # each of them waited on the slow prepare
+        # each of them waited on the slow prepare (one may be answered busy while another clears the journal latch,
+        # as the plugin does, and sent again)
+        assert proxy.methods().count("build_prepare") >= 3
         proxy.decide = lambda request: "forward"
         code, fast_err = _run(args, env, stderr_tty=True)
         assert code == 0, fast_err

@@ -67,3 +67,19 @@ def test_batch_progress_and_table_use_the_same_words(mcb, tmp_path):
     assert "[2/2] cube: applied (26 of 27 positions written, 1 already matched)" in result.stderr
     assert "26 of 27 positions written, 1 already matched" in result.stdout  # the summary table
     assert "26/27" not in result.stdout + result.stderr
+
+
+def test_material_describe_prints_yes_no_not_python_booleans(mcb):
+    result = mcb("material", "describe", "minecraft:oak_stairs")
+    assert result.exit_code == 0, result.stderr
+    fields = dict(line.split(":", 1) for line in result.stdout.splitlines() if line[:6] in ("block:", "item: "))
+    assert {k.strip(): v.strip() for k, v in fields.items()} == {"block": "yes", "item": "yes"}
+
+
+def test_one_block_plan_reads_in_the_singular(mcb, tmp_path):
+    recipe = tmp_path / "one.json"
+    recipe.write_text(json.dumps(box_recipe(0, 100, 0, size=1)))
+    result = mcb("build", recipe)
+    assert result.exit_code == 0, result.stderr
+    assert ": 1 block to change" in result.stderr
+    assert "1 blocks" not in result.stdout + result.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 
 import pytest
@@ -44,3 +45,39 @@ def test_a_failed_write_leaves_the_old_file_and_no_temp_file(tmp_path):
         write_atomic(target, 12345)  # not bytes or text: fails while writing
     assert target.read_text() == "old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["plan.json"]
+
+
+def _state_file(path):
+    from mcb.batch.state import BatchState
+
+    return BatchState.load(path, server="http://127.0.0.1:1", project_id=None)
+
+
+def _token_file(path):
+    from mcb.config import read_token_file
+
+    os.chmod(path, 0o600)
+    return read_token_file(path, "agent_token")
+
+
+def _serve_tokens(path):
+    from mcb.server.config import load_tokens
+
+    return load_tokens(path.parent)
+
+
+@pytest.mark.parametrize(
+    "name,read,refusal",
+    [
+        ("b.state.json", _state_file, "is unreadable: NaN is not a JSON number"),
+        ("agent.token", _token_file, "looks like JSON but does not parse"),
+        ("tokens.json", _serve_tokens, "is not valid JSON (NaN is not a JSON number)"),
+    ],
+)
+def test_files_mcb_writes_are_read_by_the_one_strict_reader(tmp_path, name, read, refusal):
+    """NaN (and 1e400) is not JSON although Python's json reads it: mcb.fileio.loads_json refuses it everywhere."""
+    path = tmp_path / name
+    path.write_text('{"format": 1, "agent_token": "' + "a" * 40 + '", "steps": {}, "n": NaN}')
+    with pytest.raises(Exception, match=re.escape(refusal)):
+        read(path)
+    assert "NaN" in path.read_text()  # left as it was

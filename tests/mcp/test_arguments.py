@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 from mcpkit import refusal_of
 from rpc_testkit import FaultProxy
 
 REMEDY_FIELDS = ("retry_with", "field", "next_call", "restart_with", "retry_after_ms", "no_remedy")
 BOX = {"min": {"x": 0, "y": 60, "z": 0}, "max": {"x": 1, "y": 61, "z": 1}}
+HOUSE = Path(__file__).resolve().parents[2] / "schematics" / "house.schem"
 
 
 @pytest.fixture
@@ -154,3 +158,18 @@ def test_an_integer_of_thousands_of_digits_is_refused_in_plain_words(proxied):
         assert f"{pointer[1:]}: a number of {len(digits):,} digits is out of range" in error["message"]
         assert "sys.set_int_max_str_digits" not in str(error) and "4300" not in str(error)
     assert rpc_requests(proxy) == []
+
+
+def test_edit_refusals_speak_in_the_tools_argument_names(mcp_process, tmp_path):
+    shutil.copy(HOUSE, tmp_path / "house.schem")
+    mcp = mcp_process("--root", str(tmp_path))
+    mcp.initialize()
+    missing = refusal(mcp.call("schem_rotate", {"path": "house.schem", "degrees": 90}))
+    both = refusal(
+        mcp.call("schem_mirror", {"path": "house.schem", "axis": "x", "output": "m.schem", "in_place": True})
+    )
+    for error in (missing, both):
+        words = error["message"] + " " + error["remedy"]
+        assert "--" not in words and "-o" not in words, words
+        assert error["field"] == "output" and "output" in error["message"]
+    assert "in_place" in both["message"]

@@ -113,6 +113,15 @@ def test_unknown_method_and_array_params(mcp_process):
     assert reply["error"]["code"] == -32602 and "object" in reply["error"]["message"]
 
 
+def test_tools_call_with_null_arguments_is_invalid_params_and_runs_nothing(mcp_process):
+    mcp = mcp_process()
+    mcp.initialize()
+    error = mcp.request("tools/call", {"name": "block_describe", "arguments": None})["error"]
+    assert error["code"] == -32602 and "arguments must be an object" in error["message"]
+    left_out = mcp.request("tools/call", {"name": "block_check", "arguments": {"states": ["minecraft:stone"]}})
+    assert left_out["result"]["isError"] is False  # the session goes on
+
+
 def test_every_stdout_line_is_one_compact_message(mcp_process):
     mcp = mcp_process()
     mcp.initialize()
@@ -124,3 +133,35 @@ def test_every_stdout_line_is_one_compact_message(mcp_process):
         assert line.endswith(b"\n") and line.count(b"\n") == 1
         message = json.loads(line)
         assert message["jsonrpc"] == "2.0"
+
+
+def test_line_separators_inside_strings_leave_every_message_one_line_for_splitlines(mcp_process):
+    name = "a\u2028b\u2029c\u0085d"
+    mcp = mcp_process()
+    mcp.initialize()
+    error = mcp.request("tools/call", {"name": name, "arguments": {}})["error"]
+    assert error["data"]["name"] == name  # the same text, escaped on the wire
+    for line in mcp.raw:
+        text = line.decode("utf-8")
+        assert len(text.splitlines()) == 1, text
+        assert not {"\u2028", "\u2029", "\u0085"} & set(text)
+
+
+def test_encode_writes_one_splitlines_line_that_decodes_to_the_same_message():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from mcb.mcp.framing import encode
+
+    texts = st.text(st.characters(codec="utf-8") | st.sampled_from("\n\r\u0085\u2028\u2029\x0b\x0c\x1c\x1d\x1e"))
+
+    @settings(derandomize=True, max_examples=300, database=None)  # deterministic: the same cases every run
+    @given(st.dictionaries(texts, texts | st.integers() | st.lists(texts, max_size=3), max_size=4))
+    def check(message):
+        line = encode(message)
+        assert line.endswith(b"\n") and line.count(b"\n") == 1
+        text = line.decode("utf-8")
+        assert len(text.splitlines()) == 1
+        assert json.loads(text) == message
+
+    check()

@@ -1,10 +1,13 @@
 """Ordinary bad paths are the caller's argument at fault, never a bug in mcb (MCP-29, MCP-44): a NUL character or
 a name longer than the file system allows is refused as `invalid_argument` naming the field, for every path each
-offline tool takes, and the CLI says the same kind of thing in one line with no traceback."""
+offline tool takes, and the CLI says the same kind of thing in one line with no traceback. A named pipe as an
+output is refused at once (opening one nobody reads would block for ever), and a --root that does not exist stops
+`mcb mcp` from starting."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -143,3 +146,32 @@ def test_the_cli_says_one_clean_line_for_the_same_paths(args, tmp_path):
     assert done.stdout == ""
     assert done.stderr.startswith("error: ") and "Traceback" not in done.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def _tool_refusal(response: dict) -> dict:
+    result = response["result"]
+    assert result["isError"], result
+    return refusal_of(result["structuredContent"]["error"])
+
+
+def test_a_root_that_does_not_exist_refuses_to_start(tmp_path):
+    missing = tmp_path / "nowhere"
+    done = subprocess.run(
+        [sys.executable, "-m", "mcb", "mcp", "--root", str(missing)], input=b"", capture_output=True, timeout=60
+    )
+    assert done.returncode == 2 and done.stdout == b""
+    assert b"--root" in done.stderr and b"not an existing folder" in done.stderr and b"Traceback" not in done.stderr
+
+
+def test_a_named_pipe_as_output_is_refused_at_once_and_the_session_goes_on(mcp_process, tmp_path):
+    """Opening a FIFO nobody reads blocks: a writer must refuse it before any work, not wait for ever."""
+    shutil.copy(HOUSE, tmp_path / "house.schem")
+    os.mkfifo(tmp_path / "pipe.schem")
+    mcp = mcp_process("--root", str(tmp_path))
+    mcp.initialize()
+    for tool, arguments in (("schem_rotate", {"degrees": 90}), ("schem_mirror", {"axis": "x"}), ("schem_convert", {})):
+        call = {"path": "house.schem", "output": "pipe.schem", "overwrite": True, **arguments}
+        error = _tool_refusal(mcp.call(tool, call))
+        assert (error["code"], error["field"]) == ("invalid_argument", "output") and "named pipe" in error["message"]
+    done = mcp.call("schem_rotate", {"path": "house.schem", "degrees": 90, "output": "turned.schem"})
+    assert not done["result"]["isError"] and (tmp_path / "turned.schem").is_file()

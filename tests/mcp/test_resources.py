@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from mcpkit import MODERN_META
 
 
@@ -79,3 +80,14 @@ def test_offline_hides_the_live_resource_and_refuses_it_like_its_tool(mcp_proces
     assert (
         mcp.request("resources/read", {"uri": "mcb://extensions"})["result"]["contents"][0]["uri"] == "mcb://extensions"
     )
+
+
+@pytest.mark.parametrize("params", [{}, {"uri": 5}, {"uri": None}, {"uri": ["mcb://extensions"]}])
+def test_resources_read_without_a_string_uri_is_invalid_params_in_both_eras(mcp_process, params):
+    legacy = mcp_process()
+    legacy.initialize()
+    modern = mcp_process()
+    for mcp, extra in ((legacy, {}), (modern, {"_meta": MODERN_META})):
+        error = mcp.request("resources/read", {**params, **extra})["error"]
+        assert error["code"] == -32602, error
+        assert "uri" in error["message"] and "unknown resource" not in error["message"]

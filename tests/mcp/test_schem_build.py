@@ -188,3 +188,94 @@ def test_region_export_checks_the_name_and_the_box_before_reading(mcp_process, l
     assert time.monotonic() - started < 5 and refused["isError"]
     assert error["code"] != "internal" and "leaves the project area -64,0,-64 .. 64,128,64" in error["message"]
     assert error["field"] == "min" and not (tmp_path / "huge.schem").exists()
+
+
+def _box(tmp_path) -> tuple:
+    from mcb.building.placement import PlacementOptions, load_placement
+
+    return load_placement(tmp_path / C4, PlacementOptions(target=(0, 80, 30), drop_extras=True)).world_box()
+
+
+def test_undo_after_a_players_edit_finishes_and_names_the_kept_position(mcp_process, tmp_path):
+    """schem_build {undo: true} after a player changed a block of the build: the plugin refuses that operation's
+    undo, mcb restores it from its record, and the answer lists the kept position (it used to stop with no remedy)."""
+    from mcb.server.testing import spawn_server
+
+    server = spawn_server(tmp_path / "edited", tick_ms=0, max_plan_blocks=512)
+    try:
+        mcp = start(mcp_process, server, tmp_path)
+        low, high = _box(tmp_path)
+        admin = McbClient(server.url, admin_token=server.admin_token, player_id="console")
+        before = admin.region_inspect(low, (high[0], low[1], high[2]), blocks=True).blocks
+        built = mcp.call("schem_build", {**ARGS, "wait_seconds": 120}, timeout=120)["result"]["structuredContent"]
+        assert built["result"] == "applied" and built["build_operations"] == 8
+        spot = admin.region_inspect(low, (high[0], low[1], high[2]), blocks=True).blocks
+        edited = next(b.pos for b, was in zip(spot, before) if b.state != was.state)  # a block the build wrote
+        admin.call("test_set_blocks", {"blocks": [{"pos": edited.wire(), "state": "minecraft:gold_block"}]},
+                   scoped=False)  # fmt: skip
+        undo = mcp.call("schem_build", {**ARGS, "undo": True, "wait_seconds": 120}, timeout=120)["result"]
+        assert undo["isError"] is False, undo
+        data = undo["structuredContent"]
+        assert data["undone_operations"] == 7 and data["restored_operations"] == 1
+        assert [k["pos"] for k in data["kept"]] == [edited.wire()] and data["kept"][0]["now"] == "minecraft:gold_block"
+        assert data["restored"] == BLOCKS - 1
+        after = admin.region_inspect(low, (high[0], low[1], high[2]), blocks=True).blocks
+        assert [b.state for b in after] == [
+            "minecraft:gold_block" if b.pos == edited else was.state for b, was in zip(after, before)
+        ]
+    finally:
+        server.stop()
+
+
+def test_a_build_a_restart_interrupted_goes_on_once_an_administrator_settled_it(mcp_process, tmp_path):
+    """The server is killed mid-build and started again. mcb mcp holds no administrator token (as the plugin's
+    bridge): schem_build says which operation waits and the one command an administrator runs; once run, the same
+    call completes, and undo restores every position, the abandoned operation's too."""
+    import os
+    import subprocess
+    import sys
+    from urllib.parse import urlsplit
+
+    from mcb.server.testing import spawn_server
+
+    data_dir = tmp_path / "restarted"
+    server = spawn_server(data_dir, tick_ms=20, max_plan_blocks=512)
+    port = urlsplit(server.url).port
+    try:
+        mcp = start(mcp_process, server, tmp_path)
+        low, high = _box(tmp_path)
+        mcp.write({"jsonrpc": "2.0", "id": 9, "method": "tools/call",
+                   "params": {"name": "schem_build", "arguments": {**ARGS, "wait_seconds": 120}}})  # fmt: skip
+        client = McbClient(server.url, agent_token=server.agent_token, player_id="console")
+        deadline = time.monotonic() + 60
+        while operations(server) < 2 or client.project_context().operations[0].status != "applying":
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        interrupted = client.project_context().operations[0].operation_id
+        server.kill()
+        server = spawn_server(data_dir, tick_ms=0, port=port)
+        assert mcp.wait_for(9, timeout=120)["result"]["isError"] is True  # the call ends with the lost server
+        waiting = mcp.call("schem_build", {**ARGS, "wait_seconds": 120}, timeout=120)["result"]
+        error = refusal_of(waiting["structuredContent"]["error"])
+        assert waiting["isError"] and error["code"] == "recovery_required", error
+        assert (
+            interrupted in error["message"]
+            and f"`mcb recovery abandon {interrupted}`" in error["message"] + error["remedy"]
+        )
+        env = {**os.environ, "MCB_SERVER": server.url, "MCB_TOKEN": server.admin_token, "MCB_PLAYER_ID": "console"}
+        settled = subprocess.run([sys.executable, "-m", "mcb", "recovery", "abandon", interrupted, "--yes"], env=env,
+                                 capture_output=True, text=True, timeout=60)  # fmt: skip
+        assert settled.returncode == 0, settled.stderr
+        done = mcp.call("schem_build", {**ARGS, "wait_seconds": 120}, timeout=120)["result"]
+        assert done["isError"] is False and done["structuredContent"]["result"] == "applied", done
+        undo = mcp.call("schem_build", {**ARGS, "undo": True, "wait_seconds": 120}, timeout=120)["result"]
+        data = undo["structuredContent"]
+        assert undo["isError"] is False and data["restored_operations"] >= 1 and data["kept"] == []
+        palette = (
+            McbClient(server.url, agent_token=server.agent_token, player_id="console")
+            .region_inspect((low[0], high[1] - 15, low[2]), (low[0] + 15, high[1], low[2] + 15))
+            .palette
+        )
+        assert palette == {"minecraft:air": 16**3}
+    finally:
+        server.kill()

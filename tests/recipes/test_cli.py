@@ -182,6 +182,32 @@ def test_fmt_keeps_number_spelling(cli, tmp_path):
     assert '"version": 1.0' in cli("recipe", "fmt", str(path)).stdout
 
 
+def test_fmt_keeps_a_lone_surrogate_escape(run, hostile):
+    # json decodes "\ud800" to a lone surrogate that no UTF-8 output can carry; the formatter must keep the escape.
+    path = hostile("lone_surrogate")
+    result = run("recipe", "fmt", path)
+    assert result.exit_code == 0, result.stderr
+    assert '"\\ud800"' in result.stdout
+
+
+def test_fmt_in_place_with_a_lone_surrogate_keeps_the_file_valid(run, hostile):
+    path = hostile("lone_surrogate")
+    result = run("recipe", "fmt", "-i", path)
+    assert result.exit_code == 0, result.stderr
+    assert '"\\ud800"' in path.read_text("utf-8")
+    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temp file left behind
+
+
+@pytest.mark.parametrize("kind", [[], {}, ["box"], {"x": 1}])
+def test_fmt_operation_type_of_the_wrong_type(run, tmp_path, kind):
+    # fmt formats any JSON; a nonsense `type` is lint's business, the layout just falls back to file order
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({"version": 1, "operations": [{"type": kind, "block": "minecraft:stone"}]}))
+    result = run("recipe", "fmt", path)
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["operations"][0]["type"] == kind
+
+
 def test_schema_command_prints_the_committed_schema(cli):
     result = cli("recipe", "schema")
     assert result.exit_code == 0

@@ -143,3 +143,23 @@ def test_a_structure_keeps_untouched_cells_through_a_litematica_only_as_air(corp
     assert loss["count"] == 78 and "written as air" in loss["detail"]
     back = _round_trip(wires, "litematic", tmp_path)
     assert back.void is None and _cells(back) == _as_air(_cells(wires))
+
+
+def test_a_block_entity_outside_the_box_is_refused_or_said_never_written_unreadable(cli, corpus, tmp_path):
+    # sponge-v1.schem's only block entity sits at [5, 11, 9], outside its 1 x 41 x 9 box: a Litematica file
+    # holding it could not be read back, a structure dropped it without a word.
+    import json
+
+    source = str(corpus / "v1_schematic4j_sponge-v1.schem")
+    for out in ("v1.litematic", "v1.nbt"):
+        refused = cli("schem", "convert", source, "-o", str(tmp_path / out))
+        assert refused.exit_code == 1 and not (tmp_path / out).exists()
+        assert "1 block entity (minecraft:campfire) outside the 1 x 41 x 9 box is not written" in refused.stderr
+        dropped = cli("schem", "convert", source, "-o", str(tmp_path / out), "--drop-extras", "--json")
+        assert dropped.exit_code == 0 and json.loads(dropped.stdout)["dropped"]
+        assert cli("schem", "info", str(tmp_path / out)).exit_code == 0
+    rotated = cli("schem", "rotate", source, "-d", "90", "-o", str(tmp_path / "r.litematic"))
+    assert rotated.exit_code == 0 and "outside the 9 x 41 x 1 box is not written" in rotated.stderr
+    assert cli("schem", "info", str(tmp_path / "r.litematic")).exit_code == 0
+    kept = cli("schem", "convert", source, "-o", str(tmp_path / "v3.schem"), "--to", "sponge3", "--json")
+    assert kept.exit_code == 0 and not json.loads(kept.stdout)["dropped"]

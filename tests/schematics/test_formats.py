@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from pathlib import Path
 
 import nbtlib
 import pytest
@@ -13,6 +14,7 @@ from mcb.errors import InputError
 from mcb.schematics.formats import read_any
 
 SHARED_LEGACY = "legacy.json"
+SAMPLES = Path(__file__).resolve().parents[2] / "schematics"
 
 
 def _litematic_cell_oracle(region) -> list[int]:
@@ -208,6 +210,14 @@ def test_legacy_block_entity_content_becomes_state(corpus):
     assert potted and len(big.block_entities) + 30 + 3 == 113  # 30 pots and 3 note blocks became states
     doors = [s for s in big.palette if "_door[" in s and "half=upper" in s]
     assert doors and all("facing=" in s for s in doors)
+
+
+def test_legacy_block_entity_data_is_said_to_be_kept_as_1_12_wrote_it(corpus):
+    from mcb.schematics.formats import read_any
+
+    cabin = read_any(SAMPLES / "cabin.schematic")
+    kept = [c for c in cabin.source.conversions if c["change"].startswith("block-entity data")]
+    assert kept and kept[0]["cells"] == len(cabin.block_entities) and kept[0]["carried"] is False
 
 
 def test_format_is_told_by_content_not_by_name(corpus, tmp_path):

@@ -148,11 +148,12 @@ def test_oversized_pictures_are_refused_cleanly():
     schem = Schematic(4000, 1, 4000, ["minecraft:stone"], np.zeros((1, 1, 1), dtype=np.int32)[:0], 4903)
     with pytest.raises(InputError, match="too large") as iso:
         render_schematic(schem, "iso", scale=4)
-    assert "--view top" not in iso.value.hint  # 16000 x 16000 from above is too large as well
+    # the hint names the arguments (scale, view=top); each face says them its own way (--view top, view=top)
+    assert "{view=top}" not in iso.value.hint_template  # 16000 x 16000 from above is too large as well
     narrow = Schematic(600, 1, 600, ["minecraft:stone"], np.zeros((1, 1, 1), dtype=np.int32)[:0], 4903)
     with pytest.raises(InputError, match="too large") as fits:
         render_schematic(narrow, "iso", scale=10)
-    assert "--view top (it fits at this scale)" in fits.value.hint  # 6000 x 6000 from above does
+    assert "{view=top} (it fits at this scale)" in fits.value.hint_template  # 6000 x 6000 from above does
     with pytest.raises(InputError, match="too large") as top:
         render_schematic(schem, "top", scale=8)
-    assert "--view top" not in top.value.hint  # never the view that just failed
+    assert "{view=top}" not in top.value.hint_template  # never the view that just failed

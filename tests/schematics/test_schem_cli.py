@@ -170,6 +170,38 @@ def test_convert_refuses_lossy_v2_and_says_what(cli, tmp_path):
     assert read_schematic(tmp_path / "v3.schem").block_entities[0].id == "minecraft:chest"
 
 
+def test_a_refused_conversion_suggests_only_formats_that_keep_everything(cli, tmp_path):
+    # The watchtower has cells it leaves unchanged (outside its two regions) and a chest: Sponge v3 cannot hold
+    # the first, so only Litematica (its regions written again) and a structure keep everything.
+    tower = cli("schem", "convert", str(SAMPLES / "watchtower.litematic"), "-o", str(tmp_path / "t.schem"))
+    assert tower.exit_code == 1
+    assert "hint: keep everything with --to litematic or structure, or drop it on purpose with --drop-extras" in (
+        tower.stderr
+    )
+    # The cabin's block entities fit every format but the server's.
+    cabin = cli("schem", "convert", str(SAMPLES / "cabin.schematic"), "-o", str(tmp_path / "c.schem"))
+    assert "keep everything with --to sponge3 or litematic or structure, or drop" in cabin.stderr
+    followed = cli(
+        "schem", "convert", str(SAMPLES / "watchtower.litematic"), "-o", str(tmp_path / "t.schem"), "--to", "structure"
+    )
+    assert followed.exit_code == 0, followed.stderr
+
+
+def test_a_name_that_says_another_format_is_warned_and_a_bad_replacement_is_a_usage_error(cli, tmp_path):
+    odd = cli("schem", "convert", str(SAMPLES / "house.schem"), "-o", str(tmp_path / "h.litematic"), "--to", "sponge2")
+    assert odd.exit_code == 0 and "h.litematic is named like a litematic file but holds Sponge v2 data" in odd.stderr
+    typo = cli(
+        "schem",
+        "convert",
+        str(SAMPLES / "house.schem"),
+        "-o",
+        str(tmp_path / "h.nbt"),
+        "--replace-unknown",
+        "minecraft:stoen",
+    )
+    assert typo.exit_code == 2 and "--replace-unknown minecraft:stoen" in typo.stderr
+
+
 def test_samples_are_up_to_date():
     import importlib.util
 
@@ -257,6 +289,14 @@ def test_counts_of_one_are_singular(cli, corpus, tmp_path):
     assert "BlockData has 0 entries for 1 cell" in info.stderr and "1 cells" not in info.stderr
 
 
+def test_counts_of_one_read_right_in_refusals_and_warnings(cli, tmp_path):
+    fixture = str(SAMPLES / "rotation_fixture.schem")
+    unknown = cli("schem", "convert", fixture, "-o", str(tmp_path / "old.schem"), "--mc-version", "1.16")
+    assert f"error: {fixture}: 1 block unknown in Minecraft 1.16: minecraft:crafter (1 cell)" in unknown.stderr
+    mirrored = cli("schem", "mirror", fixture, "-a", "x", "-o", str(tmp_path / "m.schem"))
+    assert "warning: 3 block states come out geometrically wrong" in mirrored.stderr
+
+
 def test_validate_excludes_named_and_walked_files_as_lint_does(cli, tmp_path):
     samples = Path(__file__).resolve().parents[2] / "schematics"
     (tmp_path / "old").mkdir()
@@ -270,3 +310,33 @@ def test_validate_excludes_named_and_walked_files_as_lint_does(cli, tmp_path):
     assert result.exit_code == 0, result.stderr
     files = [report["file"] for report in json.loads(result.stdout)["files"]]
     assert files == [str(tmp_path / "house.schem")]
+
+
+def test_help_and_hints_name_options_that_exist_and_defaults_that_hold(cli, tmp_path):
+    import re
+
+    def help_of(*command):
+        text = cli(*command, "--help", env={"COLUMNS": "80"}).stdout
+        return re.sub(r"[\s│]+", " ", text)
+
+    assert "default *.schem, *.litematic, *.nbt and *.schematic for schematics" in help_of("schem", "validate")
+    for command in ("convert", "rotate", "mirror"):
+        words = help_of("schem", command)
+        assert "upgrade the states to (default: the file's own release; 26.2 for legacy files" in words, command
+        assert "as the command's help says" not in words
+    (tmp_path / "notes.txt").write_text("x")
+    assert "--glob" in cli("schem", "validate", str(tmp_path)).stderr
+    for command in (["schem", "info"], ["schem", "render", "-o", str(tmp_path / "pictures")]):
+        result = cli(*command[:2], str(tmp_path), *command[2:])
+        assert result.exit_code == 1 and "no schematic found" in result.stderr
+        assert "--glob" not in result.stderr  # info and render have no --glob
+
+
+def test_validate_and_info_name_a_files_kind_alike(cli):
+    import json
+
+    for name, kind in (("watchtower.litematic", "litematic"), ("cabin.schematic", "legacy"), ("house.schem", "sponge")):
+        info = json.loads(cli("schem", "info", str(SAMPLES / name), "--json").stdout)
+        for profile in ("server", "spec"):
+            report = json.loads(cli("schem", "validate", str(SAMPLES / name), "--format", "json", "-p", profile).stdout)
+            assert report["files"][0]["facts"]["kind"] == info["kind"] == kind, (name, profile)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,6 +19,7 @@ from mcb.schematics.formats.sponge import read_schematic
 CHESTS = "v2_nucleation_new_chest_test.schem"  # v2 with double chests and block entities
 TEXAS = "v3_nucleation_uss-texas.schem"  # v3
 FENCE_QUIRK = "v2_schematic4j_green-cottage.schem"  # non-vanilla fence property north_east
+SAMPLES = Path(__file__).resolve().parents[2] / "schematics"
 
 
 def digest(path) -> str:
@@ -155,11 +158,43 @@ def test_in_place(cli, corpus, tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["copy.schem"]  # no temp files left
 
 
+def test_an_edit_in_place_never_changes_the_files_format(cli, tmp_path):
+
+    cabin = tmp_path / "cabin.schematic"
+    shutil.copy(SAMPLES / "cabin.schematic", cabin)
+    before = cabin.read_bytes()
+    for extra in ([], ["--to", "sponge3"]):
+        result = cli("schem", "rotate", str(cabin), "-d", "90", "--in-place", *extra)
+        assert result.exit_code == 2
+        assert "--in-place cannot rewrite a legacy .schematic file" in result.stderr
+        assert "-o NAME.schem" in result.stderr
+    assert cabin.read_bytes() == before
+    house = tmp_path / "house.schem"
+    shutil.copy(SAMPLES / "house.schem", house)
+    refused = cli("schem", "mirror", str(house), "-a", "x", "--in-place", "--to", "litematic")
+    assert refused.exit_code == 2
+    assert "--in-place keeps the file's format (Sponge v2); --to litematic would put Litematica data" in refused.stderr
+    kept = cli("schem", "rotate", str(house), "-d", "90", "--in-place", "--to", "v2", "--json")
+    assert kept.exit_code == 0 and '"format": "sponge2"' in kept.stdout
+
+
+def test_an_in_place_edit_that_would_lose_data_is_refused_and_the_file_kept(cli, tmp_path):
+    tower = tmp_path / "watchtower.litematic"
+    shutil.copy(SAMPLES / "watchtower.litematic", tower)
+    before = tower.read_bytes()
+    refused = cli("schem", "rotate", str(tower), "-d", "90", "--in-place")
+    assert (
+        refused.exit_code == 1 and "--in-place would lose data: 165 cells the file leaves unchanged" in refused.stderr
+    )
+    assert tower.read_bytes() == before
+    assert cli("schem", "rotate", str(tower), "-d", "90", "-o", str(tmp_path / "t.nbt")).exit_code == 0
+
+
 @pytest.mark.parametrize(
     "args,code,message",
     [
         (["-d", "45", "-o", "x.schem"], 2, "90, 180 or 270"),
-        (["-d", "90"], 2, "missing -o"),
+        (["-d", "90"], 2, "missing --output"),
         (["-d", "90", "-o", "x.schem", "--in-place"], 2, "not both"),
         (["-d", "90", "-o", "x.schem", "--rules", "worldedit"], 2, "unknown rule set"),
         (["-d", "90", "-o", "x.schem", "--format", "v9"], 2, "unknown schematic format"),

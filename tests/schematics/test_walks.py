@@ -5,12 +5,15 @@ from __future__ import annotations
 import gzip
 import json
 import shutil
+from pathlib import Path
 
 import pytest
+from schem_nbt_bytes import document
 
 LEGACY = "legacy_schematic4j_9383.schematic"
 STRUCTURE = "nbt_nucleation_wire_shapes.nbt"
 LITEMATICA = "litematic_schematic4j_demo_v6.litematic"
+SAMPLES = Path(__file__).resolve().parents[2] / "schematics"
 
 
 @pytest.fixture
@@ -77,3 +80,47 @@ def test_info_and_render_take_a_folder(cli, mixed, tmp_path):
 def test_a_named_file_that_is_no_schematic_is_an_error_not_a_skip(cli, mixed):
     result = cli("schem", "validate", str(mixed / "level.nbt"))
     assert result.exit_code == 1 and "sponge.format.unknown" in result.stdout
+
+
+def test_rendering_a_folder_never_overwrites_one_picture_with_another(cli, tmp_path):
+
+    folder = tmp_path / "builds"
+    (folder / "old").mkdir(parents=True)
+    shutil.copy(SAMPLES / "house.schem", folder / "house.schem")
+    shutil.copy(SAMPLES / "watchtower.litematic", folder / "house.litematic")
+    shutil.copy(SAMPLES / "cabin.schematic", folder / "old" / "house.schematic")
+    pictures = tmp_path / "pictures"
+    result = cli("schem", "render", str(folder), "-o", str(pictures))
+    assert result.exit_code == 0, result.stderr
+    assert sorted(p.name for p in pictures.iterdir()) == ["house.png", "house.schem.png", "house.schematic.png"]
+    assert result.stdout.count("wrote ") == 3
+
+
+def test_a_walk_names_each_unreadable_file_once_and_counts_read_right(cli, tmp_path):
+    import gzip
+
+    folder = tmp_path / "w"
+    folder.mkdir()
+    shutil.copy(SAMPLES / "house.schem", folder)
+    cut = gzip.decompress((SAMPLES / "watchtower.litematic").read_bytes())
+    # a structure whose only block lies outside its size: the structure reader refuses it
+    (folder / "outside.nbt").write_bytes(
+        document(
+            [
+                ("DataVersion", 3, 4903),
+                ("size", 9, (3, [2, 2, 2])),
+                ("palette", 9, (10, [[("Name", 8, "minecraft:stone")]])),
+                ("blocks", 9, (10, [[("pos", 9, (3, [5, 0, 0])), ("state", 3, 0)]])),
+                ("entities", 9, (10, [])),
+            ],
+            "",
+        )
+    )
+    (folder / "cut.litematic").write_bytes(gzip.compress(cut)[:300])
+    info = cli("schem", "info", str(folder))
+    assert info.exit_code == 1
+    assert f"{folder / 'outside.nbt'}: block at 5,0,0 lies outside the 2 x 2 x 2 size" in info.stderr
+    assert f"{folder / 'outside.nbt'}: {folder / 'outside.nbt'}" not in info.stderr
+    spec = cli("schem", "validate", "-p", "spec", str(folder), str(SAMPLES / "cabin.schematic"))
+    assert f"{folder / 'outside.nbt'}: error[structure.blocks.position] at /blocks/0/pos: block at 5,0,0" in spec.stdout
+    assert "flower pot plants: from the block entity into the state (potted_*) (1 cell)" in spec.stdout

@@ -1,14 +1,16 @@
 """`mcb serve` as a user runs it: loopback by default, explicit opt-in (with a warning) for other addresses,
-clean Ctrl-C, data directory defaults."""
+clean Ctrl-C, data directory defaults, a one-line readiness announcement under --json."""
 
 from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
 
+from interrupt_kit import INTERRUPTIBLE
 from server_rpc import Rpc
 
 from mcb.server.testing import run_server, spawn_server
@@ -158,3 +160,37 @@ def _serve_on(port: str, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "mcb", "serve", "--port", port, *args], capture_output=True, text=True, timeout=60
     )
+
+
+def test_serve_json_ready_announcement_is_one_json_line(tmp_path):
+    """As its help says, so a script can `read` it while the server runs."""
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "mcb",
+            "serve",
+            "--data",
+            str(tmp_path / "d"),
+            "--port",
+            "0",
+            "--tick-ms",
+            "5",
+            "--json",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        **INTERRUPTIBLE,
+    )
+    try:
+        first_line = process.stdout.readline()  # what `read -r line` or `head -1` gets
+        info = json.loads(first_line)
+        assert set(info) == {"url", "data_dir", "token_file"}
+        assert info["url"].startswith("http://127.0.0.1:")
+    finally:
+        process.send_signal(signal.SIGINT)
+        remaining, _ = process.communicate(timeout=30)
+    assert process.returncode == 0
+    assert remaining == ""  # nothing else on stdout

@@ -8,7 +8,7 @@ existing operation; an operation a server restart interrupted is reviewed and ab
 capability, or named with the one command that does it). Then it asks its source for plans: prepares the next
 while one applies (when the source allows), applies with a key recorded first, follows the operation at the plugin's
 pace, and lets the source decide what a conflict or an expired plan means. Ctrl-C once stops at the next plan
-boundary; twice also cancels the operation under way (:class:`StopRequest`).
+boundary; twice also cancels the operation under way (:class:`mcb.batch.source.StopRequest`).
 """
 
 from __future__ import annotations
@@ -16,10 +16,9 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Protocol
 
 from mcb.batch.log import PlanLog
+from mcb.batch.source import FAIL, NEXT, EventSink, PlanSource, RunOutcome, StopRequest
 from mcb.client.models import OperationStatus, PlanSummary
 from mcb.client.operations import (
     build_seconds,
@@ -36,80 +35,6 @@ from mcb.client.progress import OperationTracker, ProgressView, RateClock
 from mcb.client.transport import DEFAULT_TIMEOUT
 from mcb.errors import ConflictError, McbError, NetworkError
 from mcb.waiting import WaitPolicy
-
-EventSink = Callable[[str, dict], None]
-NEXT, FAIL = "next", "fail"  # what a source makes of an ended entry
-
-
-class StopRequest:
-    """Ctrl-C as a request: once, stop at the next plan boundary; twice, cancel the running operation too."""
-
-    def __init__(self):
-        self.presses = 0
-
-    def press(self) -> None:
-        self.presses += 1
-
-    @property
-    def stop(self) -> bool:
-        return self.presses >= 1
-
-    @property
-    def cancel(self) -> bool:
-        return self.presses >= 2
-
-
-@dataclass
-class Prepared:
-    """A plan a source prepared, and what its log entry records besides it (positions, cursor, kind, ...)."""
-
-    plan: PlanSummary
-    fields: dict = field(default_factory=dict)
-
-
-@dataclass
-class Remaining:
-    """What a source has not prepared yet: positions (an upper bound while ``estimated``)."""
-
-    positions: int = 0
-    estimated: bool = False
-
-
-class PlanSource(Protocol):
-    ahead: bool  # may the next plan be prepared while one applies (their positions never meet)
-    capacity: int  # positions of a full plan
-    event: EventSink  # set by the engine
-
-    def next_plan(self, *, beside: bool) -> Prepared | None:
-        """The next plan, prepared; None when there is none (now: ``beside`` an apply it may wait for its end)."""
-
-    def on_settled(self, entry: dict, final: OperationStatus) -> str:
-        """An entry an earlier run left in flight has ended: NEXT or FAIL."""
-
-    def on_finished(self, entry: dict, final: OperationStatus | None) -> str:
-        """An entry of this run has ended (None: dropped before any operation started): NEXT (go on; the source may
-        have rewound) or FAIL."""
-
-    def remaining(self) -> Remaining:
-        """Positions not in any plan yet."""
-
-    def more(self) -> bool:
-        """Might the source have another plan (a run stopped now would leave work undone)?"""
-
-
-@dataclass
-class RunOutcome:
-    result: str = "applied"  # applied | nothing_to_change | stopped | failed
-    plans: int = 0  # plans that ended in this run (settled ones included)
-    written: int = 0
-    positions: int = 0  # positions of those plans
-    operations: list[str] = field(default_factory=list)
-    error: McbError | None = None
-    last: OperationStatus | None = None  # the status of the last entry that ended
-
-    def to_json(self) -> dict:
-        return {"plans": self.plans, "written": self.written, "positions": self.positions,
-                "operations": self.operations}  # fmt: skip
 
 
 class Engine:
@@ -199,9 +124,10 @@ class Engine:
         if final.status == "applied" and final.total_changes:
             self.tick = (time.monotonic() - started) / plan_ticks(final.total_changes)
         self._ended(entry, final)
-        if self.deferred is not None and final.status == "applied":
+        if self.deferred is not None:
             error, self.deferred = self.deferred, None
-            raise error
+            if final.status == "applied":
+                raise error  # else the walk goes back before it anyway, and prepares that plan again
         if final.status != "applied" and self.ahead is not None:  # the walk goes back before it
             self._drop(self.ahead[0], f"re-planning after {final.status}")
             self.ahead = None
@@ -275,13 +201,7 @@ class Engine:
     # -- following ------------------------------------------------------------------------------------------------
     def _on_status(self, status: OperationStatus) -> None:
         entry, tracker = self.current
-        if self.stop.cancel and not self.cancel_sent and not status.terminal:
-            self.cancel_sent = True
-            self.event("cancel", {"operation_id": status.operation_id})
-            try:
-                self.client.operation_cancel(status.operation_id)
-            except McbError:
-                self.cancel_sent = False  # again at the next status
+        self._cancel_if_asked(status)
         self._show(status, entry, tracker)
         if status.terminal or self.ahead is not None or self.deferred is not None or self.stop.stop:
             return
@@ -344,7 +264,7 @@ class Engine:
             if entry["phase"] == "prepared":
                 self._drop(entry, "an earlier run stopped before applying it")
                 continue
-            status = None
+            status, self.cancel_sent = None, False
             if entry["phase"] == "applying":
                 self.event("resend", {"plan_id": entry["plan"]["plan_id"], "idempotency_key": entry["idempotency_key"]})
                 status = self.start(entry)
@@ -378,6 +298,11 @@ class Engine:
         return True
 
     def _settling(self, status: OperationStatus, entry: dict, tracker: OperationTracker) -> None:
+        self._cancel_if_asked(status)
+        self._show(status, entry, tracker, prefix="resuming ")
+
+    def _cancel_if_asked(self, status: OperationStatus) -> None:
+        """Ctrl-C twice: cancel the running operation (once; again at the next status if that failed)."""
         if self.stop.cancel and not self.cancel_sent and not status.terminal:
             self.cancel_sent = True
             self.event("cancel", {"operation_id": status.operation_id})
@@ -385,7 +310,6 @@ class Engine:
                 self.client.operation_cancel(status.operation_id)
             except McbError:
                 self.cancel_sent = False
-        self._show(status, entry, tracker, prefix="resuming ")
 
     def recover(self, entry: dict, final: OperationStatus) -> OperationStatus:
         """An operation of this log that a server restart interrupted (§5.6): with the administrator capability,
@@ -410,30 +334,3 @@ class Engine:
 
 def _positions(entry: dict) -> int:
     return int(entry.get("positions", (entry.get("plan") or {}).get("changed_blocks", 0)) or 0)
-
-
-def stopped_error(outcome: RunOutcome, state_path=None) -> McbError:
-    """The error of a run that stopped at a plan boundary when asked to (exit 130, "stopped:")."""
-    from mcb.client.errors import Interrupted
-    from mcb.wording import plural
-
-    return Interrupted(
-        f"stopped at a plan boundary after {plural(outcome.plans, 'plan')} ({plural(outcome.written, 'position')} "
-        "written in this run)",
-        code="build_stopped",
-        hint="run the same command again: it reads the world afresh and goes on from where it stopped",
-        details={"state_file": str(state_path)} if state_path is not None else {},
-    )
-
-
-__all__ = [
-    "FAIL",
-    "NEXT",
-    "Engine",
-    "PlanSource",
-    "Prepared",
-    "Remaining",
-    "RunOutcome",
-    "StopRequest",
-    "stopped_error",
-]

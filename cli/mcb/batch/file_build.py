@@ -15,9 +15,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from mcb.batch.engine import Engine, StopRequest, stopped_error
+from mcb.batch.engine import Engine
 from mcb.batch.log import PlanLog
 from mcb.batch.schematic import BUILD_STEP, SchematicSource, build_identity, build_state_path
+from mcb.batch.source import StopRequest, stopped_error
 from mcb.batch.state import BatchState, exclusive_run
 from mcb.batch.undo import UndoSource, undo_summary, undoable
 from mcb.errors import InputError, McbError
@@ -76,7 +77,7 @@ class FileBuild:
         """Build (or resume, or build again what differs): ``(the --json result, the error that ended it)``."""
         self.state_path.parent.mkdir(parents=True, exist_ok=True)
         started = time.monotonic()
-        with exclusive_run(self.state_path):
+        with exclusive_run(self.state_path, f"build {self.build_id}"):
             state = BatchState.load(self.state_path, server=self.client.server, project_id=self.client.project_id)
             state.data["build_id"] = self.build_id
             log = PlanLog(state, BUILD_STEP)
@@ -196,11 +197,11 @@ def undo_file_build(client, build_id: str, *, stop: StopRequest | None = None, o
         raise InputError(
             f"no build {build_id} is recorded here ({shown(state_path)})",
             code="unknown_build",
-            hint="use the FILE, --target and placement options of the build, or the build id it printed",
+            hint="use the FILE, {target} and placement options of the build, or the build id it printed",
         )
     if capacity is None:
         capacity = client.project_context().max_plan_blocks or 4096
-    with exclusive_run(state_path):
+    with exclusive_run(state_path, f"build {build_id}"):
         state = BatchState.load(state_path, server=client.server, project_id=client.project_id)
         build_log, undo_log = PlanLog(state, BUILD_STEP), PlanLog(state, BUILD_STEP, "undo")
         if not build_log.entries:

@@ -13,10 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mcb.batch.engine import Engine, StopRequest, stopped_error
+from mcb.batch.engine import Engine
 from mcb.batch.kinds import STEP_KINDS, BaseStep, StepContext
 from mcb.batch.log import PlanLog
 from mcb.batch.model import Batch
+from mcb.batch.source import StopRequest, stopped_error
 from mcb.batch.state import BatchState
 from mcb.client.errors import Interrupted
 from mcb.client.models import OperationStatus
@@ -128,7 +129,7 @@ class BatchRunner:
         if record is not None and record.get("definition") != definition:
             error = ConflictError(
                 f"step {name!r} changed since it was started or applied",
-                hint="give the changed step a new name, or run with --restart to begin again",
+                hint="give the changed step a new name, or run with {restart} to begin again",
             )
             return StepReport(name, step.kind, "error", record, error)
         if record is not None and record.get("phase") == "done":
@@ -199,6 +200,6 @@ def _recorded_failure(record: dict) -> McbError:
     if entries:
         error = outcome_error(OperationStatus.model_validate(entries[-1]["status"]))
         if error is not None:
-            error.hint = (error.hint or "") + "; re-run with --retry-failed to prepare it again"
+            error.hint = (error.hint_template or "") + "; re-run with {retry_failed} to prepare it again"
             return error
-    return McbError("step failed in an earlier run", hint="re-run with --retry-failed to prepare it again")
+    return McbError("step failed in an earlier run", hint="re-run with {retry_failed} to prepare it again")

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from mcb.batch.engine import FAIL, NEXT, Prepared, Remaining
 from mcb.batch.log import ExpectedStates, PlanLog
+from mcb.batch.source import FAIL, NEXT, Prepared, Remaining
 from mcb.batch.sources import prepare_again
 from mcb.building.planner import BuildPlanner
 from mcb.client.models import OperationStatus

@@ -16,8 +16,9 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from mcb.batch.engine import Engine, RunOutcome, StopRequest
+from mcb.batch.engine import Engine
 from mcb.batch.log import PlanLog
+from mcb.batch.source import RunOutcome, StopRequest
 from mcb.batch.sources import OnePlan
 from mcb.batch.state import BatchState, exclusive_run
 from mcb.client.models import PlanSummary

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mcb.batch.engine import FAIL, NEXT, Prepared, Remaining
+from mcb.batch.source import FAIL, NEXT, Prepared, Remaining
 from mcb.client.models import OperationStatus, PlanSummary
-from mcb.client.operations import abandoned
 from mcb.errors import McbError, ServerError
-
-OUTSIDE_TERRAIN = "Tile index outside terrain"
+from mcb.refusals import failure_reason
 
 
 def prepare_again(final: OperationStatus | None) -> bool:
@@ -22,7 +20,7 @@ def prepare_again(final: OperationStatus | None) -> bool:
     started, expired while queued, or an administrator abandoned its operation after a restart?"""
     if final is None:
         return True
-    return (final.status == "failed" and final.message.startswith("Plan expired")) or abandoned(final)
+    return failure_reason(final.status, final.message) in {"plan_expired", "abandoned"}
 
 
 class OnePlan:
@@ -136,8 +134,5 @@ class TerrainTiles:
 
 
 def is_past_last_tile(error: McbError | None) -> bool:
-    return (
-        isinstance(error, ServerError)
-        and error.code == "invalid_request"
-        and error.details.get("server_message") == OUTSIDE_TERRAIN
-    )
+    """The server's "Tile index outside terrain" (the refusal table's reason): the tile before was the last."""
+    return isinstance(error, ServerError) and error.details.get("reason") == "tile_outside_terrain"

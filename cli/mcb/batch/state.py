@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from mcb.errors import ConfigError, ConflictError, InputError
-from mcb.fileio import write_atomic
+from mcb.fileio import loads_json, write_atomic
 
 STATE_FORMAT = 1
 
@@ -126,11 +126,11 @@ class BatchState:
         if not path.exists():
             return cls(path, {"format": STATE_FORMAT, "server": server, "project_id": project_id, "steps": {}})
         try:
-            data = json.loads(path.read_text("utf-8"))
+            data = loads_json(path.read_text("utf-8"))
         except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:  # RecursionError: deep nesting
             raise InputError(
                 f"state file {path} is unreadable: {error}",
-                hint="restore it, or start over with --restart (steps already applied would run again)",
+                hint="restore it, or start over with {restart} (steps already applied would run again)",
             ) from None
         if not isinstance(data, dict) or data.get("format") != STATE_FORMAT or not isinstance(data.get("steps"), dict):
             raise InputError(f"{path} is not an mcb batch state file")
@@ -140,13 +140,13 @@ class BatchState:
             if problem:
                 raise InputError(
                     f"{path}: the record of step {name!r} is damaged: {problem}",
-                    hint="restore the file, or start over with --restart (steps already applied would run again)",
+                    hint="restore the file, or start over with {restart} (steps already applied would run again)",
                 )
         if data.get("server") != server or data.get("project_id") != project_id:
             raise ConfigError(
                 f"{path} belongs to server {data.get('server')} {_project(data.get('project_id'))}, "
                 f"not {server} {_project(project_id)}",
-                hint="use the same --server/profile as the first run, or --restart to begin again",
+                hint="use the same {server} and {profile} as the first run, or {restart} to begin again",
             )
         return cls(path, data)
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from mcb.batch.engine import Engine, StopRequest, stopped_error
+from mcb.batch.engine import Engine
 from mcb.batch.kinds import register_recipe
 from mcb.batch.log import PlanLog
+from mcb.batch.source import StopRequest, stopped_error
 from mcb.batch.sources import TerrainTiles, is_past_last_tile
 from mcb.batch.state import BatchState, exclusive_run
 from mcb.client.models import Region
@@ -40,13 +41,14 @@ def run_all_tiles(client, terrain_id: str, state_path: Path, *, recipe: dict | N
             _check_envelope(preview.bounds, context.region)
     if dry_run:
         return _dry_run(client, terrain_id, start, tile_count)
-    with exclusive_run(state_path):
+    with exclusive_run(state_path, "this terrain run"):
         state = BatchState.load(state_path, server=client.server, project_id=client.project_id)
         state.data.setdefault("terrain_id", terrain_id)
         if state.data["terrain_id"] != terrain_id:
             raise InputError(
                 f"{state_path} belongs to terrain {state.data['terrain_id']}",
-                hint="use another --state file for another recipe",
+                hint="use another {state} file for another recipe",
+                details={"field": "state"},
             )
         _check_budget(state, context.max_plan_blocks)
         log = PlanLog(state, TILES)
@@ -62,7 +64,7 @@ def run_all_tiles(client, terrain_id: str, state_path: Path, *, recipe: dict | N
         except McbError as failure:
             error = failure
             if error.code == "not_found" and recipe is None:
-                error.hint = "the server forgot the recipe (restart or 32 newer previews): pass --recipe FILE"
+                error.hint = "the server forgot the recipe (restart or 32 newer previews): pass {recipe=FILE}"
     tiles = [t if t["tile"] in source.visited or t["result"] not in DONE else {**t, "result": "already_done"}
              for t in sorted(log.record.get("tiles", []), key=lambda t: t["tile"])]  # fmt: skip
     return {"status": "stopped" if error is not None else "completed", "terrain_id": terrain_id,
@@ -77,7 +79,7 @@ def _check_budget(state: BatchState, budget: int | None) -> None:
             f"{state.path} was started with tile budget {saved}; the server now uses {budget}, "
             "which numbers the tiles differently",
             code="tile_budget_changed",
-            hint="restore the server's max-plan-blocks, or start a new --state file",
+            hint="restore the server's max-plan-blocks, or start a new {state} file",
         )
     if saved is None and budget is not None:
         state.data["tile_budget"] = budget

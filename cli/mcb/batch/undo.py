@@ -14,8 +14,8 @@ already restored drop out). ``record["undo_report"]`` says, per operation, how i
 
 from __future__ import annotations
 
-from mcb.batch.engine import FAIL, NEXT, Prepared, Remaining
 from mcb.batch.log import PlanLog
+from mcb.batch.source import FAIL, NEXT, Prepared, Remaining
 from mcb.building.boxes import prepare_params
 from mcb.building.planner import first_plan
 from mcb.building.reading import WorldReader

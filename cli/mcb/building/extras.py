@@ -87,9 +87,9 @@ def extras_commands(
 
     anchor = _target(target)
     if rotation not in (0, 90, 180, 270):
-        raise UsageError(f"--rotation must be 0, 90, 180 or 270, not {rotation}")
+        raise UsageError(f"{{rotation}} must be 0, 90, 180 or 270, not {rotation}", details={"field": "rotation"})
     if mirror not in (None, "x", "z"):
-        raise UsageError(f"--mirror must be x or z, not {mirror!r}")
+        raise UsageError(f"{{mirror}} must be x or z, not {mirror!r}", details={"field": "mirror"})
     registry = registry if registry is not None else load_registry(None)
     schem, since, said = _read(path, registry)
     upgrade = ExtrasUpgrade(since, registry.data_version, Tally())
@@ -134,7 +134,11 @@ def extras_commands(
 def _target(target) -> tuple[int, int, int]:
     values = [target.get(axis) for axis in "xyz"] if isinstance(target, dict) else list(target or ())
     if len(values) != 3 or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-        raise UsageError(f"the target must be three whole numbers x,y,z, not {target!r}", hint="e.g. --target 0,64,0")
+        raise UsageError(
+            f"the target must be three whole numbers x,y,z, not {target!r}",
+            hint="e.g. {target=0,64,0}",
+            details={"field": "target"},
+        )
     return tuple(values)  # type: ignore[return-value]
 
 

@@ -103,7 +103,7 @@ def load_placement(path: str | os.PathLike, options: PlacementOptions, registry=
     try:
         schem, report = upgrade_schematic(schem, registry, replace_unknown=options.replace_unknown, canonical=True)
     except InputError as error:
-        error.message = f"{shown(path)}: {error.message}"
+        error.message = f"{shown(path)}: {error.template}"
         raise
     # Turned after the upgrade, as `schem mirror`/`schem rotate` do: the states are then ones the registry knows
     # (a mod's `north_east` on a fence is dropped first, not refused by the turn).
@@ -152,8 +152,8 @@ def _check_extras(schem, path: str, drop: bool) -> dict:
     raise InputError(
         f"{shown(path)} has {what}; a build places block states only, so nothing was written",
         code="schematic_extras",
-        details={"block_entities": block_entities, "entities": entities},
-        hint='add --drop-extras (in a batch step: "drop_extras": true) to build the block states '
+        details={"block_entities": block_entities, "entities": entities, "retry_with": {"drop_extras": True}},
+        hint='add {drop_extras=true} (in a batch step: "drop_extras": true) to build the block states '
         "without them (containers empty, signs blank)",
     )
 
@@ -207,11 +207,11 @@ def check_fits(placement: Placement, region) -> None:
         union[0][1], union[1][1] = max(union[0][1], floor), min(union[1][1], top)
         message = (
             f"the build is {size[0]:,} x {size[1]:,} x {size[2]:,} blocks (W x H x L), larger than the project area "
-            f"{room[0]:,} x {room[1]:,} x {room[2]:,} on {axes}: no --target puts it inside; nothing was written"
+            f"{room[0]:,} x {room[1]:,} x {room[2]:,} on {axes}: no {{target}} puts it inside; nothing was written"
         )
         hint = (
             "ask the owner to enlarge the area (/ai area); a local `mcb serve` takes it at start: "
-            f"`mcb serve --region {_text(union[0])},{_text(union[1])}` holds it at this --target"
+            f"`mcb serve --region {_text(union[0])},{_text(union[1])}` holds it at this {{target}}"
         )
     elif box[0][1] < floor or box[1][1] > top:
         details["world_height"] = [floor, top]
@@ -221,14 +221,30 @@ def check_fits(placement: Placement, region) -> None:
             reach, move = f"y={box[1][1]}, above the world's top (y={top})", high[1] - box[1][1]
         message = f"{where} reaches {reach}: no project area holds it there; nothing was written"
         direction = "raise" if move > 0 else "lower"
-        hint = f"{direction} --target's y by at least {abs(move):,}, into the project area (y {low[1]} .. {high[1]})"
+        hint = f"{direction} {{target}}'s y by at least {abs(move):,}, into the project area (y {low[1]} .. {high[1]})"
     else:
         message = (
             f"{where} does not fit the project area {_text(low)} .. {_text(high)}: it sticks out {', '.join(out)}; "
             "nothing was written"
         )
-        hint = "choose another --target, or ask the owner to enlarge the area (/ai area; `mcb serve --region`)"
+        hint = "choose another {target}, or ask the owner to enlarge the area (/ai area; `mcb serve --region`)"
+    details["field"] = "target"
+    moved = _target_inside(placement.options.target, box, (low, high))
+    if moved is not None:  # the same build, moved the least that puts it inside
+        details["retry_with"] = {"target": dict(zip("xyz", moved))}
     raise InputError(message, code="out_of_bounds", details=details, hint=hint)
+
+
+def _target_inside(target, box, area) -> tuple[int, int, int] | None:
+    """The nearest target that puts the build's ``box`` inside the project ``area``; None when no target does (the
+    box is larger than the area on some axis)."""
+    moved = list(target)
+    for axis in range(3):
+        below, above = area[0][axis] - box[0][axis], box[1][axis] - area[1][axis]
+        if below > 0 and above > 0:
+            return None
+        moved[axis] += below if below > 0 else -above if above > 0 else 0
+    return tuple(moved)
 
 
 def _text(pos) -> str:

@@ -8,8 +8,8 @@ The server folds many engine conditions into ``invalid_request`` and tells them 
 
 from __future__ import annotations
 
-from mcb.errors import AuthError, ConflictError, McbError, NetworkError, ServerError
-from mcb.refusals import command_name, explain, plain_positions
+from mcb.errors import AuthError, ConflictError, ExitCode, McbError, NetworkError, ServerError, escaped
+from mcb.refusals import explain, plain_positions
 
 _CLASSES = {"auth": AuthError, "conflict": ConflictError, "server": ServerError, "network": NetworkError}
 
@@ -20,8 +20,8 @@ def error_from_envelope(method: str, code: str, message: str) -> McbError:
     details = {"method": method, "server_message": message}
     if known.remedy.reason:
         details["reason"] = known.remedy.reason
-    text = f"{method}: {known.words}" if known.words else f"{method}: {code}: {plain_positions(message)}"
-    return _CLASSES[known.remedy.kind](text, hint=known.hint(command_name), code=code, details=details)
+    text = f"{method}: {known.words}" if known.words else f"{method}: {code}: {escaped(plain_positions(message))}"
+    return _CLASSES[known.remedy.kind](text, hint=known.hint, code=code, details=details)
 
 
 def is_busy(method: str, code: str, message: str) -> bool:
@@ -102,5 +102,5 @@ class TransportError(NetworkError):
 class Interrupted(McbError):
     """Ctrl-C while waiting on the server, with what is known (the operation id) and how to pick it up again."""
 
-    exit_code = 130
+    exit_code = ExitCode.INTERRUPTED
     kind = "interrupted"

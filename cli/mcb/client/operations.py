@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from mcb.client.models import OperationStatus
 from mcb.errors import ConflictError, McbError, NetworkError
+from mcb.refusals import failure_reason
 from mcb.waiting import DEFAULT as DEFAULT_WAIT
 from mcb.waiting import WaitPolicy
 from mcb.wording import positions_written
@@ -63,8 +64,9 @@ def ticks_done(status: OperationStatus) -> int:
 
 
 class _Pacer:
-    """When to ask next: probes quickly until the statuses show the server's tick, then aims at the next change
-    (at least every ``progress_every``) and, near the predicted end, at the end."""
+    """When to ask next: probes quickly until the statuses show the server's tick, then looks at least every
+    ``progress_every`` for a bar, and times the last looks so that an answer arrives as the operation ends (a status
+    call itself takes a tick or two on Paper: its round trip is measured)."""
 
     def __init__(self, policy: WaitPolicy, clock=time.monotonic):
         self.policy, self.clock = policy, clock
@@ -72,6 +74,7 @@ class _Pacer:
         self.first_ticks: int | None = None
         self.probes = 0
         self.overdue = 0
+        self.round_trip = 0.0  # the last status call's time
 
     def next_pause(self, status: OperationStatus) -> float:
         policy = self.policy
@@ -83,13 +86,13 @@ class _Pacer:
             self.probes += 1
             return min(policy.progress_every, max(policy.interval, ASSUMED_TICK * 2 ** (self.probes - 2)))
         tick = (self.clock() - self.began) / moved
-        left = (plan_ticks(status.total_changes or 0) - done) * tick
-        if left > tick:
+        left = (plan_ticks(status.total_changes or 0) - done) * tick - self.round_trip
+        if left > policy.interval:
             self.overdue = 0
-            return min(policy.progress_every, max(policy.interval, left))
-        # At or past the predicted end: look again soon, a little later each time.
+            return min(policy.progress_every, left)
+        # The answer to a call sent now comes as it ends: ask back to back for a few ticks, then less often.
         self.overdue += 1
-        return min(policy.progress_every, max(policy.interval, tick * 1.5**self.overdue))
+        return policy.interval if self.overdue <= 8 else min(policy.progress_every, tick * 1.5 ** (self.overdue - 8))
 
 
 def follow_operation(
@@ -108,7 +111,9 @@ def follow_operation(
     while True:
         if status is None:
             try:
+                asked = time.monotonic()
                 status = client.operation_status(operation_id)
+                pacer.round_trip = time.monotonic() - asked
             except NetworkError as error:
                 error.hint = lost_contact_hint(operation_id, first)
                 error.details.setdefault("operation_id", operation_id)
@@ -210,13 +215,13 @@ def never_started(error: McbError) -> bool:
 
 def abandoned(status: OperationStatus) -> bool:
     """An operation an administrator abandoned after a restart: failed, its writes kept, never undoable (§5.6)."""
-    return status.status == "failed" and status.message.startswith("Administrator abandoned")
+    return failure_reason(status.status, status.message) == "abandoned"
 
 
 def resume_hint(rerun: str, plan_id: str, key: str, error: Exception | None = None) -> str:
     """``rerun`` is the instruction, e.g. "run `mcb apply plan.json` again"; ``error`` the failure, when known."""
     if getattr(error, "request_started", True) is False:  # connection refused / connect timeout: no byte left
-        return f"nothing was sent; start the server or check --server, then {rerun}"
+        return f"nothing was sent; start the server or check {{server}}, then {rerun}"
     return (
         f"whether the operation started is unknown; {rerun}: it repeats build_apply for plan {plan_id} with the "
         f"same idempotency key {key}, which returns the existing operation instead of starting a second one"

@@ -24,7 +24,7 @@ from mcb.client.retry import RetryPolicy
 from mcb.errors import McbError, ServerError
 from mcb.fileio import loads_json
 from mcb.redact import redact_url, redact_urls_in
-from mcb.refusals import NOT_REACHED, READ_ONLY_METHODS, code_hint, command_hint, unknown_outcome
+from mcb.refusals import NOT_REACHED, READ_ONLY_METHODS, code_hint, unknown_outcome
 
 DEFAULT_TIMEOUT = 30.0  # writes: above the server's 20 s main-thread limit
 READ_TIMEOUT = 15.0  # reads: the plugin bridge's own HTTP budget
@@ -319,7 +319,7 @@ _WRONG_SERVER_HINT = code_hint("invalid_response")
 
 def _hint(method: str, maybe_applied: bool) -> str:
     """The next step after no complete answer, from the one refusal table."""
-    return command_hint(unknown_outcome(method) if maybe_applied else NOT_REACHED)
+    return (unknown_outcome(method) if maybe_applied else NOT_REACHED).hint
 
 
 def _too_large(method: str, limit: int) -> ServerError:

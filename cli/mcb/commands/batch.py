@@ -46,11 +46,12 @@ def batch(
 
         mcb batch castle.batch.json --check
     """
-    from mcb.batch.engine import StopRequest
     from mcb.batch.model import load_batch
     from mcb.batch.runner import BatchRunner
+    from mcb.batch.source import StopRequest
     from mcb.batch.state import BatchState, exclusive_run, state_path_for
-    from mcb.commands.rpc_support import ctrl_c, event_line
+    from mcb.commands.events import _TEMPLATES, describe_event, event_line
+    from mcb.commands.rpc_support import ctrl_c
     from mcb.waiting import WaitPolicy
 
     term = json_terminal(ctx, json_)
@@ -113,39 +114,6 @@ def batch(
             code=error.code,
             details=error.details,
         )
-
-
-_TEMPLATES = {
-    "start": "{kind}",
-    "skip": "already done ({reason}), skipped",
-    "prepared": "plan {plan_id} ({blocks} to change)",
-    "expired": "plan {plan_id} expired before it was applied; preparing again",
-    "applying": "applying with idempotency key {idempotency_key}",
-    "started": "operation {operation_id}",
-    "finished": "{status} ({progress})",
-    "nothing": "nothing to change",
-    "error": "error: {message}",
-}
-
-
-def describe_event(event: str, details: dict) -> str:
-    """One progress line (after the ``[i/n] step:`` prefix) for a runner event."""
-    if event == "start":
-        return details["kind"] + (f": {details['description']}" if details.get("description") else "")
-    from mcb.wording import plural, positions_written
-
-    if event == "finished":
-        details = {
-            **details,
-            "progress": positions_written(details.get("written"), details.get("total"), details.get("processed")),
-        }
-        if details.get("status") == "applied" and details.get("written") == 0:
-            details["status"] = "nothing to change"
-    elif event == "skip":
-        details = {**details, "reason": str(details.get("reason")).replace("_", " ")}
-    elif event == "prepared":
-        details = {**details, "blocks": plural(details["changed_blocks"], "block")}
-    return _TEMPLATES.get(event, event).format(**details)
 
 
 def _operation_and_written(step) -> tuple[str, str]:

@@ -179,11 +179,12 @@ def write_one_plan(term, client, request: dict, prepare, *, timeout: float, comm
     """A write of one plan on the engine (mcb.batch.single), with progress, the one Ctrl-C, and its summary:
     {"plan", "idempotency_key", "operation"} (``status_only``: the operation's status shape, as `mcb apply --wait`
     prints it); the error of an operation that did not apply, raised."""
-    from mcb.batch.engine import StopRequest, stopped_error
     from mcb.batch.single import run_single
+    from mcb.batch.source import StopRequest, stopped_error
     from mcb.client.models import OperationStatus, PlanSummary
     from mcb.client.operations import raise_for_outcome, resume_hint
-    from mcb.commands.rpc_support import ctrl_c, finish_status, write_events
+    from mcb.commands.events import write_events
+    from mcb.commands.rpc_support import ctrl_c, finish_status
     from mcb.errors import NetworkError
     from mcb.waiting import WaitPolicy
 

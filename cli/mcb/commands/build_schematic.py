@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 import sys
 
-from mcb.commands.rpc_support import ctrl_c, open_client, placement_options, write_events
+from mcb.commands.events import write_events
+from mcb.commands.rpc_support import ctrl_c, open_client, placement_options
 from mcb.errors import InputError, UsageError
 from mcb.wording import duration, plural, shown
 
@@ -167,7 +168,7 @@ def _dry_run(term, build) -> None:
 
 # -- the build ------------------------------------------------------------------------------------------------------
 def _build(term, build, wait_timeout: float, extras: dict | None) -> None:
-    from mcb.batch.engine import StopRequest
+    from mcb.batch.source import StopRequest
     from mcb.waiting import WaitPolicy
 
     stop = StopRequest()
@@ -220,8 +221,8 @@ def _extras_lines(summary: dict) -> list[str]:
 
 # -- undo ---------------------------------------------------------------------------------------------------------
 def _undo(term, client, build_id: str, yes: bool, wait_timeout: float) -> None:
-    from mcb.batch.engine import StopRequest
     from mcb.batch.file_build import recorded_undo_count, undo_file_build
+    from mcb.batch.source import StopRequest
     from mcb.waiting import WaitPolicy
 
     count = recorded_undo_count(client, build_id)

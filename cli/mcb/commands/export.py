@@ -91,11 +91,11 @@ def export(
         return
     from mcb.schematics.formats import output_format, parse_format
 
-    format_ = parse_format(format_, option="--format")
+    format_ = parse_format(format_)
     check_output(output)
 
     # as `schem convert -o` does: a file named .litematic or .nbt is written in that format unless --format says
-    fmt = output_format(format_, output, None, default="sponge2", option="--format")
+    fmt = output_format(format_, output, None, default="sponge2")
     _export_file(ctx, term, name, low, high, anchor, output, fmt)
 
 

@@ -50,8 +50,8 @@ def lint(
     max_plan_blocks: MaxBlocksOpt = 4096,
     format_: FormatOpt = None,
     strict: StrictOpt = False,
-    glob: GlobOpt = None,
-    exclude: ExcludeOpt = None,
+    globs: GlobOpt = None,
+    excludes: ExcludeOpt = None,
     jobs: JobsOpt = None,
     mcp_bridge: Annotated[
         bool,
@@ -87,8 +87,8 @@ def lint(
         paths,
         mc_version=mc_version,
         max_blocks=max_plan_blocks,
-        globs=glob,
-        excludes=exclude,
+        globs=globs,
+        excludes=excludes,
         jobs=jobs,
         progress=term.progress,
         mcp_bridge=mcp_bridge,
@@ -151,8 +151,8 @@ def compile_(
     if is_dash(schem) and is_dash(png):
         raise UsageError("--schem - and --png - would both write to stdout", hint="send one of them to a file")
     schem, png = output_target(term, schem, "--schem"), output_target(term, png, "--png")
-    refuse_input_as_output(schem, [file], option="--schem")
-    refuse_input_as_output(png, [file], option="--png")
+    refuse_input_as_output(schem, [file], field="schem")
+    refuse_input_as_output(png, [file], field="png")
     if (
         schem is not None
         and png is not None

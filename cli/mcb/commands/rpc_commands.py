@@ -178,7 +178,7 @@ def rpc(
         try:
             result = client.call(method, body, admin=True if admin else None, scoped=False if no_scope else None)
         except McbError as error:
-            if not admin and error.code == "permission_denied" and "administrator" in error.message:
+            if not admin and error.details.get("reason") == "admin_required":  # the refusal table's reason
                 error.hint = "add --admin: the call then carries the administrator token (MCB_TOKEN)"
             raise
     term.json(result)

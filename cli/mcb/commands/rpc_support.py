@@ -14,7 +14,7 @@ import typer
 
 from mcb.errors import UsageError, exit_codes_epilog
 from mcb.options import app_state, terminal
-from mcb.wording import EMPTY_TABLE, plural, positions_written
+from mcb.wording import EMPTY_TABLE, positions_written
 
 EXIT_CODES_HELP = exit_codes_epilog()
 
@@ -249,56 +249,6 @@ def ctrl_c(stop, term):
         signal.signal(signal.SIGINT, previous)
 
 
-def write_events(term, command: str = "the same command"):
-    """What a write on the engine tells a person as it goes (stderr): re-reads, resumed operations, an interrupted
-    operation settled, undos the plugin refused; the routine steps at -v."""
-
-    def on_event(event: str, details: dict) -> None:
-        line = event_line(event, details, command)
-        if line is None:
-            return
-        level, text = line
-        getattr(term, level)(text)
-
-    return on_event
-
-
-def event_line(event: str, details: dict, command: str = "the same command") -> tuple[str, str] | None:
-    """(terminal level, words) of one engine event, or None for events a person need not see."""
-    op = details.get("operation_id")
-    if event == "replan":
-        return "warn", f"re-reading near {details['tile']} ({details['why']})"
-    if event == "resend":
-        return "info", (
-            f"an earlier run sent plan {details['plan_id']} without seeing the end; repeating build_apply with the "
-            f"same idempotency key {details['idempotency_key']} instead of preparing again"
-        )
-    if event == "resume":
-        return "info", f"an earlier run left operation {op} in flight: waiting for it first"
-    if event == "recovery":
-        found = (
-            f"of {plural(details['positions'], 'position')} it may have written, {details['matchesAfter']:,} as it "
-            f"wrote them, {details['matchesBefore']:,} as before, {details['foreignStates']:,} changed by someone else"
-        )
-        return "warn", (
-            f"operation {op} was interrupted by a server restart ({found}); abandoning it with the administrator "
-            "token: the world stays as it is and this run reads it afresh"
-        )
-    if event == "abandoned":
-        return "info", f"operation {op} abandoned (it can no longer be undone by the plugin; mcb restores it)"
-    if event == "restore":
-        return "warn", f"the plugin cannot undo operation {op} ({details['why']}): restoring what mcb recorded instead"
-    if event == "not_recorded":
-        return "warn", f"operation {op}: mcb recorded nothing of what it wrote (an older mcb built it); it stays"
-    if event == "cancel":
-        return "warn", f"cancelling operation {op}"
-    if event in ("prepared", "finished", "started", "expired"):
-        from mcb.commands.batch import describe_event
-
-        return "debug", describe_event(event, details)
-    return None
-
-
 def placement_options(target: str | None, rotation: int, mirror: str | None, *, skip_air: bool = False,
                       keep_existing: bool = False, drop_extras: bool = False, replace_unknown: str | None = None):  # fmt: skip
     """The one placement model (:class:`mcb.building.placement.PlacementOptions`) from the command line's options;
@@ -342,7 +292,6 @@ __all__ = [
     "check_output",
     "ctrl_c",
     "placement_options",
-    "write_events",
     "show_plan",
     "show_status",
     "terminal",

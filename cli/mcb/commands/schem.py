@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from mcb.commands.schem_group import _walk_tail, schem_app
 from mcb.options import (
     ExcludeOpt,
     FormatOpt,
@@ -23,12 +24,6 @@ from mcb.options import (
     terminal,
 )
 from mcb.wording import plural, shown, tally
-
-schem_app = typer.Typer(
-    help="Schematics offline, in every format (Sponge .schem v1-v3, Litematica .litematic, structure .nbt, legacy "
-    ".schematic): validate, inspect, convert, rotate, mirror, render, and the data a build leaves out (extras).",
-    no_args_is_help=True,
-)
 
 
 @schem_app.command("validate")
@@ -50,8 +45,8 @@ def validate(
     mc_version: McVersionOpt = None,
     format_: FormatOpt = None,
     strict: StrictOpt = False,
-    glob: GlobOpt = None,
-    exclude: ExcludeOpt = None,
+    globs: GlobOpt = None,
+    excludes: ExcludeOpt = None,
     jobs: JobsOpt = None,
     json_: JsonOpt = False,
 ) -> None:
@@ -81,8 +76,8 @@ def validate(
         mc_version=mc_version,
         format_=format_,
         strict=strict,
-        glob=glob,
-        exclude=exclude,
+        glob=globs,
+        exclude=excludes,
         jobs=jobs,
     )
 
@@ -141,23 +136,6 @@ def info(
 
     term.emit(walked, human)
     _walk_tail(term, walked)
-
-
-def _walk_tail(term, walked: dict) -> None:
-    """What a walk passed by and could not read, on stderr; exit 1 when a file could not be read."""
-    from mcb.errors import FindingsError
-
-    if not term.json_mode:
-        for entry in walked["skipped"]:
-            term.info(f"skipped {shown(entry['file'])} ({entry['reason']})")
-        for entry in walked["errors"]:
-            term.error(f"{shown(entry['file'])}: {entry['error']['message']}", entry["error"].get("hint"))
-    if walked["errors"]:
-        raise FindingsError(
-            f"{plural(len(walked['errors']), 'file')} of "
-            f"{len(walked['errors']) + len(walked['files'])} could not be read",
-            code="schem.walk.unreadable",
-        )
 
 
 def _print_info(term, data: dict) -> None:

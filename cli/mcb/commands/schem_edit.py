@@ -219,14 +219,14 @@ def render(
 
     walked = each_schematic(files, lambda path: render_file(path, picture(path), view, scale))
     term.emit(walked, lambda: [term.line(said(summary)) for summary in walked["files"]])
-    from mcb.commands.schem import _walk_tail
+    from mcb.commands.schem_group import _walk_tail
 
     _walk_tail(term, walked)
 
 
 def register(app: typer.Typer) -> None:
     """Attach rotate/mirror/render to the `mcb schem` group owned by mcb.commands.schem."""
-    from mcb.commands.schem import schem_app
+    from mcb.commands.schem_group import schem_app
 
     # Idempotent: mcb.commands.schem also calls this, and app.py lists this module too.
     present = {info.name for info in schem_app.registered_commands}

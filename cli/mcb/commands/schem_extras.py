@@ -84,7 +84,7 @@ def extras(
 
 def register(app: typer.Typer) -> None:
     """Attach `extras` to the `mcb schem` group owned by mcb.commands.schem."""
-    from mcb.commands.schem import schem_app
+    from mcb.commands.schem_group import schem_app
 
     if "extras" not in {info.name for info in schem_app.registered_commands}:
         schem_app.command("extras")(extras)

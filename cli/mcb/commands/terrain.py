@@ -14,6 +14,7 @@ from mcb.options import (
     GlobOpt,
     JobsOpt,
     JsonOpt,
+    PngOutputOpt,
     StrictOpt,
     WaitTimeoutOpt,
     summarised,
@@ -47,7 +48,6 @@ ResolutionOpt = Annotated[
         help="Samples per axis, 32..256, at most one per block (offline default 256, server default 128).",
     ),
 ]
-OutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Write the PNG image here.")]
 
 
 @terrain_app.command("lint")
@@ -61,8 +61,8 @@ def lint(
     ],
     fmt: FormatOpt = None,
     strict: StrictOpt = False,
-    glob: GlobOpt = None,
-    exclude: ExcludeOpt = None,
+    globs: GlobOpt = None,
+    excludes: ExcludeOpt = None,
     jobs: JobsOpt = None,
     json_: JsonOpt = False,
 ) -> None:
@@ -88,7 +88,7 @@ def lint(
 
     term = terminal(ctx, json_)
     fmt_name = choose_format(term, fmt)
-    files = collect_recipe_files(paths, glob or ["*.json"], list(exclude or []))
+    files = collect_recipe_files(paths, globs or ["*.json"], list(excludes or []))
     reports = check_files(files, lint_file, jobs=jobs, progress=term.progress)
     print_reports(
         term,
@@ -107,7 +107,7 @@ def lint(
 def preview(
     ctx: typer.Context,
     recipe: RecipeArg,
-    output: OutputOpt = None,
+    output: PngOutputOpt = None,
     offline: Annotated[bool, typer.Option("--offline", help="Compute locally, no server needed.")] = False,
     resolution: ResolutionOpt = None,
     budget: BudgetOpt = DEFAULT_TILE_BUDGET,
@@ -348,7 +348,7 @@ def _prepare_one(term, client, terrain_id, tile, recipe_obj, apply, wait_timeout
 
 
 def _prepare_all(term, client, terrain_id, recipe_obj, state, start, apply, wait_timeout) -> None:
-    from mcb.batch.engine import StopRequest
+    from mcb.batch.source import StopRequest
     from mcb.batch.terrain_run import run_all_tiles
     from mcb.commands.rpc_support import ctrl_c
     from mcb.waiting import WaitPolicy

@@ -6,8 +6,7 @@ from typing import Annotated
 
 import typer
 
-from mcb.commands.terrain import OutputOpt
-from mcb.options import WAIT_TIMEOUT, JsonOpt, WaitTimeoutOpt, summarised, terminal
+from mcb.options import WAIT_TIMEOUT, JsonOpt, PngOutputOpt, WaitTimeoutOpt, summarised, terminal
 from mcb.wording import shown
 
 
@@ -15,7 +14,7 @@ from mcb.wording import shown
 def brush(
     ctx: typer.Context,
     brush_file: Annotated[str, typer.Argument(metavar="BRUSH.json", help="Brush JSON file ('-' = stdin).")],
-    output: OutputOpt = None,
+    output: PngOutputOpt = None,
     apply: Annotated[bool, typer.Option("--apply", help="Apply the prepared plan and wait.")] = False,
     wait_timeout: WaitTimeoutOpt = WAIT_TIMEOUT,
     json_: JsonOpt = False,

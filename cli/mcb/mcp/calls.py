@@ -92,13 +92,15 @@ class Calls:
 
     def run_action(self, action: Action, arguments: dict, context: CallContext) -> dict:
         """The full pipeline of one call, for tools/call and for each tool_batch step: check, run, shape."""
+        from mcb.errors import face_words
         from mcb.fileio import cancellable_writes
+        from mcb.mcp.refusals import mcp_words
 
         parsed = parse_arguments(action, arguments, root=self.session.options.root)
         for path in written_files(action, parsed):
             context.created(path)
-        # a cancel comes before any file is replaced, or after, never during (MCP-49)
-        with cancellable_writes(context.check_cancelled, context.renaming):
+        # a cancel comes before any file is replaced, or after, never during (MCP-49); errors speak tool words
+        with cancellable_writes(context.check_cancelled, context.renaming), face_words(mcp_words):
             outcome = action.run(parsed, context)
         if getattr(context, "repeats", 0):  # MCP-55: a read that succeeded after being sent again says so
             outcome.meta.setdefault("mcb/transport", {"repeats": context.repeats})

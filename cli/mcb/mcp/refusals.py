@@ -12,11 +12,14 @@ probe after a transport failure.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from mcb.errors import fill, model_words, render
 from mcb.mcp.actions import Refusal
 from mcb.refusals import (
     CAMERA_WORKER_CODES,
+    NOT_REACHED,
     READ_ONLY_METHODS,
     Remedy,
     all_codes,
@@ -38,20 +41,23 @@ def bridge_response_limit(method: str) -> int:
     return BRIDGE_CAMERA_RESPONSE_BYTES if method == "camera_capture" else BRIDGE_RESPONSE_BYTES
 
 
-def _tool(name: str) -> str:
-    return name  # every step the table names is a tool this face serves
+# The CLI's global options mcb mcp reads from its environment instead (it has no command line per call).
+MCP_SETTINGS = {"server": "MCB_SERVER", "profile": "MCB_PROFILE"}
+
+
+def mcp_words(name: str, value: str | None) -> str:
+    """This face's words for a template's names (mcb.errors): a tool or an argument by its own name
+    (``project_context``, ``drop_extras``, ``output=FILE``), a global setting by its environment variable."""
+    if value is None and name in MCP_SETTINGS:
+        return MCP_SETTINGS[name]
+    return model_words(name, value)
 
 
 def remedy_text(remedy: Remedy, values: dict[str, str] | None = None) -> str:
     """The table's sentence as this face says it: what happened (when the table has words), then the next step."""
     values = dict(values or {})
-    hint = remedy.hint.format_map(_Values(values))
-    return f"{remedy.words.format_map(values)}; {hint}" if remedy.words else hint
-
-
-class _Values(dict):
-    def __missing__(self, key: str) -> str:
-        return _tool(key)
+    hint = render(fill(remedy.hint, values), mcp_words)
+    return f"{fill(remedy.words, values)}; {hint}" if remedy.words else hint
 
 
 def remedy_fields(
@@ -62,7 +68,7 @@ def remedy_fields(
     arguments = arguments or {}
     data: dict[str, Any] = {}
     if remedy.next_call:
-        reason = remedy.hint.format_map(_Values(dict(values or {})))
+        reason = render(fill(remedy.hint, dict(values or {})), mcp_words)
         call: dict[str, Any] = {"tool": remedy.next_call, "reason": reason}
         given = {target: arguments[source] for target, source in remedy.next_arguments if source in arguments}
         if given:
@@ -113,7 +119,15 @@ def refusal_for(error: Exception, method: str, arguments: dict | None = None, *,
             remedy=error.hint or "see the message",
             data={"no_remedy": error.hint or error.message},
         )
-    return _refusal(error.code, error.message, explain(method, error.code, error.message))
+    known = explain(method, error.code, error.message)
+    operation = str(details.get("operation_id", ""))
+    if _UUID.fullmatch(operation):  # the operation the refusal is about (mcb's own record names it)
+        return _refusal(error.code, error.message, known,
+                        text=remedy_text(known.remedy, known.values).replace("OPERATION_ID", operation))  # fmt: skip
+    return _refusal(error.code, error.message, known)
+
+
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
 def default_refusal(
@@ -247,9 +261,8 @@ def transport_refusal(error, method: str, arguments: dict, *, server: str | None
         remedy = unknown_outcome(method, arguments)
     elif method == "camera_capture" and facts["outcome_unknown"]:
         remedy = unknown_outcome(method, arguments)
-    elif plugin["plugin"] == "gone":
-        restart = "start the Minecraft server (or `mcb serve`) at MCB_SERVER, then call again"
-        remedy = Remedy("nothing is listening at the server address; " + restart, restart_with=restart)
+    elif plugin["plugin"] == "gone":  # nothing listens (a read, or nothing sent): the CLI's words, and restart_with
+        remedy = NOT_REACHED
     else:
         remedy = Remedy("nothing changed on the server; send the same call again in a moment", retry_after_ms=1000)
     what = "no answer in time" if code == "timeout" else "no complete answer"

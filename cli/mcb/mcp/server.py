@@ -105,7 +105,9 @@ def run(
             if decoded.message is not None:
                 session.handle(decoded.message)
     except KeyboardInterrupt:
-        status = 130
+        from mcb.errors import ExitCode
+
+        status = int(ExitCode.INTERRUPTED)
     finally:
         session.close()
     return status

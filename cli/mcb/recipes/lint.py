@@ -128,7 +128,7 @@ class RecipeLinter:
                 "block.property.unknown": R.BLOCK_PROPERTY,
                 "block.value.invalid": R.BLOCK_VALUE,
             }.get(error.code, R.BLOCK_SYNTAX)
-            return rule, f"{error.message} (server: unsupported_block)", error.hint
+            return rule, f"{error.message} (server: unsupported_block)", error.hint_template
 
 
 class _FileLint:
@@ -357,7 +357,7 @@ class _FileLint:
                 R.BUDGET_BLOCKS,
                 f"the recipe places {places} distinct blocks; the limit is {limit:,} {server}",
                 rejected.pointer,
-                "split it into several recipes, or raise --max-plan-blocks to match the server's max_plan_blocks",
+                "split it into several recipes, or raise {max_plan_blocks} to match the server's max_plan_blocks",
             )
         elif rejected.message == "Expanded operation count exceeds limit":
             self.add(

@@ -13,7 +13,7 @@ DEFAULT_EXCLUDES = ["*.schema.json"]
 
 
 def collect_recipe_files(paths: list[str | os.PathLike], globs: list[str], excludes: list[str]) -> list[Path]:
-    """The files ``recipe lint`` / ``terrain lint`` check: ``excludes`` (the user's --exclude) skip named and walked
+    """The files ``recipe lint`` / ``terrain lint`` check: ``excludes`` (the user's own) skip named and walked
     files alike; :data:`DEFAULT_EXCLUDES` only skip walked files, so a schema named on purpose still gets its hint."""
     from mcb.reports.runner import collect_files
 
@@ -25,7 +25,7 @@ def other_document_hint(kind: str, tool: str) -> str:
     if kind == "a JSON Schema":
         return (
             "schemas describe recipes for editors and are not linted; leave it out, or pass "
-            "--exclude '*.schema.json' (directories skip schemas on their own)"
+            "{excludes='*.schema.json'} (directories skip schemas on their own)"
         )
     if kind in ("a terrain recipe", "a terrain brush"):
         other = "`mcb terrain lint`"
@@ -35,7 +35,7 @@ def other_document_hint(kind: str, tool: str) -> str:
         other = "`mcb batch FILE --check`"
     else:
         other = "its own command"
-    return f"check it with {other}; leave it out of {tool}, or skip it with --exclude"
+    return f"check it with {other}; leave it out of {tool}, or skip it with {{excludes}}"
 
 
 def lint_paths(

@@ -44,7 +44,7 @@ def place_recipe(recipe: dict, *, rotation: int = 0, target: dict | None = None,
     ``target`` None keeps the turned recipe's min corner where the original's was.
     """
     if rotation not in (0, 90, 180, 270):
-        raise UsageError("--rotation must be 0, 90, 180 or 270")
+        raise UsageError("{rotation} must be 0, 90, 180 or 270", details={"field": "rotation"})
     bounds = recipe_bounds(recipe)
     if bounds is None:  # writes nothing: nothing to move
         return recipe

@@ -63,5 +63,5 @@ DESCRIPTIONS: dict[str, str] = {
     BUDGET_BLOCKS: "More distinct positions than max_plan_blocks",
     SERVER_REJECT: "Another compiler error of the server",
     NOT_BUILD_RECIPE: "A terrain recipe, brush or JSON Schema among the build recipes (not linted)",
-    MCP_BRIDGE: "Refused by the MCP bridge's stricter schema (--mcp-bridge)",
+    MCP_BRIDGE: "Refused by the MCP bridge's stricter schema (checked when asked for)",
 }

@@ -10,7 +10,7 @@ import os
 from collections.abc import Iterable
 
 from mcb import __version__
-from mcb.errors import UsageError
+from mcb.errors import UsageError, render
 from mcb.reports.model import Diagnostic, FileReport, Severity
 from mcb.wording import shown
 
@@ -86,7 +86,7 @@ def _render_text(reports, *, tool, strict, rules) -> str:
             where = f" at {shown(d.pointer)}" if d.pointer else ""
             lines.append(f"{shown(_location(d, report.file))}: {d.severity.value}[{d.rule}]{where}: {shown(d.message)}")
             if d.hint:
-                lines.append(f"    hint: {shown(d.hint)}")
+                lines.append(f"    hint: {shown(render(d.hint))}")
     lines.append(summary_line(reports, strict))
     return "\n".join(lines) + "\n"
 
@@ -134,7 +134,7 @@ def _render_github(reports, *, tool, strict, rules) -> str:
             if d.pointer:
                 message += f" (at {d.pointer})"
             if d.hint:
-                message += f"\nhint: {d.hint}"
+                message += f"\nhint: {render(d.hint)}"
             lines.append(f"::{_GITHUB_LEVEL[d.severity]} {','.join(props)}::{_escape_data(message)}")
         lines.append("::endgroup::")
     # Annotations are capped per step by GitHub; the summary keeps the count honest.
@@ -170,7 +170,7 @@ def _render_sarif(reports, *, tool, strict, rules) -> str:
             }
             if d.pointer:
                 location["logicalLocations"] = [{"fullyQualifiedName": d.pointer}]
-            text = d.message + (f" Hint: {d.hint}" if d.hint else "")
+            text = d.message + (f" Hint: {render(d.hint)}" if d.hint else "")
             results.append(
                 {
                     "ruleId": d.rule,
@@ -225,7 +225,7 @@ def _render_junit(reports, *, tool, strict, rules) -> str:
             failing = d.severity is Severity.ERROR or (strict and d.severity is Severity.WARNING)
             where = _location(d, report.file) + (f" {d.pointer}" if d.pointer else "")
             # XML 1.0 cannot carry control characters, even as references: shown escaped, as in the text format
-            body = escape(shown(f"{where}: {d.message}") + (f"\nhint: {shown(d.hint)}" if d.hint else ""))
+            body = escape(shown(f"{where}: {d.message}") + (f"\nhint: {shown(render(d.hint))}" if d.hint else ""))
             head = f"    <testcase classname={quoteattr(shown(report.file))} name={quoteattr(d.rule)}>"
             if failing:
                 failures += 1

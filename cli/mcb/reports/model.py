@@ -17,7 +17,8 @@ class Diagnostic:
     """One finding.
 
     ``rule`` is a stable id such as ``sponge.palette.max`` or ``recipe.block.unknown``; ``pointer`` is a JSON
-    pointer (recipes) or an NBT path (schematics); ``line``/``column`` are 1-based where known.
+    pointer (recipes) or an NBT path (schematics); ``line``/``column`` are 1-based where known. ``hint`` is a
+    template (mcb.errors): it names arguments as the face that shows it does.
     """
 
     rule: str
@@ -30,6 +31,8 @@ class Diagnostic:
     hint: str | None = None
 
     def to_json(self) -> dict:
+        from mcb.errors import render
+
         data = {
             "rule": self.rule,
             "severity": self.severity.value,
@@ -38,7 +41,7 @@ class Diagnostic:
             "pointer": self.pointer,
             "line": self.line,
             "column": self.column,
-            "hint": self.hint,
+            "hint": render(self.hint),
         }
         return data
 

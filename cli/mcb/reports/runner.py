@@ -88,7 +88,7 @@ def _safe_check(check_one: Callable[[Path], FileReport], path: Path) -> FileRepo
         return check_one(path)
     except InputError as error:
         return FileReport(
-            str(path), [Diagnostic(error.code, Severity.ERROR, error.message, str(path), hint=error.hint)]
+            str(path), [Diagnostic(error.code, Severity.ERROR, error.message, str(path), hint=error.hint_template)]
         )
     except OSError as error:
         return FileReport(

@@ -81,12 +81,12 @@ def convert_schematic(
         losses = conversion_losses(schem, fmt)
         if losses and not drop_extras:
             keeping = [other for other in writable_names() if other != fmt and not conversion_losses(schem, other)]
-            keep = f"keep everything with --to {' or '.join(keeping)}, or " if keeping else ""
+            keep = f"keep everything with {{format}} {' or '.join(keeping)}, or " if keeping else ""
             raise InputError(
                 f"conversion to {by_name(fmt).label} would lose data: " + "; ".join(losses),
-                hint=f"{keep}drop it on purpose with --drop-extras",
+                hint=f"{keep}drop it on purpose with {{drop_extras}}",
                 code="schem.convert.lossy",
-                details={"losses": losses, "lossless_formats": keeping},
+                details={"losses": losses, "lossless_formats": keeping, "retry_with": {"drop_extras": True}},
             )
         if losses:
             _drop_extras(schem, fmt)

@@ -248,9 +248,9 @@ def not_sponge_error(document: Document) -> SchematicError:
 def not_a_schematic_error(document: Document) -> SchematicError:
     """NBT that no format reads, named."""
     error = not_sponge_error(document)
-    error.message = error.message.replace("not a Sponge schematic", "not a schematic")
+    error.message = error.template.replace("not a Sponge schematic", "not a schematic")
     if document.path is not None:
-        error.message = f"{document.path}: {error.message}"
+        error.message = f"{document.path}: {error.template}"
     return error
 
 
@@ -261,7 +261,7 @@ def with_file(path: str | None):
         yield
     except InputError as error:
         if path is not None and not error.message.startswith(f"{path}: "):
-            error.message = f"{path}: {error.message}"
+            error.message = f"{path}: {error.template}"
         raise
 
 

@@ -29,10 +29,10 @@ def check_edit_request(
     work."""
     if axis is None:
         if degrees not in ROTATIONS or not degrees:  # 0 is no turn (the import's rotation, not an edit)
-            raise UsageError(f"--degrees must be 90, 180 or 270, not {degrees}", details={"field": "degrees"})
+            raise UsageError(f"{{degrees}} must be 90, 180 or 270, not {degrees}", details={"field": "degrees"})
     elif axis not in MIRROR_AXES:
         raise UsageError(
-            f"--axis must be x or z, not {axis!r}",
+            f"{{axis}} must be x or z, not {axis!r}",
             hint="x swaps east/west, z swaps north/south",
             details={"field": "axis"},
         )
@@ -44,8 +44,8 @@ def edit_target(source: Path, output: Path | None, in_place: bool) -> Path:
     if is_dash(source):  # stdin: read once, later; there is no file to rewrite
         if in_place:
             raise UsageError(
-                "--in-place cannot rewrite stdin ('-')",
-                hint="write the result with -o FILE or -o -",
+                "{in_place} cannot rewrite stdin ('-')",
+                hint="write the result with {output=FILE} or {output=-}",
                 details={"field": "in_place"},
             )
     else:
@@ -55,16 +55,20 @@ def edit_target(source: Path, output: Path | None, in_place: bool) -> Path:
             error.details = {"field": "path"}
             raise
     if in_place and output is not None:
-        raise UsageError("give either -o/--output or --in-place, not both", details={"field": "output"})
+        raise UsageError(
+            "give either {output} or {in_place}, not both",
+            hint="{output} writes a new file, {in_place} rewrites FILE",
+            details={"field": "output"},
+        )
     if in_place:
         return source
     if output is None:
         raise UsageError(
-            "missing -o/--output",
-            hint="e.g. -o rotated.schem, or --in-place to overwrite FILE",
+            "missing {output}",
+            hint="e.g. {output=rotated.schem}, or {in_place} to overwrite FILE",
             details={"field": "output"},
         )
-    refuse_input_as_output(output, [source], hint="use --in-place to overwrite it on purpose")
+    refuse_input_as_output(output, [source], hint="use {in_place} to overwrite it on purpose")
     return output
 
 

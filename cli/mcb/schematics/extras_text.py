@@ -51,9 +51,11 @@ def text_from_json(raw, tally: Tally):
     already NBT and is returned as it is; a string that is not JSON is kept as plain text (counted)."""
     if tag_type(raw) not in (TAG_STRING, -1) or not isinstance(raw, str):
         return raw
+    from mcb.fileio import loads_json
+
     try:
-        value = json.loads(raw)
-    except ValueError:
+        value = loads_json(raw)
+    except (ValueError, RecursionError):
         tally.did("texts that were not JSON, kept as plain text")
         return String(raw)
     tally.did("texts from JSON into NBT text components (Minecraft 1.21.5)")

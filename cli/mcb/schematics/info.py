@@ -64,7 +64,7 @@ def describe_schematic(path: str | os.PathLike, mc_version: str | int | None = N
                 if server["accepted"]
                 else f"the server refuses it too: {server['message']} ({server['rule']})"
             )
-            error.hint = f"{error.hint}; {verdict}" if error.hint else verdict
+            error.hint = f"{error.hint_template}; {verdict}" if error.hint_template else verdict
         raise
     src = schem.source
     meta = schem.metadata or {}

@@ -152,7 +152,8 @@ def _check_canvas(width: int, height: int, view: str, top_fits: bool = False) ->
     if width * height > MAX_CANVAS_PIXELS:
         raise InputError(
             f"the {view} view would be {width} x {height} pixels, too large to draw",
-            hint="use a smaller --scale" + (", or --view top (it fits at this scale)" if top_fits else ""),
+            hint="use a smaller {scale}" + (", or {view=top} (it fits at this scale)" if top_fits else ""),
+            details={"field": "scale"},
         )
 
 

@@ -65,9 +65,9 @@ def transform_file(
         lost = [loss["detail"] for loss in losses if loss["data"]]
         if in_place and lost:  # the file itself would be replaced by less than it holds
             raise InputError(
-                "--in-place would lose data: " + "; ".join(lost),
+                "{in_place} would lose data: " + "; ".join(lost),
                 code="schem.edit.lossy",
-                hint="write the result as a new file with -o NEW_NAME (the original stays as it is)",
+                hint="write the result as a new file with {output=NEW_NAME} (the original stays as it is)",
                 details={"losses": lost, "field": "in_place"},
             )
         mismatch = name_mismatch(written, output)
@@ -114,16 +114,17 @@ def _in_place_format(source, output, schem: Schematic, requested: str | None) ->
     read_as = source_format(schem.source)
     if not read_as.writable and not set(read_as.extensions) & set(by_name(read_as.rewritten_as).extensions):
         raise UsageError(
-            f"--in-place cannot rewrite a {read_as.label} file: mcb does not write that format",
-            hint="write the result as a new file with -o NAME.schem (or .litematic, .nbt)",
+            f"{{in_place}} cannot rewrite a {read_as.label} file: mcb does not write that format",
+            hint="write the result as a new file with {output=NAME.schem} (or .litematic, .nbt)",
             details={"field": "in_place"},
         )
     own = output_format(None, None, schem)
     if requested is not None and requested != own:
         mine, theirs = by_name(own).label, by_name(requested).label
         raise UsageError(
-            f"--in-place keeps the file's format ({mine}); --to {requested} would put {theirs} data under its old name",
-            hint=f"write the {theirs} file with -o NEW_NAME, or leave out --to",
+            f"{{in_place}} keeps the file's format ({mine}); {{format}} {requested} would put {theirs} data under its "
+            "old name",
+            hint=f"write the {theirs} file with {{output=NEW_NAME}}, or leave out {{format}}",
             details={"field": "in_place"},
         )
     return own

@@ -78,7 +78,7 @@ def validate_schematic(
                 error.message,
                 file,
                 getattr(error, "pointer", None),
-                error.hint,
+                error.hint_template,
             )
         )
         report.facts["server_verdict"] = f"rejected: {error.message}"
@@ -106,7 +106,7 @@ def validate_schematic(
                     read_error.message,
                     file,
                     getattr(read_error, "pointer", None),
-                    read_error.hint,
+                    read_error.hint_template,
                 )
             )
         return report
@@ -116,7 +116,7 @@ def validate_schematic(
         if profile == "server" and doc.kind != "unknown" and verdict.findings:
             # Another tool's format: the server's verdict and rule (its first refusal, as the plugin stops there),
             # with what the file is as the cause and how to convert it as the hint.
-            first = dataclasses.replace(verdict.findings[0], cause=error.message, hint=error.hint)
+            first = dataclasses.replace(verdict.findings[0], cause=error.message, hint=error.hint_template)
             report.diagnostics.append(_from_server(first, file))
             return report
         if profile == "server" and doc.kind == "unknown":  # no better name for it: the server's verdict first
@@ -127,7 +127,9 @@ def validate_schematic(
             report.diagnostics += _other_format(doc, file, registry)
             return report
         if all(d.rule != error.rule for d in report.diagnostics):
-            report.diagnostics.append(_diagnostic(error.rule, Severity.ERROR, error.message, file, "/", error.hint))
+            report.diagnostics.append(
+                _diagnostic(error.rule, Severity.ERROR, error.message, file, "/", error.hint_template)
+            )
         return report
     file_dv = report.facts.get("data_version")
     registry, registry_note = (target, None) if profile == "server" else resolve_target(profile, mc_version, file_dv)
@@ -179,7 +181,7 @@ def _other_format(doc: Document, file: str, registry) -> list[Diagnostic]:
                 error.message.removeprefix(f"{file}: "),
                 file,
                 getattr(error, "pointer", None),
-                error.hint,
+                error.hint_template,
             )
         ]
     found = [_diagnostic("schem.format.other", Severity.NOTE, f"this is a {doc.label} file", file, "/", BUILD_HINT)]
@@ -196,8 +198,8 @@ def _other_format(doc: Document, file: str, registry) -> list[Diagnostic]:
                 f"{entry['block']} is unknown in Minecraft {registry.release} ({plural(entry['cells'], 'cell')})",
                 file,
                 "/",
-                "choose its release with --mc-version, or map it when building or converting with "
-                "--replace-unknown BLOCK",
+                "choose its release with {mc_version}, or map it when building or converting with "
+                "{replace_unknown=BLOCK}",
             )
         )
     for entry in upgrade.dropped_properties:
@@ -375,7 +377,7 @@ def validate_paths(
     if mc_version is not None:
         from mcb.blocks.registry import load_registry
 
-        load_registry(mc_version)  # a bad --mc-version is a usage error before any file is read
+        load_registry(mc_version)  # a bad mc_version is a usage error before any file is read
     files, skipped = walk_schematics(paths, globs=globs, excludes=excludes, glob_hint=True)
     reports = check_files(
         files,

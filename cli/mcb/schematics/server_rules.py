@@ -372,7 +372,7 @@ def _palette_findings(doc, root, volume, registry, canonical: dict[str, str]) ->
                     "Invalid runtime schematic block state",
                     f"/Palette/{state}",
                     detail=error.message,
-                    hint=error.hint,
+                    hint=error.hint_template,
                 )
             )
     data = root.get("BlockData")
@@ -482,7 +482,12 @@ def _unreadable(error: InputError) -> ServerFinding:
             exact=False,
         )
     return ServerFinding(
-        rule, "Malformed schematic", getattr(error, "pointer", None), exact=False, detail=error.message, hint=error.hint
+        rule,
+        "Malformed schematic",
+        getattr(error, "pointer", None),
+        exact=False,
+        detail=error.message,
+        hint=error.hint_template,
     )
 
 

@@ -216,7 +216,7 @@ class _Checker:
                 self.registry.canonicalize(state)
             except InputError as error:
                 code = error.code if error.code.startswith("block.") else "block.invalid"
-                found.setdefault((code, error.message, error.hint), []).append(state)
+                found.setdefault((code, error.message, error.hint_template), []).append(state)
         for (code, message, hint), states in found.items():
             others = f" and {len(states) - 1} more palette entries" if len(states) > 1 else ""
             self.error(code, f"{states[0]!r}{others}: {message}", *where, states[0], hint=hint)

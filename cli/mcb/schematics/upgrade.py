@@ -245,7 +245,7 @@ def target_registry(schem: Schematic, mc_version: str | int | None = None):
 
 
 def check_replacement(state: str | None, mc_version: str | int | None = None) -> None:
-    """Refuse a ``--replace-unknown`` state the target release does not know, before any file is read (a typo
+    """Refuse a ``replace_unknown`` state the target release does not know, before any file is read (a typo
     would otherwise pass unnoticed on a file without unknown blocks)."""
     if state is None:
         return
@@ -257,7 +257,9 @@ def check_replacement(state: str | None, mc_version: str | int | None = None) ->
         load_registry(mc_version).canonicalize(state)
     except BlockStateError as error:
         raise UsageError(
-            f"--replace-unknown {state}: {error.message}", hint=error.hint, details={"field": "replace_unknown"}
+            f"{{replace_unknown}} {state}: {error.template}",
+            hint=error.hint_template,
+            details={"field": "replace_unknown"},
         ) from None
 
 
@@ -270,7 +272,7 @@ def unknown_blocks_error(report: UpgradeReport) -> InputError:
         f"{plural(len(report.unknown), 'block')} unknown in Minecraft {report.release}: {listed}{more}",
         code="schem.unknown_blocks",
         hint="map them to a block of this release with "
-        "--replace-unknown BLOCK (e.g. --replace-unknown minecraft:air), or choose the release they "
-        "belong to with --mc-version",
+        "{replace_unknown=BLOCK} (e.g. {replace_unknown=minecraft:air}), or choose the release they "
+        "belong to with {mc_version}",
         details={"unknown": report.unknown, "release": report.release},
     )

@@ -19,13 +19,13 @@ def walk_schematics(
     """(files to read, reports of walked files passed by) for files and folders named by a user. A folder's files
     are those whose names match ``globs`` (default: every schematic extension); the others are passed by, as is
     named-by-nothing NBT found while walking (see :func:`mark_not_schematics`). Raises InputError naming the
-    folders when the walk finds no file at all (``glob_hint``: its hint names the caller's --glob)."""
+    folders when the walk finds no file at all (``glob_hint``: its hint names the caller's ``globs``)."""
     from mcb.reports.runner import collect_files
     from mcb.schematics.formats import schematic_globs
 
     passed_by: list = []
     files = collect_files(paths, globs or schematic_globs(), exclude=excludes or (), passed_by=passed_by)
-    reason = "matches no --glob pattern" if globs else "not a schematic file name"
+    reason = "matches no file-name pattern given" if globs else "not a schematic file name"
     skipped = [FileReport(str(path), facts={"skipped": reason}) for path in passed_by]
     if not files:
         raise nothing_found(paths, skipped, glob_hint=glob_hint)
@@ -42,7 +42,7 @@ def nothing_found(paths, skipped: list[FileReport], *, glob_hint: bool = False) 
         f"no schematic found in {', '.join(folders)}{passed}",
         code="schem.walk.empty",
         hint=f"point at files or folders of {extensions_text()} files"
-        + (" (--glob PATTERN picks other names)" if glob_hint else ""),
+        + (" ({globs=PATTERN} picks other names)" if glob_hint else ""),
         details={"paths": folders, "skipped": len(skipped)},
     )
 

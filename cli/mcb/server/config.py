@@ -15,6 +15,8 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mcb.fileio import loads_json
+
 CONFIG_FILE = "server.json"
 TOKENS_FILE = "tokens.json"
 DEFAULT_REGION_MIN = (-64, 0, -64)
@@ -68,7 +70,7 @@ def load_config(data_dir: Path, overrides: dict | None = None) -> ServerConfig:
     """Read ``server.json`` (creating ids on first start), apply ``overrides`` and save the persistent part."""
     data_dir.mkdir(parents=True, exist_ok=True)
     path = data_dir / CONFIG_FILE
-    saved = json.loads(path.read_text("utf-8")) if path.exists() else {}
+    saved = loads_json(path.read_text("utf-8")) if path.exists() else {}
     config = ServerConfig()
     known = {item.name for item in dataclasses.fields(config)}
     for key, value in {**saved, **(overrides or {})}.items():
@@ -108,7 +110,7 @@ def load_tokens(data_dir: Path) -> Tokens:
     stored = {}
     if path.exists():
         try:
-            stored = json.loads(path.read_text("utf-8"))
+            stored = loads_json(path.read_text("utf-8"))
         except ValueError as error:  # never overwrite what may be the only copy of the user's tokens
             raise TokenFileError(f"{path} is not valid JSON ({error})") from None
         if not isinstance(stored, dict):

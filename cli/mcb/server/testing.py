@@ -21,7 +21,6 @@ Both give ``.url``, ``.admin_token``, ``.agent_token``, ``.data_dir``, ``.owner_
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import subprocess
 import sys
@@ -29,6 +28,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mcb.fileio import loads_json
 from mcb.server.app import LocalServer, ServeOptions
 from mcb.server.config import CONFIG_FILE, TOKENS_FILE
 from mcb.server.http import Limits
@@ -88,8 +88,8 @@ class ServerHandle:
 
 
 def _handle(data_dir: Path, url: str, **extra) -> ServerHandle:
-    tokens = json.loads((data_dir / TOKENS_FILE).read_text("utf-8"))
-    config = json.loads((data_dir / CONFIG_FILE).read_text("utf-8"))
+    tokens = loads_json((data_dir / TOKENS_FILE).read_text("utf-8"))
+    config = loads_json((data_dir / CONFIG_FILE).read_text("utf-8"))
     return ServerHandle(
         url=url,
         admin_token=tokens["admin_token"],
@@ -190,6 +190,6 @@ def spawn_server(
             process.kill()
             raise RuntimeError("mcb serve did not become ready in time")
         time.sleep(0.05)
-    info = json.loads(ready.read_text("utf-8"))
+    info = loads_json(ready.read_text("utf-8"))
     ready.unlink(missing_ok=True)
     return _handle(data_dir, info["url"], process=process, stderr_path=stderr_path)

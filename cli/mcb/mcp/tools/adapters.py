@@ -82,24 +82,17 @@ class Arguments(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-def argument_words(text: str) -> str:
-    """The core's CLI wording in a tool's terms: ``-o/--output`` → ``output``, ``--in-place`` → ``in_place``."""
-    import re
-
-    text = text.replace("-o/--output", "output")
-    text = re.sub(r"(?<![\w-])--to(?![\w-])", "format", text)  # the CLI's --to is a tool's format
-    text = re.sub(r"(?<![\w-])-o (\S+)", r"output=\1", text)
-    return re.sub(r"(?<![\w-])--([a-z][a-z0-9-]*)", lambda m: m.group(1).replace("-", "_"), text)
-
-
 def refusal_from(error: Exception, field: str | None = None, usage_field: str | None = None) -> Refusal:
-    """mcb's error model (McbError: message, hint, code, details) as a refusal with a remedy: the argument at
-    fault is the one the error names, else ``usage_field`` for a usage error (when given), else ``field``."""
-    from mcb.errors import McbError, UsageError
+    """mcb's error model (McbError: message, hint, code, details) as a refusal with a remedy, in this face's words
+    (mcb.mcp.refusals.mcp_words): the argument at fault is the one the error names, else ``usage_field`` for a
+    usage error (when given), else ``field``; the error's ``retry_with`` (the same call, mended) is kept."""
+    from mcb.errors import McbError, UsageError, render
+    from mcb.mcp.refusals import mcp_words
 
     if isinstance(error, McbError):
         details = dict(error.details or {})
         named = details.pop("field", None)
+        retry_with = details.pop("retry_with", None)
         suggestions = details.pop("suggestions", None)
         given = details.get("property") or details.get("block") or details.get("version")
         suggestions = {str(given): suggestions[0]} if suggestions and given else None
@@ -109,16 +102,16 @@ def refusal_from(error: Exception, field: str | None = None, usage_field: str | 
                 data[key] = details[key]
         usage = isinstance(error, UsageError)
         field = named or (usage_field if usage and usage_field else field)
-        if field is None:
+        if field is None and retry_with is None:
             data["no_remedy"] = "the inputs themselves are at fault; see the message"
-        remedy = argument_words(error.hint) if error.hint else ("correct the argument" if usage else "correct the file")
-        message = argument_words(error.message) if usage else error.message
+        hint = render(error.hint_template, mcp_words)
         return Refusal(
             "invalid_argument" if usage else "invalid_input",
-            message,
-            remedy=remedy,
+            render(error.template, mcp_words),
+            remedy=hint or ("correct the argument" if usage else "correct the file"),
             field=field,
             did_you_mean=suggestions,
+            retry_with=retry_with,
             data=data,
         )
     if isinstance(error, OSError) and error.errno == errno.ENAMETOOLONG:
@@ -205,7 +198,7 @@ def new_output(ctx: Context, value: Path, field: str = "output", *, inputs=(), o
 
     path = Path(value)
     try:
-        refuse_input_as_output(path, inputs, option=field, field=field)
+        refuse_input_as_output(path, inputs, field=field)
     except UsageError as error:
         raise Refusal(
             "invalid_argument",

@@ -84,8 +84,8 @@ class _Reporter:
 
 
 def run_schem_build(args: SchemBuildArgs, ctx: Context) -> Outcome:
-    from mcb.batch.engine import StopRequest
     from mcb.batch.file_build import file_build_id, open_file_build, undo_file_build
+    from mcb.batch.source import StopRequest
 
     existing_input(args.path, "path")
     client = _client(ctx, args)
@@ -174,7 +174,7 @@ def _export_format(args: RegionExportArgs) -> str:
     from mcb.schematics.formats import output_format
 
     try:
-        return output_format(args.format, args.output, None, default="sponge2", option="format")
+        return output_format(args.format, args.output, None, default="sponge2")
     except UsageError as error:
         raise refusal_from(error, "output") from None
 
@@ -213,34 +213,14 @@ def _refusal(error, ctx: Context, args, field: str = "path") -> Refusal:
     from mcb.mcp.refusals import refusal_for
 
     ctx.check_cancelled()  # a cancelled call answers nothing
-    if isinstance(error, (InputError, OSError)):
-        refusal = refusal_from(error, field)
-        if getattr(error, "code", None) == "schematic_extras":  # the same call, building the block states alone
-            refusal.retry_with = {"drop_extras": True}
-            refusal.remedy = "add drop_extras: true to build the block states without them (containers empty)"
-        elif getattr(error, "code", None) == "out_of_bounds" and {"box", "area"} <= set(error.details or {}):
-            refusal.field = "target"
-            moved = _target_inside(args.target.model_dump(), error.details["box"], error.details["area"])
-            if moved is not None:
-                refusal.retry_with = {"target": moved}
-        return refusal
+    if isinstance(error, (InputError, OSError)):  # its field and retry_with (drop_extras, a target inside) are kept
+        return refusal_from(error, field)
     return refusal_for(
         error,
         "schem_build" if field == "path" else "region_export",
         args.model_dump(mode="json", exclude_none=True),
         server=getattr(ctx, "server", None),
     )
-
-
-def _target_inside(target: dict, box: list, area: list) -> dict | None:
-    """The nearest target that puts the build's box inside the project area, when the box is small enough."""
-    moved = dict(target)
-    for axis, key in enumerate("xyz"):
-        below, above = area[0][axis] - box[0][axis], box[1][axis] - area[1][axis]
-        if below > 0 and above > 0:
-            return None
-        moved[key] += below if below > 0 else -above if above > 0 else 0
-    return moved
 
 
 BUILD_ACTIONS: list[Action] = [

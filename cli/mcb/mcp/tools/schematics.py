@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from mcb.blocks.transform import MIRROR_AXES, ROTATIONS, RULE_SETS
-from mcb.mcp.actions import Context, Image, Outcome, Refusal
+from mcb.mcp.actions import Context, Image, Outcome
 from mcb.mcp.tools.adapters import (
     Arguments,
     Excludes,
@@ -147,10 +147,7 @@ def _edit(args, ctx: Context, *, degrees: int | None = None, axis: str | None = 
             fmt=args.format,
         )
     except Exception as error:
-        refusal = refusal_from(error)
-        if refusal.field == "output":  # the core's hint names the CLI's flags
-            refusal.remedy = "give output (a new file) or in_place: true, not both"
-        raise refusal from None
+        raise refusal_from(error) from None
     ctx.check_cancelled()
     ctx.progress(0, 1, "rotating" if axis is None else "mirroring")
     if not args.in_place:  # checks the name first: target.exists() below cannot fail on it
@@ -214,20 +211,15 @@ def schem_convert(args: ConvertArgs, ctx: Context) -> Outcome:
     ctx.progress(0, 1, "converting")
     from mcb.schematics.convert import convert_schematic
 
-    try:
-        with refusing("path", usage_field="mc_version"):
-            result = convert_schematic(
-                source,
-                target,
-                fmt=parse_format(args.format),
-                drop_extras=args.drop_extras,
-                mc_version=args.mc_version,
-                replace_unknown=args.replace_unknown,
-            )
-    except Refusal as refusal:
-        if refusal.data.get("rule") == "schem.convert.lossy":  # the same call, dropping what cannot be held
-            refusal.retry_with = {"drop_extras": True}  # (data.lossless_formats: the formats that keep it all)
-        raise
+    with refusing("path", usage_field="mc_version"):  # a lossy target: retry_with drop_extras, or lossless_formats
+        result = convert_schematic(
+            source,
+            target,
+            fmt=parse_format(args.format),
+            drop_extras=args.drop_extras,
+            mc_version=args.mc_version,
+            replace_unknown=args.replace_unknown,
+        )
     ctx.check_cancelled()
     ctx.progress(1, 1, "written")
     return Outcome(result)

@@ -1,6 +1,6 @@
 """Every schematic format mcb reads and writes, one record each: the one place format facts live.
 
-    fmt = parse_format("v3")                     # the record of --to's word (name or alias)
+    fmt = parse_format("v3")                     # the record of a format argument's word (name or alias)
     doc = load_document(path)                    # mcb.schematics.document: doc.format is the record its content matched
     schem = from_document(doc)                   # the one model (mcb.schematics.model.Schematic), any format
     data = encode_any(schem, "litematic")        # file bytes; refuses what mcb's readers would refuse
@@ -59,7 +59,7 @@ class ReadOptions:
 
 @dataclass(frozen=True)
 class SchematicFormat:
-    """One format. ``name`` is the word ``--to`` takes and the JSON's ``format``; ``kind`` the family a file is
+    """One format. ``name`` is the word the format argument takes and the JSON's ``format``; ``kind`` the family a file is
     reported as (``sponge``, ``litematic``, ``structure``, ``legacy``: the JSON's ``kind``, ``SourceInfo.format``)."""
 
     name: str
@@ -245,7 +245,7 @@ def by_name(name: str) -> SchematicFormat:
 
 
 def writable_names() -> list[str]:
-    """``sponge2 sponge3 litematic structure``: the words ``--to`` takes."""
+    """``sponge2 sponge3 litematic structure``: the words the format argument takes."""
     return [fmt.name for fmt in FORMATS if fmt.writable]
 
 
@@ -272,14 +272,14 @@ def named_by(path) -> list[SchematicFormat]:
     return [fmt for fmt in FORMATS if suffix in fmt.extensions]
 
 
-def not_written(fmt: SchematicFormat, option: str = "--to", *, by_name: bool = True) -> UsageError:
-    """mcb reads ``fmt`` but does not write it: asked for by name (``--to legacy``) or by an output's name."""
+def not_written(fmt: SchematicFormat, *, by_name: bool = True) -> UsageError:
+    """mcb reads ``fmt`` but does not write it: asked for by name (format ``legacy``) or by an output's name."""
     about = f" ({fmt.about})" if fmt.about else ""
     if by_name:
-        hint, field = f"choose {_either(writable_names())} with {option}", "format"
+        hint, field = f"choose {_either(writable_names())} with {{format}}", "format"
     else:
         files = list(dict.fromkeys(f.files for f in FORMATS if f.writable))
-        hint, field = f"write {_either(files)}, or choose with {option}", "output"
+        hint, field = f"write {_either(files)}, or choose with {{format}}", "output"
     return UsageError(f"mcb does not write {fmt.label} files{about}", hint=hint, details={"field": field})
 
 
@@ -287,7 +287,7 @@ def _either(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def parse_format(value: str | None, *, option: str = "--to") -> str | None:
+def parse_format(value: str | None) -> str | None:
     """The name of the writable format ``value`` names (a name or an alias, any case); None stays None (decided
     later by the output's name and the input)."""
     if value is None:
@@ -299,7 +299,7 @@ def parse_format(value: str | None, *, option: str = "--to") -> str | None:
             f"unknown schematic format {value!r}", hint=f"use {_either(writable_names())}", details={"field": "format"}
         )
     if not fmt.writable:
-        raise not_written(fmt, option)
+        raise not_written(fmt)
     return fmt.name
 
 
@@ -312,19 +312,16 @@ def source_format(source: SourceInfo) -> SchematicFormat:
     return next(fmt for fmt in FORMATS if fmt.kind == source.format)
 
 
-def output_format(
-    requested: str | None, output, schem: Schematic | None, *, default: str | None = None, option: str = "--to"
-) -> str:
+def output_format(requested: str | None, output, schem: Schematic | None, *, default: str | None = None) -> str:
     """The format to write: ``requested``, else the one ``output``'s extension names, else ``default``, else the
     input's own format (a format mcb does not write becomes its ``rewritten_as``). Without ``requested`` a name
-    whose extension is no schematic format (``.jpg``) is refused. ``option``: the face's name for ``requested``,
-    as a hint names it."""
+    whose extension is no schematic format (``.jpg``) is refused."""
     if requested is not None:
         return requested
     named = named_by(output)
     writable = [fmt for fmt in named if fmt.writable]
     if named and not writable:
-        raise not_written(named[0], option, by_name=False)
+        raise not_written(named[0], by_name=False)
     if len(writable) == 1:
         return writable[0].name
     suffix = PurePath(str(output)).suffix.lower() if output is not None else ""
@@ -333,7 +330,7 @@ def output_format(
 
         raise UsageError(
             f"{PurePath(str(output)).name}: {suffix} is not a schematic format mcb writes",
-            hint=f"name it .schem (Sponge), .litematic or .nbt (structure), or choose the format with {option}",
+            hint="name it .schem (Sponge), .litematic or .nbt (structure), or choose the format with {format}",
             details={"field": "output"},
         )
     if default is not None:
@@ -346,14 +343,14 @@ def output_format(
 
 
 def name_mismatch(fmt: str, output) -> str | None:
-    """A warning when ``output``'s extension names another kind of format than the one written (``-o x.litematic
-    --to sponge2``), else None."""
+    """A warning when ``output``'s extension names another kind of format than the one written (output
+    ``x.litematic`` in format ``sponge2``), else None."""
     named = named_by(output)
     if not named or any(other.kind == by_name(fmt).kind for other in named):
         return None
     return (
         f"{PurePath(str(output)).name} is named like a {named[0].kind} file but holds {by_name(fmt).label} data "
-        "(as --to asks)"
+        "(the format asked for)"
     )
 
 

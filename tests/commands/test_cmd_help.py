@@ -1,7 +1,10 @@
-"""Every help example survives an 80-column terminal unbroken, so copying it from `--help` gives a working command
-(a long example is split with a shell continuation `\\`, never wrapped by the help renderer)."""
+"""Help as a terminal shows it: every example survives an 80-column terminal unbroken, so copying it from `--help`
+gives a working command (a long example is split with a shell continuation `\\`, never wrapped by the help
+renderer); help texts say what the command does, and nothing is lost to markup on the way to the terminal."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -36,3 +39,23 @@ def test_examples_are_not_wrapped_at_80_columns(cli, name):
     rendered = [line.strip() for line in result.stdout.splitlines()]
     for line in _example_lines(command):
         assert line in rendered, f"{name}: example line wrapped at 80 columns: {line!r}"
+
+
+def test_block_check_recipe_grammar_keeps_its_bracketed_character_class(cli):
+    result = cli("block", "check", "--help")
+    assert result.exit_code == 0
+    flat = re.sub(r"[\s│]+", " ", result.stdout)
+    assert "only [a-z0-9_=,] in brackets" in flat
+
+
+def test_terrain_prepare_usage_shows_the_optional_tile_once_bracketed(cli):
+    result = cli("terrain", "prepare", "--help")
+    usage = next(line for line in result.stdout.splitlines() if "Usage:" in line)
+    assert "[[" not in usage and "[TILE]" in usage
+
+
+def test_every_serve_option_is_described(cli):
+    result = cli("serve", "--help")
+    row = next(line for line in result.stdout.splitlines() if "--max-plan-blocks" in line)
+    after_range = row.split("--max-plan-blocks", 1)[1].split("]", 1)[1]  # text after the <int range> column
+    assert re.search(r"[A-Za-z]{3,}", after_range), row

@@ -7,7 +7,7 @@ import json
 import os
 
 import pytest
-from robustness_helpers import one_error_line
+from hostile_kit import one_error_line
 
 CORRUPT = {
     "invalid_utf8": b'server = "\xff"\n',

@@ -1,4 +1,5 @@
-"""Shared helpers of the robustness tests (a uniquely named module: `conftest` clashes across test folders)."""
+"""Helpers of the tests that feed mcb hostile input, in every test folder (a top-level module, as conftest files
+clash across folders): a nesting depth no recursive parser survives, and the one error line a user must see."""
 
 from __future__ import annotations
 

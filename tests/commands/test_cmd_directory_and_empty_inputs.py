@@ -42,3 +42,20 @@ def test_broken_json_names_line_and_column(cli, tmp_path):
     result = cli("build", str(bad), "--dry-run")
     assert result.exit_code == 1
     assert "at line 2, column 18" in result.stderr and f"mcb recipe lint {bad}" in result.stderr
+
+
+def test_apply_of_a_directory_says_it_is_a_directory(cli, tmp_path):
+    (tmp_path / "d").mkdir()
+    result = cli("apply", str(tmp_path / "d"))
+    assert result.exit_code == 1  # bad input, as `mcb build DIR`
+    assert "is a directory" in result.stderr
+    assert "PLAN_HASH" not in result.stderr
+
+
+def test_schem_info_of_an_empty_file_names_it_and_says_what_a_schematic_is(cli, tmp_path):
+    empty = tmp_path / "empty.json"
+    empty.write_bytes(b"")
+    result = cli("schem", "info", str(empty))
+    assert result.exit_code == 1
+    assert f"error: {empty}: file is empty" in result.stderr
+    assert "hint: a schematic is an NBT file" in result.stderr

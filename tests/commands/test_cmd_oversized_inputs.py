@@ -4,7 +4,7 @@ a runaway pipe (`yes | mcb ...`) or a 100 MB file must not be slurped into memor
 from __future__ import annotations
 
 import pytest
-from robustness_helpers import one_error_line
+from hostile_kit import one_error_line
 
 LIMIT = 16 * 1024 * 1024
 OVERSIZED = " " * (LIMIT + 1024)  # whitespace: valid JSON padding, so only a size check can refuse it early

@@ -1,4 +1,5 @@
-"""A damaged batch state file (wrong types in a step record) is refused with a clear error and left as it was."""
+"""A batch state file that cannot be trusted (wrong types in a step record, hostile JSON, the record of another
+server) is refused with a clear error and left as it was."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from robustness_helpers import one_error_line
+from hostile_kit import one_error_line
+from rpc_testkit import FaultProxy, box_recipe
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -59,3 +61,30 @@ def test_damaged_state_record(run, applied_batch, damage):
     assert str(state) in line and "'a'" in line
     assert "--restart" in result.stderr
     assert state.read_bytes() == before
+
+
+@pytest.mark.parametrize("kind", ["deep_array", "huge_int"])
+def test_batch_refuses_a_hostile_state_file_and_keeps_it(run, hostile, tmp_path, kind):
+    batch = tmp_path / "castle.batch.json"
+    batch.write_text('{"version": 1, "steps": [{"kind": "recipe", "name": "a", "recipe": "a.json"}]}')
+    state = hostile(kind, "castle.batch.state.json")
+    before = state.read_bytes()
+    result = run("--server", "http://127.0.0.1:9", "batch", batch)
+    assert result.exit_code in (1, 6)
+    assert "Traceback" not in result.stderr
+    assert state.read_bytes() == before
+
+
+def test_batch_state_of_another_server_words_a_missing_project(mcb, live_server, tmp_path):
+    batch = tmp_path / "one.batch.json"
+    batch.write_text(
+        json.dumps(
+            {"version": 1, "steps": [{"name": "cap", "kind": "recipe", "recipe": box_recipe(0, 104, 0, size=1)}]}
+        )
+    )
+    assert mcb("batch", batch).exit_code == 0
+    with FaultProxy(live_server.url) as proxy:
+        result = mcb("--server", proxy.url, "batch", batch)
+    assert result.exit_code == 3, result.stderr
+    assert "no project" in result.stderr
+    assert "None" not in result.stderr

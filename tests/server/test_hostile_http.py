@@ -9,7 +9,7 @@ import time
 
 import httpx
 import pytest
-from robustness_helpers import DEEP
+from hostile_kit import DEEP
 
 
 @pytest.fixture(scope="module")

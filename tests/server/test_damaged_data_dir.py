@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from robustness_helpers import DEEP, one_error_line
+from hostile_kit import DEEP, one_error_line
 
 
 @pytest.mark.parametrize(
