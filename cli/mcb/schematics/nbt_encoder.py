@@ -191,31 +191,23 @@ def encode_payload(out: list[bytes], tid: int, value) -> tuple[int, int]:
 
 
 _HEADERS: dict[tuple[int, str], bytes] = {}
-_STRINGS: dict[str, bytes] = {}
-_REMEMBERED = 4096  # tag names and short strings (ids, names) repeat: each encoded once, up to this many
 
 
 def _header(tid: int, name: str) -> bytes:
-    """Tag id and name of a named tag."""
+    """Tag id and name of a named tag (tag names repeat: each encoded once, up to 4096 of them)."""
     raw = encode_mutf8(name)
     header = struct.pack(">bH", tid, len(raw)) + raw
-    if len(_HEADERS) < _REMEMBERED:
+    if len(_HEADERS) < 4096:
         _HEADERS[(tid, name)] = header
     return header
 
 
 def string_payload(value) -> bytes:
-    """A string payload: its length and modified UTF-8 (short ones remembered)."""
-    found = _STRINGS.get(value) if isinstance(value, str) else None
-    if found is not None:
-        return found
+    """A string payload: its length and modified UTF-8."""
     raw = encode_mutf8(str(value))
     if len(raw) > 0xFFFF:
         raise ValueError("NBT string longer than 65535 bytes")
-    found = struct.pack(">H", len(raw)) + raw
-    if len(raw) <= 64 and len(_STRINGS) < _REMEMBERED:
-        _STRINGS[str(value)] = found
-    return found
+    return struct.pack(">H", len(raw)) + raw
 
 
 def _named(out: list[bytes], name: str, value) -> tuple[int, int]:
