@@ -8,6 +8,10 @@
    ``-0`` or a too-long integer, against the Python call per integer it falls back to, on a 4,096-position
    build_prepare request (the boxes and expected_blocks of one plan).
 3. ``gc.freeze`` at exit (mcb.console) is measured in bench_startup.py ("without gc.freeze").
+4. The reader's memory of compounds of plain values and lists of them (mcb.schematics.nbt_memos: a repeat is a copy
+   of what was built, not walked again); the 256^3 Sponge file read into the model, with and without it.
+5. ``EncodingMemo`` looking into lists of compounds (mcb.schematics.nbt_encoder: equal inventories that are separate
+   lists encoded once); the 256^3 Sponge file written as Sponge v2, with and without it.
 
 Medians of interleaved runs in one process, CPU seconds (time.process_time).
 """
@@ -68,6 +72,45 @@ def gc_pause(repeats: int) -> None:
     print(f"  with {kept:6.2f} s   without {plain:6.2f} s   = {kept / plain:.2f}x (kept while < 1)")
 
 
+def reader_memos(repeats: int) -> None:
+    import mcb.schematics.nbt_memos as memos
+    from mcb.schematics.formats import read_any
+
+    remembered = memos._LEAVES
+
+    def read_without():
+        memos._LEAVES = 0  # nothing remembered: every compound walked
+        try:
+            read_any(LARGE)
+        finally:
+            memos._LEAVES = remembered
+
+    medians = interleaved({"with": lambda: read_any(LARGE), "without": read_without}, repeats)
+    kept, plain = medians["with"], medians["without"]
+    print("the reader's memory of repeated compounds and lists, the 256^3 Sponge file read into the model (CPU):")
+    print(f"  with {kept:6.2f} s   without {plain:6.2f} s   = {kept / plain:.2f}x (kept while < 1)")
+
+
+def encoding_memo(repeats: int) -> None:
+    import mcb.schematics.nbt_encoder as encoder
+    from mcb.schematics.formats import encode_any, read_any
+
+    schem = read_any(LARGE)
+    looked_into = encoder.EncodingMemo.__dict__["_looked_into"]  # the staticmethod itself
+
+    def write_without():
+        encoder.EncodingMemo._looked_into = staticmethod(lambda data: [object()])  # a key nothing else has
+        try:
+            encode_any(schem, "sponge2")
+        finally:
+            encoder.EncodingMemo._looked_into = looked_into
+
+    medians = interleaved({"with": lambda: encode_any(schem, "sponge2"), "without": write_without}, repeats)
+    kept, plain = medians["with"], medians["without"]
+    print("EncodingMemo looking into lists of compounds, the 256^3 Sponge file written as Sponge v2 (CPU, medians):")
+    print(f"  with {kept:6.2f} s   without {plain:6.2f} s   = {kept / plain:.2f}x (kept while < 1)")
+
+
 def request_parsing(repeats: int) -> None:
     from mcb.server.http import _parse_int
     from mcb.terrain.jsontext import LiteralFloat
@@ -98,6 +141,8 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
     gc_pause(args.repeats)
+    reader_memos(args.repeats)
+    encoding_memo(args.repeats)
     request_parsing(args.repeats * 4)
     return 0
 

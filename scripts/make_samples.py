@@ -168,8 +168,8 @@ def watchtower_litematic() -> bytes:
     selection was made from its top corner, and a porch), a chest with items, entries packed across longs."""
     import gzip
 
+    from mcb.schematics.formats.bit_packing import bits_for, pack_indices
     from mcb.schematics.formats.common import compound_from_state
-    from mcb.schematics.formats.litematic import bits_for, pack_indices
     from mcb.schematics.nbt import TAG_COMPOUND, TAG_LONG_ARRAY, Int, Long, NumericArray
     from mcb.schematics.nbt_encoder import encode_nbt
 

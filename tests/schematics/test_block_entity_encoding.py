@@ -127,3 +127,49 @@ def test_equal_comparing_values_of_other_types_or_signs_are_not_shared():
         )
     )
     assert block_entities_section(tree, len(expected)) == (expected, b"\x09")
+
+
+items = st.lists(
+    st.lists(
+        st.tuples(st.sampled_from(["Slot", "Count", "id"]), st.sampled_from(VALUES)),
+        max_size=3,
+        unique_by=lambda field: field[0],
+    ),
+    max_size=3,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(IDS), items), max_size=10), st.sampled_from([2, 3]))
+def test_repeated_inventories_encode_like_each_on_its_own(specs, version):
+    # equal inventories are separate lists of separate item compounds sharing their values (as the reader builds
+    # them): remembered by what they hold, yet values of another type that compare equal are told apart
+    from mcb.schematics.nbt import List
+
+    schem = Schematic(4, 2, 4, ["minecraft:stone"], np.zeros((2, 4, 4), dtype=np.int32), 4903)
+    objects: dict[str, object] = {}
+
+    def tag_value(tag, value):
+        return objects.setdefault(repr((tag, value)), TAG_CLASS[tag](value))
+
+    schem.block_entities = [
+        BlockEntity(
+            (i % 4, 0, 0),
+            ident,
+            Compound(Items=List([Compound((k, tag_value(t, v)) for k, (t, v) in item) for item in inventory], 10)),
+        )
+        for i, (ident, inventory) in enumerate(specs)
+    ]
+    tree = gzip.decompress(encode_schematic(schem, version))
+    parts = []
+    for i, (ident, inventory) in enumerate(specs):
+        fields = [("Items", 9, (10, [[(k, t, v) for k, (t, v) in item] for item in inventory]))]
+        if version == 3:
+            parts.append(
+                b"\x0b" + name("Pos") + payload(11, (i % 4, 0, 0)) + b"\x08" + name("Id") + payload(8, ident)
+                + b"\x0a" + name("Data") + compound_body(fields) + b"\x00"
+            )  # fmt: skip
+        else:
+            parts.append(entry_bytes((i % 4, 0, 0), ident, fields))
+    expected = b"\x0a" + struct.pack(">i", len(specs)) + b"".join(parts)
+    assert block_entities_section(tree, len(expected)) == (expected, b"\x09" if version == 2 else b"\x00")

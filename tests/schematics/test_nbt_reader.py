@@ -230,3 +230,44 @@ def test_a_container_kept_as_bytes_holds_exactly_its_payload(entries, compress, 
             assert plain(again[name]) == plain(eager["Outer"][name])
         else:
             assert plain(value) == plain(eager["Outer"][name])
+
+
+def _barrels(items: list, copies: int) -> bytes:
+    entry = [("Pos", 11, [0, 0, 0]), ("Id", 8, "minecraft:barrel"), ("Items", 9, (10, items))]
+    return document([("BlockEntities", 9, (10, [entry] * copies))], compress=False)
+
+
+ITEM = [("Slot", 1, 0), ("id", 8, "minecraft:redstone"), ("Count", 1, 64)]
+TWICE = [("Slot", 1, 1), ("id", 8, "minecraft:stone"), ("Slot", 1, 2)]  # a duplicate name
+WIDE = [("Slot", 1, 3), ("id", 8, "minecraft:\U0001f600_emoji"), ("Count", 1, 1)]  # 4-byte UTF-8: not MUTF-8
+
+
+@pytest.mark.parametrize("items", [[ITEM, TWICE, WIDE, ITEM, ITEM], [ITEM, ITEM, [("Slot", 1, 5), *ITEM[1:]]]])
+@pytest.mark.parametrize(
+    "limits", [ReadLimits(), ReadLimits(max_tags=300), ReadLimits(max_tags=450), ReadLimits(max_depth=4)]
+)
+def test_repeated_item_compounds_read_as_a_walk_of_every_one_reads_them(monkeypatch, limits, items):
+    # the reader remembers compounds of plain values inside lists, and lists of them, by their bytes (a big build's
+    # barrels hold the same items thousands of times); a repeat must give what walking it gives: its own compounds,
+    # the same counts, every duplicate name and non-MUTF-8 string recorded again, a limit passed at the same tag
+    from mcb.schematics import nbt_memos
+
+    data = _barrels(items, copies=20)
+
+    def outcome():
+        try:
+            root, stats = read_nbt(data, limits)
+        except NbtError as error:
+            return error.rule, error.message, error.pointer
+        return plain(root), stats
+
+    remembered = outcome()
+    monkeypatch.setattr(nbt_memos, "_LEAVES", 0)
+    assert remembered == outcome()
+    if limits == ReadLimits():
+        root, stats = read_nbt(data)
+        assert len(stats.duplicate_names) == stats.non_mutf8_strings == (20 if TWICE in items else 0)
+        first, second = root["BlockEntities"][0]["Items"], root["BlockEntities"][1]["Items"]
+        assert first == second and first is not second and first[0] is not second[0]
+        first[0]["Count"] = nbt.Byte(1)  # each is its own compound
+        assert second[0]["Count"] == 64

@@ -171,11 +171,13 @@ def test_convert_refuses_lossy_v2_and_says_what(cli, tmp_path):
 
 
 def test_a_refused_conversion_suggests_only_formats_that_keep_everything(cli, tmp_path):
-    # The watchtower has cells it leaves unchanged and a chest: Sponge v3 cannot hold the first, so only a
-    # structure keeps everything.
+    # The watchtower has cells it leaves unchanged (outside its two regions) and a chest: Sponge v3 cannot hold
+    # the first, so only Litematica (its regions written again) and a structure keep everything.
     tower = cli("schem", "convert", str(SAMPLES / "watchtower.litematic"), "-o", str(tmp_path / "t.schem"))
     assert tower.exit_code == 1
-    assert "hint: keep everything with --to structure, or drop it on purpose with --drop-extras" in tower.stderr
+    assert "hint: keep everything with --to litematic or structure, or drop it on purpose with --drop-extras" in (
+        tower.stderr
+    )
     # The cabin's block entities fit every format but the server's.
     cabin = cli("schem", "convert", str(SAMPLES / "cabin.schematic"), "-o", str(tmp_path / "c.schem"))
     assert "keep everything with --to sponge3 or litematic or structure, or drop" in cabin.stderr

@@ -6,6 +6,7 @@ from __future__ import annotations
 import struct
 
 from mcb.schematics.nbt_input import _INT, Input
+from mcb.schematics.nbt_memos import Memos
 from mcb.schematics.nbt_tags import (
     TAG_BYTE,
     TAG_BYTE_ARRAY,
@@ -24,7 +25,6 @@ from mcb.schematics.nbt_tags import (
     ByteArray,
     Compound,
     Double,
-    Encoded,
     Float,
     Int,
     IntArray,
@@ -59,9 +59,10 @@ _THREE_INTS = struct.Struct(">3i")
 _SHORT_ARRAYS = {unit: [struct.Struct(f">{n}{code}") for n in range(17)] for unit, code in ((4, "i"), (8, "q"))}
 _TEXTS = 8192  # distinct short strings remembered (tag names and ids repeat a lot)
 _PACKED_FROM = 64  # int and long arrays longer than this are kept as their bytes (NumericArray)
+_LOOK_FOR_REPEATS = 64  # compounds of a list looked up in the reader's memory until one is found (nbt_memos)
 
 
-class Walker(Input):
+class Walker(Input, Memos):
     """Recursive descent over the input; ``keep(path)`` chooses which containers are built."""
 
     def __init__(self, data: bytes, compressed: bool, limits, stats, keep, columns=frozenset()):
@@ -71,8 +72,7 @@ class Walker(Input):
         self.texts: dict[bytes, str] = {}
         self.strings: dict[bytes, String] = {}  # the same texts as String values, shared (they are immutable)
         self.scalars = {tag: (*shape, {}) for tag, shape in _SCALAR.items()}  # + the values built so far, by bytes
-        self.seen: dict[tuple, list[tuple]] = {}  # skipped containers by (tag, name): (Encoded, facts of the walk)
-        self.walked_depth = 0  # levels of the container skipped() walked last (itself included)
+        self.start_memos()
 
     # --- primitives -------------------------------------------------------------------------------------------
     def string(self) -> str:
@@ -178,8 +178,12 @@ class Walker(Input):
         if depth > stats.max_depth:
             self.enter(depth)
         result = Compound() if build else None
-        names: set[str] = set()
+        # the names read so far, for duplicates: a built compound's own keys (and the names of containers left out of
+        # it), a skipped one's in a set
+        names: dict | set = result if build else set()
+        left_out: set[str] | None = None
         path, keep, texts, strings, max_tags = self.path, self.keep, self.texts, self.strings, self.limits.max_tags
+        scalars = self.scalars
         buf, pos = self.buf, self.pos
         avail = len(buf)
         while True:
@@ -209,9 +213,10 @@ class Walker(Input):
                 name = self.string()
                 buf, pos = self.buf, self.pos
                 avail = len(buf)
-            if name in names:
+            if name in names or (left_out is not None and name in left_out):
                 stats.duplicate_names.append("/" + "/".join(map(str, [*path, name])))
-            names.add(name)
+            if not build:
+                names.add(name)
             if tag < TAG_BYTE_ARRAY or tag == TAG_STRING:  # the bulk of all tags
                 stats.tag_count += 1
                 if stats.tag_count > max_tags:
@@ -232,7 +237,7 @@ class Walker(Input):
                     if build:
                         result[name] = value
                     continue
-                size, unpack, cls, seen = self.scalars[tag]
+                size, unpack, cls, seen = scalars[tag]
                 if pos + size > avail:
                     path.append(name)
                     self.pos = pos
@@ -277,6 +282,9 @@ class Walker(Input):
                     result[name] = read_columns(self, depth + 1)
                 else:
                     self.skipped(tag, depth, name)
+                    if build:
+                        left_out = left_out or set()
+                        left_out.add(name)
             else:
                 stats.tag_count += 1
                 if stats.tag_count > max_tags:
@@ -289,65 +297,6 @@ class Walker(Input):
             path.pop()
             buf, pos = self.buf, self.pos
             avail = len(buf)
-
-    def encoded(self, tag: int, depth: int, name: str) -> Encoded:
-        """A container walked unbuilt (:meth:`skipped`) and kept as its payload bytes (the memo's own value when it
-        equals a container seen before: one shared object, its hash computed once)."""
-        start = self.base + self.pos
-        outer, self.mark = self.mark, start if self.mark is None else self.mark
-        tags = self.stats.tag_count
-        try:
-            same = self.skipped(tag, depth, name)
-        finally:
-            self.mark = outer
-        if same is not None:
-            return same
-        return Encoded(tag, self.buf[start - self.base : self.pos], self.stats.tag_count - tags, self.walked_depth)
-
-    def skipped(self, tag: int, depth: int, name: str) -> Encoded | None:
-        """Walk a container the caller does not keep; return the remembered one it equals (or now is), if any.
-
-        Equal bytes walk equally (an NBT payload is self-delimiting), and real files repeat block-entity contents
-        (11,820 barrels holding the same items in the 256^3 corpus file): a container byte-identical to a clean one
-        walked before under the same name and tag type adds that walk's facts instead of being walked again."""
-        seen = self.seen.get((tag, name))
-        if seen is None:
-            seen = self.seen[tag, name] = []
-        buf, pos, stats = self.buf, self.pos, self.stats
-        for known, size, tags, depth_below, longest_list, longest_string in seen:
-            if buf.startswith(known.payload, pos):
-                self.pos = pos + size
-                self.count(tags)
-                if depth + depth_below > stats.max_depth:
-                    self.enter(depth + depth_below)
-                if longest_list > stats.max_list_length:
-                    stats.max_list_length = longest_list
-                if longest_string > stats.max_string_bytes:
-                    stats.max_string_bytes = longest_string
-                return known
-        outer = (
-            stats.tag_count,
-            stats.max_depth,
-            stats.max_list_length,
-            stats.max_string_bytes,
-            len(stats.duplicate_names),
-            stats.non_mutf8_strings,
-        )
-        stats.max_depth, stats.max_list_length, stats.max_string_bytes = depth, 0, 0
-        start = self.base + self.pos
-        try:
-            self.payload(tag, depth, False)
-        finally:
-            facts = (stats.tag_count - outer[0], stats.max_depth - depth, stats.max_list_length, stats.max_string_bytes)
-            self.walked_depth = facts[1]
-            stats.max_depth = max(stats.max_depth, outer[1])
-            stats.max_list_length = max(stats.max_list_length, outer[2])
-            stats.max_string_bytes = max(stats.max_string_bytes, outer[3])
-        clean = len(stats.duplicate_names) == outer[4] and stats.non_mutf8_strings == outer[5]
-        size = self.base + self.pos - start
-        if clean and len(seen) < 16 and size <= 65536 and start >= self.base:  # still in the buffer
-            seen.append((Encoded(tag, self.buf[start - self.base : self.pos], facts[0], facts[1]), size, *facts))
-            return seen[-1][0]
 
     def list(self, depth: int, build: bool) -> List | None:
         self.enter(depth)
@@ -378,6 +327,13 @@ class Walker(Input):
                 return None
             cls = _SCALAR[subtype][2]
             return List(map(cls, struct.unpack(f">{n}{code}", self.take(_SIZE[subtype] * n))), subtype)
+        if build and subtype == TAG_COMPOUND and n:  # a list of leaf compounds byte for byte as one read before
+            known = self.leaf_list(n, depth + 1)
+            if known is not None:
+                return known
+            list_start = self.base + self.pos
+            list_facts = (self.stats.tag_count, self.stats.non_mutf8_strings, len(self.stats.duplicate_names))
+        looking = _LOOK_FOR_REPEATS  # elements left to look up before a list of different ones is walked plainly
         items = List((), subtype) if build else None
         path, stats, max_tags = self.path, self.stats, self.limits.max_tags
         path.append("")
@@ -387,10 +343,23 @@ class Walker(Input):
                 stats.tag_count += 1
                 if stats.tag_count > max_tags:
                     raise self.fail(f"more than {max_tags} tags", "nbt.limit.tags")
-                value = self.compound(depth + 1, build)
+                if build and looking:
+                    value = self.leaf(depth + 1)
+                    if value is None:
+                        start = self.base + self.pos
+                        facts = (stats.tag_count, stats.non_mutf8_strings, len(stats.duplicate_names))
+                        value = self.compound(depth + 1, build)
+                        self.remember(value, start, facts)
+                        looking -= 1
+                    else:
+                        looking = n  # repeats: look every element up
+                else:
+                    value = self.compound(depth + 1, build)
             else:
                 value = self.payload(subtype, depth, build)
             if build:
                 items.append(value)
         path.pop()
+        if build and subtype == TAG_COMPOUND and n:
+            self.remember_list(items, list_start, list_facts)
         return items

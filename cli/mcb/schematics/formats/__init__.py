@@ -191,8 +191,8 @@ LITEMATIC = SchematicFormat(
     files=".litematic",
     detect=_litematic,
     reader="mcb.schematics.formats.litematic:read_litematic",
-    writer="mcb.schematics.formats.litematic:litematic_tree",
-    cannot_hold=("void", "outside_block_entities", "biomes", "without_id"),
+    writer="mcb.schematics.formats.litematic_writer:litematic_tree",
+    cannot_hold=("region_void", "outside_block_entities", "biomes", "without_id"),
 )
 STRUCTURE = SchematicFormat(
     "structure",

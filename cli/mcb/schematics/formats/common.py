@@ -3,6 +3,8 @@ written as NBT compounds (``Name`` + ``Properties``, as Litematica and structure
 
 from __future__ import annotations
 
+import struct
+
 import numpy as np
 
 from mcb.schematics.document import Document, SchematicError
@@ -104,6 +106,13 @@ def _tag_words(tags: tuple[int, ...]) -> str:
 
 def state_from_compound(fields: Fields, entry, *where) -> str:
     """``Name`` + ``Properties`` as a block-state string, properties in the file's order."""
+    if type(entry) is Compound:  # the common shape first: a palette of 617 entries in one pass each
+        name, properties = entry.get("Name"), entry.get("Properties")
+        if type(name) is String:
+            if properties is None or (type(properties) is Compound and not properties):
+                return str(name)
+            if type(properties) is Compound and all(type(value) is String for value in properties.values()):
+                return f"{name}[{','.join([f'{key}={value}' for key, value in properties.items()])}]"
     name = fields.get(entry, "Name", (TAG_STRING,), *where)
     properties = entry.get("Properties") if isinstance(entry, dict) else None
     if properties is None or not properties:
@@ -127,6 +136,34 @@ def compound_from_state(state: str) -> Compound:
     if parsed.properties:
         entry["Properties"] = Compound((key, String(value)) for key, value in parsed.properties)
     return entry
+
+
+_NAME = b"\x08\x00\x04Name"
+_PROPERTIES = b"\x0a\x00\x0aProperties"
+
+
+def encoded_states(states: list[str]):
+    """The encoded payload of a list of :func:`compound_from_state` compounds (a Litematica region's
+    ``BlockStatePalette``), written straight from each state's parts: the bytes and counts of encoding those
+    compounds, without building them."""
+    from mcb.blocks.state import parse_state
+    from mcb.schematics.nbt_encoder import EncodedPieces, string_payload
+
+    pieces = [struct.pack(">bi", TAG_COMPOUND, len(states))]
+    tags, depth = 1 + 2 * len(states), 2 if states else 1  # the list, each entry and its Name
+    for state in states:
+        parsed = parse_state(state)
+        piece = [_NAME, string_payload(parsed.name)]
+        if parsed.properties:
+            tags += 1 + len(parsed.properties)
+            depth = 3
+            piece.append(_PROPERTIES)
+            for key, value in parsed.properties:
+                piece += (b"\x08", string_payload(key), string_payload(value))
+            piece.append(b"\x00")
+        piece.append(b"\x00")
+        pieces.append(b"".join(piece))
+    return EncodedPieces(TAG_LIST, pieces, tags, depth)
 
 
 def without(data, *keys: str) -> Compound:

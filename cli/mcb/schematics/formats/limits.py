@@ -3,7 +3,7 @@ scaled by the cell limit), and a writer refuses, before anything is written, a f
 
     data = encode_within(schem, fmt)      # the file's bytes, or InputError naming the limit and a format that holds it
 
-The writer counts what the reader counts: cells, tags and nesting (:func:`mcb.schematics.nbt_encoder.tree_facts`,
+The writer counts what the reader counts: cells, tags and nesting (:func:`mcb.schematics.nbt_encoder.encode_counted`,
 exact), the bytes of NBT and of the file. A structure spends 6 tags and 36 bytes of NBT on a cell, so a big one
 passes the tag cap long before Sponge or Litematica, which spend a few bytes and no tag: the refusal names one that
 holds the schematic.
@@ -31,7 +31,7 @@ class _TooBig(Exception):
 def _encode(schem: Schematic, fmt: SchematicFormat, limits: ReadLimits) -> bytes:
     """The file bytes, or _TooBig at the first cap they pass (in the order the reader meets them)."""
     from mcb.schematics.nbt import gc_paused
-    from mcb.schematics.nbt_encoder import compress, encode_nbt, tree_facts
+    from mcb.schematics.nbt_encoder import compress, encode_counted
 
     if schem.volume > limits.max_cells:
         raise _TooBig("cells", schem.volume, limits.max_cells, ("cell", "cells"))
@@ -42,13 +42,12 @@ def _encode(schem: Schematic, fmt: SchematicFormat, limits: ReadLimits) -> bytes
         raise _TooBig("nbt", fmt.cell_bytes * placed, limits.max_inflated, ("byte", "bytes"), at_least=True)
     with gc_paused():
         name, root = fmt.tree(schem)
-        tags, depth = tree_facts(root)
-        if tags > limits.max_tags:
-            raise _TooBig("tags", tags, limits.max_tags, ("tag", "tags"))
-        if depth > limits.max_depth:
-            raise _TooBig("depth", depth, limits.max_depth, ("level", "levels"))
-        raw = encode_nbt(root, name)
+        raw, (tags, depth) = encode_counted(root, name)  # counted as it is encoded: one walk of the tree
     del root
+    if tags > limits.max_tags:
+        raise _TooBig("tags", tags, limits.max_tags, ("tag", "tags"))
+    if depth > limits.max_depth:
+        raise _TooBig("depth", depth, limits.max_depth, ("level", "levels"))
     if len(raw) > limits.max_inflated:
         raise _TooBig("nbt", len(raw), limits.max_inflated, ("byte", "bytes"))
     data = compress(raw)

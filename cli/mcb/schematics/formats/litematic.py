@@ -1,4 +1,5 @@
-"""Litematica ``.litematic`` (Version 5-7): regions of packed palette indices, read into the one model and written.
+"""Litematica ``.litematic`` (Version 5-7): regions of packed palette indices, read into the one model (the writer is
+:mod:`mcb.schematics.formats.litematic_writer`, the packing :mod:`mcb.schematics.formats.bit_packing`).
 
 Facts (spec formats-and-building.md §A.1): a region's ``Size`` may be negative on any axis (its cells then run from
 ``Position`` back towards ``Position + Size + 1``); ``BlockStates`` packs each cell's palette index in
@@ -17,73 +18,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mcb.schematics.formats.common import Fields, compound_from_state, dense_palette, state_from_compound, without
+from mcb.schematics.formats.bit_packing import bits_for, unpack_indices
+from mcb.schematics.formats.common import Fields, state_from_compound, without
 from mcb.schematics.model import BlockEntity, Entity, Schematic, SourceInfo
-from mcb.schematics.nbt import (
-    TAG_COMPOUND,
-    TAG_LONG_ARRAY,
-    Compound,
-    Double,
-    Int,
-    List,
-    Long,
-    NumericArray,
-    String,
-    tag_type,
-)
+from mcb.schematics.nbt import TAG_COMPOUND, TAG_LONG_ARRAY, Compound, Int, tag_type
 
 READ_VERSIONS = range(1, 8)  # 5, 6 and 7 are what Litematica writes today; older ones share the layout
 AIR = "minecraft:air"
-_STEP = 1 << 20  # cells unpacked per numpy pass: bounded temporaries for any size
-
-
-def bits_for(palette_size: int) -> int:
-    return max(2, (max(palette_size, 1) - 1).bit_length())
-
-
-def unpack_indices(longs: np.ndarray, bits: int, count: int) -> np.ndarray:
-    """``count`` entries of ``bits`` bits each from little-endian-packed unsigned 64-bit words (entries may span
-    two words)."""
-    out = np.empty(count, dtype=np.int32)
-    words = np.append(longs.astype(np.uint64, copy=False), np.uint64(0))  # a zero word past the end: no bounds test
-    mask = np.uint64((1 << bits) - 1)
-    for start in range(0, count, _STEP):
-        bit = np.arange(start, min(count, start + _STEP), dtype=np.uint64) * np.uint64(bits)
-        word = (bit >> np.uint64(6)).astype(np.intp)
-        shift = bit & np.uint64(63)
-        low = words[word] >> shift
-        # the high part of an entry that runs into the next word (a shift of 64 never survives the mask)
-        high = np.where(
-            shift + np.uint64(bits) > 64, words[word + 1] << ((np.uint64(64) - shift) & np.uint64(63)), np.uint64(0)
-        )
-        out[start : start + word.size] = ((low | high) & mask).astype(np.int32)
-    return out
-
-
-def pack_indices(values: np.ndarray, bits: int) -> np.ndarray:
-    """The inverse of :func:`unpack_indices`: int64 words (as NBT stores them, signed)."""
-    count = values.size
-    total = -(-count * bits // 64)
-    words = np.zeros(total + 1, dtype=np.uint64)
-    for start in range(0, count, _STEP):
-        chunk = values[start : start + _STEP].astype(np.uint64)
-        bit = np.arange(start, start + chunk.size, dtype=np.uint64) * np.uint64(bits)
-        word = (bit >> np.uint64(6)).astype(np.intp)
-        shift = bit & np.uint64(63)
-        # bits of different entries never overlap, so adding the pieces of one word is or-ing them
-        _add_runs(words, word, chunk << shift)
-        crossing = shift + np.uint64(bits) > 64
-        if crossing.any():
-            _add_runs(words, word[crossing] + 1, chunk[crossing] >> (np.uint64(64) - shift[crossing]))
-    return words[:total].view(np.int64)
-
-
-def _add_runs(words: np.ndarray, index: np.ndarray, parts: np.ndarray) -> None:
-    """``words[index[k]] += parts[k]`` for a non-decreasing ``index`` (one sum per run of equal indices)."""
-    if not index.size:
-        return
-    starts = np.flatnonzero(np.r_[True, index[1:] != index[:-1]])
-    words[index[starts]] += np.add.reduceat(parts, starts)
 
 
 def region_box(position, size) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
@@ -114,35 +55,20 @@ def read_litematic(doc, options=None) -> Schematic:
     high = tuple(max(r.low[a] + r.dims[a] for r in regions) for a in range(3))
     dims = tuple(h - lo for h, lo in zip(high, low))
     fields.check_cells(dims, "Regions")
-    width, height, length = dims
     palette: list[str] = [AIR]
     index_of = {AIR: 0}
-    blocks = np.zeros((height, length, width), dtype=np.int32)
-    void = np.ones((height, length, width), dtype=bool)
-    overlaps: list[str] = []
-    block_entities: list[BlockEntity] = []
-    entities: list[Entity] = []
     for region in regions:
         for state in region.palette:
             if state not in index_of:
                 index_of[state] = len(palette)
                 palette.append(state)
-        remap = np.array([index_of[state] for state in region.palette], dtype=np.int32)
-        x0, y0, z0 = (region.low[a] - low[a] for a in range(3))
-        rx, ry, rz = region.dims
-        cells = remap[_cells(fields, region)].reshape(ry, rz, rx)
-        window = (slice(y0, y0 + ry), slice(z0, z0 + rz), slice(x0, x0 + rx))
-        taken = ~void[window]
-        if taken.any():
-            overlaps.append(region.name)
-            keep = taken & (cells == index_of[AIR])  # an earlier region's block stays under this one's air
-            cells = np.where(keep, blocks[window], cells)
-        blocks[window] = cells
-        void[window] = False
-        for i, entry in enumerate(region.tile_entities):
-            block_entities.append(_block_entity(fields, region, entry, (x0, y0, z0), i))
-        for i, entry in enumerate(region.entities):
-            entities.append(_entity(fields, region, entry, low, i))
+    blocks, void, overlaps = _blocks(fields, regions, palette, index_of, low, dims)
+    block_entities: list[BlockEntity] = []
+    entities: list[Entity] = []
+    for region in regions:
+        shift = tuple(region.low[a] - low[a] for a in range(3))
+        block_entities += _block_entities(fields, region, shift)
+        entities += [_entity(fields, region, entry, low, i) for i, entry in enumerate(region.entities)]
     metadata = root.get("Metadata")
     source = SourceInfo(
         version=version,
@@ -160,6 +86,7 @@ def read_litematic(doc, options=None) -> Schematic:
         if overlaps
         else [],
     )
+    width, height, length = dims
     return Schematic(
         width=width,
         height=height,
@@ -172,8 +99,32 @@ def read_litematic(doc, options=None) -> Schematic:
         entities=entities,
         metadata=Compound(metadata) if tag_type(metadata) == TAG_COMPOUND else Compound(),
         source=source,
-        void=void if void.any() else None,
+        void=void,
     )
+
+
+def _blocks(fields: Fields, regions: list, palette: list[str], index_of: dict, low, dims):
+    """(the model's cells, its void mask or None, the names of regions that overlap earlier ones)."""
+    width, height, length = dims
+    if len(regions) == 1:  # the common case: the region is the box, its cells are the model's (no copy)
+        (region,) = regions
+        return _region_cells(fields, region, index_of).reshape(height, length, width), None, []
+    blocks = np.zeros((height, length, width), dtype=np.int32)
+    void = np.ones((height, length, width), dtype=bool)
+    overlaps: list[str] = []
+    for region in regions:
+        x0, y0, z0 = (region.low[a] - low[a] for a in range(3))
+        rx, ry, rz = region.dims
+        cells = _region_cells(fields, region, index_of).reshape(ry, rz, rx)
+        window = (slice(y0, y0 + ry), slice(z0, z0 + rz), slice(x0, x0 + rx))
+        taken = ~void[window]
+        if taken.any():
+            overlaps.append(region.name)
+            keep = taken & (cells == index_of[AIR])  # an earlier region's block stays under this one's air
+            cells = np.where(keep, blocks[window], cells)
+        blocks[window] = cells
+        void[window] = False
+    return blocks, (void if void.any() else None), overlaps
 
 
 @dataclass
@@ -189,18 +140,13 @@ class Region:
     tile_entities: list
     entities: list
 
+    def __post_init__(self):
+        self.low, self.dims = region_box(self.position, self.size)
+
     @property
     def where(self) -> tuple[str, str]:
         """The NBT path of the region, for messages."""
         return ("Regions", self.name)
-
-    @property
-    def low(self) -> tuple[int, int, int]:
-        return region_box(self.position, self.size)[0]
-
-    @property
-    def dims(self) -> tuple[int, int, int]:
-        return region_box(self.position, self.size)[1]
 
     @property
     def volume(self) -> int:
@@ -232,7 +178,8 @@ def _read_region(fields: Fields, name: str, tag) -> Region:
     )
 
 
-def _cells(fields: Fields, region: Region) -> np.ndarray:
+def _region_cells(fields: Fields, region: Region, index_of: dict) -> np.ndarray:
+    """The region's cells (int32, flat) as indices of the model's palette (``index_of``)."""
     bits = bits_for(len(region.palette))
     volume = region.volume
     expected = -(-volume * bits // 64)
@@ -245,7 +192,7 @@ def _cells(fields: Fields, region: Region) -> np.ndarray:
             "BlockStates",
         )
     words = longs.numpy() if hasattr(longs, "numpy") else np.array(longs, dtype=">i8")
-    values = unpack_indices(words.astype(np.int64).view(np.uint64), bits, volume)
+    values = unpack_indices(words, bits, volume)
     if values.size and int(values.max()) >= len(region.palette):
         bad = int(values[values >= len(region.palette)][0])
         raise fields.fail(
@@ -255,10 +202,29 @@ def _cells(fields: Fields, region: Region) -> np.ndarray:
             *region.where,
             "BlockStates",
         )
-    return values
+    remap = np.array([index_of[state] for state in region.palette], dtype=np.int32)
+    if np.array_equal(remap, np.arange(remap.size)):  # Litematica's own order (air first): nothing to renumber
+        return values
+    return remap[values]
 
 
-def _block_entity(fields: Fields, region: Region, entry, shift, i: int) -> BlockEntity:
+def _block_entities(fields: Fields, region: Region, shift) -> list[BlockEntity]:
+    """The region's block entities in the model's frame (``shift``: the region's minimum corner in it)."""
+    rx, ry, rz = region.dims
+    sx, sy, sz = shift
+    result = []
+    for i, entry in enumerate(region.tile_entities):
+        data = Compound(entry)
+        x, y, z = data.pop("x", None), data.pop("y", None), data.pop("z", None)
+        if not (type(x) is Int and type(y) is Int and type(z) is Int and 0 <= x < rx and 0 <= y < ry and 0 <= z < rz):
+            x, y, z = _block_entity_position(fields, region, entry, i)  # another integer tag, or refused
+        ident, other = data.pop("id", None), data.pop("Id", None)
+        ident = ident if ident is not None else other
+        result.append(BlockEntity((x + sx, y + sy, z + sz), str(ident) if ident is not None else "", data))
+    return result
+
+
+def _block_entity_position(fields: Fields, region: Region, entry, i: int) -> tuple[int, int, int]:
     where = (*region.where, "TileEntities", i)
     x, y, z = (fields.integer(entry, axis, *where) for axis in "xyz")
     rx, ry, rz = region.dims
@@ -266,12 +232,7 @@ def _block_entity(fields: Fields, region: Region, entry, shift, i: int) -> Block
         raise fields.fail(
             f"block entity at {x},{y},{z} lies outside its region ({rx} x {ry} x {rz})", "block_entity.position", *where
         )
-    ident = entry.get("id", entry.get("Id"))
-    return BlockEntity(
-        (x + shift[0], y + shift[1], z + shift[2]),
-        str(ident) if ident is not None else "",
-        without(entry, "x", "y", "z", "id", "Id"),
-    )
+    return x, y, z
 
 
 def _entity(fields: Fields, region: Region, entry, low, i: int) -> Entity:
@@ -280,81 +241,3 @@ def _entity(fields: Fields, region: Region, entry, low, i: int) -> Entity:
     ident = entry.get("id", entry.get("Id"))
     local = tuple(p + (o - lo) for p, o, lo in zip(pos, region.position, low))  # integers first: exact
     return Entity(local, str(ident) if ident is not None else "", without(entry, "Pos", "id", "Id"))  # type: ignore[arg-type]
-
-
-# --- writing ---------------------------------------------------------------------------------------------------
-
-COMPONENTS_DATA_VERSION = 3837  # 1.20.5: item data became components; Litematica marks such files Version 7
-TALL_WORLDS = 2860  # 1.18: Litematica files of 1.18 to 1.20.4 are Version 6; older releases' Litematica reads 5
-
-
-def litematic_tree(
-    schem: Schematic, *, name: str | None = None, author: str | None = None, date_ms: int | None = None
-) -> tuple[str, Compound]:
-    """(root name, root compound) of ``schem`` as one Litematica region covering the whole box (void cells are
-    air: the format has no "leave unchanged" cell; :func:`mcb.schematics.formats.losses.format_losses` says so first)."""
-    import time
-
-    from mcb.schematics.formats.losses import writable_parts
-
-    used, cells = dense_palette(schem.blocks, schem.palette, schem.void)
-    palette = [AIR, *(state for state in used if state != AIR)]  # Litematica puts air first; readers rely on it
-    order = {state: i for i, state in enumerate(palette)}
-    table = np.array([order[state] for state in used] or [0], dtype=np.int64)
-    indices = table[cells.ravel()]
-    if schem.void is not None:
-        indices[schem.void.ravel()] = 0
-    bits = bits_for(len(palette))
-    block_entities, entities = writable_parts(schem, "litematic")  # the rest said by format_losses
-    meta_in = schem.metadata if isinstance(schem.metadata, dict) else {}
-    region_name = str(name or meta_in.get("Name") or "Main")
-    now = int(date_ms if date_ms is not None else time.time() * 1000)
-    size = Compound(x=Int(schem.width), y=Int(schem.height), z=Int(schem.length))
-    region = Compound(
-        Position=Compound(x=Int(schem.offset[0]), y=Int(schem.offset[1]), z=Int(schem.offset[2])),
-        Size=size,
-        BlockStatePalette=List([compound_from_state(s) for s in palette], TAG_COMPOUND),
-        BlockStates=NumericArray(TAG_LONG_ARRAY, pack_indices(indices, bits).astype(">i8").tobytes()),
-        TileEntities=List([_tile_entity(be) for be in block_entities], TAG_COMPOUND),
-        Entities=List([_entity_entry(e, schem.offset) for e in entities], TAG_COMPOUND),
-        PendingBlockTicks=List((), TAG_COMPOUND),
-        PendingFluidTicks=List((), TAG_COMPOUND),
-    )
-    non_air = int(np.count_nonzero(indices))
-    metadata = Compound(
-        Name=String(region_name),
-        Author=String(author or str(meta_in.get("Author") or "mcb")),
-        Description=String(str(meta_in.get("Description") or "")),
-        RegionCount=Int(1),
-        TotalVolume=Int(schem.volume),
-        TotalBlocks=Int(non_air),
-        EnclosingSize=Compound(size),
-        TimeCreated=Long(int(meta_in.get("TimeCreated") or now)),
-        TimeModified=Long(now),
-    )
-    version = 7 if schem.data_version >= COMPONENTS_DATA_VERSION else 6 if schem.data_version >= TALL_WORLDS else 5
-    root = Compound(
-        MinecraftDataVersion=Int(schem.data_version),
-        Version=Int(version),
-        SubVersion=Int(1),
-        Metadata=metadata,
-        Regions=Compound({region_name: region}),
-    )
-    return "", root
-
-
-def _tile_entity(be: BlockEntity) -> Compound:
-    entry = Compound(x=Int(be.pos[0]), y=Int(be.pos[1]), z=Int(be.pos[2]))
-    if be.id:
-        entry["id"] = String(be.id)
-    entry.update(without(be.data or {}, "x", "y", "z", "id"))
-    return entry
-
-
-def _entity_entry(entity: Entity, offset) -> Compound:
-    # The region's Position is the box's minimum corner here, so Pos from Position is the model's local position.
-    entry = Compound(Pos=List([Double(p) for p in entity.pos], 6))
-    if entity.id:
-        entry["id"] = String(entity.id)
-    entry.update(without(entity.data or {}, "Pos", "id"))
-    return entry

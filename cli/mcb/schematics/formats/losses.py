@@ -18,8 +18,13 @@ if TYPE_CHECKING:
 
 def outside_block_entities(schem: Schematic) -> list:
     """Block entities whose position lies outside the box (a Sponge file may hold them; no block carries them)."""
-    size = schem.size
-    return [be for be in schem.block_entities if not all(0 <= int(p) < n for p, n in zip(be.pos, size))]
+    width, height, length = schem.size
+    outside = []
+    for be in schem.block_entities:  # 42,010 in a big build: no generator per entry
+        x, y, z = be.pos
+        if not (0 <= int(x) < width and 0 <= int(y) < height and 0 <= int(z) < length):
+            outside.append(be)
+    return outside
 
 
 def without_id(items) -> list:
@@ -32,14 +37,24 @@ def _void(schem: Schematic, label: str) -> dict | None:
     import numpy as np
 
     void = int(np.count_nonzero(schem.void)) if schem.void is not None else 0
+    return _void_as_air(void, f"{label} has no 'leave unchanged' cell")
+
+
+def _region_void(schem: Schematic, label: str) -> dict | None:
+    """Litematica leaves the cells outside its regions unchanged, not those inside one."""
+    from mcb.schematics.formats.litematic_writer import void_written_as_air
+
+    return _void_as_air(void_written_as_air(schem), f"a {label} region has no 'leave unchanged' cell")
+
+
+def _void_as_air(void: int, why: str) -> dict | None:
     if not void:
         return None
     return {
         "what": "void cells",
         "count": void,
         "data": True,
-        "detail": f"{plural(void, 'cell')} the file leaves unchanged are written as air ({label} has no "
-        "'leave unchanged' cell)",
+        "detail": f"{plural(void, 'cell')} the file leaves unchanged are written as air ({why})",
     }
 
 
@@ -116,6 +131,7 @@ def _without_id(schem: Schematic, label: str) -> dict | None:
 
 LOSSES = {
     "void": _void,
+    "region_void": _region_void,
     "anchor": _anchor,
     "outside_block_entities": _outside,
     "biomes": _biomes,

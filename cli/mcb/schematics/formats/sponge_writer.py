@@ -32,7 +32,7 @@ from mcb.schematics.nbt import (
     gc_paused,
     tag_type,
 )
-from mcb.schematics.nbt_encoder import EncodedPieces, encode_nbt, encode_payload, tree_facts
+from mcb.schematics.nbt_encoder import EncodedPieces, EncodingMemo, encode_nbt, encode_payload
 
 SERVER_AUTHOR = "minecraft-builder-mcp"
 
@@ -72,44 +72,40 @@ def _entity_entries(schem: Schematic, version: int):
 
 _POS_HEAD = b"\x0b\x00\x03Pos\x00\x00\x00\x03"  # Int_Array "Pos" of length 3
 _POS = struct.Struct(">3i")
-_MEMO_LIMIT = 4096
 
 
 def _block_entity_list(block_entities, version: int) -> EncodedPieces:
     """The encoded ``BlockEntities`` list payload.
 
     Entries with equal id and data differ only in their Pos payload (40k comparators and barrels in a big build):
-    everything after Pos is encoded once per distinct (id, data) and spliced behind each packed Pos, instead of
-    walking every tag again. Bytes are identical to encoding each entry on its own. Data is told apart by its tag
-    names and the identity of its values (the reader shares equal values): the same objects encode the same, and
-    the memo holds the data of its keys, so no id in them is reused by another object meanwhile.
+    everything after Pos is encoded once per distinct (id, data) (:class:`~mcb.schematics.nbt_encoder.EncodingMemo`)
+    and spliced behind each packed Pos, instead of walking every tag again. Bytes are identical to encoding each
+    entry on its own.
     """
     out = [struct.pack(">bi", 10, len(block_entities))]
     append = out.append
-    memo: dict = {}
+    memo = EncodingMemo()
     pack = _POS.pack
     tags, depth = 1, 1  # the list; then each entry as tree_facts counts it
     for be in block_entities:
-        data = be.data
-        key = (be.id, *data, *map(id, data.values())) if isinstance(data, dict) else (be.id, id(data))
-        found = memo.get(key)
-        if found is None:
-            encoded: list[bytes] = []
-            entry = _entry(IntArray((0, 0, 0)), be.id, data, version)
-            encode_payload(encoded, 10, entry)
-            found = b"".join(encoded)[len(_POS_HEAD) + _POS.size :], data, tree_facts(entry)
-            if len(memo) < _MEMO_LIMIT:
-                memo[key] = found
-        tags, depth = tags + found[2][0], max(depth, 1 + found[2][1])
+        rest, facts, _ = memo.get(be.id, be.data, _after_pos, be, version)
+        tags, depth = tags + facts[0], max(depth, 1 + facts[1])
         try:
             append(_POS_HEAD + pack(*be.pos))
         except (struct.error, TypeError):  # not three int32s: let the general encoder convert or refuse it
-            encoded = []
-            encode_payload(encoded, 10, _entry(IntArray(be.pos), be.id, data, version))
+            encoded: list[bytes] = []
+            encode_payload(encoded, 10, _entry(IntArray(be.pos), be.id, be.data, version))
             append(b"".join(encoded))
             continue
-        append(found[0])
+        append(rest)
     return EncodedPieces(TAG_LIST, out, tags, depth)
+
+
+def _after_pos(be, version: int) -> tuple[bytes, tuple[int, int]]:
+    """A block entity's entry after its Pos, and the entry's (tags, depth)."""
+    encoded: list[bytes] = []
+    facts = encode_payload(encoded, 10, _entry(IntArray((0, 0, 0)), be.id, be.data, version))
+    return b"".join(encoded)[len(_POS_HEAD) + _POS.size :], facts
 
 
 def _entry(pos, ident: str, data, version: int) -> Compound:
