@@ -216,6 +216,10 @@ def test_region_export_checks_the_name_and_the_box_before_reading(mcp_process, l
     assert chosen["isError"] is False and chosen["structuredContent"]["format"] == "sponge3"
     named = mcp.call("region_export", {**small, "output": "y.nbt"})["result"]
     assert named["isError"] is False and named["structuredContent"]["format"] == "structure"
+    assert named["structuredContent"]["notes"] == []
+    other = mcp.call("region_export", {**small, "output": "z.litematic", "format": "sponge2"})["result"]
+    assert other["structuredContent"]["notes"] == ["z.litematic is named like a Litematica file but holds Sponge v2 "
+                                                   "data (the format asked for)"]  # fmt: skip
     started = time.monotonic()
     huge = {"min": {"x": -30_000_000, "y": 0, "z": -30_000_000}, "max": {"x": 30_000_000, "y": 10, "z": 30_000_000}}
     refused = mcp.call("region_export", {**huge, "output": "huge.schem"})["result"]

@@ -189,7 +189,7 @@ def test_a_refused_conversion_suggests_only_formats_that_keep_everything(cli, tm
 
 def test_a_name_that_says_another_format_is_warned_and_a_bad_replacement_is_a_usage_error(cli, tmp_path):
     odd = cli("schem", "convert", str(SAMPLES / "house.schem"), "-o", str(tmp_path / "h.litematic"), "--to", "sponge2")
-    assert odd.exit_code == 0 and "h.litematic is named like a litematic file but holds Sponge v2 data" in odd.stderr
+    assert odd.exit_code == 0 and "h.litematic is named like a Litematica file but holds Sponge v2 data" in odd.stderr
     typo = cli(
         "schem",
         "convert",

@@ -105,8 +105,9 @@ def export_region(
     name: str | None = None,
     on_read=None,
 ) -> dict:
-    from mcb.schematics.formats import write_any
+    from mcb.schematics.formats import name_mismatch, write_any
 
     schem, facts = region_schematic(client, low, high, origin=origin, name=name, on_read=on_read)
     written = write_any(schem, Path(output), fmt)
-    return {"file": str(written), "format": fmt, **facts}
+    mismatch = name_mismatch(fmt, output)  # as `schem convert` says it: x.litematic holding Sponge data
+    return {"file": str(written), "format": fmt, **facts, "notes": [mismatch] if mismatch else []}

@@ -118,6 +118,8 @@ def _export_file(ctx, term, name, low, high, anchor, output: Path, fmt: str) -> 
         result = export_region(
             client, xyz(low), xyz(high), output, fmt, origin=xyz(anchor) if anchor else None, name=name, on_read=on_read
         )
+    for note in result["notes"]:
+        term.warn(note)
     if result["block_entities"]:
         term.warn(
             f"{plural(result['block_entities'], 'block entity', 'block entities')} exported as block states "

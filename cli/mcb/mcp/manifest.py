@@ -19,7 +19,9 @@ INSTRUCTIONS = (
     "idempotency_key; then poll operation_status until it reports applied, conflict, failed, cancelled or "
     "recovery_required. Stop on a conflict and look again before preparing anew. Treat an unavailable camera as "
     "'visually unverified'. After an unknown outcome, repeat build_apply only with the same idempotency_key. "
-    "The offline tools (schem_*, recipe_*, block_*, terrain_preview_offline) need no server. A refusal's "
+    "A schematic file is built by schem_build (dry_run first; undo reverts it), which plans, applies and follows "
+    "for you. The offline tools (schem_* but schem_build, and schem_materials with a target; recipe_*, block_*, "
+    "terrain_preview_offline) need no server. A refusal's "
     "error.data carries its remedy: act on retry_with, field, next_call, restart_with or retry_after_ms."
 )
 

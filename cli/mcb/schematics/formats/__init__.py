@@ -342,6 +342,9 @@ def output_format(requested: str | None, output, schem: Schematic | None, *, def
     return writable[-1].name  # several versions share the extension (.schem): the latest
 
 
+_KIND_WORDS = {"sponge": "Sponge", "litematic": "Litematica"}
+
+
 def name_mismatch(fmt: str, output) -> str | None:
     """A warning when ``output``'s extension names another kind of format than the one written (output
     ``x.litematic`` in format ``sponge2``), else None."""
@@ -349,7 +352,8 @@ def name_mismatch(fmt: str, output) -> str | None:
     if not named or any(other.kind == by_name(fmt).kind for other in named):
         return None
     return (
-        f"{PurePath(str(output)).name} is named like a {named[0].kind} file but holds {by_name(fmt).label} data "
+        f"{PurePath(str(output)).name} is named like a {_KIND_WORDS.get(named[0].kind, named[0].kind)} file but "
+        f"holds {by_name(fmt).label} data "
         "(the format asked for)"
     )
 
