@@ -133,6 +133,32 @@ def test_ctrl_c_twice_cancels_the_running_operation_and_nothing_is_written_twice
     check_complete(paced_server, done["state_file"])
 
 
+@pytest.mark.parametrize("how", ["ctrl-c twice", "kill -9"])
+def test_undo_straight_after_an_interrupted_build_settles_it_and_restores_everything(paced_server, how):
+    """`--undo` while the build's last operation was left in flight (cancelled, or still running after the client
+    died): the undo follows it to its end first, then undoes every position. It used to end in a traceback."""
+    from mcb.client import McbClient
+
+    client = McbClient(paced_server.url, agent_token=paced_server.agent_token, player_id="console")
+    before = world_at(client, file_cells(C4, TARGET))
+    process = build(paced_server)
+    wait_for_operation_start(process, paced_server)
+    if how == "kill -9":
+        process.kill()
+    else:
+        process.send_signal(signal.SIGINT)
+        time.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+    process.communicate(timeout=60)
+    undo = subprocess.run([sys.executable, "-m", "mcb", "build", str(C4), "--target", ",".join(map(str, TARGET)),
+                           "--drop-extras", "--undo", "--yes", "--json"], env=environment(paced_server),
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert undo.returncode == 0 and "Traceback" not in undo.stderr, undo.stderr
+    assert json.loads(undo.stdout)["kept"] == []
+    assert world_at(client, file_cells(C4, TARGET)) == before
+    assert all(op.status not in ("queued", "applying") for op in client.project_context().operations)
+
+
 @pytest.mark.slow
 def test_kill_9_at_random_points_then_the_same_command_completes(paced_server):
     """Ten builds of the same file at ten places, each killed at a random point and then run again to the end."""

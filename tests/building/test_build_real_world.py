@@ -202,3 +202,27 @@ def test_a_server_restart_mid_build_then_the_same_command_completes_and_undo_res
         assert world_at(client_of(server), want) == before  # every position, the abandoned operation's too
     finally:
         server.kill()
+
+
+@pytest.mark.parametrize("admin", [True, False], ids=["with the admin token", "without"])
+def test_undo_straight_after_a_restart_mid_build_settles_first_then_restores_everything(tmp_path, admin):
+    """`--undo` before the build was run again: the operation in flight is settled first (abandoned with the token,
+    else named with the one command to run), then every position comes back. It used to end in a traceback."""
+    data = tmp_path / "restarted"
+    server = spawn(data, tick_ms=10)
+    port = urlsplit(server.url).port
+    target = (0, 100, 0)
+    try:
+        before = world_at(client_of(server), file_cells(C4, target))
+        _, interrupted = _kill_mid_build(server, target)
+        server = spawn(data, tick_ms=0, port=port)
+        undo = mcb(server, *build_args(target), "--undo", "--json", admin=admin)
+        if not admin:
+            assert undo.returncode == 7 and f"`mcb recovery abandon {interrupted}`" in undo.stderr, undo.stderr
+            assert mcb(server, "recovery", "abandon", interrupted, "--yes").returncode == 0
+            undo = mcb(server, *build_args(target), "--undo", "--json", admin=False)
+        assert undo.returncode == 0, undo.stderr
+        assert "Traceback" not in undo.stderr and json.loads(undo.stdout)["kept"] == []
+        assert world_at(client_of(server), file_cells(C4, target)) == before
+    finally:
+        server.kill()

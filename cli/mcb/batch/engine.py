@@ -59,6 +59,7 @@ class Engine:
         self.current: tuple[dict, OperationTracker] | None = None
         self.cancel_sent = False
         self.clock = RateClock()
+        self.source: PlanSource | None = None  # none while an undo settles its build's log: entries are only recorded
         # Positions the view counts done: an applied plan's all, another's only those written (the source plans
         # the rest again, so they are counted once, in its remaining).
         self.counted = 0
@@ -221,7 +222,7 @@ class Engine:
             self.ahead = (ahead, _positions(ahead))
 
     def _show(self, status: OperationStatus, entry: dict, tracker: OperationTracker, prefix: str = "") -> None:
-        if self._view is None:
+        if self._view is None or self.source is None:
             return
         fraction = tracker.update(status)
         positions = _positions(entry)
@@ -297,7 +298,7 @@ class Engine:
         return True
 
     def _settled(self, entry: dict, final: OperationStatus) -> bool:
-        verdict = self.source.on_settled(entry, final)
+        verdict = NEXT if self.source is None else self.source.on_settled(entry, final)
         self.log.update(entry, seen=True)
         if verdict == FAIL:
             self.outcome.result = "failed"
