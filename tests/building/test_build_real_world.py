@@ -179,7 +179,7 @@ def test_a_server_restart_mid_build_then_the_same_command_completes_and_undo_res
         _, interrupted = _kill_mid_build(server, target)
         server = spawn(data, tick_ms=0, port=port)
         assert client_of(server).operation_status(interrupted).status == "recovery_required"
-        again = mcb(server, *build_args(target), admin=admin)
+        again = mcb(server, *build_args(target), "--json", admin=admin)
         if not admin:  # says what happened and the one command to run
             assert again.returncode == 7, again.stderr
             assert f"operation {interrupted} of this run was interrupted by a server restart" in again.stderr
@@ -187,8 +187,10 @@ def test_a_server_restart_mid_build_then_the_same_command_completes_and_undo_res
             settled = mcb(server, "recovery", "abandon", interrupted, "--yes")
             assert settled.returncode == 0, settled.stderr
             assert "as the operation wrote them" in settled.stderr  # what the review found, before abandoning
-            again = mcb(server, *build_args(target), admin=False)
+            again = mcb(server, *build_args(target), "--json", admin=False)
         assert again.returncode == 0, again.stderr
+        done = json.loads(again.stdout)  # the abandoned operation is counted apart, not as this run's plan
+        assert done["settled_operations"] == 1 and done["positions"] == done["written"]
         if admin:
             assert f"operation {interrupted} was interrupted by a server restart" in again.stderr
             assert "abandoning it with the administrator token" in again.stderr

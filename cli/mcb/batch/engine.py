@@ -60,9 +60,7 @@ class Engine:
         self.cancel_sent = False
         self.clock = RateClock()
         self.source: PlanSource | None = None  # none while an undo settles its build's log: entries are only recorded
-        # Positions the view counts done: an applied plan's all, another's only those written (the source plans
-        # the rest again, so they are counted once, in its remaining).
-        self.counted = 0
+        self.settling = False  # settle() is ending an earlier run's entries: reported apart from this run's
         self.shown_total: int | None = None
         self.tick = None  # seconds per server tick, learned from plans that ended (the dry run assumes 0.05)
 
@@ -162,13 +160,19 @@ class Engine:
         )  # fmt: skip
 
     def _count(self, entry: dict, final: OperationStatus) -> int:
+        """Count an ended plan: in this run's outcome an applied plan's positions all, another's only those written
+        (the source plans the rest again, counted then); an earlier run's operation settled now apart."""
         positions = _positions(entry)
-        self.outcome.plans += 1
-        self.outcome.written += final.written
-        self.outcome.positions += positions
-        self.counted += positions if final.status == "applied" else min(positions, final.written)
-        self.outcome.operations.append(final.operation_id)
-        self.outcome.last = final
+        outcome = self.outcome
+        outcome.last = final
+        if self.settling:
+            outcome.settled.append(final.operation_id)
+            outcome.settled_written += final.written
+            return positions
+        outcome.plans += 1
+        outcome.written += final.written
+        outcome.positions += positions if final.status == "applied" else min(positions, final.written)
+        outcome.operations.append(final.operation_id)
         return positions
 
     # -- build_apply with the recorded key ------------------------------------------------------------------------
@@ -228,8 +232,8 @@ class Engine:
         positions = _positions(entry)
         ahead = self.ahead[1] if self.ahead is not None else 0
         left = self.source.remaining()
-        done = self.counted + fraction * positions
-        total = self.counted + positions + ahead + left.positions
+        done = self.outcome.positions + fraction * positions
+        total = self.outcome.positions + positions + ahead + left.positions
         if self.shown_total is not None:  # a total only shrinks: a player's few edits are counted when written
             total = max(math.ceil(done), min(total, self.shown_total))
         self.shown_total = total
@@ -259,12 +263,19 @@ class Engine:
     def settle(self) -> bool:
         """Finish what an earlier run left in flight before anything new: drop plans never sent, re-send
         ``build_apply`` with the recorded key where it may have been sent, follow every operation that may still
-        run, and settle one a restart interrupted. False when the source says the run ends there."""
+        run, and settle one a restart interrupted. False when the source says the run ends there. What they wrote
+        is counted apart from this run's plans (``outcome.settled``)."""
+        self.settling = True
+        try:
+            return self._settle_entries()
+        finally:
+            self.settling = False
+
+    def _settle_entries(self) -> bool:
         for entry in list(self.log.entries):
             if entry.get("phase") in ("done", "failed") and not entry.get("seen"):
-                # It ended, but the run that saw it end stopped before its source heard of it.
+                # It ended, and the run that saw it end counted it, but stopped before its source heard of it.
                 final = OperationStatus.model_validate(entry["status"])
-                self._count(entry, final)
                 if not self._settled(entry, final):
                     return False
                 continue

@@ -110,6 +110,7 @@ class FileBuild:
         data = {**self.header(), "state_file": str(self.state_path), "result": result,
                 "plans": outcome.plans, "operations": outcome.operations,
                 "written": outcome.written, "positions": outcome.positions,
+                "settled_operations": len(outcome.settled), "settled_written": outcome.settled_written,
                 "seconds": round(time.monotonic() - started, 1),
                 "build_operations": sum(1 for e in log.entries if e.get("operation_id")), "reads": reads}  # fmt: skip
         if error is not None:

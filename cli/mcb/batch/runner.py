@@ -170,7 +170,7 @@ class BatchRunner:
         if outcome.result == "failed":
             log.set(phase="failed", result=outcome.last.status if outcome.last else "failed")
             return StepReport(name, step.kind, "failed", log.record, outcome.error)
-        result = "applied" if outcome.written else "nothing_to_change"
+        result = "applied" if outcome.written or outcome.settled_written else "nothing_to_change"
         log.set(phase="done", result=result)
         if result == "nothing_to_change":
             self.event("nothing", name, {})

@@ -75,16 +75,19 @@ class PlanSource(Protocol):
 @dataclass
 class RunOutcome:
     result: str = "applied"  # applied | nothing_to_change | stopped | failed
-    plans: int = 0  # plans that ended in this run (settled ones included)
+    plans: int = 0  # plans this run applied that ended
     written: int = 0
-    positions: int = 0  # positions of those plans
+    positions: int = 0  # positions of those plans (of one that did not apply, those written)
     operations: list[str] = field(default_factory=list)
+    settled: list[str] = field(default_factory=list)  # operations an earlier run left in flight, ended in this run
+    settled_written: int = 0  # positions they wrote
     error: McbError | None = None
     last: OperationStatus | None = None  # the status of the last entry that ended
 
     def to_json(self) -> dict:
         return {"plans": self.plans, "written": self.written, "positions": self.positions,
-                "operations": self.operations}  # fmt: skip
+                "operations": self.operations, "settled": self.settled,
+                "settled_written": self.settled_written}  # fmt: skip
 
 
 def stopped_error(outcome: RunOutcome, state_path=None) -> McbError:

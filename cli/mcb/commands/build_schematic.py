@@ -192,6 +192,9 @@ def _build(term, build, wait_timeout: float, extras: dict | None) -> None:
         this_run = f"{plural(data['plans'], 'plan')}, {plural(data['written'], 'position')} written"
         if data["positions"] > data["written"]:
             this_run += f" ({data['positions'] - data['written']:,} already held their block)"
+        if data["settled_operations"]:
+            this_run += (f"; {plural(data['settled_operations'], 'operation')} an earlier run left ended "
+                         f"({plural(data['settled_written'], 'position')} written)")  # fmt: skip
         term.kv(
             [
                 ("build", build.build_id),
