@@ -89,6 +89,7 @@ def test_undo_after_a_players_edit_restores_every_other_position_and_names_the_k
         assert "7 operations by the plugin, 1 operation restored by mcb" in undo.stdout
         assert "kept:" in undo.stdout and "1 position someone else changed since the build" in undo.stdout
         assert f"{x},{y},{z}" in undo.stdout and GOLD in undo.stdout
+        assert "before the build" in undo.stdout and before[edited] in undo.stdout, undo.stdout
 
 
 def test_a_block_entity_the_build_replaced_gets_its_state_back_and_is_named(quick):

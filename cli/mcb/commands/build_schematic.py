@@ -264,14 +264,13 @@ def _show_undo(term, build_id: str, data: dict) -> None:
         pairs.append(("not restored", f"{plural(len(data['not_recorded']), 'operation')} built by an older mcb "
                                       "(nothing recorded to restore from)"))  # fmt: skip
     term.kv(pairs)
-    for label, rows in (("kept", data["kept"]), ("data not restorable", data["data_not_restorable"])):
+    tables = (
+        ("kept", ["now", "build wrote", "before the build"], ("now", "wrote", "before"), data["kept"]),
+        ("data not restorable", ["state", "operation"], ("state", "operation_id"), data["data_not_restorable"]),
+    )
+    for label, headers, keys, rows in tables:
         if rows:
-            shown_rows = rows[:20]
-            term.table(
-                [label, "now" if label == "kept" else "state", "build wrote" if label == "kept" else "operation"],
-                [(_at(r["pos"]), r.get("now", r.get("state")), r.get("wrote", r.get("operation_id")))
-                 for r in shown_rows],
-            )  # fmt: skip
+            term.table([label, *headers], [(_at(r["pos"]), *(r.get(key) for key in keys)) for r in rows[:20]])
             if len(rows) > 20:
                 term.info(f"showing 20 of {len(rows):,} ({label}); --json lists all")
 
