@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from buildkit import CORPUS_DIR, file_cells, world_at
+from buildkit import AREA, CORPUS_DIR, file_cells, world_at
 
 from mcb.batch.model import parse_batch
 from mcb.batch.runner import BatchRunner
@@ -143,3 +143,27 @@ def test_skip_air_and_keep_existing_leave_the_world_alone(wide_mcb, wide_client,
     world = world_at(wide_client, want)
     assert all(world[p] == "minecraft:dirt" for p in air)
     assert all(world[p] == ("minecraft:dirt" if flag == "--keep-existing" else want[p]) for p in solid)
+
+
+def test_the_first_time_left_counts_unread_tiles_as_empty_land_and_the_total_as_the_most(tmp_path, monkeypatch):
+    """Before the world under a tile is read, the total counts every position it owns (an upper bound, so totals
+    only shrink) but the time left counts its blocks, as the confirm prompt does: the first ETA of the c4 file
+    (68,952 cells, 3,778 blocks) was 18 times the prompt's."""
+    from mcb.batch.file_build import open_file_build
+    from mcb.building.estimate import file_estimate
+    from mcb.building.placement import PlacementOptions
+    from mcb.server.testing import spawn_server
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    server = spawn_server(tmp_path / "paced", tick_ms=20, ground="flat", region=AREA, max_plan_blocks=512)
+    try:
+        client = client_for(server)
+        build = open_file_build(client, str(C4), PlacementOptions(target=(0, 100, 0), drop_extras=True))
+        views = []
+        data, error = build.run(on_view=views.append)
+    finally:
+        server.stop()
+    assert error is None and data["written"] == 3778
+    first = next(view for view in views if view.estimated)
+    prompt = file_estimate(build.placement, 512)["seconds_at_20_tps"]
+    assert first.total > 3778 and first.eta <= 1.5 * prompt, (first, prompt)

@@ -240,11 +240,12 @@ class Engine:
         plan = self.outcome.plans + 1
         capacity = max(1, self.source.capacity)
         plans = plan + (1 if ahead else 0) + math.ceil(left.positions / capacity)
+        likely = left.positions if left.likely is None else left.likely  # the time left counts on empty land
         tick = self.tick or 0.05
         eta = (
             plan_seconds(positions, tick) * (1 - fraction)
             + (plan_seconds(ahead, tick) if ahead else 0.0)
-            + build_seconds(left.positions, capacity, tick)
+            + build_seconds(likely, capacity, tick)
         )
         view = self.clock.view(
             done,

@@ -142,7 +142,7 @@ class SchematicSource:
 
     def remaining(self) -> Remaining:
         positions, estimated = self.planner.remaining()
-        return Remaining(positions, estimated)
+        return Remaining(positions, estimated, self.planner.likely_remaining() if estimated else positions)
 
     def more(self) -> bool:
         return not self.started or self.deferred is not None or self.planner.remaining()[0] > 0

@@ -48,6 +48,7 @@ class Remaining:
 
     positions: int = 0
     estimated: bool = False
+    likely: int | None = None  # while estimated, the likelier count a time left uses (None: positions)
 
 
 class PlanSource(Protocol):

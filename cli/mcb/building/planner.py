@@ -119,6 +119,15 @@ class BuildPlanner:
                 total += exact
         return total, estimated
 
+    def likely_remaining(self) -> int:
+        """Positions left to change as a time left should count them: :meth:`remaining` with a tile not read yet
+        counted as on empty land."""
+        total = self.pending_count()
+        for pass_no, tile in self._unwalked():
+            exact = self.walker.exact_count(pass_no, tile)
+            total += self.walker.likely_count(pass_no, tile) if exact is None else exact
+        return total
+
     def all_read(self) -> bool:
         """Every tile still ahead has been read: what is left to change is known, not estimated."""
         return all(self.walker.reads.has(tile.index) for _, tile in self._unwalked())

@@ -221,11 +221,14 @@ class TileWalker:
         """(tiles, passes): the positions each tile owns in each pass — its placed cells, less the halves an earlier
         tile writes, plus the halves it writes for a later one. A tile's changes are at most these."""
         counts = np.zeros((len(self.tiles), len(PASS_NAMES)), dtype=np.int64)
+        self.blocks_owned = np.zeros_like(counts)  # the same without air: what empty land would change
         placement = self.placement
         for tile in self.tiles:
             ys, zs, xs = tile.slices()
             indices = placement.blocks[ys, zs, xs][placement.placed_mask(ys, zs, xs)]
             counts[tile.index] = np.bincount(placement.pass_of[indices], minlength=len(PASS_NAMES))
+            solid = indices[~placement.air[indices]]
+            self.blocks_owned[tile.index] = np.bincount(placement.pass_of[solid], minlength=len(PASS_NAMES))
             self.placed[tile.index] = len(indices) > 0
             if self.has_pairs and placement.partner[indices].any():
                 for pass_no in range(len(PASS_NAMES)):
@@ -339,6 +342,13 @@ class TileWalker:
         """Before a tile is read (again): its count when last read (the world changed there only by a few edits),
         else every position of ``pass_no`` it owns."""
         return self._last.get((pass_no, tile.index), int(self.owned[tile.index, pass_no]))
+
+    def likely_count(self, pass_no: int, tile: Tile) -> int:
+        """Before a tile is read: its count when last read, else what it would change on empty land (its blocks, not
+        its air) — for a time left, not for a total (a total is an upper bound)."""
+        return self._last.get(
+            (pass_no, tile.index), int(min(self.blocks_owned[tile.index, pass_no], self.owned[tile.index, pass_no]))
+        )
 
     def _diff(self, pass_no: int, tile: Tile) -> Changes:
         mask, pulled, anchors = self.cells(pass_no, tile)
