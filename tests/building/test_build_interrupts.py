@@ -128,6 +128,7 @@ def test_ctrl_c_twice_cancels_the_running_operation_and_nothing_is_written_twice
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130, err.decode()
     assert "cancelling the running operation" in err.decode()
+    assert "stopped cancelling operation" in err.decode() and "mid-plan after" in err.decode(), err.decode()
     done = finish(paced_server)
     assert done["result"] == "applied"
     check_complete(paced_server, done["state_file"])

@@ -183,7 +183,7 @@ def test_a_server_restart_mid_build_then_the_same_command_completes_and_undo_res
         again = mcb(server, *build_args(target), "--json", admin=admin)
         if not admin:  # says what happened and the one command to run
             assert again.returncode == 7, again.stderr
-            assert f"operation {interrupted} of this run was interrupted by a server restart" in again.stderr
+            assert f"operation {interrupted} was interrupted by a server restart" in again.stderr
             assert f"`mcb recovery abandon {interrupted}`" in again.stderr
             settled = mcb(server, "recovery", "abandon", interrupted, "--yes")
             assert settled.returncode == 0, settled.stderr

@@ -329,6 +329,7 @@ class Engine:
             self.event("cancel", {"operation_id": status.operation_id})
             try:
                 self.client.operation_cancel(status.operation_id)
+                self.outcome.cancelled = status.operation_id
             except McbError:
                 self.cancel_sent = False
 
@@ -339,8 +340,8 @@ class Engine:
         operation_id = final.operation_id
         if not getattr(self.client, "has_admin", False):
             raise ConflictError(
-                f"operation {operation_id} of this run was interrupted by a server restart and waits for an "
-                "administrator's review (recovery_required); nothing is written until then",
+                f"operation {operation_id} was interrupted by a server restart and waits for an administrator's "
+                "review (recovery_required); nothing is written until then",
                 code="recovery_required",
                 hint=f"an administrator runs `mcb recovery abandon {operation_id}` (it reviews the operation and keeps "
                 "the world as it is), then run the same command again: it goes on from there",

@@ -82,6 +82,7 @@ class RunOutcome:
     operations: list[str] = field(default_factory=list)
     settled: list[str] = field(default_factory=list)  # operations an earlier run left in flight, ended in this run
     settled_written: int = 0  # positions they wrote
+    cancelled: str | None = None  # the operation cancelled mid-plan (Ctrl-C twice)
     error: McbError | None = None
     last: OperationStatus | None = None  # the status of the last entry that ended
 
@@ -96,9 +97,10 @@ def stopped_error(outcome: RunOutcome, state_path=None) -> McbError:
     from mcb.client.errors import Interrupted
     from mcb.wording import plural
 
+    where = f"cancelling operation {outcome.cancelled} mid-plan" if outcome.cancelled else "at a plan boundary"
     return Interrupted(
-        f"stopped at a plan boundary after {plural(outcome.plans, 'plan')} ({plural(outcome.written, 'position')} "
-        "written in this run)",
+        f"stopped {where} after {plural(outcome.plans, 'plan')} ({plural(outcome.written, 'position')} written in "
+        "this run)",
         code="build_stopped",
         hint=code_hint("build_stopped"),
         details={"state_file": str(state_path)} if state_path is not None else {},
