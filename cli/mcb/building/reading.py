@@ -10,7 +10,8 @@ the bytes of 4,096 entries: above a box that held one state (air over flat land,
 finds more than one state costs a second read; that is rare by this rule.
 
 States are kept as small integer codes of one :class:`StateTable` per build, so comparing the world with a file is an
-array comparison.
+array comparison. :class:`TileReads` keeps a build's reads in flight in the background, in the order its walk will
+want them.
 """
 
 from __future__ import annotations
@@ -200,3 +201,78 @@ def split_box(lo: Vec3, hi: Vec3, tile: int = 16) -> Iterator[Box]:
 
 def _pos(p: Vec3) -> dict:
     return {"x": int(p[0]), "y": int(p[1]), "z": int(p[2])}
+
+
+class TileReads:
+    """The world under each tile, read once in the background, in the order the walk will want it.
+
+    ``get(i)`` waits for tile ``i`` (reading it at once if no prefetch is on its way to it); ``forget(indices, then)``
+    drops reads the world has moved past and prefetches ``then`` afresh; ``close()`` stops reading."""
+
+    def __init__(self, reader: WorldReader, boxes: dict[int, Box]):
+        self.reader, self.boxes = reader, boxes
+        self.cache: dict[int, WorldRead] = {}
+        self.queued: set[int] = set()
+        self.error: BaseException | None = None
+        self.generation = 0
+        self.cond = threading.Condition()
+
+    def prefetch(self, order: list[int]) -> None:
+        with self.cond:
+            self.generation += 1
+            self.error = None
+            order = [i for i in order if i not in self.cache and i in self.boxes]
+            self.queued = set(order)
+            generation = self.generation
+        if order:
+            threading.Thread(target=self._run, args=(generation, order), name="mcb-prefetch", daemon=True).start()
+
+    def _run(self, generation: int, order: list[int]) -> None:
+        reads = self.reader.read(self.boxes[i] for i in order)
+        try:
+            for index, read in zip(order, reads):
+                with self.cond:
+                    if generation != self.generation:
+                        return
+                    self.cache[index] = read
+                    self.queued.discard(index)
+                    self.cond.notify_all()
+        except BaseException as error:  # handed to the walk, which raises it where the user sees it
+            with self.cond:
+                if generation == self.generation:
+                    self.error = error
+                    self.queued.clear()
+                    self.cond.notify_all()
+        finally:
+            reads.close()
+
+    def has(self, index: int) -> bool:
+        return index in self.cache
+
+    def get(self, index: int) -> WorldRead:
+        with self.cond:
+            while index not in self.cache:
+                if self.error is not None:
+                    error, self.error = self.error, None
+                    raise error
+                if index not in self.queued:
+                    break
+                self.cond.wait(0.5)
+            else:
+                return self.cache[index]
+        read = self.reader.read_box(*self.boxes[index])  # nothing on its way to it: read it now
+        with self.cond:
+            self.cache[index] = read
+        return read
+
+    def forget(self, indices, then: list[int]) -> None:
+        with self.cond:
+            for index in indices:
+                self.cache.pop(index, None)
+        self.prefetch(then)
+
+    def close(self) -> None:
+        with self.cond:
+            self.generation += 1
+            self.queued.clear()
+            self.cond.notify_all()

@@ -5,7 +5,7 @@ Tiles are disjoint 16 x 16 x 16 boxes of the placed cells (region_inspect reads 
 bottom-up: by layer, then z, then x. Two-block things are never split: the half in the later tile (above, south or
 east) belongs to the tile of the earlier half; its own tile leaves it out.
 
-:class:`TileReads` reads every tile with placed cells in the background through the one :class:`WorldReader` (two
+:class:`~mcb.building.reading.TileReads` reads every tile with placed cells in the background through the one :class:`WorldReader` (two
 requests in flight), in walk order from the build's cursor, while plans are prepared and applied. Each pass of the
 walk (:mod:`mcb.building.passes`) looks at its own positions only, and no pass writes another's, so one read of a
 tile serves all three.
@@ -13,13 +13,12 @@ tile serves all three.
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from mcb.building.passes import PASS_NAMES
-from mcb.building.reading import Box, StateTable, WorldRead, WorldReader
+from mcb.building.reading import Box, StateTable, TileReads, WorldRead, WorldReader
 
 TILE = 16
 Vec3 = tuple[int, int, int]
@@ -117,81 +116,6 @@ def placed_tiles(reader: WorldReader, placement):
     for (tile, mask), world in zip(tiles, reader.read(boxes)):
         ys, zs, xs = tile.slices()
         yield tile, mask, want_codes[placement.blocks[ys, zs, xs]], world
-
-
-class TileReads:
-    """The world under each tile, read once in the background, in the order the walk will want it.
-
-    ``get(i)`` waits for tile ``i`` (reading it at once if no prefetch is on its way to it); ``forget(indices, then)``
-    drops reads the world has moved past and prefetches ``then`` afresh; ``close()`` stops reading."""
-
-    def __init__(self, reader: WorldReader, boxes: dict[int, Box]):
-        self.reader, self.boxes = reader, boxes
-        self.cache: dict[int, WorldRead] = {}
-        self.queued: set[int] = set()
-        self.error: BaseException | None = None
-        self.generation = 0
-        self.cond = threading.Condition()
-
-    def prefetch(self, order: list[int]) -> None:
-        with self.cond:
-            self.generation += 1
-            self.error = None
-            order = [i for i in order if i not in self.cache and i in self.boxes]
-            self.queued = set(order)
-            generation = self.generation
-        if order:
-            threading.Thread(target=self._run, args=(generation, order), name="mcb-prefetch", daemon=True).start()
-
-    def _run(self, generation: int, order: list[int]) -> None:
-        reads = self.reader.read(self.boxes[i] for i in order)
-        try:
-            for index, read in zip(order, reads):
-                with self.cond:
-                    if generation != self.generation:
-                        return
-                    self.cache[index] = read
-                    self.queued.discard(index)
-                    self.cond.notify_all()
-        except BaseException as error:  # handed to the walk, which raises it where the user sees it
-            with self.cond:
-                if generation == self.generation:
-                    self.error = error
-                    self.queued.clear()
-                    self.cond.notify_all()
-        finally:
-            reads.close()
-
-    def has(self, index: int) -> bool:
-        return index in self.cache
-
-    def get(self, index: int) -> WorldRead:
-        with self.cond:
-            while index not in self.cache:
-                if self.error is not None:
-                    error, self.error = self.error, None
-                    raise error
-                if index not in self.queued:
-                    break
-                self.cond.wait(0.5)
-            else:
-                return self.cache[index]
-        read = self.reader.read_box(*self.boxes[index])  # nothing on its way to it: read it now
-        with self.cond:
-            self.cache[index] = read
-        return read
-
-    def forget(self, indices, then: list[int]) -> None:
-        with self.cond:
-            for index in indices:
-                self.cache.pop(index, None)
-        self.prefetch(then)
-
-    def close(self) -> None:
-        with self.cond:
-            self.generation += 1
-            self.queued.clear()
-            self.cond.notify_all()
 
 
 class TileWalker:
