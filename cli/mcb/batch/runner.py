@@ -34,7 +34,7 @@ OK_RESULTS = frozenset({"applied", "already_done", "nothing_to_change"})
 class StepReport:
     name: str
     kind: str
-    result: str  # applied | already_done | nothing_to_change | failed | error | not_run
+    result: str  # applied | already_done | nothing_to_change | failed | stopped | error | not_run
     record: dict = field(default_factory=dict)
     error: McbError | None = None
 
@@ -165,8 +165,8 @@ class BatchRunner:
             if hasattr(source, "close"):
                 source.close()
         log.set(last_run={**outcome.to_json(), **_reads(source)})
-        if outcome.result == "stopped":
-            return StepReport(name, step.kind, "error", log.record, stopped_error(outcome, self.state.path))
+        if outcome.result == "stopped":  # Ctrl-C: at a plan boundary, or its operation cancelled; a re-run goes on
+            return StepReport(name, step.kind, "stopped", log.record, stopped_error(outcome, self.state.path))
         if outcome.result == "failed":
             log.set(phase="failed", result=outcome.last.status if outcome.last else "failed")
             return StepReport(name, step.kind, "failed", log.record, outcome.error)
