@@ -30,7 +30,7 @@ def batch(
     wait_timeout: WaitTimeoutOpt = WAIT_TIMEOUT,
     json_: JsonOpt = False,
 ) -> None:
-    """Run the steps of a batch file in order: recipe builds, schematic imports, undo of earlier steps.
+    """Run the steps of a batch file in order, resumably: STEP_KINDS steps.
 
     Progress goes to stderr. Every step's plan id, hash, idempotency key and operation id are recorded in
     FILE's .state.json (beside it) before each request, so re-running after a crash, Ctrl-C or a lost connection
@@ -134,5 +134,13 @@ def _processed(step) -> int | None:
     return entries[-1]["status"].get("processed") if entries else None
 
 
+def step_kinds_text() -> str:
+    """The registered step kinds (mcb.batch.kinds.STEP_KINDS) as the help names them: "a, b and c"."""
+    from mcb.batch.kinds import STEP_KINDS
+
+    names = list(STEP_KINDS)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def register(app: typer.Typer) -> None:
-    app.command("batch", epilog=EXIT_CODES_HELP)(batch)
+    app.command("batch", epilog=EXIT_CODES_HELP, help=batch.__doc__.replace("STEP_KINDS", step_kinds_text()))(batch)
