@@ -72,8 +72,11 @@ def batch(
     positions = {s.name: i + 1 for i, s in enumerate(plan.steps)}
     many = {s.name for s in plan.steps if s.kind == "schematic"}  # steps of many plans: the bar shows their plans
 
+    def step_label(name: str) -> str:  # every line of a step, its progress too, starts with it
+        return f"[{positions[name]}/{total}] {name}"
+
     def on_event(event: str, name: str, details: dict) -> None:
-        prefix = f"[{positions[name]}/{total}] {name}: "
+        prefix = f"{step_label(name)}: "
         line = event_line(event, details, f"`mcb batch {file}`")
         if line is not None and line[0] != "debug":  # re-reads, resumed and settled operations, restores
             getattr(term, line[0])(prefix + line[1])
@@ -91,7 +94,7 @@ def batch(
         with term.operation_progress("batch") as bar, ctrl_c(stop, term):
             runner = BatchRunner(client, plan, state, continue_on_error=continue_on_error, retry_failed=retry_failed,
                                  wait=WaitPolicy(timeout=wait_timeout), on_event=on_event, stop=stop,
-                                 on_view=lambda name, view: bar.show(view))  # fmt: skip
+                                 on_view=lambda name, view: bar.show(view, label=step_label(name)))  # fmt: skip
             report = runner.run()
 
     def human() -> None:
