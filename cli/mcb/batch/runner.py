@@ -41,7 +41,7 @@ class StepReport:
     def to_json(self) -> dict[str, Any]:
         entries = [e for e in self.record.get("plans") or [] if e.get("operation_id")]
         last = entries[-1] if entries else (self.record.get("plans") or [{}])[-1]
-        plan, status = last.get("plan") or {}, last.get("status") or {}
+        plan, status = last.get("plan") or self.record.get("unchanged") or {}, last.get("status") or {}
         data = {
             "name": self.name,
             "kind": self.kind,
@@ -164,7 +164,8 @@ class BatchRunner:
         finally:
             if hasattr(source, "close"):
                 source.close()
-        log.set(last_run={**outcome.to_json(), **_reads(source)})
+        unchanged = getattr(source, "unchanged", None)  # a plan of no change, not applied (mcb.batch.sources.OnePlan)
+        log.set(last_run={**outcome.to_json(), **_reads(source)}, unchanged=unchanged.wire() if unchanged else None)
         if outcome.result == "stopped":  # Ctrl-C: at a plan boundary, or its operation cancelled; a re-run goes on
             return StepReport(name, step.kind, "stopped", log.record, stopped_error(outcome, self.state.path))
         if outcome.result == "failed":
@@ -172,8 +173,8 @@ class BatchRunner:
             return StepReport(name, step.kind, "failed", log.record, outcome.error)
         result = "applied" if outcome.written else "nothing_to_change"
         log.set(phase="done", result=result)
-        if result == "nothing_to_change":
-            self.event("nothing", name, {})
+        if result == "nothing_to_change" and not outcome.plans:  # else its plans' ends said so already
+            self.event("nothing", name, {"plan_id": unchanged.plan_id} if unchanged else {})
         return StepReport(name, step.kind, result, log.record)
 
     def _definition(self, index: int, step: BaseStep) -> str:

@@ -85,4 +85,6 @@ def describe_event(event: str, details: dict) -> str:
         details = {**details, "reason": str(details.get("reason")).replace("_", " ")}
     elif event == "prepared":
         details = {**details, "blocks": plural(details["changed_blocks"], "block")}
+    elif event == "nothing" and details.get("plan_id"):
+        return f"nothing to change (every block of plan {details['plan_id']} is in place already; not applied)"
     return _TEMPLATES.get(event, event).format(**details)
