@@ -8,6 +8,7 @@ import os
 import re
 import sys
 
+import pytest
 from ptykit import stderr_on_a_terminal
 from rpc_testkit import box_recipe
 
@@ -45,3 +46,49 @@ def test_the_bar_on_a_terminal_names_the_step(tmp_path):
         code, seen = stderr_on_a_terminal([sys.executable, "-m", "mcb", "batch", str(batch)], env)
     assert code == 0, seen
     assert "\x1b[" in seen and "[1/1] cube plan 1/1" in seen, seen
+
+
+COTTAGE = "v2_schematic4j_green-cottage.schem"  # 17 x 12 x 12, anchor offset 10,-9,-5; a campfire (--drop-extras)
+
+
+def cottage_step(corpus, name="cottage"):
+    return {"name": name, "kind": "schematic", "file": str(corpus / COTTAGE), "target": [0, 70, 0],
+            "drop_extras": True}  # fmt: skip
+
+
+@pytest.fixture
+def small_plans(cli, tmp_path, monkeypatch):
+    """``mcb`` against a server whose plans hold at most 512 positions: the cottage takes several."""
+    from mcb.server.testing import run_server
+
+    with run_server(tmp_path / "small-plans", tick_ms=1, max_plan_blocks=512) as server:
+        for name, value in (("MCB_SERVER", server.url), ("MCB_AGENT_TOKEN", server.agent_token),
+                            ("MCB_TOKEN", server.admin_token), ("MCB_PLAYER_ID", "console")):  # fmt: skip
+            monkeypatch.setenv(name, value)
+
+        def invoke(*args):
+            result = cli(*[str(a) for a in args])
+            result.json = lambda: json.loads(result.stdout)
+            return result
+
+        yield invoke
+
+
+def test_a_schematic_steps_report_is_the_steps_not_its_last_plans(small_plans, tmp_path, corpus):
+    """`written` was the sum of the plans but `total_changes`, `changed_blocks`, `plan_id` and `operation_id` the
+    last plan's, and `build_id` always null: now the step's own counts, and its last plan nested as such."""
+    to_change = small_plans("build", corpus / COTTAGE, "--target", "0,70,0", "--drop-extras", "--dry-run", "--json")
+    expected = to_change.json()["positions_to_change"]
+    batch = write_batch(tmp_path, [cottage_step(corpus)])
+    result = small_plans("batch", batch, "--json")
+    assert result.exit_code == 0, result.stderr
+    (step,) = result.json()["steps"]
+    assert step["result"] == "applied" and step["plans"] == len(step["operations"]) > 1
+    assert step["written"] == step["positions"] == expected
+    last = step["last_plan"]
+    assert last["operation_id"] == step["operations"][-1] and last["status"] == "applied"
+    assert last["written"] == last["total_changes"] < expected
+    assert not {"plan_id", "operation_id", "changed_blocks", "total_changes", "build_id"} & set(step)
+    table = small_plans("batch", batch)  # already done: the same totals in the table
+    (row,) = [line for line in table.stdout.splitlines() if line.startswith("cottage ")]
+    assert f"{step['plans']} operations" in row and f"{expected:,} positions written" in row

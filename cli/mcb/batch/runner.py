@@ -30,6 +30,10 @@ EventSink = Callable[[str, str, dict], None]  # (event, step name, details)
 OK_RESULTS = frozenset({"applied", "already_done", "nothing_to_change"})
 
 
+PLAN_FIELDS = ("plan_id", "plan_hash", "changed_blocks", "idempotency_key", "operation_id", "status", "written",
+               "total_changes", "processed", "message")  # fmt: skip
+
+
 @dataclass
 class StepReport:
     name: str
@@ -39,31 +43,33 @@ class StepReport:
     error: McbError | None = None
 
     def to_json(self) -> dict[str, Any]:
+        """The step's own fields, over every run: ``plans`` (applied), ``operations``, ``written``, ``positions``
+        (of its ended plans); a step of one plan adds that plan's fields (PLAN_FIELDS; the plan prepared again
+        when one expired or was abandoned), a step of many its ``last_plan``."""
         entries = [e for e in self.record.get("plans") or [] if e.get("operation_id")]
-        last = entries[-1] if entries else (self.record.get("plans") or [{}])[-1]
-        plan, status = last.get("plan") or self.record.get("unchanged") or {}, last.get("status") or {}
-        data = {
-            "name": self.name,
-            "kind": self.kind,
-            "result": self.result,
-            "plan_id": plan.get("plan_id"),
-            "plan_hash": plan.get("plan_hash"),
-            "changed_blocks": plan.get("changed_blocks"),
-            "idempotency_key": last.get("idempotency_key"),
-            "operation_id": last.get("operation_id"),
-            "status": status.get("status"),
-            "written": status.get("written"),
-            "total_changes": status.get("total_changes"),
-            "message": status.get("message"),
-            "plans": len(entries),
-            "operations": [e["operation_id"] for e in entries],
-        }
-        if len(entries) > 1 or self.kind in ("schematic", "undo"):  # a step of many plans: its totals
-            data["written"] = sum((e.get("status") or {}).get("written", 0) for e in entries)
-            data["build_id"] = self.record.get("build_id")
+        ended = [e for e in entries if e.get("status")]
+        data: dict[str, Any] = {"name": self.name, "kind": self.kind, "result": self.result}
+        plan = self._last_plan(entries)
+        if STEP_KINDS[self.kind].many:
+            data["last_plan"] = plan if entries else None
+        else:
+            data.update(plan)
+        data.update(
+            plans=len(entries),
+            operations=[e["operation_id"] for e in entries],
+            written=sum(e["status"].get("written", 0) for e in ended),
+            positions=sum(_positions(e) for e in ended),
+        )
         if self.error is not None:
             data["error"] = self.error.to_json()
         return data
+
+    def _last_plan(self, entries: list[dict]) -> dict[str, Any]:
+        last = entries[-1] if entries else (self.record.get("plans") or [{}])[-1]
+        plan, status = last.get("plan") or self.record.get("unchanged") or {}, last.get("status") or {}
+        fields = {**plan, **status, "idempotency_key": last.get("idempotency_key"),
+                  "operation_id": last.get("operation_id")}  # fmt: skip
+        return {name: fields.get(name) for name in PLAN_FIELDS}
 
 
 @dataclass
@@ -139,7 +145,7 @@ class BatchRunner:
         if record is not None and record.get("phase") == "failed":
             if not self.retry_failed:
                 return StepReport(name, step.kind, "failed", record, _recorded_failure(record))
-            if step.kind not in ("schematic", "undo"):  # a step of many plans keeps its history: it goes on
+            if not STEP_KINDS[step.kind].many:  # a step of many plans keeps its history: it goes on
                 self.state.reset(name)
         self.event("start", name, {"index": index, "total": len(self.batch.steps), "kind": step.kind,
                                    "description": step.description})  # fmt: skip
@@ -183,6 +189,10 @@ class BatchRunner:
         if identity is None:
             return definition
         return hashlib.sha256(f"{definition}:{identity(self.context, step)}".encode()).hexdigest()
+
+
+def _positions(entry: dict) -> int:
+    return int(entry.get("positions", (entry.get("plan") or {}).get("changed_blocks", 0)) or 0)
 
 
 def _reads(source) -> dict:

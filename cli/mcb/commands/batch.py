@@ -35,8 +35,13 @@ def batch(
     Progress goes to stderr. Every step's plan id, hash, idempotency key and operation id are recorded in
     FILE's .state.json (beside it) before each request, so re-running after a crash, Ctrl-C or a lost connection
     resumes where it stopped and never writes a step twice. Stops at the first failing step unless --continue.
-    --json prints {"batch", "state_file", "ok", "steps": [...]}. The exit code is the first failing step's
-    (7 conflict, 6 network, 1 failed/cancelled, ...), 0 when every step applied.
+    The exit code is the first failing step's (7 conflict, 6 network, 1 failed/cancelled, ...), 0 when every step
+    applied.
+
+    --json prints {"batch", "state_file", "ok", "steps": [...]}; each step {"name", "kind", "result", "plans",
+    "operations", "written", "positions"} over every run, with its plan's fields ("plan_id", "operation_id",
+    "status", "total_changes", ...) for a step of one plan (ONE_PLAN), or "last_plan" for a step of many
+    (MANY_PLANS) (docs/batch.md).
 
     Examples:
 
@@ -98,10 +103,11 @@ def batch(
             report = runner.run()
 
     def human() -> None:
+        steps = [s.to_json() for s in report.steps]
         id_table(
             term,
             ["step", "kind", "result", "operation", "written"],
-            [(s.name, s.kind, s.result, *_operation_and_written(s)) for s in report.steps],
+            [(s["name"], s["kind"], s["result"], *_operation_and_written(s)) for s in steps],
         )
         term.info(f"state: {report.state_file}")
 
@@ -119,31 +125,33 @@ def batch(
         )
 
 
-def _operation_and_written(step) -> tuple[str, str]:
-    """A step's operation and what it wrote; a step of many plans (a schematic, an undo of one) counts them."""
+def _operation_and_written(step: dict) -> tuple[str, str]:
+    """A step's operation and what it wrote (its --json fields); a step of many plans (a schematic, an undo) or one
+    whose plan was prepared again counts its operations."""
     from mcb.wording import plural, positions_written
 
-    data = step.to_json()
-    if not data["plans"]:
+    if not step["plans"]:
         return "", ""
-    if data["plans"] == 1 and step.kind not in ("schematic", "undo"):
-        return data["operation_id"], positions_written(data["written"], data["total_changes"], _processed(step))
-    build = f" (build {data['build_id']})" if data.get("build_id") else ""
-    return f"{plural(data['plans'], 'operation')}{build}", f"{plural(data['written'], 'position')} written"
+    if step["plans"] == 1 and "operation_id" in step:
+        return step["operation_id"], positions_written(step["written"], step["total_changes"], step.get("processed"))
+    written = f"{plural(step['written'], 'position')} written"
+    return plural(step["plans"], "operation"), written
 
 
-def _processed(step) -> int | None:
-    entries = [e for e in step.record.get("plans") or [] if e.get("status")]
-    return entries[-1]["status"].get("processed") if entries else None
-
-
-def step_kinds_text() -> str:
-    """The registered step kinds (mcb.batch.kinds.STEP_KINDS) as the help names them: "a, b and c"."""
+def _help() -> str:
+    """The command's help with the registered step kinds (mcb.batch.kinds.STEP_KINDS) named where it lists them."""
     from mcb.batch.kinds import STEP_KINDS
 
-    names = list(STEP_KINDS)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    def listed(names: list[str]) -> str:
+        return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+    kinds = {"STEP_KINDS": list(STEP_KINDS), "ONE_PLAN": [k for k in STEP_KINDS if not STEP_KINDS[k].many],
+             "MANY_PLANS": [k for k in STEP_KINDS if STEP_KINDS[k].many]}  # fmt: skip
+    text = batch.__doc__
+    for token, names in kinds.items():
+        text = text.replace(token, listed(names))
+    return text
 
 
 def register(app: typer.Typer) -> None:
-    app.command("batch", epilog=EXIT_CODES_HELP, help=batch.__doc__.replace("STEP_KINDS", step_kinds_text()))(batch)
+    app.command("batch", epilog=EXIT_CODES_HELP, help=_help())(batch)
