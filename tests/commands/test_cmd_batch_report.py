@@ -92,3 +92,33 @@ def test_a_schematic_steps_report_is_the_steps_not_its_last_plans(small_plans, t
     table = small_plans("batch", batch)  # already done: the same totals in the table
     (row,) = [line for line in table.stdout.splitlines() if line.startswith("cottage ")]
     assert f"{step['plans']} operations" in row and f"{expected:,} positions written" in row
+
+
+def test_an_undo_step_names_the_positions_it_kept(mcb, tmp_path, corpus):
+    """A player edits a block the build wrote; the undo step restores the rest and keeps that one — and says so, in
+    its text as `mcb build FILE --undo` does and in --json, not only in the state file."""
+    batch = write_batch(tmp_path, [cottage_step(corpus)])
+    assert mcb("batch", batch).exit_code == 0
+    blocks = mcb("inspect", "--min", "10,61,-5", "--max", "26,62,6", "--blocks", "--json").json()["blocks"]
+    edited = next(b for b in blocks if b["state"] == "minecraft:birch_planks")
+    at = "{x},{y},{z}".format(**edited["pos"])
+    player = {"blocks": [{"pos": edited["pos"], "state": "minecraft:gold_block"}]}
+    assert mcb("rpc", "test_set_blocks", json.dumps(player), "--admin", "--no-scope").exit_code == 0
+    batch = write_batch(tmp_path, [cottage_step(corpus), {"name": "undo-cottage", "kind": "undo", "step": "cottage"}])
+    result = mcb("batch", batch)
+    assert result.exit_code == 0, result.stderr
+    (row,) = [line for line in result.stdout.splitlines() if line.startswith("undo-cottage ")]
+    assert row.split()[2] == "applied" and row.endswith("positions written, 1 kept"), result.stdout
+    lines = [" ".join(line.replace("│", " ").split()) for line in result.stdout.splitlines()]
+    assert "undo step: undo-cottage" in lines and "kept: 1 position someone else changed since the build" in lines
+    assert f"{at} minecraft:gold_block minecraft:birch_planks" in lines, result.stdout
+    again = mcb("batch", batch, "--json").json()["steps"][1]  # already done: the record still says it
+    assert again["result"] == "already_done" and again["restored_operations"] == 1
+    (kept,) = again["kept"]
+    assert (kept["pos"], kept["now"], kept["wrote"]) == (
+        edited["pos"],
+        "minecraft:gold_block",
+        "minecraft:birch_planks",
+    )
+    assert again["data_not_restorable"] == [] and again["not_recorded"] == []
+    assert again["written"] == again["restored"] > 0

@@ -41,11 +41,12 @@ class StepReport:
     result: str  # applied | already_done | nothing_to_change | failed | stopped | error | not_run
     record: dict = field(default_factory=dict)
     error: McbError | None = None
+    undo: dict | None = None  # an undo step's summary (mcb.batch.undo.undo_summary): what was kept, what was lost
 
     def to_json(self) -> dict[str, Any]:
         """The step's own fields, over every run: ``plans`` (applied), ``operations``, ``written``, ``positions``
         (of its ended plans); a step of one plan adds that plan's fields (PLAN_FIELDS; the plan prepared again
-        when one expired or was abandoned), a step of many its ``last_plan``."""
+        when one expired or was abandoned), a step of many its ``last_plan``; an undo step what it kept."""
         entries = [e for e in self.record.get("plans") or [] if e.get("operation_id")]
         ended = [e for e in entries if e.get("status")]
         data: dict[str, Any] = {"name": self.name, "kind": self.kind, "result": self.result}
@@ -60,6 +61,8 @@ class StepReport:
             written=sum(e["status"].get("written", 0) for e in ended),
             positions=sum(_positions(e) for e in ended),
         )
+        if self.undo is not None:
+            data.update(self.undo)
         if self.error is not None:
             data["error"] = self.error.to_json()
         return data
@@ -117,6 +120,10 @@ class BatchRunner:
                 reports.append(StepReport(step.name, step.kind, "not_run"))
                 continue
             report = self._run_one(index, step)
+            if step.kind == "undo" and self.state.step(step.name) is not None:
+                from mcb.batch.undo import undo_summary
+
+                report.undo = undo_summary(PlanLog(self.state, step.name))
             reports.append(report)
             if report.error is not None and not self.continue_on_error:
                 stopped = True

@@ -41,7 +41,8 @@ def batch(
     --json prints {"batch", "state_file", "ok", "steps": [...]}; each step {"name", "kind", "result", "plans",
     "operations", "written", "positions"} over every run, with its plan's fields ("plan_id", "operation_id",
     "status", "total_changes", ...) for a step of one plan (ONE_PLAN), or "last_plan" for a step of many
-    (MANY_PLANS) (docs/batch.md).
+    (MANY_PLANS); an undo step adds "kept", "data_not_restorable" and "not_recorded", what it could not bring
+    back, which the table lists too (docs/batch.md).
 
     Examples:
 
@@ -103,12 +104,19 @@ def batch(
             report = runner.run()
 
     def human() -> None:
+        from mcb.commands.build_schematic import show_undo_tables, undo_leftovers
+
         steps = [s.to_json() for s in report.steps]
         id_table(
             term,
             ["step", "kind", "result", "operation", "written"],
             [(s["name"], s["kind"], s["result"], *_operation_and_written(s)) for s in steps],
         )
+        for step in steps:  # what an undo step could not bring back, as `mcb build --undo` shows it
+            if "kept" in step and undo_leftovers(step):
+                term.line("")
+                term.kv([("undo step", step["name"]), *undo_leftovers(step)])
+                show_undo_tables(term, step)
         term.info(f"state: {report.state_file}")
 
     term.emit(report.to_json(), human)
@@ -135,6 +143,8 @@ def _operation_and_written(step: dict) -> tuple[str, str]:
     if step["plans"] == 1 and "operation_id" in step:
         return step["operation_id"], positions_written(step["written"], step["total_changes"], step.get("processed"))
     written = f"{plural(step['written'], 'position')} written"
+    if step.get("kept"):
+        written += f", {len(step['kept']):,} kept"
     return plural(step["plans"], "operation"), written
 
 

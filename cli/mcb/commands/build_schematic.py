@@ -252,6 +252,14 @@ def _show_undo(term, build_id: str, data: dict) -> None:
                    f"{plural(data['restored_operations'], 'operation')} restored by mcb"),
         ("restored", plural(data["restored"], "position")),
     ]  # fmt: skip
+    term.kv(pairs + undo_leftovers(data))
+    show_undo_tables(term, data)
+
+
+def undo_leftovers(data: dict) -> list[tuple[str, str]]:
+    """What an undo could not bring back (mcb.batch.undo.undo_summary), as (label, words) pairs; none when all came
+    back. `mcb build --undo` and a batch `undo` step show the same."""
+    pairs = []
     if data["kept"]:
         pairs.append(("kept", f"{plural(len(data['kept']), 'position')} someone else changed since the build"))
     if data["data_not_restorable"]:
@@ -260,7 +268,12 @@ def _show_undo(term, build_id: str, data: dict) -> None:
     if data["not_recorded"]:
         pairs.append(("not restored", f"{plural(len(data['not_recorded']), 'operation')} built by an older mcb "
                                       "(nothing recorded to restore from)"))  # fmt: skip
-    term.kv(pairs)
+    return pairs
+
+
+def show_undo_tables(term, data: dict) -> None:
+    """The positions an undo kept (with what is there now and what the build wrote) and the block entities whose
+    content it could not bring back: the first 20 of each (--json lists all)."""
     for label, rows in (("kept", data["kept"]), ("data not restorable", data["data_not_restorable"])):
         if rows:
             shown_rows = rows[:20]
