@@ -122,3 +122,59 @@ def test_an_undo_step_names_the_positions_it_kept(mcb, tmp_path, corpus):
     )
     assert again["data_not_restorable"] == [] and again["not_recorded"] == []
     assert again["written"] == again["restored"] > 0
+
+
+@pytest.mark.slow  # three server starts and a paced write
+def test_an_abandoned_operation_the_undo_goes_on_from_reads_abandoned_not_failed(cli, tmp_path, corpus):
+    """The server dies while an undo step's plan applies; on restart the same command abandons that operation with
+    the administrator token and restores the rest from mcb's record. Its end said `failed (256 of 1,050 …)` just
+    before the step succeeded: it reads as what it was."""
+    import subprocess
+    import time
+    from urllib.parse import urlsplit
+
+    from mcb.client import McbClient
+    from mcb.server.testing import spawn_server
+
+    def environment(server) -> dict:
+        return {**os.environ, "MCB_SERVER": server.url, "MCB_AGENT_TOKEN": server.agent_token,
+                "MCB_TOKEN": server.admin_token, "MCB_PLAYER_ID": "console", "NO_COLOR": "1"}  # fmt: skip
+
+    data = tmp_path / "restarted-server"
+    batch = write_batch(tmp_path, [cottage_step(corpus)])
+    server = spawn_server(data, tick_ms=1)
+    port = urlsplit(server.url).port
+    try:
+        built = subprocess.run([sys.executable, "-m", "mcb", "batch", str(batch)], env=environment(server),
+                               capture_output=True, text=True, timeout=60)  # fmt: skip
+        assert built.returncode == 0, built.stderr
+        server.stop()
+        server = spawn_server(data, tick_ms=100, port=port)  # slow: the undo's operation is caught mid-write
+        batch = write_batch(tmp_path, [cottage_step(corpus), {"name": "no-cottage", "kind": "undo", "step": "cottage"}])
+        undoing = subprocess.Popen([sys.executable, "-m", "mcb", "batch", str(batch)], env=environment(server),
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        state_file = tmp_path / "t.batch.state.json"
+        operation, deadline = None, time.monotonic() + 60
+        with McbClient(server.url, agent_token=server.agent_token, player_id="console") as client:
+            while time.monotonic() < deadline:
+                if operation is None:
+                    steps = json.loads(state_file.read_text())["steps"]
+                    operation = ((steps.get("no-cottage") or {}).get("plans") or [{}])[0].get("operation_id")
+                if operation and client.operation_status(operation).written > 0:
+                    break
+                time.sleep(0.05)
+        assert operation, "the undo step never started its operation"
+        server.kill()
+        assert undoing.wait(timeout=120) != 0
+        server = spawn_server(data, tick_ms=1, port=port)
+        after = subprocess.run([sys.executable, "-m", "mcb", "batch", str(batch), "--json"], env=environment(server),
+                               capture_output=True, text=True, timeout=120)  # fmt: skip
+        assert after.returncode == 0, after.stderr
+        lines = after.stderr.splitlines()
+        ended = [line for line in lines if line.startswith("[2/2] no-cottage: abandoned by an administrator")]
+        assert len(ended) == 1 and ended[0].endswith("; the world keeps them)"), after.stderr
+        assert not any(line.startswith("[2/2] no-cottage: failed") for line in lines), after.stderr
+        assert any("restoring what mcb recorded instead" in line for line in lines), after.stderr
+        assert [step["result"] for step in json.loads(after.stdout)["steps"]] == ["already_done", "applied"]
+    finally:
+        server.kill()
