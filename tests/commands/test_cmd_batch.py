@@ -132,17 +132,6 @@ def test_a_step_whose_blocks_are_already_there_says_nothing_to_change(mcb, tmp_p
     assert walls_json["operation_id"] is None and walls_json["operations"] == []
 
 
-def test_restart_applies_no_plan_that_changes_nothing(mcb, tmp_path):
-    """`--restart` after a run: every step prepares again and finds its blocks in place; no operation is made."""
-    batch = write_batch(tmp_path, STEPS[:2])
-    assert mcb("batch", batch).exit_code == 0
-    restarted = mcb("batch", batch, "--restart")
-    assert restarted.exit_code == 0, restarted.stderr
-    assert restarted.stderr.count("nothing to change") == 2  # once per step
-    assert "applying" not in restarted.stderr and "operation " not in restarted.stderr
-    assert mcb("context", "--json").json()["operations_total"] == 2
-
-
 def test_batch_check_and_bad_files(mcb, tmp_path):
     batch = write_batch(tmp_path, STEPS)
     listed = mcb("batch", batch, "--check")

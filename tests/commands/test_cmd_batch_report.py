@@ -35,6 +35,20 @@ def test_plain_progress_lines_name_their_step(mcb, tmp_path, monkeypatch):
     assert not any(line.startswith("batch:") for line in result.stderr.splitlines())
 
 
+def test_restart_applies_no_plan_that_changes_nothing(mcb, tmp_path):
+    """`--restart` after a run: every step prepares again and finds its blocks in place. Each plan of 0 blocks to
+    change was applied as an empty operation, and `nothing to change` printed twice; now none is, and once."""
+    steps = [{"name": "walls", "kind": "recipe", "recipe": box_recipe(0, 100, 0, size=4, hollow=True)},
+             {"name": "floor", "kind": "recipe", "recipe": box_recipe(6, 100, 6, size=3)}]  # fmt: skip
+    batch = write_batch(tmp_path, steps)
+    assert mcb("batch", batch).exit_code == 0
+    restarted = mcb("batch", batch, "--restart")
+    assert restarted.exit_code == 0, restarted.stderr
+    assert restarted.stderr.count("nothing to change") == 2  # once per step
+    assert "applying" not in restarted.stderr and "operation " not in restarted.stderr
+    assert mcb("context", "--json").json()["operations_total"] == 2
+
+
 def test_the_bar_on_a_terminal_names_the_step(tmp_path):
     from mcb.server.testing import run_server
 
