@@ -275,7 +275,10 @@ class OperationProgress:
         self._clock = time.monotonic
         self._last_line = None  # the first view is shown at once
 
-    def show(self, view) -> None:
+    def show(self, view, label: str | None = None) -> None:
+        """Draw ``view``; ``label`` renames what is under way (a batch's next step: its first view shows at once)."""
+        if label is not None and label != self._label:
+            self._label, self._last_line = label, None
         if self._plain:
             now = self._clock()
             if self._last_line is None or now - self._last_line >= PLAIN_PROGRESS_INTERVAL:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 
 from rpc_testkit import FaultProxy, box_recipe
@@ -109,20 +110,26 @@ def test_batch_runs_every_step_and_resumes_as_a_no_op(mcb, tmp_path):
 
 
 def test_a_step_whose_blocks_are_already_there_says_nothing_to_change(mcb, tmp_path):
-    """The README builds the tower, then runs a batch that builds it again: that step changed nothing."""
+    """The README builds the tower, then runs a batch that builds it again: that step changed nothing, so its plan
+    (0 blocks to change) is not applied, and it says so once."""
     mcb("build", write_batch(tmp_path, []).with_name("walls.json"))  # the walls, built before the batch runs
     batch = write_batch(tmp_path, STEPS[:2])
     result = mcb("batch", batch)
     assert result.exit_code == 0, result.stderr
-    assert (
-        "[1/2] walls: nothing to change (0 of 56 positions written, 56 already matched)" in result.stderr.splitlines()
-    )
+    walls = [line for line in result.stderr.splitlines() if line.startswith("[1/2] walls: ")]
+    assert walls[0] == "[1/2] walls: recipe: hollow cube" and len(walls) == 2, result.stderr
+    assert re.fullmatch(r"\[1/2\] walls: nothing to change \(every block of plan \S+ is in place already; not "
+                        r"applied\)", walls[1])  # fmt: skip
     assert "[2/2] floor: applied (27 of 27 positions written)" in result.stderr.splitlines()
     rows = {line.split()[0]: line.split()[2] for line in result.stdout.splitlines()[2:]}
     assert rows == {"walls": "nothing_to_change", "floor": "applied"}
+    assert mcb("context", "--json").json()["operations_total"] == 2  # `mcb build`'s and the floor's
     again = mcb("batch", batch, "--json")
     assert "[1/2] walls: already done (nothing to change), skipped" in again.stderr.splitlines()
     assert [s["result"] for s in again.json()["steps"]] == ["already_done", "already_done"]
+    walls_json = again.json()["steps"][0]
+    assert walls_json["plan_id"] in walls[1] and walls_json["changed_blocks"] == 0
+    assert walls_json["operation_id"] is None and walls_json["operations"] == []
 
 
 def test_batch_check_and_bad_files(mcb, tmp_path):

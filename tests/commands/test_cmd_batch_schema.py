@@ -22,6 +22,19 @@ def test_checked_in_schema_matches_the_registry():
     )
 
 
+def test_help_and_docs_name_every_step_kind(cli):
+    """`mcb batch --help` opens with every registered kind (generated from the registry; the root listing's copy is
+    kept equal to it by tests/test_cli_docs.py), and docs/batch.md's table has a row for each."""
+    from mcb.batch.kinds import STEP_KINDS
+
+    summary = " ".join(cli("batch", "--help", env={"COLUMNS": "80"}).stdout.split("Progress goes")[0].split())
+    assert "recipe, import, terrain_tile, schematic and undo steps." in summary
+    assert all(kind in summary for kind in STEP_KINDS)
+    table = (ROOT / "docs" / "batch.md").read_text().split("| kind | fields |")[1].split("\n\n")[0]
+    rows = re.findall(r"^\| `(\w+)` \|", table, re.M)
+    assert sorted(rows) == sorted(STEP_KINDS)
+
+
 def doc_example() -> dict:
     text = (ROOT / "docs" / "batch.md").read_text()
     return json.loads(re.search(r"```json\n(.*?)```", text, re.S).group(1))

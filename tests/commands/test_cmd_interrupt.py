@@ -139,3 +139,33 @@ def test_ctrl_c_during_a_batch_step_stops_after_its_plan_and_the_same_command_go
                                capture_output=True, text=True, timeout=60)  # fmt: skip
     assert again.returncode == 0, again.stderr
     assert [s["result"] for s in json.loads(again.stdout)["steps"]] == ["already_done", "applied"]
+
+
+def test_a_batch_step_ctrl_c_stopped_between_its_plans_reads_stopped_not_error(tmp_path, corpus):
+    """A schematic step of many plans stops at the plan boundary after Ctrl-C: its row says `stopped` (the docs'
+    `error` is a request that failed), and the same command finishes it."""
+    from mcb.server.testing import run_server
+
+    batch = tmp_path / "cottage.batch.json"
+    steps = [{"name": "cottage", "kind": "schematic", "file": str(corpus / "v2_schematic4j_green-cottage.schem"),
+              "target": [0, 70, 0], "drop_extras": True}]  # fmt: skip
+    batch.write_text(json.dumps({"version": 1, "steps": steps}))
+    with run_server(tmp_path / "server", tick_ms=20, max_plan_blocks=512) as server, FaultProxy(server.url) as proxy:
+        env = {**os.environ, "MCB_SERVER": proxy.url, "MCB_AGENT_TOKEN": server.agent_token, "MCB_PLAYER_ID": "console",
+               "NO_COLOR": "1"}  # fmt: skip
+        proc = subprocess.Popen([sys.executable, "-m", "mcb", "batch", str(batch)], env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, **INTERRUPTIBLE)  # fmt: skip
+        try:
+            _wait_for(lambda: "operation_status" in proxy.methods(), "the first status poll")
+            proc.send_signal(signal.SIGINT)
+            stdout, stderr = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
+        assert proc.returncode == 130, stderr
+        (row,) = [line.split() for line in stdout.splitlines() if line.startswith("cottage ")]
+        assert row[:3] == ["cottage", "schematic", "stopped"], stdout
+        assert "stopped: 1 of 1 step did not complete: stopped at a plan boundary" in stderr
+        again = subprocess.run([sys.executable, "-m", "mcb", "batch", str(batch), "--json"], env=env,
+                               capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    assert [s["result"] for s in json.loads(again.stdout)["steps"]] == ["applied"]

@@ -139,6 +139,7 @@ class StepKind:
     model: type[BaseStep]
     source: SourceFunction
     identity: Callable[[StepContext, Any], str] | None = None  # what else makes a step "the same" (file content)
+    many: bool = False  # a log of many plans (its report gives totals and its last plan), not of one
 
 
 STEP_KINDS: dict[str, StepKind] = {}
@@ -148,9 +149,11 @@ def _kind_name(model: type[BaseStep]) -> str:
     return model.model_fields["kind"].annotation.__args__[0]
 
 
-def register_step_kind(model: type[BaseStep], identity=None) -> Callable[[SourceFunction], SourceFunction]:
+def register_step_kind(
+    model: type[BaseStep], identity=None, *, many: bool = False
+) -> Callable[[SourceFunction], SourceFunction]:
     def decorator(source: SourceFunction) -> SourceFunction:
-        STEP_KINDS[_kind_name(model)] = StepKind(_kind_name(model), model, source, identity)
+        STEP_KINDS[_kind_name(model)] = StepKind(_kind_name(model), model, source, identity, many)
         return source
 
     return decorator
@@ -211,7 +214,7 @@ def _schematic_identity(ctx: StepContext, step: SchematicStep) -> str:
     return file_identity(ctx.base_dir / step.file)
 
 
-@register_step_kind(SchematicStep, identity=_schematic_identity)
+@register_step_kind(SchematicStep, identity=_schematic_identity, many=True)
 def schematic_source(ctx: StepContext, step: SchematicStep, log: PlanLog):
     from mcb.batch.schematic import SchematicSource
     from mcb.building.placement import check_fits, load_placement
@@ -223,7 +226,7 @@ def schematic_source(ctx: StepContext, step: SchematicStep, log: PlanLog):
     return SchematicSource(ctx.client, placement, log, capacity=ctx.capacity)
 
 
-@register_step_kind(UndoStep)
+@register_step_kind(UndoStep, many=True)
 def undo_source(ctx: StepContext, step: UndoStep, log: PlanLog):
     from mcb.batch.undo import UndoSource
 

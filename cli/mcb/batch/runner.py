@@ -30,40 +30,49 @@ EventSink = Callable[[str, str, dict], None]  # (event, step name, details)
 OK_RESULTS = frozenset({"applied", "already_done", "nothing_to_change"})
 
 
+PLAN_FIELDS = ("plan_id", "plan_hash", "changed_blocks", "idempotency_key", "operation_id", "status", "written",
+               "total_changes", "processed", "message")  # fmt: skip
+
+
 @dataclass
 class StepReport:
     name: str
     kind: str
-    result: str  # applied | already_done | nothing_to_change | failed | error | not_run
+    result: str  # applied | already_done | nothing_to_change | failed | stopped | error | not_run
     record: dict = field(default_factory=dict)
     error: McbError | None = None
+    undo: dict | None = None  # an undo step's summary (mcb.batch.undo.undo_summary): what was kept, what was lost
 
     def to_json(self) -> dict[str, Any]:
+        """The step's own fields, over every run: ``plans`` (applied), ``operations``, ``written``, ``positions``
+        (of its ended plans); a step of one plan adds that plan's fields (PLAN_FIELDS; the plan prepared again
+        when one expired or was abandoned), a step of many its ``last_plan``; an undo step what it kept."""
         entries = [e for e in self.record.get("plans") or [] if e.get("operation_id")]
-        last = entries[-1] if entries else (self.record.get("plans") or [{}])[-1]
-        plan, status = last.get("plan") or {}, last.get("status") or {}
-        data = {
-            "name": self.name,
-            "kind": self.kind,
-            "result": self.result,
-            "plan_id": plan.get("plan_id"),
-            "plan_hash": plan.get("plan_hash"),
-            "changed_blocks": plan.get("changed_blocks"),
-            "idempotency_key": last.get("idempotency_key"),
-            "operation_id": last.get("operation_id"),
-            "status": status.get("status"),
-            "written": status.get("written"),
-            "total_changes": status.get("total_changes"),
-            "message": status.get("message"),
-            "plans": len(entries),
-            "operations": [e["operation_id"] for e in entries],
-        }
-        if len(entries) > 1 or self.kind in ("schematic", "undo"):  # a step of many plans: its totals
-            data["written"] = sum((e.get("status") or {}).get("written", 0) for e in entries)
-            data["build_id"] = self.record.get("build_id")
+        ended = [e for e in entries if e.get("status")]
+        data: dict[str, Any] = {"name": self.name, "kind": self.kind, "result": self.result}
+        plan = self._last_plan(entries)
+        if STEP_KINDS[self.kind].many:
+            data["last_plan"] = plan if entries else None
+        else:
+            data.update(plan)
+        data.update(
+            plans=len(entries),
+            operations=[e["operation_id"] for e in entries],
+            written=sum(e["status"].get("written", 0) for e in ended),
+            positions=sum(_positions(e) for e in ended),
+        )
+        if self.undo is not None:
+            data.update(self.undo)
         if self.error is not None:
             data["error"] = self.error.to_json()
         return data
+
+    def _last_plan(self, entries: list[dict]) -> dict[str, Any]:
+        last = entries[-1] if entries else (self.record.get("plans") or [{}])[-1]
+        plan, status = last.get("plan") or self.record.get("unchanged") or {}, last.get("status") or {}
+        fields = {**plan, **status, "idempotency_key": last.get("idempotency_key"),
+                  "operation_id": last.get("operation_id")}  # fmt: skip
+        return {name: fields.get(name) for name in PLAN_FIELDS}
 
 
 @dataclass
@@ -111,6 +120,10 @@ class BatchRunner:
                 reports.append(StepReport(step.name, step.kind, "not_run"))
                 continue
             report = self._run_one(index, step)
+            if step.kind == "undo" and self.state.step(step.name) is not None:
+                from mcb.batch.undo import undo_summary
+
+                report.undo = undo_summary(PlanLog(self.state, step.name))
             reports.append(report)
             if report.error is not None and not self.continue_on_error:
                 stopped = True
@@ -139,7 +152,7 @@ class BatchRunner:
         if record is not None and record.get("phase") == "failed":
             if not self.retry_failed:
                 return StepReport(name, step.kind, "failed", record, _recorded_failure(record))
-            if step.kind not in ("schematic", "undo"):  # a step of many plans keeps its history: it goes on
+            if not STEP_KINDS[step.kind].many:  # a step of many plans keeps its history: it goes on
                 self.state.reset(name)
         self.event("start", name, {"index": index, "total": len(self.batch.steps), "kind": step.kind,
                                    "description": step.description})  # fmt: skip
@@ -151,8 +164,7 @@ class BatchRunner:
         log = PlanLog(self.state, name)
         log.set(definition=definition, kind=step.kind, phase="running", result=None)
         source = None
-        engine = Engine(self.client, log, wait=self.wait, stop=self.stop,
-                        on_event=lambda event, details: self.event(event, name, details),
+        engine = Engine(self.client, log, wait=self.wait, stop=self.stop, on_event=self._events(name, log),
                         on_view=(lambda view: self.on_view(name, view)) if self.on_view else None)  # fmt: skip
         try:
             source = STEP_KINDS[step.kind].source(self.context, step, log)
@@ -164,17 +176,31 @@ class BatchRunner:
         finally:
             if hasattr(source, "close"):
                 source.close()
-        log.set(last_run={**outcome.to_json(), **_reads(source)})
-        if outcome.result == "stopped":
-            return StepReport(name, step.kind, "error", log.record, stopped_error(outcome, self.state.path))
+        unchanged = getattr(source, "unchanged", None)  # a plan of no change, not applied (mcb.batch.sources.OnePlan)
+        log.set(last_run={**outcome.to_json(), **_reads(source)}, unchanged=unchanged.wire() if unchanged else None)
+        if outcome.result == "stopped":  # Ctrl-C: at a plan boundary, or its operation cancelled; a re-run goes on
+            return StepReport(name, step.kind, "stopped", log.record, stopped_error(outcome, self.state.path))
         if outcome.result == "failed":
             log.set(phase="failed", result=outcome.last.status if outcome.last else "failed")
             return StepReport(name, step.kind, "failed", log.record, outcome.error)
         result = "applied" if outcome.written or outcome.settled_written else "nothing_to_change"
         log.set(phase="done", result=result)
-        if result == "nothing_to_change":
-            self.event("nothing", name, {})
+        if result == "nothing_to_change" and not outcome.plans:  # else its plans' ends said so already
+            self.event("nothing", name, {"plan_id": unchanged.plan_id} if unchanged else {})
         return StepReport(name, step.kind, result, log.record)
+
+    def _events(self, name: str, log: PlanLog) -> Callable[[str, dict], None]:
+        """The engine's events of a step, passed on with its name; an ended operation's with its status message
+        (why a ``failed`` one failed: an administrator abandoned it, its plan expired)."""
+
+        def on_event(event: str, details: dict) -> None:
+            if event == "finished" and "message" not in details:
+                status = next((e.get("status") or {} for e in reversed(log.entries)
+                               if e.get("operation_id") == details.get("operation_id")), {})  # fmt: skip
+                details = {**details, "message": status.get("message", "")}
+            self.event(event, name, details)
+
+        return on_event
 
     def _definition(self, index: int, step: BaseStep) -> str:
         definition = self.batch.definition_hash(index)
@@ -182,6 +208,10 @@ class BatchRunner:
         if identity is None:
             return definition
         return hashlib.sha256(f"{definition}:{identity(self.context, step)}".encode()).hexdigest()
+
+
+def _positions(entry: dict) -> int:
+    return int(entry.get("positions", (entry.get("plan") or {}).get("changed_blocks", 0)) or 0)
 
 
 def _reads(source) -> dict:

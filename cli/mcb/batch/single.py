@@ -72,7 +72,9 @@ def run_single(client, request: dict, prepare: Callable[[], PlanSummary | None],
                 )
             events(name, details)
 
-        outcome = Engine(client, log, wait=wait, stop=stop, on_event=event, on_view=on_view).run(OnePlan(prepare))
+        # A plan of no change is applied too: the answer of `mcb build` is its plan and operation (docs/batch.md).
+        source = OnePlan(prepare, apply_empty=True)
+        outcome = Engine(client, log, wait=wait, stop=stop, on_event=event, on_view=on_view).run(source)
         entries = [e for e in log.entries if e.get("operation_id")] or log.entries[-1:]
         entry = entries[-1] if entries else None
         if outcome.result != "stopped":  # seen to end: a later run is a new write

@@ -24,14 +24,20 @@ def prepare_again(final: OperationStatus | None) -> bool:
 
 
 class OnePlan:
-    """A log of one plan: ``prepare()`` returns the plan summary, or None when there is nothing to change."""
+    """A log of one plan: ``prepare()`` returns the plan summary, or None when there is nothing to change.
+
+    A plan that changes no block (``changed_blocks`` 0: every position already holds what it asks for) is not applied
+    — it would only add an operation that writes nothing — unless ``apply_empty``; it is kept as ``unchanged`` and
+    told as the event ``unchanged`` ``{plan_id, plan_hash}``."""
 
     ahead = False
     capacity = 4096
 
-    def __init__(self, prepare: Callable[[], PlanSummary | None], *, again: int = 1):
+    def __init__(self, prepare: Callable[[], PlanSummary | None], *, again: int = 1, apply_empty: bool = False):
         self.prepare = prepare
         self.again = again  # how many times an expired or abandoned plan is prepared anew
+        self.apply_empty = apply_empty
+        self.unchanged: PlanSummary | None = None
         self.finished = False
         self.event = lambda name, details: None
 
@@ -41,6 +47,10 @@ class OnePlan:
         plan = self.prepare()
         self.finished = True
         if plan is None:
+            return None
+        if plan.changed_blocks == 0 and not self.apply_empty:
+            self.unchanged = plan
+            self.event("unchanged", {"plan_id": plan.plan_id, "plan_hash": plan.plan_hash})
             return None
         return Prepared(plan, {"positions": plan.changed_blocks})
 

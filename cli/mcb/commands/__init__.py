@@ -79,7 +79,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "batch": (
         "batch",
         WORKFLOWS,
-        "Run the steps of a batch file in order: recipe builds, schematic imports, undo of earlier steps.",
+        # the command's help names every registered step kind; a test keeps this copy equal to it
+        "Run the steps of a batch file in order, resumably: recipe, import, terrain_tile, schematic and undo steps.",
     ),
     "serve": ("serve", ADMIN, "Run the local reference server until Ctrl-C; the world and journal survive restarts."),
     "mcp": ("mcp", ADMIN, "Serve mcb to an MCP client over stdio (one JSON-RPC message per line)."),

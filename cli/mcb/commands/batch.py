@@ -30,13 +30,19 @@ def batch(
     wait_timeout: WaitTimeoutOpt = WAIT_TIMEOUT,
     json_: JsonOpt = False,
 ) -> None:
-    """Run the steps of a batch file in order: recipe builds, schematic imports, undo of earlier steps.
+    """Run the steps of a batch file in order, resumably: STEP_KINDS steps.
 
     Progress goes to stderr. Every step's plan id, hash, idempotency key and operation id are recorded in
     FILE's .state.json (beside it) before each request, so re-running after a crash, Ctrl-C or a lost connection
     resumes where it stopped and never writes a step twice. Stops at the first failing step unless --continue.
-    --json prints {"batch", "state_file", "ok", "steps": [...]}. The exit code is the first failing step's
-    (7 conflict, 6 network, 1 failed/cancelled, ...), 0 when every step applied.
+    The exit code is the first failing step's (7 conflict, 6 network, 1 failed/cancelled, ...), 0 when every step
+    applied.
+
+    --json prints {"batch", "state_file", "ok", "steps": [...]}; each step {"name", "kind", "result", "plans",
+    "operations", "written", "positions"} over every run, with its plan's fields ("plan_id", "operation_id",
+    "status", "total_changes", ...) for a step of one plan (ONE_PLAN), or "last_plan" for a step of many
+    (MANY_PLANS); an undo step adds "kept", "data_not_restorable" and "not_recorded", what it could not bring
+    back, which the table lists too (docs/batch.md).
 
     Examples:
 
@@ -72,8 +78,11 @@ def batch(
     positions = {s.name: i + 1 for i, s in enumerate(plan.steps)}
     many = {s.name for s in plan.steps if s.kind == "schematic"}  # steps of many plans: the bar shows their plans
 
+    def step_label(name: str) -> str:  # every line of a step, its progress too, starts with it
+        return f"[{positions[name]}/{total}] {name}"
+
     def on_event(event: str, name: str, details: dict) -> None:
-        prefix = f"[{positions[name]}/{total}] {name}: "
+        prefix = f"{step_label(name)}: "
         line = event_line(event, details, f"`mcb batch {file}`")
         if line is not None and line[0] != "debug":  # re-reads, resumed and settled operations, restores
             getattr(term, line[0])(prefix + line[1])
@@ -91,15 +100,23 @@ def batch(
         with term.operation_progress("batch") as bar, ctrl_c(stop, term):
             runner = BatchRunner(client, plan, state, continue_on_error=continue_on_error, retry_failed=retry_failed,
                                  wait=WaitPolicy(timeout=wait_timeout), on_event=on_event, stop=stop,
-                                 on_view=lambda name, view: bar.show(view))  # fmt: skip
+                                 on_view=lambda name, view: bar.show(view, label=step_label(name)))  # fmt: skip
             report = runner.run()
 
     def human() -> None:
+        from mcb.commands.build_schematic import show_undo_tables, undo_leftovers
+
+        steps = [s.to_json() for s in report.steps]
         id_table(
             term,
             ["step", "kind", "result", "operation", "written"],
-            [(s.name, s.kind, s.result, *_operation_and_written(s)) for s in report.steps],
+            [(s["name"], s["kind"], s["result"], *_operation_and_written(s)) for s in steps],
         )
+        for step in steps:  # what an undo step could not bring back, as `mcb build --undo` shows it
+            if "kept" in step and undo_leftovers(step):
+                term.line("")
+                term.kv([("undo step", step["name"]), *undo_leftovers(step)])
+                show_undo_tables(term, step)
         term.info(f"state: {report.state_file}")
 
     term.emit(report.to_json(), human)
@@ -116,23 +133,35 @@ def batch(
         )
 
 
-def _operation_and_written(step) -> tuple[str, str]:
-    """A step's operation and what it wrote; a step of many plans (a schematic, an undo of one) counts them."""
+def _operation_and_written(step: dict) -> tuple[str, str]:
+    """A step's operation and what it wrote (its --json fields); a step of many plans (a schematic, an undo) or one
+    whose plan was prepared again counts its operations."""
     from mcb.wording import plural, positions_written
 
-    data = step.to_json()
-    if not data["plans"]:
+    if not step["plans"]:
         return "", ""
-    if data["plans"] == 1 and step.kind not in ("schematic", "undo"):
-        return data["operation_id"], positions_written(data["written"], data["total_changes"], _processed(step))
-    build = f" (build {data['build_id']})" if data.get("build_id") else ""
-    return f"{plural(data['plans'], 'operation')}{build}", f"{plural(data['written'], 'position')} written"
+    if step["plans"] == 1 and "operation_id" in step:
+        return step["operation_id"], positions_written(step["written"], step["total_changes"], step.get("processed"))
+    written = f"{plural(step['written'], 'position')} written"
+    if step.get("kept"):
+        written += f", {len(step['kept']):,} kept"
+    return plural(step["plans"], "operation"), written
 
 
-def _processed(step) -> int | None:
-    entries = [e for e in step.record.get("plans") or [] if e.get("status")]
-    return entries[-1]["status"].get("processed") if entries else None
+def _help() -> str:
+    """The command's help with the registered step kinds (mcb.batch.kinds.STEP_KINDS) named where it lists them."""
+    from mcb.batch.kinds import STEP_KINDS
+
+    def listed(names: list[str]) -> str:
+        return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+    kinds = {"STEP_KINDS": list(STEP_KINDS), "ONE_PLAN": [k for k in STEP_KINDS if not STEP_KINDS[k].many],
+             "MANY_PLANS": [k for k in STEP_KINDS if STEP_KINDS[k].many]}  # fmt: skip
+    text = batch.__doc__
+    for token, names in kinds.items():
+        text = text.replace(token, listed(names))
+    return text
 
 
 def register(app: typer.Typer) -> None:
-    app.command("batch", epilog=EXIT_CODES_HELP)(batch)
+    app.command("batch", epilog=EXIT_CODES_HELP, help=_help())(batch)

@@ -255,6 +255,14 @@ def _show_undo(term, build_id: str, data: dict) -> None:
                    f"{plural(data['restored_operations'], 'operation')} restored by mcb"),
         ("restored", plural(data["restored"], "position")),
     ]  # fmt: skip
+    term.kv(pairs + undo_leftovers(data))
+    show_undo_tables(term, data)
+
+
+def undo_leftovers(data: dict) -> list[tuple[str, str]]:
+    """What an undo could not bring back (mcb.batch.undo.undo_summary), as (label, words) pairs; none when all came
+    back. `mcb build --undo` and a batch `undo` step show the same."""
+    pairs = []
     if data["kept"]:
         pairs.append(("kept", f"{plural(len(data['kept']), 'position')} someone else changed since the build"))
     if data["data_not_restorable"]:
@@ -263,7 +271,12 @@ def _show_undo(term, build_id: str, data: dict) -> None:
     if data["not_recorded"]:
         pairs.append(("not restored", f"{plural(len(data['not_recorded']), 'operation')} built by an older mcb "
                                       "(nothing recorded to restore from)"))  # fmt: skip
-    term.kv(pairs)
+    return pairs
+
+
+def show_undo_tables(term, data: dict) -> None:
+    """The positions an undo kept (what is there now, what the build wrote, what was there before it) and the block
+    entities whose content it could not bring back: the first 20 of each (--json lists all)."""
     tables = (
         ("kept", ["now", "build wrote", "before the build"], ("now", "wrote", "before"), data["kept"]),
         ("data not restorable", ["state", "operation"], ("state", "operation_id"), data["data_not_restorable"]),

@@ -55,6 +55,12 @@ def event_line(event: str, details: dict, command: str = "the same command") -> 
     return None
 
 
+# An operation that ended `failed` for a reason the run mends (mcb.batch.sources.prepare_again), in its words.
+FAILED_WORDS = {
+    "abandoned": ("abandoned by an administrator after a server restart", "; the world keeps them"),
+    "plan_expired": ("expired before it was written", ""),
+}
+
 _TEMPLATES = {
     "start": "{kind}",
     "skip": "already done ({reason}), skipped",
@@ -72,6 +78,7 @@ def describe_event(event: str, details: dict) -> str:
     """One progress line (after the ``[i/n] step:`` prefix) for a runner event."""
     if event == "start":
         return details["kind"] + (f": {details['description']}" if details.get("description") else "")
+    from mcb.refusals import failure_reason
     from mcb.wording import plural, positions_written
 
     if event == "finished":
@@ -81,8 +88,14 @@ def describe_event(event: str, details: dict) -> str:
         }
         if details.get("status") == "applied" and details.get("written") == 0:
             details["status"] = "nothing to change"
+        why = failure_reason(details.get("status", ""), details.get("message") or "")
+        if why in FAILED_WORDS:  # not the work failing: an administrator did it, or time ran out; the run goes on
+            details["status"], after = FAILED_WORDS[why]
+            details["progress"] += after
     elif event == "skip":
         details = {**details, "reason": str(details.get("reason")).replace("_", " ")}
     elif event == "prepared":
         details = {**details, "blocks": plural(details["changed_blocks"], "block")}
+    elif event == "nothing" and details.get("plan_id"):
+        return f"nothing to change (every block of plan {details['plan_id']} is in place already; not applied)"
     return _TEMPLATES.get(event, event).format(**details)
