@@ -56,6 +56,35 @@ def test_the_content_decides_not_the_name(mcb, tmp_path):
     assert result.json()["dry_run"] is True and result.json()["plans"] == 1
 
 
+def test_a_file_that_is_neither_recipe_nor_schematic_is_called_what_it_is_as_schem_info_calls_it(mcb, tmp_path):
+    # Before: `mcb build photo.jpg` said "recipe photo.jpg is not UTF-8 text (byte 0)", whatever the file was.
+    files = {
+        "photo.jpg": b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01" + bytes(64),
+        "picture.png": b"\x89PNG\r\n\x1a\n" + bytes(64),
+        "bundle.zip": b"PK\x03\x04" + bytes(64),
+        "noise.bin": bytes([0x9C, 0xFF, 0x01, 0x02, 0x80, 0x00, 0xC3]) * 8,
+    }
+    for name, data in files.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        built = mcb("build", path, "--target", "0,64,0", "--dry-run")
+        info = mcb("schem", "info", path)
+        assert built.exit_code == info.exit_code == 1
+        assert built.stderr.splitlines()[0] == info.stderr.splitlines()[0], name
+        assert built.stderr.startswith(f"error: {path}: ") and "recipe" not in built.stderr
+    assert mcb("build", tmp_path / "picture.png", "--target", "0,64,0").stderr.startswith(
+        f"error: {tmp_path / 'picture.png'}: this is a PNG image, not a schematic"
+    )
+    text = tmp_path / "notes.txt"  # text is a recipe, and the recipe reader says what is wrong with it
+    text.write_text("hello there")
+    said = mcb("build", text, "--dry-run")
+    assert said.exit_code == 1 and said.stderr.startswith(f"error: recipe {text} is not valid JSON")
+    wide = tmp_path / "wide.json"  # UTF-16 JSON is a recipe in the wrong encoding, not a schematic
+    wide.write_text('{"version": 1, "operations": []}', encoding="utf-16")
+    said = mcb("build", wide, "--dry-run")
+    assert said.exit_code == 1 and "not UTF-8 text" in said.stderr and "hint: save it as UTF-8" in said.stderr
+
+
 def test_a_broken_or_missing_schematic_is_named_with_a_next_step(mcb, tmp_path):
     # Before: `mcb build cut.schem` and `mcb verify cut.schem` said only "error: gzip stream is truncated" (which
     # file? what now?), and a missing `x.schem` was "recipe x.schem does not exist".

@@ -14,8 +14,10 @@ from mcb.wording import duration, plural, shown
 
 def is_schematic_file(source: str) -> bool:
     """A schematic is NBT (gzip or raw compound) or a file named like one (the format registry's extensions); a
-    recipe is JSON. So `x.schem` missing, unreadable or holding a JPEG is reported by the schematic reader, which
-    says what it is, not as a recipe that is not UTF-8. A folder is neither: InputError."""
+    recipe is text (JSON). So `x.schem` missing, unreadable or holding a JPEG, and a file of any name that is not
+    text (an image, an archive, random bytes), are reported by the schematic reader, which says what the file is,
+    not as a recipe that is not UTF-8. UTF-16 text stays a recipe, whose reader asks for UTF-8. A folder is
+    neither: InputError."""
     if source == "-":
         return False
     from mcb.schematics.formats import extensions_text, named_by
@@ -28,13 +30,19 @@ def is_schematic_file(source: str) -> bool:
         )
     if named_by(source):
         return True
+    from mcb.schematics.document import looks_like_text
+
     try:
         with open(source, "rb") as handle:
-            head = handle.read(2)
+            head = handle.read(4096)
     except OSError:  # the recipe path reports the unreadable file
         return False
     # gzip, or an uncompressed root compound (tag 10, then a name length whose high byte is 0): JSON has no NUL
-    return head in (b"\x1f\x8b", b"\x0a\x00")
+    if head[:2] in (b"\x1f\x8b", b"\x0a\x00"):
+        return True
+    if not head or head.startswith((b"\xff\xfe", b"\xfe\xff")):  # empty, or UTF-16: the recipe reader says so
+        return False
+    return not looks_like_text(head)
 
 
 def run_schematic_build(ctx, term, file: str | None, *, target: str | None, rotation: int, mirror: str | None,
