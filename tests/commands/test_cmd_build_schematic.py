@@ -8,6 +8,7 @@ from pathlib import Path
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 C4 = CORPUS / "v2_nucleation_c4_ai_last_played.schem"
+COUNTER = CORPUS / "v2_nucleation_cutecounter.schem"  # 3 x 18 x 4, one block entity: one plan
 
 
 def test_a_schematic_needs_a_target_and_schematic_options_need_a_schematic(mcb, tmp_path):
@@ -176,3 +177,37 @@ def test_what_the_upgrade_changed_is_in_the_json_too(mcb):
         upgrade = result.json()["upgrade"]
         assert upgrade["release"] == "26.2" and upgrade["data_version"]["read_as"] == 2724
         assert upgrade["data_version"]["note"] in result.stderr
+
+
+def test_one_block_entity_and_one_plan_are_said_in_the_singular(cli, rpc_env, monkeypatch):
+    # Before: "--extras-function PATH writes them" of 1 block entity, and "resuming: 0 of 1 plans done".
+    from rpc_testkit import FaultProxy
+
+    dry = cli("build", str(COUNTER), "--target", "0,80,30", "--drop-extras", "--dry-run")
+    assert dry.exit_code == 0, dry.stderr
+    assert (
+        f"warning: --drop-extras: 1 block entity of {COUNTER} is not built; --extras-function PATH writes it as a "
+        "datapack function that puts it back"
+    ) in dry.stderr
+    lose = {"on": True}
+
+    def decide(request):
+        method = request["json"]["method"] if request["json"] else None
+        return "drop_after_forward" if lose["on"] and method == "build_apply" else "forward"
+
+    house = Path(__file__).resolve().parents[2] / "schematics" / "house.schem"  # 9 x 8 x 9: one tile, one plan
+    with FaultProxy(rpc_env.url, decide) as proxy:
+        monkeypatch.setenv("MCB_SERVER", proxy.url)
+        first = cli("build", str(house), "--target", "0,80,30")
+        assert first.exit_code == 6, first.stderr
+        lose["on"] = False
+        again = cli("build", str(house), "--target", "0,80,30")
+    assert again.exit_code == 0, again.stderr
+    # the earlier run sent its first plan before it knew how many there would be
+    assert "resuming: 0 plans done, 1 operation of an earlier run to settle first" in again.stderr
+    from mcb.commands.build_schematic import _resuming_words
+
+    known = {"plans_done": 0, "plans": 1, "in_flight": 1}
+    assert _resuming_words(known) == "resuming: 0 of 1 plan done, 1 operation of an earlier run to settle first"
+    assert _resuming_words({"plans_done": 1, "plans": None, "in_flight": 0}) == "resuming: 1 plan done"
+    assert _resuming_words({"plans_done": 1200, "plans": 4096, "in_flight": 0}) == "resuming: 1,200 of 4,096 plans done"

@@ -80,7 +80,8 @@ def run_schematic_build(ctx, term, file: str | None, *, target: str | None, rota
             one = sum(placement.dropped.values()) == 1
             term.warn(
                 f"--drop-extras: {_extras(placement.dropped)} of {shown(file)} {'is' if one else 'are'} not built; "
-                "--extras-function PATH writes them as a datapack function that puts them back"
+                f"--extras-function PATH writes {'it' if one else 'them'} as a datapack function that puts "
+                f"{'it' if one else 'them'} back"
             )
         if dry_run:
             return _dry_run(term, build)
@@ -100,8 +101,7 @@ def run_schematic_build(ctx, term, file: str | None, *, target: str | None, rota
 
 def _resuming_words(resuming: dict) -> str:
     done, total = resuming["plans_done"], resuming["plans"]
-    of = f" of {total:,}" if total else ""
-    words = f"resuming: {done:,}{of} plans done"
+    words = f"resuming: {done:,} of {plural(total, 'plan')} done" if total else f"resuming: {plural(done, 'plan')} done"
     if resuming["in_flight"]:
         words += f", {plural(resuming['in_flight'], 'operation')} of an earlier run to settle first"
     return words

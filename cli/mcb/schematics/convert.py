@@ -12,7 +12,7 @@ from mcb.schematics.document import load_document, refuse_duplicate_names, with_
 from mcb.schematics.formats import from_document
 from mcb.schematics.info import format_label, server_verdict
 from mcb.schematics.model import Schematic
-from mcb.wording import plural
+from mcb.wording import plural, tally
 
 
 def conversion_losses(schem: Schematic, fmt: str) -> list[str]:
@@ -28,7 +28,7 @@ def conversion_losses(schem: Schematic, fmt: str) -> list[str]:
         (schem.entities, "entity", "entities", "entities"),
     ):
         if items:
-            kinds = ", ".join(f"{n}x {k}" for k, n in Counter(item.id for item in items).most_common(3))
+            kinds = tally(Counter(str(item.id) for item in items).most_common(), 3)
             losses.append(f"{plural(len(items), noun, nouns)} ({kinds}): the server imports no {data}")
     mods = (schem.metadata or {}).get("RequiredMods")
     if mods:

@@ -102,7 +102,9 @@ def read_source(source: str | os.PathLike | bytes, limits: ReadLimits) -> tuple[
         data = read_stdin(limits.max_compressed, "FILE")
         if len(data) > limits.max_compressed:
             raise NbtError(
-                f"stdin is larger than the {limits.max_compressed} byte limit", rule="nbt.limit.compressed", pointer="/"
+                f"stdin is larger than the {limits.max_compressed:,} byte limit",
+                rule="nbt.limit.compressed",
+                pointer="/",
             )
         return data, "stdin"
     path = Path(source)
@@ -232,7 +234,7 @@ def recognise(root: Compound, stats: ReadStats, data: bytes, path: str | None) -
 
 
 BUILD_HINT = (
-    "the server's import takes only Sponge v2 files of at most 4096 cells: `mcb build FILE` builds this "
+    "the server's import takes only Sponge v2 files of at most 4,096 cells: `mcb build FILE` builds this "
     "one through the plugin, and `mcb schem convert FILE -o OUT.schem` converts it"
 )
 
