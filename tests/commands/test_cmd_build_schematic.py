@@ -211,3 +211,18 @@ def test_one_block_entity_and_one_plan_are_said_in_the_singular(cli, rpc_env, mo
     assert _resuming_words(known) == "resuming: 0 of 1 plan done, 1 operation of an earlier run to settle first"
     assert _resuming_words({"plans_done": 1, "plans": None, "in_flight": 0}) == "resuming: 1 plan done"
     assert _resuming_words({"plans_done": 1200, "plans": 4096, "in_flight": 0}) == "resuming: 1,200 of 4,096 plans done"
+
+
+def test_a_build_id_is_the_12_hex_digits_a_build_prints(mcb):
+    # Before: `--build-id ../builds/9d3c91fdeb01` was taken as a path out of the state directory, `zz` exited 1.
+    for wrong in ("../builds/9d3c91fdeb01", "zz", "9d3c91fdeb01.state", "9d3c91fdeb0", "9d3c91fdeb01x", ""):
+        result = mcb("build", "--undo", "--build-id", wrong)
+        assert result.exit_code == 2, (wrong, result.stderr)
+        assert result.stderr.splitlines()[0] == (
+            f"error: --build-id {wrong} is not a build id: an id is the 12 hex digits a build printed "
+            "(`build: 9d3c91fdeb01`)"
+        )
+    refused = mcb("build", "--undo", "--build-id", "../x", "--json")
+    assert refused.exit_code == 2 and json.loads(refused.stderr)["error"]["details"] == {"field": "--build-id"}
+    unknown = mcb("build", "--undo", "--build-id", "9D3C91FDEB01")  # as printed, in either case: looked up
+    assert unknown.exit_code == 1 and "no build 9d3c91fdeb01 is recorded" in unknown.stderr

@@ -4,12 +4,31 @@ engine is :mod:`mcb.batch.file_build` on the one engine)."""
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 from mcb.commands.events import write_events
 from mcb.commands.rpc_support import ctrl_c, open_client, placement_options
 from mcb.errors import InputError, UsageError
 from mcb.wording import duration, plural, shown
+
+BUILD_ID = re.compile(r"[0-9a-f]{12}")  # what a build prints: build_identity's 12 hex digits of a SHA-256
+
+
+def checked_build_id(value: str | None) -> str | None:
+    """``--build-id`` as a build printed it (any case), or a UsageError (exit 2) before anything is read: the id
+    names a file in mcb's state directory, so a path (``../x``) or any other text is no id."""
+    if value is None:
+        return None
+    if not BUILD_ID.fullmatch(value.lower()):
+        raise UsageError(
+            f"--build-id {shown(value)} is not a build id: an id is the 12 hex digits a build printed "
+            "(`build: 9d3c91fdeb01`)",
+            hint="copy the id from the build's summary, or undo by FILE and its options: "
+            "`mcb build FILE --target X,Y,Z --undo`",
+            details={"field": "--build-id"},
+        )
+    return value.lower()
 
 
 def is_schematic_file(source: str) -> bool:
