@@ -38,6 +38,19 @@ def conversion_losses(schem: Schematic, fmt: str) -> list[str]:
     return losses
 
 
+def lossless_formats(schem: Schematic, refused: str) -> list[str]:
+    """The formats other than ``refused`` that keep all of ``schem`` and that mcb can write it in: a format that loses
+    nothing but whose file would pass the write limits (a 256³ structure .nbt) is no way to keep everything."""
+    from mcb.schematics.formats import by_name, writable_names
+    from mcb.schematics.formats.limits import may_hold
+
+    return [
+        other
+        for other in writable_names()
+        if other != refused and not conversion_losses(schem, other) and may_hold(schem, by_name(other))
+    ]
+
+
 def _drop_extras(schem: Schematic, fmt: str) -> None:
     from mcb.schematics.formats.losses import writable_parts
 
@@ -68,7 +81,7 @@ def convert_schematic(
     and the result says what the upgrade changed. The conversion refuses (InputError, exit 1, naming ``source``)
     when the target would lose data, unless ``drop_extras``; the result says what was dropped.
     """
-    from mcb.schematics.formats import by_name, encode_any, name_mismatch, output_format, writable_names
+    from mcb.schematics.formats import by_name, encode_any, name_mismatch, output_format
     from mcb.schematics.formats.losses import format_losses
     from mcb.schematics.upgrade import check_replacement, target_registry, upgrade_schematic
 
@@ -80,7 +93,7 @@ def convert_schematic(
         fmt = output_format(fmt, output, schem, default="sponge2")  # convert's own default: the server's format
         losses = conversion_losses(schem, fmt)
         if losses and not drop_extras:
-            keeping = [other for other in writable_names() if other != fmt and not conversion_losses(schem, other)]
+            keeping = lossless_formats(schem, fmt)
             keep = f"keep everything with {{format}} {' or '.join(keeping)}, or " if keeping else ""
             raise InputError(
                 f"conversion to {by_name(fmt).label} would lose data: " + "; ".join(losses),
