@@ -123,12 +123,16 @@ class Terminal:
     def rich(self, renderable: Any) -> None:
         self.out.print(renderable)
 
-    def table(self, columns: Sequence[str], rows: Sequence[Sequence[Any]], *, title: str | None = None) -> None:
+    def table(
+        self, columns: Sequence[str], rows: Sequence[Sequence[Any]], *, title: str | None = None, prose: bool = False
+    ) -> None:
         """A table on stdout that never cuts a value (no "…").
 
         On a terminal the table takes the terminal's width and wraps cells between words, so a URL, a path or an
         id stays whole on one line; only when the longest words of the columns cannot stand side by side does a
-        cell fold inside a word. Piped or redirected, the table takes the width its widest row needs."""
+        cell fold inside a word. Piped or redirected, the table takes the width its widest row needs (one row, one
+        line, for scripts), unless ``prose``: a table of sentences to read (`mcb help TOPIC`) wraps to $COLUMNS,
+        else 80, as --help pages do."""
         if not rows:  # a header over nothing reads as a rendering fault
             from mcb.wording import EMPTY_TABLE
 
@@ -139,7 +143,7 @@ class Terminal:
         # Cells hold file and server data: control characters are shown escaped, as in lines.
         cells = [["" if value is None else shown(value) for value in row] for row in rows]
         console = self.out
-        widths = whole_word_widths([list(columns), *cells], console.width if console.is_terminal else None)
+        widths = whole_word_widths([list(columns), *cells], console.width if console.is_terminal or prose else None)
         from rich.table import Table
         from rich.text import Text
 

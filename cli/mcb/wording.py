@@ -125,6 +125,15 @@ def duration(seconds: float) -> str:
     return f"{secs} s"
 
 
+def percent(done: int, total: int) -> int:
+    """``done`` of ``total`` in whole percent, rounded down: ``percent(4096, 54283)`` → 7, ``percent(46091, 49419)``
+    → 93, and 100 only once ``done`` reaches ``total``. What a line says beside "N of M" (the bar itself may move
+    through preflight and audit, see :class:`mcb.client.progress.OperationTracker`; the words agree with the counts)."""
+    if total <= 0:
+        return 100 if done >= total else 0
+    return max(0, min(100, 100 * done // total))
+
+
 def progress_line(view) -> str:
     """One plain progress line for a :class:`mcb.client.progress.ProgressView` (piped stderr, NO_COLOR)."""
     parts = []
@@ -134,8 +143,7 @@ def progress_line(view) -> str:
     if view.phase:
         parts.append(view.phase)
     if view.total:
-        percent = int(100 * (view.fraction or 0))
-        parts.append(f"{view.written:,} of {about}{view.total:,} {view.noun} ({percent}%)")
+        parts.append(f"{view.written:,} of {about}{view.total:,} {view.noun} ({percent(view.written, view.total)}%)")
     else:
         parts.append(f"{view.written:,} {view.noun}")
     if view.rate:

@@ -4,6 +4,7 @@ it, and a box outside the area or beyond the reader's cell limit is refused befo
 
 from __future__ import annotations
 
+import json
 import time
 
 import nbtlib
@@ -73,3 +74,26 @@ def test_a_box_beyond_the_cell_limit_is_refused_with_its_count(wide_mcb, tmp_pat
     assert result.exit_code == 1 and f"holds {cells:,} cells, more than a schematic mcb reads back ({2**25:,})" in (
         result.stderr
     )
+
+
+def test_dash_output_writes_the_schematic_to_stdout_and_the_summary_to_stderr(wide_mcb, tmp_path, monkeypatch):
+    (tmp_path / "here").mkdir()
+    monkeypatch.chdir(tmp_path / "here")
+    result = wide_mcb("export", "--min", "0,60,0", "--max", "3,63,3", "-o", "-")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout_bytes.startswith(b"\x1f\x8b")  # gzip: a Sponge schematic, not the text summary
+    summary = dict(line.split(":", 1) for line in result.stderr.splitlines() if not line.startswith("export:"))
+    assert summary["file"].strip() == "-" and summary["format"].strip() == "sponge2"
+    assert list((tmp_path / "here").iterdir()) == []  # no file named '-'
+    info = wide_mcb("schem", "info", "-", "--json", input=result.stdout_bytes)
+    assert info.exit_code == 0 and info.json()["size"] == {"width": 4, "height": 4, "length": 4}
+
+
+def test_dash_output_with_json_is_refused_as_schem_convert_refuses_it(wide_mcb, tmp_path, monkeypatch):
+    (tmp_path / "here").mkdir()
+    monkeypatch.chdir(tmp_path / "here")
+    result = wide_mcb("export", "--min", "0,60,0", "--max", "3,63,3", "-o", "-", "--json")
+    assert result.exit_code == 2
+    error = json.loads(result.stderr)["error"]
+    assert error["message"] == "-o - writes the file to stdout, where --json prints too"
+    assert list((tmp_path / "here").iterdir()) == []

@@ -32,6 +32,21 @@ def test_recovery_review_and_abandon_after_a_crash(cli, tmp_path, monkeypatch):
         assert json.loads(abandoned.stdout)["status"] == "failed"
 
 
+def test_what_the_review_found_counts_with_separators():
+    # Before: "of 4,096 positions it may have written: 4096 as the operation wrote them, 0 as before it, ..."
+    from mcb.client.models import RecoveryReview
+    from mcb.commands.admin_commands import recovery_next_step
+
+    review = RecoveryReview(
+        operationId="op-1", planId="plan-1", positions=5200, matchesBefore=1100, matchesAfter=4096, foreignStates=4,
+        currentDigest="0" * 64,
+    )  # fmt: skip
+    assert recovery_next_step(review).splitlines()[0] == (
+        "of 5,200 positions it may have written: 4,096 as the operation wrote them, 1,100 as before it, "
+        "4 changed by someone else"
+    )
+
+
 def test_config_init_show_use_set(cli, tmp_path, monkeypatch):
     token_file = tmp_path / "agent.token"
     token_file.write_text("s" * 48)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 C4 = CORPUS / "v2_nucleation_c4_ai_last_played.schem"
+COUNTER = CORPUS / "v2_nucleation_cutecounter.schem"  # 3 x 18 x 4, one block entity: one plan
 
 
 def test_a_schematic_needs_a_target_and_schematic_options_need_a_schematic(mcb, tmp_path):
@@ -54,6 +55,35 @@ def test_the_content_decides_not_the_name(mcb, tmp_path):
     result = mcb("build", disguised, "--target", "0,80,30", "--drop-extras", "--dry-run", "--json")
     assert result.exit_code == 0, result.stderr
     assert result.json()["dry_run"] is True and result.json()["plans"] == 1
+
+
+def test_a_file_that_is_neither_recipe_nor_schematic_is_called_what_it_is_as_schem_info_calls_it(mcb, tmp_path):
+    # Before: `mcb build photo.jpg` said "recipe photo.jpg is not UTF-8 text (byte 0)", whatever the file was.
+    files = {
+        "photo.jpg": b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01" + bytes(64),
+        "picture.png": b"\x89PNG\r\n\x1a\n" + bytes(64),
+        "bundle.zip": b"PK\x03\x04" + bytes(64),
+        "noise.bin": bytes([0x9C, 0xFF, 0x01, 0x02, 0x80, 0x00, 0xC3]) * 8,
+    }
+    for name, data in files.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        built = mcb("build", path, "--target", "0,64,0", "--dry-run")
+        info = mcb("schem", "info", path)
+        assert built.exit_code == info.exit_code == 1
+        assert built.stderr.splitlines()[0] == info.stderr.splitlines()[0], name
+        assert built.stderr.startswith(f"error: {path}: ") and "recipe" not in built.stderr
+    assert mcb("build", tmp_path / "picture.png", "--target", "0,64,0").stderr.startswith(
+        f"error: {tmp_path / 'picture.png'}: this is a PNG image, not a schematic"
+    )
+    text = tmp_path / "notes.txt"  # text is a recipe, and the recipe reader says what is wrong with it
+    text.write_text("hello there")
+    said = mcb("build", text, "--dry-run")
+    assert said.exit_code == 1 and said.stderr.startswith(f"error: recipe {text} is not valid JSON")
+    wide = tmp_path / "wide.json"  # UTF-16 JSON is a recipe in the wrong encoding, not a schematic
+    wide.write_text('{"version": 1, "operations": []}', encoding="utf-16")
+    said = mcb("build", wide, "--dry-run")
+    assert said.exit_code == 1 and "not UTF-8 text" in said.stderr and "hint: save it as UTF-8" in said.stderr
 
 
 def test_a_broken_or_missing_schematic_is_named_with_a_next_step(mcb, tmp_path):
@@ -147,3 +177,52 @@ def test_what_the_upgrade_changed_is_in_the_json_too(mcb):
         upgrade = result.json()["upgrade"]
         assert upgrade["release"] == "26.2" and upgrade["data_version"]["read_as"] == 2724
         assert upgrade["data_version"]["note"] in result.stderr
+
+
+def test_one_block_entity_and_one_plan_are_said_in_the_singular(cli, rpc_env, monkeypatch):
+    # Before: "--extras-function PATH writes them" of 1 block entity, and "resuming: 0 of 1 plans done".
+    from rpc_testkit import FaultProxy
+
+    dry = cli("build", str(COUNTER), "--target", "0,80,30", "--drop-extras", "--dry-run")
+    assert dry.exit_code == 0, dry.stderr
+    assert (
+        f"warning: --drop-extras: 1 block entity of {COUNTER} is not built; --extras-function PATH writes it as a "
+        "datapack function that puts it back"
+    ) in dry.stderr
+    lose = {"on": True}
+
+    def decide(request):
+        method = request["json"]["method"] if request["json"] else None
+        return "drop_after_forward" if lose["on"] and method == "build_apply" else "forward"
+
+    house = Path(__file__).resolve().parents[2] / "schematics" / "house.schem"  # 9 x 8 x 9: one tile, one plan
+    with FaultProxy(rpc_env.url, decide) as proxy:
+        monkeypatch.setenv("MCB_SERVER", proxy.url)
+        first = cli("build", str(house), "--target", "0,80,30")
+        assert first.exit_code == 6, first.stderr
+        lose["on"] = False
+        again = cli("build", str(house), "--target", "0,80,30")
+    assert again.exit_code == 0, again.stderr
+    # the earlier run sent its first plan before it knew how many there would be
+    assert "resuming: 0 plans done, 1 operation of an earlier run to settle first" in again.stderr
+    from mcb.commands.build_schematic import _resuming_words
+
+    known = {"plans_done": 0, "plans": 1, "in_flight": 1}
+    assert _resuming_words(known) == "resuming: 0 of 1 plan done, 1 operation of an earlier run to settle first"
+    assert _resuming_words({"plans_done": 1, "plans": None, "in_flight": 0}) == "resuming: 1 plan done"
+    assert _resuming_words({"plans_done": 1200, "plans": 4096, "in_flight": 0}) == "resuming: 1,200 of 4,096 plans done"
+
+
+def test_a_build_id_is_the_12_hex_digits_a_build_prints(mcb):
+    # Before: `--build-id ../builds/9d3c91fdeb01` was taken as a path out of the state directory, `zz` exited 1.
+    for wrong in ("../builds/9d3c91fdeb01", "zz", "9d3c91fdeb01.state", "9d3c91fdeb0", "9d3c91fdeb01x", ""):
+        result = mcb("build", "--undo", "--build-id", wrong)
+        assert result.exit_code == 2, (wrong, result.stderr)
+        assert result.stderr.splitlines()[0] == (
+            f"error: --build-id {wrong} is not a build id: an id is the 12 hex digits a build printed "
+            "(`build: 9d3c91fdeb01`)"
+        )
+    refused = mcb("build", "--undo", "--build-id", "../x", "--json")
+    assert refused.exit_code == 2 and json.loads(refused.stderr)["error"]["details"] == {"field": "--build-id"}
+    unknown = mcb("build", "--undo", "--build-id", "9D3C91FDEB01")  # as printed, in either case: looked up
+    assert unknown.exit_code == 1 and "no build 9d3c91fdeb01 is recorded" in unknown.stderr

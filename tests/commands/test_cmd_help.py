@@ -59,3 +59,22 @@ def test_every_serve_option_is_described(cli):
     row = next(line for line in result.stdout.splitlines() if "--max-plan-blocks" in line)
     after_range = row.split("--max-plan-blocks", 1)[1].split("]", 1)[1]  # text after the <int range> column
     assert re.search(r"[A-Za-z]{3,}", after_range), row
+
+
+@pytest.mark.parametrize("topic", ["exit-codes", "environment", None])
+def test_help_topics_fit_80_columns_piped_as_help_pages_do(cli, topic):
+    # Before: `COLUMNS=80 mcb help exit-codes | cat` was 147 columns wide and `help environment` 82.
+    from mcb.commands.help import ENVIRONMENT
+    from mcb.errors import EXIT_CODE_TABLE
+
+    result = cli("help", *([topic] if topic else []), env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80 and "…" not in result.stdout
+    said = " ".join(result.stdout.replace("│", " ").split())  # every word of every row, wrapped but whole
+    rows = {"exit-codes": [m for _, _, m in EXIT_CODE_TABLE], "environment": [m for _, m in ENVIRONMENT]}
+    for meaning in rows.get(topic, []):
+        assert " ".join(meaning.split()) in said, meaning
+    narrow = cli("help", *([topic] if topic else []), env={"COLUMNS": "60"})
+    if topic:
+        assert max(len(line) for line in narrow.stdout.splitlines()) <= 60

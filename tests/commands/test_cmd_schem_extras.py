@@ -24,6 +24,14 @@ def test_it_writes_the_function_and_says_what_it_holds(cli, corpus, tmp_path):
     assert sum(1 for line in text.splitlines() if not line.startswith("#")) == 318
 
 
+def test_one_block_entity_is_one_in_the_sentence_too(cli, corpus, tmp_path):
+    # Before: "1 block entity hold nothing a placed block lacks".
+    output = tmp_path / "counter.mcfunction"
+    result = cli("schem", "extras", str(corpus / "v2_nucleation_cutecounter.schem"), "--target", "0,64,0", "-o", output)
+    assert result.exit_code == 0, result.stderr
+    assert "1 block entity holds nothing a placed block lacks (empty containers, blank signs)" in result.stderr
+
+
 def test_json_prints_the_summary(cli, corpus, tmp_path):
     output = tmp_path / "workshop.mcfunction"
     result = cli(

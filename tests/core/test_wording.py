@@ -79,3 +79,36 @@ def test_a_key_value_count_has_thousands_separators(capsys):
         "flag:   True",
         "text:   4096",
     ]
+
+
+def test_a_progress_lines_percent_is_its_own_counts_ratio():
+    # Before: the percent was the operation's phase-weighted fraction: "0 of 49 positions written (25%)" after the
+    # preflight, "4,096 of 54,283 positions written (6%)", "46,091 of 49,419 (100%)" during the audit.
+    from mcb.client.progress import ProgressView
+    from mcb.wording import progress_line
+
+    def line(written, total, done):
+        return progress_line(ProgressView(done=done, total=total, written=written, phase="writing"))
+
+    assert line(0, 49, 12.25) == "writing, 0 of 49 positions written (0%)"
+    assert line(4096, 54283, 3000) == "writing, 4,096 of 54,283 positions written (7%)"
+    assert line(8704, 54283, 9300) == "writing, 8,704 of 54,283 positions written (16%)"
+    assert line(46091, 49419, 49400) == "writing, 46,091 of 49,419 positions written (93%)"
+    assert line(49418, 49419, 49419) == "writing, 49,418 of 49,419 positions written (99%)"
+    assert line(49419, 49419, 49419) == "writing, 49,419 of 49,419 positions written (100%)"
+
+
+@given(st.integers(0, 10**8), st.integers(1, 10**8), st.floats(0, 1))
+def test_the_percent_agrees_with_the_counts_shown(written, total, fraction):
+    import re
+    from fractions import Fraction
+
+    from mcb.client.progress import ProgressView
+    from mcb.wording import progress_line
+
+    written = min(written, total)
+    text = progress_line(ProgressView(done=fraction * total, total=total, written=written))
+    shown, of, percent = re.search(r"([\d,]+) of ([\d,]+) positions written \((\d+)%\)", text).groups()
+    ratio = Fraction(int(shown.replace(",", "")), int(of.replace(",", "")))  # exact: 29 of 100 is 29%, not 28
+    assert int(percent) <= 100 * ratio < int(percent) + 1
+    assert (percent == "100") == (written == total)

@@ -283,6 +283,15 @@ def test_convert_refuses_an_existing_output_unless_overwrite(tmp_path):
     assert fresh.files == [tmp_path / "new.schem"]
 
 
+def test_convert_refusal_names_only_formats_that_hold_the_schematic_as_the_cli_does(tmp_path, cli):
+    # Before: lossless_formats held "structure" for the 256³ file, which the write limits then refused.
+    source = CORPUS / "v2_nucleation_large_schematic.schem"
+    error = refused("schem_convert", {"path": str(source), "output": str(tmp_path / "o.schem")})
+    said = cli("schem", "convert", str(source), "-o", str(tmp_path / "o.schem"), "--json")
+    assert error["lossless_formats"] == json.loads(said.stderr)["error"]["details"]["lossless_formats"]
+    assert error["lossless_formats"] == ["sponge3", "litematic"]
+
+
 def test_convert_to_v2_that_would_lose_data_is_refused_with_the_losses(tmp_path):
     error = refused(
         "schem_convert",

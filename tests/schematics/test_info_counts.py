@@ -84,3 +84,32 @@ def test_the_server_line_names_the_field_it_refuses(cli, corpus):
     server = rows["server"]
     assert "rejected (target 26.2): this is Sponge v3" in server
     assert f"unsupported root tags: {', '.join(root)}" in server  # the one root tag, Schematic
+
+
+def test_the_upgrade_lines_and_the_server_hint_count_with_separators(cli, corpus):
+    # Before: info said "... double chests): 1154 cells" and validate's hint "at most 4096 cells".
+    path = corpus / "legacy_schematic4j_12727.schematic"
+    info = cli("schem", "info", str(path))
+    assert info.exit_code == 0, info.stderr
+    (shapes,) = [line for line in info.stdout.splitlines() if "double chests)" in line]
+    assert shapes.endswith("double chests): 1,154 cells")
+    assert "fire faces: not stored by the numeric format, left at their 1.13 defaults: 5 cells" in info.stdout
+    validated = cli("schem", "validate", str(path))
+    assert "Sponge v2 files of at most 4,096 cells" in validated.stdout and "4096" not in validated.stdout
+
+
+def test_the_convert_refusal_lists_block_entity_kinds_as_info_does(cli, corpus, tmp_path):
+    # Before: "(29507x minecraft:comparator, 12076x minecraft:barrel, 213x minecraft:skull)", what it left out unsaid.
+    source = nbtlib.load(corpus / "v2_nucleation_large_schematic.schem")
+    ids = Counter(str(e["Id"]) for e in source["BlockEntities"]).most_common()
+    result = cli(
+        "schem", "convert", str(corpus / "v2_nucleation_large_schematic.schem"), "-o", str(tmp_path / "l.schem")
+    )
+    assert result.exit_code == 1
+    rest = ids[3:]
+    listed = ", ".join(f"{name} x{count:,}" for name, count in ids[:3])
+    assert (
+        f"{sum(n for _, n in ids):,} block entities ({listed} and {sum(n for _, n in rest):,} more of "
+        f"{len(rest)} other ids): the server imports no block-entity data"
+    ) in result.stderr
+    assert not re.search(r"\d+x minecraft:", result.stderr)

@@ -151,7 +151,7 @@ def test_convert_normalises_worldedit_offset(cli, corpus, tmp_path):
 def test_convert_refuses_lossy_v2_and_says_what(cli, tmp_path):
     out = tmp_path / "loot.schem"
     result = cli("schem", "convert", str(SAMPLES / "chest_with_loot_v3.schem"), "-o", str(out))
-    assert result.exit_code == 1 and "1 block entity (1x minecraft:chest)" in result.stderr
+    assert result.exit_code == 1 and "1 block entity (minecraft:chest x1)" in result.stderr
     assert not out.exists()
     forced = cli(
         "schem", "convert", "--drop-extras", "--json", str(SAMPLES / "chest_with_loot_v3.schem"), "-o", str(out)
@@ -284,7 +284,7 @@ def test_counts_of_one_are_singular(cli, corpus, tmp_path):
     validated = cli("schem", "validate", str(one))
     assert "(1 entry)" in validated.stdout and "entries" not in validated.stdout
     converted = cli("schem", "convert", str(one), "-o", str(tmp_path / "out.schem"))
-    assert converted.exit_code != 0 and "1 block entity (1x minecraft:chest)" in converted.stderr
+    assert converted.exit_code != 0 and "1 block entity (minecraft:chest x1)" in converted.stderr
     info = cli("schem", "info", str(corpus / "v1_fawe_sponge1_degenerate.schem"))
     assert "BlockData has 0 entries for 1 cell" in info.stderr and "1 cells" not in info.stderr
 

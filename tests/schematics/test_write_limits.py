@@ -4,6 +4,8 @@ would refuse."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -119,3 +121,33 @@ def test_a_structure_mcb_could_not_read_back_is_refused_before_writing(tmp_path)
     )
     assert refused.value.hint == "write it as litematic (a Litematica file holds it)"
     assert not out.exists()
+
+
+def test_a_lossy_refusal_suggests_only_formats_that_hold_the_schematic(cli, corpus, tmp_path):
+    # Before: the 256³ file's refusal said "keep everything with --to sponge3 or litematic or structure", and
+    # structure was then refused by the write limits (at least 100,663,296 tags).
+    source = corpus / "v2_nucleation_large_schematic.schem"
+    refused = cli("schem", "convert", str(source), "-o", str(tmp_path / "l.schem"), "--json")
+    assert refused.exit_code == 1
+    error = json.loads(refused.stderr)["error"]
+    assert error["details"]["lossless_formats"] == ["sponge3", "litematic"]
+    text = cli("schem", "convert", str(source), "-o", str(tmp_path / "l.schem"))
+    assert "hint: keep everything with --to sponge3 or litematic, or drop it on purpose with --drop-extras" in (
+        text.stderr
+    )
+    structure = cli("schem", "convert", str(source), "-o", str(tmp_path / "l.nbt"))  # what is no longer suggested
+    assert structure.exit_code == 1 and "above the 33,554,432 tags mcb reads" in structure.stderr
+    kept = cli("schem", "convert", str(source), "-o", str(tmp_path / "l3.schem"), "--to", "sponge3", "--json")
+    assert kept.exit_code == 0 and json.loads(kept.stdout)["dropped"] == []  # what is suggested holds it
+
+
+def test_may_hold_is_the_writers_own_first_check():
+    from mcb.schematics.formats import by_name
+    from mcb.schematics.formats.limits import encode_within, may_hold
+
+    schem = _big((40, 40, 40))  # 64,000 cells: 384,000 tags as a structure
+    small = ReadLimits(max_tags=100_000)
+    assert may_hold(schem, by_name("litematic"), small) and not may_hold(schem, by_name("structure"), small)
+    with pytest.raises(InputError) as refused:
+        encode_within(schem, by_name("structure"), small)
+    assert "at least 384,000 tags" in refused.value.message

@@ -9,7 +9,6 @@ the protocol (only a snapshot hash), so they are counted for a warning.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import numpy as np
 
@@ -108,6 +107,6 @@ def export_region(
     from mcb.schematics.formats import name_mismatch, write_any
 
     schem, facts = region_schematic(client, low, high, origin=origin, name=name, on_read=on_read)
-    written = write_any(schem, Path(output), fmt)
+    written = write_any(schem, output, fmt)  # mcb.fileio.STDOUT (the CLI's `-o -`) writes to stdout
     mismatch = name_mismatch(fmt, output)  # as `schem convert` says it: x.litematic holding Sponge data
     return {"file": str(written), "format": fmt, **facts, "notes": [mismatch] if mismatch else []}

@@ -80,7 +80,8 @@ def summary_lines(summary: dict) -> list[str]:
     ]
     if bes["defaults_only"]:
         lines.append(
-            f"{plural(bes['defaults_only'], 'block entity', 'block entities')} hold nothing a placed block lacks "
+            f"{plural(bes['defaults_only'], 'block entity', 'block entities')} "
+            f"{'holds' if bes['defaults_only'] == 1 else 'hold'} nothing a placed block lacks "
             "(empty containers, blank signs): no command needed"
         )
     for entries, noun, many in (

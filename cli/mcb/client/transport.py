@@ -25,6 +25,7 @@ from mcb.errors import McbError, ServerError
 from mcb.fileio import loads_json
 from mcb.redact import redact_url, redact_urls_in
 from mcb.refusals import NOT_REACHED, READ_ONLY_METHODS, code_hint, unknown_outcome
+from mcb.wording import plural
 
 DEFAULT_TIMEOUT = 30.0  # writes: above the server's 20 s main-thread limit
 READ_TIMEOUT = 15.0  # reads: the plugin bridge's own HTTP budget
@@ -164,7 +165,7 @@ class RpcTransport:
         body = encode_envelope(envelope)
         if len(body) > 1_048_576:
             raise McbError(
-                f"{method}: request is {len(body)} bytes; the server accepts at most 1 MiB",
+                f"{method}: request is {plural(len(body), 'byte')}; the server accepts at most 1 MiB",
                 code="request_too_large",
                 hint=code_hint("request_too_large"),
             )
@@ -215,7 +216,7 @@ class RpcTransport:
     def _post(self, method: str, request_id: str, body: bytes, token: str, deadline: float) -> tuple[int, bytes]:
         httpx = self._httpx
         headers = {"Authorization": "Bearer " + token, "Content-Type": "application/json"}
-        self._debug(f"-> POST /v1/rpc {method} requestId={request_id} ({len(body)} bytes)")
+        self._debug(f"-> POST /v1/rpc {method} requestId={request_id} ({len(body):,} bytes)")
         started = time.monotonic()
         try:
             timeout = self._httpx_timeout(deadline - started)
@@ -247,7 +248,7 @@ class RpcTransport:
             if not self._stopped:
                 raise
             raise self._transport_error(method, error, started) from None
-        self._debug(f"<- {status} {method} in {_ms(started)} ms ({size} bytes)")
+        self._debug(f"<- {status} {method} in {_ms(started)} ms ({size:,} bytes)")
         return status, b"".join(chunks)
 
     def _transport_error(self, method: str, error: Exception, started: float) -> TransportError:
@@ -298,7 +299,7 @@ class RpcTransport:
             return loads_json(content.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError):  # RecursionError: nesting deeper than the stack
             raise ServerError(
-                f"{method}: HTTP {status} with a body that is not JSON ({len(content)} bytes)",
+                f"{method}: HTTP {status} with a body that is not JSON ({plural(len(content), 'byte')})",
                 code="invalid_response",
                 hint=_WRONG_SERVER_HINT,
             ) from None

@@ -235,9 +235,9 @@ def recovery_next_step(review) -> str:
         found = "the interrupted operation left no block it may have written"
     else:
         parts = [
-            f"{review.matchesAfter} as the operation wrote them",
-            f"{review.matchesBefore} as before it",
-            f"{review.foreignStates} changed by someone else",
+            f"{review.matchesAfter:,} as the operation wrote them",
+            f"{review.matchesBefore:,} as before it",
+            f"{review.foreignStates:,} changed by someone else",
         ]
         found = f"of {plural(review.positions, 'position')} it may have written: " + ", ".join(parts)
     return (

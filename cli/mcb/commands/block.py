@@ -44,6 +44,7 @@ def check(
     """
     from mcb.blocks.checks import check_states
     from mcb.errors import FindingsError
+    from mcb.wording import plural
 
     term = terminal(ctx, json_)
     inputs = _expand_stdin(states)
@@ -61,7 +62,8 @@ def check(
     bad = sum(1 for item in results if not item["ok"])
     if bad:
         raise FindingsError(
-            f"{bad} of {len(results)} block states invalid for Minecraft {report['release']}", code="block.check.failed"
+            f"{bad:,} of {plural(len(results), 'block state')} invalid for Minecraft {report['release']}",
+            code="block.check.failed",
         )
 
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from mcb.commands.build_schematic import is_schematic_file, run_schematic_build
+from mcb.commands.build_schematic import checked_build_id, is_schematic_file, run_schematic_build
 from mcb.commands.rpc_support import (
     EXIT_CODES_HELP,
     json_terminal,
@@ -67,7 +67,7 @@ def build(
         typer.Option(
             "--build-id",
             metavar="ID",
-            help="With --undo: the build id a build printed (instead of FILE and its options).",
+            help="With --undo: the build id a build printed, 12 hex digits (instead of FILE and its options).",
         ),
     ] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Schematic: do not ask before building or undoing.")] = False,
@@ -119,6 +119,7 @@ def build(
         mcb build --asset 5d0c...-uuid --target 10,64,10 --rotation 90
     """
     term = json_terminal(ctx, json_)
+    build_id = checked_build_id(build_id)
     schematic = recipe_file is not None and is_schematic_file(recipe_file)
     if schematic or undo or build_id:
         if asset is not None or dependency or part:

@@ -4,6 +4,7 @@ engine is :mod:`mcb.batch.file_build` on the one engine)."""
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 from mcb.commands.events import write_events
@@ -11,11 +12,31 @@ from mcb.commands.rpc_support import ctrl_c, open_client, placement_options
 from mcb.errors import InputError, UsageError
 from mcb.wording import duration, plural, shown
 
+BUILD_ID = re.compile(r"[0-9a-f]{12}")  # what a build prints: build_identity's 12 hex digits of a SHA-256
+
+
+def checked_build_id(value: str | None) -> str | None:
+    """``--build-id`` as a build printed it (any case), or a UsageError (exit 2) before anything is read: the id
+    names a file in mcb's state directory, so a path (``../x``) or any other text is no id."""
+    if value is None:
+        return None
+    if not BUILD_ID.fullmatch(value.lower()):
+        raise UsageError(
+            f"--build-id {shown(value)} is not a build id: an id is the 12 hex digits a build printed "
+            "(`build: 9d3c91fdeb01`)",
+            hint="copy the id from the build's summary, or undo by FILE and its options: "
+            "`mcb build FILE --target X,Y,Z --undo`",
+            details={"field": "--build-id"},
+        )
+    return value.lower()
+
 
 def is_schematic_file(source: str) -> bool:
     """A schematic is NBT (gzip or raw compound) or a file named like one (the format registry's extensions); a
-    recipe is JSON. So `x.schem` missing, unreadable or holding a JPEG is reported by the schematic reader, which
-    says what it is, not as a recipe that is not UTF-8. A folder is neither: InputError."""
+    recipe is text (JSON). So `x.schem` missing, unreadable or holding a JPEG, and a file of any name that is not
+    text (an image, an archive, random bytes), are reported by the schematic reader, which says what the file is,
+    not as a recipe that is not UTF-8. UTF-16 text stays a recipe, whose reader asks for UTF-8. A folder is
+    neither: InputError."""
     if source == "-":
         return False
     from mcb.schematics.formats import extensions_text, named_by
@@ -28,13 +49,19 @@ def is_schematic_file(source: str) -> bool:
         )
     if named_by(source):
         return True
+    from mcb.schematics.document import looks_like_text
+
     try:
         with open(source, "rb") as handle:
-            head = handle.read(2)
+            head = handle.read(4096)
     except OSError:  # the recipe path reports the unreadable file
         return False
     # gzip, or an uncompressed root compound (tag 10, then a name length whose high byte is 0): JSON has no NUL
-    return head in (b"\x1f\x8b", b"\x0a\x00")
+    if head[:2] in (b"\x1f\x8b", b"\x0a\x00"):
+        return True
+    if not head or head.startswith((b"\xff\xfe", b"\xfe\xff")):  # empty, or UTF-16: the recipe reader says so
+        return False
+    return not looks_like_text(head)
 
 
 def run_schematic_build(ctx, term, file: str | None, *, target: str | None, rotation: int, mirror: str | None,
@@ -72,7 +99,8 @@ def run_schematic_build(ctx, term, file: str | None, *, target: str | None, rota
             one = sum(placement.dropped.values()) == 1
             term.warn(
                 f"--drop-extras: {_extras(placement.dropped)} of {shown(file)} {'is' if one else 'are'} not built; "
-                "--extras-function PATH writes them as a datapack function that puts them back"
+                f"--extras-function PATH writes {'it' if one else 'them'} as a datapack function that puts "
+                f"{'it' if one else 'them'} back"
             )
         if dry_run:
             return _dry_run(term, build)
@@ -92,8 +120,7 @@ def run_schematic_build(ctx, term, file: str | None, *, target: str | None, rota
 
 def _resuming_words(resuming: dict) -> str:
     done, total = resuming["plans_done"], resuming["plans"]
-    of = f" of {total:,}" if total else ""
-    words = f"resuming: {done:,}{of} plans done"
+    words = f"resuming: {done:,} of {plural(total, 'plan')} done" if total else f"resuming: {plural(done, 'plan')} done"
     if resuming["in_flight"]:
         words += f", {plural(resuming['in_flight'], 'operation')} of an earlier run to settle first"
     return words

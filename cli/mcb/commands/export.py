@@ -34,7 +34,8 @@ def export(
         str | None, typer.Option("--origin", metavar="X,Y,Z", help="Anchor x,y,z (default: --min).")
     ] = None,
     output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="Write a local file instead of a library asset (any size).")
+        Path | None,
+        typer.Option("--output", "-o", help="Write a local file instead of a library asset (any size); - for stdout."),
     ] = None,
     format_: Annotated[
         str | None,
@@ -89,9 +90,11 @@ def export(
             ),
         )
         return
+    from mcb.commands.stdio import output_target
     from mcb.schematics.formats import output_format, parse_format
 
     format_ = parse_format(format_)
+    output = output_target(term, output)  # -o -: the file on stdout, this summary on stderr
     check_output(output)
 
     # as `schem convert -o` does: a file named .litematic or .nbt is written in that format unless --format says
@@ -99,7 +102,7 @@ def export(
     _export_file(ctx, term, name, low, high, anchor, output, fmt)
 
 
-def _export_file(ctx, term, name, low, high, anchor, output: Path, fmt: str) -> None:
+def _export_file(ctx, term, name, low, high, anchor, output, fmt: str) -> None:
     from mcb.building.export import export_region
     from mcb.client.progress import ProgressView
     from mcb.wording import plural, shown

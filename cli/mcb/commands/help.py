@@ -58,10 +58,13 @@ def help_topic(
         )
     elif topic == "exit-codes":
         data = [{"code": c, "name": n, "meaning": m} for c, n, m in EXIT_CODE_TABLE]
-        term.emit(data, lambda: term.table(["code", "name", "meaning"], [(c, n, m) for c, n, m in EXIT_CODE_TABLE]))
+        term.emit(
+            data,
+            lambda: term.table(["code", "name", "meaning"], [(c, n, m) for c, n, m in EXIT_CODE_TABLE], prose=True),
+        )
     elif topic == "environment":
         data = [{"name": n, "meaning": m} for n, m in ENVIRONMENT]
-        term.emit(data, lambda: term.table(["variable", "meaning"], ENVIRONMENT))
+        term.emit(data, lambda: term.table(["variable", "meaning"], ENVIRONMENT, prose=True))
     else:
         raise UsageError(f"unknown help topic {topic!r}", hint="topics: " + ", ".join(TOPICS))
 

@@ -116,7 +116,7 @@ def material_search(
     def human() -> None:
         id_table(term, ["id", "block", "item"], [(r["id"], _yes(r["block"]), _yes(r["item"])) for r in data["results"]])
         more = " (more: use --all)" if data.get("next_cursor") else ""
-        term.info(f"{len(data['results'])} of {data['total']} shown{more}")
+        term.info(f"{len(data['results']):,} of {data['total']:,} shown{more}")
 
     term.emit(data, human)
 

@@ -269,7 +269,7 @@ def fmt(
 
         verb = "is" if len(changed) == 1 else "are"
         raise FindingsError(
-            f"{len(changed)} of {plural(len(results), 'file')} {verb} not formatted",
+            f"{len(changed):,} of {plural(len(results), 'file')} {verb} not formatted",
             hint="run `mcb recipe fmt -i FILE...`",
             code="recipe.fmt",
         )

@@ -27,7 +27,7 @@ def print_reports(term, reports, fmt: str, *, tool: str, strict: bool, rules: di
         judged = "errors or warnings" if strict else "errors"
         verb = "has" if failed == 1 else "have"
         checked = sum(1 for report in reports if not report.skipped)
-        raise FindingsError(f"{failed} of {plural(checked, noun)} {verb} {judged}", code=code)
+        raise FindingsError(f"{failed:,} of {plural(checked, noun)} {verb} {judged}", code=code)
 
 
 def run_schem_validate(

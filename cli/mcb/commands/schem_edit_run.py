@@ -59,7 +59,7 @@ def _print_edit(term, summary: dict) -> None:
                 ("size (W x H x L)", " x ".join(str(v) for v in summary["size"])),
                 ("offset", ", ".join(str(v) for v in summary["offset"])),
                 ("format", summary["format"]),
-                ("palette", f"{plural(summary['palette_size'], 'state')}, {summary['palette_changed']} changed"),
+                ("palette", f"{plural(summary['palette_size'], 'state')}, {summary['palette_changed']:,} changed"),
             ]
         )
 
@@ -76,7 +76,7 @@ def _print_edit(term, summary: dict) -> None:
     if differ and not term.json_mode:
         from mcb.wording import plural
 
-        shown = ", ".join(differ[:3]) + (f" and {len(differ) - 3} more" if len(differ) > 3 else "")
+        shown = ", ".join(differ[:3]) + (f" and {len(differ) - 3:,} more" if len(differ) > 3 else "")
         term.warn(
             f"{plural(len(differ), 'block state')} come{'s' if len(differ) == 1 else ''} out geometrically "
             f"wrong with vanilla rules: {shown}; "

@@ -26,6 +26,6 @@ def _walk_tail(term, walked: dict) -> None:
     if walked["errors"]:
         raise FindingsError(
             f"{plural(len(walked['errors']), 'file')} of "
-            f"{len(walked['errors']) + len(walked['files'])} could not be read",
+            f"{len(walked['errors']) + len(walked['files']):,} could not be read",
             code="schem.walk.unreadable",
         )

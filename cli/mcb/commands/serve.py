@@ -191,7 +191,7 @@ def serve(
             term.warn(
                 f"{plural(len(stuck), 'interrupted operation')} must be reviewed before new builds run: "
                 + "; ".join(f"`mcb recovery review {op}`" for op in stuck[:3])
-                + (f" (and {len(stuck) - 3} more: `mcb context`)" if len(stuck) > 3 else "")
+                + (f" (and {len(stuck) - 3:,} more: `mcb context`)" if len(stuck) > 3 else "")
                 + " (admin)"
             )
         term.info("press Ctrl-C to stop")

@@ -179,7 +179,7 @@ def _show_preview(term, r: dict) -> None:
                 f"{r['sampled_height_min']} .. {r['sampled_height_max']} "
                 f"({plural(r['clipped_samples'], 'sample')} outside the envelope's Y range)",
             ),
-            ("tiles", f"{r['tile_count']} of edge {r['tile_edge']} (budget {r['tile_budget']}, {r['tile_order']})"),
+            ("tiles", f"{r['tile_count']:,} of edge {r['tile_edge']} (budget {r['tile_budget']:,}, {r['tile_order']})"),
             ("image", shown(r.get("image") or "(not written; use -o FILE)")),
         ]
     )
@@ -225,7 +225,7 @@ def tiles(
         term.kv(
             [
                 ("terrain id", parsed.terrain_id),
-                ("tiles", f"{grid.count} = {grid.nx} x {grid.nz} x {grid.ny} (x, z, y) of edge {grid.edge}"),
+                ("tiles", f"{grid.count:,} = {grid.nx} x {grid.nz} x {grid.ny} (x, z, y) of edge {grid.edge}"),
             ]
         )
         term.table(
@@ -379,7 +379,7 @@ def _prepare_all(term, client, terrain_id, recipe_obj, state, start, apply, wait
             [
                 ("terrain id", terrain_id),
                 ("status", summary["status"]),
-                ("tiles", ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in sorted(counts.items())) or "none"),
+                ("tiles", ", ".join(f"{n:,} {k.replace('_', ' ')}" for k, n in sorted(counts.items())) or "none"),
                 *([("state file", summary["state_file"])] if apply else []),
             ]
         )

@@ -111,7 +111,7 @@ def _show_brush(term, r: dict, stream=None) -> None:
     pairs = [
         ("plan state", r["plan_state"]),
         ("columns changed", r["changed_columns"]),
-        ("raised / lowered", f"{r['raised_volume']} / {r['lowered_volume']} blocks"),
+        ("raised / lowered", f"{r['raised_volume']:,} / {r['lowered_volume']:,} blocks"),
         ("surface", f"{r['height_min']} .. {r['height_max']}"),
         ("read dependencies", r["dependency_blocks"]),
     ]

@@ -66,7 +66,7 @@ def context_limit(
         remedy = "ask for less: " + ", ".join(f"{key}={value!r}" for key, value in narrowing.items())
     return Refusal(
         "context_limit",
-        f"the {tool} result is {size} bytes, over the {cap}-byte cap",
+        f"the {tool} result is {size:,} bytes, over the {cap:,}-byte cap",
         remedy=remedy,
         retry_with=narrowing,
         data=facts,

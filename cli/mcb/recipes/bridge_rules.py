@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from mcb.wording import plural
+
 MAX_OPERATIONS = 256
 MAX_RADIUS = 128
 MAX_HEIGHT = 256
@@ -31,7 +33,7 @@ def _operations(operations: list, pointer: str, *, nested: bool) -> Iterator[tup
     if len(operations) > MAX_OPERATIONS:
         yield (
             pointer,
-            f"{len(operations)} operations; the MCP bridge accepts at most {MAX_OPERATIONS} per array",
+            f"{plural(len(operations), 'operation')}; the MCP bridge accepts at most {MAX_OPERATIONS:,} per array",
             "split the recipe into several build_prepare calls",
         )
     for index, operation in enumerate(operations):

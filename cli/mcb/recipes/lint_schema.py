@@ -128,7 +128,7 @@ def explain_schema_error(lint, error) -> None:
     elif keyword == "maxItems":
         lint.add(
             R.BUDGET_ARRAY,
-            f'{len(instance)} operations in one array; the limit is {expected} (server: "Too many operations")',
+            f'{len(instance):,} operations in one array; the limit is {expected:,} (server: "Too many operations")',
             pointer,
             "split the recipe",
         )

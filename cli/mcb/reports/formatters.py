@@ -58,7 +58,7 @@ def summary_line(reports: list[FileReport], strict: bool = False) -> str:
     counts = f"{plural(errors, 'error')}, {plural(warnings, 'warning')}"
     passed_by = f"; {plural(skipped, 'file')} skipped (not schematics)" if skipped else ""
     if failed:
-        return f"{failed} of {plural(checked, 'file')} failed: {counts}{passed_by}"
+        return f"{failed:,} of {plural(checked, 'file')} failed: {counts}{passed_by}"
     return f"{plural(checked, 'file')} checked: {counts}{passed_by}"
 
 

@@ -90,7 +90,7 @@ def name_block_entities(schem: Schematic) -> None:
     from mcb.wording import plural
 
     if named:
-        kinds = ", ".join(f"{kind} x{count}" for kind, count in named.most_common())
+        kinds = ", ".join(f"{kind} x{count:,}" for kind, count in named.most_common())
         schem.source.notes.append(
             f"{plural(sum(named.values()), 'block entity', 'block entities')} without an id named after their "
             f"block: {kinds}"

@@ -12,7 +12,7 @@ from mcb.schematics.document import load_document, refuse_duplicate_names, with_
 from mcb.schematics.formats import from_document
 from mcb.schematics.info import format_label, server_verdict
 from mcb.schematics.model import Schematic
-from mcb.wording import plural
+from mcb.wording import plural, tally
 
 
 def conversion_losses(schem: Schematic, fmt: str) -> list[str]:
@@ -28,7 +28,7 @@ def conversion_losses(schem: Schematic, fmt: str) -> list[str]:
         (schem.entities, "entity", "entities", "entities"),
     ):
         if items:
-            kinds = ", ".join(f"{n}x {k}" for k, n in Counter(item.id for item in items).most_common(3))
+            kinds = tally(Counter(str(item.id) for item in items).most_common(), 3)
             losses.append(f"{plural(len(items), noun, nouns)} ({kinds}): the server imports no {data}")
     mods = (schem.metadata or {}).get("RequiredMods")
     if mods:
@@ -36,6 +36,19 @@ def conversion_losses(schem: Schematic, fmt: str) -> list[str]:
     if schem.biome_palette is not None and not any(loss.startswith("3-D biomes") for loss in losses):
         losses.append("biomes (the server imports no biomes)")
     return losses
+
+
+def lossless_formats(schem: Schematic, refused: str) -> list[str]:
+    """The formats other than ``refused`` that keep all of ``schem`` and that mcb can write it in: a format that loses
+    nothing but whose file would pass the write limits (a 256³ structure .nbt) is no way to keep everything."""
+    from mcb.schematics.formats import by_name, writable_names
+    from mcb.schematics.formats.limits import may_hold
+
+    return [
+        other
+        for other in writable_names()
+        if other != refused and not conversion_losses(schem, other) and may_hold(schem, by_name(other))
+    ]
 
 
 def _drop_extras(schem: Schematic, fmt: str) -> None:
@@ -68,7 +81,7 @@ def convert_schematic(
     and the result says what the upgrade changed. The conversion refuses (InputError, exit 1, naming ``source``)
     when the target would lose data, unless ``drop_extras``; the result says what was dropped.
     """
-    from mcb.schematics.formats import by_name, encode_any, name_mismatch, output_format, writable_names
+    from mcb.schematics.formats import by_name, encode_any, name_mismatch, output_format
     from mcb.schematics.formats.losses import format_losses
     from mcb.schematics.upgrade import check_replacement, target_registry, upgrade_schematic
 
@@ -80,7 +93,7 @@ def convert_schematic(
         fmt = output_format(fmt, output, schem, default="sponge2")  # convert's own default: the server's format
         losses = conversion_losses(schem, fmt)
         if losses and not drop_extras:
-            keeping = [other for other in writable_names() if other != fmt and not conversion_losses(schem, other)]
+            keeping = lossless_formats(schem, fmt)
             keep = f"keep everything with {{format}} {' or '.join(keeping)}, or " if keeping else ""
             raise InputError(
                 f"conversion to {by_name(fmt).label} would lose data: " + "; ".join(losses),

@@ -102,7 +102,9 @@ def read_source(source: str | os.PathLike | bytes, limits: ReadLimits) -> tuple[
         data = read_stdin(limits.max_compressed, "FILE")
         if len(data) > limits.max_compressed:
             raise NbtError(
-                f"stdin is larger than the {limits.max_compressed} byte limit", rule="nbt.limit.compressed", pointer="/"
+                f"stdin is larger than the {limits.max_compressed:,} byte limit",
+                rule="nbt.limit.compressed",
+                pointer="/",
             )
         return data, "stdin"
     path = Path(source)
@@ -156,6 +158,19 @@ def what_file_is(data: bytes) -> str | None:
             return what
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return "a WebP image"
+    text = _text_sample(data)
+    if text:
+        return "JSON text" if text.lstrip("\ufeff \t\r\n")[:1] in ("{", "[") else "a text file"
+    return None
+
+
+def looks_like_text(data: bytes) -> bool:
+    """Whether ``data`` (a file's first bytes) reads as UTF-8 text: what `mcb build` hands to the recipe reader."""
+    return bool(_text_sample(data))
+
+
+def _text_sample(data: bytes) -> str | None:
+    """The first 4 KiB of ``data`` as text when they are printable UTF-8, else None."""
     head = data[:4096]
     try:
         text = head.decode("utf-8")
@@ -163,8 +178,8 @@ def what_file_is(data: bytes) -> str | None:
         if error.start < len(head) - 3:  # not a character cut at the end of the sample
             return None
         text = head[: error.start].decode("utf-8")
-    if text and all(ch.isprintable() or ch in "\t\r\n" for ch in text.lstrip("\ufeff")):
-        return "JSON text" if text.lstrip("\ufeff \t\r\n")[:1] in ("{", "[") else "a text file"
+    if all(ch.isprintable() or ch in "\t\r\n" for ch in text.lstrip("\ufeff")):
+        return text
     return None
 
 
@@ -219,7 +234,7 @@ def recognise(root: Compound, stats: ReadStats, data: bytes, path: str | None) -
 
 
 BUILD_HINT = (
-    "the server's import takes only Sponge v2 files of at most 4096 cells: `mcb build FILE` builds this "
+    "the server's import takes only Sponge v2 files of at most 4,096 cells: `mcb build FILE` builds this "
     "one through the plugin, and `mcb schem convert FILE -o OUT.schem` converts it"
 )
 

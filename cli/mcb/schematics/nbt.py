@@ -145,7 +145,7 @@ def read_nbt(
     stats = ReadStats(compressed=is_gzip(data), compressed_size=len(data))
     if len(data) > limits.max_compressed:
         raise NbtError(
-            f"file is {len(data)} bytes, above the {limits.max_compressed} byte limit",
+            f"file is {len(data):,} bytes, above the {limits.max_compressed:,} byte limit",
             rule="nbt.limit.compressed",
             pointer="/",
         )

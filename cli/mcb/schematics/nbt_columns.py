@@ -270,5 +270,5 @@ def _count(walker, rows: int, per_row: int, index: int) -> None:
     stats, limit = walker.stats, walker.limits.max_tags
     if stats.tag_count + rows * per_row > limit:
         walker.path[-1] = index + (limit - stats.tag_count) // per_row
-        raise walker.fail(f"more than {limit} tags", "nbt.limit.tags")
+        raise walker.fail(f"more than {limit:,} tags", "nbt.limit.tags")
     stats.tag_count += rows * per_row

@@ -79,7 +79,7 @@ class Input:
         self.inflated += len(chunk)
         if self.inflated > cap:
             raise self.fail(
-                f"inflated data exceeds the {cap} byte limit",
+                f"inflated data exceeds the {cap:,} byte limit",
                 "nbt.limit.inflated",
                 hint="the file is corrupt or a decompression bomb",
             )
@@ -93,7 +93,7 @@ class Input:
             return
         if self.inflater is None:
             raise self.fail("NBT data is truncated", "nbt.truncated", TRUNCATED_HINT)
-        self.check_room(n, f"a value of {n} bytes")
+        self.check_room(n, f"a value of {n:,} bytes")
         start = self.pos if self.mark is None else self.mark - self.base
         parts = [self.buf[start:]]
         have = len(parts[0])
@@ -142,7 +142,7 @@ class Input:
                 parts.append(memoryview(self.buf)[self.pos : self.pos + n])
             self.pos += n
             return
-        self.check_room(n, f"a value of {n} bytes")  # as need() would
+        self.check_room(n, f"a value of {n:,} bytes")  # as need() would
         if parts is not None:
             parts.append(memoryview(self.buf)[self.pos :])
         n -= len(self.buf) - self.pos

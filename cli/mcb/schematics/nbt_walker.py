@@ -109,7 +109,7 @@ class Walker(Input, Memos):
         stats = self.stats
         stats.tag_count += n
         if stats.tag_count > self.limits.max_tags:
-            raise self.fail(f"more than {self.limits.max_tags} tags", "nbt.limit.tags")
+            raise self.fail(f"more than {self.limits.max_tags:,} tags", "nbt.limit.tags")
 
     def enter(self, depth: int) -> None:
         if depth > self.stats.max_depth:
@@ -221,7 +221,7 @@ class Walker(Input, Memos):
                 stats.tag_count += 1
                 if stats.tag_count > max_tags:
                     path.append(name)
-                    raise self.fail(f"more than {max_tags} tags", "nbt.limit.tags")
+                    raise self.fail(f"more than {max_tags:,} tags", "nbt.limit.tags")
                 if tag == TAG_STRING:
                     end = pos + 2 + ((buf[pos] << 8) | buf[pos + 1]) if pos + 2 <= avail else avail + 1
                     value = strings.get(buf[pos + 2 : end]) if end <= avail else None
@@ -258,7 +258,7 @@ class Walker(Input, Memos):
                 stats.tag_count += 1
                 if stats.tag_count > max_tags:
                     path.append(name)
-                    raise self.fail(f"more than {max_tags} tags", "nbt.limit.tags")
+                    raise self.fail(f"more than {max_tags:,} tags", "nbt.limit.tags")
                 if build:
                     result[name] = IntArray(_THREE_INTS.unpack_from(buf, pos + 4))
                 pos += 16
@@ -288,7 +288,7 @@ class Walker(Input, Memos):
             else:
                 stats.tag_count += 1
                 if stats.tag_count > max_tags:
-                    raise self.fail(f"more than {max_tags} tags", "nbt.limit.tags")
+                    raise self.fail(f"more than {max_tags:,} tags", "nbt.limit.tags")
                 if tag not in _ARRAY_UNIT:
                     raise self.fail(f"unknown tag type {tag}", "nbt.tag.unknown")
                 value = self.array(tag, build)
@@ -342,7 +342,7 @@ class Walker(Input, Memos):
             if subtype == TAG_COMPOUND:  # payload() inlined for the common list of compounds
                 stats.tag_count += 1
                 if stats.tag_count > max_tags:
-                    raise self.fail(f"more than {max_tags} tags", "nbt.limit.tags")
+                    raise self.fail(f"more than {max_tags:,} tags", "nbt.limit.tags")
                 if build and looking:
                     value = self.leaf(depth + 1)
                     if value is None:

@@ -65,13 +65,14 @@ class _Checker:
         if self.doc.stats.trailing_nbt_bytes:
             self.warn(
                 "sponge.nbt.trailing",
-                f"{self.doc.stats.trailing_nbt_bytes} bytes follow the root compound "
+                f"{plural(self.doc.stats.trailing_nbt_bytes, 'byte')} follow{'s' if self.doc.stats.trailing_nbt_bytes == 1 else ''} the root compound "
                 "(in the file or in a further gzip member); readers ignore them, the server refuses the file",
             )
         if self.doc.stats.trailing_gzip_bytes:
             self.warn(
                 "sponge.gzip.trailing",
-                f"{self.doc.stats.trailing_gzip_bytes} bytes follow the gzip stream; "
+                f"{plural(self.doc.stats.trailing_gzip_bytes, 'byte')} "
+                f"follow{'s' if self.doc.stats.trailing_gzip_bytes == 1 else ''} the gzip stream; "
                 "they are ignored (Java's GZIPInputStream skips them too)",
             )
         if self.doc.version is None:
@@ -188,7 +189,7 @@ class _Checker:
             self.error(
                 "sponge.blockdata.index",
                 f"{data_key} uses index {missing[0]}"
-                + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else "")
+                + (f" (and {len(missing) - 1:,} more)" if len(missing) > 1 else "")
                 + f", which {palette_key} does not define",
                 *where,
                 data_key,
@@ -218,7 +219,11 @@ class _Checker:
                 code = error.code if error.code.startswith("block.") else "block.invalid"
                 found.setdefault((code, error.message, error.hint_template), []).append(state)
         for (code, message, hint), states in found.items():
-            others = f" and {len(states) - 1} more palette entries" if len(states) > 1 else ""
+            others = (
+                f" and {plural(len(states) - 1, 'more palette entry', 'more palette entries')}"
+                if len(states) > 1
+                else ""
+            )
             self.error(code, f"{states[0]!r}{others}: {message}", *where, states[0], hint=hint)
 
     def block_entities(self, entries, size, where):

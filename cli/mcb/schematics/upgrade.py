@@ -88,7 +88,9 @@ class UpgradeReport:
 
 
 def _cells(n: int) -> str:
-    return f"{n} cell" + ("" if n == 1 else "s")
+    from mcb.wording import plural
+
+    return plural(n, "cell")
 
 
 @lru_cache(maxsize=4096)
@@ -265,7 +267,7 @@ def check_replacement(state: str | None, mc_version: str | int | None = None) ->
 
 def unknown_blocks_error(report: UpgradeReport) -> InputError:
     listed = ", ".join(f"{u['block']} ({_cells(u['cells'])})" for u in report.unknown[:8])
-    more = f" and {len(report.unknown) - 8} more" if len(report.unknown) > 8 else ""
+    more = f" and {len(report.unknown) - 8:,} more" if len(report.unknown) > 8 else ""
     from mcb.wording import plural
 
     return InputError(

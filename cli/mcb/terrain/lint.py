@@ -149,7 +149,7 @@ def lint_file(path: Path) -> FileReport:
     data = read_stdin(MAX_FILE_BYTES, "FILE") if is_dash(path) else None
     size = len(data) if data is not None else path.stat().st_size
     if size > MAX_FILE_BYTES:
-        message = f"file is {size} bytes; far beyond the server's 1 MiB request limit"
+        message = f"file is {size:,} bytes; far beyond the server's 1 MiB request limit"
         return FileReport(name, [Diagnostic("terrain.file.size", Severity.ERROR, message, name)])
     data = path.read_bytes() if data is None else data
     try:

@@ -276,7 +276,7 @@ class FileProgress:
 
     def advance(self, step: int = 1) -> None:
         self.done += step
-        self.ctx.progress(self.done, self.total, f"{self.done} of {self.total} files")
+        self.ctx.progress(self.done, self.total, f"{self.done:,} of {self.total:,} files")
         self.ctx.check_cancelled()
 
 

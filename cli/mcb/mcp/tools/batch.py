@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from mcb.mcp.actions import Action, Cancelled, Context, Hints, Outcome, Refusal
 from mcb.mcp.arguments import written_files
+from mcb.wording import plural
 
 log = logging.getLogger("mcb.mcp")
 
@@ -208,7 +209,7 @@ def _run_steps(planned: list[tuple[Action, BaseModel]], stop_on_error: bool, ctx
                 entry["images"] = [1 + len(images) + i for i in range(len(outcome.images))]  # content[0] is text
                 images.extend(outcome.images)
         results.append(entry)
-        ctx.progress(index + 1, len(planned), f"{index + 1} of {len(planned)} steps")
+        ctx.progress(index + 1, len(planned), f"{index + 1:,} of {plural(len(planned), 'step')}")
         if not entry["ok"]:
             failed += 1
             if stop_on_error:

@@ -60,7 +60,7 @@ def _count_in_world(placement, ctx: Context):
 
     def on_tile(done: int, total: int, counter) -> None:
         ctx.check_cancelled()
-        ctx.progress(done, total, f"tile {done}/{total}: {counter.cells:,} cells read")
+        ctx.progress(done, total, f"tile {done:,}/{total:,}: {counter.cells:,} cells read")
 
     try:
         client = ctx.client()

@@ -151,7 +151,7 @@ def run_region_inspect(args: RegionInspectArgs, ctx: Context) -> Outcome:
         narrower = {"detail": "summary"} if args.detail == "blocks" else narrower_box(args)
         raise default_refusal(
             "context_limit",
-            f"region_inspect answer is {size} bytes, over the {cap}-byte result cap",
+            f"region_inspect answer is {size:,} bytes, over the {cap:,}-byte result cap",
             retry_with=narrower,
             extra={"result_bytes": size, "cap_bytes": cap, "hint": "ask for the summary, or a smaller box"},
         )
@@ -202,7 +202,7 @@ def _wait(args: BuildApplyArgs, ctx: Context, started):
             ctx.progress(
                 status.processed,
                 status.total_changes or None,
-                f"{status.status}: {status.processed}/{status.total_changes} processed",
+                f"{status.status}: {status.processed:,}/{status.total_changes:,} processed",
             )
         try:
             ctx.check_cancelled()

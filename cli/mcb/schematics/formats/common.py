@@ -21,6 +21,7 @@ from mcb.schematics.nbt import (
     is_list_of,
     tag_type,
 )
+from mcb.wording import plural
 
 INT_TAGS = (TAG_BYTE, TAG_SHORT, TAG_INT, TAG_LONG)
 
@@ -90,7 +91,7 @@ def check_cells(doc: Document, size, rule: str, *where) -> int:
     if volume > limit:
         raise SchematicError(
             f"{doc.path + ': ' if doc.path else ''}the box {size[0]} x {size[1]} x {size[2]} "
-            f"holds {volume} cells, above mcb's limit of {limit}",
+            f"holds {plural(volume, 'cell')}, above mcb's limit of {limit:,}",
             rule=rule,
             pointer="/" + "/".join(str(w) for w in where if w != ""),
             hint="the file is corrupt, hostile, or larger than any build mcb loads: split it into smaller schematics",

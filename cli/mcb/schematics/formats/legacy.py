@@ -28,6 +28,7 @@ import numpy as np
 from mcb.schematics.formats.common import Fields, without
 from mcb.schematics.model import BlockEntity, Entity, Schematic, SourceInfo
 from mcb.schematics.nbt import TAG_BYTE_ARRAY, TAG_COMPOUND, TAG_STRING, Compound, tag_type
+from mcb.wording import plural
 
 DATA_VERSION_1_13 = 1519  # the release whose states the table gives
 # Old (1.10 and before) block-entity ids and the 1.11+ names they became.
@@ -152,7 +153,9 @@ def read_legacy(doc, options=None) -> Schematic:
 def _array(fields: Fields, root, key: str, count: int) -> bytes:
     value = fields.get(root, key, (TAG_BYTE_ARRAY,))
     if len(value) < count:
-        raise fields.fail(f"{key} holds {len(value)} bytes; the {count} cells need {count}", "length", key)
+        raise fields.fail(
+            f"{key} holds {plural(len(value), 'byte')}; the {plural(count, 'cell')} need {count:,}", "length", key
+        )
     return value[:count] if len(value) > count else value  # a ByteArray is bytes already: no copy
 
 

@@ -33,13 +33,7 @@ def _encode(schem: Schematic, fmt: SchematicFormat, limits: ReadLimits) -> bytes
     from mcb.schematics.nbt import gc_paused
     from mcb.schematics.nbt_encoder import compress, encode_counted
 
-    if schem.volume > limits.max_cells:
-        raise _TooBig("cells", schem.volume, limits.max_cells, ("cell", "cells"))
-    placed = _placed(schem)  # what each placed cell costs at least: refused before a tree that size is built
-    if fmt.cell_tags * placed > limits.max_tags:
-        raise _TooBig("tags", fmt.cell_tags * placed, limits.max_tags, ("tag", "tags"), at_least=True)
-    if fmt.cell_bytes * placed > limits.max_inflated:
-        raise _TooBig("nbt", fmt.cell_bytes * placed, limits.max_inflated, ("byte", "bytes"), at_least=True)
+    _check_at_a_glance(schem, fmt, limits)
     with gc_paused():
         name, root = fmt.tree(schem)
         raw, (tags, depth) = encode_counted(root, name)  # counted as it is encoded: one walk of the tree
@@ -54,6 +48,31 @@ def _encode(schem: Schematic, fmt: SchematicFormat, limits: ReadLimits) -> bytes
     if len(data) > limits.max_compressed:
         raise _TooBig("file", len(data), limits.max_compressed, ("byte", "bytes"))
     return data
+
+
+def _check_at_a_glance(schem: Schematic, fmt: SchematicFormat, limits: ReadLimits) -> None:
+    """_TooBig when the box, or what each placed cell costs ``fmt`` at least, passes a cap: no tree is built."""
+    if schem.volume > limits.max_cells:
+        raise _TooBig("cells", schem.volume, limits.max_cells, ("cell", "cells"))
+    placed = _placed(schem)  # what each placed cell costs at least: refused before a tree that size is built
+    if fmt.cell_tags * placed > limits.max_tags:
+        raise _TooBig("tags", fmt.cell_tags * placed, limits.max_tags, ("tag", "tags"), at_least=True)
+    if fmt.cell_bytes * placed > limits.max_inflated:
+        raise _TooBig("nbt", fmt.cell_bytes * placed, limits.max_inflated, ("byte", "bytes"), at_least=True)
+
+
+def may_hold(schem: Schematic, fmt: SchematicFormat, limits: ReadLimits | None = None) -> bool:
+    """Whether a ``fmt`` file of ``schem`` can be within what mcb reads, by the cheap estimate (cells, and the tags and
+    bytes each placed cell costs at least), without encoding anything: False means :func:`encode_within` refuses
+    it for sure; True is all a suggestion needs (the rare file refused beyond the estimate is refused when written,
+    naming a format that holds it)."""
+    from mcb.schematics.nbt import ReadLimits
+
+    try:
+        _check_at_a_glance(schem, fmt, limits or ReadLimits())
+    except _TooBig:
+        return False
+    return True
 
 
 def _placed(schem: Schematic) -> int:

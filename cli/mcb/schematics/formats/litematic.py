@@ -22,6 +22,7 @@ from mcb.schematics.formats.bit_packing import bits_for, unpack_indices
 from mcb.schematics.formats.common import Fields, state_from_compound, without
 from mcb.schematics.model import BlockEntity, Entity, Schematic, SourceInfo
 from mcb.schematics.nbt import TAG_COMPOUND, TAG_LONG_ARRAY, Compound, Int, tag_type
+from mcb.wording import plural
 
 READ_VERSIONS = range(1, 8)  # 5, 6 and 7 are what Litematica writes today; older ones share the layout
 AIR = "minecraft:air"
@@ -186,7 +187,7 @@ def _region_cells(fields: Fields, region: Region, index_of: dict) -> np.ndarray:
     longs = region.states
     if len(longs) != expected:
         raise fields.fail(
-            f"BlockStates holds {len(longs)} longs; {volume} cells of {bits} bits need {expected}",
+            f"BlockStates holds {plural(len(longs), 'long')}; {plural(volume, 'cell')} of {bits} bits need {expected:,}",
             "blockstates.length",
             *region.where,
             "BlockStates",
@@ -197,7 +198,7 @@ def _region_cells(fields: Fields, region: Region, index_of: dict) -> np.ndarray:
         bad = int(values[values >= len(region.palette)][0])
         raise fields.fail(
             f"BlockStates refers to palette index {bad}, which the palette "
-            f"({len(region.palette)} entries) does not define",
+            f"({plural(len(region.palette), 'entry', 'entries')}) does not define",
             "blockstates.index",
             *region.where,
             "BlockStates",

@@ -28,6 +28,7 @@ from mcb.schematics.nbt import (
     String,
     is_list_of,
 )
+from mcb.wording import plural
 
 AIR = "minecraft:air"
 
@@ -49,7 +50,9 @@ def read_structure(doc, options: ReadOptions | None = None) -> Schematic:
     entities = [_entity(fields, entry, i) for i, entry in enumerate(fields.compounds(root, "entities"))]
     notes = []
     if repeated:
-        notes.append(f"{repeated} block entries repeat a position: the later entry is read, as the game places them")
+        notes.append(
+            f"{plural(repeated, 'block entry', 'block entries')} repeat{'s' if repeated == 1 else ''} a position: the later entry is read, as the game places them"
+        )
     if count > 1:
         notes.append(
             f"the file offers {count} palettes (the game picks one at random per placement): palette "

@@ -16,6 +16,7 @@ from mcb.schematics.formats.common import INT_TAGS, Fields, without
 from mcb.schematics.model import BlockEntity
 from mcb.schematics.nbt import TAG_COMPOUND, TAG_LIST, tag_type
 from mcb.schematics.nbt_columns import ColumnList, Run
+from mcb.wording import plural
 
 STRUCTURE_VOID = "minecraft:structure_void"
 
@@ -145,7 +146,7 @@ class _Entries:
 
     def _bad_state(self, i: int, state: int):
         return self.fields.fail(
-            f"state {state} is not an index of the palette ({len(self.palette)} entries)",
+            f"state {state} is not an index of the palette ({plural(len(self.palette), 'entry', 'entries')})",
             "blocks.state",
             "blocks",
             i,
