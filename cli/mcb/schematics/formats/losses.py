@@ -42,7 +42,7 @@ def _void(schem: Schematic, label: str) -> dict | None:
 
 def _region_void(schem: Schematic, label: str) -> dict | None:
     """Litematica leaves the cells outside its regions unchanged, not those inside one."""
-    from mcb.schematics.formats.litematic_writer import void_written_as_air
+    from mcb.schematics.formats.litematic_regions import void_written_as_air
 
     return _void_as_air(void_written_as_air(schem), f"a {label} region has no 'leave unchanged' cell")
 
