@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import signal
 import subprocess
 import sys
@@ -161,14 +160,15 @@ def test_undo_straight_after_an_interrupted_build_settles_it_and_restores_everyt
 
 
 @pytest.mark.slow
-def test_kill_9_at_random_points_then_the_same_command_completes(paced_server):
-    """Ten builds of the same file at ten places, each killed at a random point and then run again to the end."""
-    rng = random.Random(22)
-    targets = [(x, 100, z) for x in (-150, -90, -30, 30, 90) for z in (-100, 100)]  # ten disjoint copies in AREA
+def test_kill_9_at_points_across_the_build_then_the_same_command_completes(paced_server):
+    """Six builds of the same file at six places, each killed at a point spread over the build (start-up, reads,
+    plans, between plans) and then run again to the end."""
+    targets = [(x, 100, z) for x in (-150, -30, 90) for z in (-100, 100)]  # six disjoint copies in AREA
+    kill_after = [0.3 + 2.2 * i / (len(targets) - 1) for i in range(len(targets))]  # 0.3 s .. 2.5 s
     known = 0
-    for target in targets:
+    for target, delay in zip(targets, kill_after):
         process = build(paced_server, target=target)
-        time.sleep(rng.uniform(0.3, 2.5))
+        time.sleep(delay)
         process.kill()
         process.wait(timeout=10)
         done = finish(paced_server, target=target)
