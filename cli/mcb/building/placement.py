@@ -22,7 +22,7 @@ from mcb.blocks.state import AIR_STATES
 from mcb.building.passes import build_pass, partner_offset
 from mcb.building.placement_options import PlacementOptions, Vec3Input  # noqa: F401 (the one model, here too)
 from mcb.errors import InputError
-from mcb.wording import plural, shown
+from mcb.wording import dimensions, plural, shown
 
 Vec3 = tuple[int, int, int]
 
@@ -206,8 +206,8 @@ def check_fits(placement: Placement, region) -> None:
         union = [min(low[a], box[0][a]) for a in range(3)], [max(high[a], box[1][a]) for a in range(3)]
         union[0][1], union[1][1] = max(union[0][1], floor), min(union[1][1], top)
         message = (
-            f"the build is {size[0]:,} x {size[1]:,} x {size[2]:,} blocks (W x H x L), larger than the project area "
-            f"{room[0]:,} x {room[1]:,} x {room[2]:,} on {axes}: no {{target}} puts it inside; nothing was written"
+            f"the build is {dimensions(*size)} blocks (W x H x L), larger than the project area "
+            f"{dimensions(*room)} on {axes}: no {{target}} puts it inside; nothing was written"
         )
         hint = (
             "ask the owner to enlarge the area (/ai area); a local `mcb serve` takes it at start: "
