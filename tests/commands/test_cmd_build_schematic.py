@@ -145,9 +145,17 @@ def test_extras_function_keeps_what_the_build_cannot_place(mcb, tmp_path):
     assert len(commands) == data["extras_function"]["commands"] == 5
     assert all(line.startswith("data merge block ") for line in commands)
     assert "--drop-extras" not in built.stderr and "run it with /function castle:chests" in built.stderr
+    again = tmp_path / "pack" / "data" / "castle" / "function" / "again.mcfunction"
+    text = mcb("build", chests, "--target", "0,80,45", "--extras-function", again)
+    assert text.exit_code == 0, text.stderr
+    wrote = [line for line in text.stderr.splitlines() if line.startswith("wrote ")]
+    assert wrote == [  # said once, when it is written (it was said again after the build's summary)
+        f"wrote {again}: 5 commands for 5 block entities and 0 entities (run it with /function castle:again in a "
+        "datapack, after the build)"
+    ]
     missing = tmp_path / "missing" / "x.mcfunction"
     refused = mcb("build", chests, "--target", "0,80,60", "--extras-function", missing)
-    assert refused.exit_code == 1 and mcb("context", "--json").json()["operations_total"] == 1
+    assert refused.exit_code == 1 and mcb("context", "--json").json()["operations_total"] == 2
 
 
 def test_undo_needs_no_drop_extras_and_a_second_run_meets_the_builds_lock(mcb):

@@ -231,8 +231,6 @@ def _build(term, build, wait_timeout: float, extras: dict | None) -> None:
                                f"`mcb build --undo --build-id {build.build_id}`"),
             ]
         )  # fmt: skip
-        if extras is not None:
-            term.info(_extras_lines(extras)[0])
 
     term.emit(data, human)
     if error is not None:
