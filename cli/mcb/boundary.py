@@ -18,6 +18,7 @@ from mcb.state import AppState
 GLOBAL_OPTIONS = ("--json", "--quiet", "--verbose", "--no-color", "--server", "--profile", "--timeout")
 CAUGHT = (McbError, KeyboardInterrupt, BrokenPipeError, OSError, MemoryError)
 STOPS = frozenset({"build_stopped", "undo_stopped", "batch_stopped"})  # codes of a requested stop
+DECLINED = frozenset({"not_confirmed"})  # a question the user answered no (exit 1 all the same)
 
 
 def exit_code_for(state: AppState, error: BaseException) -> int:
@@ -58,8 +59,9 @@ def report_error(state: AppState, error: McbError) -> None:
     if state.json:
         sys.stderr.write(json.dumps({"error": error.to_json()}) + "\n")
         return
-    # A stop someone asked for (Ctrl-C, an MCP call's time limit) is no error: it says where it stopped.
-    label = "stopped" if error.code in STOPS else "error"
+    # A stop someone asked for (Ctrl-C, an MCP call's time limit) is no error: it says where it stopped. Nor is a
+    # question answered no: it says what was not done, with no label.
+    label = "stopped" if error.code in STOPS else None if error.code in DECLINED else "error"
     state.terminal().error(error.message, error.hint, label=label)
 
 

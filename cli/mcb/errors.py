@@ -37,7 +37,8 @@ class ExitCode(IntEnum):
 # (tests/test_cli_docs.py compares the README's table with it).
 EXIT_CODE_MEANINGS: dict[ExitCode, str] = {
     ExitCode.OK: "success; validate/lint: no errors (warnings fail only with --strict)",
-    ExitCode.FAILURE: "validate/lint found errors, an input file is unreadable or invalid, or an operation ended badly",
+    ExitCode.FAILURE: "validate/lint found errors, an input file is unreadable or invalid, an operation ended badly, "
+    "or a question before a write was answered no",
     ExitCode.USAGE: "bad command line: unknown option, missing argument, malformed value",
     ExitCode.CONFIG: "configuration problem: unreadable config file, unknown profile, unsafe token file",
     ExitCode.AUTH: "no token, token rejected, or permission_denied from the server",

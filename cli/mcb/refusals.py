@@ -312,7 +312,7 @@ ROWS: tuple[_Row, ...] = (
         "budget_exceeded",
         "Read at most (?P<limit>\\d+) blocks",
         Remedy(
-            "inspect a smaller box (16 × 16 × 16 is 4096 blocks), or several",
+            "inspect a smaller box (16 x 16 x 16 is 4096 blocks), or several",
             words="one read covers at most {limit} blocks",
         ),
     ),

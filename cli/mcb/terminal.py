@@ -204,8 +204,10 @@ class Terminal:
     def warn(self, message: str) -> None:
         self._status("warning: ", "yellow", message)
 
-    def error(self, message: str, hint: str | None = None, *, label: str = "error") -> None:
-        self._status(f"{label}: ", "bold red" if label == "error" else "yellow", message)
+    def error(self, message: str, hint: str | None = None, *, label: str | None = "error") -> None:
+        """``label: message`` (``error``, or ``stopped`` for a stop someone asked for; None: the message alone),
+        then the hint."""
+        self._status(f"{label}: " if label else "", "bold red" if label == "error" else "yellow", message)
         if hint:
             self._status("hint: ", "cyan", hint)
 

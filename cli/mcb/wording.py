@@ -32,6 +32,12 @@ def plural(count: int, noun: str, many: str | None = None) -> str:
     return f"{shown_count} {many or _IRREGULAR.get(noun) or noun + 's'}"
 
 
+def dimensions(*sides: int) -> str:
+    """A box's (or a picture's) size in words, one spelling everywhere: ``dimensions(51, 31, 51)`` → "51 x 31 x 51",
+    ``dimensions(320, 180)`` → "320 x 180", ``dimensions(70000, 1, 1)`` → "70,000 x 1 x 1". JSON keeps its numbers."""
+    return " x ".join(f"{side:,}" for side in sides)
+
+
 def tally(counts, shown: int = 4, name=str) -> str:
     """The first ``shown`` of ``counts`` (``{id: count}`` or ``(id, count)`` pairs, most common first) and what the
     list leaves out, so the counts listed always add up to the whole:

@@ -229,3 +229,49 @@ def test_undo_straight_after_a_restart_mid_build_settles_first_then_restores_eve
         assert world_at(client_of(server), file_cells(C4, target)) == before
     finally:
         server.kill()
+
+
+def test_an_operation_that_had_finished_writing_before_the_restart_is_said_settled_not_abandoned(tmp_path):
+    """The server dies after an operation wrote its last position and before it recorded the end: after the restart
+    it needs recovery, yet nothing of it is lost. The run says so ("it is settled, nothing to abandon"); it used to
+    say "abandoning it ... this run reads it afresh" and "operation ... abandoned"."""
+    data = tmp_path / "restarted"
+    server = spawn(data, tick_ms=10)
+    port = urlsplit(server.url).port
+    target = (0, 100, 0)
+    try:
+        client = client_of(server)
+        client.call("test_hold_apply", {"held": True, "steps": 0}, admin=True, scoped=False)
+        env = {**os.environ, "MCB_SERVER": server.url, "MCB_AGENT_TOKEN": server.agent_token,
+               "MCB_TOKEN": server.admin_token, "MCB_PLAYER_ID": "console"}  # fmt: skip
+        process = subprocess.Popen([sys.executable, "-m", "mcb", *map(str, build_args(target)), "--json"], env=env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+        deadline = time.monotonic() + 60
+        while not client.project_context().operations:
+            assert time.monotonic() < deadline and process.poll() is None
+            time.sleep(0.02)
+        first = client.project_context().operations[0].operation_id
+        status = client.operation_status(first)
+        while status.processed < status.total_changes or status.status == "queued":  # one step at a time
+            assert time.monotonic() < deadline and status.status in ("queued", "applying"), status
+            client.call("test_hold_apply", {"held": True, "steps": 1}, admin=True, scoped=False)
+            time.sleep(0.05)
+            status = client.operation_status(first)
+        assert status.status == "applying" and status.written == status.total_changes  # all written, end not recorded
+        server.kill()
+        process.communicate(timeout=60)
+        server = spawn(data, tick_ms=0, port=port)
+        assert client_of(server).operation_status(first).status == "recovery_required"
+        again = mcb(server, *build_args(target))
+        assert again.returncode == 0, again.stderr
+        assert (
+            f"operation {first} had finished writing when a server restart interrupted it (512 positions, all still "
+            "as it wrote them): it is settled, nothing to abandon; the administrator token closes its record, the "
+            "world stays as it is"
+        ) in again.stderr
+        assert f"operation {first} closed, its writes kept" in again.stderr
+        assert "abandon" not in again.stderr.replace("nothing to abandon", "")
+        want = file_cells(C4, target)
+        assert world_at(client_of(server), want) == want
+    finally:
+        server.kill()

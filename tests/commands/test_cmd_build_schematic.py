@@ -145,9 +145,17 @@ def test_extras_function_keeps_what_the_build_cannot_place(mcb, tmp_path):
     assert len(commands) == data["extras_function"]["commands"] == 5
     assert all(line.startswith("data merge block ") for line in commands)
     assert "--drop-extras" not in built.stderr and "run it with /function castle:chests" in built.stderr
+    again = tmp_path / "pack" / "data" / "castle" / "function" / "again.mcfunction"
+    text = mcb("build", chests, "--target", "0,80,45", "--extras-function", again)
+    assert text.exit_code == 0, text.stderr
+    wrote = [line for line in text.stderr.splitlines() if line.startswith("wrote ")]
+    assert wrote == [  # said once, when it is written (it was said again after the build's summary)
+        f"wrote {again}: 5 commands for 5 block entities and 0 entities (run it with /function castle:again in a "
+        "datapack, after the build)"
+    ]
     missing = tmp_path / "missing" / "x.mcfunction"
     refused = mcb("build", chests, "--target", "0,80,60", "--extras-function", missing)
-    assert refused.exit_code == 1 and mcb("context", "--json").json()["operations_total"] == 1
+    assert refused.exit_code == 1 and mcb("context", "--json").json()["operations_total"] == 2
 
 
 def test_undo_needs_no_drop_extras_and_a_second_run_meets_the_builds_lock(mcb):
@@ -226,3 +234,40 @@ def test_a_build_id_is_the_12_hex_digits_a_build_prints(mcb):
     assert refused.exit_code == 2 and json.loads(refused.stderr)["error"]["details"] == {"field": "--build-id"}
     unknown = mcb("build", "--undo", "--build-id", "9D3C91FDEB01")  # as printed, in either case: looked up
     assert unknown.exit_code == 1 and "no build 9d3c91fdeb01 is recorded" in unknown.stderr
+
+
+def _answer_on_a_terminal(args: list[str], answer: bytes) -> tuple[int, str]:
+    """Run ``mcb ARGS`` with a terminal on stdin and stderr, answer its question, return (exit code, what the terminal
+    showed)."""
+    import os
+    import pty
+    import subprocess
+    import sys
+    import time
+
+    leader, follower = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "mcb", "--no-color", *args], stdin=follower, stderr=follower,
+                               stdout=subprocess.DEVNULL)  # fmt: skip
+    os.close(follower)
+    shown, asked, deadline = b"", False, time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the process closed the terminal
+            break
+        if not chunk:
+            break
+        shown += chunk
+        if not asked and b"? [y/N]" in shown:
+            os.write(leader, answer)
+            asked = True
+    os.close(leader)
+    return process.wait(timeout=30), shown.decode().replace("\r\n", "\n")
+
+
+def test_a_question_answered_no_is_not_called_an_error(mcb, tmp_path):
+    # Before: "error: nothing was built (not confirmed)", as if the user had made a mistake.
+    code, shown = _answer_on_a_terminal(["build", str(COUNTER), "--target", "0,80,30", "--drop-extras"], b"n\n")
+    assert code == 1 and "\nnothing was built (not confirmed)\nhint: add --yes to build without asking" in shown, shown
+    assert "error" not in shown
+    assert mcb("context", "--json").json()["operations_total"] == 0

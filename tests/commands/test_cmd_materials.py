@@ -115,6 +115,15 @@ def test_target_subtracts_what_the_world_holds(mcb, live_server, site):
 
 
 def test_a_target_outside_the_project_area_is_refused_before_reading(mcb, site):
-    result = mcb("materials", site, "--target", "1000,63,0")
-    assert result.exit_code == 1
-    assert "does not fit the project area" in result.stderr
+    """`materials` and `verify` only read: far outside the area they say nothing was read there (they said "nothing
+    was written", the words of a build)."""
+    area = mcb("context", "--json").json()["region"]
+    low, high = area["min"], area["max"]
+    for command in ("materials", "verify"):
+        result = mcb(command, site, "--target", "1000,63,0")
+        assert result.exit_code == 1
+        assert result.stderr.startswith(
+            "error: nothing was read: the file's box 1000,63,0 .. 1004,64,0 is outside the project area "
+            f"{low['x']},{low['y']},{low['z']} .. {high['x']},{high['y']},{high['z']}: it sticks out "
+        ), result.stderr
+        assert "written" not in result.stderr and result.stdout == ""

@@ -65,7 +65,7 @@ def test_undoing_an_operation_twice_says_it_was_undone_at_x_y_z(mcb, tmp_path):
             ("inspect", "--min", "0,64,0", "--max", "20,84,20"),
             5,
             "error: region_inspect: one read covers at most 4096 blocks",
-            "hint: inspect a smaller box (16 × 16 × 16 is 4096 blocks), or several",
+            "hint: inspect a smaller box (16 x 16 x 16 is 4096 blocks), or several",
         ),
     ],
 )

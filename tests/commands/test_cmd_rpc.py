@@ -221,6 +221,8 @@ def test_export_asset_list_and_import_prepare(mcb, tmp_path):
     assert asset["name"] == "stairs row" and asset["width"] == 3
     listed = mcb("asset", "list", "--query", "STAIRS", "--json").json()
     assert [a["assetId"] for a in listed["assets"]] == [asset["assetId"]]
+    shown = mcb("asset", "list", "--query", "STAIRS")  # before: "3×1×1" under "size (w×h×l)"
+    assert "size (W x H x L)" in shown.stdout and "3 x 1 x 1" in shown.stdout and "×" not in shown.stdout
     plan = mcb("import-prepare", asset["assetId"], "--target", "10,100,10", "--rotation", "90", "--json").json()
     assert plan["changed_blocks"] == 3
     assert mcb("import-prepare", asset["assetId"], "--target", "1,1,1", "--rotation", "45").exit_code == 2
@@ -346,7 +348,7 @@ def test_camera_capture_writes_the_picture(mcb, tmp_path):
         "-o",
         tmp_path / "again.png",
     )
-    assert human.exit_code == 0 and "wrote" in human.stdout and "320×180" in human.stdout
+    assert human.exit_code == 0 and "wrote" in human.stdout and "320 x 180" in human.stdout
 
 
 def test_rpc_params_that_are_not_json_say_where_in_words(cli):

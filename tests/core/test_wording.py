@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcb.wording import plural, positions_written
+from mcb.wording import dimensions, plural, positions_written
 
 
 def test_plural_picks_the_form_a_person_expects():
@@ -14,6 +14,31 @@ def test_plural_picks_the_form_a_person_expects():
     assert plural(0, "file") == "0 files"
     assert plural(1, "entry", "entries") == "1 entry" and plural(3, "entry", "entries") == "3 entries"
     assert plural(2, "property") == "2 properties"
+
+
+def test_a_size_reads_one_way_everywhere():
+    # Before: "51×31×51" in `mcb asset list`, `mcb export`, `mcb recipe`, "51 x 31 x 51" in `mcb schem info`.
+    assert dimensions(51, 31, 51) == "51 x 31 x 51"
+    assert dimensions(320, 180) == "320 x 180"
+    assert dimensions(70000, 1, 1) == "70,000 x 1 x 1"
+
+
+def test_no_output_writes_a_size_its_own_way():
+    """Sizes in words go through :func:`mcb.wording.dimensions`: no f-string puts "x" or "×" between two values
+    (item counts such as "sign x352" and stacks such as "78 x 64" are not sizes)."""
+    import re
+    from pathlib import Path
+
+    import mcb
+
+    own = re.compile(r"\}( ?)[x×]\1\{|[x×] ?[\"']\.join")
+    counts_not_sizes = {"materials.py": "{stacks:,} x {size}", "wording.py": "for side in sides"}  # and the helper
+    found = []
+    for path in Path(mcb.__file__).resolve().parent.rglob("*.py"):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if own.search(line) and counts_not_sizes.get(path.name, "\0") not in line:
+                found.append(f"{path.name}:{number}: {line.strip()}")
+    assert found == []
 
 
 def test_a_finished_apply_with_matching_positions_says_so():

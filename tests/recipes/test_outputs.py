@@ -55,7 +55,7 @@ def test_schem_refused_when_the_bounding_box_exceeds_4096_cells(cli, tmp_path):
     out = tmp_path / "wide.schem"
     result = cli("recipe", "compile", "--schem", str(out), str(source))
     assert result.exit_code == 1
-    assert "101×1×101 = 10,201 cells" in result.stderr and "at most 4,096" in result.stderr
+    assert "101 x 1 x 101 = 10,201 cells" in result.stderr and "at most 4,096" in result.stderr
     assert not out.exists()
 
 

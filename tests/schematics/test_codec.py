@@ -255,7 +255,7 @@ def test_sizes_beyond_unsigned_short_are_refused_by_the_writer():
     from mcb.errors import InputError
 
     schem = Schematic(70000, 1, 1, ["minecraft:air"], np.zeros((1, 1, 70000), dtype=np.int32), 4903)
-    with pytest.raises(InputError, match="1 to 65535 blocks along each side; this box is 70000 x 1 x 1"):
+    with pytest.raises(InputError, match="1 to 65535 blocks along each side; this box is 70,000 x 1 x 1"):
         encode_schematic(schem)
 
 

@@ -348,9 +348,12 @@ class Engine:
                 details={"operation_id": operation_id, "reason": "recovery_required"},
             )
         review = self.client.recovery_review(operation_id)
-        self.event("recovery", {"operation_id": operation_id, **review.wire()})
+        # Settled: it had processed every position of its plan before the restart and each one it wrote still holds
+        # what it wrote; only its record was left open, and abandoning closes that (the world is not touched).
+        settled = 0 < final.total_changes == final.processed and review.matchesAfter == review.positions
+        self.event("recovery", {"operation_id": operation_id, **review.wire(), "settled": settled})
         status = self.client.recovery_abandon(operation_id, review.currentDigest)
-        self.event("abandoned", {"operation_id": operation_id})
+        self.event("abandoned", {"operation_id": operation_id, "settled": settled})
         return status
 
 

@@ -22,7 +22,7 @@ from mcb.blocks.state import AIR_STATES
 from mcb.building.passes import build_pass, partner_offset
 from mcb.building.placement_options import PlacementOptions, Vec3Input  # noqa: F401 (the one model, here too)
 from mcb.errors import InputError
-from mcb.wording import plural, shown
+from mcb.wording import dimensions, plural, shown
 
 Vec3 = tuple[int, int, int]
 
@@ -176,10 +176,11 @@ def _placed_box(placement: Placement) -> tuple[Vec3 | None, Vec3 | None]:
 _SIDES = (("west (-x)", "east (+x)"), ("down (-y)", "up (+y)"), ("north (-z)", "south (+z)"))
 
 
-def check_fits(placement: Placement, region) -> None:
+def check_fits(placement: Placement, region, *, reading: bool = False) -> None:
     """Refuse (before any write) a build whose box leaves the project area ``region`` (a client Region): one
     larger than the area on some axis (no target helps), one reaching below the world's floor or above its top
-    (no area helps), else one that sticks out (another target helps)."""
+    (no area helps), else one that sticks out (another target helps). ``reading``: a command that only reads there
+    (verify, materials) is refused before any read, and says so ("nothing was read: the file's box ...")."""
     box = placement.world_box()
     if box is None or region is None:
         return
@@ -199,15 +200,16 @@ def check_fits(placement: Placement, region) -> None:
     room = [high[a] - low[a] + 1 for a in range(3)]
     larger = [a for a in range(3) if size[a] > room[a]]
     details = {"box": [list(box[0]), list(box[1])], "area": [list(low), list(high)]}
-    where = f"the build's box {_text(box[0])} .. {_text(box[1])}"
+    thing = "the file" if reading else "the build"
+    where = f"{thing}'s box {_text(box[0])} .. {_text(box[1])}"
     if larger:
         axes = " and ".join("xyz"[a] for a in larger)
         details["larger_than_area"] = ["xyz"[a] for a in larger]
         union = [min(low[a], box[0][a]) for a in range(3)], [max(high[a], box[1][a]) for a in range(3)]
         union[0][1], union[1][1] = max(union[0][1], floor), min(union[1][1], top)
         message = (
-            f"the build is {size[0]:,} x {size[1]:,} x {size[2]:,} blocks (W x H x L), larger than the project area "
-            f"{room[0]:,} x {room[1]:,} x {room[2]:,} on {axes}: no {{target}} puts it inside; nothing was written"
+            f"{thing} is {dimensions(*size)} blocks (W x H x L), larger than the project area "
+            f"{dimensions(*room)} on {axes}: no {{target}} puts it inside"
         )
         hint = (
             "ask the owner to enlarge the area (/ai area); a local `mcb serve` takes it at start: "
@@ -219,15 +221,15 @@ def check_fits(placement: Placement, region) -> None:
             reach, move = f"y={box[0][1]}, below the world's floor (y={floor})", low[1] - box[0][1]
         else:
             reach, move = f"y={box[1][1]}, above the world's top (y={top})", high[1] - box[1][1]
-        message = f"{where} reaches {reach}: no project area holds it there; nothing was written"
+        message = f"{where} reaches {reach}: no project area holds it there"
         direction = "raise" if move > 0 else "lower"
         hint = f"{direction} {{target}}'s y by at least {abs(move):,}, into the project area (y {low[1]} .. {high[1]})"
     else:
-        message = (
-            f"{where} does not fit the project area {_text(low)} .. {_text(high)}: it sticks out {', '.join(out)}; "
-            "nothing was written"
-        )
+        apart = any(box[0][a] > high[a] or box[1][a] < low[a] for a in range(3))
+        fit = "is outside" if apart else "does not fit"
+        message = f"{where} {fit} the project area {_text(low)} .. {_text(high)}: it sticks out {', '.join(out)}"
         hint = "choose another {target}, or ask the owner to enlarge the area (/ai area; `mcb serve --region`)"
+    message = f"nothing was read: {message}" if reading else f"{message}; nothing was written"
     details["field"] = "target"
     moved = None if larger else _target_inside(placement.options.target, box, (low, high))
     if moved is not None:  # the same build, moved the least that puts it inside (none helps a larger build)

@@ -21,7 +21,7 @@ from mcb.commands.rpc_support import (
 )
 from mcb.errors import InputError, NetworkError, ServerError, UsageError
 from mcb.options import JsonOpt, summarised
-from mcb.wording import plural, shown
+from mcb.wording import dimensions, plural, shown
 
 camera_app = typer.Typer(help="Saved cameras and screenshots through the spectator camera.", no_args_is_help=True)
 chat_app = typer.Typer(
@@ -141,7 +141,10 @@ def camera_capture(
     data = {k: v for k, v in result.wire().items() if k != "imageBase64"}
     data["image"] = str(output)
     term.emit(
-        data, lambda: term.line(f"wrote {shown(output)} ({result.width}×{result.height}, {plural(len(image), 'byte')})")
+        data,
+        lambda: term.line(
+            f"wrote {shown(output)} ({dimensions(result.width, result.height)}, {plural(len(image), 'byte')})"
+        ),
     )
 
 

@@ -10,7 +10,7 @@ import sys
 from mcb.commands.events import write_events
 from mcb.commands.rpc_support import ctrl_c, open_client, placement_options
 from mcb.errors import InputError, UsageError
-from mcb.wording import duration, plural, shown
+from mcb.wording import dimensions, duration, plural, shown
 
 BUILD_ID = re.compile(r"[0-9a-f]{12}")  # what a build prints: build_identity's 12 hex digits of a SHA-256
 
@@ -157,7 +157,7 @@ def _box(box) -> str:
     if box is None:
         return "nothing"
     (x1, y1, z1), (x2, y2, z2) = box
-    return f"{x1},{y1},{z1} .. {x2},{y2},{z2} ({x2 - x1 + 1} x {y2 - y1 + 1} x {z2 - z1 + 1})"
+    return f"{x1},{y1},{z1} .. {x2},{y2},{z2} ({dimensions(x2 - x1 + 1, y2 - y1 + 1, z2 - z1 + 1)})"
 
 
 # -- dry run ------------------------------------------------------------------------------------------------------
@@ -231,8 +231,6 @@ def _build(term, build, wait_timeout: float, extras: dict | None) -> None:
                                f"`mcb build --undo --build-id {build.build_id}`"),
             ]
         )  # fmt: skip
-        if extras is not None:
-            term.info(_extras_lines(extras)[0])
 
     term.emit(data, human)
     if error is not None:

@@ -33,6 +33,12 @@ def event_line(event: str, details: dict, command: str = "the same command") -> 
         )
     if event == "resume":
         return "info", f"an earlier run left operation {op} in flight: waiting for it first"
+    if event == "recovery" and details.get("settled"):
+        return "info", (
+            f"operation {op} had finished writing when a server restart interrupted it "
+            f"({plural(details['positions'], 'position')}, all still as it wrote them): it is settled, nothing to "
+            "abandon; the administrator token closes its record, the world stays as it is"
+        )
     if event == "recovery":
         found = (
             f"of {plural(details['positions'], 'position')} it may have written, {details['matchesAfter']:,} as it "
@@ -41,6 +47,11 @@ def event_line(event: str, details: dict, command: str = "the same command") -> 
         return "warn", (
             f"operation {op} was interrupted by a server restart ({found}); abandoning it with the administrator "
             "token: the world stays as it is and this run reads it afresh"
+        )
+    if event == "abandoned" and details.get("settled"):
+        return (
+            "info",
+            f"operation {op} closed, its writes kept (it can no longer be undone by the plugin; mcb restores it)",
         )
     if event == "abandoned":
         return "info", f"operation {op} abandoned (it can no longer be undone by the plugin; mcb restores it)"

@@ -12,6 +12,7 @@ from mcb.commands.rpc_support import EXIT_CODES_HELP, check_output, json_termina
 from mcb.errors import UsageError
 from mcb.options import JsonOpt, summarised
 from mcb.schematics.formats import writable_names
+from mcb.wording import dimensions
 
 
 def _complete_format(incomplete: str) -> list[str]:
@@ -82,7 +83,7 @@ def export(
                 [
                     ("asset", asset.assetId),
                     ("name", asset.name),
-                    ("size", f"{asset.width}×{asset.height}×{asset.length}"),
+                    ("size", dimensions(asset.width, asset.height, asset.length)),
                     ("offset", asset.offset.text() if asset.offset else "0,0,0"),
                     ("sha256", asset.sha256),
                     ("bytes", asset.size_bytes),
@@ -135,7 +136,7 @@ def _export_file(ctx, term, name, low, high, anchor, output, fmt: str) -> None:
             [
                 ("file", shown(result["file"])),
                 ("format", fmt),
-                ("size", f"{size['width']}×{size['height']}×{size['length']}"),
+                ("size", dimensions(size["width"], size["height"], size["length"])),
                 ("palette", plural(result["palette"], "state")),
                 ("block entities", _block_entities(result["block_entities"])),
                 ("reads", f"{result['summary_reads']:,} summary, {result['block_reads']:,} with blocks"),

@@ -18,6 +18,7 @@ from mcb.commands.rpc_support import (
 )
 from mcb.errors import UsageError
 from mcb.options import JsonOpt, complete_rotation, summarised
+from mcb.wording import dimensions
 
 part_app = typer.Typer(help="Named parts: the exact blocks an applied operation wrote.", no_args_is_help=True)
 material_app = typer.Typer(help="Search and describe the server's material catalog.", no_args_is_help=True)
@@ -170,9 +171,9 @@ def asset_list(
         result.wire(),
         lambda: id_table(
             term,
-            ["asset", "name", "size (w×h×l)", "blocks", "data version"],
+            ["asset", "name", "size (W x H x L)", "blocks", "data version"],
             [
-                (a.assetId, a.name, f"{a.width}×{a.height}×{a.length}", a.blockCount, a.dataVersion)
+                (a.assetId, a.name, dimensions(a.width, a.height, a.length), a.blockCount, a.dataVersion)
                 for a in result.assets
             ],
         ),

@@ -80,7 +80,7 @@ def materials(
     else:
         with open_client(ctx, term) as client:
             placement = load_placement(file, options)
-            check_fits(placement, client.project_context().region)
+            check_fits(placement, client.project_context().region, reading=True)
             result = _count_with_progress(term, placement, client)
     top = top or None
     if fmt == "json":

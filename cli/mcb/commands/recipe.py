@@ -185,7 +185,7 @@ def compile_(
 def _print_summary(term, summary: dict) -> None:
     bounds = summary["bounds"]
     budgets = summary["budgets"]
-    from mcb.wording import shown
+    from mcb.wording import dimensions, shown
 
     pairs = [("file", shown(summary["file"])), ("blocks", f"{summary['block_count']:,}")]
     if bounds:
@@ -194,7 +194,7 @@ def _print_summary(term, summary: dict) -> None:
             (
                 "bounds",
                 f"({lo['x']}, {lo['y']}, {lo['z']}) .. ({hi['x']}, {hi['y']}, {hi['z']})  "
-                f"size {size['x']}×{size['y']}×{size['z']}",
+                f"size {dimensions(size['x'], size['y'], size['z'])}",
             )
         )
     for name in ("blocks", "scan", "operations", "nesting"):

@@ -23,7 +23,7 @@ from mcb.options import (
     summarised,
     terminal,
 )
-from mcb.wording import plural, shown, tally
+from mcb.wording import dimensions, plural, shown, tally
 
 
 @schem_app.command("validate")
@@ -168,7 +168,7 @@ def _print_info(term, data: dict) -> None:
         ("DataVersion", version),
         (
             "size",
-            f"{size['width']} x {size['height']} x {size['length']} (W x H x L) = {plural(data['volume'], 'cell')}",
+            f"{dimensions(size['width'], size['height'], size['length'])} (W x H x L) = {plural(data['volume'], 'cell')}",
         ),
         ("paste offset", anchor),
     ]
@@ -177,7 +177,7 @@ def _print_info(term, data: dict) -> None:
             (
                 "regions",
                 "; ".join(
-                    f"{shown(r['name'])} at {', '.join(map(str, r['position']))} size {' x '.join(map(str, r['size']))}"
+                    f"{shown(r['name'])} at {', '.join(map(str, r['position']))} size {dimensions(*r['size'])}"
                     for r in data["regions"]
                 ),
             )

@@ -24,7 +24,7 @@ from mcb.options import (
     terminal,
 )
 from mcb.schematics.render_limits import SCALE_MAX, SCALE_MIN
-from mcb.wording import shown
+from mcb.wording import dimensions, shown
 
 FileArg = Annotated[
     Path,
@@ -188,7 +188,7 @@ def render(
 
     def said(summary: dict) -> str:
         views = "top and iso views" if summary["view"] == "both" else f"{summary['view']} view"
-        return f"wrote {shown(summary['output'])} ({summary['width']}x{summary['height']} px, {views})"
+        return f"wrote {shown(summary['output'])} ({dimensions(summary['width'], summary['height'])} px, {views})"
 
     if is_single_file(files):
         output = output_target(term, output)

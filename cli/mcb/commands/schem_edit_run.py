@@ -43,7 +43,7 @@ def run_edit(
 
 
 def _print_edit(term, summary: dict) -> None:
-    from mcb.wording import plural, shown
+    from mcb.wording import dimensions, plural, shown
 
     def human() -> None:
         what = (
@@ -56,7 +56,7 @@ def _print_edit(term, summary: dict) -> None:
         )
         term.kv(
             [
-                ("size (W x H x L)", " x ".join(str(v) for v in summary["size"])),
+                ("size (W x H x L)", dimensions(*summary["size"])),
                 ("offset", ", ".join(str(v) for v in summary["offset"])),
                 ("format", summary["format"]),
                 ("palette", f"{plural(summary['palette_size'], 'state')}, {summary['palette_changed']:,} changed"),

@@ -21,7 +21,7 @@ from mcb.options import (
     terminal,
 )
 from mcb.terrain.limits import DEFAULT_RESOLUTION, DEFAULT_TILE_BUDGET, RESOLUTION_MAX, RESOLUTION_MIN
-from mcb.wording import plural, shown
+from mcb.wording import dimensions, plural, shown
 
 terrain_app = typer.Typer(
     help="Terrain recipes and brushes: lint, preview (offline or via the server), tiles, prepare/apply, brush.",
@@ -173,7 +173,7 @@ def _show_preview(term, r: dict) -> None:
         [
             ("terrain id", r["terrain_id"]),
             ("envelope", f"{lo['x']},{lo['y']},{lo['z']} .. {hi['x']},{hi['y']},{hi['z']} ({r['mode']})"),
-            ("samples", f"{r['sample_grid']['width']} x {r['sample_grid']['height']}"),
+            ("samples", dimensions(r["sample_grid"]["width"], r["sample_grid"]["height"])),
             (
                 "surface",
                 f"{r['sampled_height_min']} .. {r['sampled_height_max']} "
@@ -225,7 +225,7 @@ def tiles(
         term.kv(
             [
                 ("terrain id", parsed.terrain_id),
-                ("tiles", f"{grid.count:,} = {grid.nx} x {grid.nz} x {grid.ny} (x, z, y) of edge {grid.edge}"),
+                ("tiles", f"{grid.count:,} = {dimensions(grid.nx, grid.nz, grid.ny)} (x, z, y) of edge {grid.edge}"),
             ]
         )
         term.table(

@@ -71,7 +71,7 @@ def verify(
                                 replace_unknown=replace_unknown)  # fmt: skip
     with open_client(ctx, term) as client:
         placement = load_placement(file, options)
-        check_fits(placement, client.project_context().region)
+        check_fits(placement, client.project_context().region, reading=True)
         with term.operation_progress("verify") as bar:
 
             def on_tile(done: int, total: int, counter) -> None:

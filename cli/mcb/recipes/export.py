@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from mcb.errors import InputError
 from mcb.recipes.compile import CompiledRecipe
+from mcb.wording import dimensions
 
 SERVER_SCHEMATIC_VOLUME = 4096
 # Rendering has no server limit; this only keeps a far-flung recipe from allocating gigabytes.
@@ -32,7 +33,7 @@ def recipe_to_schematic(compiled: CompiledRecipe, data_version: int, *, max_volu
     volume = width * height * length
     if volume > max_volume:
         raise InputError(
-            f"the recipe's bounding box is {width}×{height}×{length} = {volume:,} cells; "
+            f"the recipe's bounding box is {dimensions(width, height, length)} = {volume:,} cells; "
             + (
                 f"the server imports schematics of at most {max_volume:,} cells"
                 if max_volume == SERVER_SCHEMATIC_VOLUME

@@ -22,6 +22,7 @@ from mcb.errors import InputError, UsageError
 from mcb.fileio import write_atomic, writing
 from mcb.schematics.model import Schematic
 from mcb.schematics.render_limits import SCALE_MAX, SCALE_MIN, VIEWS
+from mcb.wording import dimensions
 
 BACKGROUND = (24, 26, 32)
 MAX_AUTO_PIXELS = 1400  # longest side chosen by the automatic scale
@@ -50,15 +51,13 @@ def render_schematic(schem: Schematic, view: str = "both", scale: int | None = N
     if scale is not None and not SCALE_MIN <= scale <= SCALE_MAX:
         raise UsageError(f"scale must be between {SCALE_MIN} and {SCALE_MAX}, not {scale}")
     if 0 in schem.size:  # a readable file with a 0 along an axis: no view has anything to show
-        raise InputError(
-            f"nothing to draw: the box is {schem.width} x {schem.height} x {schem.length}", code="sponge.size"
-        )
+        raise InputError(f"nothing to draw: the box is {dimensions(*schem.size)}", code="sponge.size")
     top = render_top(schem, scale or auto_scale(schem, "top")) if view != "iso" else None
     iso = render_iso(schem, scale or auto_scale(schem, "iso")) if view != "top" else None
     if view != "both":
         return top if view == "top" else iso
     font = _caption_font()
-    top_text = f"top, north up ({schem.width} x {schem.length})"
+    top_text = f"top, north up ({dimensions(schem.width, schem.length)})"
     iso_text = f"isometric from the south-east (height {schem.height})"
     gap, caption = 16, 22
     left_width = max(top.width, int(font.getlength(top_text)))
@@ -151,7 +150,7 @@ def _check_canvas(width: int, height: int, view: str, top_fits: bool = False) ->
     """Refuse a picture above the pixel budget; the hint names the top view only where it would fit."""
     if width * height > MAX_CANVAS_PIXELS:
         raise InputError(
-            f"the {view} view would be {width} x {height} pixels, too large to draw",
+            f"the {view} view would be {dimensions(width, height)} pixels, too large to draw",
             hint="use a smaller {scale}" + (", or {view=top} (it fits at this scale)" if top_fits else ""),
             details={"field": "scale"},
         )

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from mcb.errors import InputError
 from mcb.schematics.document import Document, load_document, read_source
 from mcb.schematics.nbt import ReadLimits, tag_type
-from mcb.wording import listed, plural
+from mcb.wording import dimensions, listed, plural
 
 MAX_COMPRESSED = 1_048_576
 MAX_INFLATED = 4_194_304
@@ -244,7 +244,7 @@ def schematic_findings(
                 "server.volume",
                 "Schematic volume must be 1..4096",
                 "/Width",
-                detail=f"{sizes[0]}x{sizes[1]}x{sizes[2]} = {plural(volume, 'cell')}",
+                detail=f"{dimensions(*sizes)} = {plural(volume, 'cell')}",
             )
         )
     offset = root.get("Offset")

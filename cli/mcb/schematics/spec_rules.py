@@ -7,7 +7,7 @@ from mcb.reports.model import Diagnostic, Severity
 from mcb.schematics.block_entities import is_resource_location
 from mcb.schematics.document import DUPLICATE_NAME, Document
 from mcb.schematics.nbt import TAG_COMPOUND, IntArray, String, is_list_of, tag_type
-from mcb.wording import plural
+from mcb.wording import dimensions, plural
 
 INT_TAGS = (1, 2, 3, 4)
 
@@ -84,7 +84,7 @@ class _Checker:
         sizes = [self.typed(body, k, (2,), "Short") for k in ("Width", "Height", "Length")]
         size = [int(s) & 0xFFFF for s in sizes] if all(s is not None for s in sizes) else None
         if size and min(size) < 1:
-            self.error("sponge.size.empty", f"size {size[0]}x{size[1]}x{size[2]} has an empty axis", "Width")
+            self.error("sponge.size.empty", f"size {dimensions(*size)} has an empty axis", "Width")
         offset = body.get("Offset")
         if offset is not None and (tag_type(offset) != 11 or len(offset) != 3):
             self.error("sponge.offset.shape", "Offset must be an Int_Array of 3 values", "Offset")
@@ -244,8 +244,7 @@ class _Checker:
         elif not all(0 <= int(p) < s for p, s in zip(pos, size)):
             self.error(
                 "sponge.block_entity.outside",
-                f"block entity {str(ident)} at {list(map(int, pos))} lies "
-                f"outside the {size[0]}x{size[1]}x{size[2]} box",
+                f"block entity {str(ident)} at {list(map(int, pos))} lies outside the {dimensions(*size)} box",
                 *where,
                 i,
                 "Pos",

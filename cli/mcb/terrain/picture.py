@@ -17,6 +17,7 @@ import numpy as np
 
 from mcb.terrain.preview import PRESERVED_RGB, RAMP, cell_colours
 from mcb.terrain.recipe import TerrainRecipe
+from mcb.wording import dimensions
 
 MIN_MAP_SIDE = 384  # px on the map's long side (256 samples get 2 px each: 512 px)
 PANEL_WIDTH = 230
@@ -113,7 +114,7 @@ def render_picture(
     b = recipe.bounds
     draw.text(
         (MARGIN, MARGIN + line),
-        f"{recipe.mode} · {recipe.width} x {recipe.length} blocks · y {b.min[1]}..{b.max[1]} · {cols} x {rows} samples",
+        f"{recipe.mode} · {dimensions(recipe.width, recipe.length)} blocks · y {b.min[1]}..{b.max[1]} · {dimensions(cols, rows)} samples",
         fill=SOFT_INK,
         font=small,
     )

@@ -64,7 +64,7 @@ def _count_in_world(placement, ctx: Context):
 
     try:
         client = ctx.client()
-        check_fits(placement, client.project_context().region)
+        check_fits(placement, client.project_context().region, reading=True)
         return count_materials(placement, world=client, on_tile=on_tile)
     except McbError as error:
         ctx.check_cancelled()

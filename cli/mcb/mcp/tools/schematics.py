@@ -30,6 +30,7 @@ from mcb.mcp.tools.adapters import (
 from mcb.mcp.tools.rpc_arguments import Position
 from mcb.schematics.formats import format_words
 from mcb.schematics.render_limits import SCALE_MAX, SCALE_MIN
+from mcb.wording import dimensions
 
 
 class ValidateArgs(Arguments):
@@ -273,7 +274,7 @@ def schem_render(args: RenderArgs, ctx: Context) -> Outcome:
     if args.max_side and max(summary["width"], summary["height"]) > args.max_side:
         png, summary["width"], summary["height"] = _shrink(png, args.max_side)
     ctx.progress(2, 2, "rendered")
-    caption = f"{summary['view']} view of {source.name}, {summary['width']}x{summary['height']} px"
+    caption = f"{summary['view']} view of {source.name}, {dimensions(summary['width'], summary['height'])} px"
     return Outcome({**summary, "image": {"mime_type": "image/png", "bytes": len(png)}}, [Image(png, caption)])
 
 

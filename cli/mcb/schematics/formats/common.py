@@ -21,7 +21,7 @@ from mcb.schematics.nbt import (
     is_list_of,
     tag_type,
 )
-from mcb.wording import plural
+from mcb.wording import dimensions, plural
 
 INT_TAGS = (TAG_BYTE, TAG_SHORT, TAG_INT, TAG_LONG)
 
@@ -90,7 +90,7 @@ def check_cells(doc: Document, size, rule: str, *where) -> int:
     limit = doc.limits.max_cells
     if volume > limit:
         raise SchematicError(
-            f"{doc.path + ': ' if doc.path else ''}the box {size[0]} x {size[1]} x {size[2]} "
+            f"{doc.path + ': ' if doc.path else ''}the box {dimensions(*size)} "
             f"holds {plural(volume, 'cell')}, above mcb's limit of {limit:,}",
             rule=rule,
             pointer="/" + "/".join(str(w) for w in where if w != ""),

@@ -28,7 +28,7 @@ import numpy as np
 from mcb.schematics.formats.common import Fields, without
 from mcb.schematics.model import BlockEntity, Entity, Schematic, SourceInfo
 from mcb.schematics.nbt import TAG_BYTE_ARRAY, TAG_COMPOUND, TAG_STRING, Compound, tag_type
-from mcb.wording import plural
+from mcb.wording import dimensions, plural
 
 DATA_VERSION_1_13 = 1519  # the release whose states the table gives
 # Old (1.10 and before) block-entity ids and the 1.11+ names they became.
@@ -252,7 +252,7 @@ def _position(fields: Fields, values, size, world_min, *where, floats: bool = Fa
             return shifted
     if not inside and not floats:
         raise fields.fail(
-            f"position {','.join(str(v) for v in values)} lies outside the {size[0]} x {size[1]} x {size[2]} box",
+            f"position {','.join(str(v) for v in values)} lies outside the {dimensions(*size)} box",
             "position",
             *where,
         )

@@ -22,7 +22,7 @@ from mcb.schematics.formats.bit_packing import bits_for, unpack_indices
 from mcb.schematics.formats.common import Fields, state_from_compound, without
 from mcb.schematics.model import BlockEntity, Entity, Schematic, SourceInfo
 from mcb.schematics.nbt import TAG_COMPOUND, TAG_LONG_ARRAY, Compound, Int, tag_type
-from mcb.wording import plural
+from mcb.wording import dimensions, plural
 
 READ_VERSIONS = range(1, 8)  # 5, 6 and 7 are what Litematica writes today; older ones share the layout
 AIR = "minecraft:air"
@@ -231,7 +231,9 @@ def _block_entity_position(fields: Fields, region: Region, entry, i: int) -> tup
     rx, ry, rz = region.dims
     if not (0 <= x < rx and 0 <= y < ry and 0 <= z < rz):
         raise fields.fail(
-            f"block entity at {x},{y},{z} lies outside its region ({rx} x {ry} x {rz})", "block_entity.position", *where
+            f"block entity at {x},{y},{z} lies outside its region ({dimensions(rx, ry, rz)})",
+            "block_entity.position",
+            *where,
         )
     return x, y, z
 

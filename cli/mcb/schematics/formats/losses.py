@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mcb.wording import plural
+from mcb.wording import dimensions, plural
 
 if TYPE_CHECKING:
     from mcb.schematics.model import Schematic
@@ -80,8 +80,8 @@ def _outside(schem: Schematic, label: str) -> dict | None:
         "what": "block entities outside the box",
         "count": len(outside),
         "data": True,
-        "detail": f"{plural(len(outside), 'block entity', 'block entities')} ({kinds}) outside the {schem.width} x "
-        f"{schem.height} x {schem.length} box {'is' if one else 'are'} not written ({label} keeps block entities "
+        "detail": f"{plural(len(outside), 'block entity', 'block entities')} ({kinds}) outside the "
+        f"{dimensions(*schem.size)} box {'is' if one else 'are'} not written ({label} keeps block entities "
         "on their blocks)",
     }
 

@@ -136,10 +136,10 @@ def build_tree(
         raise ValueError("only Sponge v2 and v3 can be written")
     if not all(1 <= size <= 0xFFFF for size in schem.size):  # the input's box (Width/Height/Length 0 reads)
         from mcb.errors import InputError
+        from mcb.wording import dimensions
 
         raise InputError(
-            "a Sponge schematic is 1 to 65535 blocks along each side; this box is "
-            f"{schem.width} x {schem.height} x {schem.length}",
+            "a Sponge schematic is 1 to 65535 blocks along each side; this box is " + dimensions(*schem.size),
             code="sponge.size",
             hint="there is nothing to write: check the file's Width, Height and Length",
         )

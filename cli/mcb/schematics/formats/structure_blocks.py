@@ -16,7 +16,7 @@ from mcb.schematics.formats.common import INT_TAGS, Fields, without
 from mcb.schematics.model import BlockEntity
 from mcb.schematics.nbt import TAG_COMPOUND, TAG_LIST, tag_type
 from mcb.schematics.nbt_columns import ColumnList, Run
-from mcb.wording import plural
+from mcb.wording import dimensions, plural
 
 STRUCTURE_VOID = "minecraft:structure_void"
 
@@ -156,7 +156,7 @@ class _Entries:
     def _outside(self, i: int, x: int, y: int, z: int):
         width, height, length = self.size
         return self.fields.fail(
-            f"block at {x},{y},{z} lies outside the {width} x {height} x {length} size",
+            f"block at {x},{y},{z} lies outside the {dimensions(width, height, length)} size",
             "blocks.position",
             "blocks",
             i,
