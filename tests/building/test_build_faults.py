@@ -62,6 +62,7 @@ def written(record) -> int:
     return sum((e.get("status") or {}).get("written", 0) for e in record["plans"])
 
 
+@pytest.mark.slow
 def test_a_block_changed_under_a_plan_is_read_again_and_planned_afresh(wide_server, tmp_path):
     client = client_for(wide_server, EditingClient, edits={2})
     report, record, events = run_build(client, tmp_path, TEXAS, (-87, 64, -15))

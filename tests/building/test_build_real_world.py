@@ -169,6 +169,7 @@ def _kill_mid_build(server, target) -> tuple[subprocess.Popen, str]:
     return process, running[0].operation_id
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("admin", [True, False], ids=["with the admin token", "without"])
 def test_a_server_restart_mid_build_then_the_same_command_completes_and_undo_restores_everything(tmp_path, admin):
     data = tmp_path / "restarted"

@@ -22,6 +22,7 @@ def operations(client) -> int:
     return client.project_context().operations_total or 0
 
 
+@pytest.mark.slow
 def test_texas_is_built_cell_for_cell_in_14_plans_and_undone_as_one(wide_mcb, wide_client):
     result = wide_mcb("build", TEXAS, "--target", "-87,64,-15", "--json")
     assert result.exit_code == 0, result.stderr

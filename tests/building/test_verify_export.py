@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from buildkit import CORPUS_DIR, file_cells
 
 HOUSE = CORPUS_DIR / "v2_schematic4j_interieur-exterieur.schem"
@@ -65,6 +66,7 @@ def test_verify_tells_missing_from_wrong_state(wide_mcb, wide_client):
     assert facts["missing"] == sum(s != "minecraft:air" for s in want.values()) - 1
 
 
+@pytest.mark.slow
 def test_export_of_a_128x18x128_region_round_trips(wide_mcb, wide_client, tmp_path):
     from mcb.schematics.formats import read_any
 

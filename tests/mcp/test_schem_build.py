@@ -49,6 +49,7 @@ def operations(server) -> int:
     return McbClient(server.url, agent_token=server.agent_token, player_id="console").project_context().operations_total
 
 
+@pytest.mark.slow
 def test_dry_run_then_a_long_build_in_calls_that_go_on(mcp_process, paced, tmp_path):
     mcp = start(mcp_process, paced, tmp_path)
     estimate = mcp.call("schem_build", {**ARGS, "dry_run": True})["result"]
@@ -67,6 +68,7 @@ def test_dry_run_then_a_long_build_in_calls_that_go_on(mcp_process, paced, tmp_p
     assert undo["structuredContent"]["undone_operations"] == 8 and undo["structuredContent"]["restored"] == BLOCKS
 
 
+@pytest.mark.slow
 def test_progress_is_at_most_ten_a_second_and_a_cancel_stops_at_a_plan_boundary(mcp_process, paced, tmp_path):
     mcp = start(mcp_process, paced, tmp_path)
     started = time.monotonic()
@@ -186,6 +188,7 @@ def test_a_build_larger_than_the_area_offers_no_target(mcp_process, live_server,
     assert error["field"] == "target" and "retry_with" not in error and "enlarge the area" in error["remedy"]
 
 
+@pytest.mark.slow
 def test_undo_with_dry_run_is_refused_and_a_long_undo_goes_on_in_calls(mcp_process, paced, tmp_path):
     mcp = start(mcp_process, paced, tmp_path)
     refused = mcp.call("schem_build", {**ARGS, "undo": True, "dry_run": True})["result"]

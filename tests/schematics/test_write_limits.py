@@ -56,6 +56,7 @@ def _limits(schem: Schematic, unlimited: bytes, draw) -> ReadLimits:
     return ReadLimits(**caps)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(schem=schematics(void=True), fmt=st.sampled_from(FORMATS), data=st.data())
 def test_a_writer_refuses_exactly_what_a_reader_refuses(monkeypatch, schem, fmt, data):
