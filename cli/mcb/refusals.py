@@ -754,7 +754,7 @@ def failure_reason(status: str, message: str) -> str | None:
 # Why the plugin refuses an operation's undo where mcb can restore from its own record instead (mcb.batch.undo).
 _UNDO_REFUSALS = {
     "undo_conflict": "a block it wrote was changed later (a player, or another operation)",
-    "undo_not_possible": "the plugin cannot undo it (interrupted by a restart, or abandoned)",
+    "undo_not_possible": "a server restart interrupted it, or it was abandoned",
 }
 
 

@@ -227,6 +227,10 @@ def test_undo_straight_after_a_restart_mid_build_settles_first_then_restores_eve
             undo = mcb(server, *build_args(target), "--undo", "--json", admin=False)
         assert undo.returncode == 0, undo.stderr
         assert "Traceback" not in undo.stderr and json.loads(undo.stdout)["kept"] == []
+        assert (
+            f"the plugin cannot undo operation {interrupted} (a server restart interrupted it, or it was "
+            in undo.stderr
+        )
         assert world_at(client_of(server), file_cells(C4, target)) == before
     finally:
         server.kill()
