@@ -260,3 +260,15 @@ def test_the_spec_profile_flags_ids_that_are_not_resource_locations(tmp_path):
     )
     assert found["sponge.block_entity.id"].pointer == "/BlockEntities/0/Id"
     assert found["sponge.entity.id"].message == "entity has an empty Id: the game skips it"
+
+
+def test_validate_calls_a_photo_what_it_is_and_never_says_gzip_it(cli, tmp_path):
+    photo = tmp_path / "photo.schem"  # before: "hint: gzip the file (mcb schem convert writes gzip)" for a JPEG
+    photo.write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01" + bytes(64))
+    empty = tmp_path / "empty.schem"
+    empty.write_bytes(b"")
+    for path in (photo, empty):
+        said = cli("schem", "validate", str(path))
+        assert said.exit_code == 1 and "gzip the file" not in said.stdout + said.stderr, said.stdout
+    said = cli("schem", "validate", str(photo))
+    assert "Malformed schematic (this is a JPEG image, not a schematic (not an NBT compound" in said.stdout

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from mcb.errors import InputError
-from mcb.schematics.document import Document, load_document, read_source
+from mcb.schematics.document import Document, load_document, read_source, what_file_is
 from mcb.schematics.nbt import ReadLimits, tag_type
 from mcb.wording import dimensions, listed, plural
 
@@ -434,7 +434,10 @@ def check_server_subset(
         try:
             doc = load_document(data, SERVER_READ_LIMITS, fast=True)
         except InputError as error:
-            return _verdict(findings + [_unreadable(error)])
+            for finding in findings:  # not NBT at all (a JPEG, an empty file): gzipping it would not help
+                if finding.rule == "server.gzip.required":
+                    finding.hint = None
+            return _verdict(findings + [_unreadable(error, data)])
     findings += nbt_findings(doc)
     more, canonical = schematic_findings(doc, server_data_version=server_data_version, registry=registry)
     findings += more
@@ -464,8 +467,9 @@ def _inside_server_limits(doc: Document) -> bool:
     )
 
 
-def _unreadable(error: InputError) -> ServerFinding:
-    """What the server says when its reader stops: its own cap, or "Malformed schematic" with our reason."""
+def _unreadable(error: InputError, data: bytes) -> ServerFinding:
+    """What the server says when its reader stops: its own cap, or "Malformed schematic" with our reason (and what
+    the file seems to be when it is no NBT at all: a JPEG image, JSON text)."""
     rule = getattr(error, "rule", error.code)
     if rule == "nbt.limit.inflated":
         return ServerFinding(
@@ -481,12 +485,13 @@ def _unreadable(error: InputError) -> ServerFinding:
             "/",
             exact=False,
         )
+    what = what_file_is(data) if rule == "nbt.root.type" else None
     return ServerFinding(
         rule,
         "Malformed schematic",
         getattr(error, "pointer", None),
         exact=False,
-        detail=error.message,
+        detail=f"this is {what}, not a schematic ({error.message})" if what else error.message,
         hint=error.hint_template,
     )
 
