@@ -140,6 +140,12 @@ def percent(done: int, total: int) -> int:
     return max(0, min(100, 100 * done // total))
 
 
+def _one(noun: str) -> str:
+    """A progress noun ("cells read", "positions to change found") for a count of one: "cell read"."""
+    first, _, rest = noun.partition(" ")
+    return " ".join(filter(None, (first.removesuffix("s"), rest)))
+
+
 def progress_line(view) -> str:
     """One plain progress line for a :class:`mcb.client.progress.ProgressView` (piped stderr, NO_COLOR)."""
     parts = []
@@ -149,9 +155,10 @@ def progress_line(view) -> str:
     if view.phase:
         parts.append(view.phase)
     if view.total:
-        parts.append(f"{view.written:,} of {about}{view.total:,} {view.noun} ({percent(view.written, view.total)}%)")
+        noun = _one(view.noun) if view.total == 1 and not about else view.noun
+        parts.append(f"{view.written:,} of {about}{view.total:,} {noun} ({percent(view.written, view.total)}%)")
     else:
-        parts.append(f"{view.written:,} {view.noun}")
+        parts.append(f"{view.written:,} {_one(view.noun) if view.written == 1 else view.noun}")
     if view.rate:
         parts.append(f"{view.rate:,.0f} {view.noun.split()[0]}/s")
     if view.eta is not None:

@@ -112,3 +112,11 @@ def test_export_writes_the_format_its_file_name_says(wide_mcb, tmp_path):
         "hint: write .schem (Sponge), .litematic or .nbt (structure), or choose with --format",
     ]
     assert not (tmp_path / "old.schematic").exists()
+
+
+def test_export_of_one_cell_says_cell_in_the_singular(wide_mcb, tmp_path):
+    one = wide_mcb("export", "--min", "0,60,0", "--max", "0,60,0", "-o", tmp_path / "one.schem")
+    assert one.exit_code == 0, one.stderr
+    assert "export: 1 of 1 cell read (100%)" in one.stderr  # before: "1 of 1 cells read"
+    two = wide_mcb("export", "--min", "0,60,0", "--max", "1,60,0", "-o", tmp_path / "two.schem")
+    assert "export: 2 of 2 cells read (100%)" in two.stderr
