@@ -133,7 +133,8 @@ def test_the_percent_agrees_with_the_counts_shown(written, total, fraction):
 
     written = min(written, total)
     text = progress_line(ProgressView(done=fraction * total, total=total, written=written))
-    shown, of, percent = re.search(r"([\d,]+) of ([\d,]+) positions written \((\d+)%\)", text).groups()
+    shown, of, percent = re.search(r"([\d,]+) of ([\d,]+) positions? written \((\d+)%\)", text).groups()
     ratio = Fraction(int(shown.replace(",", "")), int(of.replace(",", "")))  # exact: 29 of 100 is 29%, not 28
     assert int(percent) <= 100 * ratio < int(percent) + 1
     assert (percent == "100") == (written == total)
+    assert ("position written" in text) == (total == 1)  # "1 of 1 position written"
