@@ -280,3 +280,33 @@ def test_an_operation_that_had_finished_writing_before_the_restart_is_said_settl
         assert world_at(client_of(server), want) == want
     finally:
         server.kill()
+
+
+@pytest.mark.slow
+def test_a_run_that_settles_an_earlier_operation_first_counts_it_in_one_frame(tmp_path):
+    """The run after a restart first settles the operation the restart interrupted, then builds the rest: its
+    progress is one frame (written and the plan never go back when the settled operation ends; the total only
+    shrinks), and the plans it records for a later "resuming: N of M plans done" are the build's own, settled one
+    included (it said "of 13" for a build of 14)."""
+    from mcb.batch.file_build import open_file_build
+    from mcb.building.placement import PlacementOptions
+
+    data = tmp_path / "restarted"
+    server = spawn(data, tick_ms=10)
+    port = urlsplit(server.url).port
+    target = (0, 100, 0)
+    try:
+        _kill_mid_build(server, target)
+        server = spawn(data, tick_ms=10, port=port)
+        build = open_file_build(client_of(server), str(C4), PlacementOptions(target=target, drop_extras=True))
+        resuming = build.resuming()
+        views = []
+        result, error = build.run(on_view=views.append)
+    finally:
+        server.kill()
+    assert error is None and result["settled_operations"] == 1, result
+    assert resuming["in_flight"] == 1
+    for earlier, later in zip(views, views[1:]):
+        assert later.written >= earlier.written and later.plan >= earlier.plan and later.total <= earlier.total
+    last = [view for view in views if not view.estimated][-1]
+    assert resuming["plans_done"] + last.plans == result["build_operations"], (resuming, last.plans, result)

@@ -62,6 +62,7 @@ class Engine:
         self.source: PlanSource | None = None  # none while an undo settles its build's log: entries are only recorded
         self.settling = False  # settle() is ending an earlier run's entries: reported apart from this run's
         self.shown_total: int | None = None
+        self.settled_positions = 0  # of the earlier run's operations settled: the bar counts them as this run's work
         self.tick = None  # seconds per server tick, learned from plans that ended (the dry run assumes 0.05)
 
     # -- the run --------------------------------------------------------------------------------------------------
@@ -165,13 +166,15 @@ class Engine:
         positions = _positions(entry)
         outcome = self.outcome
         outcome.last = final
+        counted = positions if final.status == "applied" else min(positions, final.written)
         if self.settling:
             outcome.settled.append(final.operation_id)
             outcome.settled_written += final.written
+            self.settled_positions += counted
             return positions
         outcome.plans += 1
         outcome.written += final.written
-        outcome.positions += positions if final.status == "applied" else min(positions, final.written)
+        outcome.positions += counted
         outcome.operations.append(final.operation_id)
         return positions
 
@@ -232,12 +235,15 @@ class Engine:
         positions = _positions(entry)
         ahead = self.ahead[1] if self.ahead is not None else 0
         left = self.source.remaining()
-        done = self.outcome.positions + fraction * positions
-        total = self.outcome.positions + positions + ahead + left.positions
+        # One frame for the whole run: the earlier run's operations it settles first are counted in (written and
+        # plans never go back when they end), though its outcome reports them apart.
+        ended = self.outcome.positions + self.settled_positions
+        done = ended + fraction * positions
+        total = ended + positions + ahead + left.positions
         if self.shown_total is not None:  # a total only shrinks: a player's few edits are counted when written
             total = max(math.ceil(done), min(total, self.shown_total))
         self.shown_total = total
-        plan = self.outcome.plans + 1
+        plan = self.outcome.plans + len(self.outcome.settled) + 1
         capacity = max(1, self.source.capacity)
         plans = plan + (1 if ahead else 0) + math.ceil(left.positions / capacity)
         likely = left.positions if left.likely is None else left.likely  # the time left counts on empty land
@@ -250,7 +256,7 @@ class Engine:
         view = self.clock.view(
             done,
             total,
-            written=self.outcome.written + status.written,
+            written=self.outcome.written + self.outcome.settled_written + status.written,
             phase=prefix + tracker.phase,
             plan=plan,
             plans=plans,
