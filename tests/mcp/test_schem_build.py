@@ -230,6 +230,7 @@ def test_region_export_checks_the_name_and_the_box_before_reading(mcp_process, l
     assert time.monotonic() - started < 5 and refused["isError"]
     assert error["code"] != "internal" and "leaves the project area -64,0,-64 .. 64,128,64" in error["message"]
     assert error["field"] == "min" and not (tmp_path / "huge.schem").exists()
+    assert "project_context shows it" in error["remedy"] and "mcb context" not in error["remedy"]
 
 
 def _box(tmp_path) -> tuple:
