@@ -270,6 +270,7 @@ def test_undo_after_a_players_edit_finishes_and_names_the_kept_position(mcp_proc
         server.stop()
 
 
+@pytest.mark.slow
 def test_an_undo_whose_last_restore_plan_outlasts_the_call_answers_undone(mcp_process, tmp_path):
     """The call's time runs out during the restore of the one operation a player edited: once that last plan is
     applied the undo is over and says `undone` (it used to say `running` and want one more call that did nothing)."""
