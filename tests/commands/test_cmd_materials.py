@@ -89,7 +89,10 @@ def test_target_subtracts_what_the_world_holds(mcb, live_server, site):
     result = mcb("materials", site, "--target", "0,63,0", "--json")
     assert result.exit_code == 0, result.stderr
     data = result.json()
-    assert data["target"] == {"x": 0, "y": 63, "z": 0} and data["box"] == [[0, 63, 0], [4, 64, 0]]
+    assert data["target"] == {"x": 0, "y": 63, "z": 0} and data["box"] == {
+        "min": {"x": 0, "y": 63, "z": 0},
+        "max": {"x": 4, "y": 64, "z": 0},
+    }
     rows = {row["item"].removeprefix("minecraft:"): row for row in data["items"]}
     assert {item: (r["needed"], r["in_place"], r["count"]) for item, r in rows.items()} == {
         "stone": (3, 1, 2),

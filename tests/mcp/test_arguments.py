@@ -173,3 +173,22 @@ def test_edit_refusals_speak_in_the_tools_argument_names(mcp_process, tmp_path):
         assert "--" not in words and "-o" not in words, words
         assert error["field"] == "output" and "output" in error["message"]
     assert "in_place" in both["message"]
+
+
+def test_a_number_past_its_bound_is_refused_with_the_bound_to_retry(proxied):
+    """A number past an inclusive bound carries retry_with holding the bound (it used to carry only field), for
+    pydantic-checked tools (schem_build) and schema-checked RPC tools (material_search) alike; a batch step's
+    refusal reads as one sentence (it used to say "...wait_seconds.; nothing ran")."""
+    mcp, proxy = proxied
+    target = {"x": 0, "y": 60, "z": 0}
+    error = refusal(mcp.call("schem_build", {"path": "house.schem", "target": target, "wait_seconds": 5}))
+    assert (error["field"], error["retry_with"]) == ("wait_seconds", {"wait_seconds": 10})
+    error = refusal(mcp.call("material_search", {"query": "oak", "limit": 500}))
+    assert (error["field"], error["retry_with"]) == ("limit", {"limit": 32})
+    error = refusal(mcp.call("material_search", {"query": "oak", "limit": 500, "cursor": 3}))
+    assert "retry_with" not in error  # another fault besides the bound: no retry that passes is known
+    step = {"tool": "schem_build", "arguments": {"path": "house.schem", "target": target, "wait_seconds": 5}}
+    error = refusal(mcp.call("tool_batch", {"steps": [step]}))
+    assert error["message"].endswith("wait_seconds.") is False and ".;" not in error["message"]
+    assert error["message"].endswith("; nothing ran")
+    assert rpc_requests(proxy) == []

@@ -231,6 +231,7 @@ def test_region_export_checks_the_name_and_the_box_before_reading(mcp_process, l
     assert time.monotonic() - started < 5 and refused["isError"]
     assert error["code"] != "internal" and "leaves the project area -64,0,-64 .. 64,128,64" in error["message"]
     assert error["field"] == "min" and not (tmp_path / "huge.schem").exists()
+    assert "project_context shows it" in error["remedy"] and "mcb context" not in error["remedy"]
 
 
 def _box(tmp_path) -> tuple:
@@ -266,6 +267,35 @@ def test_undo_after_a_players_edit_finishes_and_names_the_kept_position(mcp_proc
         assert [b.state for b in after] == [
             "minecraft:gold_block" if b.pos == edited else was.state for b, was in zip(after, before)
         ]
+    finally:
+        server.stop()
+
+
+@pytest.mark.slow
+def test_an_undo_whose_last_restore_plan_outlasts_the_call_answers_undone(mcp_process, tmp_path):
+    """The call's time runs out during the restore of the one operation a player edited: once that last plan is
+    applied the undo is over and says `undone` (it used to say `running` and want one more call that did nothing)."""
+    from mcb.server.testing import spawn_server
+
+    cube = "v3_nucleation_test_cube.schem"
+    shutil.copy(CORPUS / cube, tmp_path / cube)
+    server = spawn_server(tmp_path / "slow", tick_ms=250)  # one plan takes longer than wait_seconds 10 leaves it
+    try:
+        mcp = start(mcp_process, server, tmp_path)
+        args = {"path": cube, "target": {"x": 0, "y": 90, "z": 0}, "wait_seconds": 60}
+        admin = McbClient(server.url, admin_token=server.admin_token, player_id="console")
+        box = (-4, 86, -4), (4, 94, 4)
+        before = admin.region_inspect(*box, blocks=True).blocks
+        built = mcp.call("schem_build", args, timeout=90)["result"]["structuredContent"]
+        assert built["result"] == "applied" and built["build_operations"] == 1, built
+        after = admin.region_inspect(*box, blocks=True).blocks
+        edited = next(b.pos for b, was in zip(after, before) if b.state != was.state).wire()  # one the build wrote
+        admin.call("test_set_blocks", {"blocks": [{"pos": edited, "state": "minecraft:gold_block"}]}, scoped=False)
+        undo = mcp.call("schem_build", {**args, "undo": True, "wait_seconds": 10}, timeout=90)["result"]
+        data = undo["structuredContent"]
+        assert undo["isError"] is False and data["result"] == "undone", data
+        assert (data["restored_operations"], data["restored"]) == (1, built["written"] - 1)
+        assert "next_call" not in data and [k["pos"] for k in data["kept"]] == [edited]
     finally:
         server.stop()
 

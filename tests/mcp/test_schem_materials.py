@@ -43,6 +43,10 @@ def test_with_a_target_it_reads_the_live_world_over_stdio(mcp_process, server_en
     client = McbClient(live_server.url, agent_token=live_server.agent_token, player_id="console")
     assert client.project_context().operations_total == 0
 
+    # The box is the one schem_build's dry run names for the same placement, in the same shape.
+    estimate = mcp.call("schem_build", {"path": GATE, "target": {"x": 0, "y": 100, "z": 0}, "dry_run": True})
+    assert data["box"] == estimate["result"]["structuredContent"]["box"] and set(data["box"]) == {"min", "max"}
+
     outside = mcp.call("schem_materials", {"path": GATE, "target": {"x": 5000, "y": 100, "z": 0}})["result"]
     assert outside["isError"] is True
     error = refusal_of(outside["structuredContent"]["error"])

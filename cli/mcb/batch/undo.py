@@ -170,7 +170,9 @@ class UndoSource:
                 return NEXT
             return FAIL
         if final is not None and final.status == "applied":
-            return NEXT  # the next restore plan, or this operation is done
+            if self.restore is not None and self.offset >= len(self.restore.changes):
+                self._done("restore")  # its last plan: done now, so a run stopped here has nothing left to do
+            return NEXT  # the next restore plan, or the next operation
         if final is None or final.status == "conflict":
             self._read_again("the world changed under a restore plan")
             return NEXT

@@ -74,7 +74,7 @@ def check_export_box(client, low: Vec3, high: Vec3) -> None:
                 f"the box {_xyz(low)} .. {_xyz(high)} leaves the project area {_xyz(area[0])} .. {_xyz(area[1])} "
                 f"on {' and '.join('xyz'[a] for a in outside)}: nothing was read",
                 code="out_of_bounds",
-                hint="keep the corners inside the project area (`mcb context` shows it)",
+                hint="keep the corners inside the project area ({project_context} shows it)",
                 details={"field": corner, "area": [list(area[0]), list(area[1])]},
             )
     cells = (high[0] - low[0] + 1) * (high[1] - low[1] + 1) * (high[2] - low[2] + 1)

@@ -52,7 +52,7 @@ def count_materials(placement, *, world=None, on_tile=None) -> Materials:
         "target": dict(zip("xyz", placement.options.target)) if world is not None else None,
         "rotation": placement.options.rotation,
         "mirror": placement.options.mirror,
-        "box": None if box is None else [list(box[0]), list(box[1])],
+        "box": None if box is None else {"min": dict(zip("xyz", box[0])), "max": dict(zip("xyz", box[1]))},
     }
     result = Materials(placement.path, placement.upgrade.release, options)
     counts = _cells_per_state(placement)

@@ -211,7 +211,10 @@ def _item(error, schema: dict[str, Any], arguments: dict[str, Any]) -> dict[str,
     if error.validator == "required" and not location:
         absent = [name for name in schema.get("required", []) if name not in arguments]
         return {"loc": (absent[0],) if absent else (), "type": "missing", "msg": "Field required"}
-    return {"loc": location, "type": str(error.validator), "msg": error.message}
+    item = {"loc": location, "type": str(error.validator), "msg": error.message}
+    if error.validator in ("minimum", "maximum"):
+        item["ctx"] = {"ge" if error.validator == "minimum" else "le": error.validator_value}
+    return item
 
 
 def _pointer(location: tuple) -> str:
@@ -270,6 +273,8 @@ def invalid_argument(action: Action, arguments: dict[str, Any], items: list[dict
         retry_with = {suggestions.get(key, key): value for key, value in arguments.items() if key not in injected}
         if not _valid(action, retry_with):
             retry_with = None
+    elif not unknown and not missing and others:
+        retry_with = _nearest_in_range(action, arguments, items)
     if field is None:  # a rule over several arguments (a model validator): still a remedy (MCP-32)
         field = next(
             (
@@ -293,6 +298,22 @@ def invalid_argument(action: Action, arguments: dict[str, Any], items: list[dict
 
 
 INJECTED_KEYS = ("player_id", "project_id")  # scope mcb adds to every scoped call; never asked of the model
+
+
+_BOUNDS = {"greater_than_equal": "ge", "less_than_equal": "le", "minimum": "ge", "maximum": "le"}
+
+
+def _nearest_in_range(action: Action, arguments: dict[str, Any], items: list[dict[str, Any]]) -> dict | None:
+    """When every fault is a top-level number past an inclusive bound (wait_seconds 5 where 10 is the least),
+    the bound itself: the retry that passes, to merge into the same call (MCP-32)."""
+    nearest: dict[str, Any] = {}
+    for item in items:
+        bound = _BOUNDS.get(item["type"])
+        context = item.get("ctx") or {}
+        if bound is None or len(item["loc"]) != 1 or bound not in context:
+            return None
+        nearest[str(item["loc"][0])] = context[bound]
+    return nearest if _valid(action, {**arguments, **nearest}) else None
 
 
 def _valid(action: Action, arguments: dict[str, Any]) -> bool:

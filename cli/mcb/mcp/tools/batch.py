@@ -130,7 +130,7 @@ def _prefixed(refusal: Refusal, index: int, part: str) -> Refusal:
     data["step"] = index
     return Refusal(
         refusal.code,
-        f"steps[{index}]: {refusal.message}; nothing ran",
+        f"steps[{index}]: {refusal.message.rstrip('.')}; nothing ran",
         remedy=refusal.remedy,
         field=f"steps[{index}].{part}",
         did_you_mean=refusal.did_you_mean,
