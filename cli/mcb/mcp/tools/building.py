@@ -79,7 +79,7 @@ class _Reporter:
             self.stop.press()
         if now - self.last >= PROGRESS_INTERVAL_S and view.total:
             self.last = now
-            self.ctx.progress(view.done, view.total, progress_line(view))
+            self.ctx.progress(int(view.done), view.total, progress_line(view))  # whole positions, as the words say
 
 
 def run_schem_build(args: SchemBuildArgs, ctx: Context) -> Outcome:
