@@ -177,7 +177,10 @@ def test_busy_until_the_calls_deadline_is_a_busy_refusal(faulty):
     )
     error = refuse("build_apply", {"plan_id": "p", "plan_hash": "h", "idempotency_key": "k"}, ctx)
     assert (error["code"], error["plugin_code"], error["retry_after_ms"]) == ("busy", "invalid_request", 100)
-    assert abs(time.monotonic() - ends_by) < 0.5 and len(calls(proxy, "build_apply")) > 100
+    # Not given up early (the 100 tries the old cap allowed take well under the 2 s); a loaded machine may end late.
+    late = time.monotonic() - ends_by
+    assert -0.5 < late < 1.5, late
+    assert len(calls(proxy, "build_apply")) > 10
 
 
 def test_a_plugin_timeout_on_a_write_is_an_unknown_outcome(faulty):

@@ -51,6 +51,7 @@ def test_with_a_target_it_reads_the_live_world_over_stdio(mcp_process, server_en
     assert outside["isError"] is True
     error = refusal_of(outside["structuredContent"]["error"])
     assert (error["code"], error["rule"], error["field"]) == ("invalid_input", "out_of_bounds", "target")
+    assert error["next_call"]["tool"] == "project_context"  # as the server's own out_of_bounds carries it
     assert (
         error["message"].startswith("nothing was read: the file's box ")
         and "is outside the project area" in (error["message"])

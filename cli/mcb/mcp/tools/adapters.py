@@ -102,7 +102,8 @@ def refusal_from(error: Exception, field: str | None = None, usage_field: str | 
                 data[key] = details[key]
         usage = isinstance(error, UsageError)
         field = named or (usage_field if usage and usage_field else field)
-        if field is None and retry_with is None:
+        data.update(_next_call_of(error.code))
+        if field is None and retry_with is None and "next_call" not in data:
             data["no_remedy"] = "the inputs themselves are at fault; see the message"
         hint = render(error.hint_template, mcp_words)
         return Refusal(
@@ -126,6 +127,17 @@ def refusal_from(error: Exception, field: str | None = None, usage_field: str | 
             data={"no_remedy": "the file system refused the operation"},
         )
     raise error
+
+
+def _next_call_of(code: str) -> dict[str, Any]:
+    """The one table's next call for ``code`` (an area refusal's project_context), as a server's refusal of that
+    code carries it (conventions: out_of_bounds -> project_context)."""
+    from mcb.mcp.refusals import remedy_fields
+    from mcb.refusals import all_codes
+
+    remedy = all_codes().get(code)
+    fields = remedy_fields(remedy) if remedy is not None and remedy.next_call else {}
+    return {"next_call": fields["next_call"]} if "next_call" in fields else {}
 
 
 def name_too_long(field: str | None, data: dict | None = None) -> Refusal:
