@@ -104,7 +104,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "region_export": {
         "min": {"x": -8, "y": 64, "z": -8},
         "max": {"x": 7, "y": 79, "z": 7},
-        "output": "out/region.litematic",
+        "output": "region.litematic",
         "format": "litematic",
     },
     "tool_batch": {
