@@ -5,6 +5,8 @@ counted), and a server line that agrees with the rows above it (issue 29, "Numbe
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from collections import Counter
 
 import nbtlib
@@ -113,3 +115,17 @@ def test_the_convert_refusal_lists_block_entity_kinds_as_info_does(cli, corpus, 
         f"{len(rest)} other ids): the server imports no block-entity data"
     ) in result.stderr
     assert not re.search(r"\d+x minecraft:", result.stderr)
+
+
+def test_a_legacy_files_entities_are_counted_as_entities_not_cells(corpus):
+    """The entity data a legacy file keeps as 1.12 wrote it is counted in entities (it said '73 cells')."""
+    from mcb.schematics.formats import read_any
+    from mcb.schematics.info import describe_schematic
+
+    path = corpus / "legacy_schematic4j_12727.schematic"
+    entities = len(read_any(path).entities)
+    conversions = describe_schematic(path)["upgrade"]["conversions"]
+    (kept,) = [c for c in conversions if c["change"].startswith("entity data")]
+    assert (kept["cells"], kept["noun"]) == (entities, "entity")
+    result = subprocess.run([sys.executable, "-m", "mcb", "schem", "info", str(path)], capture_output=True, text=True)
+    assert f"a newer game may not read all of it: {entities} entities" in result.stdout

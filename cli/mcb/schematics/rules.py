@@ -168,7 +168,7 @@ def _other_format(doc: Document, file: str, registry) -> list[Diagnostic]:
     ``registry`` (what a build would do), each finding with its rule."""
     from mcb.schematics.document import BUILD_HINT
     from mcb.schematics.formats import from_document
-    from mcb.schematics.upgrade import upgrade_schematic
+    from mcb.schematics.upgrade import conversion_count, upgrade_schematic
     from mcb.wording import plural
 
     try:
@@ -230,7 +230,7 @@ def _other_format(doc: Document, file: str, registry) -> list[Diagnostic]:
             _diagnostic(
                 "legacy.conversion",
                 Severity.NOTE if entry["carried"] else Severity.WARNING,
-                f"{entry['change']} ({plural(entry['cells'], 'cell')})",
+                f"{entry['change']} ({conversion_count(entry)})",
                 file,
                 "/",
             )

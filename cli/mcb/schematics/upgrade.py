@@ -83,7 +83,7 @@ class UpgradeReport:
         ]
         out += [f"replaced unknown {r['from']} with {r['to']}: {_cells(r['cells'])}" for r in self.replaced_unknown]
         out += [f"unknown in Minecraft {self.release}: {u['block']} ({_cells(u['cells'])})" for u in self.unknown]
-        out += [f"{c['change']}: {_cells(c['cells'])}" for c in self.conversions]
+        out += [f"{c['change']}: {conversion_count(c)}" for c in self.conversions]
         return out + self.notes
 
 
@@ -91,6 +91,13 @@ def _cells(n: int) -> str:
     from mcb.wording import plural
 
     return plural(n, "cell")
+
+
+def conversion_count(entry: dict) -> str:
+    """A conversion's count in words: cells, or what its ``noun`` says (a legacy file's entities are no cells)."""
+    from mcb.wording import plural
+
+    return plural(entry["cells"], entry.get("noun", "cell"))
 
 
 @lru_cache(maxsize=4096)

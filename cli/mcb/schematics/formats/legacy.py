@@ -135,16 +135,17 @@ def read_legacy(doc, options=None) -> Schematic:
     from mcb.schematics.formats.legacy_states import complete_states
 
     schem.source.conversions = reader.conversions + complete_states(schem, counts[distinct].tolist())
-    for items, what in (
-        (schem.block_entities, "block-entity data (sign text, container items, ...)"),
-        (schem.entities, "entity data (item ids, UUIDs, absolute hanging-entity positions)"),
+    for items, what, noun in (
+        (schem.block_entities, "block-entity data (sign text, container items, ...)", "cell"),
+        (schem.entities, "entity data (item ids, UUIDs, absolute hanging-entity positions)", "entity"),
     ):
         if items:  # no release's data fixer runs here: a newer game may not read all of it
             schem.source.conversions.append(
                 {
                     "change": f"{what} kept as Minecraft 1.12 wrote it; a newer game may not read all of it",
-                    "cells": len(items),
+                    "cells": len(items),  # the count ("noun" says of what when not cells: entities hold no cell)
                     "carried": False,
+                    **({"noun": noun} if noun != "cell" else {}),
                 }
             )
     return schem
