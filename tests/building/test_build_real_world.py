@@ -87,6 +87,8 @@ def test_undo_after_a_players_edit_restores_every_other_position_and_names_the_k
         assert data["data_not_restorable"] == [] and data["not_recorded"] == []
     else:
         assert "7 operations by the plugin, 1 operation restored by mcb" in undo.stdout
+        back = sum(1 for p in want if want[p] != before[p]) - 1  # every position but the kept one, by either means
+        assert f"{back:,} positions as before the build (by the plugin's undo and mcb)" in undo.stdout
         assert "kept:" in undo.stdout and "1 position someone else changed since the build" in undo.stdout
         assert f"{x},{y},{z}" in undo.stdout and GOLD in undo.stdout
         assert "before the build" in undo.stdout and before[edited] in undo.stdout, undo.stdout

@@ -278,7 +278,7 @@ def _show_undo(term, build_id: str, data: dict) -> None:
         ("build", build_id),
         ("undone", f"{plural(data['undone_operations'], 'operation')} by the plugin, "
                    f"{plural(data['restored_operations'], 'operation')} restored by mcb"),
-        ("restored", plural(data["restored"], "position")),
+        ("back", f"{plural(data['restored'], 'position')} as before the build (by the plugin's undo and mcb)"),
     ]  # fmt: skip
     term.kv(pairs + undo_leftovers(data))
     show_undo_tables(term, data)
