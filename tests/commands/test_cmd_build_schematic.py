@@ -32,6 +32,7 @@ def test_build_summary_then_undo_by_build_id(mcb):
     build_id = next(line.split()[1] for line in built.stdout.splitlines() if line.startswith("build:"))
     assert "result:     applied" in built.stdout and "1 plan, 3,778 positions written" in built.stdout
     assert f"mcb build --undo --build-id {build_id}" in built.stdout
+    assert "operations: 1 operation in all (3,778 positions written); undo them with" in built.stdout
     unknown = mcb("build", "--undo", "--build-id", "000000000000")
     assert unknown.exit_code == 1 and "no build 000000000000 is recorded" in unknown.stderr
     undone = mcb("build", "--undo", "--build-id", build_id, "--json")

@@ -64,6 +64,7 @@ def test_dry_run_then_a_long_build_in_calls_that_go_on(mcp_process, paced, tmp_p
     second = mcp.call("schem_build", again, timeout=120)["result"]["structuredContent"]
     assert second["result"] == "applied" and first["written"] + second["written"] == BLOCKS
     assert operations(paced) == second["build_operations"] == 8
+    assert second["build_written"] == BLOCKS  # over every call, where written is this call's
     undo = mcp.call("schem_build", {**ARGS, "undo": True, "wait_seconds": 120}, timeout=120)["result"]
     assert undo["structuredContent"]["undone_operations"] == 8 and undo["structuredContent"]["restored"] == BLOCKS
 

@@ -112,7 +112,9 @@ class FileBuild:
                 "written": outcome.written, "positions": outcome.positions,
                 "settled_operations": len(outcome.settled), "settled_written": outcome.settled_written,
                 "seconds": round(time.monotonic() - started, 1),
-                "build_operations": sum(1 for e in log.entries if e.get("operation_id")), "reads": reads}  # fmt: skip
+                "build_operations": sum(1 for e in log.entries if e.get("operation_id")),
+                "build_written": sum((e.get("status") or {}).get("written", 0) for e in log.entries),
+                "reads": reads}  # fmt: skip
         if error is not None:
             data["error"] = error.to_json()
         return data, error

@@ -227,7 +227,8 @@ def _build(term, build, wait_timeout: float, extras: dict | None) -> None:
                 ("build", build.build_id),
                 ("result", result),
                 ("this run", f"{this_run} in {duration(data['seconds'])}"),
-                ("operations", f"{plural(data['build_operations'], 'operation')} in all; undo them with "
+                ("operations", f"{plural(data['build_operations'], 'operation')} in all "
+                               f"({plural(data['build_written'], 'position')} written); undo them with "
                                f"`mcb build --undo --build-id {build.build_id}`"),
             ]
         )  # fmt: skip
