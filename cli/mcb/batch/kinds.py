@@ -185,7 +185,7 @@ def register_recipe(client: McbClient, recipe: dict, expected_id: str | None = N
     if expected_id is not None and preview.terrain_id != expected_id:
         raise InputError(
             f"the recipe has terrain_id {preview.terrain_id}, not {expected_id}",
-            hint="pass the recipe that `mcb terrain preview` showed this ID for",
+            hint="pass the recipe that {terrain_preview} showed this ID for",
         )
     return preview
 

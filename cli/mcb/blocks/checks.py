@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from mcb.blocks.registry import Registry, load_registry
 from mcb.blocks.state import BlockStateError, parse_state
-from mcb.errors import InputError
+from mcb.errors import InputError, escaped
 
 
 def check_states(
@@ -44,7 +44,7 @@ def describe_block(block_id: str, version: str | int | None = None) -> dict:
     if parsed.properties:
         raise InputError(
             f"expected a block id without properties, got {block_id!r}",
-            hint=f"describe {parsed.name} and check a full state with `mcb block check`",
+            hint=f"describe {escaped(parsed.name)} and check a full state with {{block_check}}",
             code="block.syntax",
         )
     info = registry.block(parsed.name)

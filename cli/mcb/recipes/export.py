@@ -39,7 +39,7 @@ def recipe_to_schematic(compiled: CompiledRecipe, data_version: int, *, max_volu
                 if max_volume == SERVER_SCHEMATIC_VOLUME
                 else f"at most {max_volume:,} cells can be rendered"
             ),
-            hint="export a smaller recipe, or split it; `mcb recipe compile --json` lists every block",
+            hint="export a smaller recipe, or split it; {recipe_compile} lists every block",
         )
     palette = [AIR]
     index_of = {AIR: 0}

@@ -33,9 +33,7 @@ def recipe_bounds(recipe: dict) -> tuple[Position, Position] | None:
         return compile_geometry(recipe, max_blocks=SCAN_BUDGET_CAP).bounds
     except RecipeRejected as error:
         where = f" at {error.pointer}" if error.pointer else ""
-        raise InputError(
-            f"cannot place the recipe: {error.message}{where}", hint="`mcb recipe lint RECIPE` explains it"
-        ) from None
+        raise InputError(f"cannot place the recipe: {error.message}{where}", hint="{recipe_lint} explains it") from None
 
 
 def place_recipe(recipe: dict, *, rotation: int = 0, target: dict | None = None, registry=None) -> dict:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mcb.errors import InputError
+from mcb.errors import InputError, escaped
 from mcb.fileio import read_stdin, regular_file_size, write_atomic
 from mcb.recipes.compile import CompiledRecipe, RecipeRejected, compile_recipe
 from mcb.recipes.jsonpos import JsonSyntaxError, SourceMap, parse_with_positions
@@ -49,7 +49,7 @@ def load_recipe(path: Path) -> tuple[object, SourceMap]:
         raise InputError(
             f"{path}:{error.line}:{error.column}: {error.reason}",
             code="json.syntax",
-            hint=f"run `mcb recipe lint {'-' if path == '<stdin>' else path}`",
+            hint="run {recipe_lint} on " + escaped("-" if path == "<stdin>" else str(path)),
         ) from None
 
 
@@ -67,7 +67,9 @@ def compile_file(path: Path, registry, *, max_blocks: int = 4096) -> CompiledRec
         raise InputError(
             f"{place}: the server would refuse this recipe: {rejected.code}: {rejected.message}{at}",
             code=rejected.code,
-            hint=f"run `mcb recipe lint {'-' if path == '<stdin>' else path}` for every problem with hints",
+            hint="run {recipe_lint} on "
+            + escaped("-" if path == "<stdin>" else str(path))
+            + " for every problem with hints",
             details={"pointer": rejected.pointer, "server_code": rejected.code},
         ) from None
 
