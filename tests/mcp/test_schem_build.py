@@ -98,6 +98,7 @@ def test_progress_is_at_most_ten_a_second_and_a_cancel_stops_at_a_plan_boundary(
     assert notes and len(notes) <= 10 * elapsed + 2
     assert all(isinstance(n["params"]["progress"], int) for n in notes)  # positions written, whole (was 3671.90...)
     assert not [note for note in mcp.notes if note.get("id") == 5]  # a cancelled call gets no answer
+    assert "(schem_build) cancelled: it stopped waiting; an operation it started goes on" in mcp.stderr()  # MCP-48
     mcp.notes.clear()
     done = mcp.request(
         "tools/call",

@@ -194,7 +194,12 @@ class Calls:
                 self._running.pop(key, None)
         if context.cancelled.is_set() or (result is None and failure is None) or not call.claim_reply():
             removed = context.remove_created()
-            log.info("call %s (%s) cancelled; removed %d created file(s)", key, action.name, len(removed))
+            if action.hints.open_world and not action.hints.read_only:  # MCP-48: a write to the server stopped waiting
+                log.warning("call %s (%s) cancelled: it stopped waiting; an operation it started goes on to its end "
+                            "on the server (operation_cancel stops it); removed %d created file(s)",
+                            key, action.name, len(removed))  # fmt: skip
+            else:
+                log.info("call %s (%s) cancelled; removed %d created file(s)", key, action.name, len(removed))
             return
         if failure is not None:
             context.remove_created()
