@@ -183,8 +183,10 @@ def test_a_number_past_its_bound_is_refused_with_the_bound_to_retry(proxied):
     target = {"x": 0, "y": 60, "z": 0}
     error = refusal(mcp.call("schem_build", {"path": "house.schem", "target": target, "wait_seconds": 5}))
     assert (error["field"], error["retry_with"]) == ("wait_seconds", {"wait_seconds": 10})
+    assert "wait_seconds: 5 is below the least allowed, 10" in error["message"]  # not pydantic's "Input should be"
     error = refusal(mcp.call("material_search", {"query": "oak", "limit": 500}))
     assert (error["field"], error["retry_with"]) == ("limit", {"limit": 32})
+    assert "limit: 500 is above the most allowed, 32" in error["message"]
     error = refusal(mcp.call("material_search", {"query": "oak", "limit": 500, "cursor": 3}))
     assert "retry_with" not in error  # another fault besides the bound: no retry that passes is known
     step = {"tool": "schem_build", "arguments": {"path": "house.schem", "target": target, "wait_seconds": 5}}
@@ -192,3 +194,13 @@ def test_a_number_past_its_bound_is_refused_with_the_bound_to_retry(proxied):
     assert error["message"].endswith("wait_seconds.") is False and ".;" not in error["message"]
     assert error["message"].endswith("; nothing ran")
     assert rpc_requests(proxy) == []
+
+
+def test_a_bound_or_a_check_of_mcbs_own_is_said_in_plain_words(proxied):
+    """Pydantic's words stay out of a refusal: "steps: needs at least 1 item, got 0" (was "List should have at least 1
+    item after validation, not 0"), "path: a path has 1 to 1024 characters" (was "Value error, a path has ...")."""
+    mcp, _ = proxied
+    error = refusal(mcp.call("tool_batch", {"steps": []}))
+    assert "steps: needs at least 1 item, got 0" in error["message"], error["message"]
+    error = refusal(mcp.call("schem_info", {"path": ""}))
+    assert "path: a path has 1 to 1024 characters" in error["message"] and "Value error" not in error["message"]

@@ -211,7 +211,7 @@ def _item(error, schema: dict[str, Any], arguments: dict[str, Any]) -> dict[str,
     if error.validator == "required" and not location:
         absent = [name for name in schema.get("required", []) if name not in arguments]
         return {"loc": (absent[0],) if absent else (), "type": "missing", "msg": "Field required"}
-    item = {"loc": location, "type": str(error.validator), "msg": error.message}
+    item = {"loc": location, "type": str(error.validator), "msg": error.message, "input": error.instance}
     if error.validator in ("minimum", "maximum"):
         item["ctx"] = {"ge" if error.validator == "minimum" else "le": error.validator_value}
     return item
@@ -233,7 +233,7 @@ def invalid_argument(action: Action, arguments: dict[str, Any], items: list[dict
             unknown.append(str(location[0]))
         elif kind == "missing" and len(location) == 1:
             missing.append(str(location[0]))
-        problems.append({"pointer": _pointer(location), "problem": kind, "message": item["msg"]})
+        problems.append({"pointer": _pointer(location), "problem": kind, "message": _plain(item)})
     injected = [name for name in unknown if name in INJECTED_KEYS]
     suggestions = _renames(action, arguments, [name for name in unknown if name not in INJECTED_KEYS], accepted)
     first = items[0]["loc"]
@@ -295,6 +295,34 @@ def invalid_argument(action: Action, arguments: dict[str, Any], items: list[dict
         did_you_mean=suggestions or None,
         remedy=f"call {action.name} again with only its accepted arguments, fixed as described",
     )
+
+
+def _plain(item: dict[str, Any]) -> str:
+    """A bound the value broke in plain words ("5 is below the least allowed, 10"; "needs at least 1 item, got
+    0"), where pydantic says "Input should be greater than or equal to 10"; other problems keep their message."""
+    from mcb.wording import plural
+
+    context, kind = item.get("ctx") or {}, item["type"]
+    value = json.dumps(item["input"], default=str) if "input" in item else "the value"
+    words = {
+        "greater_than_equal": ("ge", lambda n: f"{value} is below the least allowed, {n}"),
+        "minimum": ("ge", lambda n: f"{value} is below the least allowed, {n}"),
+        "less_than_equal": ("le", lambda n: f"{value} is above the most allowed, {n}"),
+        "maximum": ("le", lambda n: f"{value} is above the most allowed, {n}"),
+        "greater_than": ("gt", lambda n: f"{value} must be more than {n}"),
+        "less_than": ("lt", lambda n: f"{value} must be less than {n}"),
+        "too_short": (
+            "min_length",
+            lambda n: f"needs at least {plural(n, 'item')}, got {context.get('actual_length')}",
+        ),
+        "too_long": ("max_length", lambda n: f"takes at most {plural(n, 'item')}, got {context.get('actual_length')}"),
+        "string_too_short": ("min_length", lambda n: f"needs at least {plural(n, 'character')}"),
+        "string_too_long": ("max_length", lambda n: f"takes at most {plural(n, 'character')}"),
+    }
+    if kind in words and words[kind][0] in context:
+        key, say = words[kind]
+        return say(context[key])
+    return item["msg"].removeprefix("Value error, ")  # mcb's own validators' words, without pydantic's label
 
 
 INJECTED_KEYS = ("player_id", "project_id")  # scope mcb adds to every scoped call; never asked of the model
