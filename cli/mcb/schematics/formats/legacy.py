@@ -134,21 +134,24 @@ def read_legacy(doc, options=None) -> Schematic:
     ]
     from mcb.schematics.formats.legacy_states import complete_states
 
-    schem.source.conversions = reader.conversions + complete_states(schem, counts[distinct].tolist())
+    schem.source.conversions = reader.conversions + complete_states(schem, counts[distinct].tolist()) + _kept(schem)
+    return schem
+
+
+def _kept(schem: Schematic) -> list[dict]:
+    """The block-entity and entity data kept as 1.12 wrote it: no release's data fixer runs here, so a newer game may
+    not read all of it. The count is ``cells``; ``noun`` says of what when not cells (entities hold no cell)."""
+    kept = []
     for items, what, noun in (
         (schem.block_entities, "block-entity data (sign text, container items, ...)", "cell"),
         (schem.entities, "entity data (item ids, UUIDs, absolute hanging-entity positions)", "entity"),
     ):
-        if items:  # no release's data fixer runs here: a newer game may not read all of it
-            schem.source.conversions.append(
-                {
-                    "change": f"{what} kept as Minecraft 1.12 wrote it; a newer game may not read all of it",
-                    "cells": len(items),  # the count ("noun" says of what when not cells: entities hold no cell)
-                    "carried": False,
-                    **({"noun": noun} if noun != "cell" else {}),
-                }
+        if items:
+            change = f"{what} kept as Minecraft 1.12 wrote it; a newer game may not read all of it"
+            kept.append(
+                {"change": change, "cells": len(items), "carried": False, **({"noun": noun} if noun != "cell" else {})}
             )
-    return schem
+    return kept
 
 
 def _array(fields: Fields, root, key: str, count: int) -> bytes:
