@@ -119,11 +119,22 @@ def test_ctrl_c_stops_at_a_plan_boundary_and_the_same_command_resumes(paced_serv
 
 
 def test_ctrl_c_twice_cancels_the_running_operation_and_nothing_is_written_twice(paced_server):
+    """The apply is held (test_hold_apply) and let through one step a fifth of a second: the cancel the second
+    Ctrl-C sends lands mid-plan however loaded the machine (free-running, the plan sometimes ended first)."""
+    from mcb.client import McbClient
+
+    admin = McbClient(paced_server.url, agent_token=paced_server.agent_token,
+                      admin_token=paced_server.admin_token, player_id="console")  # fmt: skip
+    admin.call("test_hold_apply", {"held": True}, admin=True, scoped=False)
     process = build(paced_server)
     wait_for_operation_start(process, paced_server)
     process.send_signal(signal.SIGINT)
     time.sleep(0.05)
     process.send_signal(signal.SIGINT)
+    while process.poll() is None:  # a plan of 512 takes 17 steps: the cancel has seconds to land
+        admin.call("test_hold_apply", {"held": True, "steps": 1}, admin=True, scoped=False)
+        time.sleep(0.2)
+    admin.call("test_hold_apply", {"held": False}, admin=True, scoped=False)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130, err.decode()
     assert "cancelling the running operation" in err.decode()
