@@ -209,3 +209,21 @@ def test_a_palette_is_encoded_byte_for_byte_as_its_compounds_would_be(corpus, na
         encoded = encoded_states(states)
         assert b"".join(encoded.pieces) == b"".join(expected)
         assert (encoded.tags, encoded.depth) == tree_facts(plain)
+
+
+def test_dropping_extras_keeps_the_regions_and_the_cells_they_leave_out(two_regions, tmp_path):
+    """convert --drop-extras of a Litematica file with an entity no format can write (no id) drops that entity
+    only: the two regions and the cells outside both stay as they were (the gap used to become air, the regions
+    one)."""
+    from mcb.schematics.convert import convert_schematic
+
+    path, _ = two_regions
+    root = nbtlib.load(path)
+    root["Regions"]["Keep"]["Entities"].append(N.Compound({"Pos": N.List[N.Double]([N.Double(0.5)] * 3)}))
+    root.save(path)
+    out = tmp_path / "kept.litematic"
+    convert_schematic(path, out, fmt="litematic", drop_extras=True)
+    source, written = read_any(path), read_any(out)
+    assert list(nbtlib.load(out)["Regions"]) == ["Keep", "Shed"]
+    assert written.void is not None and np.array_equal(written.void, source.void)
+    assert len(written.entities) == len(source.entities) - 1

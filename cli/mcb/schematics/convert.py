@@ -52,6 +52,7 @@ def lossless_formats(schem: Schematic, refused: str) -> list[str]:
 
 
 def _drop_extras(schem: Schematic, fmt: str) -> None:
+    from mcb.schematics.formats import by_name
     from mcb.schematics.formats.losses import writable_parts
 
     schem.block_entities, schem.entities = writable_parts(schem, fmt)
@@ -61,8 +62,8 @@ def _drop_extras(schem: Schematic, fmt: str) -> None:
             del schem.metadata["RequiredMods"]
     if fmt != "sponge3":
         schem.biome_palette, schem.biomes = None, None
-    if fmt != "structure" and schem.void is not None:
-        schem.void = None  # the cells already hold air
+    if "void" in by_name(fmt).cannot_hold and schem.void is not None:
+        schem.void = None  # the cells already hold air (Litematica keeps the mask: its regions leave cells out)
 
 
 def convert_schematic(
