@@ -227,3 +227,12 @@ def test_dropping_extras_keeps_the_regions_and_the_cells_they_leave_out(two_regi
     assert list(nbtlib.load(out)["Regions"]) == ["Keep", "Shed"]
     assert written.void is not None and np.array_equal(written.void, source.void)
     assert len(written.entities) == len(source.entities) - 1
+
+
+def test_one_entity_without_an_id_is_said_in_the_singular(two_regions):
+    path, _ = two_regions
+    root = nbtlib.load(path)
+    root["Regions"]["Keep"]["Entities"].append(N.Compound({"Pos": N.List[N.Double]([N.Double(0.5)] * 3)}))
+    root.save(path)
+    (loss,) = [loss for loss in format_losses(read_any(path), "litematic") if loss["what"] == "without id"]
+    assert loss["detail"] == "1 entity without an id is not written: no format can say what it is"

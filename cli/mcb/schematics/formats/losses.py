@@ -124,8 +124,17 @@ def _without_id(schem: Schematic, label: str) -> dict | None:
         "count": len(blocks) + len(others),
         "data": True,
         "detail": f"{' and '.join(parts)} without an id "
-        + (f"(block entities at {where}{', ...' if len(blocks) > 3 else ''}) " if blocks else "")
-        + "are not written: no format can say what they are",
+        + (
+            f"({'block entity' if len(blocks) == 1 else 'block entities'} at {where}"
+            f"{', ...' if len(blocks) > 3 else ''}) "
+            if blocks
+            else ""
+        )
+        + (
+            "is not written: no format can say what it is"
+            if len(blocks) + len(others) == 1
+            else "are not written: no format can say what they are"
+        ),
     }
 
 
