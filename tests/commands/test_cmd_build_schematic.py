@@ -235,6 +235,8 @@ def test_a_build_id_is_the_12_hex_digits_a_build_prints(mcb):
     assert refused.exit_code == 2 and json.loads(refused.stderr)["error"]["details"] == {"field": "--build-id"}
     unknown = mcb("build", "--undo", "--build-id", "9D3C91FDEB01")  # as printed, in either case: looked up
     assert unknown.exit_code == 1 and "no build 9d3c91fdeb01 is recorded" in unknown.stderr
+    both = mcb("build", C4, "--target", "0,80,30", "--undo", "--build-id", "9d3c91fdeb01")  # it undid FILE's build
+    assert both.exit_code == 2 and "give FILE and its options, or --build-id, not both" in both.stderr
 
 
 def _answer_on_a_terminal(args: list[str], answer: bytes) -> tuple[int, str]:

@@ -116,6 +116,8 @@ def test_verify_of_a_folder_says_which_file_to_pass(mcb, rpc_env, corpus):
         f"hint: it holds {len(schematics)} schematics; pass one, e.g. `mcb verify {schematics[0]} --target 0,64,0` "
         "(with the options its build used)"
     )
+    untargeted = mcb("verify", corpus)  # the example holds a target to fill in, not "None"
+    assert f"`mcb verify {schematics[0]} --target X,Y,Z`" in untargeted.stderr, untargeted.stderr
 
 
 def test_a_refused_token_names_the_file_it_came_from_and_where_a_fresh_one_is(cli, live_server, tmp_path, monkeypatch):

@@ -236,7 +236,10 @@ def test_a_block_entity_without_an_id_is_named_after_its_block_or_reported_and_n
     assert info["block_entities"]["by_id"] == {"(no id)": 1}
     assert any("1 block entity without an id on a block with no block entity" in n for n in info["upgrade"]["notes"])
     refused = cli("schem", "convert", str(stone), "-o", str(tmp_path / "s.schem"), "--to", "sponge3")
-    assert refused.exit_code == 1 and "1 block entity without an id (block entity at 1,0,0) is not written" in refused.stderr
+    assert (
+        refused.exit_code == 1
+        and "1 block entity without an id (block entity at 1,0,0) is not written" in refused.stderr
+    )
     dropped = cli("schem", "convert", str(stone), "-o", str(tmp_path / "s.schem"), "--to", "sponge3", "--drop-extras")
     assert dropped.exit_code == 0 and read_schematic(tmp_path / "s.schem").block_entities == []
     spec = json.loads(cli("schem", "validate", str(stone), "--profile", "spec", "--json").stdout)

@@ -73,6 +73,9 @@ def run_schematic_build(ctx, term, file: str | None, *, target: str | None, rota
     if undo and dry_run:
         raise UsageError("--dry-run estimates a build and --undo reverts one: give one of them",
                          hint="--undo alone asks before it undoes anything")  # fmt: skip
+    if file is not None and build_id is not None:  # two names of one build: which one was meant?
+        raise UsageError("give FILE and its options, or --build-id, not both",
+                         hint="`mcb build FILE --target X,Y,Z --undo` or `mcb build --undo --build-id ID`")  # fmt: skip
     if file is None:  # --undo --build-id ID
         if not (undo and build_id):
             raise UsageError("give FILE --target x,y,z, or --undo --build-id ID")

@@ -111,7 +111,7 @@ def _refuse_folder(file: str, target: str) -> None:
     if found:
         hint = (
             f"it holds {plural(len(found), 'schematic')}; pass one, e.g. "
-            f"`mcb verify {shown(found[0])} --target {target}` (with the options its build used)"
+            f"`mcb verify {shown(found[0])} --target {target or 'X,Y,Z'}` (with the options its build used)"
         )
     else:
         hint = f"pass the schematic file the build placed ({extensions_text()})"
