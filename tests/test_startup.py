@@ -190,3 +190,11 @@ def test_an_rpc_command_imports_no_offline_tooling():
     # Port 9 (discard) on loopback refuses at once: the command fails fast, which is all this needs.
     loaded = _modules_after("--json", "--server", "http://127.0.0.1:9", "health", prefixes=unwanted)
     assert loaded == []
+
+
+def test_a_one_plan_write_loads_no_numpy():
+    """`mcb build recipe.json`, `mcb undo OP` and a terrain tile run on the one engine through mcb.batch.single:
+    numpy is for the states a schematic build records, not for them (it cost 50-85 ms of their start)."""
+    script = "import sys\nimport mcb.batch.single\nprint('numpy' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"

@@ -17,7 +17,7 @@ import math
 import time
 from collections.abc import Callable
 
-from mcb.batch.log import PlanLog
+from mcb.batch.log import PlanLog, counted_positions, entry_positions
 from mcb.batch.source import FAIL, NEXT, EventSink, PlanSource, RunOutcome, StopRequest
 from mcb.client.models import OperationStatus, PlanSummary
 from mcb.client.operations import (
@@ -116,7 +116,7 @@ class Engine:
         if status is None:  # it expired (or was otherwise refused) before any operation started
             self.event("expired", {"plan_id": entry["plan"]["plan_id"]})
             return self._decide(entry, None)
-        positions = _positions(entry)
+        positions = entry_positions(entry)
         self.event("started", {"operation_id": status.operation_id, "positions": positions})
         self.current = (entry, OperationTracker())
         self.cancel_sent = False
@@ -163,10 +163,10 @@ class Engine:
     def _count(self, entry: dict, final: OperationStatus) -> int:
         """Count an ended plan: in this run's outcome an applied plan's positions all, another's only those written
         (the source plans the rest again, counted then); an earlier run's operation settled now apart."""
-        positions = _positions(entry)
+        positions = entry_positions(entry)
         outcome = self.outcome
         outcome.last = final
-        counted = positions if final.status == "applied" else min(positions, final.written)
+        counted = counted_positions(entry, final.status, final.written)
         if self.settling:
             outcome.settled.append(final.operation_id)
             outcome.settled_written += final.written
@@ -226,13 +226,13 @@ class Engine:
             self.deferred = error
             return
         if ahead is not None:
-            self.ahead = (ahead, _positions(ahead))
+            self.ahead = (ahead, entry_positions(ahead))
 
     def _show(self, status: OperationStatus, entry: dict, tracker: OperationTracker, prefix: str = "") -> None:
         if self._view is None or self.source is None:
             return
         fraction = tracker.update(status)
-        positions = _positions(entry)
+        positions = entry_positions(entry)
         ahead = self.ahead[1] if self.ahead is not None else 0
         left = self.source.remaining()
         # One frame for the whole run: the earlier run's operations it settles first are counted in (written and
@@ -297,7 +297,7 @@ class Engine:
                 status = self.start(entry)
                 if status is None:
                     continue
-            self.event("resume", {"operation_id": entry["operation_id"], "positions": _positions(entry)})
+            self.event("resume", {"operation_id": entry["operation_id"], "positions": entry_positions(entry)})
             tracker = OperationTracker()
             self.current = (entry, tracker)
             final = follow_operation(
@@ -361,7 +361,3 @@ class Engine:
         status = self.client.recovery_abandon(operation_id, review.currentDigest)
         self.event("abandoned", {"operation_id": operation_id, "settled": settled})
         return status
-
-
-def _positions(entry: dict) -> int:
-    return int(entry.get("positions", (entry.get("plan") or {}).get("changed_blocks", 0)) or 0)

@@ -19,13 +19,25 @@ import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from mcb.batch.state import BatchState
 from mcb.client.models import PlanSummary
 
-IN_FLIGHT = ("prepared", "applying", "started")
+if TYPE_CHECKING:  # numpy only where states are recorded: a one-plan write (a recipe, an undo) never loads it
+    import numpy as np
+
+
+def entry_positions(entry: dict) -> int:
+    """The positions an entry's plan changes (recorded with it, else its plan's changed_blocks)."""
+    return int(entry.get("positions", (entry.get("plan") or {}).get("changed_blocks", 0)) or 0)
+
+
+def counted_positions(entry: dict, status: str | None, written: int | None) -> int:
+    """An ended entry's positions as runs count them: an applied plan's all, another's only those it wrote (the
+    source plans the rest again, counted then)."""
+    positions = entry_positions(entry)
+    return positions if status == "applied" else min(positions, int(written or 0))
 
 
 class PlanLog:
@@ -60,9 +72,6 @@ class PlanLog:
     def save(self) -> None:
         self.record["updated_at"] = int(time.time() * 1000)
         self.state.save()
-
-    def in_flight(self) -> list[dict]:
-        return [e for e in self.entries if e.get("phase") in IN_FLIGHT]
 
     # -- the states recorded before writing ---------------------------------------------------------------------
     @property
@@ -110,6 +119,8 @@ class ExpectedStates:
         names = sorted(set(self.before) | set(self.wrote))
         index = {name: i for i, name in enumerate(names)}
         path.parent.mkdir(parents=True, exist_ok=True)
+        import numpy as np
+
         temporary = path.with_name(path.name + ".tmp")
         with open(temporary, "wb") as handle:
             np.savez_compressed(
@@ -124,6 +135,8 @@ class ExpectedStates:
 
     @classmethod
     def load(cls, path: Path) -> ExpectedStates:
+        import numpy as np
+
         with np.load(path, allow_pickle=False) as data:
             names = [str(n) for n in data["names"]]
             xyz = data["xyz"].astype(np.int64)

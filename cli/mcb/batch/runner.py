@@ -15,7 +15,7 @@ from typing import Any
 
 from mcb.batch.engine import Engine
 from mcb.batch.kinds import STEP_KINDS, BaseStep, StepContext
-from mcb.batch.log import PlanLog
+from mcb.batch.log import PlanLog, counted_positions
 from mcb.batch.model import Batch
 from mcb.batch.source import StopRequest, stopped_error
 from mcb.batch.state import BatchState
@@ -59,7 +59,7 @@ class StepReport:
             plans=len(entries),
             operations=[e["operation_id"] for e in entries],
             written=sum(e["status"].get("written", 0) for e in ended),
-            positions=sum(_positions(e) for e in ended),
+            positions=sum(counted_positions(e, e["status"].get("status"), e["status"].get("written")) for e in ended),
         )
         if self.undo is not None:
             data.update(self.undo)
@@ -208,10 +208,6 @@ class BatchRunner:
         if identity is None:
             return definition
         return hashlib.sha256(f"{definition}:{identity(self.context, step)}".encode()).hexdigest()
-
-
-def _positions(entry: dict) -> int:
-    return int(entry.get("positions", (entry.get("plan") or {}).get("changed_blocks", 0)) or 0)
 
 
 def _reads(source) -> dict:

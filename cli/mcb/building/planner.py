@@ -128,10 +128,6 @@ class BuildPlanner:
             total += self.walker.likely_count(pass_no, tile) if exact is None else exact
         return total
 
-    def all_read(self) -> bool:
-        """Every tile still ahead has been read: what is left to change is known, not estimated."""
-        return all(self.walker.reads.has(tile.index) for _, tile in self._unwalked())
-
     def _walk_next(self) -> None:
         pass_no, index = self.position
         walker = self.walker
