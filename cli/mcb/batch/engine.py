@@ -157,7 +157,8 @@ class Engine:
         self.event(
             "finished",
             {"status": final.status, "written": final.written, "total": final.total_changes,
-             "processed": final.processed, "operation_id": final.operation_id, "positions": positions},
+             "processed": final.processed, "operation_id": final.operation_id, "positions": positions,
+             "message": final.message or ""},
         )  # fmt: skip
 
     def _count(self, entry: dict, final: OperationStatus) -> int:

@@ -164,7 +164,7 @@ class BatchRunner:
         log = PlanLog(self.state, name)
         log.set(definition=definition, kind=step.kind, phase="running", result=None)
         source = None
-        engine = Engine(self.client, log, wait=self.wait, stop=self.stop, on_event=self._events(name, log),
+        engine = Engine(self.client, log, wait=self.wait, stop=self.stop, on_event=lambda event, details: self.event(event, name, details),
                         on_view=(lambda view: self.on_view(name, view)) if self.on_view else None)  # fmt: skip
         try:
             source = STEP_KINDS[step.kind].source(self.context, step, log)
@@ -188,19 +188,6 @@ class BatchRunner:
         if result == "nothing_to_change" and not outcome.plans:  # else its plans' ends said so already
             self.event("nothing", name, {"plan_id": unchanged.plan_id} if unchanged else {})
         return StepReport(name, step.kind, result, log.record)
-
-    def _events(self, name: str, log: PlanLog) -> Callable[[str, dict], None]:
-        """The engine's events of a step, passed on with its name; an ended operation's with its status message
-        (why a ``failed`` one failed: an administrator abandoned it, its plan expired)."""
-
-        def on_event(event: str, details: dict) -> None:
-            if event == "finished" and "message" not in details:
-                status = next((e.get("status") or {} for e in reversed(log.entries)
-                               if e.get("operation_id") == details.get("operation_id")), {})  # fmt: skip
-                details = {**details, "message": status.get("message", "")}
-            self.event(event, name, details)
-
-        return on_event
 
     def _definition(self, index: int, step: BaseStep) -> str:
         definition = self.batch.definition_hash(index)

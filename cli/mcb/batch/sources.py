@@ -107,12 +107,14 @@ class TerrainTiles:
             self._visited(self.index, "nothing_to_change", {"changed_blocks": 0})
         return None
 
-    def _visited(self, index: int, result: str, fields: dict) -> None:
+    def _visited(self, index: int, result: str, fields: dict, *, done: bool = True) -> None:
+        """Record the tile's result and, in the same save, the tile a re-run starts from: the next one, or this
+        one again when it is not ``done``."""
         tiles = self.log.record.setdefault("tiles", [])
         tiles[:] = [t for t in tiles if t.get("tile") != index]
         tiles.append({"tile": index, "result": result, **fields})
         self.visited.add(index)
-        self.index = index + 1
+        self.index = index + 1 if done else index
         self.log.set(next_tile=self.index)
         self.on_tile(index, result, fields)
 
@@ -131,10 +133,8 @@ class TerrainTiles:
         if prepare_again(final) and self.again > 0:
             self.again -= 1
             return NEXT
-        self._visited(entry["tile"], final.status if final is not None else "expired", fields)
-        self.index = entry["tile"]  # a re-run tries this tile again
-        self.log.set(next_tile=self.index)
-        return FAIL
+        self._visited(entry["tile"], final.status if final is not None else "expired", fields, done=False)
+        return FAIL  # a re-run tries this tile again
 
     def remaining(self) -> Remaining:
         return Remaining()

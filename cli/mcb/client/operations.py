@@ -12,11 +12,11 @@ predicted end, so a 4,096-position plan costs a handful of ``operation_status`` 
 from __future__ import annotations
 
 import math
-import re
 import time
 from collections.abc import Callable
 
 from mcb.client.models import OperationStatus
+from mcb.client.progress import PREFLIGHT
 from mcb.errors import ConflictError, McbError, NetworkError
 from mcb.refusals import failure_reason
 from mcb.waiting import DEFAULT as DEFAULT_WAIT
@@ -26,7 +26,6 @@ from mcb.wording import positions_written
 Progress = Callable[[OperationStatus], None]
 SLICE = 128  # positions a tick preflights, stages, commits or audits (protocol §5.2)
 ASSUMED_TICK = 0.05  # seconds per tick before the statuses say otherwise (20 TPS)
-_PREFLIGHT = re.compile(r"Preflight (\d+)/(\d+)")
 
 
 def default_idempotency_key(plan_id: str) -> str:
@@ -56,7 +55,7 @@ def ticks_done(status: OperationStatus) -> int:
     total = status.total_changes or 0
     slices = math.ceil(total / SLICE)
     if status.status == "queued":
-        match = _PREFLIGHT.search(status.message or "")
+        match = PREFLIGHT.search(status.message or "")
         return math.ceil(int(match.group(1)) / SLICE) if match else 0
     if status.status == "applying":
         return slices + 2 * math.ceil((status.processed or 0) / SLICE)
