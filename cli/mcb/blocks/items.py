@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from mcb.blocks.state import StateSyntaxError, parse_state
+
 NAMESPACE = "minecraft:"
 
 # Blocks that no item places: air, parts that another block makes, portals, fire (lit with flint and steel, which is
@@ -78,23 +80,14 @@ FACES = ("north", "east", "south", "west", "up", "down")
 SHULKER_BOX_SLOTS = 27
 
 
-def split_state(state: str) -> tuple[str, dict[str, str]]:
-    """``("minecraft:oak_slab", {"type": "double", ...})`` from a state string (namespace added when absent)."""
-    name, _, rest = state.partition("[")
-    if ":" not in name:
-        name = NAMESPACE + name
-    properties = {}
-    for pair in rest.rstrip("]").split(","):
-        key, _, value = pair.partition("=")
-        if key:
-            properties[key] = value
-    return name, properties
-
-
 @lru_cache(maxsize=8192)
 def items_for_state(state: str) -> tuple[tuple[str, int], ...]:
     """The items (namespaced id, count) that placing one block of ``state`` uses; ``()`` for none."""
-    full, properties = split_state(state)
+    try:
+        parsed = parse_state(state)
+    except StateSyntaxError:  # a palette entry no block state reads as: its own name, one item
+        return ((state, 1),)
+    full, properties = parsed.name, dict(parsed.properties)
     if not full.startswith(NAMESPACE):  # a mod's block: its item has its name
         return ((full, 1),)
     name = full[len(NAMESPACE) :]

@@ -22,7 +22,6 @@ Transform recipe (what rotate/mirror needs to touch): ``blocks`` (numpy, axes [y
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -143,10 +142,6 @@ class Schematic:
         counts = palette_counts if palette_counts is not None else self.palette_counts()
         air = sum(n for state, n in counts if state.split("[", 1)[0] in AIR_STATES or state == "air")
         return int(self.blocks.size) - air
-
-    def block_entity_ids(self) -> Counter:
-        """How many block entities of each id, in order of first appearance."""
-        return Counter(be.id for be in self.block_entities)
 
     def compact_palette(self) -> Schematic:
         """A copy whose palette keeps only used entries, ordered by first appearance in y, z, x scan order.

@@ -326,11 +326,10 @@ def output_format(requested: str | None, output, schem: Schematic | None, *, def
         return writable[0].name
     suffix = PurePath(str(output)).suffix.lower() if output is not None else ""
     if not named and suffix:  # out/x.jpg would hold schematic data under a picture's name
-        from mcb.errors import UsageError
-
+        files = list(dict.fromkeys(f.files for f in FORMATS if f.writable))
         raise UsageError(
             f"{PurePath(str(output)).name}: {suffix} is not a schematic format mcb writes",
-            hint="name it .schem (Sponge), .litematic or .nbt (structure), or choose the format with {format}",
+            hint=f"name it {_either(files)}, or choose the format with {{format}}",
             details={"field": "output"},
         )
     if default is not None:
