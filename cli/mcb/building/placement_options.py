@@ -11,6 +11,9 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSche
 
 from mcb.summaries import PLACEMENT_FIELDS as FIELDS
 
+Rotation = Literal[0, 90, 180, 270]  # clockwise degrees seen from above (every face takes these, from here)
+Mirror = Literal["x", "z"]
+
 
 def _vec3(value: Any) -> Any:
     if isinstance(value, dict) and set(value) == {"x", "y", "z"}:
@@ -40,8 +43,8 @@ class PlacementOptions(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     target: Vec3Input = Field(description=FIELDS["target"])
-    rotation: Literal[0, 90, 180, 270] = Field(0, description=FIELDS["rotation"])
-    mirror: Literal["x", "z"] = Field(None, description=FIELDS["mirror"])
+    rotation: Rotation = Field(0, description=FIELDS["rotation"])
+    mirror: Mirror = Field(None, description=FIELDS["mirror"])
     skip_air: bool = Field(False, description=FIELDS["skip_air"])
     keep_existing: bool = Field(False, description=FIELDS["keep_existing"])
     drop_extras: bool = Field(False, description=FIELDS["drop_extras"])

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from mcb.options import JsonOpt, complete_axis, complete_rotation, summarised, terminal
+from mcb.options import JsonOpt, MirrorOpt, RotationOpt, summarised, terminal
 
 
 @summarised("schem_extras")
@@ -25,21 +25,8 @@ def extras(
     output: Annotated[
         Path, typer.Option("--output", "-o", help="The .mcfunction to write (atomically); - for stdout.")
     ],
-    rotation: Annotated[
-        int,
-        typer.Option(
-            "--rotation", autocompletion=complete_rotation, help="Clockwise degrees of the build: 0, 90, 180, 270."
-        ),
-    ] = 0,
-    mirror: Annotated[
-        str | None,
-        typer.Option(
-            "--mirror",
-            metavar="AXIS",
-            autocompletion=complete_axis,
-            help="The build's mirror: x or z (before turning).",
-        ),
-    ] = None,
+    rotation: RotationOpt = 0,
+    mirror: MirrorOpt = None,
     json_: JsonOpt = False,
 ) -> None:
     """Give the options the build had: positions, entity yaw and item-frame facing turn as its blocks did. Data

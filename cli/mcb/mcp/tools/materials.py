@@ -3,10 +3,9 @@ offline, or placed at a target in the live world, minus what the world holds the
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import Field
 
+from mcb.building.placement_options import Mirror, Rotation
 from mcb.mcp.actions import Context, Hints, Outcome
 from mcb.mcp.tools.adapters import Arguments, Offset, Path_, existing_input, page, refusing
 from mcb.mcp.tools.rpc_arguments import Position
@@ -23,8 +22,8 @@ class MaterialsArgs(Arguments):
         description="Where the file's anchor goes in the live world (as for schem_build): count only what is still "
         "to place there. Default: no world is read.",
     )
-    rotation: Literal[0, 90, 180, 270] = Field(0, description=PLACEMENT_FIELDS["rotation"])
-    mirror: Literal["x", "z"] = Field(None, description=PLACEMENT_FIELDS["mirror"])
+    rotation: Rotation = Field(0, description=PLACEMENT_FIELDS["rotation"])
+    mirror: Mirror = Field(None, description=PLACEMENT_FIELDS["mirror"])
     replace_unknown: str = Field(None, min_length=1, max_length=1024, description=PLACEMENT_FIELDS["replace_unknown"])
     offset: Offset
     limit: int = Field(100, ge=1, le=2000, description="Items per page, most to gather first.")

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from mcb.blocks.transform import MIRROR_AXES, ROTATIONS, RULE_SETS
+from mcb.building.placement_options import Mirror, Rotation
 from mcb.mcp.actions import Context, Image, Outcome
 from mcb.mcp.tools.adapters import (
     Arguments,
@@ -30,6 +31,7 @@ from mcb.mcp.tools.adapters import (
 from mcb.mcp.tools.rpc_arguments import Position
 from mcb.schematics.formats import format_words
 from mcb.schematics.render_limits import SCALE_MAX, SCALE_MIN
+from mcb.summaries import PLACEMENT_FIELDS
 from mcb.wording import dimensions
 
 
@@ -229,10 +231,8 @@ def schem_convert(args: ConvertArgs, ctx: Context) -> Outcome:
 class ExtrasArgs(Arguments):
     path: Path_ = Field(description="Schematic in any format (Sponge, Litematica, structure .nbt, legacy).")
     target: Position = Field(description="Where the build put the file's anchor (as schem_build's target).")
-    rotation: Literal[0, 90, 180, 270] = Field(0, description="The build's clockwise degrees seen from above.")
-    mirror: Literal["x", "z"] = Field(
-        None, description="The build's mirror (east-west x, north-south z), before turning."
-    )
+    rotation: Rotation = Field(0, description=PLACEMENT_FIELDS["rotation"])
+    mirror: Mirror = Field(None, description=PLACEMENT_FIELDS["mirror"])
     output: Path_ = Field(description="The .mcfunction file to write (atomically).")
     overwrite: bool = Field(False, description="Replace output when it exists.")
 
