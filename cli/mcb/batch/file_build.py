@@ -85,10 +85,10 @@ class FileBuild:
             state = BatchState.load(self.state_path, server=self.client.server, project_id=self.client.project_id)
             state.data["build_id"] = self.build_id
             log = PlanLog(state, BUILD_STEP)
-            if log.record.get("phase") in ("done", "undone", "failed"):  # walk again, reading everything afresh
-                log.set(cursor=None)
+            again = log.record.get("phase") in ("done", "undone", "failed")  # walk again, reading everything afresh
             log.set(phase="running", result=None, file=self.path, placement=self.options.to_json(),
-                    dropped=self.placement.dropped or None, build_id=self.build_id)  # fmt: skip
+                    dropped=self.placement.dropped or None, build_id=self.build_id,
+                    **({"cursor": None} if again else {}))  # fmt: skip
             source = SchematicSource(self.client, self.placement, log, capacity=self.capacity)
             done_before = sum(1 for e in log.entries if e.get("phase") == "done")
             engine = Engine(self.client, log, wait=wait, stop=stop, on_event=on_event,
@@ -121,18 +121,15 @@ class FileBuild:
 
     @staticmethod
     def _finish(log: PlanLog, outcome, error: McbError | None) -> str:
-        log.set(last_run=outcome.to_json())
-        if error is not None:
-            return "error"
-        if outcome.result == "stopped":
-            return "stopped"
-        if outcome.result == "failed":
-            log.set(phase="failed", result="failed")
-            return "failed"
-        log.set(phase="done", result=outcome.result)
-        log.record.pop("plans_expected", None)
-        log.save()
-        return outcome.result
+        result = "error" if error is not None else outcome.result
+        ended: dict = {}  # an error or a stop keeps the phase "running": the same command resumes
+        if result == "failed":
+            ended = {"phase": "failed", "result": "failed"}
+        elif result not in ("error", "stopped"):  # applied, nothing_to_change
+            ended = {"phase": "done", "result": result}
+            log.record.pop("plans_expected", None)
+        log.set(last_run=outcome.to_json(), **ended)  # one save, whatever the end
+        return result
 
     def undo(self, **options) -> dict:
         return undo_file_build(self.client, self.build_id, **options)
